@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# rtgate build. `make` builds bin/rtgate and one bin/<workload> per folder
+# under workloads/; `make SAN=1` builds the same with ASan+UBSan under
+# build/san/ (the unit tests run from there); `make tests` builds the unit
+# test binaries. Libraries come from pkg-config; `make libs` lists the
+# shared libraries the binaries need (for initramfs images).
+
+CC	?= gcc
+PKGS	:= libcjson inih libtracefs libtraceevent sqlite3
+VERSION	:= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+ifeq ($(SAN),1)
+BUILD	:= build/san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined
+else
+BUILD	:= build/obj
+SANFLAGS :=
+endif
+BIN	:= $(if $(filter 1,$(SAN)),$(BUILD)/bin,bin)
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+	   -Wno-missing-field-initializers -I. -Icommon \
+	   -DRTGATE_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(SANFLAGS) -MMD -MP
+LDFLAGS	+= $(SANFLAGS) -Wl,--as-needed
+LDLIBS	+= $(PKG_LIBS) -lm -lpthread
+
+# Components linked into bin/rtgate, one folder each (see DESIGN.md).
+RTGATE_DIRS := runner analyze trace kernel lab history nightly export
+LIB_SRCS := $(wildcard common/*.c) \
+	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB	 := $(BUILD)/librtgate.a
+
+# Workloads: every workloads/<name>/ with C files is one binary bin/<name>;
+# workloads/common/ is their shared protocol code.
+WL_COMMON_SRCS := $(wildcard workloads/common/*.c)
+WL_COMMON_OBJS := $(WL_COMMON_SRCS:%.c=$(BUILD)/%.o)
+WL_DIRS  := $(filter-out workloads/common/,$(sort $(dir $(wildcard workloads/*/*.c))))
+WL_NAMES := $(patsubst workloads/%/,%,$(WL_DIRS))
+WL_BINS  := $(WL_NAMES:%=$(BIN)/%)
+
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+
+all: $(BIN)/rtgate $(WL_BINS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN)/rtgate: $(BUILD)/rtgate/main.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+define workload_rule
+$(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard workloads/$(1)/*.c)) \
+	     $(WL_COMMON_OBJS) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach w,$(WL_NAMES),$(eval $(call workload_rule,$(w))))
+
+$(BUILD)/tests/%: tests/unit/%.c $(WL_COMMON_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+tests: $(TEST_BINS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench: $(BENCH_BINS)
+
+# The shared libraries bin/ needs at run time, one path per line.
+libs: all
+	@ldd $(BIN)/* | awk '/=> \// { print $$3 } /^\t\/lib/ { print $$1 }' | sort -u
+
+clean:
+	rm -rf build bin
+
+.PHONY: all tests bench libs clean
+.SECONDARY:
+
+-include $(shell find build -name '*.d' 2>/dev/null)

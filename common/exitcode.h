@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rtgate's exit codes: the contract with CI gates (docs/exit-codes.md).
+ * Workload binaries use 0, 1 (runtime failure), 2 (usage) and 4.
+ */
+#ifndef RTGATE_EXITCODE_H
+#define RTGATE_EXITCODE_H
+
+enum rtgate_exit {
+	EXIT_PASS = 0,		/* no regression (NO CHANGE / IMPROVEMENT / SKIPPED) */
+	EXIT_REGRESSION = 1,	/* at least one comparison is a REGRESSION */
+	EXIT_INCONCLUSIVE = 2,	/* INCONCLUSIVE or INVALID, no REGRESSION */
+	EXIT_BAD_INPUT = 3,	/* usage error, malformed suite or input file */
+	EXIT_ENVIRONMENT = 4,	/* missing tool, privilege, kernel interface */
+	EXIT_INCOMPLETE = 5,	/* the run did not complete (signal, timeout) */
+};
+
+/* Workload binaries: a usage error is exit 2, as for most Unix tools. */
+#define WL_EXIT_OK		0
+#define WL_EXIT_FAILURE		1
+#define WL_EXIT_USAGE		2
+#define WL_EXIT_ENVIRONMENT	4
+
+#endif

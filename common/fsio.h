@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * File helpers. Every result file rtgate writes goes through
+ * fsio_write_atomic(): written to a temporary file in the same directory,
+ * fsync'ed, then renamed over the target, so a reader never sees half a file.
+ */
+#ifndef RTGATE_FSIO_H
+#define RTGATE_FSIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+int fsio_write_atomic(const char *path, const void *buf, size_t len);
+int fsio_mkdir_p(const char *path, mode_t mode);
+/* Reads a whole file, NUL-terminated; *len excludes the NUL. */
+int fsio_read_all(const char *path, char **buf, size_t *len);
+/* Reads a small kernel file (sysfs, procfs) and strips the trailing newline. */
+int fsio_read_str(const char *path, char *buf, size_t len);
+/* Writes a string to a kernel file in one write(2); returns 0 or -errno. */
+int fsio_write_str(const char *path, const char *val);
+int fsio_exists(const char *path);
+/* The directory holding the running executable (for finding bin/ siblings). */
+int fsio_self_dir(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Diagnostics on stderr, prefixed with the program name.
+ *
+ * Library code reports with pr_err() and returns a negative errno; only
+ * main() and command entry points decide the exit code.
+ */
+#ifndef RTGATE_LOG_H
+#define RTGATE_LOG_H
+
+enum log_level {
+	LOG_ERR,
+	LOG_WARN,
+	LOG_INFO,
+	LOG_DEBUG,
+};
+
+void log_init(const char *progname);
+void log_set_level(enum log_level level);
+enum log_level log_get_level(void);
+void log_msg(enum log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define pr_err(...)	log_msg(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)	log_msg(LOG_WARN, __VA_ARGS__)
+#define pr_info(...)	log_msg(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)	log_msg(LOG_DEBUG, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Strict parsers for numbers, durations and CPU lists given on command
+ * lines and in suite files. All return 0 or -EINVAL/-ERANGE and never
+ * accept trailing garbage, empty strings or a sign where none is allowed.
+ */
+#ifndef RTGATE_PARSE_H
+#define RTGATE_PARSE_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+int parse_u64(const char *s, uint64_t *out);
+int parse_s64(const char *s, int64_t *out);
+int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_double(const char *s, double *out);
+int parse_bool(const char *s, bool *out);
+
+/* "10", "10s", "500ms", "2m", "1h" -> nanoseconds. A bare number is seconds. */
+int parse_duration_ns(const char *s, uint64_t *out_ns);
+
+/* "0-3,5,7-8" -> set; rejects CPUs >= CPU_SETSIZE and reversed ranges. */
+int parse_cpulist(const char *s, cpu_set_t *set);
+/* Writes "0-3,5" into buf; returns the length or -ENOSPC. */
+int format_cpulist(const cpu_set_t *set, char *buf, size_t len);
+
+/* Trims leading and trailing whitespace in place; returns s. */
+char *str_strip(char *s);
+
+#endif

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rtgate - a real-time latency regression suite for Linux kernels.
+ *
+ * One binary, subcommands: the runner, the analyzer and the lab share it so
+ * that an initramfs needs nothing else. `rtgate help` lists them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exitcode.h"
+#include "log.h"
+
+static const struct rtgate_command commands[] = {
+	{ "help", "", "list the commands", cmd_help },
+	{ "version", "", "print the version", cmd_version },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int cmd_help(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	printf("usage: rtgate COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		printf("  %-10s %-34s %s\n", commands[i].name,
+		       commands[i].usage, commands[i].summary);
+	printf("\nExit codes: 0 pass, 1 regression, 2 inconclusive or invalid, "
+	       "3 bad input,\n4 environment, 5 run incomplete "
+	       "(docs/exit-codes.md).\n");
+	return EXIT_PASS;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("rtgate %s\n", RTGATE_VERSION);
+	return EXIT_PASS;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	log_init("rtgate");
+	if (argc < 2)
+		return cmd_help(argc, argv);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return cmd_help(argc, argv);
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	pr_err("unknown command '%s' (try: rtgate help)", argv[1]);
+	return EXIT_BAD_INPUT;
+}

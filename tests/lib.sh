@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# TAP helpers for integration tests (bash). Source it, call the checks,
+# end with done_testing. Every test gets a private temporary directory
+# ($T), its own rtgate state directory and results directory, so tests
+# never see each other's leftovers.
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=$TOP/bin
+RTGATE=$BIN/rtgate
+T=$(mktemp -d /tmp/rtgate-test.XXXXXX)
+export RTGATE_STATE_DIR=$T/state
+export RTGATE_RESULTS_DIR=$T/results
+_tap_n=0
+_tap_failed=0
+
+_tap_cleanup() { [ -n "${KEEP_TMP:-}" ] || rm -rf "$T"; }
+trap _tap_cleanup EXIT
+
+ok() {	# ok CONDITION_EXIT_STATUS DESCRIPTION
+	local status=$1
+	shift
+	_tap_n=$((_tap_n + 1))
+	if [ "$status" -eq 0 ]; then
+		echo "ok $_tap_n - $*"
+	else
+		echo "not ok $_tap_n - $*"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+}
+
+check() {	# check DESCRIPTION -- COMMAND...: passes when COMMAND succeeds
+	local desc=$1
+	shift
+	[ "${1:-}" = -- ] && shift
+	"$@"
+	ok $? "$desc"
+}
+
+is() {	# is GOT EXPECTED DESCRIPTION
+	local got=$1 want=$2
+	shift 2
+	[ "$got" = "$want" ]
+	ok $? "$* (got '$got', want '$want')"
+}
+
+skip() {	# skip REASON DESCRIPTION
+	local reason=$1
+	shift
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $* # SKIP $reason"
+}
+
+diag() { echo "# $*"; }
+
+done_testing() {
+	echo "1..$_tap_n"
+	[ $_tap_failed -eq 0 ]
+}
+
+# jq (a test dependency, not a runtime one) reads JSON in tests:
+#   jget FILE '.status'
+jget() { jq -r "$2" "$1"; }
+
+# No process of ours may be left behind: the runner gives every process it
+# starts RTGATE_OWNER=<its state directory> in the environment, so survivors
+# are found by it (other tests or runs on the machine are not ours).
+# Prints "PID COMM" per survivor.
+leftover_procs() {
+	local e pid
+	for e in /proc/[0-9]*/environ; do
+		pid=${e#/proc/}; pid=${pid%/environ}
+		tr '\0' '\n' <"$e" 2>/dev/null |
+			grep -qx "RTGATE_OWNER=$RTGATE_STATE_DIR" &&
+			echo "$pid $(cat /proc/$pid/comm 2>/dev/null)"
+	done
+}

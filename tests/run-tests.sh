@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs every test and prints one summary line: "N passed, N failed[, N skipped]".
+#   tests/run-tests.sh [--slow] [PATTERN...]
+# Unit tests: tests/unit/test_*.c (cmocka), built with ASan+UBSan.
+# Integration tests: tests/integration/*.sh; slow tier: tests/slow/*.sh.
+# Every test program speaks TAP; a program that dies, times out or leaves
+# a result line missing counts as a failure.
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top" || exit 4
+
+slow=0
+patterns=()
+for a in "$@"; do
+	case "$a" in
+	--slow) slow=1 ;;
+	*) patterns+=("$a") ;;
+	esac
+done
+
+passed=0 failed=0 skipped=0
+failures=() skips=()
+logdir=build/test-logs
+mkdir -p "$logdir"
+
+selected() {
+	local p
+	[ ${#patterns[@]} -eq 0 ] && return 0
+	for p in "${patterns[@]}"; do
+		[[ "$1" == *"$p"* ]] && return 0
+	done
+	return 1
+}
+
+# Runs one TAP program and folds its results into the totals.
+run_tap() {
+	local name=$1 limit=$2 log rc planned=0 seen=0 line
+	shift 2
+	log=$logdir/$(basename "$name").log
+	local start=$SECONDS
+	timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		1..*) planned=${line#1..}; planned=${planned%% *} ;;
+		"ok "*"# SKIP"* | "ok "*"# skip"*)
+			seen=$((seen + 1)); skipped=$((skipped + 1))
+			skips+=("$name: ${line#*# [Ss][Kk][Ii][Pp]}") ;;
+		"ok "*) seen=$((seen + 1)); passed=$((passed + 1)) ;;
+		"not ok "*)
+			seen=$((seen + 1)); failed=$((failed + 1))
+			failures+=("$name: ${line#not ok }") ;;
+		esac
+	done <"$log"
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		failed=$((failed + 1)); failures+=("$name: timed out after ${limit}s")
+	elif [ "$planned" != "$seen" ] && [ "$planned" != 0 ]; then
+		failed=$((failed + 1))
+		failures+=("$name: planned $planned results, saw $seen (exit $rc)")
+	elif [ $seen -eq 0 ]; then
+		failed=$((failed + 1)); failures+=("$name: no results (exit $rc)")
+	elif [ $rc -ne 0 ] && [ ${#failures[@]} -eq 0 ]; then
+		failed=$((failed + 1)); failures+=("$name: exited $rc")
+	fi
+	printf '%-44s %4ds  %s\n' "$name" $((SECONDS - start)) \
+		"$(grep -c '^ok ' "$log") ok, $(grep -c '^not ok ' "$log") not ok"
+}
+
+echo "== building unit tests (ASan+UBSan)"
+if ! make -j"$(nproc)" SAN=1 tests >"$logdir/build-san.log" 2>&1; then
+	grep -E 'error' "$logdir/build-san.log" | head -20
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+echo "== unit tests"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export CMOCKA_MESSAGE_OUTPUT=TAP
+for t in build/san/tests/test_*; do
+	[ -x "$t" ] || continue
+	selected "$t" || continue
+	run_tap "unit/$(basename "$t")" 300 "$t"
+done
+
+tiers=(integration)
+[ $slow -eq 1 ] && tiers+=(slow)
+for tier in "${tiers[@]}"; do
+	echo "== $tier tests"
+	for t in tests/$tier/*.sh; do
+		[ -f "$t" ] || continue
+		selected "$t" || continue
+		limit=600
+		[ "$tier" = slow ] && limit=5400
+		run_tap "$tier/$(basename "$t" .sh)" $limit bash "$t"
+	done
+done
+
+echo
+for f in "${failures[@]}"; do echo "FAILED  $f"; done
+for s in "${skips[@]}"; do echo "SKIPPED $s"; done
+[ ${#failures[@]} -gt 0 ] && echo "(logs: $logdir/)"
+summary="$passed passed, $failed failed"
+[ $skipped -gt 0 ] && summary="$summary, $skipped skipped"
+echo "$summary"
+[ $failed -eq 0 ]

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for common/: strict parsers, atomic files, JSON errors. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fsio.h"
+#include "jsonio.h"
+#include "parse.h"
+
+static void test_parse_u64(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_u64("42", &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(parse_u64("", &v), -EINVAL);
+	assert_int_equal(parse_u64("-1", &v), -EINVAL);
+	assert_int_equal(parse_u64(" 1", &v), -EINVAL);
+	assert_int_equal(parse_u64("12x", &v), -EINVAL);
+	assert_int_equal(parse_u64("99999999999999999999999", &v), -ERANGE);
+	assert_int_equal(parse_u64_range("7", 1, 5, &v), -ERANGE);
+}
+
+static void test_parse_duration(void **state)
+{
+	uint64_t ns;
+
+	(void)state;
+	assert_int_equal(parse_duration_ns("10", &ns), 0);
+	assert_true(ns == 10000000000ULL);
+	assert_int_equal(parse_duration_ns("500ms", &ns), 0);
+	assert_true(ns == 500000000ULL);
+	assert_int_equal(parse_duration_ns("2m", &ns), 0);
+	assert_true(ns == 120000000000ULL);
+	assert_int_equal(parse_duration_ns("1.5s", &ns), 0);
+	assert_true(ns == 1500000000ULL);
+	assert_int_equal(parse_duration_ns("10 s", &ns), -EINVAL);
+	assert_int_equal(parse_duration_ns("10d", &ns), -EINVAL);
+	assert_int_equal(parse_duration_ns("-1", &ns), -EINVAL);
+}
+
+static void test_cpulist(void **state)
+{
+	char buf[64];
+	cpu_set_t set;
+
+	(void)state;
+	assert_int_equal(parse_cpulist("0-3,5,7-8", &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 7);
+	assert_true(CPU_ISSET(5, &set) && !CPU_ISSET(4, &set));
+	assert_true(format_cpulist(&set, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "0-3,5,7-8");
+	assert_int_equal(parse_cpulist("3-1", &set), -EINVAL);
+	assert_int_equal(parse_cpulist("1,", &set), -EINVAL);
+	assert_int_equal(parse_cpulist("", &set), -EINVAL);
+	assert_int_equal(parse_cpulist("a", &set), -EINVAL);
+}
+
+static void test_atomic_write_and_json(void **state)
+{
+	char dir[] = "/tmp/rtgate-unit.XXXXXX", path[256];
+	struct json_error err;
+	cJSON *json;
+	char *buf;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a/b/c", dir);
+	assert_int_equal(fsio_mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/a/x.json", dir);
+	assert_int_equal(fsio_write_atomic(path, "{\"k\": 1}\n", 9), 0);
+	assert_int_equal(fsio_read_all(path, &buf, &len), 0);
+	assert_int_equal(len, 9);
+	free(buf);
+	assert_int_equal(json_read_file(path, &json, &err), 0);
+	assert_int_equal(json_get_num(json, "k", -1), 1);
+	cJSON_Delete(json);
+
+	/* Truncated JSON names the file, line and byte offset. */
+	assert_int_equal(fsio_write_atomic(path, "{\n\"k\": [1,", 10), 0);
+	assert_int_equal(json_read_file(path, &json, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, ":2: byte 9: truncated"));
+	/* Trailing garbage is an error, not a silently shorter document. */
+	assert_int_equal(fsio_write_atomic(path, "{} x", 4), 0);
+	assert_int_equal(json_read_file(path, &json, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "trailing data"));
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_atomic_write_and_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
