@@ -36,10 +36,10 @@ deps_debian() {
 	echo "run.sh: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	# A fresh machine's package lists can be stale: update, then install.
-	if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+	if ! apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" \
 		>/tmp/rtgate-apt.log 2>&1; then
-		apt-get update -qq >>/tmp/rtgate-apt.log 2>&1
-		apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+		apt-get update -qq -o DPkg::Lock::Timeout=600 >>/tmp/rtgate-apt.log 2>&1
+		apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" \
 			>>/tmp/rtgate-apt.log 2>&1 ||
 			{ tail -20 /tmp/rtgate-apt.log >&2; die "apt-get install failed"; }
 	fi

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "ctline.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "parse.h"
@@ -99,6 +100,33 @@ static void test_atomic_write_and_json(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+static void test_ctline(void **state)
+{
+	struct ctline c;
+
+	(void)state;
+	assert_true(ctline_parse("T: 0 ( 4213) P:95 I:1000 C:   5163 Min:"
+				 "      3 Act:    3 Avg:    3 Max:      12", &c));
+	assert_int_equal(c.thread, 0);
+	assert_int_equal(c.tid, 4213);
+	assert_int_equal(c.interval_us, 1000);
+	assert_int_equal(c.cycles, 5163);
+	assert_int_equal(c.max_us, 12);
+	/* Mail quoting and a six-digit tid, as in the V5 thread. */
+	assert_true(ctline_parse("> T: 0 (104507) P:95 I:1000 C:  69385 Min:"
+				 "      4 Act:   10 Avg:    8 Max:      34\n", &c));
+	assert_int_equal(c.tid, 104507);
+	assert_int_equal(c.max_us, 34);
+	/* cyclictest's live output moves the cursor with escapes. */
+	assert_true(ctline_parse("\033[2AT: 1 ( 99) P:95 I:1500 C: 10 Min: 1 "
+				 "Act: 2 Avg: 3 Max: 40", &c));
+	assert_int_equal(c.thread, 1);
+	assert_false(ctline_parse("T: 0 ( 4213) P:95 I:1000 C: 5163 Min: 3", &c));
+	assert_false(ctline_parse("policy: fifo: loadavg: 0.35", &c));
+	assert_false(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 5 Min: 9 Act: 3 "
+				  "Avg: 3 Max: 2", &c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_atomic_write_and_json),
+		cmocka_unit_test(test_ctline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
