@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "log.h"
@@ -15,6 +16,10 @@
 static const struct rtgate_command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
+	{ "compare", "BASELINE CANDIDATE [OPTIONS]",
+	  "judge a candidate against a baseline", cmd_compare },
+	{ "report", "RUN_DIR [OPTIONS]",
+	  "judge a finished run, write its reports", cmd_report },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
