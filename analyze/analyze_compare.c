@@ -764,6 +764,20 @@ static int tail_line(struct prep *p, size_t j, double q, bool deciding,
 	if (!ret)
 		ret = an_cpu_pool(&both, &p->c[j].pool);
 	t = an_cpu_quantile(&both, q, &ge);
+	if (!ret && !ge && t >= 1) {
+		/*
+		 * Buckets are 1 us wide: the pooled quantile may sit on a
+		 * big atom, leaving almost nothing strictly above it. Of
+		 * "above t" and "at least t" take the one whose pooled rate
+		 * is closer to 1 - q; the choice ignores which side is which.
+		 */
+		double n = both.cycles, f1, f2;
+
+		f1 = an_cpu_count_above(&both, t) / n;
+		f2 = an_cpu_count_above(&both, t - 1) / n;
+		if (!f1 || fabs(log(f2 / (1 - q))) < fabs(log(f1 / (1 - q))))
+			t -= 1;
+	}
 	an_cpu_release(&both);
 	if (ret)
 		return ret;
