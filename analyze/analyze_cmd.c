@@ -200,6 +200,12 @@ int cmd_compare(int argc, char **argv)
 	if (an_input_read(argv[i], &sides[0]) ||
 	    an_input_read(argv[i + 1], &sides[1]))
 		goto out;
+	/* Two inputs named alike (a/1.json, b/1.json): use the paths. */
+	if (!strcmp(sides[0]->name, sides[1]->name)) {
+		snprintf(sides[0]->name, sizeof(sides[0]->name), "%s", argv[i]);
+		snprintf(sides[1]->name, sizeof(sides[1]->name), "%s",
+			 argv[i + 1]);
+	}
 	cmp.base = sides[0];
 	cmp.cand = sides[1];
 	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {

@@ -383,7 +383,9 @@ static void set_raw(const struct prep *p, struct an_line *l)
 	double c = raw_max_median(p->sc, l->cpu, p->ncpus);
 
 	l->raw_base = l->raw_cand = NAN;
-	if (fabs(b - l->base) >= 0.5 || fabs(c - l->cand) >= 0.5) {
+	/* Censored at the limit, the measured maxima still say more. */
+	if (fabs(b - l->base) >= 0.5 || fabs(c - l->cand) >= 0.5 ||
+	    l->base_ge || l->cand_ge) {
 		l->raw_base = b;
 		l->raw_cand = c;
 	}
@@ -411,8 +413,9 @@ static void max_test(struct prep *p, struct an_line *l, const double *b,
 		above += c[i] > bmax;
 		below += c[i] < bmin;
 	}
-	l->base = an_median(b, nb);
-	l->cand = an_median(c, nc);
+	/* Geometric means: the test, the effect and its interval agree. */
+	l->base = expm1(an_mean(lb, nb));
+	l->cand = expm1(an_mean(lc, nc));
 	line_effect_us(p, l);
 	res = RES_US / (1.0 + l->base);
 	t = an_welch(lb, nb, lc, nc, res * res / 4);
@@ -529,6 +532,8 @@ static int max_line_paired(struct prep *p, bool deciding)
 		return -ENOMEM;
 	l->base = bo;
 	l->cand = co;
+	if (n >= 2)	/* the mean ratio over CPUs, on the overall max */
+		l->cand = (1.0 + bo) * exp(an_mean(d, n)) - 1.0;
 	line_effect_us(p, l);
 	set_raw(p, l);
 	l->deciding = deciding;
@@ -1271,8 +1276,8 @@ static void decide_no_change(struct prep *p)
 	}
 	describe(big, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), big->floor);
-	set_reason(res, "no sign of a change: the largest settled one is "
-		   "%s, inside the %s %s floor", d, fl, big->unit);
+	set_reason(res, "%s: inside the %s %s floor, and no evidence of a "
+		   "larger change elsewhere", d, fl, big->unit);
 }
 
 static void decide(struct prep *p)

@@ -191,6 +191,10 @@ static int path_side(const char *spec, struct an_side **out)
 	side = an_side_new(base);
 	if (!side)
 		return -ENOMEM;
+	/* "idle.txt" is scenario idle; a directory keeps its name. */
+	if (!S_ISDIR(st.st_mode) && strrchr(side->name, '.') &&
+	    strrchr(side->name, '.') != side->name)
+		*strrchr(side->name, '.') = '\0';
 	an_sfmt(side->origin, sizeof(side->origin), "%s", spec);
 	if (S_ISDIR(st.st_mode)) {
 		ret = dir_side(spec, side);
