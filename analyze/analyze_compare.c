@@ -1076,8 +1076,10 @@ static void classify(struct prep *p)
 			   !l->base_ge && !l->cand_ge) {
 			l->verdict = AN_NO_CHANGE;
 		} else {
-			/* Beyond the floor, significant at alpha but not
-			 * at alpha/2: a sign of a change. */
+			/*
+			 * Beyond the floor, significant at alpha but not at
+			 * alpha/2: a sign of a change.
+			 */
 			l->verdict = AN_INCONCLUSIVE;
 			l->hint = (adjw < p->gate->alpha &&
 				   l->worse >= l->floor) ||

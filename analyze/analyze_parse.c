@@ -105,8 +105,10 @@ static void cmdline_scan(const char *cmd, struct ct_cmdline *cl)
 		}
 		if (t[0] != '-')
 			continue;
-		/* cyclictest's optstring: b c d D F h H i l o p take an
-		 * argument (attached or next), a A t an attached one. */
+		/*
+		 * cyclictest's optstring: b c d D F h H i l o p take an
+		 * argument (attached or next), a A t an attached one.
+		 */
 		for (t++; *t; t++) {
 			if (strchr("bcdDFhHilop", *t)) {
 				int opt = *t == 'H' ? 'h' : *t;

@@ -275,9 +275,16 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	ret = read_reference(scen, side);
 	if (ret)
 		goto fail;
-	if (!strcmp(status, "skipped") || !strcmp(status, "invalid")) {
-		side->status = status[0] == 's' ? AN_SIDE_SKIPPED :
-						  AN_SIDE_INVALID;
+	/* ok and partial have repetitions to judge; anything else has none. */
+	if (strcmp(status, "ok") && strcmp(status, "partial")) {
+		side->status = !strcmp(status, "skipped") ? AN_SIDE_SKIPPED :
+							    AN_SIDE_INVALID;
+		if (!side->reason[0] || strcmp(status, "skipped"))
+			an_sfmt(side->reason, sizeof(side->reason), "%s%s%s",
+				!strcmp(status, "not_run") ? "not run: the "
+				"run ended before any of its repetitions "
+				"completed" : status, side->reason[0] ? ": " :
+				"", json_get_str(scen, "reason", ""));
 		*out = side;
 		return 0;
 	}

@@ -15,7 +15,7 @@
 #include "analyze.h"
 
 enum an_sim_model {
-	AN_SIM_RT,		/* bare-metal PREEMPT_RT: 3-4 us, tails to ~15 */
+	AN_SIM_RT,		/* bare-metal PREEMPT_RT: 3-4 us, tail ~15 */
 	AN_SIM_VM,		/* a busy VM: ~18 us, long tail, ms spikes */
 };
 

@@ -113,11 +113,12 @@ static void test_tlines(void **state)
 {
 	struct an_side *s = read_side(FIX "formats/ct240-live.txt");
 	struct an_side *p = read_side(FIX "seed/load-extend-sched-5us.txt");
-	struct an_side *q = read_side(FIX "seed/load-extend-sched-5us-quoted.txt");
+	struct an_side *q;
 	struct ctline t;
 	size_t i;
 
 	(void)state;
+	q = read_side(FIX "seed/load-extend-sched-5us-quoted.txt");
 	assert_int_equal(s->runs[0].ncpus, 2);
 	assert_int_equal(s->runs[0].cpus[0].cycles, 1992);
 	assert_int_equal(s->runs[0].cpus[1].max_us, 2351);
@@ -129,8 +130,9 @@ static void test_tlines(void **state)
 		assert_int_equal(p->runs[0].cpus[i].max_us,
 				 q->runs[0].cpus[i].max_us);
 	/* A thread that has not run yet, as in the first live lines. */
-	assert_true(ctline_parse("T: 1 (    0) P:95 I:1500 C:      0 Min:"
-				 "1000000 Act:    0 Avg:    0 Max:       0", &t));
+	assert_true(ctline_parse("T: 1 (    0) P:95 I:1500 C:      0 "
+				 "Min:1000000 Act:    0 Avg:    0 "
+				 "Max:       0", &t));
 	an_side_free(s);
 	an_side_free(p);
 	an_side_free(q);
@@ -186,7 +188,8 @@ static void test_json_semantics(void **state)
 		"\"avg\": 1}}, \"num_threads\": 1}",
 		"{\"thread\": {\"0\": {\"cycles\": 5, \"min\": 3, \"max\": 2, "
 		"\"avg\": 1}}}",
-		"{\"thread\": {\"0\": {\"cycles\": 5, \"min\": 1, \"max\": 2}}}",
+		"{\"thread\": {\"0\": {\"cycles\": 5, \"min\": 1, "
+		"\"max\": 2}}}",
 		"{\"cmdline:\": \"cyclictest -h 10\", \"thread\": {\"0\": "
 		"{\"histogram\": {\"12\": 1}, \"cycles\": 5, \"min\": 1, "
 		"\"max\": 20, \"avg\": 3}}}",
