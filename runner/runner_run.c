@@ -628,7 +628,8 @@ static int prepare(struct runner *r)
 	int ret;
 
 	r->guard.fd = -1;
-	ret = state_acquire(&r->state, state_dir_default());
+	ret = state_acquire(&r->state, state_dir_default(),
+			    STATE_LOCK_WAIT_S);
 	if (ret)
 		return ret;
 	ret = guard_start(&r->guard, r->state.dir);
