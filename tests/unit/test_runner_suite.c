@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fsio.h"
 #include "runner/runner_suite.h"
 #include "runner/runner_util.h"
 
@@ -158,6 +159,33 @@ static void test_complete(void **state)
 	assert_string_equal(argv[5], "--name=a b");
 	strv_free(argv);
 	suite_free(&s);
+}
+
+/* The annotated example of suites/README.md must be a valid suite. */
+static void test_readme_example(void **state)
+{
+	struct suite_error err;
+	char *text, *start, *end;
+	struct suite s;
+	size_t len;
+	int ret;
+
+	(void)state;
+	assert_int_equal(fsio_read_all("suites/README.md", &text, &len), 0);
+	start = strstr(text, "```ini\n");
+	assert_non_null(start);
+	start += strlen("```ini\n");
+	end = strstr(start, "```");
+	assert_non_null(end);
+	*end = '\0';
+	ret = suite_load(write_suite("readme", start), &s, &err);
+	if (ret)
+		print_error("%s\n", err.msg);
+	assert_int_equal(ret, 0);
+	assert_int_equal(s.nr_scenarios, 4);
+	assert_non_null(suite_find(&s, "inject")->expects);
+	suite_free(&s);
+	free(text);
 }
 
 static void test_shipped_suites(void **state)
@@ -335,6 +363,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_complete),
 		cmocka_unit_test(test_shipped_suites),
+		cmocka_unit_test(test_readme_example),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_missing_file),
