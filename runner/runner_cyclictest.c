@@ -227,7 +227,8 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	if (ret) {
 		if (json_has_nan(path))
 			snprintf(why, len, "a cyclictest thread measured "
-				 "nothing (0 cycles: its CPU was monopolised?), "
+				 "nothing (0 cycles: its CPU was "
+				 "monopolised?), "
 				 "and rt-tests wrote -nan into its JSON");
 		else
 			snprintf(why, len, "cyclictest left no usable JSON: "

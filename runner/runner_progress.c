@@ -96,7 +96,8 @@ void progress_rep_start(struct progress *pg, size_t step,
 	pg->step = step;
 	pg->end = 0;
 	pg->nr_cpus = 0;
-	memset(pg->max_us, 0xff, sizeof(pg->max_us));	/* -1: no line yet */
+	/* -1 (all bits set): no T: line from that CPU yet. */
+	memset(pg->max_us, 0xff, sizeof(pg->max_us));
 	snprintf(pg->what, sizeof(pg->what), "[%zu/%zu] %s rep %u/%u", step,
 		 pg->nr_steps, scenario, rep, nr_reps);
 	if (pg->tty) {

@@ -26,7 +26,7 @@
 #include "runner_signal.h"
 #include "runner_util.h"
 
-#define REP_MAX_PROCS	16	/* workloads + cyclictest, per repetition */
+#define REP_MAX_PROCS	16	/* workloads + cyclictest */
 
 struct wl_slot {
 	const struct suite_workload *wl;
@@ -52,7 +52,7 @@ struct rep_ctx {
 	bool invalid;
 	char **blamed;		/* who rep_invalid() already blamed */
 	bool aborted;
-	bool ct_early;		/* cyclictest was stopped before its end */
+	bool ct_early;		/* cyclictest stopped before its end */
 	size_t applied;		/* tunables written so far */
 };
 
@@ -130,7 +130,7 @@ static struct rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
 	return rp;
 }
 
-/* ---- tunables -------------------------------------------------------------- */
+/* ---- tunables ------------------------------------------------------------ */
 
 static void restore_tunables(struct rep_ctx *c)
 {
@@ -178,7 +178,7 @@ static int apply_tunables(struct rep_ctx *c)
 	return 0;
 }
 
-/* ---- starting ---------------------------------------------------------------- */
+/* ---- starting ------------------------------------------------------------ */
 
 static const char *leaf_for(struct rep_ctx *c, const char *name, char *buf,
 			    size_t len)
@@ -244,8 +244,7 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	if (ret) {
 		rp->error = strdup(err);
 		rep_invalid(c, wl->alias, "cannot start %s (%s): %s",
-			    wl->alias, path,
-			    err);
+			    wl->alias, path, err);
 		if (s->proc.pid > 0) {
 			rp->pid = s->proc.pid;
 			rp->exited = true;
@@ -286,8 +285,7 @@ static void wait_ready(struct rep_ctx *c)
 				continue;
 			proc_describe_exit(p, how, sizeof(how));
 			rep_invalid(c, p->name, "%s %s before it was ready "
-				    "(crashed at "
-				    "start)", p->name, how);
+				    "(crashed at start)", p->name, how);
 			return;
 		}
 		if (all || stop_requested(c))
@@ -391,23 +389,18 @@ static void measure_cyclictest(struct rep_ctx *c)
 		if (stop_requested(c) || workload_died(c))
 			break;
 		if (mono_now() > deadline) {
-			rep_invalid(c, "cyclictest",
-				    "cyclictest did not finish within %.0f "
-				    "s", secs ? secs + CT_EXTRA_S :
-				    m->timeout_ns / 1e9);
+			rep_invalid(c, "cyclictest", "cyclictest did not "
+				    "finish within %.0f s", secs ?
+				    secs + CT_EXTRA_S : m->timeout_ns / 1e9);
 			break;
 		}
 	}
 	/* SIGTERM makes cyclictest write its results and exit. */
 	c->ct_early = c->ct.running;
 	stop_proc(c, &c->ct);
+	/* The last refresh may still be in the pipe. */
 	proc_drain(&c->ct);
 	ct_lines(c);
-	if (c->ct.out_fd >= 0) {
-		/* Something of cyclictest's still holds the pipe. */
-		proc_drain(&c->ct);
-		ct_lines(c);
-	}
 	proc_describe_exit(&c->ct, how, sizeof(how));
 	if (!c->aborted && !c->invalid &&
 	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
@@ -430,8 +423,7 @@ static void measure_none(struct rep_ctx *c)
 			return;
 		if (mono_now() > deadline) {
 			rep_invalid(c, NULL, "the workloads did not finish "
-				    "within "
-				    "the suite's timeout (%.0f s)",
+				    "within the suite's timeout (%.0f s)",
 				    m->timeout_ns / 1e9);
 			return;
 		}
@@ -440,7 +432,7 @@ static void measure_none(struct rep_ctx *c)
 	}
 }
 
-/* ---- stopping -------------------------------------------------------------- */
+/* ---- stopping ------------------------------------------------------------ */
 
 static bool any_running(struct rep_ctx *c)
 {
@@ -482,7 +474,7 @@ static void stop_all(struct rep_ctx *c)
 			proc_drain(&c->wls[i].proc);
 }
 
-/* ---- collecting -------------------------------------------------------------- */
+/* ---- collecting ---------------------------------------------------------- */
 
 static void note_exit(struct rep_proc *rp, const struct proc *p)
 {

@@ -264,7 +264,7 @@ int state_kill_owned(const char *dir)
 	return total;
 }
 
-/* ---- restoring ------------------------------------------------------------ */
+/* ---- restoring ----------------------------------------------------------- */
 
 struct restore_log {
 	char text[2048];

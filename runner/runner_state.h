@@ -26,7 +26,7 @@
 #define STATE_FILE		"state.json"
 
 struct state {
-	char dir[PATH_MAX];	/* absolute: the RTGATE_OWNER of our children */
+	char dir[PATH_MAX];	/* absolute: our children's RTGATE_OWNER */
 	char path[PATH_MAX];	/* dir/state.json */
 	int lock_fd;
 	cJSON *doc;

@@ -106,7 +106,8 @@ static int setup(void **state)
 		run->scens[i].sc = &fx->suite.scenarios[i];
 	add_rep(&run->scens[0], 1, REP_OK, NULL);
 	add_rep(&run->scens[1], 1, REP_OK, NULL);
-	add_rep(&run->scens[0], 2, REP_INVALID, "cyclictest exited with code 1");
+	add_rep(&run->scens[0], 2, REP_INVALID,
+		"cyclictest exited with code 1");
 	add_rep(&run->scens[1], 2, REP_ABORTED, "the run was interrupted");
 	run->scens[2].skipped = true;
 	run->scens[2].reason = strdup("requires sched-features: EPERM");

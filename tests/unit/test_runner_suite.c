@@ -131,7 +131,8 @@ static void test_complete(void **state)
 	assert_string_equal(load->workloads[0].cpus, "0-1");
 	assert_string_equal(load->workloads[1].alias, "inject");
 	assert_int_equal(load->nr_tunables, 5);
-	assert_string_equal(load->tunables[1].name, "kernel/sched_rt_runtime_us");
+	assert_string_equal(load->tunables[1].name,
+			    "kernel/sched_rt_runtime_us");
 	assert_string_equal(load->tunables[1].value, "950000");
 	assert_int_equal(load->tunables[2].kind, TUNABLE_SCHED_FEATURE);
 	assert_string_equal(load->tunables[2].name, "HRTICK");
