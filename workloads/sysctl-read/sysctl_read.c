@@ -25,6 +25,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "workloads/common/wl_opt.h"
+#include "workloads/common/wl_pace.h"
 #include "workloads/common/wl_proto.h"
 #include "workloads/common/wl_stats.h"
 #include "workloads/common/wl_summary.h"
@@ -291,30 +292,17 @@ static int run_bench(const struct sr_params *p, struct sr_state *s)
 	return 0;
 }
 
-static int run_load(const struct sr_params *p, struct sr_state *s)
+static int run_load(const struct sr_params *p, struct sr_state *s,
+		    struct wl_pace *pace)
 {
-	uint64_t start = wl_now_ns(), next = start, i = 0;
-	uint64_t end = p->duration_ns ? start + p->duration_ns : UINT64_MAX;
+	uint64_t end = p->duration_ns ? wl_now_ns() + p->duration_ns :
+		       UINT64_MAX;
 
 	sr_read(s);
 	wl_ready();
-	while (!wl_stopping() && wl_now_ns() < end) {
-		uint64_t now;
-
+	wl_pace_init(pace, p->rate);
+	while (wl_pace_wait(pace, end))
 		sr_read(s);
-		if (!p->rate)
-			continue;
-		i++;
-		next = start + i * 1000000000ULL / p->rate;
-		now = wl_now_ns();
-		if (next + 1000000000ULL / p->rate < now) {
-			/* Starved: skip the missed slots rather than burst. */
-			i = (now - start) * p->rate / 1000000000ULL;
-			continue;
-		}
-		if (next > now)
-			wl_wait_until(next < end ? next : end);
-	}
 	return 0;
 }
 
@@ -339,7 +327,7 @@ static void add_bench(cJSON *sum, const struct sr_params *p,
 }
 
 static int print_summary(const struct sr_params *p, const struct sr_state *s,
-			 double duration_s)
+			 const struct wl_pace *pace, double duration_s)
 {
 	uint64_t measured = p->mode == SR_BENCH ?
 			    (uint64_t)s->rounds_done * p->reads : s->reads;
@@ -369,6 +357,7 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 		add_bench(sum, p, s);
 	} else {
 		wl_summary_u64(sum, "rate", p->rate);
+		wl_summary_u64(sum, "slots_skipped", pace->skipped);
 		wl_summary_num(sum, "achieved_rate",
 			       duration_s > 0 ? s->reads / duration_s : 0, 1);
 	}
@@ -393,6 +382,7 @@ int main(int argc, char **argv)
 		.reads = 4096, .warmups = 3, .rounds = 9, .rate = 1000,
 	};
 	struct sr_state s = { .fd = -1 };
+	struct wl_pace pace = { 0 };
 	uint64_t start;
 	int ret, code = WL_EXIT_OK;
 
@@ -413,12 +403,14 @@ int main(int argc, char **argv)
 	ret = sr_open(&p, &s);
 	if (ret) {
 		/* The summary still says what was tried, with no work done. */
-		print_summary(&p, &s, 0);
+		print_summary(&p, &s, &pace, 0);
 		code = ret == -ERANGE ? WL_EXIT_FAILURE : WL_EXIT_ENVIRONMENT;
 		goto out;
 	}
-	ret = p.mode == SR_BENCH ? run_bench(&p, &s) : run_load(&p, &s);
-	if (ret || print_summary(&p, &s, wl_elapsed_s(start, wl_now_ns()))) {
+	ret = p.mode == SR_BENCH ? run_bench(&p, &s) :
+				   run_load(&p, &s, &pace);
+	if (ret || print_summary(&p, &s, &pace,
+				 wl_elapsed_s(start, wl_now_ns()))) {
 		code = WL_EXIT_FAILURE;
 	} else if (s.mismatches) {
 		pr_err("%s: %llu of %llu reads did not return '%.*s' (last: '%s')",
