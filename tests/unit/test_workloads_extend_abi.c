@@ -13,7 +13,37 @@
 #include <sys/rseq.h>
 #include <cmocka.h>
 
-#include "workloads/extend-sched/extend_abi.c"
+#include <string.h>
+
+#include "workloads/extend-sched/extend_abi.h"
+
+/*
+ * The layout as the ABIs define it, written out here independently of
+ * extend_abi.c: struct rseq flags at 16 (V5 bits 3 and 4), slice_ctrl at
+ * 28 (u8 request, u8 granted).
+ */
+#define V5_CS_DELAY_RESCHED	(1U << 3)
+#define V5_CS_RESCHEDULED	(1U << 4)
+
+static char *area(void)
+{
+	return (char *)__builtin_thread_pointer() + __rseq_offset;
+}
+
+static uint32_t *rseq_flags(void)
+{
+	return (uint32_t *)(area() + 16);
+}
+
+static uint8_t *slice_request(void)
+{
+	return (uint8_t *)(area() + 28);
+}
+
+static uint8_t *slice_granted(void)
+{
+	return (uint8_t *)(area() + 29);
+}
 
 static void test_detect_none_here(void **state)
 {
@@ -21,8 +51,12 @@ static void test_detect_none_here(void **state)
 
 	(void)state;
 	ext_abi_detect(&info);
-	/* 6.18 has neither ABI: "none", with both probes' reasons. */
 	assert_int_equal(info.abi, EXT_ABI_NONE);
+	if (!__rseq_size) {
+		assert_non_null(strstr(info.reason, "glibc did not register"));
+		return;
+	}
+	/* 6.18 has neither ABI: "none", with both probes' reasons. */
 	assert_string_equal(ext_abi_name(info.abi), "none");
 	assert_non_null(strstr(info.reason, "PR_RSEQ_SLICE_EXTENSION"));
 	assert_non_null(strstr(info.reason, "QUERY_CS_FLAGS"));
@@ -35,6 +69,11 @@ static void test_linux70_not_granted(void **state)
 	struct ext_result res;
 
 	(void)state;
+	if (!__rseq_size) {
+		/* glibc.pthread.rseq=0: no area; detect says why */
+		print_message("# no rseq area: nothing to play\n");
+		return;
+	}
 	ext_request(EXT_ABI_LINUX70);
 	assert_int_equal(*slice_request(), 1);
 	ext_end(EXT_ABI_LINUX70, &res);
@@ -48,6 +87,11 @@ static void test_linux70_granted(void **state)
 	struct ext_result res;
 
 	(void)state;
+	if (!__rseq_size) {
+		/* glibc.pthread.rseq=0: no area; detect says why */
+		print_message("# no rseq area: nothing to play\n");
+		return;
+	}
 	ext_request(EXT_ABI_LINUX70);
 	/* The kernel grants: request cleared, granted set. */
 	*slice_request() = 0;
@@ -71,6 +115,11 @@ static void test_v5(void **state)
 	struct ext_result res;
 
 	(void)state;
+	if (!__rseq_size) {
+		/* glibc.pthread.rseq=0: no area; detect says why */
+		print_message("# no rseq area: nothing to play\n");
+		return;
+	}
 	ext_request(EXT_ABI_V5);
 	assert_true(*rseq_flags() & V5_CS_DELAY_RESCHED);
 	ext_end(EXT_ABI_V5, &res);
@@ -104,10 +153,5 @@ int main(void)
 		cmocka_unit_test(test_v5),
 	};
 
-	if (!__rseq_size) {
-		/* glibc.pthread.rseq=0: no area to play the kernel's part in */
-		printf("1..0 # SKIP glibc did not register rseq\n");
-		return 0;
-	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
