@@ -71,9 +71,9 @@ is "$(cat $sysctl)" "$before" "the sysctl is restored"
 bad=0
 while read -r rdir status; do
 	[ -s "$dir/$rdir/cyclictest.log" ] || { diag "$rdir: no log"; bad=1; }
+	[ "$status" = ok ] || { diag "$rdir is $status"; continue; }
 	grep -q '^T: *0 ' "$dir/$rdir/cyclictest.log" ||
 		{ diag "$rdir: no T: line"; bad=1; }
-	[ "$status" = ok ] || { diag "$rdir is $status"; continue; }
 	jq -e '.thread["0"].cycles > 0' "$dir/$rdir/cyclictest.json" \
 		>/dev/null || { diag "$rdir: cyclictest.json"; bad=1; }
 	grep -q '^# Total:' "$dir/$rdir/cyclictest.hist" ||
