@@ -7,7 +7,7 @@
 # shared libraries the binaries need (for initramfs images).
 
 CC	?= gcc
-PKGS	:= libcjson inih libtracefs libtraceevent sqlite3
+PKGS	:= libcjson inih libtracefs libtraceevent sqlite3 zlib
 VERSION	:= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 ifeq ($(SAN),1)
@@ -73,6 +73,13 @@ $(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard workloads/$(1)/*.c)) \
 	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach w,$(WL_NAMES),$(eval $(call workload_rule,$(w))))
+
+# stress reads stress-ng's YAML report (--yaml) with libyaml.
+$(BIN)/stress $(BUILD)/tests/test_workloads_stress_yaml: \
+	LDLIBS += $(shell pkg-config --libs yaml-0.1 2>/dev/null)
+# Unit tests of a workload's own module link that module's object.
+$(BUILD)/tests/test_workloads_extend_abi: $(BUILD)/workloads/extend-sched/extend_abi.o
+$(BUILD)/tests/test_workloads_stress_yaml: $(BUILD)/workloads/stress/stress_yaml.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(WL_COMMON_OBJS) $(LIB)
 	@mkdir -p $(dir $@)

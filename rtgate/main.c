@@ -12,10 +12,15 @@
 #include "commands.h"
 #include "exitcode.h"
 #include "log.h"
+#include "runner/runner.h"
 
 static const struct rtgate_command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
+	{ "run", "SUITE|NAME [OPTIONS]",
+	  "run a suite on this kernel (run --help)", cmd_run },
+	{ "restore", "", "restore what a killed run left changed",
+	  cmd_restore },
 	{ "compare", "BASELINE CANDIDATE [OPTIONS]",
 	  "judge a candidate against a baseline", cmd_compare },
 	{ "report", "RUN_DIR [OPTIONS]",
