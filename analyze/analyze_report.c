@@ -127,6 +127,19 @@ double an_ref_value(const struct an_side *s, const struct an_line *l)
 	return v;
 }
 
+const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g)
+{
+	double q;
+
+	if (strcmp(g->metric, "max") && strcmp(g->metric, "avg") &&
+	    !an_metric_quantile(g->metric, &q))
+		an_sfmt(buf, len, "%g%%", g->min_increase_pct);
+	else
+		an_sfmt(buf, len, "%g us and %g%%", g->min_increase_us,
+			g->min_increase_pct);
+	return buf;
+}
+
 const char *an_line_verdict(const struct an_line *l)
 {
 	if (!l->deciding && isnan(l->p_worse))
@@ -303,15 +316,16 @@ static void txt_cmp(FILE *f, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
 	bool refs = has_refs(c);
+	char fl[48];
 	struct row w;
 	size_t i;
 
 	fprintf(f, "== %s vs %s: %s (%zu + %zu repetitions; gate %s, alpha "
-		"%g, floor %g us and %g%%%s)\n", c->cand->name, c->base->name,
+		"%g, floor %s%s)\n", c->cand->name, c->base->name,
 		an_verdict_name(res->verdict), res->nbase, res->ncand,
-		res->gate.metric, res->gate.alpha, res->gate.min_increase_us,
-		res->gate.min_increase_pct, res->drift_checked ?
-		"; A/B/A drift checked" : "");
+		res->gate.metric, res->gate.alpha,
+		an_fmt_floor(fl, sizeof(fl), &res->gate),
+		res->drift_checked ? "; A/B/A drift checked" : "");
 	if (res->nlines) {
 		fprintf(f, "%-14s %3s %10s", "metric", "CPU", "baseline");
 		if (refs)
@@ -465,14 +479,15 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 
 int an_report_md(const struct an_report *r, FILE *f)
 {
+	char fl[48];
 	size_t i;
 
 	fprintf(f, "# rtgate report: %s\n\n", r->title);
 	if (r->status)
 		fprintf(f, "Run status: **%s**. ", r->status);
-	fprintf(f, "Gate: %s, alpha %g, floor %g us and %g%%. Overall: "
-		"**%s** (exit %d).\n\n", r->gate.metric, r->gate.alpha,
-		r->gate.min_increase_us, r->gate.min_increase_pct,
+	fprintf(f, "Gate: %s, alpha %g, floor %s. Overall: **%s** (exit "
+		"%d).\n\n", r->gate.metric, r->gate.alpha,
+		an_fmt_floor(fl, sizeof(fl), &r->gate),
 		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
 		r->exit_code);
 	fprintf(f, "| candidate | baseline | verdict | reason |\n"

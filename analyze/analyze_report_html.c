@@ -163,6 +163,7 @@ static void html_plots(FILE *f, const struct an_cmp *c)
 static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 {
 	const struct an_result *res = &c->res;
+	char fl[48];
 	size_t i;
 
 	fprintf(f, "<section class=\"cmp\" id=\"cmp-%zu\"><h2>", idx);
@@ -176,9 +177,8 @@ static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 	fprintf(f, "</p>\n<p class=\"muted\">%zu + %zu repetitions; gate ",
 		res->nbase, res->ncand);
 	esc(f, res->gate.metric);
-	fprintf(f, ", alpha %g, floor %g us and %g%%%s.</p>\n",
-		res->gate.alpha, res->gate.min_increase_us,
-		res->gate.min_increase_pct, res->drift_checked ?
+	fprintf(f, ", alpha %g, floor %s%s.</p>\n", res->gate.alpha,
+		an_fmt_floor(fl, sizeof(fl), &res->gate), res->drift_checked ?
 		", A/B/A drift checked" : "");
 	html_plots(f, c);
 	if (res->nlines)
