@@ -154,6 +154,7 @@ struct an_result {
 	struct an_gate gate;
 	size_t nbase, ncand;	/* repetitions used */
 	bool drift_checked;
+	bool settled;		/* NO CHANGE shown within the floor everywhere */
 	char notes[4][224];	/* caveats: one run per side, counts differ */
 	size_t nnotes;
 	struct an_line *lines;

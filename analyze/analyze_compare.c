@@ -1208,6 +1208,17 @@ static void decide_change(struct prep *p, enum an_verdict v)
 	}
 }
 
+/* Any deciding line, when none has an interval. */
+static const struct an_line *unsettled_any(const struct an_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++)
+		if (res->lines[i].deciding)
+			return &res->lines[i];
+	return NULL;
+}
+
 static const struct an_line *bigger(const struct an_line *a,
 				    const struct an_line *b)
 {
@@ -1269,6 +1280,37 @@ static bool any_deciding(const struct an_result *res)
 	return false;
 }
 
+/* The unsettled line with the narrowest interval for its floor. */
+static const struct an_line *most_precise(const struct an_result *res)
+{
+	const struct an_line *best = NULL, *l;
+	double w, bw = INFINITY;
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++) {
+		l = &res->lines[i];
+		if (!l->deciding || isnan(l->lo) || isnan(l->hi) ||
+		    l->verdict == AN_NO_CHANGE)
+			continue;
+		w = (l->hi - l->lo) / l->floor;
+		if (!best || w < bw) {
+			best = l;
+			bw = w;
+		}
+	}
+	return best ? best : unsettled_any(res);
+}
+
+static bool any_tested(const struct an_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++)
+		if (res->lines[i].deciding && !isnan(res->lines[i].p_worse))
+			return true;
+	return false;
+}
+
 static void decide_no_change(struct prep *p)
 {
 	struct an_result *res = p->res;
@@ -1321,15 +1363,31 @@ static void decide(struct prep *p)
 	}
 	l = unsettled(p);
 	if (!l) {
+		res->settled = true;
 		decide_no_change(p);
 		return;
 	}
 	describe(l, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), l->floor);
-	res->verdict = AN_INCONCLUSIVE;
-	set_reason(res, "nothing was measured precisely enough to rule out "
-		   "a change of the %s %s floor: %s; more repetitions would "
-		   "tell", fl, l->unit, d);
+	if (!any_tested(res)) {
+		res->verdict = AN_INCONCLUSIVE;
+		set_reason(res, "no test was possible: %s; repetitions (or "
+			   "more CPUs) would give one", d);
+		return;
+	}
+	/*
+	 * No evidence of a change, but not precise enough to exclude one of
+	 * the floor's size: the verdict follows the evidence, the reason
+	 * says how far its most precise line reaches (and report.json:
+	 * "settled": false).
+	 */
+	l = most_precise(res);
+	describe(l, d, sizeof(d));
+	fmt_num(fl, sizeof(fl), l->floor);
+	res->verdict = AN_NO_CHANGE;
+	set_reason(res, "no evidence of a change, but the measurement "
+		   "cannot rule out one of the %s %s floor: %s; more "
+		   "repetitions would narrow it", fl, l->unit, d);
 }
 
 /* ---- entry ---- */

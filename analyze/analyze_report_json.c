@@ -232,6 +232,7 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	cJSON_AddNumberToObject(o, "baseline_repetitions", res->nbase);
 	cJSON_AddNumberToObject(o, "candidate_repetitions", res->ncand);
 	cJSON_AddBoolToObject(o, "drift_checked", res->drift_checked);
+	cJSON_AddBoolToObject(o, "settled", res->settled);
 	notes = cJSON_AddArrayToObject(o, "notes");
 	for (i = 0; i < res->nnotes; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(res->notes[i]));

@@ -50,18 +50,22 @@ for p in aa1 aa2; do
 	     { [ "$v" = INCONCLUSIVE ] && grep -q '^verdict: .*drifted' $T/$p.txt; }
 	     echo $?) "A/A pair $p: NO CHANGE, or INCONCLUSIVE by drift (got $v, exit $rc)"
 done
-for w in inject300 inject50; do
-	"$RTGATE" compare $R/$w/idle $R/$w/inject --report json --out $T/$w \
-		>$T/$w.txt 2>&1
-	is "$?" 1 "$w: the SCHED_FIFO 99 spinner on CPU 1 is a REGRESSION"
-	is "$(jget $T/$w/report.json '.comparisons[0].verdict')" REGRESSION \
-		"$w: report.json agrees"
-	is "$(jget $T/$w/report.json '[.comparisons[0].lines[] | select(.verdict == "REGRESSION") | .cpu] | unique | join(",")')" \
-		1 "$w: the evidence is on CPU 1, where the spinner ran"
-	is "$(jget $T/$w/report.json '.comparisons[0].lines[] | select(.kind == "max" and .cpu == null) | .verdict')" \
-		INCONCLUSIVE "$w: the maxima alone (host noise) cannot tell"
-done
-
+w=inject300
+"$RTGATE" compare $R/$w/idle $R/$w/inject --report json --out $T/$w >$T/$w.txt 2>&1
+is "$?" 1 "$w: the SCHED_FIFO 99 spinner on CPU 1 is a REGRESSION"
+is "$(jget $T/$w/report.json '.comparisons[0].verdict')" REGRESSION \
+	"$w: report.json agrees"
+is "$(jget $T/$w/report.json '[.comparisons[0].lines[] | select(.verdict == "REGRESSION" and .deciding) | .cpu] | unique | join(",")')" \
+	1 "$w: the evidence is on CPU 1, where the spinner ran"
+is "$(jget $T/$w/report.json '.comparisons[0].lines[] | select(.kind == "max" and .cpu == null) | .verdict')" \
+	INCONCLUSIVE "$w: the maxima alone (host noise) cannot tell"
+check "$w: the candidate's maxima are not even higher" -- test \
+	"$(jget $T/$w/report.json '.comparisons[0].lines[] | select(.kind == "max" and .cpu == 1) | .p_worse > 0.05')" = true
+# 50 us every 5 ms: 1 % of CPU 1's wake-ups, recorded under a storm that
+# moves the p99 of identical runs by tens of us (README): never better.
+"$RTGATE" compare $R/inject50/idle $R/inject50/inject >$T/i50.txt 2>&1
+ok $(! grep -q '^verdict: IMPROVEMENT' $T/i50.txt; echo $?) \
+	"inject50: the weak injector is never an improvement"
 # Gate options override the defaults.
 v=$(verdict $R/inject300/idle $R/inject300/inject --min-increase-us 5000)
 ok $([ "${v% *}" != REGRESSION ]; echo $?) \
