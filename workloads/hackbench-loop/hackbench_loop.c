@@ -320,7 +320,7 @@ int main(int argc, char **argv)
 		.groups = 50, .loops = 100, .fds = 20, .hackbench = "hackbench",
 	};
 	struct hb_stats st = { 0 };
-	uint64_t start, deadline;
+	uint64_t start;
 	unsigned int in_row = 0;
 	int ret, code = WL_EXIT_OK;
 
@@ -337,7 +337,8 @@ int main(int argc, char **argv)
 		return WL_EXIT_ENVIRONMENT;
 
 	start = wl_now_ns();
-	deadline = p.duration_ns ? start + p.duration_ns : UINT64_MAX;
+	if (wl_stop_after(p.duration_ns))
+		return WL_EXIT_ENVIRONMENT;
 	while (!wl_stopping()) {
 		uint64_t before = st.failures;
 
@@ -354,8 +355,7 @@ int main(int argc, char **argv)
 			code = WL_EXIT_FAILURE;
 			break;
 		}
-		if ((p.max_runs && st.runs >= p.max_runs) ||
-		    wl_now_ns() >= deadline)
+		if (p.max_runs && st.runs >= p.max_runs)
 			wl_stop();
 	}
 	wl_proc_kill_all();
