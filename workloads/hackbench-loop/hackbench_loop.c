@@ -270,7 +270,11 @@ static int run_once(const struct hb_params *p, struct hb_stats *st)
 	wl_ready();
 	stopped = read_output(fd, p, &t, &have_time);
 	close(fd);
-	if (stopped) {
+	/*
+	 * A stop signal sent to the whole process group (the runner's way)
+	 * reaches hackbench too: its death then is our stop, not a failure.
+	 */
+	if (stopped || wl_stopping()) {
 		wl_proc_stop(pid, STOP_GRACE_NS, &status);
 		st->interrupted++;
 		return 0;

@@ -85,7 +85,8 @@ int kb_make_run(char *const argv[], const struct kb_params *p,
 		return ret;
 	stopped = read_output(fd, p, c);
 	close(fd);
-	if (stopped) {
+	/* A group-wide SIGTERM kills make as well: that is our stop too. */
+	if (stopped || wl_stopping()) {
 		/* make removes half-written targets on SIGTERM. */
 		wl_proc_stop(pid, STOP_GRACE_NS, status);
 		return 1;
