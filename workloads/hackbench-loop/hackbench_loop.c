@@ -166,8 +166,9 @@ static int is_banner(const char *line)
 }
 
 /*
- * Reads hackbench's output (stdout and stderr) until EOF (hackbench and all its workers have
- * exited) or a stop request. Returns 1 when stopped, 0 at EOF.
+ * Reads hackbench's output (stdout and stderr) until EOF (hackbench and
+ * all its workers have exited) or a stop request. Returns 1 when
+ * stopped, 0 at EOF.
  */
 static int read_output(int fd, const struct hb_params *p, double *time_s,
 		       int *have_time)
@@ -236,7 +237,8 @@ static void account(struct hb_stats *st, int status, int have_time,
 		    double t)
 {
 	if (WIFEXITED(status) && !WEXITSTATUS(status) && have_time) {
-		st->time_min = st->runs ? (t < st->time_min ? t : st->time_min) : t;
+		if (!st->runs || t < st->time_min)
+			st->time_min = t;
 		st->time_max = t > st->time_max ? t : st->time_max;
 		st->time_sum += t;
 		st->runs++;

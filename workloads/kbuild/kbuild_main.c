@@ -32,7 +32,7 @@ struct kb_run {
 	char version[32];
 	char out[PATH_MAX];
 	int out_is_ours;	/* a scratch directory we remove */
-	char tmp[PATH_MAX];	/* TMPDIR of the compilers, removed at the end */
+	char tmp[PATH_MAX];	/* the compilers' TMPDIR, removed at the end */
 	struct kb_counts counts;
 	uint64_t rounds, failures, interrupted;
 	char last_error[128];
@@ -274,8 +274,8 @@ static int make_tmp(struct kb_run *r)
 {
 	int n = snprintf(r->tmp, sizeof(r->tmp), "%s/.rtgate-tmp", r->out);
 
-	if (n < 0 || (size_t)n >= sizeof(r->tmp) || fsio_mkdir_p(r->tmp, 0700) ||
-	    setenv("TMPDIR", r->tmp, 1)) {
+	if (n < 0 || (size_t)n >= sizeof(r->tmp) ||
+	    fsio_mkdir_p(r->tmp, 0700) || setenv("TMPDIR", r->tmp, 1)) {
 		pr_err("%s: cannot make a temporary directory", r->out);
 		r->tmp[0] = '\0';
 		return -EIO;
