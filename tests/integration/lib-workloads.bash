@@ -74,11 +74,16 @@ wl_check_summary() {
 	ok $? "$1: one-line JSON summary with the common fields"
 }
 
-# wl_sigterm_check NAME SECONDS: SIGTERM, exit 0 within SECONDS, nothing of
-# its process group left, a valid summary.
+# wl_sigterm_check NAME SECONDS [group]: SIGTERM (to the whole process
+# group with "group", as the runner may do), exit 0 within SECONDS, nothing
+# of its process group left, a valid summary.
 wl_sigterm_check() {
 	local name=$1 left
-	kill -TERM "$WL_PID"
+	if [ "${3:-}" = group ]; then
+		kill -TERM -- -"$WL_PID"
+	else
+		kill -TERM "$WL_PID"
+	fi
 	wl_wait_exit "$2"
 	is "$WL_RC" 0 "$name: exits 0 on SIGTERM"
 	sleep 0.2

@@ -51,4 +51,14 @@ wl_sigterm_check hackbench-loop 10
 is "$(jv '.interrupted >= 1')" true "the cut run counts as interrupted"
 is "$(jv .failures)" 0 "... not as a failure"
 
+# SIGTERM to the whole group reaches hackbench too: still our stop, not a
+# failed run.
+wl_start gstop "$HB" --groups 2 --loops 100000
+wl_wait_ready 10
+ok $? "ready (group stop)"
+sleep 0.5
+wl_sigterm_check hackbench-loop 10 group
+is "$(jv '.failures == 0 and .interrupted == 1')" true \
+	"a group-wide SIGTERM: interrupted, not failed"
+
 done_testing

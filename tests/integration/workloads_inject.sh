@@ -36,12 +36,14 @@ is "$(jv ".width_min_us >= 200 and .spins_on_width >= 100")" true \
 is "$(jv ".cpu == $cpu and .prio == 99 and .policy == \"fifo\"")" true \
 	"spun on CPU $cpu at SCHED_FIFO 99"
 
-# The jitter is real: with J > 0 the mean period is P but not every one.
+# The jitter: periods drawn from [600, 1400] us average 1000 us. A VM
+# whose vCPU the host takes away makes late cycles (overruns, restarted
+# from now): those only lengthen the average.
 wl_start jit "$INJ" -c "$cpu" -w 20 -p 1000 -j 400 --seed 7 -d 0.5
 wl_wait_exit 10
-# (duration_s, not 0.5: a loaded machine may wake the main thread late)
-is "$(jv "(.spins / (.duration_s * 1000) | . > 0.8 and . < 1.2) and .seed == 7")" \
-	true "a 1000 us mean period: $(jv .spins) spins in $(jv .duration_s) s"
+is "$(jv '.seed == 7 and .spins > 10')" true "seeded run: $(jv .spins) spins"
+is "$(jv '.period_avg_us >= (if .spins >= 100 then 900 else 600 end) and (.overruns > 0 or .period_avg_us <= 1100)')" \
+	true "mean period $(jv .period_avg_us) us for 1000 +- 400 ($(jv .overruns) overruns)"
 
 # Until SIGTERM: ready after the first spin, then a clean stop.
 wl_start stop "$INJ" -c "$cpu" -w 100

@@ -24,7 +24,8 @@ static void stop_handler(int sig)
 	int saved = errno;
 	ssize_t n;
 
-	atomic_store(&stop_sig, sig);
+	if (sig != SIGALRM)
+		atomic_store(&stop_sig, sig);
 	atomic_store(&stop_flag, true);
 	n = write(stop_pipe[1], "s", 1);
 	(void)n;	/* the pipe is non-blocking; one byte is enough */
@@ -144,6 +145,38 @@ bool wl_wait(uint64_t timeout_ns)
 		now = wl_now_ns();
 	}
 	return wl_stopping();
+}
+
+int wl_stop_after(uint64_t duration_ns)
+{
+	struct sigevent sev = {
+		.sigev_notify = SIGEV_SIGNAL,
+		.sigev_signo = SIGALRM,
+	};
+	struct itimerspec its = {
+		.it_value = {
+			.tv_sec = duration_ns / 1000000000ULL,
+			.tv_nsec = duration_ns % 1000000000ULL,
+		},
+	};
+	struct sigaction sa;
+	timer_t timer;
+
+	if (!duration_ns)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stop_handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGALRM, &sa, NULL) ||
+	    timer_create(CLOCK_MONOTONIC, &sev, &timer) ||
+	    timer_settime(timer, 0, &its, NULL)) {
+		int ret = -errno;
+
+		pr_err("duration timer: %s", strerror(-ret));
+		return ret;
+	}
+	return 0;
 }
 
 bool wl_wait_until(uint64_t deadline_ns)

@@ -41,6 +41,12 @@ int wl_stop_fd(void);
 bool wl_wait(uint64_t timeout_ns);
 /* Sleeps until the stop request or CLOCK_MONOTONIC deadline_ns. */
 bool wl_wait_until(uint64_t deadline_ns);
+/*
+ * Requests the stop after duration_ns from now (0: never), from a timer:
+ * the poll loops around children wake at the deadline as they do for a
+ * signal, and wl_stop_signal() stays 0. Returns 0 or -errno.
+ */
+int wl_stop_after(uint64_t duration_ns);
 /* Runs for duration_ns (0: until a signal), then requests the stop. */
 void wl_run_for(uint64_t duration_ns);
 

@@ -69,9 +69,11 @@ int wl_summary_metric(cJSON *summary, const char *name, const char *unit,
 	arr = cJSON_AddArrayToObject(m, "values");
 	if (!arr)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr,
-				     cJSON_CreateNumber(round_to(values[i], 3)));
+	for (i = 0; i < n; i++) {
+		cJSON *v = cJSON_CreateNumber(round_to(values[i], 3));
+
+		cJSON_AddItemToArray(arr, v);
+	}
 	return 0;
 }
 

@@ -27,7 +27,7 @@ enum ext_abi {
 
 struct ext_abi_info {
 	enum ext_abi abi;
-	unsigned int rseq_size;		/* glibc's __rseq_size; 0: not registered */
+	unsigned int rseq_size;		/* glibc's __rseq_size; 0: none */
 	unsigned long feature_size;	/* AT_RSEQ_FEATURE_SIZE, 0 if absent */
 	char reason[320];		/* why "none", or how it was detected */
 };

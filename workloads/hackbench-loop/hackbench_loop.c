@@ -166,8 +166,9 @@ static int is_banner(const char *line)
 }
 
 /*
- * Reads hackbench's output (stdout and stderr) until EOF (hackbench and all its workers have
- * exited) or a stop request. Returns 1 when stopped, 0 at EOF.
+ * Reads hackbench's output (stdout and stderr) until EOF (hackbench and
+ * all its workers have exited) or a stop request. Returns 1 when
+ * stopped, 0 at EOF.
  */
 static int read_output(int fd, const struct hb_params *p, double *time_s,
 		       int *have_time)
@@ -236,7 +237,8 @@ static void account(struct hb_stats *st, int status, int have_time,
 		    double t)
 {
 	if (WIFEXITED(status) && !WEXITSTATUS(status) && have_time) {
-		st->time_min = st->runs ? (t < st->time_min ? t : st->time_min) : t;
+		if (!st->runs || t < st->time_min)
+			st->time_min = t;
 		st->time_max = t > st->time_max ? t : st->time_max;
 		st->time_sum += t;
 		st->runs++;
@@ -270,7 +272,11 @@ static int run_once(const struct hb_params *p, struct hb_stats *st)
 	wl_ready();
 	stopped = read_output(fd, p, &t, &have_time);
 	close(fd);
-	if (stopped) {
+	/*
+	 * A stop signal sent to the whole process group (the runner's way)
+	 * reaches hackbench too: its death then is our stop, not a failure.
+	 */
+	if (stopped || wl_stopping()) {
 		wl_proc_stop(pid, STOP_GRACE_NS, &status);
 		st->interrupted++;
 		return 0;
@@ -320,7 +326,7 @@ int main(int argc, char **argv)
 		.groups = 50, .loops = 100, .fds = 20, .hackbench = "hackbench",
 	};
 	struct hb_stats st = { 0 };
-	uint64_t start, deadline;
+	uint64_t start;
 	unsigned int in_row = 0;
 	int ret, code = WL_EXIT_OK;
 
@@ -337,7 +343,8 @@ int main(int argc, char **argv)
 		return WL_EXIT_ENVIRONMENT;
 
 	start = wl_now_ns();
-	deadline = p.duration_ns ? start + p.duration_ns : UINT64_MAX;
+	if (wl_stop_after(p.duration_ns))
+		return WL_EXIT_ENVIRONMENT;
 	while (!wl_stopping()) {
 		uint64_t before = st.failures;
 
@@ -354,8 +361,7 @@ int main(int argc, char **argv)
 			code = WL_EXIT_FAILURE;
 			break;
 		}
-		if ((p.max_runs && st.runs >= p.max_runs) ||
-		    wl_now_ns() >= deadline)
+		if (p.max_runs && st.runs >= p.max_runs)
 			wl_stop();
 	}
 	wl_proc_kill_all();

@@ -48,7 +48,7 @@ struct inject_stats {
 	uint64_t on_width;	/* within TOLERANCE of the requested width */
 	uint64_t overruns;	/* a wake-up later than the next one was due */
 	uint64_t sum_ns, min_ns, max_ns;
-	int error;		/* -errno from the spinner thread */
+	uint64_t first_ns, last_ns;	/* start of the first and last spin */
 };
 
 struct inject {
@@ -207,6 +207,9 @@ static void spin(struct inject *in)
 	uint64_t start, end, target, w;
 
 	start = wl_now_ns();
+	if (!in->st.spins)
+		in->st.first_ns = start;
+	in->st.last_ns = start;
 	target = start + in->p->width_ns;
 	do {
 		cpu_relax();
@@ -314,6 +317,9 @@ static int print_summary(const struct inject *in, double duration_s)
 			       (double)st->sum_ns / st->spins / 1e3, 3);
 		wl_summary_num(s, "width_max_us", st->max_ns / 1e3, 3);
 	}
+	if (st->spins > 1)
+		wl_summary_num(s, "period_avg_us", (st->last_ns - st->first_ns) /
+			       1e3 / (st->spins - 1), 3);
 	wl_summary_u64(s, "spins_on_width", st->on_width);
 	wl_summary_u64(s, "overruns", st->overruns);
 	wl_summary_num(s, "duty_pct", duration_s > 0 ?
