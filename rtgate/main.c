@@ -10,11 +10,14 @@
 
 #include "commands.h"
 #include "exitcode.h"
+#include "history/history.h"
 #include "log.h"
 
 static const struct rtgate_command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
+	{ "history", "import DIR | list", "the SQLite history of every run",
+	  cmd_history },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The history store: every run rtgate sees, kept in one SQLite database
+ * (results/rtgate.db by default). docs/nightly.md describes the schema.
+ *
+ * Writes are transactions (BEGIN IMMEDIATE, WAL journal, a busy timeout),
+ * so two processes importing at once both succeed, and a process killed
+ * mid-write leaves the database as it was before that write. A run is
+ * stored with the status its manifest says; only `complete` runs are ever
+ * used as a baseline.
+ */
+#ifndef RTGATE_HISTORY_H
+#define RTGATE_HISTORY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sqlite3;
+
+/* The schema this code writes; older databases are migrated on open. */
+#define HISTORY_SCHEMA_VERSION	2
+
+struct history {
+	struct sqlite3 *db;
+	char path[PATH_MAX];
+};
+
+/* The default database of a results directory: RESULTS/rtgate.db. */
+int history_default_path(const char *results_dir, char *buf, size_t len);
+
+/* Opens (creating when absent) and migrates to HISTORY_SCHEMA_VERSION. */
+int history_open(struct history *h, const char *path);
+/* Opens and migrates only up to @version (tests of the migrations). */
+int history_open_version(struct history *h, const char *path, int version);
+void history_close(struct history *h);
+int history_schema_version(struct history *h);
+
+/* Runs a statement with no result rows (BEGIN, COMMIT, …); 0 or -EIO. */
+int history_exec(struct history *h, const char *sql);
+
+/* --- import (history_import.c) --- */
+
+struct history_import_stats {
+	unsigned int imported;	/* runs written */
+	unsigned int unchanged;	/* already stored with the same status */
+	unsigned int failed;	/* results directories that could not be read */
+};
+
+/*
+ * Imports one results directory (results/<run-id>/) in one transaction,
+ * replacing what was stored for that run id. A manifest that cannot be
+ * read is an error naming the file (-EINVAL); nothing is written then.
+ */
+int history_import_run(struct history *h, const char *run_dir,
+		       struct history_import_stats *stats);
+/*
+ * Imports RESULTS_DIR: either one run directory (it has manifest.json) or
+ * a directory of them. Directories without a manifest are skipped.
+ */
+int history_import_path(struct history *h, const char *path,
+			struct history_import_stats *stats);
+
+/*
+ * A run that has started but whose results are not in yet (the nightly
+ * records one before each suite): stored as `incomplete`, so that a
+ * nightly killed mid-run leaves the run visible and marked incomplete.
+ */
+int history_begin_pending(struct history *h, const char *token,
+			  const char *suite, const char *host,
+			  const char *reason);
+int history_end_pending(struct history *h, const char *token);
+
+/* --- queries (history_query.c) --- */
+
+struct history_run {
+	long long id;			/* database row id */
+	char run_id[128];
+	char suite[128];
+	char host[128];
+	char kernel_release[128];
+	char kernel_version[256];
+	char config_sha256[72];
+	char start_time[32];
+	char status[16];
+	char status_reason[256];
+	char results_dir[PATH_MAX];
+};
+
+struct history_baseline_query {
+	const char *suite;
+	const char *host;
+	const char *scenario;		/* runs where this scenario was ok */
+	const char *reference;		/* fnmatch(3) glob on kernel release; NULL: any */
+	const char *before;		/* start_time strictly before; NULL: any */
+	const char *exclude_run_id;	/* never the candidate itself */
+	unsigned int limit;		/* K: the newest K runs */
+};
+
+/*
+ * The last K complete runs matching @q, newest first. *runs is malloc'ed
+ * (free it); *n may be less than K, and 0 is not an error.
+ */
+int history_baseline(struct history *h, const struct history_baseline_query *q,
+		     struct history_run **runs, size_t *n);
+/* Every stored run, oldest first, optionally of one suite (NULL: all). */
+int history_runs(struct history *h, const char *suite,
+		 struct history_run **runs, size_t *n);
+int history_find_run(struct history *h, const char *run_id,
+		     struct history_run *run);
+
+/* One CPU of one repetition, as stored. */
+struct history_cpu {
+	int cpu;
+	long long cycles;
+	long long overflows;
+	double min_us, avg_us, max_us;
+	char *histogram;		/* JSON object "us": count, as cyclictest's */
+};
+
+struct history_rep {
+	int rep;
+	char status[16];
+	size_t nr_cpus;
+	struct history_cpu *cpus;
+};
+
+/* The repetitions of one scenario of a stored run (status ok only). */
+int history_load_reps(struct history *h, long long run, const char *scenario,
+		      struct history_rep **reps, size_t *n);
+void history_free_reps(struct history_rep *reps, size_t n);
+
+/* One point of a trend: the run-level statistic of a scenario. */
+struct history_point {
+	struct history_run run;
+	double max_us;			/* max over CPUs and repetitions */
+	double p9999_us;		/* p99.99 of the pooled histogram; <0 unknown */
+	bool p9999_lower_bound;		/* beyond the histogram: "≥" */
+	char verdict[24];		/* history verdict stored, "" if none */
+	char report[PATH_MAX];		/* report.html of the run, "" if none */
+};
+
+int history_series(struct history *h, const char *suite, const char *host,
+		   const char *scenario, struct history_point **pts, size_t *n);
+/* Distinct (suite, host, scenario) of complete runs, for the dashboard. */
+struct history_key {
+	char suite[128];
+	char host[128];
+	char scenario[128];
+};
+int history_keys(struct history *h, struct history_key **keys, size_t *n);
+
+/* --- verdicts against history (stored by compare --history / nightly) --- */
+
+struct history_verdict {
+	const char *run_id;
+	const char *scenario;
+	const char *metric;
+	const char *verdict;		/* REGRESSION, NO CHANGE, … */
+	const char *reason;
+	unsigned int baseline_runs;	/* K actually used */
+	const char *baseline_ids;	/* comma-separated run ids */
+	double candidate;		/* the metric, candidate and baseline */
+	double baseline;
+	double p_value;			/* <0 unknown */
+};
+
+int history_store_verdict(struct history *h, const struct history_verdict *v);
+
+/* The database: OPT, else $RTGATE_DB, else $RTGATE_RESULTS_DIR/rtgate.db. */
+int history_resolve_db(const char *opt, char *buf, size_t len);
+
+/* `rtgate history ...` */
+int cmd_history(int argc, char **argv);
+
+#endif

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Results directory -> history database. Everything one run contributes
+ * is written in one transaction: the database holds a run whole or not at
+ * all, whatever happens to the importing process.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "fsio.h"
+#include "history.h"
+#include "history_priv.h"
+#include "jsonio.h"
+#include "log.h"
+
+static void now_utc(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Binds a manifest string, or NULL when absent: fields are never invented. */
+static void bind_str(sqlite3_stmt *st, int i, const cJSON *obj, const char *key)
+{
+	const char *s = json_get_str(obj, key, NULL);
+
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_num(sqlite3_stmt *st, int i, const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (cJSON_IsNumber(v))
+		sqlite3_bind_double(st, i, v->valuedouble);
+	else if (cJSON_IsBool(v))
+		sqlite3_bind_int(st, i, cJSON_IsTrue(v));
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int insert_run(struct history *h, const char *run_dir,
+		      const cJSON *m, const char *text, long long *id)
+{
+	static const char sql[] =
+		"INSERT INTO runs (run_id, suite, suite_sha256, host, cpu_model,"
+		" cpus, kernel_release, kernel_version, kernel_machine,"
+		" kernel_cmdline, preempt_model, preempt_rt, config_sha256,"
+		" rtgate_version, rt_tests_version, start_time, end_time,"
+		" status, status_reason, duration_scale, results_dir, manifest,"
+		" imported_at, report)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
+	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
+	const cJSON *host = cJSON_GetObjectItem(m, "host");
+	const cJSON *kernel = cJSON_GetObjectItem(m, "kernel");
+	const cJSON *tools = cJSON_GetObjectItem(m, "tools");
+	char abs[PATH_MAX], report[PATH_MAX + 16], now[32];
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (!realpath(run_dir, abs))
+		snprintf(abs, sizeof(abs), "%s", run_dir);
+	snprintf(report, sizeof(report), "%s/report.html", abs);
+	now_utc(now, sizeof(now));
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	bind_str(st, 1, m, "run_id");
+	bind_str(st, 2, suite, "name");
+	bind_str(st, 3, suite, "sha256");
+	bind_str(st, 4, host, "hostname");
+	bind_str(st, 5, host, "cpu_model");
+	bind_num(st, 6, host, "cpus_online");
+	bind_str(st, 7, kernel, "release");
+	bind_str(st, 8, kernel, "version");
+	bind_str(st, 9, kernel, "machine");
+	bind_str(st, 10, kernel, "cmdline");
+	bind_str(st, 11, kernel, "preempt_model");
+	bind_num(st, 12, kernel, "preempt_rt");
+	bind_str(st, 13, kernel, "config_sha256");
+	bind_str(st, 14, m, "rtgate_version");
+	bind_str(st, 15, tools, "cyclictest");
+	bind_str(st, 16, m, "start_time");
+	bind_str(st, 17, m, "end_time");
+	bind_str(st, 18, m, "status");
+	bind_str(st, 19, m, "status_reason");
+	bind_num(st, 20, suite, "duration_scale");
+	sqlite3_bind_text(st, 21, abs, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 22, text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 23, now, -1, SQLITE_TRANSIENT);
+	if (fsio_exists(report))
+		sqlite3_bind_text(st, 24, report, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, 24);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	*id = sqlite3_last_insert_rowid(h->db);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/*
+ * One thread of cyclictest's --json output. Overflows are the samples
+ * above the -h limit: cycles minus the histogram's sum.
+ */
+static int insert_cpu(struct history *h, long long rep, const cJSON *thr,
+		      const char *name)
+{
+	static const char sql[] =
+		"INSERT INTO cpu_metrics (rep, cpu, cycles, overflows, min_us,"
+		" avg_us, max_us, histogram) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+		" ?7, ?8)";
+	const cJSON *hist = cJSON_GetObjectItem(thr, "histogram");
+	const cJSON *b;
+	long long cycles = (long long)json_get_num(thr, "cycles", -1);
+	long long sum = 0;
+	double cpu = json_get_num(thr, "cpu", -1);
+	sqlite3_stmt *st;
+	char *text;
+	int ret = 0;
+
+	cJSON_ArrayForEach(b, hist)
+		sum += (long long)b->valuedouble;
+	if (cpu < 0)
+		cpu = strtol(name, NULL, 10);
+	text = hist ? cJSON_PrintUnformatted(hist) : NULL;
+	if (history_prepare(h, sql, &st)) {
+		free(text);
+		return -EIO;
+	}
+	sqlite3_bind_int64(st, 1, rep);
+	sqlite3_bind_int(st, 2, (int)cpu);
+	if (cycles >= 0) {
+		sqlite3_bind_int64(st, 3, cycles);
+		sqlite3_bind_int64(st, 4, hist && cycles > sum ? cycles - sum : 0);
+	}
+	bind_num(st, 5, thr, "min");
+	bind_num(st, 6, thr, "avg");
+	bind_num(st, 7, thr, "max");
+	if (text)
+		sqlite3_bind_text(st, 8, text, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	sqlite3_finalize(st);
+	free(text);
+	return ret;
+}
+
+/* cyclictest.json of a repetition; absent is fine for a skipped one. */
+static int import_cyclictest(struct history *h, long long rep,
+			     const char *path)
+{
+	struct json_error err;
+	const cJSON *thr;
+	cJSON *ct;
+	int ret;
+
+	if (!fsio_exists(path))
+		return 0;
+	ret = json_read_file(path, &ct, &err);
+	if (ret) {
+		pr_err("%s", err.msg);
+		return ret;
+	}
+	cJSON_ArrayForEach(thr, cJSON_GetObjectItem(ct, "thread")) {
+		ret = insert_cpu(h, rep, thr, thr->string);
+		if (ret)
+			break;
+	}
+	cJSON_Delete(ct);
+	return ret;
+}
+
+static int insert_workloads(struct history *h, long long rep,
+			    const cJSON *wl)
+{
+	const cJSON *w;
+	sqlite3_stmt *st;
+	char *text;
+	int ret = 0;
+
+	cJSON_ArrayForEach(w, wl) {
+		if (history_prepare(h, "INSERT OR REPLACE INTO workloads"
+				    " (rep, name, summary) VALUES (?1, ?2, ?3)",
+				    &st))
+			return -EIO;
+		text = cJSON_PrintUnformatted(w);
+		sqlite3_bind_int64(st, 1, rep);
+		sqlite3_bind_text(st, 2, w->string, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			ret = -EIO;
+		sqlite3_finalize(st);
+		free(text);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int insert_rep(struct history *h, const char *run_dir, long long scen,
+		      const cJSON *r)
+{
+	static const char sql[] =
+		"INSERT INTO reps (scenario, rep, status, reason, start_time,"
+		" end_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	char path[PATH_MAX];
+	const char *dir = json_get_str(r, "dir", NULL);
+	sqlite3_stmt *st;
+	long long id;
+	int ret = 0;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, scen);
+	bind_num(st, 2, r, "rep");
+	bind_str(st, 3, r, "status");
+	bind_str(st, 4, r, "reason");
+	bind_str(st, 5, r, "start_time");
+	bind_str(st, 6, r, "end_time");
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	id = sqlite3_last_insert_rowid(h->db);
+	sqlite3_finalize(st);
+	if (ret)
+		return ret;
+	ret = insert_workloads(h, id, cJSON_GetObjectItem(r, "workloads"));
+	if (ret || !dir)
+		return ret;
+	if (snprintf(path, sizeof(path), "%s/%s/cyclictest.json", run_dir,
+		     dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return import_cyclictest(h, id, path);
+}
+
+static int insert_scenario(struct history *h, const char *run_dir,
+			   long long run, const cJSON *s)
+{
+	static const char sql[] =
+		"INSERT INTO scenarios (run, name, compare, status, reason)"
+		" VALUES (?1, ?2, ?3, ?4, ?5)";
+	sqlite3_stmt *st;
+	const cJSON *r;
+	long long id;
+	int ret = 0;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	bind_str(st, 2, s, "name");
+	bind_str(st, 3, s, "compare");
+	bind_str(st, 4, s, "status");
+	bind_str(st, 5, s, "reason");
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	id = sqlite3_last_insert_rowid(h->db);
+	sqlite3_finalize(st);
+	if (ret)
+		return ret;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(s, "repetitions")) {
+		ret = insert_rep(h, run_dir, id, r);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The fields without which a run cannot be placed in history. */
+static int check_manifest(const char *path, const cJSON *m)
+{
+	static const char *const status[] = { "complete", "incomplete",
+					      "aborted" };
+	const char *s = json_get_str(m, "status", "");
+	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
+	const cJSON *host = cJSON_GetObjectItem(m, "host");
+	size_t i;
+
+	if (strcmp(json_get_str(m, "schema", ""), "rtgate-manifest/1")) {
+		pr_err("%s: not an rtgate manifest (schema is not "
+		       "\"rtgate-manifest/1\")", path);
+		return -EINVAL;
+	}
+	if (!json_get_str(m, "run_id", NULL) || !json_get_str(suite, "name", NULL)
+	    || !json_get_str(host, "hostname", NULL)) {
+		pr_err("%s: run_id, suite.name or host.hostname is missing",
+		       path);
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(status) / sizeof(status[0]); i++)
+		if (!strcmp(s, status[i]))
+			return 0;
+	pr_err("%s: status \"%s\" is not complete, incomplete or aborted",
+	       path, s);
+	return -EINVAL;
+}
+
+/* Already stored as it is now (same status and end)? Then nothing to do. */
+static int is_unchanged(struct history *h, const cJSON *m)
+{
+	sqlite3_stmt *st;
+	int same = 0;
+
+	if (history_prepare(h, "SELECT 1 FROM runs WHERE run_id = ?1 AND"
+			    " status = ?2 AND end_time IS ?3", &st))
+		return 0;
+	bind_str(st, 1, m, "run_id");
+	bind_str(st, 2, m, "status");
+	bind_str(st, 3, m, "end_time");
+	same = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return same;
+}
+
+static int write_run(struct history *h, const char *run_dir, const cJSON *m,
+		     const char *text)
+{
+	const cJSON *s;
+	sqlite3_stmt *st;
+	long long run;
+	int ret;
+
+	if (history_prepare(h, "DELETE FROM runs WHERE run_id = ?1", &st))
+		return -EIO;
+	bind_str(st, 1, m, "run_id");
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	if (ret)
+		return ret;
+	ret = insert_run(h, run_dir, m, text, &run);
+	if (ret)
+		return ret;
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
+		ret = insert_scenario(h, run_dir, run, s);
+		if (ret)
+			return ret;
+	}
+	return history_import_verdicts(h, run_dir, run);
+}
+
+int history_import_run(struct history *h, const char *run_dir,
+		       struct history_import_stats *stats)
+{
+	char path[PATH_MAX];
+	struct json_error err;
+	cJSON *m = NULL;
+	char *text = NULL;
+	size_t len;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/manifest.json", run_dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	ret = fsio_read_all(path, &text, &len);
+	if (ret) {
+		pr_err("%s: %s", path, strerror(-ret));
+		goto out;
+	}
+	ret = json_parse_buf(path, text, len, &m, &err);
+	if (ret) {
+		pr_err("%s", err.msg);
+		goto out;
+	}
+	ret = check_manifest(path, m);
+	if (ret)
+		goto out;
+	ret = history_exec(h, "BEGIN IMMEDIATE");
+	if (ret)
+		goto out;
+	if (is_unchanged(h, m)) {
+		stats->unchanged++;
+		ret = history_exec(h, "COMMIT");
+		goto out;
+	}
+	ret = write_run(h, run_dir, m, text);
+	if (!ret)
+		ret = history_exec(h, "COMMIT");
+	if (ret) {
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+		pr_err("%s: not imported; the database is unchanged", run_dir);
+		goto out;
+	}
+	stats->imported++;
+out:
+	if (ret)
+		stats->failed++;
+	cJSON_Delete(m);
+	free(text);
+	return ret;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int history_import_path(struct history *h, const char *path,
+			struct history_import_stats *stats)
+{
+	struct dirent **ents;
+	char sub[PATH_MAX];
+	int n, i, ret = 0, r;
+
+	if (snprintf(sub, sizeof(sub), "%s/manifest.json", path) >=
+	    (int)sizeof(sub))
+		return -ENAMETOOLONG;
+	if (fsio_exists(sub))
+		return history_import_run(h, path, stats);
+	n = scandir(path, &ents, NULL, by_name);
+	if (n < 0) {
+		ret = -errno;
+		pr_err("%s: %s", path, strerror(errno));
+		return ret;
+	}
+	/* Oldest first (run ids start with the date): history in order. */
+	for (i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+
+		if (name[0] != '.' && strcmp(name, "latest") &&
+		    snprintf(sub, sizeof(sub), "%s/%s/manifest.json", path,
+			     name) < (int)sizeof(sub) && fsio_exists(sub)) {
+			snprintf(sub, sizeof(sub), "%s/%s", path, name);
+			r = history_import_run(h, sub, stats);
+			if (r && !ret)
+				ret = r;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return ret;
+}
+
+int history_begin_pending(struct history *h, const char *token,
+			  const char *suite, const char *host,
+			  const char *reason)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int ret;
+
+	now_utc(now, sizeof(now));
+	ret = history_exec(h, "BEGIN IMMEDIATE");
+	if (ret)
+		return ret;
+	if (history_prepare(h, "INSERT INTO runs (run_id, suite, host, status,"
+			    " status_reason, start_time, imported_at) VALUES"
+			    " (?1, ?2, ?3, 'incomplete', ?4, ?5, ?5)", &st)) {
+		ret = -EIO;
+		goto rollback;
+	}
+	sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, suite, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, reason, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, now, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	if (ret)
+		goto rollback;
+	ret = history_exec(h, "INSERT INTO pending (token, run) VALUES"
+			   " ((SELECT run_id FROM runs WHERE id ="
+			   " last_insert_rowid()), last_insert_rowid())");
+	if (ret)
+		goto rollback;
+	return history_exec(h, "COMMIT");
+rollback:
+	pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+/* The run's real results are in: the placeholder goes. */
+int history_end_pending(struct history *h, const char *token)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, "DELETE FROM runs WHERE id IN (SELECT run FROM"
+			    " pending WHERE token = ?1)", &st))
+		return -EIO;
+	sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return ret;
+}
