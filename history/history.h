@@ -150,6 +150,33 @@ struct history_key {
 };
 int history_keys(struct history *h, struct history_key **keys, size_t *n);
 
+/* The scenarios of a stored run, in suite order. */
+struct history_scenario {
+	char name[128];
+	char compare[128];		/* "" for a baseline */
+	char status[16];
+	char reason[256];
+};
+
+int history_scenarios(struct history *h, long long run,
+		      struct history_scenario **sc, size_t *n);
+
+/* A stored verdict (source "run": the analyzer's report; "history"). */
+struct history_verdict_row {
+	char scenario[128];
+	char source[16];
+	char baseline[512];
+	char metric[32];
+	char verdict[24];
+	char reason[512];
+	double candidate;		/* NAN when unknown */
+	double baseline_value;
+	double p_value;
+};
+
+int history_verdicts(struct history *h, long long run,
+		     struct history_verdict_row **v, size_t *n);
+
 /* --- verdicts against history (stored by compare --history / nightly) --- */
 
 struct history_verdict {

@@ -4,6 +4,7 @@
  * dashboard, stored repetitions for the analyzer, verdicts.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,4 +365,90 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 		ret = -ENOENT;
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int history_scenarios(struct history *h, long long run,
+		      struct history_scenario **sc, size_t *n)
+{
+	struct history_scenario *v = NULL, *t;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (history_prepare(h, "SELECT name, compare, status, reason FROM"
+			    " scenarios WHERE run = ?1 ORDER BY id", &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!t) {
+			sqlite3_finalize(st);
+			free(v);
+			return -ENOMEM;
+		}
+		v = t;
+		history_col(st, 0, v[cnt].name, sizeof(v[cnt].name));
+		history_col(st, 1, v[cnt].compare, sizeof(v[cnt].compare));
+		history_col(st, 2, v[cnt].status, sizeof(v[cnt].status));
+		history_col(st, 3, v[cnt].reason, sizeof(v[cnt].reason));
+		cnt++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return -EIO;
+	}
+	*sc = v;
+	*n = cnt;
+	return 0;
+}
+
+static double col_num(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return NAN;
+	return sqlite3_column_double(st, col);
+}
+
+int history_verdicts(struct history *h, long long run,
+		     struct history_verdict_row **out, size_t *n)
+{
+	struct history_verdict_row *v = NULL, *t;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (history_prepare(h, "SELECT scenario, source, baseline, metric,"
+			    " verdict, reason, candidate, baseline_value,"
+			    " p_value FROM verdicts WHERE run = ?1"
+			    " ORDER BY id", &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!t) {
+			sqlite3_finalize(st);
+			free(v);
+			return -ENOMEM;
+		}
+		v = t;
+		history_col(st, 0, v[cnt].scenario, sizeof(v[cnt].scenario));
+		history_col(st, 1, v[cnt].source, sizeof(v[cnt].source));
+		history_col(st, 2, v[cnt].baseline, sizeof(v[cnt].baseline));
+		history_col(st, 3, v[cnt].metric, sizeof(v[cnt].metric));
+		history_col(st, 4, v[cnt].verdict, sizeof(v[cnt].verdict));
+		history_col(st, 5, v[cnt].reason, sizeof(v[cnt].reason));
+		v[cnt].candidate = col_num(st, 6);
+		v[cnt].baseline_value = col_num(st, 7);
+		v[cnt].p_value = col_num(st, 8);
+		cnt++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return -EIO;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
 }

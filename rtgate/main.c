@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "exitcode.h"
+#include "export/export.h"
 #include "history/history.h"
 #include "log.h"
 
@@ -18,6 +19,10 @@ static const struct rtgate_command commands[] = {
 	{ "version", "", "print the version", cmd_version },
 	{ "history", "import DIR | list", "the SQLite history of every run",
 	  cmd_history },
+	{ "export", "kcidb RUN_DIR", "a run as KernelCI KCIDB v5 JSON",
+	  cmd_export },
+	{ "lava", "job ... | report RUN_DIR", "LAVA job definitions, test cases",
+	  cmd_lava },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
