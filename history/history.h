@@ -17,6 +17,8 @@
 #include <stddef.h>
 
 struct sqlite3;
+struct an_side;
+struct cJSON;
 
 /* The schema this code writes; older databases are migrated on open. */
 #define HISTORY_SCHEMA_VERSION	2
@@ -172,6 +174,8 @@ struct history_verdict_row {
 	double candidate;		/* NAN when unknown */
 	double baseline_value;
 	double p_value;
+	char prev_run[128];
+	char changed[1024];
 };
 
 int history_verdicts(struct history *h, long long run,
@@ -190,9 +194,60 @@ struct history_verdict {
 	double candidate;		/* the metric, candidate and baseline */
 	double baseline;
 	double p_value;			/* <0 unknown */
+	const char *prev_run_id;	/* the newest baseline run */
+	const char *changed;		/* kernel identity changes since it */
 };
 
 int history_store_verdict(struct history *h, const struct history_verdict *v);
+
+/* --- judging a run against its history (history_judge.c) --- */
+
+struct history_judge_params {
+	unsigned int history;		/* K: baseline runs (default 7) */
+	const char *reference;		/* glob on kernel release; NULL: any */
+	const char *metric;		/* NULL: the suite's gate metric */
+	bool store;			/* write the verdicts to the database */
+};
+
+/* One scenario of a run against the last K runs of it. */
+struct history_judgement {
+	char scenario[128];
+	char verdict[24];		/* an_verdict_name(): REGRESSION, … */
+	int exit_code;			/* an_verdict_exit() of it */
+	char reason[640];
+	char metric[96];
+	double cand, base;		/* the deciding line; NAN if none */
+	double p_value;
+	unsigned int baseline_runs;
+	char baseline_ids[1024];	/* newest first, comma-separated */
+	/* The changepoint view: what the kernel identity changed since the
+	 * newest baseline run ("" when nothing did). */
+	char prev_run_id[128];
+	char changed[1024];
+};
+
+/*
+ * Judges every measured scenario of stored run @run_id against the last K
+ * complete runs of the same suite, host and scenario (on a reference
+ * kernel), with the analyzer's an_compare(). *out is malloc'ed.
+ */
+int history_judge_run(struct history *h, const char *run_id,
+		      const struct history_judge_params *p,
+		      struct history_judgement **out, size_t *n);
+
+/*
+ * Appends every ok repetition of @scenario of stored run @run to an
+ * analyzer side (an_run per repetition, an_cpu per CPU with its histogram
+ * of @limit us, the run's -h). Used for baselines and for pooled quantiles.
+ */
+int history_side_add(struct an_side *side, struct history *h, long long run,
+		     const char *run_id, const char *scenario,
+		     unsigned int limit);
+/* suite.measure.histogram_us of a manifest; 0 when unknown. */
+unsigned int history_manifest_limit(const struct cJSON *m);
+
+/* The whole manifest of a stored run (malloc'ed JSON text). */
+int history_run_manifest(struct history *h, long long run, char **text);
 
 /* The database: OPT, else $RTGATE_DB, else $RTGATE_RESULTS_DIR/rtgate.db. */
 int history_resolve_db(const char *opt, char *buf, size_t len);

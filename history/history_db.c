@@ -99,6 +99,8 @@ static const char *const migrations[] = {
 	"  candidate REAL,"
 	"  baseline_value REAL,"
 	"  p_value REAL,"
+	"  prev_run TEXT,"
+	"  changed TEXT,"
 	"  UNIQUE (run, scenario, source));",
 };
 

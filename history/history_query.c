@@ -340,8 +340,9 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 	static const char sql[] =
 		"INSERT OR REPLACE INTO verdicts (run, scenario, source,"
 		" baseline, baseline_runs, metric, verdict, reason, candidate,"
-		" baseline_value, p_value) SELECT id, ?2, 'history', ?3, ?4,"
-		" ?5, ?6, ?7, ?8, ?9, ?10 FROM runs WHERE run_id = ?1";
+		" baseline_value, p_value, prev_run, changed) SELECT id, ?2,"
+		" 'history', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12"
+		" FROM runs WHERE run_id = ?1";
 	sqlite3_stmt *st;
 	int ret;
 
@@ -358,6 +359,8 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 	sqlite3_bind_double(st, 9, v->baseline);
 	if (v->p_value >= 0)
 		sqlite3_bind_double(st, 10, v->p_value);
+	bind_opt(st, 11, v->prev_run_id);
+	bind_opt(st, 12, v->changed);
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	if (ret)
 		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
@@ -420,7 +423,8 @@ int history_verdicts(struct history *h, long long run,
 
 	if (history_prepare(h, "SELECT scenario, source, baseline, metric,"
 			    " verdict, reason, candidate, baseline_value,"
-			    " p_value FROM verdicts WHERE run = ?1"
+			    " p_value, prev_run, changed FROM verdicts"
+			    " WHERE run = ?1"
 			    " ORDER BY id", &st))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, run);
@@ -441,6 +445,8 @@ int history_verdicts(struct history *h, long long run,
 		v[cnt].candidate = col_num(st, 6);
 		v[cnt].baseline_value = col_num(st, 7);
 		v[cnt].p_value = col_num(st, 8);
+		history_col(st, 9, v[cnt].prev_run, sizeof(v[cnt].prev_run));
+		history_col(st, 10, v[cnt].changed, sizeof(v[cnt].changed));
 		cnt++;
 	}
 	sqlite3_finalize(st);
@@ -451,4 +457,22 @@ int history_verdicts(struct history *h, long long run,
 	*out = v;
 	*n = cnt;
 	return 0;
+}
+
+int history_run_manifest(struct history *h, long long run, char **text)
+{
+	const unsigned char *t;
+	sqlite3_stmt *st;
+	int ret = -ENOENT;
+
+	if (history_prepare(h, "SELECT manifest FROM runs WHERE id = ?1", &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		t = sqlite3_column_text(st, 0);
+		*text = strdup(t ? (const char *)t : "{}");
+		ret = *text ? 0 : -ENOMEM;
+	}
+	sqlite3_finalize(st);
+	return ret;
 }
