@@ -56,6 +56,10 @@ struct history_import_stats {
  */
 int history_import_run(struct history *h, const char *run_dir,
 		       struct history_import_stats *stats);
+/* The same, replacing the placeholder of history_begin_pending(@token). */
+int history_import_replacing(struct history *h, const char *run_dir,
+			     const char *token,
+			     struct history_import_stats *stats);
 /*
  * Imports RESULTS_DIR: either one run directory (it has manifest.json) or
  * a directory of them. Directories without a manifest are skipped.
@@ -72,6 +76,15 @@ int history_begin_pending(struct history *h, const char *token,
 			  const char *suite, const char *host,
 			  const char *reason);
 int history_end_pending(struct history *h, const char *token);
+/* The run never produced results: the placeholder stays, incomplete. */
+int history_fail_pending(struct history *h, const char *token,
+			 const char *reason);
+/*
+ * Placeholders of nightlies that died (the caller holds the nightly lock,
+ * so their owners are gone): they stay incomplete with @reason. Returns
+ * how many, or -errno.
+ */
+int history_reap_pending(struct history *h, const char *reason);
 
 /* --- queries (history_query.c) --- */
 

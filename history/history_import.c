@@ -332,12 +332,24 @@ static int is_unchanged(struct history *h, const cJSON *m)
 }
 
 static int write_run(struct history *h, const char *run_dir, const cJSON *m,
-		     const char *text)
+		     const char *text, const char *token)
 {
 	const cJSON *s;
 	sqlite3_stmt *st;
 	long long run;
 	int ret;
+
+	if (token) {
+		/* The placeholder goes in the same transaction. */
+		if (history_prepare(h, "DELETE FROM runs WHERE id IN (SELECT"
+				    " run FROM pending WHERE token = ?1)", &st))
+			return -EIO;
+		sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
+		ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+		sqlite3_finalize(st);
+		if (ret)
+			return ret;
+	}
 
 	if (history_prepare(h, "DELETE FROM runs WHERE run_id = ?1", &st))
 		return -EIO;
@@ -359,6 +371,13 @@ static int write_run(struct history *h, const char *run_dir, const cJSON *m,
 
 int history_import_run(struct history *h, const char *run_dir,
 		       struct history_import_stats *stats)
+{
+	return history_import_replacing(h, run_dir, NULL, stats);
+}
+
+int history_import_replacing(struct history *h, const char *run_dir,
+			     const char *token,
+			     struct history_import_stats *stats)
 {
 	char path[PATH_MAX];
 	struct json_error err;
@@ -386,12 +405,12 @@ int history_import_run(struct history *h, const char *run_dir,
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		goto out;
-	if (is_unchanged(h, m)) {
+	if (!token && is_unchanged(h, m)) {
 		stats->unchanged++;
 		ret = history_exec(h, "COMMIT");
 		goto out;
 	}
-	ret = write_run(h, run_dir, m, text);
+	ret = write_run(h, run_dir, m, text, token);
 	if (!ret)
 		ret = history_exec(h, "COMMIT");
 	if (ret) {
@@ -501,4 +520,58 @@ int history_end_pending(struct history *h, const char *token)
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	sqlite3_finalize(st);
 	return ret;
+}
+
+static int finish_pending(struct history *h, const char *token,
+			  const char *reason)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int ret;
+
+	now_utc(now, sizeof(now));
+	ret = history_exec(h, "BEGIN IMMEDIATE");
+	if (ret)
+		return ret;
+	if (history_prepare(h, "UPDATE runs SET status_reason = ?2,"
+			    " end_time = ?3 WHERE id IN (SELECT run FROM"
+			    " pending WHERE ?1 IS NULL OR token = ?1)", &st))
+		goto rollback;
+	if (token)
+		sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, reason, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	if (ret)
+		goto rollback;
+	if (history_prepare(h, "DELETE FROM pending WHERE ?1 IS NULL OR"
+			    " token = ?1", &st))
+		goto rollback;
+	if (token)
+		sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	if (ret)
+		goto rollback;
+	ret = sqlite3_changes(h->db);
+	if (history_exec(h, "COMMIT"))
+		return -EIO;
+	return ret;
+rollback:
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return -EIO;
+}
+
+int history_fail_pending(struct history *h, const char *token,
+			 const char *reason)
+{
+	int ret = finish_pending(h, token, reason);
+
+	return ret < 0 ? ret : 0;
+}
+
+int history_reap_pending(struct history *h, const char *reason)
+{
+	return finish_pending(h, NULL, reason);
 }
