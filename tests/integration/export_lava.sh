@@ -6,6 +6,12 @@
 source "$(dirname "$0")/../lib.sh"
 PY=/usr/bin/python3
 V=$TOP/tests/schemas/validate-lava.py
+if ! $PY -c 'import lava_common.schemas' 2>/dev/null; then
+	skip "lava-common is not installed (Debian: apt-get install lava-common)" \
+		"LAVA job definitions validate"
+	done_testing
+	exit
+fi
 
 check "qemu job" -- "$RTGATE" lava job --kernel https://lab.example/bzImage \
 	--ramdisk https://lab.example/rtgate.cpio.gz --suite quick \
