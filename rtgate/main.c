@@ -13,10 +13,15 @@
 #include "export/export.h"
 #include "history/history.h"
 #include "log.h"
+#include "runner/runner.h"
 
 static const struct rtgate_command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
+	{ "run", "SUITE|NAME [OPTIONS]",
+	  "run a suite on this kernel (run --help)", cmd_run },
+	{ "restore", "", "restore what a killed run left changed",
+	  cmd_restore },
 	{ "history", "import DIR | list", "the SQLite history of every run",
 	  cmd_history },
 	{ "export", "kcidb RUN_DIR", "a run as KernelCI KCIDB v5 JSON",

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The runner's commands (docs/runner.md):
+ *   rtgate run SUITE|NAME [--duration-scale F] [--repeat N] [--out DIR]
+ *   rtgate restore
+ */
+#ifndef RTGATE_RUNNER_H
+#define RTGATE_RUNNER_H
+
+int cmd_run(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+
+#endif

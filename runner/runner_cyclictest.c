@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsio.h"
+#include "jsonio.h"
+#include "runner_cyclictest.h"
+#include "runner_util.h"
+
+#define CT_NOTES_MAX	(64 * 1024)
+
+unsigned int ct_duration_s(const struct suite_measure *m, double scale)
+{
+	double s;
+
+	if (!m->duration_ns)
+		return 0;
+	s = round(m->duration_ns / 1e9 * scale);
+	return s < 1 ? 1 : (unsigned int)s;
+}
+
+unsigned long long ct_loops(const struct suite_measure *m, double scale)
+{
+	double l;
+
+	if (!m->loops)
+		return 0;
+	l = round(m->loops * scale);
+	return l < 1 ? 1 : (unsigned long long)l;
+}
+
+static int push_fmt(char ***argv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int push_fmt(char ***argv, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return strv_push(argv, buf);
+}
+
+int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
+	    const char *dir)
+{
+	size_t i;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->dir, sizeof(c->dir), "%s", dir);
+	ret = strv_push(&c->argv, "cyclictest");
+	for (i = 0; !ret && m->args && m->args[i]; i++)
+		ret = strv_push(&c->argv, m->args[i]);
+	if (!ret && m->duration_ns)
+		ret = push_fmt(&c->argv, "-D%u", ct_duration_s(m, scale));
+	if (!ret && m->loops)
+		ret = push_fmt(&c->argv, "-l%llu", ct_loops(m, scale));
+	if (!ret)
+		ret = push_fmt(&c->argv, "-h%u", m->histogram_us);
+	if (!ret)
+		ret = push_fmt(&c->argv, "--histfile=%s/cyclictest.hist.part",
+			       dir);
+	if (!ret)
+		ret = push_fmt(&c->argv, "--json=%s/cyclictest.json.part", dir);
+	if (ret)
+		ct_free(c);
+	return ret;
+}
+
+static void append_raw(char **buf, const char *s)
+{
+	size_t old = *buf ? strlen(*buf) : 0, n = s ? strlen(s) : 0;
+	char *grown;
+
+	if (!n || old + n > CT_NOTES_MAX)
+		return;
+	grown = realloc(*buf, old + n + 1);
+	if (!grown)
+		return;
+	memcpy(grown + old, s, n + 1);
+	*buf = grown;
+}
+
+static void append(char **buf, const char *line)
+{
+	append_raw(buf, line);
+	append_raw(buf, "\n");
+}
+
+/* cyclictest moves the cursor up before each refresh: drop the escapes. */
+static void strip_escapes(char *s)
+{
+	char *r = s, *w = s;
+
+	while (*r) {
+		if (*r == '\033') {
+			r++;
+			if (*r == '[') {
+				r++;
+				while (*r && !((*r >= 'A' && *r <= 'Z') ||
+					       (*r >= 'a' && *r <= 'z')))
+					r++;
+			}
+			if (*r)
+				r++;
+			continue;
+		}
+		if (*r != '\r')
+			*w++ = *r;
+		r++;
+	}
+	*w = '\0';
+	while (w > s && w[-1] == ' ')
+		*--w = '\0';
+}
+
+bool ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
+{
+	char line[1024];
+
+	snprintf(line, sizeof(line), "%s", raw);
+	strip_escapes(line);
+	if (!line[0])
+		return false;
+	if (ctline_parse(line, t)) {
+		if (t->thread >= CT_MAX_THREADS)
+			return false;
+		c->last[t->thread] = *t;
+		c->have[t->thread] = true;
+		if (t->thread >= c->nr_threads)
+			c->nr_threads = t->thread + 1;
+		return true;
+	}
+	/* The first refresh's C: 0 lines (Min:1000000) are not T: lines. */
+	if (!strncmp(line, "T:", 2))
+		return false;
+	if (!strncmp(line, "policy:", 7)) {
+		free(c->status_line);
+		c->status_line = strdup(line);
+		return false;
+	}
+	if (!c->nr_threads && !c->status_line)
+		append(&c->header, line);
+	else if (!c->notes || !strstr(c->notes, line))
+		append(&c->notes, line);
+	return false;
+}
+
+static int write_log(struct ct_run *c)
+{
+	char path[PATH_MAX], tline[256];
+	char *text = NULL;
+	int i, ret;
+
+	append_raw(&text, c->header);
+	if (c->status_line)
+		append(&text, c->status_line);
+	append_raw(&text, c->notes);
+	for (i = 0; i < c->nr_threads; i++) {
+		const struct ctline *t = &c->last[i];
+
+		if (!c->have[i])
+			continue;
+		snprintf(tline, sizeof(tline), "T:%2d (%5d) P:%2d I:%ld C:%7ld "
+			 "Min:%7ld Act:%5ld Avg:%5ld Max:%8ld", t->thread,
+			 t->tid, t->prio, t->interval_us, t->cycles, t->min_us,
+			 t->act_us, t->avg_us, t->max_us);
+		append(&text, tline);
+	}
+	path_fmt(path, sizeof(path), "%s/cyclictest.log", c->dir);
+	ret = fsio_write_atomic(path, text ? text : "",
+				text ? strlen(text) : 0);
+	free(text);
+	return ret;
+}
+
+static int rename_part(const char *dir, const char *name)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+
+	snprintf(from, sizeof(from), "%s/%s.part", dir, name);
+	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	if (rename(from, to))
+		return -errno;
+	return 0;
+}
+
+int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
+{
+	char path[PATH_MAX];
+	struct json_error jerr;
+	cJSON *json;
+	int ret;
+
+	ret = write_log(c);
+	if (ret) {
+		snprintf(why, len, "cannot write cyclictest.log: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	if (!complete)
+		return 0;
+	/* cyclictest writes the JSON last: check it is whole first. */
+	path_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
+	ret = json_read_file(path, &json, &jerr);
+	if (ret) {
+		snprintf(why, len, "cyclictest left no usable JSON: %s",
+			 jerr.msg);
+		return ret;
+	}
+	if (!cJSON_GetObjectItemCaseSensitive(json, "thread")) {
+		cJSON_Delete(json);
+		snprintf(why, len, "cyclictest's JSON has no \"thread\" data");
+		return -EINVAL;
+	}
+	cJSON_Delete(json);
+	ret = rename_part(c->dir, "cyclictest.hist");
+	if (!ret)
+		ret = rename_part(c->dir, "cyclictest.json");
+	if (ret)
+		snprintf(why, len, "cannot rename cyclictest's files: %s",
+			 strerror(-ret));
+	return ret;
+}
+
+void ct_free(struct ct_run *c)
+{
+	strv_free(c->argv);
+	free(c->header);
+	free(c->notes);
+	free(c->status_line);
+	c->argv = NULL;
+	c->header = c->notes = c->status_line = NULL;
+}

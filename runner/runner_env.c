@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "fsio.h"
+#include "runner_env.h"
+#include "runner_util.h"
+#include "sha256.h"
+
+#define CONFIG_MAX	(16 << 20)
+
+/* ---- kernel config ------------------------------------------------------ */
+
+struct kconfig {
+	char source[PATH_MAX];
+	char *text;
+	size_t len;
+};
+
+static int read_gz(const char *path, char **out, size_t *len)
+{
+	size_t cap = 1 << 16, used = 0;
+	char *buf = malloc(cap), *grown;
+	gzFile gz;
+	int n;
+
+	gz = gzopen(path, "rb");
+	if (!gz || !buf) {
+		if (gz)
+			gzclose(gz);
+		free(buf);
+		return -ENOENT;
+	}
+	while ((n = gzread(gz, buf + used, cap - used - 1)) > 0) {
+		used += n;
+		if (used + 1 < cap)
+			continue;
+		if (cap >= CONFIG_MAX || !(grown = realloc(buf, cap * 2))) {
+			n = -1;
+			break;
+		}
+		buf = grown;
+		cap *= 2;
+	}
+	gzclose(gz);
+	if (n < 0) {
+		free(buf);
+		return -EIO;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	*len = used;
+	return 0;
+}
+
+static int kconfig_load(struct kconfig *kc, const char *release)
+{
+	memset(kc, 0, sizeof(*kc));
+	if (!read_gz("/proc/config.gz", &kc->text, &kc->len)) {
+		snprintf(kc->source, sizeof(kc->source), "/proc/config.gz");
+		return 0;
+	}
+	snprintf(kc->source, sizeof(kc->source), "/boot/config-%s", release);
+	if (!fsio_read_all(kc->source, &kc->text, &kc->len))
+		return 0;
+	kc->source[0] = '\0';
+	return -ENOENT;
+}
+
+/* The value of CONFIG_@name ("y", "250"...), or NULL. */
+static const char *kconfig_get(const struct kconfig *kc, const char *name,
+			       char *buf, size_t len)
+{
+	char key[128];
+	const char *p, *end;
+	size_t n;
+
+	if (!kc->text)
+		return NULL;
+	n = snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
+	p = strstr(kc->text, key);
+	if (!p && !strncmp(kc->text, key + 1, n - 1))
+		p = kc->text - 1;
+	if (!p)
+		return NULL;
+	p += n;
+	end = strchr(p, '\n');
+	n = end ? (size_t)(end - p) : strlen(p);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	if (buf[0] == '"' && n > 1 && buf[n - 1] == '"') {
+		memmove(buf, buf + 1, n - 2);
+		buf[n - 2] = '\0';
+	}
+	return buf;
+}
+
+static bool kconfig_y(const struct kconfig *kc, const char *name)
+{
+	char buf[8];
+	const char *v = kconfig_get(kc, name, buf, sizeof(buf));
+
+	return v && !strcmp(v, "y");
+}
+
+/* ---- preemption model ---------------------------------------------------- */
+
+static bool has_token(const char *s, const char *tok)
+{
+	size_t n = strlen(tok);
+	const char *p = s;
+
+	while ((p = strstr(p, tok))) {
+		if ((p == s || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static const char *config_default_model(const struct kconfig *kc)
+{
+	if (kconfig_y(kc, "PREEMPT_RT"))
+		return "rt";
+	if (kconfig_y(kc, "PREEMPT_LAZY"))
+		return "lazy";
+	if (kconfig_y(kc, "PREEMPT"))
+		return "full";
+	if (kconfig_y(kc, "PREEMPT_VOLUNTARY"))
+		return "voluntary";
+	if (kconfig_y(kc, "PREEMPT_NONE"))
+		return "none";
+	return NULL;
+}
+
+/* preempt=MODE on the command line selects a dynamic kernel's model. */
+static bool cmdline_preempt(char *buf, size_t len)
+{
+	char cmdline[4096], *p;
+	size_t n;
+
+	if (fsio_read_str("/proc/cmdline", cmdline, sizeof(cmdline)))
+		return false;
+	for (p = cmdline; (p = strstr(p, "preempt=")); p++) {
+		if (p != cmdline && p[-1] != ' ')
+			continue;
+		p += strlen("preempt=");
+		n = strcspn(p, " ");
+		snprintf(buf, len, "%.*s", (int)n, p);
+		return true;
+	}
+	return false;
+}
+
+static void preempt_model(const char *debugfs, const struct kconfig *kc,
+			  char *buf, size_t len)
+{
+	char path[PATH_MAX], modes[128], mode[32], *open_p, *close_p;
+	struct utsname u;
+	const char *def;
+
+	if (!fsio_read_str("/sys/kernel/realtime", modes, sizeof(modes)) &&
+	    !strcmp(modes, "1")) {
+		snprintf(buf, len, "rt");
+		return;
+	}
+	uname(&u);
+	if (has_token(u.version, "PREEMPT_RT")) {
+		snprintf(buf, len, "rt");
+		return;
+	}
+	if (has_token(u.version, "PREEMPT_DYNAMIC")) {
+		/* sched/preempt shows "none (voluntary) full lazy". */
+		snprintf(path, sizeof(path), "%s/sched/preempt",
+			 debugfs ? debugfs : "/sys/kernel/debug");
+		if (!fsio_read_str(path, modes, sizeof(modes)) &&
+		    (open_p = strchr(modes, '(')) &&
+		    (close_p = strchr(open_p, ')'))) {
+			*close_p = '\0';
+			snprintf(buf, len, "dynamic(%s)", open_p + 1);
+			return;
+		}
+		if (cmdline_preempt(mode, sizeof(mode))) {
+			snprintf(buf, len, "dynamic(%s)", mode);
+			return;
+		}
+		def = config_default_model(kc);
+		snprintf(buf, len, "dynamic(%s)", def ? def : "unknown");
+		return;
+	}
+	if (has_token(u.version, "PREEMPT_LAZY"))
+		def = "lazy";
+	else if (has_token(u.version, "PREEMPT"))
+		def = "full";
+	else
+		def = config_default_model(kc);
+	snprintf(buf, len, "%s", def ? def : "unknown");
+}
+
+void env_preempt_model(const char *debugfs, char *buf, size_t len)
+{
+	struct kconfig kc;
+	struct utsname u;
+
+	uname(&u);
+	kconfig_load(&kc, u.release);
+	preempt_model(debugfs, &kc, buf, len);
+	free(kc.text);
+}
+
+/* ---- host ------------------------------------------------------------------ */
+
+static void add_file_str(cJSON *obj, const char *key, const char *path)
+{
+	char buf[4096];
+
+	if (!fsio_read_str(path, buf, sizeof(buf)))
+		cJSON_AddStringToObject(obj, key, buf);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	char *all, *p, *end;
+
+	buf[0] = '\0';
+	if (fsio_read_all("/proc/cpuinfo", &all, NULL))
+		return;
+	p = strstr(all, "model name");
+	if (p && (p = strchr(p, ':'))) {
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		end = strchr(p, '\n');
+		snprintf(buf, len, "%.*s", end ? (int)(end - p) : (int)strlen(p),
+			 p);
+	}
+	free(all);
+}
+
+static cJSON *host_json(void)
+{
+	cJSON *host = cJSON_CreateObject();
+	char buf[256];
+
+	if (!gethostname(buf, sizeof(buf)))
+		cJSON_AddStringToObject(host, "hostname", buf);
+	cpu_model(buf, sizeof(buf));
+	if (buf[0])
+		cJSON_AddStringToObject(host, "cpu_model", buf);
+	cJSON_AddNumberToObject(host, "cpus_online",
+				sysconf(_SC_NPROCESSORS_ONLN));
+	add_file_str(host, "cpus_online_list",
+		     "/sys/devices/system/cpu/online");
+	add_file_str(host, "smt", "/sys/devices/system/cpu/smt/control");
+	if (fsio_read_str("/sys/devices/system/cpu/cpu0/cpufreq/"
+			  "scaling_governor", buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "unavailable");
+	cJSON_AddStringToObject(host, "governor", buf);
+	return host;
+}
+
+/* ---- kernel ----------------------------------------------------------------- */
+
+static cJSON *kernel_json(const char *debugfs)
+{
+	static const char *const options[] = {
+		"PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT_LAZY", "HZ",
+		"NO_HZ_FULL", "HIGH_RES_TIMERS", "SCHED_HRTICK", "RSEQ",
+		"RSEQ_SLICE_EXTENSION", "FTRACE",
+	};
+	cJSON *k = cJSON_CreateObject(), *opts;
+	char buf[4096], hex[65];
+	struct kconfig kc;
+	struct utsname u;
+	size_t i;
+
+	uname(&u);
+	cJSON_AddStringToObject(k, "release", u.release);
+	cJSON_AddStringToObject(k, "version", u.version);
+	cJSON_AddStringToObject(k, "machine", u.machine);
+	add_file_str(k, "cmdline", "/proc/cmdline");
+	kconfig_load(&kc, u.release);
+	preempt_model(debugfs, &kc, buf, sizeof(buf));
+	cJSON_AddStringToObject(k, "preempt_model", buf);
+	cJSON_AddBoolToObject(k, "preempt_rt", !strcmp(buf, "rt"));
+	if (kc.text) {
+		cJSON_AddStringToObject(k, "config_source", kc.source);
+		sha256_buf(kc.text, kc.len, hex);
+		cJSON_AddStringToObject(k, "config_sha256", hex);
+		opts = cJSON_AddObjectToObject(k, "config");
+		for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+			if (kconfig_get(&kc, options[i], buf, sizeof(buf)))
+				cJSON_AddStringToObject(opts, options[i], buf);
+	}
+	free(kc.text);
+	add_file_str(k, "isolcpus", "/sys/devices/system/cpu/isolated");
+	add_file_str(k, "nohz_full", "/sys/devices/system/cpu/nohz_full");
+	return k;
+}
+
+/* ---- environment ----------------------------------------------------------- */
+
+static bool process_running(const char *comm)
+{
+	char path[64], buf[64];
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		path_fmt(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		found = !fsio_read_str(path, buf, sizeof(buf)) &&
+			!strcmp(buf, comm);
+	}
+	closedir(d);
+	return found;
+}
+
+static cJSON *environment_json(const struct env_opts *o)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddBoolToObject(e, "stalld_running", process_running("stalld"));
+	cJSON_AddBoolToObject(e, "tuned_running", process_running("tuned"));
+	if (o->tracefs)
+		cJSON_AddStringToObject(e, "tracefs", o->tracefs);
+	if (o->debugfs)
+		cJSON_AddStringToObject(e, "debugfs", o->debugfs);
+	if (o->cgroup)
+		cJSON_AddStringToObject(e, "cgroup", o->cgroup);
+	return e;
+}
+
+/* ---- tools ---------------------------------------------------------------- */
+
+int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
+{
+	double deadline = mono_now() + timeout_s;
+	size_t used = 0;
+	int fds[2], status, null;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
+	if (!pid) {
+		null = open("/dev/null", O_RDONLY);
+		dup2(null, STDIN_FILENO);
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		double left = deadline - mono_now();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)(left * 1000) + 1) == 0) {
+			kill(pid, SIGKILL);
+			break;
+		}
+		n = read(fds[0], buf + used, len - used - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += n;
+		if (used + 1 >= len)
+			break;
+	}
+	buf[used] = '\0';
+	close(fds[0]);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return status;
+}
+
+/* The token after @marker in the first line of the output ("V 2.40"). */
+static void tool_version(cJSON *tools, const char *name, char *const *argv,
+			 const char *marker)
+{
+	char out[8192], *p;
+	size_t n;
+
+	if (env_capture(argv, out, sizeof(out), 5) < 0)
+		return;
+	p = strstr(out, marker);
+	if (!p)
+		return;
+	p += strlen(marker);
+	n = strcspn(p, " \n(),");
+	if (n && n < 64) {
+		char ver[64];
+
+		snprintf(ver, sizeof(ver), "%.*s", (int)n, p);
+		cJSON_AddStringToObject(tools, name, ver);
+	}
+}
+
+static cJSON *tools_json(bool probe)
+{
+	static char *const ct[] = { "cyclictest", "--help", NULL };
+	static char *const hb[] = { "hackbench", "--help", NULL };
+	static char *const sn[] = { "stress-ng", "--version", NULL };
+	cJSON *tools = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(tools, "rtgate", RTGATE_VERSION);
+	if (!probe)
+		return tools;
+	tool_version(tools, "cyclictest", ct, "cyclictest V ");
+	tool_version(tools, "hackbench", hb, "hackbench V ");
+	tool_version(tools, "stress-ng", sn, "version ");
+	return tools;
+}
+
+cJSON *env_record(const struct env_opts *opts)
+{
+	cJSON *env = cJSON_CreateObject();
+
+	if (!env)
+		return NULL;
+	cJSON_AddItemToObject(env, "host", host_json());
+	cJSON_AddItemToObject(env, "kernel", kernel_json(opts->debugfs));
+	cJSON_AddItemToObject(env, "environment", environment_json(opts));
+	cJSON_AddItemToObject(env, "tools", tools_json(opts->tools));
+	return env;
+}

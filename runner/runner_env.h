@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The environment record of a run (DESIGN.md, Runner; docs/results.md):
+ * host, kernel identity and preemption model, what could disturb the
+ * measurement, and tool versions. Unknown fields are left out.
+ */
+#ifndef RTGATE_RUNNER_ENV_H
+#define RTGATE_RUNNER_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+struct env_opts {
+	const char *debugfs;	/* mount points, or NULL */
+	const char *tracefs;
+	const char *cgroup;	/* the run's cgroup, or NULL */
+	bool tools;		/* ask cyclictest, hackbench, stress-ng */
+};
+
+/* {"host": {...}, "kernel": {...}, "environment": {...}, "tools": {...}} */
+cJSON *env_record(const struct env_opts *opts);
+
+/* "none", "voluntary", "full", "lazy", "rt", "dynamic(full)", "unknown". */
+void env_preempt_model(const char *debugfs, char *buf, size_t len);
+
+/*
+ * Runs @argv (searched in PATH) with stdout and stderr captured into
+ * @buf, for at most @timeout_s. Returns its exit status or -errno.
+ */
+int env_capture(char *const *argv, char *buf, size_t len, double timeout_s);
+
+#endif

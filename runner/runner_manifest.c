@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "runner_manifest.h"
+#include "runner_util.h"
+
+static void add_str_or_null(cJSON *obj, const char *key, const char *val)
+{
+	if (val)
+		cJSON_AddStringToObject(obj, key, val);
+	else
+		cJSON_AddNullToObject(obj, key);
+}
+
+static void add_time(cJSON *obj, const char *key, const struct timespec *ts)
+{
+	char buf[32];
+
+	if (!ts->tv_sec)
+		return;
+	iso_time(ts, buf, sizeof(buf));
+	cJSON_AddStringToObject(obj, key, buf);
+}
+
+static cJSON *strv_json(char *const *v)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; arr && v && v[i]; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(v[i]));
+	return arr;
+}
+
+static const char *order_name(enum suite_order order)
+{
+	return order == SUITE_ORDER_BLOCKED ? "blocked" : "interleaved";
+}
+
+static cJSON *suite_json(const struct run *run)
+{
+	const struct suite *s = run->suite;
+	cJSON *obj = cJSON_CreateObject(), *m, *g;
+
+	cJSON_AddStringToObject(obj, "name", s->name);
+	add_str_or_null(obj, "description", s->description);
+	cJSON_AddStringToObject(obj, "file", s->path);
+	cJSON_AddStringToObject(obj, "sha256", run->suite_sha256);
+	cJSON_AddNumberToObject(obj, "repetitions", run->repetitions);
+	cJSON_AddStringToObject(obj, "order", order_name(s->order));
+	cJSON_AddNumberToObject(obj, "duration_scale", run->scale);
+	m = cJSON_AddObjectToObject(obj, "measure");
+	cJSON_AddStringToObject(m, "tool", s->measure.tool ==
+				SUITE_TOOL_NONE ? "none" : "cyclictest");
+	if (s->measure.tool == SUITE_TOOL_CYCLICTEST) {
+		cJSON_AddItemToObject(m, "args", strv_json(s->measure.args));
+		if (run->duration_s)
+			cJSON_AddNumberToObject(m, "duration_s",
+						run->duration_s);
+		else
+			cJSON_AddNullToObject(m, "duration_s");
+		if (run->loops)
+			cJSON_AddNumberToObject(m, "loops", run->loops);
+		else
+			cJSON_AddNullToObject(m, "loops");
+		cJSON_AddNumberToObject(m, "histogram_us",
+					s->measure.histogram_us);
+	}
+	cJSON_AddNumberToObject(m, "timeout_s", s->measure.timeout_ns / 1e9);
+	g = cJSON_AddObjectToObject(obj, "gate");
+	cJSON_AddStringToObject(g, "metric", s->gate.metric);
+	cJSON_AddNumberToObject(g, "alpha", s->gate.alpha);
+	cJSON_AddNumberToObject(g, "min_increase_us", s->gate.min_increase_us);
+	cJSON_AddNumberToObject(g, "min_increase_pct",
+				s->gate.min_increase_pct);
+	return obj;
+}
+
+static cJSON *reference_json(const struct suite_reference *ref)
+{
+	cJSON *obj = cJSON_CreateObject(), *values;
+	size_t i;
+
+	add_str_or_null(obj, "source", ref->source);
+	cJSON_AddItemToObject(obj, "T", strv_json(ref->T));
+	values = cJSON_AddObjectToObject(obj, "values");
+	for (i = 0; i < ref->nr_values; i++)
+		cJSON_AddNumberToObject(values, ref->values[i].metric,
+					ref->values[i].value);
+	return obj;
+}
+
+static cJSON *proc_json(const struct rep_proc *p)
+{
+	cJSON *obj = cJSON_CreateObject(), *ex;
+
+	cJSON_AddStringToObject(obj, "name", p->name);
+	cJSON_AddItemToObject(obj, "argv", strv_json(p->argv));
+	if (p->pid)
+		cJSON_AddNumberToObject(obj, "pid", p->pid);
+	if (p->workload) {
+		cJSON_AddStringToObject(obj, "cpus", p->cpus ? p->cpus : "all");
+		cJSON_AddStringToObject(obj, "policy",
+					p->policy ? p->policy : "other");
+		cJSON_AddNumberToObject(obj, "nice", p->has_nice ? p->nice : 0);
+		if (p->ready_s >= 0)
+			cJSON_AddNumberToObject(obj, "ready_s",
+						(long)(p->ready_s * 1000) /
+						1000.0);
+		else
+			cJSON_AddNullToObject(obj, "ready_s");
+	}
+	if (p->error)
+		cJSON_AddStringToObject(obj, "error", p->error);
+	if (!p->exited) {
+		cJSON_AddNullToObject(obj, "exit");
+		return obj;
+	}
+	ex = cJSON_AddObjectToObject(obj, "exit");
+	if (p->sig) {
+		cJSON_AddNumberToObject(ex, "signal", p->sig);
+		cJSON_AddBoolToObject(ex, "by_runner", p->by_runner);
+	} else {
+		cJSON_AddNumberToObject(ex, "code", p->code);
+	}
+	return obj;
+}
+
+static cJSON *rep_json(const struct rep_result *rr)
+{
+	cJSON *obj = cJSON_CreateObject(), *procs;
+	size_t i;
+
+	cJSON_AddNumberToObject(obj, "rep", rr->rep);
+	cJSON_AddStringToObject(obj, "dir", rr->dir);
+	cJSON_AddStringToObject(obj, "status", rep_status_name(rr->status));
+	if (rr->reason)
+		cJSON_AddStringToObject(obj, "reason", rr->reason);
+	add_time(obj, "start_time", &rr->start);
+	add_time(obj, "end_time", &rr->end);
+	procs = cJSON_AddArrayToObject(obj, "processes");
+	for (i = 0; i < rr->nr_procs; i++)
+		cJSON_AddItemToArray(procs, proc_json(&rr->procs[i]));
+	cJSON_AddItemToObject(obj, "workloads", rr->workloads ?
+			      cJSON_Duplicate(rr->workloads, 1) :
+			      cJSON_CreateObject());
+	return obj;
+}
+
+static cJSON *scen_json(const struct scen_result *sr)
+{
+	const struct suite_scenario *sc = sr->sc;
+	cJSON *obj = cJSON_CreateObject(), *reps;
+	size_t i;
+
+	cJSON_AddStringToObject(obj, "name", sc->name);
+	add_str_or_null(obj, "description", sc->description);
+	add_str_or_null(obj, "compare", sc->compare);
+	cJSON_AddStringToObject(obj, "status", scen_status_name(sr));
+	if (sr->reason)
+		cJSON_AddStringToObject(obj, "reason", sr->reason);
+	cJSON_AddItemToObject(obj, "tunables", sr->tunables ?
+			      cJSON_Duplicate(sr->tunables, 1) :
+			      cJSON_CreateObject());
+	cJSON_AddItemToObject(obj, "requires", strv_json(sc->requires));
+	if (sc->reference)
+		cJSON_AddItemToObject(obj, "reference",
+				      reference_json(sc->reference));
+	else
+		cJSON_AddNullToObject(obj, "reference");
+	reps = cJSON_AddArrayToObject(obj, "repetitions");
+	for (i = 0; i < sr->nr_reps; i++)
+		cJSON_AddItemToArray(reps, rep_json(&sr->reps[i]));
+	return obj;
+}
+
+static void add_env(cJSON *m, const cJSON *env)
+{
+	const cJSON *item;
+
+	cJSON_ArrayForEach(item, env)
+		cJSON_AddItemToObject(m, item->string,
+				      cJSON_Duplicate(item, 1));
+}
+
+cJSON *manifest_build(const struct run *run)
+{
+	cJSON *m = cJSON_CreateObject(), *order, *scens;
+	size_t i;
+
+	if (!m)
+		return NULL;
+	cJSON_AddStringToObject(m, "schema", MANIFEST_SCHEMA);
+	cJSON_AddStringToObject(m, "run_id", run->id);
+	cJSON_AddStringToObject(m, "status", run_status_name(run->status));
+	if (run->status != RUN_COMPLETE)
+		cJSON_AddStringToObject(m, "status_reason", run->reason[0] ?
+					run->reason : "running");
+	cJSON_AddStringToObject(m, "rtgate_version", RTGATE_VERSION);
+	add_time(m, "start_time", &run->start);
+	if (run->ended)
+		add_time(m, "end_time", &run->end);
+	cJSON_AddItemToObject(m, "suite", suite_json(run));
+	if (run->env)
+		add_env(m, run->env);
+	cJSON_AddItemToObject(m, "tunables_before", run->tunables_before ?
+			      cJSON_Duplicate(run->tunables_before, 1) :
+			      cJSON_CreateObject());
+	if (run->tunables_after)
+		cJSON_AddItemToObject(m, "tunables_after",
+				      cJSON_Duplicate(run->tunables_after, 1));
+	order = cJSON_AddArrayToObject(m, "order");
+	for (i = 0; i < run->nr_order; i++) {
+		cJSON *step = cJSON_CreateArray();
+
+		cJSON_AddItemToArray(step, cJSON_CreateString(
+			run->suite->scenarios[run->order[i].scen].name));
+		cJSON_AddItemToArray(step, cJSON_CreateNumber(
+			run->order[i].rep));
+		cJSON_AddItemToArray(order, step);
+	}
+	scens = cJSON_AddArrayToObject(m, "scenarios");
+	for (i = 0; i < run->suite->nr_scenarios; i++)
+		cJSON_AddItemToArray(scens, scen_json(&run->scens[i]));
+	return m;
+}
+
+int manifest_write(const struct run *run)
+{
+	char path[PATH_MAX];
+	cJSON *m;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/manifest.json", run->dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	m = manifest_build(run);
+	if (!m)
+		return -ENOMEM;
+	ret = json_write_file(path, m);
+	cJSON_Delete(m);
+	return ret;
+}
+
+/* ---- the model's names and destructors ----------------------------------- */
+
+const char *rep_status_name(enum rep_status st)
+{
+	static const char *const names[] = {
+		[REP_OK] = "ok", [REP_INVALID] = "invalid",
+		[REP_SKIPPED] = "skipped", [REP_ABORTED] = "aborted",
+	};
+
+	return names[st];
+}
+
+const char *run_status_name(enum run_status st)
+{
+	static const char *const names[] = {
+		[RUN_INCOMPLETE] = "incomplete", [RUN_COMPLETE] = "complete",
+		[RUN_ABORTED] = "aborted",
+	};
+
+	return names[st];
+}
+
+const char *scen_status_name(const struct scen_result *sr)
+{
+	size_t i, ok = 0, invalid = 0;
+
+	if (sr->skipped)
+		return "skipped";
+	for (i = 0; i < sr->nr_reps; i++) {
+		if (sr->reps[i].status == REP_OK)
+			ok++;
+		else if (sr->reps[i].status == REP_INVALID)
+			invalid++;
+	}
+	if (!ok && !invalid)
+		return "not_run";
+	if (!invalid)
+		return "ok";
+	return ok ? "partial" : "invalid";
+}
+
+void rep_result_free(struct rep_result *rr)
+{
+	size_t i;
+
+	for (i = 0; i < rr->nr_procs; i++) {
+		free(rr->procs[i].name);
+		strv_free(rr->procs[i].argv);
+		free(rr->procs[i].cpus);
+		free(rr->procs[i].policy);
+		free(rr->procs[i].error);
+	}
+	free(rr->procs);
+	free(rr->reason);
+	free(rr->finals);
+	cJSON_Delete(rr->workloads);
+	memset(rr, 0, sizeof(*rr));
+}
+
+void run_model_free(struct run *run)
+{
+	size_t i, j;
+
+	for (i = 0; run->scens && i < run->suite->nr_scenarios; i++) {
+		for (j = 0; j < run->scens[i].nr_reps; j++)
+			rep_result_free(&run->scens[i].reps[j]);
+		free(run->scens[i].reps);
+		free(run->scens[i].reason);
+		cJSON_Delete(run->scens[i].tunables);
+	}
+	free(run->scens);
+	free(run->order);
+	cJSON_Delete(run->env);
+	cJSON_Delete(run->tunables_before);
+	cJSON_Delete(run->tunables_after);
+	run->scens = NULL;
+	run->order = NULL;
+	run->env = run->tunables_before = run->tunables_after = NULL;
+}

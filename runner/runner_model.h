@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a run did, as the manifest (docs/results.md) and the end-of-run
+ * summary show it. Built by the runner, written by runner_manifest.c; it
+ * holds no live process state, so tests can build one by hand.
+ */
+#ifndef RTGATE_RUNNER_MODEL_H
+#define RTGATE_RUNNER_MODEL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+#include <cjson/cJSON.h>
+
+#include "ctline.h"
+#include "runner_suite.h"
+
+enum rep_status { REP_OK, REP_INVALID, REP_SKIPPED, REP_ABORTED };
+enum run_status { RUN_INCOMPLETE, RUN_COMPLETE, RUN_ABORTED };
+
+struct rep_proc {
+	char *name;
+	char **argv;
+	long pid;		/* 0: never started */
+	bool workload;
+	char *cpus;		/* workloads: as given, or NULL */
+	char *policy;
+	bool has_nice;
+	int nice;
+	double ready_s;		/* seconds to "ready"; < 0 when never ready */
+	bool exited;
+	int code;		/* exit code, when !sig */
+	int sig;		/* terminating signal, 0 if none */
+	bool by_runner;		/* the signal was rtgate's */
+	char *error;		/* could not start: why */
+};
+
+struct rep_result {
+	unsigned int rep;
+	enum rep_status status;
+	char *reason;
+	char dir[128];		/* "<scenario>/<rep>" */
+	struct timespec start, end;
+	struct rep_proc *procs;
+	size_t nr_procs;
+	cJSON *workloads;	/* alias -> summary object */
+	struct ctline *finals;	/* cyclictest's final T: lines */
+	size_t nr_finals;
+};
+
+struct scen_result {
+	const struct suite_scenario *sc;
+	bool skipped;
+	char *reason;		/* why skipped */
+	cJSON *tunables;	/* manifest key -> value */
+	struct rep_result *reps;
+	size_t nr_reps;
+};
+
+struct run_step {
+	size_t scen;
+	unsigned int rep;
+};
+
+struct run {
+	const struct suite *suite;
+	char suite_sha256[65];
+	char id[128];
+	char dir[PATH_MAX];
+	double scale;
+	unsigned int repetitions;
+	unsigned int duration_s;	/* scaled; 0 with loops or tool none */
+	unsigned long long loops;	/* scaled; 0 with duration */
+	enum run_status status;
+	char reason[256];
+	struct timespec start, end;
+	bool ended;
+	cJSON *env;		/* host, kernel, environment, tools */
+	cJSON *tunables_before;
+	cJSON *tunables_after;
+	struct run_step *order;	/* as executed */
+	size_t nr_order;
+	struct scen_result *scens;	/* one per suite scenario */
+};
+
+/* ok | skipped | invalid | partial | not_run (docs/results.md). */
+const char *scen_status_name(const struct scen_result *sr);
+const char *rep_status_name(enum rep_status st);
+const char *run_status_name(enum run_status st);
+
+void rep_result_free(struct rep_result *rr);
+void run_model_free(struct run *run);
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The state of one `rtgate run`, shared by runner_run.c and runner_rep.c. */
+#ifndef RTGATE_RUNNER_PRIV_H
+#define RTGATE_RUNNER_PRIV_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runner_guard.h"
+#include "runner_model.h"
+#include "runner_progress.h"
+#include "runner_state.h"
+#include "runner_suite.h"
+#include "runner_tunable.h"
+
+#define READY_TIMEOUT_S		30	/* a workload's "ready" */
+#define STOP_GRACE_S		5	/* SIGTERM, then SIGKILL */
+#define CT_EXTRA_S		30	/* cyclictest's -D plus this at most */
+
+struct run_params {
+	const char *suite;	/* NAME or a path */
+	double scale;		/* --duration-scale */
+	unsigned int repeat;	/* --repeat; 0: the suite's */
+	const char *out;	/* --out, or NULL */
+};
+
+struct runner {
+	struct run_params params;
+	struct suite suite;
+	char suite_path[PATH_MAX];
+	struct run run;
+	struct state state;
+	struct guard guard;
+	struct progress progress;
+	char bin_dir[PATH_MAX];
+	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
+	char debugfs[PATH_MAX];		/* mount points, "" when absent */
+	char tracefs[PATH_MAX];
+	char cgroup[PATH_MAX];		/* the run's cgroup, "" without */
+	char scale_str[32];
+	struct tunable *tunables;	/* every tunable the suite touches */
+	size_t nr_tunables;
+	size_t step;			/* 1-based, for names and progress */
+};
+
+struct tunable *runner_tunable(struct runner *r,
+			       const struct suite_tunable *st);
+/* A workload's executable: bin/PROGRAM, or PROGRAM when it has a '/'. */
+void runner_program_path(const struct runner *r, const char *program,
+			 char *buf, size_t len);
+/*
+ * Runs repetition @rep of scenario @scen into @rr. Returns 0 (whatever
+ * the repetition's status) or -errno when the run cannot go on.
+ */
+int rep_run(struct runner *r, size_t scen, unsigned int rep,
+	    struct rep_result *rr);
+/* The end-of-run table (until the analyzer reports). */
+void runner_summary_print(const struct run *run, const char *results);
+
+#endif

@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One repetition of one scenario: set the tunables, start the workloads
+ * and wait until each says it is ready, measure, stop everything, collect
+ * each workload's summary, judge whether the repetition is valid, restore
+ * the tunables. Whatever happens, every process started here is dead and
+ * reaped when rep_run() returns.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+#include "runner_cgroup.h"
+#include "runner_cyclictest.h"
+#include "runner_priv.h"
+#include "runner_proc.h"
+#include "runner_signal.h"
+#include "runner_util.h"
+
+#define REP_MAX_PROCS	16	/* workloads + cyclictest, per repetition */
+
+struct wl_slot {
+	const struct suite_workload *wl;
+	struct proc proc;
+	bool started;
+	int log_fd;
+	char log_part[PATH_MAX];
+	size_t rp;		/* index in rr->procs */
+};
+
+struct rep_ctx {
+	struct runner *r;
+	const struct suite_scenario *sc;
+	struct scen_result *sr;
+	struct rep_result *rr;
+	char dir[PATH_MAX];
+	struct wl_slot *wls;
+	size_t nr_wls;
+	struct proc ct;
+	bool ct_started;
+	struct ct_run ctr;
+	size_t ct_rp;
+	bool invalid;
+	bool aborted;
+	size_t applied;		/* tunables written so far */
+};
+
+static void __attribute__((format(printf, 2, 3)))
+rep_invalid(struct rep_ctx *c, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (c->invalid)
+		return;
+	c->invalid = true;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(c->rr->reason);
+	c->rr->reason = strdup(buf);
+}
+
+static bool stop_requested(struct rep_ctx *c)
+{
+	if (signals_stop_requested())
+		c->aborted = true;
+	return c->aborted;
+}
+
+/* All the live processes, for proc_wait(). */
+static size_t all_procs(struct rep_ctx *c, struct proc **procs)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nr_wls && n < REP_MAX_PROCS; i++)
+		if (c->wls[i].started)
+			procs[n++] = &c->wls[i].proc;
+	if (c->ct_started && n < REP_MAX_PROCS)
+		procs[n++] = &c->ct;
+	return n;
+}
+
+static void wait_some(struct rep_ctx *c, double timeout_s)
+{
+	struct proc *procs[REP_MAX_PROCS];
+
+	proc_wait(procs, all_procs(c, procs), timeout_s);
+}
+
+static struct rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
+				     char *const *argv, size_t *index)
+{
+	struct rep_proc *rp;
+
+	rp = array_push(&c->rr->procs, &c->rr->nr_procs, sizeof(*rp));
+	if (!rp)
+		return NULL;
+	*index = c->rr->nr_procs - 1;
+	rp->name = strdup(name);
+	rp->argv = strv_dup(argv);
+	rp->ready_s = -1;
+	return rp;
+}
+
+/* ---- tunables -------------------------------------------------------------- */
+
+static void restore_tunables(struct rep_ctx *c)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->applied; i++) {
+		struct tunable *t = runner_tunable(c->r, &c->sc->tunables[i]);
+
+		ret = tunable_restore(t);
+		if (ret)
+			pr_err("cannot restore %s = %s (%s): %s; it stays in "
+			       "the state file", t->key, t->orig, t->path,
+			       strerror(-ret));
+	}
+	c->applied = 0;
+}
+
+/* A tunable that cannot be written makes the scenario SKIPPED. */
+static int apply_tunables(struct rep_ctx *c)
+{
+	char reason[512];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->sc->nr_tunables; i++) {
+		const struct suite_tunable *st = &c->sc->tunables[i];
+		struct tunable *t = runner_tunable(c->r, st);
+
+		/* Counted first: a failed write may have half-happened. */
+		c->applied = i + 1;
+		ret = t->save_err ? t->save_err : tunable_write(t, st->value);
+		if (!ret)
+			continue;
+		path_fmt(reason, sizeof(reason), "cannot set %s = %s: %s: %s",
+			 t->key, st->value, t->path, strerror(-ret));
+		restore_tunables(c);
+		c->sr->skipped = true;
+		free(c->sr->reason);
+		c->sr->reason = strdup(reason);
+		c->rr->status = REP_SKIPPED;
+		c->rr->reason = strdup(reason);
+		return ret;
+	}
+	return 0;
+}
+
+/* ---- starting ---------------------------------------------------------------- */
+
+static const char *leaf_for(struct rep_ctx *c, const char *name, char *buf,
+			    size_t len)
+{
+	char leaf[96];
+
+	if (!c->r->cgroup[0])
+		return NULL;
+	snprintf(leaf, sizeof(leaf), "%zu-%s", c->r->step, name);
+	if (cgroup_leaf_create(c->r->cgroup, leaf, buf, len))
+		return NULL;
+	return buf;
+}
+
+static int start_workload(struct rep_ctx *c, struct wl_slot *s)
+{
+	const struct suite_workload *wl = s->wl;
+	char path[PATH_MAX], cg[PATH_MAX], err[256];
+	struct proc_spec spec = {
+		.name = wl->alias, .path = path, .ready = true,
+		.owner = c->r->state.dir, .scale = c->r->scale_str,
+		.cpus = wl->cpus ? &wl->cpuset : NULL,
+		.set_policy = wl->policy != NULL,
+		.policy = wl->sched_policy, .prio = wl->sched_prio,
+		.set_nice = wl->has_nice, .nice = wl->nice,
+	};
+	struct rep_proc *rp;
+	char **argv;
+	int ret;
+
+	ret = suite_workload_argv(wl, c->r->run.scale, &argv, err,
+				  sizeof(err));
+	if (ret) {
+		rep_invalid(c, "%s: %s", wl->alias, err);
+		return ret;
+	}
+	runner_program_path(c->r, wl->program, path, sizeof(path));
+	rp = add_rep_proc(c, wl->alias, argv, &s->rp);
+	if (!rp) {
+		strv_free(argv);
+		return -ENOMEM;
+	}
+	rp->workload = true;
+	rp->cpus = wl->cpus ? strdup(wl->cpus) : NULL;
+	rp->policy = wl->policy ? strdup(wl->policy) : NULL;
+	rp->has_nice = wl->has_nice;
+	rp->nice = wl->nice;
+	path_fmt(s->log_part, sizeof(s->log_part), "%s/%s.log.part", c->dir,
+		 wl->alias);
+	s->log_fd = open(s->log_part, O_WRONLY | O_CREAT | O_TRUNC |
+			 O_CLOEXEC, 0644);
+	spec.stderr_fd = s->log_fd;
+	spec.argv = argv;
+	spec.cgroup = leaf_for(c, wl->alias, cg, sizeof(cg));
+	if (s->log_fd < 0) {
+		ret = -errno;
+		path_fmt(err, sizeof(err), "%s: %s", s->log_part,
+			 strerror(errno));
+	} else {
+		ret = proc_spawn(&s->proc, &spec, err, sizeof(err));
+	}
+	strv_free(argv);
+	if (ret) {
+		rp->error = strdup(err);
+		rep_invalid(c, "cannot start %s (%s): %s", wl->alias, path,
+			    err);
+		if (s->proc.pid > 0) {
+			rp->pid = s->proc.pid;
+			rp->exited = true;
+			rp->code = WIFEXITED(s->proc.status) ?
+				   WEXITSTATUS(s->proc.status) : 127;
+		}
+		return ret;
+	}
+	s->started = true;
+	rp->pid = s->proc.pid;
+	return 0;
+}
+
+static void start_workloads(struct rep_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_wls && !c->invalid; i++)
+		start_workload(c, &c->wls[i]);
+}
+
+static void wait_ready(struct rep_ctx *c)
+{
+	double deadline = mono_now() + READY_TIMEOUT_S;
+	char how[128];
+	size_t i;
+
+	for (;;) {
+		bool all = true;
+
+		for (i = 0; i < c->nr_wls; i++) {
+			struct proc *p = &c->wls[i].proc;
+
+			if (p->ready)
+				continue;
+			all = false;
+			if (p->running)
+				continue;
+			proc_describe_exit(p, how, sizeof(how));
+			rep_invalid(c, "%s %s before it was ready (crashed at "
+				    "start)", p->name, how);
+			return;
+		}
+		if (all || stop_requested(c))
+			return;
+		if (mono_now() > deadline) {
+			for (i = 0; i < c->nr_wls; i++)
+				if (!c->wls[i].proc.ready)
+					break;
+			rep_invalid(c, "%s did not say ready within %d s",
+				    c->wls[i].proc.name, READY_TIMEOUT_S);
+			return;
+		}
+		wait_some(c, 0.2);
+	}
+}
+
+/* ---- measuring ----------------------------------------------------------- */
+
+static bool workload_died(struct rep_ctx *c)
+{
+	char how[128];
+	size_t i;
+
+	for (i = 0; i < c->nr_wls; i++) {
+		struct proc *p = &c->wls[i].proc;
+
+		if (p->running)
+			continue;
+		proc_describe_exit(p, how, sizeof(how));
+		rep_invalid(c, "%s %s during the measurement", p->name, how);
+		return true;
+	}
+	return false;
+}
+
+static void ct_lines(struct rep_ctx *c)
+{
+	struct ctline t;
+	char *line;
+
+	while ((line = proc_next_line(&c->ct)))
+		if (ct_feed(&c->ctr, line, &t))
+			progress_ctline(&c->r->progress, &t);
+}
+
+static void stop_proc(struct rep_ctx *c, struct proc *p)
+{
+	double deadline = mono_now() + STOP_GRACE_S;
+
+	if (!p->running)
+		return;
+	proc_signal(p, SIGTERM);
+	while (p->running && mono_now() < deadline)
+		wait_some(c, 0.1);
+	if (p->running)
+		proc_signal(p, SIGKILL);
+	while (p->running)
+		wait_some(c, 0.1);
+}
+
+static void measure_cyclictest(struct rep_ctx *c)
+{
+	const struct suite_measure *m = &c->r->suite.measure;
+	unsigned int secs = ct_duration_s(m, c->r->run.scale);
+	char cg[PATH_MAX], err[256], how[128];
+	struct proc_spec spec = {
+		.name = "cyclictest", .path = c->r->cyclictest,
+		.owner = c->r->state.dir, .stderr_fd = -1,
+	};
+	struct rep_proc *rp;
+	double deadline;
+	int ret;
+
+	ret = ct_init(&c->ctr, m, c->r->run.scale, c->dir);
+	if (ret) {
+		rep_invalid(c, "cannot build cyclictest's command line");
+		return;
+	}
+	spec.argv = c->ctr.argv;
+	spec.cgroup = leaf_for(c, "cyclictest", cg, sizeof(cg));
+	rp = add_rep_proc(c, "cyclictest", c->ctr.argv, &c->ct_rp);
+	if (!rp)
+		return rep_invalid(c, "out of memory");
+	ret = proc_spawn(&c->ct, &spec, err, sizeof(err));
+	if (ret) {
+		rp->error = strdup(err);
+		return rep_invalid(c, "cannot start cyclictest: %s", err);
+	}
+	c->ct_started = true;
+	rp->pid = c->ct.pid;
+	progress_measure(&c->r->progress, secs);
+	deadline = mono_now() + (secs ? secs + CT_EXTRA_S :
+				 m->timeout_ns / 1e9);
+	while (c->ct.running) {
+		wait_some(c, 0.25);
+		ct_lines(c);
+		if (stop_requested(c) || workload_died(c))
+			break;
+		if (mono_now() > deadline) {
+			rep_invalid(c, "cyclictest did not finish within %.0f "
+				    "s", secs ? secs + CT_EXTRA_S :
+				    m->timeout_ns / 1e9);
+			break;
+		}
+	}
+	/* SIGTERM makes cyclictest write its results and exit. */
+	stop_proc(c, &c->ct);
+	proc_drain(&c->ct);
+	ct_lines(c);
+	if (c->ct.out_fd >= 0) {
+		/* Something of cyclictest's still holds the pipe. */
+		proc_drain(&c->ct);
+		ct_lines(c);
+	}
+	proc_describe_exit(&c->ct, how, sizeof(how));
+	if (!c->aborted && !c->invalid &&
+	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
+		rep_invalid(c, "cyclictest %s", how);
+}
+
+static void measure_none(struct rep_ctx *c)
+{
+	const struct suite_measure *m = &c->r->suite.measure;
+	double deadline = mono_now() + m->timeout_ns / 1e9;
+	size_t i;
+
+	progress_measure(&c->r->progress, 0);
+	for (;;) {
+		bool running = false;
+
+		for (i = 0; i < c->nr_wls; i++)
+			running |= c->wls[i].proc.running;
+		if (!running || stop_requested(c))
+			return;
+		if (mono_now() > deadline) {
+			rep_invalid(c, "the workloads did not finish within "
+				    "the suite's timeout (%.0f s)",
+				    m->timeout_ns / 1e9);
+			return;
+		}
+		wait_some(c, 0.25);
+		progress_tick(&c->r->progress);
+	}
+}
+
+/* ---- stopping -------------------------------------------------------------- */
+
+static bool any_running(struct rep_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_wls; i++)
+		if (c->wls[i].proc.running)
+			return true;
+	return c->ct.running;
+}
+
+static void stop_all(struct rep_ctx *c)
+{
+	double deadline;
+	size_t i;
+
+	if (c->ct_started)
+		stop_proc(c, &c->ct);
+	for (i = 0; i < c->nr_wls; i++)
+		if (c->wls[i].proc.running)
+			proc_signal(&c->wls[i].proc, SIGTERM);
+	deadline = mono_now() + STOP_GRACE_S;
+	while (any_running(c) && mono_now() < deadline)
+		wait_some(c, 0.1);
+	for (i = 0; i < c->nr_wls; i++)
+		if (c->wls[i].proc.running)
+			proc_signal(&c->wls[i].proc, SIGKILL);
+	while (any_running(c))
+		wait_some(c, 0.1);
+	/* Descendants that left the process group die with the leaf. */
+	for (i = 0; i < c->nr_wls; i++)
+		if (c->wls[i].proc.cgroup[0])
+			cgroup_destroy(c->wls[i].proc.cgroup);
+	if (c->ct_started && c->ct.cgroup[0])
+		cgroup_destroy(c->ct.cgroup);
+	wait_some(c, 0);
+	for (i = 0; i < c->nr_wls; i++)
+		if (c->wls[i].started)
+			proc_drain(&c->wls[i].proc);
+}
+
+/* ---- collecting -------------------------------------------------------------- */
+
+static void note_exit(struct rep_proc *rp, const struct proc *p)
+{
+	rp->exited = !p->running && p->pid > 0;
+	if (!rp->exited)
+		return;
+	if (WIFSIGNALED(p->status)) {
+		rp->sig = WTERMSIG(p->status);
+		rp->by_runner = rp->sig == p->sent;
+	} else {
+		rp->code = WEXITSTATUS(p->status);
+	}
+	if (p->ready)
+		rp->ready_s = p->t_ready - p->t_start;
+}
+
+static void check_exit(struct rep_ctx *c, const struct proc *p)
+{
+	char how[128];
+
+	if (WIFEXITED(p->status) && !WEXITSTATUS(p->status))
+		return;
+	proc_describe_exit(p, how, sizeof(how));
+	if (WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGKILL &&
+	    p->sent == SIGKILL)
+		rep_invalid(c, "%s did not stop within %d s of SIGTERM",
+			    p->name, STOP_GRACE_S);
+	else
+		rep_invalid(c, "%s %s", p->name, how);
+}
+
+static void keep_stdout(struct rep_ctx *c, const struct proc *p)
+{
+	char path[PATH_MAX];
+
+	path_fmt(path, sizeof(path), "%s/%s.stdout", c->dir, p->name);
+	fsio_write_atomic(path, p->out ? p->out : "", p->out_len);
+}
+
+/* The one-line JSON summary (workloads/README.md) into <alias>.json. */
+static void collect_summary(struct rep_ctx *c, struct wl_slot *s)
+{
+	const struct proc *p = &s->proc;
+	char name[PATH_MAX], path[PATH_MAX];
+	const char *line = NULL, *q;
+	struct json_error jerr;
+	size_t lines = 0, n = 0;
+	cJSON *sum;
+	double work;
+
+	for (q = p->out; q && q < p->out + p->out_len; q += n + 1) {
+		n = strcspn(q, "\n");
+		if (strspn(q, " \t\r") < n) {
+			lines++;
+			line = q;
+		}
+		if (!q[n])
+			break;
+	}
+	if (!lines)
+		return rep_invalid(c, "%s printed no summary on stdout",
+				   p->name);
+	if (lines > 1 || p->out_truncated) {
+		keep_stdout(c, p);
+		return rep_invalid(c, "%s printed %zu lines on stdout; the "
+				   "protocol allows one line of JSON",
+				   p->name, lines);
+	}
+	n = strcspn(line, "\n");
+	snprintf(name, sizeof(name), "%s's summary", p->name);
+	if (json_parse_buf(name, line, n, &sum, &jerr)) {
+		keep_stdout(c, p);
+		return rep_invalid(c, "%s", jerr.msg);
+	}
+	if (!cJSON_IsObject(sum)) {
+		cJSON_Delete(sum);
+		return rep_invalid(c, "%s's summary is not a JSON object",
+				   p->name);
+	}
+	path_fmt(path, sizeof(path), "%s/%s.json", c->dir, p->name);
+	{
+		char *copy = strndup(line, n + 1);
+
+		if (copy) {
+			copy[n] = '\n';
+			fsio_write_atomic(path, copy, n + 1);
+			free(copy);
+		}
+	}
+	if (!c->rr->workloads)
+		c->rr->workloads = cJSON_CreateObject();
+	cJSON_AddItemToObject(c->rr->workloads, p->name, sum);
+	work = json_get_num(sum, "work_done", -1);
+	if (!cJSON_GetObjectItemCaseSensitive(sum, "work_done"))
+		rep_invalid(c, "%s's summary has no work_done", p->name);
+	else if (work <= 0)
+		rep_invalid(c, "%s reported no work done (work_done = %g)",
+			    p->name, work);
+}
+
+static void collect_workload(struct rep_ctx *c, struct wl_slot *s)
+{
+	char log[PATH_MAX];
+
+	if (s->log_fd >= 0) {
+		close(s->log_fd);
+		s->log_fd = -1;
+		path_fmt(log, sizeof(log), "%s/%s.log", c->dir, s->wl->alias);
+		rename(s->log_part, log);
+	}
+	if (!s->started)
+		return;
+	note_exit(&c->rr->procs[s->rp], &s->proc);
+	check_exit(c, &s->proc);
+	collect_summary(c, s);
+}
+
+/* WORKLOAD.KEY: KEY may be a dotted path into the summary. */
+static const cJSON *lookup(const cJSON *obj, const char *key)
+{
+	char buf[256], *part, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", key);
+	for (part = strtok_r(buf, ".", &save); part && obj;
+	     part = strtok_r(NULL, ".", &save))
+		obj = cJSON_GetObjectItemCaseSensitive(obj, part);
+	return obj;
+}
+
+static void check_expects(struct rep_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->sc->nr_expects; i++) {
+		const struct suite_expect *e = &c->sc->expects[i];
+		const cJSON *sum = c->rr->workloads ?
+			cJSON_GetObjectItemCaseSensitive(c->rr->workloads,
+							 e->workload) : NULL;
+		const cJSON *v = sum ? lookup(sum, e->key) : NULL;
+		double x;
+		bool ok;
+
+		if (!sum)
+			continue;	/* already invalid: no summary */
+		if (!cJSON_IsNumber(v) && !cJSON_IsBool(v)) {
+			rep_invalid(c, "expect %s: %s's summary has no number "
+				    "%s", e->text, e->workload, e->key);
+			continue;
+		}
+		x = cJSON_IsBool(v) ? cJSON_IsTrue(v) : v->valuedouble;
+		switch (e->op) {
+		case EXPECT_GT: ok = x > e->value; break;
+		case EXPECT_GE: ok = x >= e->value; break;
+		case EXPECT_LT: ok = x < e->value; break;
+		case EXPECT_LE: ok = x <= e->value; break;
+		case EXPECT_EQ: ok = x == e->value; break;
+		default: ok = x != e->value; break;
+		}
+		if (!ok)
+			rep_invalid(c, "expect %s failed: %s.%s = %g (the "
+				    "treatment did not happen)", e->text,
+				    e->workload, e->key, x);
+	}
+}
+
+static void collect_cyclictest(struct rep_ctx *c)
+{
+	struct rep_result *rr = c->rr;
+	char why[512];
+	int i;
+
+	note_exit(&rr->procs[c->ct_rp], &c->ct);
+	if (ct_finish(&c->ctr, !c->aborted && !c->invalid, why, sizeof(why)))
+		rep_invalid(c, "%s", why);
+	rr->finals = calloc(c->ctr.nr_threads ? c->ctr.nr_threads : 1,
+			    sizeof(*rr->finals));
+	for (i = 0; rr->finals && i < c->ctr.nr_threads; i++)
+		if (c->ctr.have[i])
+			rr->finals[rr->nr_finals++] = c->ctr.last[i];
+	if (!c->aborted && !c->invalid && !rr->nr_finals)
+		rep_invalid(c, "cyclictest printed no T: line");
+}
+
+/* ---- the repetition ------------------------------------------------------ */
+
+static void rep_cleanup(struct rep_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_wls; i++) {
+		if (c->wls[i].log_fd >= 0)
+			close(c->wls[i].log_fd);
+		proc_close(&c->wls[i].proc);
+	}
+	free(c->wls);
+	proc_close(&c->ct);
+	ct_free(&c->ctr);
+}
+
+static int rep_prepare(struct rep_ctx *c, unsigned int rep)
+{
+	size_t i;
+	int ret;
+
+	snprintf(c->rr->dir, sizeof(c->rr->dir), "%s/%u", c->sc->name, rep);
+	path_fmt(c->dir, sizeof(c->dir), "%s/%s", c->r->run.dir, c->rr->dir);
+	ret = fsio_mkdir_p(c->dir, 0755);
+	if (ret) {
+		pr_err("%s: %s", c->dir, strerror(-ret));
+		return ret;
+	}
+	c->nr_wls = c->sc->nr_workloads;
+	c->wls = calloc(c->nr_wls ? c->nr_wls : 1, sizeof(*c->wls));
+	if (!c->wls)
+		return -ENOMEM;
+	for (i = 0; i < c->nr_wls; i++) {
+		c->wls[i].wl = &c->sc->workloads[i];
+		c->wls[i].log_fd = -1;
+		c->wls[i].proc.pid = -1;
+		c->wls[i].proc.out_fd = c->wls[i].proc.ready_fd = -1;
+	}
+	c->ct.pid = -1;
+	c->ct.out_fd = c->ct.ready_fd = -1;
+	return 0;
+}
+
+int rep_run(struct runner *r, size_t scen, unsigned int rep,
+	    struct rep_result *rr)
+{
+	struct rep_ctx c = {
+		.r = r, .sc = &r->suite.scenarios[scen],
+		.sr = &r->run.scens[scen], .rr = rr,
+	};
+	size_t i;
+	int ret;
+
+	rr->rep = rep;
+	realtime_now(&rr->start);
+	ret = rep_prepare(&c, rep);
+	if (ret)
+		goto out;
+	if (apply_tunables(&c))
+		goto out;
+	start_workloads(&c);
+	if (!c.invalid)
+		wait_ready(&c);
+	if (!c.invalid && !stop_requested(&c)) {
+		if (r->suite.measure.tool == SUITE_TOOL_CYCLICTEST)
+			measure_cyclictest(&c);
+		else
+			measure_none(&c);
+	}
+	stop_all(&c);
+	for (i = 0; i < c.nr_wls; i++)
+		collect_workload(&c, &c.wls[i]);
+	if (c.ct_started || c.ctr.argv)
+		collect_cyclictest(&c);
+	if (!c.aborted)
+		check_expects(&c);
+	restore_tunables(&c);
+	if (c.aborted) {
+		rr->status = REP_ABORTED;
+		free(rr->reason);
+		rr->reason = strdup("the run was interrupted");
+	} else {
+		rr->status = c.invalid ? REP_INVALID : REP_OK;
+	}
+out:
+	restore_tunables(&c);
+	rep_cleanup(&c);
+	realtime_now(&rr->end);
+	return ret;
+}

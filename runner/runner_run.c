@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtgate run SUITE|NAME [--duration-scale F] [--repeat N] [--out DIR]`
+ *
+ * Order of business (docs/runner.md): everything that can fail without
+ * touching the machine first (arguments, the suite, root, tools); then
+ * the state directory, the guardian, the results directory, the
+ * environment record, the originals of every tunable into the state file;
+ * only then the repetitions. Every exit path after that point restores.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+#include "parse.h"
+#include "runner.h"
+#include "runner_cgroup.h"
+#include "runner_cyclictest.h"
+#include "runner_env.h"
+#include "runner_manifest.h"
+#include "runner_mount.h"
+#include "runner_priv.h"
+#include "runner_req.h"
+#include "runner_signal.h"
+#include "runner_util.h"
+#include "sha256.h"
+
+static void run_usage(FILE *f)
+{
+	fprintf(f, "usage: rtgate run SUITE|NAME [--duration-scale F] "
+		"[--repeat N] [--out DIR]\n\n"
+		"Runs a suite on the running kernel (as root). NAME finds "
+		"suites/NAME.suite.\n"
+		"  --duration-scale F  multiply durations and scaled(N) "
+		"counts by F (> 0)\n"
+		"  --repeat N          repetitions per scenario (default: "
+		"the suite's)\n"
+		"  --out DIR           results directory (default: "
+		"$RTGATE_RESULTS_DIR or results)\n");
+}
+
+static int parse_args(int argc, char **argv, struct run_params *p)
+{
+	static const struct option opts[] = {
+		{ "duration-scale", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t n;
+	int c;
+
+	p->scale = 1.0;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_double(optarg, &p->scale) || p->scale <= 0 ||
+			    p->scale > 1000) {
+				pr_err("--duration-scale: '%s' is not a number "
+				       "above 0", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'r':
+			if (parse_u64_range(optarg, 1, 1000, &n)) {
+				pr_err("--repeat: '%s' is not a whole number "
+				       "from 1 to 1000", optarg);
+				return -EINVAL;
+			}
+			p->repeat = (unsigned int)n;
+			break;
+		case 'o':
+			p->out = optarg;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 1;
+		default:
+			pr_err("run: unknown option '%s'", argv[optind - 1]);
+			run_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc - 1) {
+		pr_err("run: %s", optind >= argc ? "which suite? (e.g. "
+		       "rtgate run quick)" : "one suite at a time");
+		run_usage(stderr);
+		return -EINVAL;
+	}
+	p->suite = argv[optind];
+	return 0;
+}
+
+/* NAME: ./suites/NAME.suite, else <bin>/../suites/NAME.suite. */
+static int resolve_suite(struct runner *r)
+{
+	const char *arg = r->params.suite;
+	size_t n = strlen(arg);
+
+	if (strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".suite"))) {
+		snprintf(r->suite_path, sizeof(r->suite_path), "%s", arg);
+		return 0;
+	}
+	snprintf(r->suite_path, sizeof(r->suite_path), "suites/%s.suite", arg);
+	if (fsio_exists(r->suite_path))
+		return 0;
+	path_fmt(r->suite_path, sizeof(r->suite_path), "%s/../suites/%s.suite",
+		 r->bin_dir, arg);
+	if (fsio_exists(r->suite_path))
+		return 0;
+	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
+	       "%s.suite exists", arg, arg, r->bin_dir, arg);
+	return -ENOENT;
+}
+
+void runner_program_path(const struct runner *r, const char *program,
+			 char *buf, size_t len)
+{
+	if (strchr(program, '/'))
+		snprintf(buf, len, "%s", program);
+	else
+		path_fmt(buf, len, "%s/%s", r->bin_dir, program);
+}
+
+static int find_in_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+	int ret = -ENOENT;
+
+	copy = strdup(path && *path ? path : "/usr/local/sbin:/usr/local/bin:"
+		      "/usr/sbin:/usr/bin:/sbin:/bin");
+	if (!copy)
+		return -ENOMEM;
+	for (dir = strtok_r(copy, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/%s", dir, name);
+		if (!access(buf, X_OK)) {
+			ret = 0;
+			break;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+/* Missing programs are a broken installation: exit 4 before any change. */
+static int check_tools(struct runner *r)
+{
+	char path[PATH_MAX];
+	size_t i, j;
+
+	if (r->suite.measure.tool == SUITE_TOOL_CYCLICTEST &&
+	    find_in_path("cyclictest", r->cyclictest, sizeof(r->cyclictest))) {
+		pr_err("cyclictest is not installed (Debian: apt-get install "
+		       "rt-tests; Fedora: dnf install rt-tests)");
+		return -ENOENT;
+	}
+	for (i = 0; i < r->suite.nr_scenarios; i++) {
+		const struct suite_scenario *sc = &r->suite.scenarios[i];
+
+		for (j = 0; j < sc->nr_workloads; j++) {
+			runner_program_path(r, sc->workloads[j].program, path,
+					    sizeof(path));
+			if (!access(path, X_OK))
+				continue;
+			pr_err("%s:%u: workload program %s: %s (build it: "
+			       "make)", r->suite.path, sc->workloads[j].line,
+			       path, strerror(errno));
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+struct tunable *runner_tunable(struct runner *r,
+			       const struct suite_tunable *st)
+{
+	struct tunable t;
+	size_t i;
+
+	if (tunable_init(&t, st, r->debugfs[0] ? r->debugfs : NULL))
+		return NULL;
+	for (i = 0; i < r->nr_tunables; i++)
+		if (!strcmp(r->tunables[i].key, t.key))
+			return &r->tunables[i];
+	return NULL;
+}
+
+/* ---- preparing the machine ------------------------------------------------ */
+
+static bool suite_needs(const struct suite *s, bool tracefs)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nr_scenarios; i++) {
+		const struct suite_scenario *sc = &s->scenarios[i];
+
+		for (j = 0; sc->requires[j]; j++)
+			if (tracefs ? req_needs_tracefs(sc->requires[j]) :
+			    req_needs_debugfs(sc->requires[j]))
+				return true;
+		for (j = 0; !tracefs && j < sc->nr_tunables; j++)
+			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
+				return true;
+	}
+	return false;
+}
+
+static void find_mounts(struct runner *r)
+{
+	bool mounted;
+
+	if (suite_needs(&r->suite, false)) {
+		if (!mount_ensure("debugfs", r->debugfs, sizeof(r->debugfs),
+				  &mounted) && mounted)
+			pr_info("mounted debugfs on %s", r->debugfs);
+	} else if (mount_find("debugfs", r->debugfs, sizeof(r->debugfs))) {
+		r->debugfs[0] = '\0';
+	}
+	if (suite_needs(&r->suite, true)) {
+		if (!mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
+				  &mounted) && mounted)
+			pr_info("mounted tracefs on %s", r->tracefs);
+	} else if (mount_find("tracefs", r->tracefs, sizeof(r->tracefs))) {
+		r->tracefs[0] = '\0';
+	}
+}
+
+/* The run's cgroup, recorded before it is created. */
+static int setup_cgroup(struct runner *r)
+{
+	int ret;
+
+	if (cgroup_run_path(r->cgroup, sizeof(r->cgroup))) {
+		r->cgroup[0] = '\0';
+		return 0;
+	}
+	ret = state_add_undo(&r->state, "cgroup", r->cgroup, NULL);
+	if (ret)
+		return ret;
+	if (cgroup_create(r->cgroup)) {
+		pr_debug("no cgroup for the run (%s): process groups only",
+			 r->cgroup);
+		r->cgroup[0] = '\0';
+	}
+	return 0;
+}
+
+static int make_run_id(struct runner *r, const char *results)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+	int i;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (i = 1; i < 100; i++) {
+		if (i == 1)
+			snprintf(r->run.id, sizeof(r->run.id), "%s-%s", stamp,
+				 r->suite.name);
+		else
+			snprintf(r->run.id, sizeof(r->run.id), "%s-%s-%d",
+				 stamp, r->suite.name, i);
+		snprintf(r->run.dir, sizeof(r->run.dir), "%s/%s", results,
+			 r->run.id);
+		if (!mkdir(r->run.dir, 0755))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* results/latest -> <run-id>, replaced atomically. */
+static void link_latest(const struct runner *r, const char *results)
+{
+	char tmp[PATH_MAX], latest[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%d", results, getpid());
+	snprintf(latest, sizeof(latest), "%s/latest", results);
+	unlink(tmp);
+	if (symlink(r->run.id, tmp) || rename(tmp, latest))
+		unlink(tmp);
+}
+
+static int setup_results(struct runner *r)
+{
+	const char *results = r->params.out;
+	char path[PATH_MAX];
+	size_t len;
+	char *text;
+	int ret;
+
+	if (!results)
+		results = getenv("RTGATE_RESULTS_DIR");
+	if (!results || !*results)
+		results = "results";
+	ret = fsio_mkdir_p(results, 0755);
+	if (!ret)
+		ret = make_run_id(r, results);
+	if (ret) {
+		pr_err("%s: cannot create the run's directory: %s", results,
+		       strerror(-ret));
+		return ret;
+	}
+	ret = fsio_read_all(r->suite_path, &text, &len);
+	if (!ret) {
+		sha256_buf(text, len, r->run.suite_sha256);
+		path_fmt(path, sizeof(path), "%s/suite.suite", r->run.dir);
+		ret = fsio_write_atomic(path, text, len);
+		free(text);
+	}
+	if (ret) {
+		pr_err("%s: %s", r->run.dir, strerror(-ret));
+		return ret;
+	}
+	link_latest(r, results);
+	return state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
+}
+
+/* Every distinct tunable, its original saved and recorded for undo. */
+static int save_tunables(struct runner *r)
+{
+	const char *dbg = r->debugfs[0] ? r->debugfs : NULL;
+	size_t i, j;
+	int ret;
+
+	r->run.tunables_before = cJSON_CreateObject();
+	for (i = 0; i < r->suite.nr_scenarios; i++) {
+		const struct suite_scenario *sc = &r->suite.scenarios[i];
+
+		for (j = 0; j < sc->nr_tunables; j++) {
+			struct tunable *t;
+			cJSON *undo;
+
+			if (runner_tunable(r, &sc->tunables[j]))
+				continue;
+			t = array_push(&r->tunables, &r->nr_tunables,
+				       sizeof(*t));
+			if (!t)
+				return -ENOMEM;
+			ret = tunable_init(t, &sc->tunables[j], dbg);
+			if (ret)
+				return ret;
+			if (tunable_save(t))
+				continue;	/* the scenario will SKIP */
+			cJSON_AddStringToObject(r->run.tunables_before, t->key,
+						t->orig);
+			undo = cJSON_CreateObject();
+			cJSON_AddStringToObject(undo, "tunable",
+						suite_tunable_kind_name(t->kind));
+			cJSON_AddStringToObject(undo, "path", t->path);
+			if (t->feature[0])
+				cJSON_AddStringToObject(undo, "feature",
+							t->feature);
+			cJSON_AddStringToObject(undo, "value", t->orig);
+			ret = state_add_undo(&r->state, "tunable", t->key,
+					     undo);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static void skip_scenario(struct scen_result *sr, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void skip_scenario(struct scen_result *sr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (sr->skipped)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sr->skipped = true;
+	sr->reason = strdup(buf);
+}
+
+static void check_cpus(const struct suite_scenario *sc, struct scen_result *sr)
+{
+	char want[128], online[128];
+	cpu_set_t avail, both;
+	size_t i;
+
+	if (sched_getaffinity(0, sizeof(avail), &avail))
+		return;
+	for (i = 0; i < sc->nr_workloads; i++) {
+		const struct suite_workload *wl = &sc->workloads[i];
+
+		if (!wl->cpus)
+			continue;
+		CPU_AND(&both, &wl->cpuset, &avail);
+		if (CPU_EQUAL(&both, &wl->cpuset))
+			continue;
+		format_cpulist(&wl->cpuset, want, sizeof(want));
+		format_cpulist(&avail, online, sizeof(online));
+		skip_scenario(sr, "workload %s wants CPUs %s; this machine "
+			      "offers %s", wl->alias, want, online);
+	}
+}
+
+/* Requirements, CPUs and readable tunables, per scenario. */
+static int preflight(struct runner *r)
+{
+	struct req_env env = {
+		.debugfs = r->debugfs[0] ? r->debugfs : NULL,
+		.tracefs = r->tracefs[0] ? r->tracefs : NULL,
+	};
+	char reason[400];
+	size_t i, j;
+
+	for (i = 0; i < r->suite.nr_scenarios; i++) {
+		const struct suite_scenario *sc = &r->suite.scenarios[i];
+		struct scen_result *sr = &r->run.scens[i];
+
+		sr->sc = sc;
+		sr->tunables = cJSON_CreateObject();
+		for (j = 0; sc->requires[j]; j++)
+			if (!req_check(sc->requires[j], &env, reason,
+				       sizeof(reason)))
+				skip_scenario(sr, "requires %s: %s",
+					      sc->requires[j], reason);
+		check_cpus(sc, sr);
+		for (j = 0; j < sc->nr_tunables; j++) {
+			struct tunable *t = runner_tunable(r, &sc->tunables[j]);
+
+			if (!t)
+				return -ENOMEM;
+			cJSON_AddStringToObject(sr->tunables, t->key,
+						sc->tunables[j].value);
+			if (t->save_err)
+				skip_scenario(sr, "cannot read %s (%s): %s",
+					      t->key, t->path,
+					      strerror(-t->save_err));
+		}
+	}
+	return 0;
+}
+
+static int build_order(struct runner *r, struct run_step **steps,
+		       size_t *nr)
+{
+	size_t n = r->suite.nr_scenarios, i, k = 0;
+	unsigned int reps = r->run.repetitions, rep;
+
+	*steps = calloc(n * reps, sizeof(**steps));
+	if (!*steps)
+		return -ENOMEM;
+	if (r->suite.order == SUITE_ORDER_INTERLEAVED) {
+		for (rep = 1; rep <= reps; rep++)
+			for (i = 0; i < n; i++)
+				(*steps)[k++] = (struct run_step){ i, rep };
+	} else {
+		for (i = 0; i < n; i++)
+			for (rep = 1; rep <= reps; rep++)
+				(*steps)[k++] = (struct run_step){ i, rep };
+	}
+	*nr = k;
+	return 0;
+}
+
+/* ---- the run -------------------------------------------------------------- */
+
+static int run_steps(struct runner *r)
+{
+	struct run_step *steps;
+	size_t nr, i, todo = 0;
+	int ret;
+
+	ret = build_order(r, &steps, &nr);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++)
+		todo += !r->run.scens[steps[i].scen].skipped;
+	progress_init(&r->progress, todo);
+	for (i = 0; i < r->suite.nr_scenarios; i++)
+		if (r->run.scens[i].skipped)
+			progress_note(&r->progress, "SKIPPED %s: %s",
+				      r->suite.scenarios[i].name,
+				      r->run.scens[i].reason);
+	for (i = 0; i < nr && !signals_stop_requested(); i++) {
+		struct scen_result *sr = &r->run.scens[steps[i].scen];
+		struct rep_result *rr;
+
+		if (sr->skipped)
+			continue;
+		rr = array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
+		if (!array_push(&r->run.order, &r->run.nr_order,
+				sizeof(*r->run.order)) || !rr) {
+			ret = -ENOMEM;
+			break;
+		}
+		r->run.order[r->run.nr_order - 1] = steps[i];
+		r->step++;
+		progress_rep_start(&r->progress, r->step, sr->sc->name,
+				   steps[i].rep, r->run.repetitions);
+		ret = rep_run(r, steps[i].scen, steps[i].rep, rr);
+		if (ret)
+			break;
+		progress_rep_end(&r->progress, rep_status_name(rr->status),
+				 rr->reason);
+		ret = manifest_write(&r->run);
+		if (ret) {
+			pr_err("%s/manifest.json: %s", r->run.dir,
+			       strerror(-ret));
+			break;
+		}
+	}
+	free(steps);
+	return ret;
+}
+
+/* Restores every tunable; returns how many could not be restored. */
+static int restore_all(struct runner *r)
+{
+	int failed = 0, ret;
+	char now[TUNABLE_VALUE_MAX];
+	size_t i;
+
+	for (i = 0; i < r->nr_tunables; i++) {
+		struct tunable *t = &r->tunables[i];
+
+		if (t->save_err)
+			continue;
+		ret = tunable_restore(t);
+		if (ret) {
+			pr_err("cannot restore %s = %s (%s): %s", t->key,
+			       t->orig, t->path, strerror(-ret));
+			failed++;
+		}
+		if (!r->run.tunables_after)
+			r->run.tunables_after = cJSON_CreateObject();
+		if (tunable_read(t, now, sizeof(now)))
+			continue;
+		cJSON_AddStringToObject(r->run.tunables_after, t->key, now);
+		if (strcmp(now, t->orig))
+			pr_warn("%s is %s after the run, was %s before "
+				"(changed by someone else?)", t->key, now,
+				t->orig);
+	}
+	if (!r->run.tunables_after)
+		r->run.tunables_after = cJSON_CreateObject();
+	return failed;
+}
+
+static int finish(struct runner *r, int err)
+{
+	int stop = signals_stop_requested(), failed, killed, code;
+	bool invalid = false;
+	size_t i;
+
+	progress_clear(&r->progress);
+	failed = restore_all(r);
+	if (r->cgroup[0])
+		cgroup_destroy(r->cgroup);
+	killed = state_kill_owned(r->state.dir);
+	if (killed > 0)
+		pr_warn("killed %d leftover process%s of the run", killed,
+			killed == 1 ? "" : "es");
+	if (stop) {
+		r->run.status = RUN_ABORTED;
+		snprintf(r->run.reason, sizeof(r->run.reason),
+			 "interrupted by SIG%s", sigabbrev_np(stop));
+	} else if (err) {
+		r->run.status = RUN_ABORTED;
+		snprintf(r->run.reason, sizeof(r->run.reason),
+			 "stopped by an error: %s", strerror(-err));
+	} else {
+		r->run.status = RUN_COMPLETE;
+	}
+	r->run.ended = true;
+	realtime_now(&r->run.end);
+	if (manifest_write(&r->run))
+		pr_err("%s/manifest.json: cannot write it", r->run.dir);
+	runner_summary_print(&r->run, r->run.dir);
+
+	/*
+	 * ANALYZER HOOK (the one call site): when the analyzer lands, the
+	 * report of this run replaces the summary above and decides the
+	 * exit code, e.g. code = analyze_report_run(r->run.dir, ...);
+	 */
+
+	for (i = 0; i < r->suite.nr_scenarios; i++) {
+		const char *st = scen_status_name(&r->run.scens[i]);
+
+		invalid |= !strcmp(st, "invalid") || !strcmp(st, "partial");
+	}
+	code = r->run.status != RUN_COMPLETE ? EXIT_INCOMPLETE :
+	       invalid ? EXIT_INCONCLUSIVE : EXIT_PASS;
+	if (failed) {
+		/* Keep the state file: the guardian and the next start retry. */
+		pr_err("%d tunable%s could not be restored; %s keeps them for "
+		       "`rtgate restore`", failed, failed == 1 ? "" : "s",
+		       r->state.path);
+		close(r->state.lock_fd);
+		r->state.lock_fd = -1;
+	} else {
+		state_release(&r->state);
+	}
+	guard_stop(&r->guard);
+	return failed ? EXIT_ENVIRONMENT : code;
+}
+
+static int prepare(struct runner *r)
+{
+	struct env_opts env = { .tools = true };
+	int ret;
+
+	r->guard.fd = -1;
+	ret = state_acquire(&r->state, state_dir_default());
+	if (ret)
+		return ret;
+	ret = guard_start(&r->guard, r->state.dir);
+	if (ret) {
+		pr_err("cannot start the guardian: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = signals_install();
+	if (!ret && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
+		ret = -errno;
+	if (ret)
+		goto fail;
+	find_mounts(r);
+	ret = setup_cgroup(r);
+	if (!ret)
+		ret = setup_results(r);
+	if (ret)
+		goto fail;
+	env.debugfs = r->debugfs[0] ? r->debugfs : NULL;
+	env.tracefs = r->tracefs[0] ? r->tracefs : NULL;
+	env.cgroup = r->cgroup[0] ? r->cgroup : NULL;
+	r->run.env = env_record(&env);
+	r->run.scens = calloc(r->suite.nr_scenarios, sizeof(*r->run.scens));
+	if (!r->run.scens)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = save_tunables(r);
+	if (!ret)
+		ret = preflight(r);
+	if (!ret)
+		ret = manifest_write(&r->run);
+	if (!ret)
+		return 0;
+	pr_err("cannot prepare the run: %s", strerror(-ret));
+fail:
+	/* Nothing was changed but the cgroup: undo through the state. */
+	if (r->cgroup[0])
+		cgroup_destroy(r->cgroup);
+	state_release(&r->state);
+	guard_stop(&r->guard);
+	return ret;
+}
+
+static void runner_free(struct runner *r)
+{
+	run_model_free(&r->run);
+	suite_free(&r->suite);
+	free(r->tunables);
+}
+
+static int load(struct runner *r)
+{
+	struct suite_error err;
+	int ret;
+
+	ret = fsio_self_dir(r->bin_dir, sizeof(r->bin_dir));
+	if (ret) {
+		pr_err("cannot find rtgate's own directory: %s",
+		       strerror(-ret));
+		return EXIT_ENVIRONMENT;
+	}
+	if (resolve_suite(r))
+		return EXIT_BAD_INPUT;
+	ret = suite_load(r->suite_path, &r->suite, &err);
+	if (ret) {
+		pr_err("%s", err.msg);
+		return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+	}
+	if (geteuid() != 0) {
+		pr_err("rtgate run needs root: cyclictest runs SCHED_FIFO and "
+		       "suites change kernel tunables (try: sudo ./run.sh run "
+		       "%s)", r->params.suite);
+		return EXIT_ENVIRONMENT;
+	}
+	if (check_tools(r))
+		return EXIT_ENVIRONMENT;
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct runner *r;
+	int ret, code;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return EXIT_ENVIRONMENT;
+	ret = parse_args(argc, argv, &r->params);
+	if (ret) {
+		free(r);
+		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+	}
+	code = load(r);
+	if (code)
+		goto out;
+	r->run.suite = &r->suite;
+	r->run.scale = r->params.scale;
+	r->run.repetitions = r->params.repeat ? r->params.repeat :
+			     r->suite.repetitions;
+	r->run.duration_s = ct_duration_s(&r->suite.measure, r->run.scale);
+	r->run.loops = ct_loops(&r->suite.measure, r->run.scale);
+	if (r->suite.measure.tool == SUITE_TOOL_NONE)
+		r->run.duration_s = r->run.loops = 0;
+	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
+	realtime_now(&r->run.start);
+	ret = prepare(r);
+	if (ret) {
+		code = EXIT_ENVIRONMENT;
+		goto out;
+	}
+	printf("rtgate %s: suite %s (%s), %u repetition%s, results in %s\n",
+	       RTGATE_VERSION, r->suite.name, r->suite_path,
+	       r->run.repetitions, r->run.repetitions == 1 ? "" : "s",
+	       r->run.dir);
+	fflush(stdout);
+	ret = signals_stop_requested() ? 0 : run_steps(r);
+	code = finish(r, ret);
+out:
+	runner_free(r);
+	free(r);
+	return code;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Crash-safe run state (docs/runner.md, "Crash safety").
+ *
+ * A run owns a state directory (RTGATE_STATE_DIR, default /run/rtgate),
+ * locked with flock(2) for its lifetime. Its state.json records, before
+ * anything on the machine is changed, how to undo that change: an "undo"
+ * list of entries {"kind": K, "key": ..., ...}. Whoever finds the file of
+ * a dead run (the guardian, the next start, `rtgate restore`) kills the
+ * run's processes (every process whose environment has
+ * RTGATE_OWNER=<state dir>) and undoes the entries newest first.
+ *
+ * Other components add their own kinds of undo: add an entry with
+ * state_add_undo() before changing anything, and a line for the kind to
+ * the table in runner_undo.c.
+ */
+#ifndef RTGATE_RUNNER_STATE_H
+#define RTGATE_RUNNER_STATE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#define STATE_DEFAULT_DIR	"/run/rtgate"
+#define STATE_FILE		"state.json"
+
+struct state {
+	char dir[PATH_MAX];	/* absolute: the RTGATE_OWNER of our children */
+	char path[PATH_MAX];	/* dir/state.json */
+	int lock_fd;
+	cJSON *doc;
+	bool restored;		/* state_acquire() restored a dead run */
+};
+
+struct state_undo_ops {
+	const char *kind;
+	bool kills;		/* undone first, with the process kill */
+	/* Undoes one entry; describes what it did in @done ("" if nothing). */
+	int (*undo)(const cJSON *entry, char *done, size_t len);
+};
+
+/* The directory from RTGATE_STATE_DIR or the default. */
+const char *state_dir_default(void);
+
+/*
+ * Creates and locks @dir (waiting a little for a dying run's guardian),
+ * restores what a dead run left (saying so on stderr) and starts a new
+ * state file owned by this process. -EBUSY: another run is alive.
+ */
+int state_acquire(struct state *st, const char *dir);
+/* Sets a top-level field (takes @value) and writes the file. */
+int state_set(struct state *st, const char *field, cJSON *value);
+/*
+ * Records how to undo a change, before the change: @data (taken; may be
+ * NULL) gets "kind" and "key" added. An entry of the same kind and key is
+ * kept as it was: the first original is the one to restore.
+ */
+int state_add_undo(struct state *st, const char *kind, const char *key,
+		   cJSON *data);
+int state_drop_undo(struct state *st, const char *kind, const char *key);
+/* The run ended cleanly: removes the file and drops the lock. */
+void state_release(struct state *st);
+
+/*
+ * Restores from the state file in @dir if there is one: kills the run's
+ * processes, undoes its entries. @who names the restorer in messages.
+ * Returns 1 when there was something to restore, 0 when not, or -errno.
+ */
+int state_restore(const char *dir, const char *who);
+
+/* Kills every process whose environment has RTGATE_OWNER=@dir. */
+int state_kill_owned(const char *dir);
+
+/* runner_undo.c: the table of undo kinds. */
+const struct state_undo_ops *state_undo_find(const char *kind);
+
+#endif

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Suite files (suites/README.md): the model and its parser.
+ *
+ * suite_load() reads a .suite file with inih and checks everything that
+ * can be checked without touching the machine. On error it fills
+ * err->msg with "FILE:LINE: what is wrong" and returns -EINVAL (a bad
+ * suite: exit 3) or another -errno (the file could not be read).
+ */
+#ifndef RTGATE_RUNNER_SUITE_H
+#define RTGATE_RUNNER_SUITE_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum suite_order {
+	SUITE_ORDER_INTERLEAVED,	/* A B C A B C ... */
+	SUITE_ORDER_BLOCKED,		/* A A A B B B ... */
+};
+
+enum suite_tool {
+	SUITE_TOOL_CYCLICTEST,
+	SUITE_TOOL_NONE,		/* microbenchmarks: the workloads measure */
+};
+
+enum tunable_kind {
+	TUNABLE_SYSCTL,			/* /proc/sys/NAME */
+	TUNABLE_SCHED_FEATURE,		/* debugfs sched/features */
+	TUNABLE_BASE_SLICE,		/* debugfs sched/base_slice_ns */
+	TUNABLE_DEBUGFS,		/* any debugfs file */
+};
+
+struct suite_tunable {
+	enum tunable_kind kind;
+	char *name;		/* dotted sysctl, FEATURE, or debugfs path */
+	char *value;		/* for a feature: FEATURE or NO_FEATURE */
+	unsigned int line;
+};
+
+struct suite_workload {
+	char *text;		/* the line as written, scaled() unexpanded */
+	char *alias;		/* as=, else the program's base name */
+	char *program;		/* a bin/ name, or a path when it has a '/' */
+	char *cpus;		/* cpus= as written, or NULL */
+	cpu_set_t cpuset;
+	char *policy;		/* policy= as written, or NULL */
+	int sched_policy;	/* SCHED_OTHER, SCHED_FIFO, ... */
+	int sched_prio;
+	bool has_nice;
+	int nice;
+	unsigned int line;
+};
+
+enum expect_op { EXPECT_GT, EXPECT_GE, EXPECT_LT, EXPECT_LE, EXPECT_EQ,
+		 EXPECT_NE };
+
+struct suite_expect {
+	char *text;		/* "inject.spins > 0" */
+	char *workload;		/* alias */
+	char *key;		/* key (dotted path) in the workload's summary */
+	enum expect_op op;
+	double value;
+	unsigned int line;
+};
+
+struct suite_refvalue {
+	char *metric;
+	double value;
+};
+
+struct suite_reference {
+	char *scenario;
+	char *source;
+	char **T;		/* NULL-terminated cyclictest T: lines */
+	struct suite_refvalue *values;
+	size_t nr_values;
+	unsigned int line;
+};
+
+struct suite_scenario {
+	char *name;
+	char *description;
+	char *compare;		/* NULL for a baseline */
+	unsigned int line;
+	unsigned int compare_line;
+	struct suite_workload *workloads;
+	size_t nr_workloads;
+	struct suite_tunable *tunables;
+	size_t nr_tunables;
+	char **requires;	/* NULL-terminated, the suite's included */
+	struct suite_expect *expects;
+	size_t nr_expects;
+	const struct suite_reference *reference;	/* or NULL */
+};
+
+struct suite_measure {
+	enum suite_tool tool;
+	char **args;		/* cyclictest options, NULL-terminated */
+	char *args_text;
+	uint64_t duration_ns;	/* 0 when loops is used */
+	uint64_t loops;		/* 0 when duration is used */
+	unsigned int histogram_us;
+	uint64_t timeout_ns;	/* longest a repetition may take */
+};
+
+struct suite_gate {
+	char *metric;
+	double alpha;
+	double min_increase_us;
+	double min_increase_pct;
+};
+
+struct suite {
+	char *path;		/* as given */
+	char *name;
+	char *description;
+	unsigned int repetitions;
+	enum suite_order order;
+	char **requires;	/* the suite-wide requirements */
+	struct suite_measure measure;
+	struct suite_gate gate;
+	struct suite_scenario *scenarios;
+	size_t nr_scenarios;
+	struct suite_reference *references;
+	size_t nr_references;
+};
+
+struct suite_error {
+	char msg[512];
+};
+
+int suite_load(const char *path, struct suite *suite, struct suite_error *err);
+void suite_free(struct suite *suite);
+
+const struct suite_scenario *suite_find(const struct suite *suite,
+					const char *name);
+
+/*
+ * The argv of a workload at duration scale @scale (scaled(N) expanded):
+ * argv[0] is PROGRAM as written. The caller frees it with strv_free().
+ */
+int suite_workload_argv(const struct suite_workload *wl, double scale,
+			char ***argv, char *err, size_t len);
+
+const char *suite_tunable_kind_name(enum tunable_kind kind);
+const char *suite_expect_op_name(enum expect_op op);
+
+#endif

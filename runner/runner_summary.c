@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The end-of-run table until the analyzer reports: per scenario and CPU,
+ * min / avg / max over its valid repetitions, from cyclictest's final T:
+ * lines (avg weighted by cycles). No verdict: comparing is the analyzer's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "runner_priv.h"
+
+#define SUMMARY_CPUS 256
+
+struct cpu_sum {
+	long min, max;
+	double avg_x_cycles;
+	long cycles;
+	bool seen;
+};
+
+static void scenario_rows(const struct scen_result *sr, int width)
+{
+	struct cpu_sum cpus[SUMMARY_CPUS] = { { 0 } };
+	size_t i, j, valid = 0;
+	const char *vs = sr->sc->compare ? sr->sc->compare : "-";
+	char reps[32];
+	bool first = true;
+	int cpu;
+
+	for (i = 0; i < sr->nr_reps; i++) {
+		const struct rep_result *rr = &sr->reps[i];
+
+		if (rr->status != REP_OK)
+			continue;
+		valid++;
+		for (j = 0; j < rr->nr_finals; j++) {
+			const struct ctline *t = &rr->finals[j];
+			struct cpu_sum *c;
+
+			if (t->thread >= SUMMARY_CPUS)
+				continue;
+			c = &cpus[t->thread];
+			if (!c->seen || t->min_us < c->min)
+				c->min = t->min_us;
+			if (!c->seen || t->max_us > c->max)
+				c->max = t->max_us;
+			c->avg_x_cycles += (double)t->avg_us * t->cycles;
+			c->cycles += t->cycles;
+			c->seen = true;
+		}
+	}
+	snprintf(reps, sizeof(reps), "%zu/%zu", valid, sr->nr_reps);
+	if (sr->skipped) {
+		printf("%-*s %-*s SKIPPED: %s\n", width, sr->sc->name, width,
+		       vs, sr->reason);
+		return;
+	}
+	if (!valid) {
+		const struct rep_result *bad = NULL;
+
+		for (i = 0; i < sr->nr_reps && !bad; i++)
+			if (sr->reps[i].status == REP_INVALID)
+				bad = &sr->reps[i];
+		if (bad)
+			printf("%-*s %-*s %-6s INVALID: rep %u: %s\n", width,
+			       sr->sc->name, width, vs, reps, bad->rep,
+			       bad->reason ? bad->reason : "");
+		else
+			printf("%-*s %-*s %-6s not run\n", width, sr->sc->name,
+			       width, vs, reps);
+		return;
+	}
+	for (cpu = 0; cpu < SUMMARY_CPUS; cpu++) {
+		const struct cpu_sum *c = &cpus[cpu];
+
+		if (!c->seen)
+			continue;
+		printf("%-*s %-*s %-6s %3d %6ld %6.0f %6ld\n", width,
+		       first ? sr->sc->name : "", width, first ? vs : "",
+		       first ? reps : "", cpu, c->min,
+		       c->cycles ? c->avg_x_cycles / c->cycles : 0, c->max);
+		first = false;
+	}
+	if (first)
+		printf("%-*s %-*s %-6s (no cyclictest: see the workload "
+		       "summaries)\n", width, sr->sc->name, width, vs, reps);
+	for (i = 0; i < sr->nr_reps; i++)
+		if (sr->reps[i].status == REP_INVALID)
+			printf("%-*s   rep %u INVALID: %s\n", width, "",
+			       sr->reps[i].rep, sr->reps[i].reason ?
+			       sr->reps[i].reason : "");
+}
+
+void runner_summary_print(const struct run *run, const char *results)
+{
+	size_t i;
+	int width = 8;
+
+	for (i = 0; i < run->suite->nr_scenarios; i++) {
+		int n = (int)strlen(run->suite->scenarios[i].name);
+
+		if (n > width)
+			width = n;
+	}
+	printf("\n%-*s %-*s %-6s %3s %6s %6s %6s   (us, over valid "
+	       "repetitions)\n", width, "scenario", width, "vs", "reps",
+	       "CPU", "min", "avg", "max");
+	for (i = 0; i < run->suite->nr_scenarios; i++)
+		scenario_rows(&run->scens[i], width);
+	if (run->status == RUN_COMPLETE)
+		printf("\nrun %s: complete\n", run->id);
+	else
+		printf("\nrun %s: %s (%s)\n", run->id,
+		       run_status_name(run->status), run->reason);
+	printf("results: %s\n", results);
+	fflush(stdout);
+}

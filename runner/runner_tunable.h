@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel tunables a suite changes: sysctls under /proc/sys, sched features,
+ * base_slice_ns and other debugfs files. A tunable is resolved once to a
+ * file and the value to write back (its original); every change is undone
+ * by writing that original again, which is idempotent, so a restore may be
+ * repeated by the guardian or the next start without harm.
+ */
+#ifndef RTGATE_RUNNER_TUNABLE_H
+#define RTGATE_RUNNER_TUNABLE_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "runner_suite.h"
+
+#define TUNABLE_VALUE_MAX 256
+
+struct tunable {
+	enum tunable_kind kind;
+	char key[160];		/* manifest name: kernel.sched_rr_timeslice_ms,
+				 * sched_feature.HRTICK, debugfs.sched/...   */
+	char path[PATH_MAX];
+	char feature[64];	/* sched features: the name without NO_ */
+	char orig[TUNABLE_VALUE_MAX];	/* what to write back */
+	int save_err;		/* 0, or -errno when the original is unknown */
+};
+
+/*
+ * Resolves a suite tunable. @debugfs is the debugfs mount point (NULL when
+ * absent: debugfs tunables then fail with -ENOENT when saved).
+ */
+int tunable_init(struct tunable *t, const struct suite_tunable *st,
+		 const char *debugfs);
+/* The current value, in the form it is written (FEATURE / NO_FEATURE). */
+int tunable_read(const struct tunable *t, char *buf, size_t len);
+int tunable_write(const struct tunable *t, const char *value);
+/* Reads the original into t->orig; sets and returns t->save_err. */
+int tunable_save(struct tunable *t);
+int tunable_restore(const struct tunable *t);
+
+#endif
