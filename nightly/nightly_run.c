@@ -91,11 +91,12 @@ static int spawn_runner(const struct nightly_config *cfg,
 		wordfree(&we);
 		return -ENOMEM;
 	}
+	/* rtgate run takes its options before the suite. */
 	av[0] = (char *)cfg->rtgate;
 	av[1] = "run";
-	av[2] = file;
 	for (i = 0; i < n; i++)
-		av[3 + i] = we.we_wordv[i];
+		av[2 + i] = we.we_wordv[i];
+	av[2 + n] = file;
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
