@@ -259,6 +259,11 @@ int history_side_add(struct an_side *side, struct history *h, long long run,
 /* suite.measure.histogram_us of a manifest; 0 when unknown. */
 unsigned int history_manifest_limit(const struct cJSON *m);
 
+/* Judges every complete run without a verdict against history (all of
+ * them again with @rejudge), storing the verdicts. */
+int history_judge_missing(struct history *h,
+			  const struct history_judge_params *p, bool rejudge);
+
 /* The whole manifest of a stored run (malloc'ed JSON text). */
 int history_run_manifest(struct history *h, long long run, char **text);
 
@@ -267,5 +272,8 @@ int history_resolve_db(const char *opt, char *buf, size_t len);
 
 /* `rtgate history ...` */
 int cmd_history(int argc, char **argv);
+int history_cmd_changepoints(int argc, char **argv);
+/* `rtgate compare --history ...`: the analyzer's compare hands over here. */
+int history_compare_cmd(int argc, char **argv);
 
 #endif

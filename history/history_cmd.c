@@ -42,6 +42,10 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rtgate history import [--db FILE] RESULTS_DIR...\n"
 		"       rtgate history list [--db FILE] [--suite NAME]\n"
+		"       rtgate history changepoints [--db FILE] [--suite NAME]"
+		" [--history K]\n"
+		"                                   [--reference GLOB]"
+		" [--rejudge]\n"
 		"RESULTS_DIR is one run (it has manifest.json) or a directory of"
 		" runs.\n");
 }
@@ -123,6 +127,7 @@ int cmd_history(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	sub = argv[1];
+	/* WIP-HOOK: changepoints */
 	if (parse_args(argc - 1, argv + 1, &p))
 		return EXIT_BAD_INPUT;
 	if (strcmp(sub, "import") && strcmp(sub, "list")) {

@@ -318,40 +318,6 @@ static void html_table(FILE *f, const struct dashboard_params *dp,
 	fputs("</table>\n</section>\n", f);
 }
 
-/* Judges the runs that have no verdict against history yet. */
-static int judge_missing(struct history *h, const struct dashboard_params *dp)
-{
-	struct history_judge_params jp = {
-		.history = dp->history, .reference = dp->reference,
-		.store = true,
-	};
-	struct history_verdict_row *v;
-	struct history_judgement *j;
-	struct history_run *runs;
-	size_t n, i, k, nv, nj;
-	int ret, have;
-
-	ret = history_runs(h, NULL, &runs, &n);
-	if (ret)
-		return ret;
-	for (i = 0; !ret && i < n; i++) {
-		if (strcmp(runs[i].status, "complete"))
-			continue;
-		if (history_verdicts(h, runs[i].id, &v, &nv))
-			continue;
-		for (k = 0, have = 0; k < nv; k++)
-			have |= !strcmp(v[k].source, "history");
-		free(v);
-		if (have)
-			continue;
-		ret = history_judge_run(h, runs[i].run_id, &jp, &j, &nj);
-		if (!ret)
-			free(j);
-	}
-	free(runs);
-	return ret;
-}
-
 static void slugify(const struct history_key *k, char *buf, size_t len)
 {
 	size_t i;
@@ -437,7 +403,14 @@ int dashboard_build(const struct dashboard_params *dp)
 	ret = history_open(&h, dp->database);
 	if (ret)
 		return ret;
-	ret = judge_missing(&h, dp);
+	{
+		struct history_judge_params jp = {
+			.history = dp->history, .reference = dp->reference,
+			.store = true,
+		};
+
+		ret = history_judge_missing(&h, &jp, false);
+	}
 	if (!ret)
 		ret = history_keys(&h, &keys, &nk);
 	if (ret)
