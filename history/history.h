@@ -151,6 +151,7 @@ struct history_point {
 	double max_us;			/* max over CPUs and repetitions */
 	double p9999_us;		/* p99.99 of the pooled histogram; <0 unknown */
 	bool p9999_lower_bound;		/* beyond the histogram: "≥" */
+	double p99_us;			/* p99 likewise */
 	char verdict[24];		/* history verdict stored, "" if none */
 	char report[PATH_MAX];		/* report.html of the run, "" if none */
 };

@@ -281,6 +281,7 @@ int history_series(struct history *h, const char *suite, const char *host,
 		v[cnt].max_us = sqlite3_column_type(st, 11) == SQLITE_NULL ?
 				-1 : sqlite3_column_double(st, 11);
 		v[cnt].p9999_us = -1;
+		v[cnt].p99_us = -1;
 		history_col(st, 12, v[cnt].verdict, sizeof(v[cnt].verdict));
 		history_col(st, 13, v[cnt].report, sizeof(v[cnt].report));
 		cnt++;

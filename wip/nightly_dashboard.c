@@ -67,21 +67,21 @@ static time_t parse_time(const char *s)
 	return timegm(&tm);
 }
 
-/* p99.99 of all CPUs and repetitions of the night, pooled. */
-static double night_p9999(struct history *h, const struct history_point *pt,
-			  const char *scenario, bool *ge)
+/* Quantiles of all CPUs and repetitions of the night, pooled. */
+static void night_quantiles(struct history *h, struct history_point *pt,
+			    const char *scenario)
 {
 	struct an_side *side = an_side_new("night");
 	struct an_cpu acc = { 0 };
-	double q = NAN;
 	size_t i, j;
+	bool ge;
 	char *text;
 	cJSON *m;
 	unsigned int limit = 0;
 
-	*ge = false;
+	pt->p9999_us = pt->p99_us = -1;
 	if (!side)
-		return NAN;
+		return;
 	if (!history_run_manifest(h, pt->run.id, &text)) {
 		m = cJSON_Parse(text);
 		limit = history_manifest_limit(m);
@@ -95,11 +95,15 @@ static double night_p9999(struct history *h, const struct history_point *pt,
 		for (j = 0; j < side->runs[i].ncpus; j++)
 			if (an_cpu_pool(&acc, &side->runs[i].cpus[j]))
 				goto out;
-	q = an_cpu_quantile(&acc, 0.9999, ge);
+	pt->p9999_us = an_cpu_quantile(&acc, 0.9999, &pt->p9999_lower_bound);
+	pt->p99_us = an_cpu_quantile(&acc, 0.99, &ge);
+	if (isnan(pt->p9999_us))
+		pt->p9999_us = -1;
+	if (isnan(pt->p99_us))
+		pt->p99_us = -1;
 out:
 	an_cpu_release(&acc);
 	an_side_free(side);
-	return q;
 }
 
 static void ranges(struct plot *p)
@@ -119,6 +123,8 @@ static void ranges(struct plot *p)
 		}
 		if (p->pts[i].p9999_us > 0)
 			lo = fmin(lo, p->pts[i].p9999_us);
+		if (p->pts[i].p99_us > 0)
+			lo = fmin(lo, p->pts[i].p99_us);
 	}
 	/* Half a day either side, so the first and last nights are inside. */
 	p->xmin -= 43200;
@@ -156,15 +162,20 @@ static int write_data(const struct plot *p, const char *path)
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# night(epoch) max_us p99.99_us regression run_id\n");
+	fprintf(f, "# night(epoch) max_us p99.99_us regression run_id "
+		"p99_us\n");
 	for (i = 0; i < p->n; i++) {
 		fprintf(f, "%lld %.1f ", (long long)p->t[i], p->pts[i].max_us);
 		if (p->pts[i].p9999_us > 0)
 			fprintf(f, "%.1f", p->pts[i].p9999_us);
 		else
 			fputc('?', f);
-		fprintf(f, " %d %s\n", is_regression(&p->pts[i]),
+		fprintf(f, " %d %s ", is_regression(&p->pts[i]),
 			p->pts[i].run.run_id);
+		if (p->pts[i].p99_us > 0)
+			fprintf(f, "%.1f\n", p->pts[i].p99_us);
+		else
+			fputs("?\n", f);
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -203,6 +214,8 @@ static int write_script(const struct plot *p, const char *dir,
 		"lc rgb '#1f77b4' title 'max', \\\n"
 		"  '' using 1:3 with linespoints pt 5 ps 0.8 lc rgb '#2ca02c' "
 		"title 'p99.99', \\\n"
+		"  '' using 1:6 with linespoints pt 13 ps 0.8 lc rgb '#9467bd' "
+		"title 'p99', \\\n"
 		"  '' using 1:($4 > 0 ? $2 : 1/0) with points pt 9 ps 2.2 "
 		"lc rgb '#d62728' title 'regression vs history'\n",
 		dir, p->slug);
@@ -293,7 +306,8 @@ static void html_table(FILE *f, const struct dashboard_params *dp,
 	size_t i;
 
 	fputs("<table>\n<tr><th>night</th><th>run</th><th>kernel</th>"
-	      "<th>max (us)</th><th>p99.99 (us)</th><th>vs history</th></tr>\n",
+	      "<th>max (us)</th><th>p99.99 (us)</th><th>p99 (us)</th>"
+	      "<th>vs history</th></tr>\n",
 	      f);
 	for (i = p->n; i-- > 0;) {
 		const struct history_point *pt = &p->pts[i];
@@ -309,9 +323,9 @@ static void html_table(FILE *f, const struct dashboard_params *dp,
 		html_esc(f, pt->run.kernel_release);
 		fputc(' ', f);
 		html_esc(f, pt->run.kernel_version);
-		fprintf(f, "</td><td>%.0f</td><td>%s%.0f</td><td>",
+		fprintf(f, "</td><td>%.0f</td><td>%s%.0f</td><td>%.0f</td><td>",
 			pt->max_us, pt->p9999_lower_bound ? "&ge; " : "",
-			pt->p9999_us);
+			pt->p9999_us, pt->p99_us);
 		html_esc(f, pt->verdict[0] ? pt->verdict : "-");
 		fputs("</td></tr>\n", f);
 	}
@@ -345,9 +359,7 @@ static int build_plot(struct history *h, const struct dashboard_params *dp,
 		return -ENOMEM;
 	for (i = 0; i < p->n; i++) {
 		p->t[i] = parse_time(p->pts[i].run.start_time);
-		p->pts[i].p9999_us = night_p9999(h, &p->pts[i],
-						 p->key->scenario,
-						 &p->pts[i].p9999_lower_bound);
+		night_quantiles(h, &p->pts[i], p->key->scenario);
 	}
 	ranges(p);
 	slugify(p->key, p->slug, sizeof(p->slug));
