@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define NIGHTLY_MAX_SUITES	32
 
@@ -22,7 +23,6 @@ struct nightly_suite {
 	char file[PATH_MAX];		/* suite file; "" = suites/NAME.suite */
 	char args[1024];		/* extra `rtgate run` arguments */
 	char import[PATH_MAX];		/* collect runs from here, not run */
-	int line;			/* where it was declared */
 };
 
 /* One params struct for the command, filled from the file and options. */
@@ -37,12 +37,16 @@ struct nightly_config {
 	char report_url[512];		/* base URL of results/, for links */
 	char rtgate[PATH_MAX];		/* the rtgate that runs suites */
 	unsigned int history;		/* K */
+	bool gate_run;			/* the runs' own verdicts count too */
 	struct nightly_suite suites[NIGHTLY_MAX_SUITES];
 	size_t nr_suites;
 };
 
 /* Defaults from the environment, then the file (if any). 0 or -EINVAL. */
 int nightly_config_load(struct nightly_config *cfg, const char *file);
+
+/* What the nightly will do, for --check. Returns EXIT_PASS. */
+int nightly_config_print(const struct nightly_config *cfg, FILE *f);
 
 /*
  * The lock: a file held with flock(2) for the whole nightly; it holds the

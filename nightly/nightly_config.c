@@ -48,6 +48,15 @@ static int nightly_key(struct cfg_parse *cp, const char *name,
 		return set_str(c->report_url, sizeof(c->report_url), value);
 	if (!strcmp(name, "rtgate"))
 		return set_str(c->rtgate, sizeof(c->rtgate), value);
+	if (!strcmp(name, "gate")) {
+		if (strcmp(value, "history") && strcmp(value, "both")) {
+			snprintf(cp->err, sizeof(cp->err), "gate = '%s': "
+				 "history or both", value);
+			return 0;
+		}
+		c->gate_run = !strcmp(value, "both");
+		return 1;
+	}
 	if (!strcmp(name, "history")) {
 		if (parse_u64_range(value, 1, 1000, &v)) {
 			snprintf(cp->err, sizeof(cp->err),
@@ -177,6 +186,32 @@ int nightly_config_load(struct nightly_config *cfg, const char *file)
 		snprintf(cfg->suites[0].name, sizeof(cfg->suites[0].name),
 			 "quick");
 		cfg->nr_suites = 1;
+	}
+	return 0;
+}
+
+int nightly_config_print(const struct nightly_config *cfg, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "%s: ok\n  results   %s\n  database  %s\n  summary   %s\n"
+		"  lock      %s\n  dashboard %s\n  history   last %u runs%s%s\n"
+		"  gate      %s\n", cfg->path[0] ? cfg->path : "(defaults)",
+		cfg->results, cfg->database, cfg->summary, cfg->lock,
+		cfg->dashboard[0] ? cfg->dashboard : "(none)", cfg->history,
+		cfg->reference[0] ? " on kernels matching " : "",
+		cfg->reference, cfg->gate_run ? "history and the runs' own "
+		"comparisons" : "history");
+	for (i = 0; i < cfg->nr_suites; i++) {
+		const struct nightly_suite *s = &cfg->suites[i];
+
+		if (s->import[0])
+			fprintf(f, "  suite %-12s import runs from %s\n",
+				s->name, s->import);
+		else
+			fprintf(f, "  suite %-12s rtgate run %s%s%s\n", s->name,
+				s->args, s->args[0] ? " " : "",
+				s->file[0] ? s->file : "suites/NAME.suite");
 	}
 	return 0;
 }

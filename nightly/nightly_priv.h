@@ -18,6 +18,7 @@ struct nightly_result {
 	char note[512];
 	char kernel[400];
 	int runner_exit;		/* rtgate run's exit; -1 not run here */
+	int run_gate;			/* the run's own comparisons */
 	int exit_code;			/* this run's contribution */
 	struct history_judgement *judged;
 	size_t nr_judged;

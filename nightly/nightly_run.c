@@ -80,8 +80,8 @@ static int spawn_runner(const struct nightly_config *cfg,
 	if (s->args[0]) {
 		ret = wordexp(s->args, &we, WRDE_NOCMD | WRDE_UNDEF);
 		if (ret) {
-			pr_err("%s:%d: args = '%s' cannot be split into words",
-			       cfg->path, s->line, s->args);
+			pr_err("%s: [suite %s] args = '%s' cannot be split "
+			       "into words", cfg->path, s->name, s->args);
 			return -EINVAL;
 		}
 	}
@@ -182,8 +182,8 @@ static int import_suite(struct nightly_ctx *c, const struct nightly_suite *s,
 	n = scandir(s->import, &ents, NULL, alphasort);
 	if (n < 0) {
 		ret = -errno;
-		pr_err("%s:%d: import = %s: %s", c->cfg->path, s->line,
-		       s->import, strerror(errno));
+		pr_err("%s: [suite %s] import = %s: %s", c->cfg->path,
+		       s->name, s->import, strerror(errno));
 		return ret;
 	}
 	for (i = 0; i < n; i++) {

@@ -47,6 +47,8 @@ static void text_run(FILE *f, const struct nightly_result *r)
 		fprintf(f, "  kernel %s\n", r->kernel);
 	if (r->note[0])
 		fprintf(f, "  %s\n", r->note);
+	fprintf(f, "  the run's own comparisons: exit %d (%s)\n", r->run_gate,
+		exit_word(r->run_gate));
 	if (!r->nr_judged)
 		return;
 	fprintf(f, "  %-16s %-8s %9s %9s  %-5s %s\n", "scenario", "metric",
