@@ -153,6 +153,7 @@ struct history_point {
 	bool p9999_lower_bound;		/* beyond the histogram: "≥" */
 	double p99_us;			/* p99 likewise */
 	char verdict[24];		/* history verdict stored, "" if none */
+	char metric[96];		/* the metric it was judged on */
 	char report[PATH_MAX];		/* report.html of the run, "" if none */
 };
 

@@ -127,7 +127,8 @@ int cmd_history(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	sub = argv[1];
-	/* WIP-HOOK: changepoints */
+	if (!strcmp(sub, "changepoints"))
+		return history_cmd_changepoints(argc - 1, argv + 1);
 	if (parse_args(argc - 1, argv + 1, &p))
 		return EXIT_BAD_INPUT;
 	if (strcmp(sub, "import") && strcmp(sub, "list")) {

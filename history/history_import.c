@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "analyze/analyze.h"
+#include "analyze/analyze_hist.h"
 #include "fsio.h"
 #include "history.h"
 #include "history_priv.h"
@@ -117,13 +119,38 @@ static int insert_run(struct history *h, const char *run_dir,
  * One thread of cyclictest's --json output. Overflows are the samples
  * above the -h limit: cycles minus the histogram's sum.
  */
+/*
+ * The quantiles of one thread, by the analyzer's own an_cpu_quantile()
+ * (beyond the histogram it gives the limit: stored as such, a lower bound).
+ */
+static void bind_quantiles(sqlite3_stmt *st, int first, const char *hist,
+			   long long cycles, unsigned int limit)
+{
+	static const double q[] = { 0.5, 0.99, 0.999, 0.9999, 0.99999 };
+	struct an_cpu c = { .cycles = cycles > 0 ? cycles : 0 };
+	uint64_t *buckets;
+	size_t n, i;
+	bool ge;
+
+	if (!hist || !limit || cycles <= 0 ||
+	    history_hist_parse(hist, limit, &buckets, &n))
+		return;
+	if (!an_cpu_set_hist(&c, buckets, n, limit))
+		for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+			sqlite3_bind_double(st, first + i,
+					    an_cpu_quantile(&c, q[i], &ge));
+	an_cpu_release(&c);
+	free(buckets);
+}
+
 static int insert_cpu(struct history *h, long long rep, const cJSON *thr,
-		      const char *name)
+		      const char *name, unsigned int limit)
 {
 	static const char sql[] =
 		"INSERT INTO cpu_metrics (rep, cpu, cycles, overflows, min_us,"
-		" avg_us, max_us, histogram) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-		" ?7, ?8)";
+		" avg_us, max_us, histogram, p50_us, p99_us, p999_us,"
+		" p9999_us, p99999_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+		" ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 	const cJSON *hist = cJSON_GetObjectItem(thr, "histogram");
 	const cJSON *b;
 	long long cycles = (long long)json_get_num(thr, "cycles", -1);
@@ -153,6 +180,7 @@ static int insert_cpu(struct history *h, long long rep, const cJSON *thr,
 	bind_num(st, 7, thr, "max");
 	if (text)
 		sqlite3_bind_text(st, 8, text, -1, SQLITE_TRANSIENT);
+	bind_quantiles(st, 9, text, cycles, limit);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
 		ret = -EIO;
@@ -164,7 +192,7 @@ static int insert_cpu(struct history *h, long long rep, const cJSON *thr,
 
 /* cyclictest.json of a repetition; absent is fine for a skipped one. */
 static int import_cyclictest(struct history *h, long long rep,
-			     const char *path)
+			     const char *path, unsigned int limit)
 {
 	struct json_error err;
 	const cJSON *thr;
@@ -179,7 +207,7 @@ static int import_cyclictest(struct history *h, long long rep,
 		return ret;
 	}
 	cJSON_ArrayForEach(thr, cJSON_GetObjectItem(ct, "thread")) {
-		ret = insert_cpu(h, rep, thr, thr->string);
+		ret = insert_cpu(h, rep, thr, thr->string, limit);
 		if (ret)
 			break;
 	}
@@ -215,7 +243,7 @@ static int insert_workloads(struct history *h, long long rep,
 }
 
 static int insert_rep(struct history *h, const char *run_dir, long long scen,
-		      const cJSON *r)
+		      const cJSON *r, unsigned int limit)
 {
 	static const char sql[] =
 		"INSERT INTO reps (scenario, rep, status, reason, start_time,"
@@ -248,11 +276,11 @@ static int insert_rep(struct history *h, const char *run_dir, long long scen,
 	if (snprintf(path, sizeof(path), "%s/%s/cyclictest.json", run_dir,
 		     dir) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	return import_cyclictest(h, id, path);
+	return import_cyclictest(h, id, path, limit);
 }
 
 static int insert_scenario(struct history *h, const char *run_dir,
-			   long long run, const cJSON *s)
+			   long long run, const cJSON *s, unsigned int limit)
 {
 	static const char sql[] =
 		"INSERT INTO scenarios (run, name, compare, status, reason)"
@@ -278,7 +306,7 @@ static int insert_scenario(struct history *h, const char *run_dir,
 	if (ret)
 		return ret;
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(s, "repetitions")) {
-		ret = insert_rep(h, run_dir, id, r);
+		ret = insert_rep(h, run_dir, id, r, limit);
 		if (ret)
 			return ret;
 	}
@@ -362,7 +390,8 @@ static int write_run(struct history *h, const char *run_dir, const cJSON *m,
 	if (ret)
 		return ret;
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
-		ret = insert_scenario(h, run_dir, run, s);
+		ret = insert_scenario(h, run_dir, run, s,
+				      history_manifest_limit(m));
 		if (ret)
 			return ret;
 	}

@@ -3,6 +3,8 @@
 #ifndef RTGATE_HISTORY_PRIV_H
 #define RTGATE_HISTORY_PRIV_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <sqlite3.h>
 
 #include "history.h"
@@ -14,5 +16,9 @@ void history_col(sqlite3_stmt *st, int col, char *buf, size_t len);
 /* The analyzer's verdicts of the run (report.json), inside the transaction. */
 int history_import_verdicts(struct history *h, const char *run_dir,
 			    long long run);
+
+/* cyclictest's histogram object {"us": count} -> buckets[0..n), n <= limit. */
+int history_hist_parse(const char *text, unsigned int limit, uint64_t **out,
+		       size_t *n);
 
 #endif

@@ -254,7 +254,9 @@ int history_series(struct history *h, const char *suite, const char *host,
 		"   ON m.rep = p.id WHERE p.scenario = s.id AND p.status = 'ok'),"
 		" (SELECT v.verdict FROM verdicts v WHERE v.run = r.id"
 		"   AND v.scenario = s.name AND v.source = 'history'),"
-		" r.report"
+		" r.report,"
+		" (SELECT v.metric FROM verdicts v WHERE v.run = r.id"
+		"   AND v.scenario = s.name AND v.source = 'history')"
 		" FROM runs r JOIN scenarios s ON s.run = r.id AND s.name = ?3"
 		" AND s.status IN ('ok', 'partial')"
 		" WHERE r.status = 'complete' AND r.suite = ?1 AND r.host = ?2"
@@ -284,6 +286,7 @@ int history_series(struct history *h, const char *suite, const char *host,
 		v[cnt].p99_us = -1;
 		history_col(st, 12, v[cnt].verdict, sizeof(v[cnt].verdict));
 		history_col(st, 13, v[cnt].report, sizeof(v[cnt].report));
+		history_col(st, 14, v[cnt].metric, sizeof(v[cnt].metric));
 		cnt++;
 	}
 	if (!ret && rc != SQLITE_DONE) {

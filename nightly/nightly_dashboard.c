@@ -155,6 +155,16 @@ static int is_regression(const struct history_point *pt)
 	return !strcmp(pt->verdict, "REGRESSION");
 }
 
+/* Where a regression is marked: on the line of the metric it was judged on. */
+static double judged_value(const struct history_point *pt)
+{
+	if (!strcmp(pt->metric, "p99") && pt->p99_us > 0)
+		return pt->p99_us;
+	if (!strcmp(pt->metric, "p99.99") && pt->p9999_us > 0)
+		return pt->p9999_us;
+	return pt->max_us;
+}
+
 static int write_data(const struct plot *p, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -163,7 +173,7 @@ static int write_data(const struct plot *p, const char *path)
 	if (!f)
 		return -errno;
 	fprintf(f, "# night(epoch) max_us p99.99_us regression run_id "
-		"p99_us\n");
+		"p99_us judged_us\n");
 	for (i = 0; i < p->n; i++) {
 		fprintf(f, "%lld %.1f ", (long long)p->t[i], p->pts[i].max_us);
 		if (p->pts[i].p9999_us > 0)
@@ -173,9 +183,10 @@ static int write_data(const struct plot *p, const char *path)
 		fprintf(f, " %d %s ", is_regression(&p->pts[i]),
 			p->pts[i].run.run_id);
 		if (p->pts[i].p99_us > 0)
-			fprintf(f, "%.1f\n", p->pts[i].p99_us);
+			fprintf(f, "%.1f ", p->pts[i].p99_us);
 		else
-			fputs("?\n", f);
+			fputs("? ", f);
+		fprintf(f, "%.1f\n", judged_value(&p->pts[i]));
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -191,16 +202,14 @@ static int write_script(const struct plot *p, const char *dir,
 	fprintf(f, "set terminal svg size %d,%d font 'sans,11' "
 		"background rgb 'white'\n", PLOT_W, PLOT_H);
 	fprintf(f, "set output '%s/%s.svg'\n", dir, p->slug);
-	fprintf(f, "set title \"%s / %s on %s: latency per night\" noenhanced\n",
-		p->key->suite, p->key->scenario, p->key->host);
 	fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\n"
 		"set bmargin at screen %g\nset tmargin at screen %g\n",
 		M_LEFT, M_RIGHT, M_BOTTOM, M_TOP);
 	fprintf(f, "set xdata time\nset timefmt '%%s'\nset format x '%%m-%%d'\n"
 		"set xrange ['%.0f':'%.0f']\n", p->xmin, p->xmax);
 	fprintf(f, "set logscale y\nset yrange [%g:%g]\n", p->ymin, p->ymax);
-	fprintf(f, "set ylabel 'latency (us)'\nset grid\nset key top left "
-		"opaque\nset datafile missing '?'\n");
+	fprintf(f, "set ylabel 'latency (us)'\nset grid\nset key at screen "
+		"0.53, 0.985 center top horizontal\nset datafile missing '?'\n");
 	/* A dashed line where a regression starts: the changepoint. */
 	for (i = 0; i < p->n; i++)
 		if (is_regression(&p->pts[i]) &&
@@ -216,7 +225,7 @@ static int write_script(const struct plot *p, const char *dir,
 		"title 'p99.99', \\\n"
 		"  '' using 1:6 with linespoints pt 13 ps 0.8 lc rgb '#9467bd' "
 		"title 'p99', \\\n"
-		"  '' using 1:($4 > 0 ? $2 : 1/0) with points pt 9 ps 2.2 "
+		"  '' using 1:($4 > 0 ? $7 : 1/0) with points pt 9 ps 2.2 "
 		"lc rgb '#d62728' title 'regression vs history'\n",
 		dir, p->slug);
 	return fclose(f) ? -errno : 0;
@@ -438,10 +447,12 @@ int dashboard_build(const struct dashboard_params *dp)
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		"<title>rtgate: latency per night</title>\n<style>%s</style>\n"
 		"<script>%s</script></head>\n<body data-plots=\"%zu\">\n"
-		"<h1>rtgate: latency per night</h1>\n<p>Maximum and p99.99 "
-		"latency of every night, per suite, host and scenario. Red: "
-		"the night was a REGRESSION against its last %u nights. Every"
-		" point links to its report. Built %s from ", style, script,
+		"<h1>rtgate: latency per night</h1>\n<p>Maximum, p99.99 and "
+		"p99 latency of every night (all CPUs and repetitions), per "
+		"suite, host and scenario. A red triangle, on the line of the "
+		"metric the suite gates on: the night was a REGRESSION against "
+		"its last %u nights; the dashed line: where that began. Every "
+		"point links to its report. Built %s from ", style, script,
 		nk, dp->history ? dp->history : 7, now);
 	html_esc(f, dp->database);
 	fputs(".</p>\n", f);

@@ -64,6 +64,14 @@ find_verdict(const struct history_verdict_row *v, size_t n,
 	return NULL;
 }
 
+static void print_num(double v)
+{
+	if (isnan(v))
+		printf(" %8s", "-");
+	else
+		printf(" %8.1f", v);
+}
+
 static void print_series(struct history *h, const struct history_key *k,
 			 unsigned int K)
 {
@@ -77,25 +85,27 @@ static void print_series(struct history *h, const struct history_key *k,
 		return;
 	printf("\n%s / %s on %s (baseline: the last %u complete runs)\n",
 	       k->suite, k->scenario, k->host, K);
-	printf("  %-10s  %-26s  %-22s %9s  %s\n", "night", "run", "kernel",
-	       "max (us)", "against history");
+	printf("  %-10s  %-24s %-18s %8s  %-7s %8s %8s  %s\n", "night", "run",
+	       "kernel", "max", "metric", "tonight", "history",
+	       "against history");
 	for (i = 0; i < n; i++) {
 		reg = !strcmp(pts[i].verdict, "REGRESSION");
-		printf("  %.10s  %-26s  %-22.22s %9.0f  %s%s\n",
+		if (history_verdicts(h, pts[i].run.id, &v, &nv))
+			continue;
+		vr = find_verdict(v, nv, k->scenario);
+		printf("  %.10s  %-24s %-18.18s %8.0f  %-7.7s ",
 		       pts[i].run.start_time, pts[i].run.run_id,
 		       pts[i].run.kernel_release, pts[i].max_us,
-		       pts[i].verdict[0] ? pts[i].verdict : "-",
+		       vr ? vr->metric : "-");
+		print_num(vr ? vr->candidate : NAN);
+		print_num(vr ? vr->baseline_value : NAN);
+		printf("  %s%s\n", pts[i].verdict[0] ? pts[i].verdict : "-",
 		       reg && !stepped ? "  <- step" : "");
-		if (reg && !stepped &&
-		    !history_verdicts(h, pts[i].run.id, &v, &nv)) {
-			vr = find_verdict(v, nv, k->scenario);
-			if (vr)
-				printf("  %10s  changed since %s: %s\n", "",
-				       vr->prev_run, vr->changed[0] ?
-				       vr->changed : "nothing in the kernel "
-				       "identity");
-			free(v);
-		}
+		if (reg && !stepped && vr)
+			printf("  %10s  changed since %s: %s\n", "",
+			       vr->prev_run, vr->changed[0] ? vr->changed :
+			       "nothing in the kernel identity");
+		free(v);
 		stepped = reg;
 	}
 	free(pts);

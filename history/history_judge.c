@@ -18,9 +18,9 @@
 #include "jsonio.h"
 #include "log.h"
 
-/* {"8": 1, "9": 2, …} -> buckets[0..n). */
-static int parse_hist(const char *text, uint32_t limit, uint64_t **out,
-		      size_t *n)
+/* {"8": 1, "9": 2, …} -> buckets[0..n), n <= limit. */
+int history_hist_parse(const char *text, unsigned int limit, uint64_t **out,
+		       size_t *n)
 {
 	const cJSON *b;
 	uint64_t *v;
@@ -72,7 +72,7 @@ static int fill_cpu(struct an_cpu *c, const struct history_cpu *src,
 	c->overflows = src->overflows;
 	if (!src->histogram || !limit)
 		return 0;
-	ret = parse_hist(src->histogram, limit, &buckets, &n);
+	ret = history_hist_parse(src->histogram, limit, &buckets, &n);
 	if (ret)
 		return ret;
 	ret = an_cpu_set_hist(c, buckets, n, limit);

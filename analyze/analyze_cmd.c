@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtgate compare BASELINE CANDIDATE` and `rtgate report RUN_DIR`, and
+ * analyze_report_run() for the runner. Only these choose exit codes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "history/history.h"
+#include "analyze_input.h"
+#include "analyze_report.h"
+#include "exitcode.h"
+#include "jsonio.h"
+#include "log.h"
+#include "parse.h"
+
+static const struct option an_opts[] = {
+	{ "metric", required_argument, NULL, 'm' },
+	{ "alpha", required_argument, NULL, 'a' },
+	{ "min-increase-us", required_argument, NULL, 'u' },
+	{ "min-increase-pct", required_argument, NULL, 'P' },
+	{ "report", required_argument, NULL, 'r' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_formats(const char *s, unsigned int *out)
+{
+	static const char *const names[] = { "txt", "md", "json", "junit",
+					     "html" };
+	char buf[128], *tok, *save = NULL;
+	size_t i;
+
+	*out = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			*out |= AN_FMT_ALL;
+			continue;
+		}
+		for (i = 0; i < 5; i++)
+			if (!strcmp(tok, names[i]))
+				break;
+		if (i == 5) {
+			pr_err("--report: unknown format '%s' (txt, md, json, "
+			       "junit, html, all)", tok);
+			return -EINVAL;
+		}
+		*out |= 1u << i;
+	}
+	return *out ? 0 : -EINVAL;
+}
+
+static int parse_num_opt(const char *opt, const char *val, double min,
+			 double *out)
+{
+	if (parse_double(val, out) || !(*out >= min)) {
+		pr_err("--%s: '%s' is not a number >= %g", opt, val, min);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Options shared by compare and report; returns the next argv index. */
+static int parse_opts(int argc, char **argv, struct analyze_params *p,
+		      const char *usage)
+{
+	int c;
+
+	analyze_params_init(p);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qh", an_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			p->metric = optarg;
+			break;
+		case 'a':
+			if (parse_num_opt("alpha", optarg, 0, &p->alpha))
+				return -EINVAL;
+			break;
+		case 'u':
+			if (parse_num_opt("min-increase-us", optarg, 0,
+					  &p->min_increase_us))
+				return -EINVAL;
+			break;
+		case 'P':
+			if (parse_num_opt("min-increase-pct", optarg, 0,
+					  &p->min_increase_pct))
+				return -EINVAL;
+			break;
+		case 'r':
+			if (parse_formats(optarg, &p->formats))
+				return -EINVAL;
+			break;
+		case 'o':
+			p->out_dir = optarg;
+			break;
+		case 'q':
+			p->quiet = true;
+			break;
+		case 'h':
+			printf("usage: rtgate %s\n", usage);
+			return -ECANCELED;
+		default:
+			pr_err("usage: rtgate %s", usage);
+			return -EINVAL;
+		}
+	}
+	return optind;
+}
+
+static int gate_apply(struct an_gate *gate, const struct analyze_params *p)
+{
+	if (p->metric)
+		snprintf(gate->metric, sizeof(gate->metric), "%s", p->metric);
+	if (p->alpha >= 0)
+		gate->alpha = p->alpha;
+	if (p->min_increase_us >= 0)
+		gate->min_increase_us = p->min_increase_us;
+	if (p->min_increase_pct >= 0)
+		gate->min_increase_pct = p->min_increase_pct;
+	return an_gate_check(gate);
+}
+
+/* The worst verdict, then the exit code (docs/exit-codes.md). */
+static void report_finish(struct an_report *r, bool incomplete)
+{
+	size_t i;
+
+	r->worst = AN_NO_CHANGE;
+	for (i = 0; i < r->ncmps; i++)
+		if (r->cmps[i].res.verdict > r->worst)
+			r->worst = r->cmps[i].res.verdict;
+	r->exit_code = incomplete ? EXIT_INCOMPLETE :
+				    an_verdict_exit(r->worst);
+}
+
+/* An incomplete baseline is never judged against (DESIGN: Results). */
+static void refuse_incomplete_base(struct an_cmp *c)
+{
+	if (!c->base->incomplete)
+		return;
+	an_result_release(&c->res);
+	c->res.verdict = AN_INVALID;
+	snprintf(c->res.reason, sizeof(c->res.reason),
+		 "the baseline %s comes from a run that did not complete, "
+		 "and an incomplete run is never a baseline", c->base->name);
+}
+
+static int emit(struct an_report *r, const struct analyze_params *p,
+		const char *dir, bool full_stdout)
+{
+	unsigned int formats = p->formats;
+
+	if (dir && !formats)
+		formats = AN_FMT_ALL;
+	if (formats && an_report_write(r, dir ? dir : ".", formats))
+		return EXIT_ENVIRONMENT;
+	if (p->quiet)
+		return r->exit_code;
+	if (full_stdout)
+		an_report_txt(r, stdout);
+	else
+		an_report_table(r, stdout);
+	fflush(stdout);
+	return r->exit_code;
+}
+
+#define COMPARE_USAGE "compare BASELINE CANDIDATE [--metric M] " \
+	"[--alpha A] [--min-increase-us U] [--min-increase-pct P] " \
+	"[--report txt,md,json,junit,html] [--out DIR] [-q]"
+
+int cmd_compare(int argc, char **argv)
+{
+	struct analyze_params p;
+	struct an_side *sides[2] = { NULL, NULL };
+	struct an_cmp cmp = { 0 };
+	struct an_report r = { 0 };
+	int i, ret = EXIT_BAD_INPUT;
+
+	/* A history baseline: the store picks the runs, an_compare judges. */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--history"))
+			return history_compare_cmd(argc, argv);
+	i = parse_opts(argc, argv, &p, COMPARE_USAGE);
+	if (i == -ECANCELED)
+		return EXIT_PASS;
+	if (i < 0)
+		return EXIT_BAD_INPUT;
+	if (argc - i != 2) {
+		pr_err("usage: rtgate %s", COMPARE_USAGE);
+		return EXIT_BAD_INPUT;
+	}
+	an_gate_default(&r.gate);
+	if (gate_apply(&r.gate, &p))
+		return EXIT_BAD_INPUT;
+	if (an_input_read(argv[i], &sides[0]) ||
+	    an_input_read(argv[i + 1], &sides[1]))
+		goto out;
+	cmp.base = sides[0];
+	cmp.cand = sides[1];
+	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {
+		pr_err("out of memory");
+		ret = EXIT_ENVIRONMENT;
+		goto out;
+	}
+	refuse_incomplete_base(&cmp);
+	snprintf(r.title, sizeof(r.title), "compare %s %s", argv[i],
+		 argv[i + 1]);
+	r.sides = sides;
+	r.nsides = 2;
+	r.cmps = &cmp;
+	r.ncmps = 1;
+	report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
+	ret = emit(&r, &p, p.out_dir, true);
+	an_result_release(&cmp.res);
+out:
+	an_side_free(sides[0]);
+	an_side_free(sides[1]);
+	return ret;
+}
+
+static struct an_side *side_named(struct an_side **sides, size_t n,
+				  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(sides[i]->name, name))
+			return sides[i];
+	return NULL;
+}
+
+static int run_sides(const struct an_results *res, struct an_report *r)
+{
+	const cJSON *all, *s;
+	int ret;
+
+	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
+	r->sides = calloc(cJSON_GetArraySize(all) + 1, sizeof(*r->sides));
+	r->cmps = calloc(cJSON_GetArraySize(all) + 1, sizeof(*r->cmps));
+	if (!r->sides || !r->cmps)
+		return -ENOMEM;
+	cJSON_ArrayForEach(s, all) {
+		ret = an_results_side(res, json_get_str(s, "name", ""),
+				      &r->sides[r->nsides]);
+		if (ret)
+			return ret;
+		r->nsides++;
+	}
+	return 0;
+}
+
+static int run_compare(const struct an_results *res, struct an_report *r)
+{
+	const cJSON *all, *s;
+	size_t k = 0;
+
+	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
+	cJSON_ArrayForEach(s, all) {
+		const char *base = json_get_str(s, "compare", NULL);
+		struct an_cmp *c = &r->cmps[r->ncmps];
+
+		k++;
+		if (!base)
+			continue;
+		c->cand = r->sides[k - 1];
+		c->base = side_named(r->sides, r->nsides, base);
+		if (!c->base) {
+			pr_err("%s/manifest.json: scenario %s is compared "
+			       "with \"%s\", which is not in the run",
+			       res->dir, c->cand->name, base);
+			return -EINVAL;
+		}
+		if (an_compare(c->base, c->cand, &r->gate, &c->res))
+			return -ENOMEM;
+		r->ncmps++;
+		refuse_incomplete_base(c);
+	}
+	return 0;
+}
+
+int analyze_report_run(const char *run_dir, const struct analyze_params *p)
+{
+	struct an_results res;
+	struct an_report r = { 0 };
+	size_t i;
+	int ret;
+
+	if (an_results_open(run_dir, &res))
+		return EXIT_BAD_INPUT;
+	an_results_gate(&res, &r.gate);
+	if (gate_apply(&r.gate, p)) {
+		ret = EXIT_BAD_INPUT;
+		goto out;
+	}
+	r.run_dir = run_dir;
+	r.run_id = json_get_str(res.manifest, "run_id", run_dir);
+	r.status = res.status;
+	snprintf(r.title, sizeof(r.title), "suite %s, run %s",
+		 json_get_str(cJSON_GetObjectItemCaseSensitive(res.manifest,
+							       "suite"),
+			      "name", "?"), r.run_id);
+	ret = run_sides(&res, &r);
+	if (!ret)
+		ret = run_compare(&res, &r);
+	if (ret) {
+		ret = ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		goto out;
+	}
+	report_finish(&r, strcmp(res.status, "complete") != 0);
+	ret = emit(&r, p, p->out_dir ? p->out_dir : run_dir, false);
+out:
+	for (i = 0; i < r.ncmps; i++)
+		an_result_release(&r.cmps[i].res);
+	for (i = 0; i < r.nsides; i++)
+		an_side_free(r.sides[i]);
+	free(r.sides);
+	free(r.cmps);
+	an_results_close(&res);
+	return ret;
+}
+
+#define REPORT_USAGE "report RUN_DIR [--metric M] [--alpha A] " \
+	"[--min-increase-us U] [--min-increase-pct P] " \
+	"[--report FORMATS] [--out DIR] [-q]"
+
+int cmd_report(int argc, char **argv)
+{
+	struct analyze_params p;
+	int i;
+
+	i = parse_opts(argc, argv, &p, REPORT_USAGE);
+	if (i == -ECANCELED)
+		return EXIT_PASS;
+	if (i < 0)
+		return EXIT_BAD_INPUT;
+	if (argc - i != 1) {
+		pr_err("usage: rtgate %s", REPORT_USAGE);
+		return EXIT_BAD_INPUT;
+	}
+	if (!p.formats)
+		p.formats = AN_FMT_ALL;
+	return analyze_report_run(argv[i], &p);
+}

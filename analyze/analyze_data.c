@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The analyzer's in-memory data: sides, runs, threads, metrics; gates. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "analyze_hist.h"
+#include "analyze_util.h"
+#include "exitcode.h"
+#include "log.h"
+
+struct an_side *an_side_new(const char *name)
+{
+	struct an_side *s = calloc(1, sizeof(*s));
+
+	if (s)
+		snprintf(s->name, sizeof(s->name), "%s", name);
+	return s;
+}
+
+static void reference_free(struct an_reference *ref)
+{
+	size_t i;
+
+	if (!ref)
+		return;
+	for (i = 0; i < ref->ncpus; i++)
+		an_cpu_release(&ref->cpus[i]);
+	free(ref->cpus);
+	free(ref->value_names);
+	free(ref->values);
+	free(ref);
+}
+
+void an_side_free(struct an_side *side)
+{
+	size_t r, i;
+
+	if (!side)
+		return;
+	for (r = 0; r < side->nruns; r++) {
+		struct an_run *run = &side->runs[r];
+
+		for (i = 0; i < run->ncpus; i++)
+			an_cpu_release(&run->cpus[i]);
+		free(run->cpus);
+		for (i = 0; i < run->nmetrics; i++)
+			free(run->metrics[i].v);
+		free(run->metrics);
+	}
+	free(side->runs);
+	reference_free(side->ref);
+	free(side);
+}
+
+struct an_run *an_side_add_run(struct an_side *side, const char *label,
+			       size_t ncpus)
+{
+	struct an_run *runs, *run;
+	size_t i;
+
+	runs = realloc(side->runs, (side->nruns + 1) * sizeof(*runs));
+	if (!runs)
+		return NULL;
+	side->runs = runs;
+	run = &runs[side->nruns];
+	memset(run, 0, sizeof(*run));
+	if (ncpus) {
+		run->cpus = calloc(ncpus, sizeof(*run->cpus));
+		if (!run->cpus)
+			return NULL;
+	}
+	run->ncpus = ncpus;
+	for (i = 0; i < ncpus; i++) {
+		run->cpus[i].thread = i;
+		run->cpus[i].cpu = -1;
+		run->cpus[i].prio = -1;
+		run->cpus[i].act_us = -1;
+	}
+	snprintf(run->label, sizeof(run->label), "%s", label);
+	side->nruns++;
+	run->rep = side->nruns;
+	run->order = -1;
+	return run;
+}
+
+int an_cpu_set_hist(struct an_cpu *c, const uint64_t *buckets, size_t n,
+		    uint32_t limit)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	if (n > limit)
+		n = limit;
+	while (n && !buckets[n - 1])
+		n--;
+	free(c->hist);
+	/* Never NULL: an all-overflow histogram is still a histogram. */
+	c->hist = calloc(n ? n : 1, sizeof(*c->hist));
+	if (!c->hist)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		c->hist[i] = buckets[i];
+		sum += buckets[i];
+	}
+	c->nhist = n;
+	c->limit = limit;
+	if (sum > c->cycles)
+		c->cycles = sum;
+	c->overflows = c->cycles - sum;
+	return 0;
+}
+
+int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
+		      bool higher_better, const double *v, size_t n)
+{
+	struct an_values *m;
+
+	m = realloc(run->metrics, (run->nmetrics + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	run->metrics = m;
+	m = &m[run->nmetrics];
+	memset(m, 0, sizeof(*m));
+	m->v = malloc((n ? n : 1) * sizeof(*m->v));
+	if (!m->v)
+		return -ENOMEM;
+	memcpy(m->v, v, n * sizeof(*v));
+	m->n = n;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit ? unit : "");
+	m->higher_better = higher_better;
+	run->nmetrics++;
+	return 0;
+}
+
+void an_gate_default(struct an_gate *gate)
+{
+	snprintf(gate->metric, sizeof(gate->metric), "max");
+	gate->alpha = 0.05;
+	gate->min_increase_us = 5;
+	gate->min_increase_pct = 10;
+}
+
+/* "p99.9" -> 0.999; returns false for anything that is not a pNN name. */
+bool an_metric_quantile(const char *metric, double *q)
+{
+	char *end;
+	double v;
+
+	if (metric[0] != 'p' || !metric[1])
+		return false;
+	v = strtod(metric + 1, &end);
+	if (*end || !(v > 0) || !(v < 100))
+		return false;
+	*q = v / 100.0;
+	return true;
+}
+
+int an_gate_check(const struct an_gate *gate)
+{
+	double q;
+
+	if (strcmp(gate->metric, "max") && strcmp(gate->metric, "avg") &&
+	    !an_metric_quantile(gate->metric, &q) &&
+	    !strchr(gate->metric, '.')) {
+		pr_err("unknown gate metric '%s' (max, avg, p50 ... p99.999 "
+		       "or WORKLOAD.METRIC)", gate->metric);
+		return -EINVAL;
+	}
+	if (!(gate->alpha > 0 && gate->alpha < 0.5)) {
+		pr_err("alpha %g is outside (0, 0.5)", gate->alpha);
+		return -EINVAL;
+	}
+	if (!(gate->min_increase_us >= 0) || !(gate->min_increase_pct >= 0)) {
+		pr_err("the practical floor (min_increase_us %g, "
+		       "min_increase_pct %g) must be >= 0",
+		       gate->min_increase_us, gate->min_increase_pct);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const char *an_verdict_name(enum an_verdict v)
+{
+	static const char *const names[] = {
+		[AN_NO_CHANGE] = "NO CHANGE",
+		[AN_IMPROVEMENT] = "IMPROVEMENT",
+		[AN_SKIPPED] = "SKIPPED",
+		[AN_INCONCLUSIVE] = "INCONCLUSIVE",
+		[AN_INVALID] = "INVALID",
+		[AN_REGRESSION] = "REGRESSION",
+	};
+
+	return v <= AN_REGRESSION ? names[v] : "?";
+}
+
+int an_verdict_exit(enum an_verdict worst)
+{
+	switch (worst) {
+	case AN_REGRESSION:
+		return EXIT_REGRESSION;
+	case AN_INCONCLUSIVE:
+	case AN_INVALID:
+		return EXIT_INCONCLUSIVE;
+	default:
+		return EXIT_PASS;
+	}
+}
+
+void analyze_params_init(struct analyze_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->alpha = -1;
+	p->min_increase_us = -1;
+	p->min_increase_pct = -1;
+}
+
+void an_sfmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}

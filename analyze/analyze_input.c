@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a side of `rtgate compare` can be: a results directory (the whole
+ * run when it holds one scenario, a scenario directory inside it, or
+ * DIR:SCENARIO), one cyclictest output file, or a directory of them, one
+ * per repetition.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze_input.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+
+static bool has_manifest(const char *dir)
+{
+	char path[PATH_MAX];
+
+	return !an_path_join(path, sizeof(path), dir, "manifest.json") &&
+	       fsio_exists(path);
+}
+
+static int results_side(const char *dir, const char *scenario,
+			struct an_side **out)
+{
+	struct an_results res;
+	const cJSON *all, *s;
+	int ret, n = 0;
+	char names[256] = "";
+
+	ret = an_results_open(dir, &res);
+	if (ret)
+		return ret;
+	if (!scenario) {
+		all = cJSON_GetObjectItemCaseSensitive(res.manifest,
+						       "scenarios");
+		cJSON_ArrayForEach(s, all) {
+			const char *name = json_get_str(s, "name", "?");
+
+			if (!n++)
+				scenario = name;
+			if (strlen(names) + strlen(name) + 3 < sizeof(names))
+				an_sfmt(names + strlen(names),
+					 sizeof(names) - strlen(names),
+					 "%s%s", n > 1 ? ", " : "", name);
+		}
+		if (n != 1) {
+			pr_err("%s holds %d scenarios (%s): name one as "
+			       "%s:SCENARIO", dir, n, names, dir);
+			an_results_close(&res);
+			return -EINVAL;
+		}
+	}
+	ret = an_results_side(&res, scenario, out);
+	an_results_close(&res);
+	return ret;
+}
+
+/* File name without its extension: N.json and N.hist are one repetition. */
+static void stem(const char *name, char *out, size_t len)
+{
+	char *dot;
+
+	an_sfmt(out, len, "%s", name);
+	dot = strrchr(out, '.');
+	if (dot && dot != out)
+		*dot = '\0';
+}
+
+static int ext_rank(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (dot && !strcmp(dot, ".json"))
+		return 0;
+	if (dot && !strcmp(dot, ".hist"))
+		return 1;
+	return 2;
+}
+
+static int version_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strverscmp((*a)->d_name, (*b)->d_name);
+}
+
+static int only_files(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/*
+ * A directory of per-repetition files, in version order (2 before 10);
+ * of files sharing a stem the JSON is used, then the histfile.
+ */
+static int dir_side(const char *dir, struct an_side *side)
+{
+	struct dirent **ents = NULL;
+	char path[PATH_MAX], a[256], b[256];
+	int n, i, j, ret = 0;
+
+	n = scandir(dir, &ents, only_files, version_cmp);
+	if (n < 0) {
+		pr_err("%s: %s", dir, strerror(errno));
+		return -EINVAL;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		struct an_run *run;
+		struct stat st;
+		bool shadowed = false;
+
+		if (an_path_join(path, sizeof(path), dir, ents[i]->d_name) ||
+		    stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		stem(ents[i]->d_name, a, sizeof(a));
+		for (j = 0; j < n; j++) {
+			stem(ents[j]->d_name, b, sizeof(b));
+			if (j != i && !strcmp(a, b) &&
+			    ext_rank(ents[j]->d_name) <
+			    ext_rank(ents[i]->d_name))
+				shadowed = true;
+		}
+		if (shadowed)
+			continue;
+		run = an_side_add_run(side, ents[i]->d_name, 0);
+		ret = run ? an_parse_file(path, run) : -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	if (!ret && !side->nruns) {
+		pr_err("%s: no cyclictest files in the directory", dir);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+static int check_threads(const struct an_side *side)
+{
+	size_t r;
+
+	for (r = 1; r < side->nruns; r++)
+		if (side->runs[r].ncpus != side->runs[0].ncpus) {
+			pr_err("%s: %s has %zu threads but %s has %zu: "
+			       "repetitions must measure the same CPUs",
+			       side->origin, side->runs[r].label,
+			       side->runs[r].ncpus, side->runs[0].label,
+			       side->runs[0].ncpus);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int path_side(const char *spec, struct an_side **out)
+{
+	char copy[PATH_MAX], parent[PATH_MAX], *base;
+	struct an_side *side;
+	struct stat st;
+	int ret;
+
+	if (stat(spec, &st)) {
+		pr_err("%s: %s", spec, strerror(errno));
+		return -EINVAL;
+	}
+	if (S_ISDIR(st.st_mode) && has_manifest(spec))
+		return results_side(spec, NULL, out);
+	an_sfmt(copy, sizeof(copy), "%s", spec);
+	an_sfmt(parent, sizeof(parent), "%s", dirname(copy));
+	an_sfmt(copy, sizeof(copy), "%s", spec);
+	base = basename(copy);
+	if (S_ISDIR(st.st_mode) && has_manifest(parent))
+		return results_side(parent, base, out);
+	side = an_side_new(base);
+	if (!side)
+		return -ENOMEM;
+	an_sfmt(side->origin, sizeof(side->origin), "%s", spec);
+	if (S_ISDIR(st.st_mode)) {
+		ret = dir_side(spec, side);
+	} else {
+		struct an_run *run = an_side_add_run(side, base, 0);
+
+		ret = run ? an_parse_file(spec, run) : -ENOMEM;
+	}
+	if (!ret)
+		ret = check_threads(side);
+	if (ret) {
+		an_side_free(side);
+		return ret;
+	}
+	*out = side;
+	return 0;
+}
+
+int an_input_read(const char *spec, struct an_side **out)
+{
+	char dir[PATH_MAX], *colon;
+	int ret;
+
+	*out = NULL;
+	if (!*spec) {
+		pr_err("an empty input name");
+		return -EINVAL;
+	}
+	if (fsio_exists(spec))
+		return path_side(spec, out);
+	an_sfmt(dir, sizeof(dir), "%s", spec);
+	colon = strrchr(dir, ':');
+	if (colon && colon[1]) {
+		*colon = '\0';
+		if (has_manifest(dir)) {
+			ret = results_side(dir, colon + 1, out);
+			if (!ret)
+				ret = check_threads(*out);
+			return ret;
+		}
+	}
+	pr_err("%s: no such file, directory or DIR:SCENARIO", spec);
+	return -EINVAL;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The analyzer's inputs. Every reader refuses bad input with one message
+ * naming the file and the line (or byte offset) and returns -EINVAL; a
+ * file is never read as a shorter histogram than it says it holds.
+ */
+#ifndef RTGATE_ANALYZE_INPUT_H
+#define RTGATE_ANALYZE_INPUT_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "analyze.h"
+#include "analyze_util.h"
+
+enum an_file_kind {
+	AN_FILE_UNKNOWN,
+	AN_FILE_JSON,		/* cyclictest --json */
+	AN_FILE_HIST,		/* cyclictest --histfile / -h text */
+	AN_FILE_TLINES,		/* cyclictest terminal lines */
+};
+
+enum an_file_kind an_file_detect(const char *buf, size_t len);
+
+/* One cyclictest output file (of any kind) into run (cpus allocated). */
+int an_parse_file(const char *path, struct an_run *run);
+int an_parse_json(const char *path, const char *buf, size_t len,
+		  struct an_run *run);
+int an_parse_histfile(const char *path, const char *buf, struct an_run *run);
+int an_parse_tlines(const char *path, const char *buf, struct an_run *run);
+/* T: lines given as strings (a suite's [reference] section). */
+int an_parse_tline_array(const char *what, const char *const *lines,
+			 size_t n, struct an_cpu **cpus, size_t *ncpus);
+
+/*
+ * A side from a command-line argument: a results directory (DIR, a
+ * scenario directory, or DIR:SCENARIO), a cyclictest file, or a directory
+ * of cyclictest files, one per repetition.
+ */
+int an_input_read(const char *spec, struct an_side **out);
+
+/* A results directory (docs/results.md) with its manifest. */
+struct an_results {
+	char dir[512];
+	cJSON *manifest;
+	const char *status;	/* complete | incomplete | aborted */
+};
+
+int an_results_open(const char *dir, struct an_results *res);
+void an_results_close(struct an_results *res);
+/* The scenario's side: its valid repetitions, status and reference. */
+int an_results_side(const struct an_results *res, const char *scenario,
+		    struct an_side **out);
+/* The suite's gate from the manifest (defaults where absent). */
+void an_results_gate(const struct an_results *res, struct an_gate *gate);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Plots of a comparison drawn by gnuplot as SVG: per-CPU latency
+ * histograms on a log y axis, baseline and candidate overlaid, and the
+ * maxima per repetition.
+ */
+#ifndef RTGATE_ANALYZE_PLOT_H
+#define RTGATE_ANALYZE_PLOT_H
+
+#include <stddef.h>
+
+#include "analyze_report.h"
+
+struct an_plots {
+	char *svg[64];		/* <svg ...>...</svg>, ready to inline */
+	char title[64][96];
+	size_t n;
+};
+
+/* Returns 0, -ENOENT when gnuplot is not installed, or -errno. */
+int an_plot_cmp(const struct an_cmp *c, struct an_plots *out);
+void an_plots_release(struct an_plots *p);
+
+#endif

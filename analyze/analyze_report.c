@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text and Markdown reports, the verdict table, and writing reports into a
+ * directory. The text report starts with cyclictest's own T: layout per
+ * scenario (published lines beneath), then one comparison table each.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_report.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+
+void an_side_summary(const struct an_side *s, size_t j,
+		     struct an_cpu_summary *out)
+{
+	double sum = 0;
+	size_t r;
+
+	memset(out, 0, sizeof(*out));
+	out->thread = j;
+	out->prio = -1;
+	out->act_us = -1;
+	for (r = 0; r < s->nruns; r++) {
+		const struct an_cpu *c;
+
+		if (j >= s->runs[r].ncpus)
+			continue;
+		c = &s->runs[r].cpus[j];
+		if (!out->cycles || c->min_us < out->min_us)
+			out->min_us = c->min_us;
+		if (c->max_us > out->max_us)
+			out->max_us = c->max_us;
+		out->cycles += c->cycles;
+		out->overflows += c->overflows;
+		sum += c->avg_us * c->cycles;
+		out->prio = c->prio;
+		out->interval_us = c->interval_us;
+		out->tid = c->tid;
+		out->act_us = c->act_us;
+	}
+	out->avg_us = out->cycles ? sum / out->cycles : 0;
+}
+
+const char *an_fmt_val(char *buf, size_t len, double v, bool ge)
+{
+	if (isnan(v))
+		an_sfmt(buf, len, "-");
+	else if (fabs(v) >= 100 || v == floor(v))
+		an_sfmt(buf, len, "%s%.0f", ge ? ">=" : "", v);
+	else
+		an_sfmt(buf, len, "%s%.3g", ge ? ">=" : "", v);
+	return buf;
+}
+
+const char *an_fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		an_sfmt(buf, len, "-");
+	else if (p < 1e-12)
+		an_sfmt(buf, len, "p<1e-12");
+	else if (p < 0.001)
+		an_sfmt(buf, len, "p=%.1e", p);
+	else
+		an_sfmt(buf, len, "p=%.3f", p);
+	return buf;
+}
+
+static double ratio(const struct an_line *l)
+{
+	return fabs(l->worse) / l->floor;
+}
+
+bool an_line_shown(const struct an_result *res, size_t i, size_t ncpus)
+{
+	const struct an_line *l = &res->lines[i];
+	size_t k;
+
+	if (ncpus <= 4 || l->cpu < 0 || l->verdict == AN_REGRESSION ||
+	    l->verdict == AN_IMPROVEMENT)
+		return true;
+	for (k = 0; k < res->nlines; k++) {
+		const struct an_line *o = &res->lines[k];
+
+		if (k != i && o->kind == l->kind && o->cpu >= 0 &&
+		    !strcmp(o->metric, l->metric) &&
+		    (ratio(o) > ratio(l) || (ratio(o) == ratio(l) && k < i)))
+			return false;
+	}
+	return true;
+}
+
+double an_ref_value(const struct an_side *s, const struct an_line *l)
+{
+	const struct an_reference *ref = s->ref;
+	double v = NAN;
+	size_t i;
+
+	if (!ref)
+		return NAN;
+	if (l->kind == AN_LINE_METRIC) {
+		for (i = 0; i < ref->nvalues; i++)
+			if (!strcmp(ref->value_names[i], l->metric))
+				return ref->values[i];
+		return NAN;
+	}
+	if (l->kind != AN_LINE_MAX && l->kind != AN_LINE_AVG)
+		return NAN;
+	for (i = 0; i < ref->ncpus; i++) {
+		double x = l->kind == AN_LINE_MAX ? ref->cpus[i].max_us :
+						    ref->cpus[i].avg_us;
+
+		if (l->cpu >= 0 && (size_t)l->cpu != i)
+			continue;
+		if (l->cpu >= 0)
+			return x;
+		v = isnan(v) ? x : l->kind == AN_LINE_MAX ? fmax(v, x) : v + x;
+	}
+	if (l->kind == AN_LINE_AVG && l->cpu < 0 && ref->ncpus)
+		v /= ref->ncpus;
+	return v;
+}
+
+static bool has_refs(const struct an_cmp *c)
+{
+	return c->base->ref || c->cand->ref;
+}
+
+/* ---- text ---- */
+
+static void txt_tline(FILE *f, const struct an_cpu_summary *s)
+{
+	char tid[16] = "-", prio[8] = "-", act[16] = "-";
+
+	if (s->tid)
+		an_sfmt(tid, sizeof(tid), "%ld", s->tid);
+	if (s->prio >= 0)
+		an_sfmt(prio, sizeof(prio), "%d", s->prio);
+	if (s->act_us >= 0)
+		an_sfmt(act, sizeof(act), "%ld", s->act_us);
+	fprintf(f, "T:%2d (%5s) P:%2s I:%ld C:%7llu Min:%7ld Act:%5s "
+		"Avg:%5ld Max:%8ld\n", s->thread, tid, prio, s->interval_us,
+		s->cycles, s->min_us, act, lround(s->avg_us), s->max_us);
+}
+
+static void txt_ref(FILE *f, const struct an_reference *ref)
+{
+	struct an_cpu_summary s;
+	size_t i;
+
+	fprintf(f, "published%s%s:\n", ref->source[0] ? ", " : "",
+		ref->source);
+	for (i = 0; i < ref->ncpus; i++) {
+		const struct an_cpu *c = &ref->cpus[i];
+
+		s = (struct an_cpu_summary){
+			.thread = c->thread, .prio = c->prio,
+			.interval_us = c->interval_us, .tid = c->tid,
+			.act_us = c->act_us, .cycles = c->cycles,
+			.min_us = c->min_us, .max_us = c->max_us,
+			.avg_us = c->avg_us,
+		};
+		txt_tline(f, &s);
+	}
+	for (i = 0; i < ref->nvalues; i++)
+		fprintf(f, "%s = %g\n", ref->value_names[i], ref->values[i]);
+}
+
+void an_report_tlines(FILE *f, const struct an_side *s)
+{
+	struct an_cpu_summary sum;
+	size_t j, ncpus = s->nruns ? s->runs[0].ncpus : 0;
+
+	for (j = 0; j < ncpus; j++) {
+		an_side_summary(s, j, &sum);
+		txt_tline(f, &sum);
+	}
+	if (s->ref)
+		txt_ref(f, s->ref);
+}
+
+static void txt_side(FILE *f, const struct an_side *s)
+{
+	fprintf(f, "== %s (%zu repetition%s; %s)\n", s->name, s->nruns,
+		s->nruns == 1 ? "" : "s", s->origin);
+	if (s->status != AN_SIDE_OK)
+		fprintf(f, "%s: %s\n", s->status == AN_SIDE_SKIPPED ?
+			"SKIPPED" : "INVALID", s->reason);
+	an_report_tlines(f, s);
+	fputc('\n', f);
+}
+
+const char *an_line_cpu(char *buf, size_t len, const struct an_line *l)
+{
+	if (l->cpu < 0)
+		an_sfmt(buf, len, "all");
+	else
+		an_sfmt(buf, len, "%d", l->cpu);
+	return buf;
+}
+
+static const char *line_name(char *buf, size_t len, const struct an_line *l)
+{
+	if (strcmp(l->unit, "us"))
+		an_sfmt(buf, len, "%s [%s]", l->metric, l->unit);
+	else
+		an_sfmt(buf, len, "%s", l->metric);
+	return buf;
+}
+
+static const char *line_delta(char *buf, size_t len, const struct an_line *l)
+{
+	if (isnan(l->delta))
+		an_sfmt(buf, len, "-");
+	else if (fabs(l->delta) >= 100 || l->delta == floor(l->delta))
+		an_sfmt(buf, len, "%+.0f", l->delta);
+	else
+		an_sfmt(buf, len, "%+.3g", l->delta);
+	return buf;
+}
+
+static const char *line_pct(char *buf, size_t len, const struct an_line *l)
+{
+	if (isnan(l->delta_pct))
+		an_sfmt(buf, len, "-");
+	else
+		an_sfmt(buf, len, "%+.1f%%", l->delta_pct);
+	return buf;
+}
+
+static const char *line_p(char *buf, size_t len, const struct an_line *l)
+{
+	return an_fmt_p(buf, len, l->deciding ? l->p_adj :
+			l->worse >= 0 ? l->p_worse : l->p_better);
+}
+
+/* The cells of one table row, shared by the text and Markdown tables. */
+struct row {
+	char name[112], cpu[8], base[24], bref[24], cand[24], cref[24];
+	char delta[24], pct[24], p[24];
+};
+
+static void row_fill(const struct an_cmp *c, const struct an_line *l,
+		     struct row *w)
+{
+	line_name(w->name, sizeof(w->name), l);
+	an_line_cpu(w->cpu, sizeof(w->cpu), l);
+	an_fmt_val(w->base, sizeof(w->base), l->base, l->base_ge);
+	an_fmt_val(w->cand, sizeof(w->cand), l->cand, l->cand_ge);
+	an_fmt_val(w->bref, sizeof(w->bref), an_ref_value(c->base, l), false);
+	an_fmt_val(w->cref, sizeof(w->cref), an_ref_value(c->cand, l), false);
+	line_delta(w->delta, sizeof(w->delta), l);
+	line_pct(w->pct, sizeof(w->pct), l);
+	line_p(w->p, sizeof(w->p), l);
+}
+
+static size_t cmp_ncpus(const struct an_cmp *c)
+{
+	size_t nb = c->base->nruns ? c->base->runs[0].ncpus : 0;
+	size_t nc = c->cand->nruns ? c->cand->runs[0].ncpus : 0;
+
+	return nb < nc ? nb : nc;
+}
+
+static void txt_cmp(FILE *f, const struct an_cmp *c)
+{
+	const struct an_result *res = &c->res;
+	bool refs = has_refs(c);
+	struct row w;
+	size_t i;
+
+	fprintf(f, "== %s vs %s: %s (%zu + %zu repetitions; gate %s, alpha "
+		"%g, floor %g us and %g%%)\n", c->cand->name, c->base->name,
+		an_verdict_name(res->verdict), res->nbase, res->ncand,
+		res->gate.metric, res->gate.alpha, res->gate.min_increase_us,
+		res->gate.min_increase_pct);
+	if (res->nlines) {
+		fprintf(f, "%-14s %3s %10s", "metric", "CPU", "baseline");
+		if (refs)
+			fprintf(f, " %9s", "published");
+		fprintf(f, " %10s", "candidate");
+		if (refs)
+			fprintf(f, " %9s", "published");
+		fprintf(f, " %9s %8s  %-12s %-8s %s\n", "delta", "delta %",
+			"verdict", "p", "evidence");
+	}
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+
+		if (!an_line_shown(res, i, cmp_ncpus(c)))
+			continue;
+		row_fill(c, l, &w);
+		fprintf(f, "%-14s %3s %10s", w.name, w.cpu, w.base);
+		if (refs)
+			fprintf(f, " %9s", w.bref);
+		fprintf(f, " %10s", w.cand);
+		if (refs)
+			fprintf(f, " %9s", w.cref);
+		fprintf(f, " %9s %8s  %-12s %-8s %s%s\n", w.delta, w.pct,
+			an_verdict_name(l->verdict), w.p, l->evidence,
+			l->deciding ? "" : " (not judged)");
+	}
+	fprintf(f, "verdict: %s: %s\n", an_verdict_name(res->verdict),
+		res->reason);
+	for (i = 0; i < res->nnotes; i++)
+		fprintf(f, "note: %s\n", res->notes[i]);
+	fputc('\n', f);
+}
+
+int an_report_txt(const struct an_report *r, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "rtgate %s report: %s\n", RTGATE_VERSION, r->title);
+	if (r->status)
+		fprintf(f, "run status: %s\n", r->status);
+	fputc('\n', f);
+	for (i = 0; i < r->nsides; i++)
+		txt_side(f, r->sides[i]);
+	for (i = 0; i < r->ncmps; i++)
+		txt_cmp(f, &r->cmps[i]);
+	an_report_table(r, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+void an_report_table(const struct an_report *r, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "%-16s %-16s %-13s %s\n", "candidate", "baseline",
+		"verdict", "reason");
+	for (i = 0; i < r->ncmps; i++) {
+		const struct an_cmp *c = &r->cmps[i];
+
+		fprintf(f, "%-16s %-16s %-13s %s\n", c->cand->name,
+			c->base->name, an_verdict_name(c->res.verdict),
+			c->res.reason);
+	}
+	fprintf(f, "rtgate: %zu comparison%s, %s (exit %d)%s\n", r->ncmps,
+		r->ncmps == 1 ? "" : "s", r->ncmps ?
+		an_verdict_name(r->worst) : "nothing to compare",
+		r->exit_code, r->status && strcmp(r->status, "complete") ?
+		"; the run is not complete" : "");
+}
+
+/* ---- Markdown ---- */
+
+/* Table cells must not break the pipe table. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void md_side(FILE *f, const struct an_side *s)
+{
+	size_t ncpus = s->nruns ? s->runs[0].ncpus : 0;
+
+	fprintf(f, "### %s\n\n%zu repetition%s from `%s`", s->name, s->nruns,
+		s->nruns == 1 ? "" : "s", s->origin);
+	if (s->status != AN_SIDE_OK)
+		fprintf(f, " — **%s**: %s", s->status == AN_SIDE_SKIPPED ?
+			"SKIPPED" : "INVALID", s->reason);
+	fprintf(f, "\n\n");
+	if (ncpus || s->ref) {
+		fprintf(f, "```\n");
+		an_report_tlines(f, s);
+		fprintf(f, "```\n\n");
+	}
+}
+
+static void md_cmp(FILE *f, const struct an_cmp *c)
+{
+	const struct an_result *res = &c->res;
+	bool refs = has_refs(c);
+	struct row w;
+	size_t i;
+
+	fprintf(f, "### %s vs %s: **%s**\n\n", c->cand->name, c->base->name,
+		an_verdict_name(res->verdict));
+	md_cell(f, res->reason);
+	fprintf(f, "\n\n");
+	if (res->nlines) {
+		fprintf(f, "| metric | CPU | baseline |%s candidate |%s delta "
+			"| delta %% | verdict | p | evidence |\n",
+			refs ? " published |" : "", refs ? " published |" : "");
+		fprintf(f, "|---|---|--:|%s--:|%s--:|--:|---|---|---|\n",
+			refs ? "--:|" : "", refs ? "--:|" : "");
+	}
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+
+		if (!an_line_shown(res, i, cmp_ncpus(c)))
+			continue;
+		row_fill(c, l, &w);
+		fprintf(f, "| %s | %s | %s |", w.name, w.cpu, w.base);
+		if (refs)
+			fprintf(f, " %s |", w.bref);
+		fprintf(f, " %s |", w.cand);
+		if (refs)
+			fprintf(f, " %s |", w.cref);
+		fprintf(f, " %s | %s | %s | %s | ", w.delta, w.pct,
+			an_verdict_name(l->verdict), w.p);
+		md_cell(f, l->evidence);
+		fprintf(f, "%s |\n", l->deciding ? "" : " (not judged)");
+	}
+	for (i = 0; i < res->nnotes; i++) {
+		fprintf(f, "%s- ", i ? "" : "\n");
+		md_cell(f, res->notes[i]);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+int an_report_md(const struct an_report *r, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "# rtgate report: %s\n\n", r->title);
+	if (r->status)
+		fprintf(f, "Run status: **%s**. ", r->status);
+	fprintf(f, "Gate: %s, alpha %g, floor %g us and %g%%. Overall: "
+		"**%s** (exit %d).\n\n", r->gate.metric, r->gate.alpha,
+		r->gate.min_increase_us, r->gate.min_increase_pct,
+		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
+		r->exit_code);
+	fprintf(f, "| candidate | baseline | verdict | reason |\n"
+		"|---|---|---|---|\n");
+	for (i = 0; i < r->ncmps; i++) {
+		fprintf(f, "| %s | %s | **%s** | ", r->cmps[i].cand->name,
+			r->cmps[i].base->name,
+			an_verdict_name(r->cmps[i].res.verdict));
+		md_cell(f, r->cmps[i].res.reason);
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\n## Comparisons\n\n");
+	for (i = 0; i < r->ncmps; i++)
+		md_cmp(f, &r->cmps[i]);
+	fprintf(f, "## Scenarios\n\n");
+	for (i = 0; i < r->nsides; i++)
+		md_side(f, r->sides[i]);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- writing ---- */
+
+static int write_stream(const char *dir, const char *name,
+			int (*fn)(const struct an_report *, FILE *),
+			const struct an_report *r)
+{
+	char path[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	ret = fn(r, f);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	an_sfmt(path, sizeof(path), "%s/%s", dir, name);
+	if (!ret)
+		ret = fsio_write_atomic(path, buf, len);
+	if (ret)
+		pr_err("%s: %s", path, strerror(-ret));
+	free(buf);
+	return ret;
+}
+
+static int write_json(const char *dir, const struct an_report *r)
+{
+	char path[PATH_MAX];
+	cJSON *json = an_report_json(r);
+	int ret;
+
+	if (!json)
+		return -ENOMEM;
+	an_sfmt(path, sizeof(path), "%s/report.json", dir);
+	ret = json_write_file(path, json);
+	if (ret)
+		pr_err("%s: %s", path, strerror(-ret));
+	cJSON_Delete(json);
+	return ret;
+}
+
+int an_report_write(const struct an_report *r, const char *dir,
+		    unsigned int formats)
+{
+	int ret = fsio_mkdir_p(dir, 0755);
+
+	if (ret) {
+		pr_err("%s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	if (!ret && (formats & AN_FMT_TXT))
+		ret = write_stream(dir, "report.txt", an_report_txt, r);
+	if (!ret && (formats & AN_FMT_MD))
+		ret = write_stream(dir, "report.md", an_report_md, r);
+	if (!ret && (formats & AN_FMT_JSON))
+		ret = write_json(dir, r);
+	if (!ret && (formats & AN_FMT_JUNIT))
+		ret = write_stream(dir, "junit.xml", an_report_junit, r);
+	if (!ret && (formats & AN_FMT_HTML))
+		ret = write_stream(dir, "report.html", an_report_html, r);
+	return ret;
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JSON report, schema rtgate-report/1 (docs/report-schema.md). Numbers
+ * that are not known are null, never invented; a bound that is open (an
+ * interval reaching beyond the histogram) is null too.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze_hist.h"
+#include "analyze_report.h"
+
+#define REPORT_SCHEMA "rtgate-report/1"
+
+static const double quantile_levels[] = { 0.5, 0.9, 0.99, 0.999, 0.9999,
+					  0.99999 };
+static const int above_us[] = { 10, 20, 50, 100, 200, 500, 1000, 2000 };
+
+static cJSON *num(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static void add_num(cJSON *o, const char *key, double v)
+{
+	cJSON_AddItemToObject(o, key, num(v));
+}
+
+static const char *kind_name(enum an_line_kind k)
+{
+	static const char *const names[] = {
+		[AN_LINE_MAX] = "max", [AN_LINE_TAIL] = "tail",
+		[AN_LINE_AVG] = "avg", [AN_LINE_METRIC] = "metric",
+	};
+
+	return names[k];
+}
+
+static cJSON *cpu_stats(const struct an_cpu *c)
+{
+	cJSON *o = cJSON_CreateObject(), *q, *a;
+	char key[16];
+	size_t i;
+
+	cJSON_AddNumberToObject(o, "thread", c->thread);
+	add_num(o, "cpu", c->cpu >= 0 ? c->cpu : NAN);
+	add_num(o, "interval_us", c->interval_us ? c->interval_us : NAN);
+	add_num(o, "prio", c->prio >= 0 ? c->prio : NAN);
+	cJSON_AddNumberToObject(o, "cycles", c->cycles);
+	cJSON_AddNumberToObject(o, "min_us", c->min_us);
+	cJSON_AddNumberToObject(o, "avg_us", c->avg_us);
+	cJSON_AddNumberToObject(o, "max_us", c->max_us);
+	if (!an_cpu_has_hist(c)) {
+		cJSON_AddNullToObject(o, "histogram_us");
+		return o;
+	}
+	cJSON_AddNumberToObject(o, "histogram_us", c->limit);
+	cJSON_AddNumberToObject(o, "overflows", c->overflows);
+	q = cJSON_AddObjectToObject(o, "quantiles");
+	for (i = 0; i < sizeof(quantile_levels) / sizeof(double); i++) {
+		cJSON *e = cJSON_CreateObject();
+		bool ge;
+		double v = an_cpu_quantile(c, quantile_levels[i], &ge);
+
+		snprintf(key, sizeof(key), "p%g", quantile_levels[i] * 100);
+		cJSON_AddNumberToObject(e, "us", v);
+		cJSON_AddBoolToObject(e, "ge", ge);
+		cJSON_AddItemToObject(q, key, e);
+	}
+	a = cJSON_AddObjectToObject(o, "above_us");
+	for (i = 0; i < sizeof(above_us) / sizeof(int); i++) {
+		snprintf(key, sizeof(key), "%d", above_us[i]);
+		/* Above the limit only the overflows are known: no count. */
+		add_num(a, key, (uint32_t)above_us[i] < c->limit ?
+			(double)an_cpu_count_above(c, above_us[i]) : NAN);
+	}
+	return o;
+}
+
+static cJSON *run_json(const struct an_run *r)
+{
+	cJSON *o = cJSON_CreateObject(), *cpus, *ms;
+	size_t i, k;
+
+	cJSON_AddStringToObject(o, "label", r->label);
+	cJSON_AddNumberToObject(o, "rep", r->rep);
+	add_num(o, "order", r->order >= 0 ? r->order : NAN);
+	cpus = cJSON_AddArrayToObject(o, "cpus");
+	for (i = 0; i < r->ncpus; i++)
+		cJSON_AddItemToArray(cpus, cpu_stats(&r->cpus[i]));
+	ms = cJSON_AddObjectToObject(o, "metrics");
+	for (i = 0; i < r->nmetrics; i++) {
+		const struct an_values *m = &r->metrics[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON *v = cJSON_AddArrayToObject(e, "values");
+
+		cJSON_AddStringToObject(e, "unit", m->unit);
+		cJSON_AddStringToObject(e, "better", m->higher_better ?
+					"higher" : "lower");
+		for (k = 0; k < m->n; k++)
+			cJSON_AddItemToArray(v, num(m->v[k]));
+		cJSON_AddItemToObject(ms, m->name, e);
+	}
+	return o;
+}
+
+static cJSON *tline_json(const struct an_cpu_summary *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "thread", s->thread);
+	add_num(o, "tid", s->tid ? s->tid : NAN);
+	add_num(o, "prio", s->prio >= 0 ? s->prio : NAN);
+	add_num(o, "interval_us", s->interval_us ? s->interval_us : NAN);
+	cJSON_AddNumberToObject(o, "cycles", s->cycles);
+	cJSON_AddNumberToObject(o, "min_us", s->min_us);
+	add_num(o, "act_us", s->act_us >= 0 ? s->act_us : NAN);
+	cJSON_AddNumberToObject(o, "avg_us", s->avg_us);
+	cJSON_AddNumberToObject(o, "max_us", s->max_us);
+	return o;
+}
+
+static cJSON *reference_json(const struct an_reference *ref)
+{
+	cJSON *o = cJSON_CreateObject(), *t, *v;
+	struct an_cpu_summary s;
+	size_t i;
+
+	cJSON_AddStringToObject(o, "source", ref->source);
+	t = cJSON_AddArrayToObject(o, "T");
+	for (i = 0; i < ref->ncpus; i++) {
+		const struct an_cpu *c = &ref->cpus[i];
+
+		s = (struct an_cpu_summary){
+			.thread = c->thread, .prio = c->prio,
+			.interval_us = c->interval_us, .tid = c->tid,
+			.act_us = c->act_us, .cycles = c->cycles,
+			.min_us = c->min_us, .max_us = c->max_us,
+			.avg_us = c->avg_us,
+		};
+		cJSON_AddItemToArray(t, tline_json(&s));
+	}
+	v = cJSON_AddObjectToObject(o, "values");
+	for (i = 0; i < ref->nvalues; i++)
+		add_num(v, ref->value_names[i], ref->values[i]);
+	return o;
+}
+
+static cJSON *side_json(const struct an_side *s)
+{
+	static const char *const status[] = { "ok", "skipped", "invalid" };
+	cJSON *o = cJSON_CreateObject(), *reps, *sum;
+	struct an_cpu_summary cs;
+	size_t i, ncpus = s->nruns ? s->runs[0].ncpus : 0;
+
+	cJSON_AddStringToObject(o, "name", s->name);
+	cJSON_AddStringToObject(o, "origin", s->origin);
+	cJSON_AddStringToObject(o, "status", status[s->status]);
+	cJSON_AddStringToObject(o, "reason", s->reason);
+	cJSON_AddBoolToObject(o, "incomplete", s->incomplete);
+	sum = cJSON_AddArrayToObject(o, "summary");
+	for (i = 0; i < ncpus; i++) {
+		an_side_summary(s, i, &cs);
+		cJSON_AddItemToArray(sum, tline_json(&cs));
+	}
+	reps = cJSON_AddArrayToObject(o, "repetitions");
+	for (i = 0; i < s->nruns; i++)
+		cJSON_AddItemToArray(reps, run_json(&s->runs[i]));
+	if (s->ref)
+		cJSON_AddItemToObject(o, "reference",
+				      reference_json(s->ref));
+	else
+		cJSON_AddNullToObject(o, "reference");
+	return o;
+}
+
+static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
+{
+	cJSON *o = cJSON_CreateObject(), *iv;
+
+	cJSON_AddStringToObject(o, "kind", kind_name(l->kind));
+	cJSON_AddStringToObject(o, "metric", l->metric);
+	cJSON_AddStringToObject(o, "unit", l->unit);
+	add_num(o, "cpu", l->cpu >= 0 ? l->cpu : NAN);
+	add_num(o, "baseline", l->base);
+	add_num(o, "candidate", l->cand);
+	cJSON_AddBoolToObject(o, "baseline_ge", l->base_ge);
+	cJSON_AddBoolToObject(o, "candidate_ge", l->cand_ge);
+	add_num(o, "measured_baseline", l->raw_base);
+	add_num(o, "measured_candidate", l->raw_cand);
+	add_num(o, "published_baseline", an_ref_value(c->base, l));
+	add_num(o, "published_candidate", an_ref_value(c->cand, l));
+	add_num(o, "delta", l->delta);
+	add_num(o, "delta_pct", l->delta_pct);
+	if (isnan(l->lo) || isnan(l->hi)) {
+		cJSON_AddNullToObject(o, "interval");
+	} else {
+		iv = cJSON_AddArrayToObject(o, "interval");
+		cJSON_AddItemToArray(iv, num(l->lo));
+		cJSON_AddItemToArray(iv, num(l->hi));
+	}
+	add_num(o, "p_worse", l->p_worse);
+	add_num(o, "p_better", l->p_better);
+	add_num(o, "p_adjusted", l->p_adj);
+	add_num(o, "floor", l->floor);
+	add_num(o, "drift", l->drift);
+	cJSON_AddBoolToObject(o, "deciding", l->deciding);
+	cJSON_AddStringToObject(o, "verdict", an_verdict_name(l->verdict));
+	cJSON_AddBoolToObject(o, "hint", l->hint);
+	cJSON_AddStringToObject(o, "evidence", l->evidence);
+	return o;
+}
+
+static cJSON *cmp_json(const struct an_cmp *c)
+{
+	const struct an_result *res = &c->res;
+	cJSON *o = cJSON_CreateObject(), *lines, *notes, *g;
+	size_t i;
+
+	cJSON_AddStringToObject(o, "baseline", c->base->name);
+	cJSON_AddStringToObject(o, "candidate", c->cand->name);
+	cJSON_AddStringToObject(o, "verdict", an_verdict_name(res->verdict));
+	cJSON_AddStringToObject(o, "reason", res->reason);
+	g = cJSON_AddObjectToObject(o, "gate");
+	cJSON_AddStringToObject(g, "metric", res->gate.metric);
+	cJSON_AddNumberToObject(g, "alpha", res->gate.alpha);
+	cJSON_AddNumberToObject(g, "min_increase_us",
+				res->gate.min_increase_us);
+	cJSON_AddNumberToObject(g, "min_increase_pct",
+				res->gate.min_increase_pct);
+	cJSON_AddNumberToObject(o, "baseline_repetitions", res->nbase);
+	cJSON_AddNumberToObject(o, "candidate_repetitions", res->ncand);
+	cJSON_AddBoolToObject(o, "drift_checked", res->drift_checked);
+	notes = cJSON_AddArrayToObject(o, "notes");
+	for (i = 0; i < res->nnotes; i++)
+		cJSON_AddItemToArray(notes, cJSON_CreateString(res->notes[i]));
+	lines = cJSON_AddArrayToObject(o, "lines");
+	for (i = 0; i < res->nlines; i++)
+		cJSON_AddItemToArray(lines, line_json(c, &res->lines[i]));
+	return o;
+}
+
+cJSON *an_report_json(const struct an_report *r)
+{
+	cJSON *o = cJSON_CreateObject(), *run, *g, *arr;
+	size_t i;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "schema", REPORT_SCHEMA);
+	cJSON_AddStringToObject(o, "rtgate_version", RTGATE_VERSION);
+	cJSON_AddStringToObject(o, "title", r->title);
+	if (r->run_dir) {
+		run = cJSON_AddObjectToObject(o, "run");
+		cJSON_AddStringToObject(run, "dir", r->run_dir);
+		cJSON_AddStringToObject(run, "run_id", r->run_id);
+		cJSON_AddStringToObject(run, "status", r->status);
+	} else {
+		cJSON_AddNullToObject(o, "run");
+	}
+	g = cJSON_AddObjectToObject(o, "gate");
+	cJSON_AddStringToObject(g, "metric", r->gate.metric);
+	cJSON_AddNumberToObject(g, "alpha", r->gate.alpha);
+	cJSON_AddNumberToObject(g, "min_increase_us", r->gate.min_increase_us);
+	cJSON_AddNumberToObject(g, "min_increase_pct",
+				r->gate.min_increase_pct);
+	if (r->ncmps)
+		cJSON_AddStringToObject(o, "verdict",
+					an_verdict_name(r->worst));
+	else
+		cJSON_AddNullToObject(o, "verdict");
+	cJSON_AddNumberToObject(o, "exit_code", r->exit_code);
+	arr = cJSON_AddArrayToObject(o, "scenarios");
+	for (i = 0; i < r->nsides; i++)
+		cJSON_AddItemToArray(arr, side_json(r->sides[i]));
+	arr = cJSON_AddArrayToObject(o, "comparisons");
+	for (i = 0; i < r->ncmps; i++)
+		cJSON_AddItemToArray(arr, cmp_json(&r->cmps[i]));
+	return o;
+}

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Results directories (docs/results.md): the manifest says which
+ * repetitions of a scenario are valid, where their files are, in which
+ * order they ran, the suite's gate and the published reference numbers.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_input.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+
+int an_results_open(const char *dir, struct an_results *res)
+{
+	struct json_error err;
+	char path[PATH_MAX];
+	const char *schema;
+
+	memset(res, 0, sizeof(*res));
+	an_sfmt(res->dir, sizeof(res->dir), "%s", dir);
+	an_sfmt(path, sizeof(path), "%s/manifest.json", dir);
+	if (json_read_file(path, &res->manifest, &err)) {
+		pr_err("%s", err.msg);
+		return -EINVAL;
+	}
+	schema = json_get_str(res->manifest, "schema", "");
+	if (strcmp(schema, "rtgate-manifest/1")) {
+		pr_err("%s: schema \"%s\" is not rtgate-manifest/1", path,
+		       schema);
+		goto bad;
+	}
+	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(res->manifest,
+							    "scenarios"))) {
+		pr_err("%s: no \"scenarios\" array", path);
+		goto bad;
+	}
+	res->status = json_get_str(res->manifest, "status", "incomplete");
+	return 0;
+bad:
+	cJSON_Delete(res->manifest);
+	res->manifest = NULL;
+	return -EINVAL;
+}
+
+void an_results_close(struct an_results *res)
+{
+	cJSON_Delete(res->manifest);
+	res->manifest = NULL;
+}
+
+void an_results_gate(const struct an_results *res, struct an_gate *gate)
+{
+	const cJSON *suite, *g;
+
+	an_gate_default(gate);
+	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	g = cJSON_GetObjectItemCaseSensitive(suite, "gate");
+	if (!cJSON_IsObject(g))
+		return;
+	an_sfmt(gate->metric, sizeof(gate->metric), "%s",
+		 json_get_str(g, "metric", "max"));
+	gate->alpha = json_get_num(g, "alpha", gate->alpha);
+	gate->min_increase_us = json_get_num(g, "min_increase_us",
+					     gate->min_increase_us);
+	gate->min_increase_pct = json_get_num(g, "min_increase_pct",
+					      gate->min_increase_pct);
+}
+
+static const cJSON *find_scenario(const struct an_results *res,
+				  const char *name)
+{
+	const cJSON *s, *all;
+
+	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
+	cJSON_ArrayForEach(s, all)
+		if (!strcmp(json_get_str(s, "name", ""), name))
+			return s;
+	return NULL;
+}
+
+/* Position of (scenario, rep) in the manifest's execution order. */
+static int exec_order(const struct an_results *res, const char *scen,
+		      int rep)
+{
+	const cJSON *order, *e;
+	int i = 0;
+
+	order = cJSON_GetObjectItemCaseSensitive(res->manifest, "order");
+	cJSON_ArrayForEach(e, order) {
+		const cJSON *n = cJSON_GetArrayItem(e, 0);
+		const cJSON *r = cJSON_GetArrayItem(e, 1);
+
+		if (cJSON_IsString(n) && cJSON_IsNumber(r) &&
+		    !strcmp(n->valuestring, scen) && r->valueint == rep)
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+static int read_metric(const char *what, const char *wl, const cJSON *m,
+		       struct an_run *run)
+{
+	const cJSON *vals, *v;
+	char name[96];
+	double *buf;
+	size_t n = 0;
+	int ret;
+
+	vals = cJSON_GetObjectItemCaseSensitive(m, "values");
+	if (!cJSON_IsArray(vals)) {
+		pr_err("%s: metric %s.%s has no \"values\" array", what, wl,
+		       m->string);
+		return -EINVAL;
+	}
+	buf = calloc(cJSON_GetArraySize(vals) + 1, sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
+	cJSON_ArrayForEach(v, vals) {
+		if (!cJSON_IsNumber(v)) {
+			pr_err("%s: metric %s.%s: value %zu is not a number",
+			       what, wl, m->string, n + 1);
+			free(buf);
+			return -EINVAL;
+		}
+		buf[n++] = v->valuedouble;
+	}
+	an_sfmt(name, sizeof(name), "%s.%s", wl, m->string);
+	ret = an_run_add_metric(run, name, json_get_str(m, "unit", ""),
+				!strcmp(json_get_str(m, "better", "lower"),
+					"higher"), buf, n);
+	free(buf);
+	return ret;
+}
+
+static int read_workloads(const char *what, const cJSON *rep,
+			  struct an_run *run)
+{
+	const cJSON *wls, *wl, *metrics, *m;
+	int ret;
+
+	wls = cJSON_GetObjectItemCaseSensitive(rep, "workloads");
+	cJSON_ArrayForEach(wl, wls) {
+		metrics = cJSON_GetObjectItemCaseSensitive(wl, "metrics");
+		cJSON_ArrayForEach(m, metrics) {
+			ret = read_metric(what, wl->string, m, run);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int read_rep(const struct an_results *res, const char *scen,
+		    const cJSON *rep, bool measured, struct an_side *side)
+{
+	char path[PATH_MAX], what[PATH_MAX + 64], label[32];
+	const char *dir = json_get_str(rep, "dir", NULL);
+	int r = (int)json_get_num(rep, "rep", side->nruns + 1);
+	struct an_run *run;
+	int ret;
+
+	an_sfmt(label, sizeof(label), "rep %d", r);
+	run = an_side_add_run(side, label, 0);
+	if (!run)
+		return -ENOMEM;
+	run->rep = r;
+	run->order = exec_order(res, scen, r);
+	an_sfmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
+		 res->dir, scen, r);
+	ret = read_workloads(what, rep, run);
+	if (ret || !measured)
+		return ret;
+	if (!dir) {
+		pr_err("%s: no \"dir\"", what);
+		return -EINVAL;
+	}
+	an_sfmt(path, sizeof(path), "%s/%s/cyclictest.json", res->dir, dir);
+	if (!fsio_exists(path))
+		an_sfmt(path, sizeof(path), "%s/%s/cyclictest.hist",
+			 res->dir, dir);
+	if (!fsio_exists(path)) {
+		pr_err("%s/%s: neither cyclictest.json nor cyclictest.hist "
+		       "(the manifest says this repetition is ok)", res->dir,
+		       dir);
+		return -EINVAL;
+	}
+	return an_parse_file(path, run);
+}
+
+static int read_reference(const cJSON *scen, struct an_side *side)
+{
+	const cJSON *ref, *t, *v, *vals;
+	struct an_reference *r;
+	const char **lines = NULL;
+	size_t n = 0, i = 0;
+	int ret = 0;
+
+	ref = cJSON_GetObjectItemCaseSensitive(scen, "reference");
+	if (!cJSON_IsObject(ref))
+		return 0;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	side->ref = r;
+	an_sfmt(r->source, sizeof(r->source), "%s",
+		 json_get_str(ref, "source", ""));
+	t = cJSON_GetObjectItemCaseSensitive(ref, "T");
+	n = cJSON_GetArraySize(t);
+	if (n) {
+		lines = calloc(n, sizeof(*lines));
+		if (!lines)
+			return -ENOMEM;
+		cJSON_ArrayForEach(v, t)
+			lines[i++] = cJSON_IsString(v) ? v->valuestring : "";
+		ret = an_parse_tline_array(side->origin, lines, n, &r->cpus,
+					   &r->ncpus);
+		free(lines);
+		if (ret)
+			return ret;
+	}
+	vals = cJSON_GetObjectItemCaseSensitive(ref, "values");
+	n = cJSON_GetArraySize(vals);
+	if (!n)
+		return 0;
+	r->value_names = calloc(n, sizeof(*r->value_names));
+	r->values = calloc(n, sizeof(*r->values));
+	if (!r->value_names || !r->values)
+		return -ENOMEM;
+	cJSON_ArrayForEach(v, vals) {
+		if (!cJSON_IsNumber(v))
+			continue;
+		an_sfmt(r->value_names[r->nvalues], 96, "%s", v->string);
+		r->values[r->nvalues++] = v->valuedouble;
+	}
+	return 0;
+}
+
+int an_results_side(const struct an_results *res, const char *scenario,
+		    struct an_side **out)
+{
+	const cJSON *scen, *reps, *rep, *suite;
+	const char *status, *measure_tool;
+	struct an_side *side;
+	int ret, invalid = 0;
+	bool measured;
+
+	scen = find_scenario(res, scenario);
+	if (!scen) {
+		pr_err("%s: no scenario \"%s\" in the manifest", res->dir,
+		       scenario);
+		return -EINVAL;
+	}
+	side = an_side_new(scenario);
+	if (!side)
+		return -ENOMEM;
+	an_sfmt(side->origin, sizeof(side->origin), "%s:%s", res->dir,
+		 scenario);
+	side->incomplete = strcmp(res->status, "complete") != 0;
+	side->order_known = cJSON_IsArray(
+		cJSON_GetObjectItemCaseSensitive(res->manifest, "order"));
+	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	measure_tool = json_get_str(
+		cJSON_GetObjectItemCaseSensitive(suite, "measure"), "tool",
+		"cyclictest");
+	measured = strcmp(measure_tool, "none") != 0;
+	status = json_get_str(scen, "status", "ok");
+	an_sfmt(side->reason, sizeof(side->reason), "%s",
+		 json_get_str(scen, "reason", ""));
+	ret = read_reference(scen, side);
+	if (ret)
+		goto fail;
+	if (!strcmp(status, "skipped") || !strcmp(status, "invalid")) {
+		side->status = status[0] == 's' ? AN_SIDE_SKIPPED :
+						  AN_SIDE_INVALID;
+		*out = side;
+		return 0;
+	}
+	reps = cJSON_GetObjectItemCaseSensitive(scen, "repetitions");
+	cJSON_ArrayForEach(rep, reps) {
+		if (strcmp(json_get_str(rep, "status", ""), "ok")) {
+			invalid++;
+			continue;
+		}
+		ret = read_rep(res, scenario, rep, measured, side);
+		if (ret)
+			goto fail;
+	}
+	if (!side->nruns) {
+		side->status = AN_SIDE_INVALID;
+		if (!side->reason[0])
+			an_sfmt(side->reason, sizeof(side->reason),
+				 "no valid repetition");
+	} else if (invalid && !side->reason[0]) {
+		an_sfmt(side->reason, sizeof(side->reason),
+			 "%d repetition%s left out (not ok)", invalid,
+			 invalid > 1 ? "s" : "");
+	}
+	*out = side;
+	return 0;
+fail:
+	an_side_free(side);
+	return ret;
+}
