@@ -67,6 +67,21 @@ file = $TOP/tests/fixtures/nightly/tiny.suite
 args = --duration-scale 4
 CONF
 DB=$T/rres/rtgate.db
+# Our processes, in one grep: the runner's children carry RTGATE_OWNER
+# (as lib.sh's leftover_procs finds them), rtgate itself our state dir.
+# Every process of this test has our state dir in its environment too:
+# of those, only rtgate's own (rtgate, rtgate-guard) count.
+our_pids() {
+	local p c
+	for p in $(grep -lxzE "RTGATE_(OWNER|STATE_DIR)=$RTGATE_STATE_DIR" \
+			/proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do
+		c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+		if [[ $c == rtgate* ]] || grep -qxz "RTGATE_OWNER=$RTGATE_STATE_DIR" \
+			"/proc/$p/environ" 2>/dev/null; then
+			echo "$p"
+		fi
+	done
+}
 wait_incomplete() {
 	for _ in $(seq 300); do
 		[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE status = 'incomplete'" 2>/dev/null)" = "$1" ] && return 0
@@ -83,7 +98,7 @@ wait $pid
 is $? 5 "SIGTERM: the nightly exits 5"
 is "$(sqlite3 "$DB" "SELECT status FROM runs WHERE suite = 'tiny'")" aborted \
 	"the run is stored as aborted, the placeholder gone"
-is "$(leftover_procs | wc -l)" 0 "no process left behind"
+is "$(our_pids | wc -l)" 0 "no process left behind"
 
 # SIGKILL: nothing can clean up, the placeholder stays incomplete.
 "$RTGATE" nightly --config "$T/run.conf" >"$T/kill.out" 2>&1 &
@@ -91,9 +106,17 @@ pid=$!
 check "a second run starts" -- wait_incomplete 1
 kill -KILL $pid
 wait $pid 2>/dev/null
+ours=$(our_pids)
+check "the runner outlives a SIGKILLed nightly (so it must be stopped)" -- test -n "$ours"
 # The runner (our child) survives its parent: stop it as the unit would.
-for p in $(leftover_procs | awk '{print $1}'); do kill -TERM "$p" 2>/dev/null; done
-for _ in $(seq 200); do [ -z "$(leftover_procs)" ] && break; sleep 0.1; done
+for p in $ours; do kill -TERM "$p" 2>/dev/null; done
+for _ in $(seq 200); do
+	alive=0
+	for p in $ours; do kill -0 "$p" 2>/dev/null && alive=1; done
+	[ $alive = 0 ] && break
+	sleep 0.1
+done
+is "$(our_pids | wc -l)" 0 "SIGTERM stops what the killed nightly left"
 is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "the database is consistent after SIGKILL"
 is "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE run_id LIKE 'nightly-%' AND status = 'incomplete'")" \
 	1 "the killed night's run is marked incomplete"
