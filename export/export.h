@@ -13,6 +13,7 @@
 
 struct kcidb_params {
 	const char *run_dir;
+	const char *db;			/* history database; NULL: none */
 	const char *origin;		/* KCIDB origin, [a-z0-9_]+ */
 	const char *checkout_id;	/* an existing checkout (else our own) */
 	const char *build_id;		/* an existing build (else our own) */

@@ -43,6 +43,7 @@ static int export_kcidb(int argc, char **argv)
 		{ "tree-name", required_argument, NULL, 't' },
 		{ "log-url", required_argument, NULL, 'l' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "db", required_argument, NULL, 'd' },
 		{ 0 }
 	};
 	struct kcidb_params p = { .origin = "rtgate" };
@@ -58,13 +59,15 @@ static int export_kcidb(int argc, char **argv)
 		case 't': p.tree_name = optarg; break;
 		case 'l': p.log_url = optarg; break;
 		case 'o': p.output = optarg; break;
+		case 'd': p.db = optarg; break;
 		default: return EXIT_BAD_INPUT;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "usage: rtgate export kcidb [--origin NAME] "
 			"[--checkout-id ID] [--build-id ID] [--tree-name NAME]\n"
-			"       [--log-url URL] [-o FILE] RUN_DIR\n");
+			"       [--log-url URL] [--db HISTORY_DB] [-o FILE] "
+			"RUN_DIR\n");
 		return EXIT_BAD_INPUT;
 	}
 	p.run_dir = argv[optind];

@@ -191,8 +191,9 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 			      const struct history_scenario *s,
 			      const struct history_verdict_row *v, size_t nv)
 {
-	const char *status = NULL;
+	const char *status;
 	char path[512], comment[1200];
+	int judged = 0;
 	size_t i;
 	cJSON *t;
 
@@ -201,19 +202,21 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 			continue;
 		status = kcidb_status_of_verdict(v[i].verdict);
 		export_fmt(comment, sizeof(comment), "%s%s%s", v[i].verdict,
-			 *v[i].reason ? ": " : "", v[i].reason);
-		if (!strcmp(v[i].source, "history"))
+			   *v[i].reason ? ": " : "", v[i].reason);
+		if (!strcmp(v[i].source, "history")) {
 			export_fmt(path, sizeof(path), "%s.history", scen_path);
-		else
+		} else {
 			export_fmt(path, sizeof(path), "%s", scen_path);
+			judged = 1;
+		}
 		t = add_test(c, path, status, comment);
 		if (!isnan(v[i].candidate) && *v[i].metric)
 			add_number(t, v[i].candidate, "us");
 		worsen(c, status);
 	}
-	if (status)
+	if (judged)
 		return;
-	/* No verdict: the scenario is a baseline, or was not judged. */
+	/* No verdict of its own: a baseline, or not judged. */
 	if (!strcmp(s->status, "skipped"))
 		status = "SKIP";
 	else if (!strcmp(s->status, "invalid"))
@@ -323,7 +326,7 @@ int kcidb_build(const struct kcidb_params *p, cJSON **out)
 		pr_err("KCIDB origin '%s' must match [a-z0-9_]+", p->origin);
 		return -EINVAL;
 	}
-	ret = export_load_run(p->run_dir, &h, &c.run, &c.manifest);
+	ret = export_load_run(p->run_dir, p->db, &h, &c.run, &c.manifest);
 	if (ret)
 		return ret;
 	c.h = &h;

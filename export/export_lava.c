@@ -107,7 +107,7 @@ int lava_cases(const char *run_dir,
 	cJSON *m;
 	int ret;
 
-	ret = export_load_run(run_dir, &h, &run, &m);
+	ret = export_load_run(run_dir, NULL, &h, &run, &m);
 	if (ret)
 		return ret;
 	ret = history_scenarios(&h, run.id, &sc, &ns);

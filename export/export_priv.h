@@ -9,11 +9,12 @@
 #include "jsonio.h"
 
 /*
- * Reads a results directory into an in-memory history database: the one
- * reader of results directories, shared with `history import`. On success
+ * Reads a results directory into an in-memory history database (or into
+ * the history database @db, where verdicts against history are kept): the
+ * one reader of results directories, shared with `history import`. On success
  * the caller closes @h and deletes *manifest.
  */
-int export_load_run(const char *run_dir, struct history *h,
+int export_load_run(const char *run_dir, const char *db, struct history *h,
 		    struct history_run *run, cJSON **manifest);
 
 /* snprintf that truncates silently: names are cut, never overflow. */

@@ -9,7 +9,7 @@
 #include "export_priv.h"
 #include "log.h"
 
-int export_load_run(const char *run_dir, struct history *h,
+int export_load_run(const char *run_dir, const char *db, struct history *h,
 		    struct history_run *run, cJSON **manifest)
 {
 	struct history_import_stats stats = { 0 };
@@ -25,7 +25,7 @@ int export_load_run(const char *run_dir, struct history *h,
 		pr_err("%s", err.msg);
 		return ret;
 	}
-	ret = history_open(h, ":memory:");
+	ret = history_open(h, db ? db : ":memory:");
 	if (ret)
 		goto fail;
 	ret = history_import_run(h, run_dir, &stats);

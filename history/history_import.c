@@ -64,7 +64,25 @@ static int insert_run(struct history *h, const char *run_dir,
 		" status, status_reason, duration_scale, results_dir, manifest,"
 		" imported_at, report)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
+		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"
+		/* A run stored before keeps its row, and so its verdicts. */
+		" ON CONFLICT (run_id) DO UPDATE SET suite = excluded.suite,"
+		" suite_sha256 = excluded.suite_sha256, host = excluded.host,"
+		" cpu_model = excluded.cpu_model, cpus = excluded.cpus,"
+		" kernel_release = excluded.kernel_release,"
+		" kernel_version = excluded.kernel_version,"
+		" kernel_machine = excluded.kernel_machine,"
+		" kernel_cmdline = excluded.kernel_cmdline,"
+		" preempt_model = excluded.preempt_model,"
+		" preempt_rt = excluded.preempt_rt,"
+		" config_sha256 = excluded.config_sha256,"
+		" rtgate_version = excluded.rtgate_version,"
+		" rt_tests_version = excluded.rt_tests_version,"
+		" start_time = excluded.start_time, end_time = excluded.end_time,"
+		" status = excluded.status, status_reason = excluded.status_reason,"
+		" duration_scale = excluded.duration_scale,"
+		" results_dir = excluded.results_dir, manifest = excluded.manifest,"
+		" imported_at = excluded.imported_at, report = excluded.report";
 	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
 	const cJSON *host = cJSON_GetObjectItem(m, "host");
 	const cJSON *kernel = cJSON_GetObjectItem(m, "kernel");
@@ -75,6 +93,7 @@ static int insert_run(struct history *h, const char *run_dir,
 
 	if (!realpath(run_dir, abs))
 		snprintf(abs, sizeof(abs), "%s", run_dir);
+	/* The report the analyzer wrote (report.json with it), if any. */
 	snprintf(report, sizeof(report), "%s/report.html", abs);
 	now_utc(now, sizeof(now));
 	if (history_prepare(h, sql, &st))
@@ -110,7 +129,14 @@ static int insert_run(struct history *h, const char *run_dir,
 		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
 		ret = -EIO;
 	}
-	*id = sqlite3_last_insert_rowid(h->db);
+	sqlite3_finalize(st);
+	if (ret)
+		return ret;
+	if (history_prepare(h, "SELECT id FROM runs WHERE run_id = ?1", &st))
+		return -EIO;
+	bind_str(st, 1, m, "run_id");
+	ret = sqlite3_step(st) == SQLITE_ROW ? 0 : -EIO;
+	*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -342,18 +368,26 @@ static int check_manifest(const char *path, const cJSON *m)
 	return -EINVAL;
 }
 
-/* Already stored as it is now (same status and end)? Then nothing to do. */
-static int is_unchanged(struct history *h, const cJSON *m)
+/*
+ * Already stored as it is now (same status and end, and analyzed or not
+ * alike)? Then nothing to do: a report written since is news.
+ */
+static int is_unchanged(struct history *h, const char *run_dir,
+			const cJSON *m)
 {
+	char report[PATH_MAX];
 	sqlite3_stmt *st;
 	int same = 0;
 
+	snprintf(report, sizeof(report), "%.4000s/report.json", run_dir);
 	if (history_prepare(h, "SELECT 1 FROM runs WHERE run_id = ?1 AND"
-			    " status = ?2 AND end_time IS ?3", &st))
+			    " status = ?2 AND end_time IS ?3 AND"
+			    " (report IS NOT NULL) = ?4", &st))
 		return 0;
 	bind_str(st, 1, m, "run_id");
 	bind_str(st, 2, m, "status");
 	bind_str(st, 3, m, "end_time");
+	sqlite3_bind_int(st, 4, fsio_exists(report));
 	same = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return same;
@@ -379,7 +413,21 @@ static int write_run(struct history *h, const char *run_dir, const cJSON *m,
 			return ret;
 	}
 
-	if (history_prepare(h, "DELETE FROM runs WHERE run_id = ?1", &st))
+	/*
+	 * What the run directory says is replaced; verdicts against history
+	 * are the history's own and stay.
+	 */
+	if (history_prepare(h, "DELETE FROM scenarios WHERE run IN (SELECT id"
+			    " FROM runs WHERE run_id = ?1)", &st))
+		return -EIO;
+	bind_str(st, 1, m, "run_id");
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	if (ret)
+		return ret;
+	if (history_prepare(h, "DELETE FROM verdicts WHERE source = 'run' AND"
+			    " run IN (SELECT id FROM runs WHERE run_id = ?1)",
+			    &st))
 		return -EIO;
 	bind_str(st, 1, m, "run_id");
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
@@ -434,7 +482,7 @@ int history_import_replacing(struct history *h, const char *run_dir,
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		goto out;
-	if (!token && is_unchanged(h, m)) {
+	if (!token && is_unchanged(h, run_dir, m)) {
 		stats->unchanged++;
 		ret = history_exec(h, "COMMIT");
 		goto out;

@@ -47,6 +47,25 @@ check "export of an incomplete run" -- "$RTGATE" export kcidb -o "$T/k3.json" "$
 is "$(jget "$T/k3.json" '.tests[] | select(.path == "rtgate.quick") | .status')" \
 	ERROR "an incomplete run's gate is ERROR"
 
+# With the analyzer's report and the history: verdicts become statuses.
+"$RTGATE" report "$run" >/dev/null 2>&1
+"$RTGATE" history import --db "$T/h.db" "$T/week" >/dev/null
+"$RTGATE" history changepoints --db "$T/h.db" >/dev/null
+check "export with the history database" -- \
+	"$RTGATE" export kcidb --db "$T/h.db" -o "$T/k4.json" "$run"
+check "... validates" -- $PY "$TOP/tests/schemas/validate-kcidb.py" "$SCHEMA" "$T/k4.json"
+v=$(jq -r '.comparisons[] | select(.candidate == "hackbench") | .verdict' "$run/report.json")
+case "$v" in
+REGRESSION) want=FAIL ;; "NO CHANGE" | IMPROVEMENT) want=PASS ;;
+INVALID) want=ERROR ;; SKIPPED) want=SKIP ;; *) want=DONE ;;
+esac
+is "$(jget "$T/k4.json" '.tests[] | select(.path == "rtgate.quick.hackbench") | .status')" \
+	"$want" "hackbench's status is its report verdict ($v)"
+is "$(jget "$T/k4.json" '.tests[] | select(.path == "rtgate.quick.idle.history") | .status')" \
+	FAIL "the step night's regression against history is a FAIL"
+is "$(jget "$T/k4.json" '.tests[] | select(.path == "rtgate.quick") | .status')" \
+	FAIL "... and so is the gate"
+
 "$RTGATE" export kcidb --origin Bad-Origin "$run" >/dev/null 2>"$T/err"
 is $? 3 "a bad origin is a usage error"
 "$RTGATE" export kcidb "$T/nonexistent" >/dev/null 2>"$T/err"

@@ -123,6 +123,29 @@ static void test_round_trip(void **state)
 	assert_int_equal(count(&f->h, "SELECT count(*) FROM runs"), 7);
 	assert_int_equal(count(&f->h, "SELECT count(*) FROM cpu_metrics"),
 			 7 * 2 * 2 * 2);
+
+	/* A changed run is replaced; its verdict against history stays. */
+	{
+		struct history_verdict v = {
+			.run_id = RUN1, .scenario = "idle", .metric = "max",
+			.verdict = "NO CHANGE", .p_value = -1,
+		};
+
+		assert_int_equal(history_store_verdict(&f->h, &v), 0);
+		assert_int_equal(history_exec(&f->h, "UPDATE runs SET status ="
+					      " 'incomplete' WHERE run_id = '"
+					      RUN1 "'"), 0);
+		memset(&stats, 0, sizeof(stats));
+		assert_int_equal(history_import_path(&f->h, REC "/" RUN1,
+						     &stats), 0);
+		assert_int_equal(stats.imported, 1);
+		assert_int_equal(history_find_run(&f->h, RUN1, &run), 0);
+		assert_string_equal(run.status, "complete");
+		assert_int_equal(count(&f->h, "SELECT count(*) FROM verdicts"),
+				 1);
+		assert_int_equal(count(&f->h, "SELECT count(*) FROM "
+				       "cpu_metrics"), 7 * 2 * 2 * 2);
+	}
 	history_close(&f->h);
 
 	/* And it is all still there after a reopen. */
