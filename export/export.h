@@ -47,6 +47,7 @@ struct lava_job_params {
 	const char *rootfs;
 	const char *suite;		/* suite name or file inside the image */
 	const char *rtgate_args;	/* extra arguments for `rtgate run` */
+	const char *kernel_args;	/* qemu: the kernel command line */
 	const char *prompt;		/* the shell prompt of the image */
 	const char *arch;		/* qemu: amd64, arm64, … */
 	const char *boot_method;	/* qemu | u-boot | … (default by type) */

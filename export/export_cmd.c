@@ -106,6 +106,7 @@ static int lava_job(int argc, char **argv)
 		{ "device-type", required_argument, NULL, 't' },
 		{ "job-name", required_argument, NULL, 'n' },
 		{ "rtgate-args", required_argument, NULL, 'a' },
+		{ "kernel-args", required_argument, NULL, 'K' },
 		{ "prompt", required_argument, NULL, 'p' },
 		{ "arch", required_argument, NULL, 'A' },
 		{ "boot-method", required_argument, NULL, 'B' },
@@ -135,6 +136,7 @@ static int lava_job(int argc, char **argv)
 		case 't': p.device_type = optarg; break;
 		case 'n': p.job_name = optarg; break;
 		case 'a': p.rtgate_args = optarg; break;
+		case 'K': p.kernel_args = optarg; break;
 		case 'p': p.prompt = optarg; break;
 		case 'A': p.arch = optarg; break;
 		case 'B': p.boot_method = optarg; break;
@@ -317,9 +319,10 @@ int cmd_lava(int argc, char **argv)
 		" [--modules URL]\n"
 		"                       [--rootfs URL] --suite S --device-type T"
 		" [--job-name N]\n"
-		"                       [--rtgate-args ARGS] [--prompt P]"
-		" [--arch A] [--boot-method M]\n"
-		"                       [--boot-commands C] [--timeout MIN]"
+		"                       [--rtgate-args ARGS] [--kernel-args A]"
+		" [--prompt P] [--arch A]\n"
+		"                       [--boot-method M]"
+		" [--boot-commands C] [--timeout MIN]"
 		" [--priority N] [-o FILE]\n"
 		"       rtgate lava report [--print] [--exit-code N] RUN_DIR\n");
 	return EXIT_BAD_INPUT;

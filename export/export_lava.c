@@ -13,13 +13,16 @@
  *   SUITE.exit              pass when rtgate run exited 0 (--exit-code)
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "export.h"
 #include "export_priv.h"
+#include "fsio.h"
 #include "history/history.h"
 #include "log.h"
 
@@ -104,9 +107,19 @@ int lava_cases(const char *run_dir,
 	struct history h;
 	struct lava_case c = { .measurement = NAN };
 	size_t ns = 0, nv = 0, i;
+	char report[PATH_MAX];
 	cJSON *m;
 	int ret;
 
+	/* Inside a job nothing has judged the run yet: the analyzer does. */
+	snprintf(report, sizeof(report), "%.4000s/report.json", run_dir);
+	if (!fsio_exists(report)) {
+		struct analyze_params ap;
+
+		analyze_params_init(&ap);
+		ap.quiet = true;
+		analyze_report_run(run_dir, &ap);
+	}
 	ret = export_load_run(run_dir, NULL, &h, &run, &m);
 	if (ret)
 		return ret;
@@ -150,21 +163,51 @@ static void add_url(cJSON *obj, const char *key, const char *url)
 	cJSON_AddStringToObject(o, "url", url);
 }
 
-/* QEMU: kernel and initramfs on tmpfs, booted by LAVA's qemu method. */
+/* The compression LAVA must undo to add its overlay, by file name. */
+static const char *compression_of(const char *url)
+{
+	static const char *const map[][2] = {
+		{ ".gz", "gz" }, { ".xz", "xz" }, { ".zst", "zstd" },
+		{ ".bz2", "bz2" },
+	};
+	size_t i, n = strlen(url), m;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		m = strlen(map[i][0]);
+		if (n > m && !strcmp(url + n - m, map[i][0]))
+			return map[i][1];
+	}
+	return NULL;
+}
+
+/*
+ * QEMU: kernel and initramfs on tmpfs, booted by LAVA's qemu method. The
+ * LAVA overlay (the test shell) is appended to the initramfs, so the guest
+ * needs no disk and no network.
+ */
 static cJSON *deploy_qemu(const struct lava_job_params *p)
 {
-	cJSON *d = cJSON_CreateObject(), *img, *k;
+	cJSON *d = cJSON_CreateObject(), *img, *k, *ov;
+	char arg[1024];
 
 	cJSON_AddStringToObject(d, "to", "tmpfs");
 	cJSON_AddItemToObject(d, "timeout", timeout_min(10));
 	img = cJSON_AddObjectToObject(d, "images");
 	k = cJSON_AddObjectToObject(img, "kernel");
-	cJSON_AddStringToObject(k, "image_arg", "-kernel {kernel}");
+	snprintf(arg, sizeof(arg), "-kernel {kernel} -append \"%s\"",
+		 p->kernel_args ? p->kernel_args : "console=ttyS0,115200");
+	cJSON_AddStringToObject(k, "image_arg", arg);
 	cJSON_AddStringToObject(k, "url", p->kernel);
 	if (p->ramdisk) {
 		k = cJSON_AddObjectToObject(img, "initrd");
 		cJSON_AddStringToObject(k, "image_arg", "-initrd {initrd}");
 		cJSON_AddStringToObject(k, "url", p->ramdisk);
+		if (compression_of(p->ramdisk))
+			cJSON_AddStringToObject(k, "compression",
+						compression_of(p->ramdisk));
+		cJSON_AddStringToObject(k, "format", "cpio.newc");
+		ov = cJSON_AddObjectToObject(k, "overlays");
+		cJSON_AddBoolToObject(ov, "lava", 1);
 	}
 	if (p->rootfs) {
 		k = cJSON_AddObjectToObject(img, "rootfs");
@@ -220,9 +263,16 @@ static cJSON *test_action(const struct lava_job_params *p,
 			  unsigned int minutes)
 {
 	cJSON *t = cJSON_CreateObject(), *defs, *def, *repo, *md, *steps;
-	char name[160], step[1024];
+	char name[160], step[1024], base[128], *dot;
+	const char *slash = strrchr(p->suite, '/');
 
-	snprintf(name, sizeof(name), "rtgate-%s", p->suite);
+	/* The definition's name: the suite's, in LAVA's [-_a-zA-Z0-9.]. */
+	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : p->suite);
+	dot = strstr(base, ".suite");
+	if (dot && !dot[6])
+		*dot = '\0';
+	export_path_segment(base, step, sizeof(step));
+	snprintf(name, sizeof(name), "rtgate-%.120s", step);
 	cJSON_AddItemToObject(t, "timeout", timeout_min(minutes));
 	defs = cJSON_AddArrayToObject(t, "definitions");
 	def = cJSON_CreateObject();
