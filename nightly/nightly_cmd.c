@@ -71,15 +71,19 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 		 json_get_str(m, "status_reason", ""));
 	kernel_of(m, r->kernel, sizeof(r->kernel));
 	cJSON_Delete(m);
-	/* The run's own comparisons: the runner's verdict when it ran here,
-	 * else the analyzer's (which also writes the reports we link to). */
-	if (r->runner_exit >= 0) {
-		gate = r->runner_exit;
-	} else {
+	/*
+	 * The run's own comparisons: the runner's verdict when it ran here,
+	 * else the analyzer's. The analyzer also writes the reports the
+	 * summary and the dashboard link to, when nothing has yet.
+	 */
+	snprintf(path, sizeof(path), "%.4000s/report.json", run_dir);
+	if (r->runner_exit < 0 || !fsio_exists(path)) {
 		analyze_params_init(&ap);
 		ap.quiet = true;
 		gate = analyze_report_run(run_dir, &ap);
 	}
+	if (r->runner_exit >= 0)
+		gate = r->runner_exit;
 	ret = history_import_replacing(c->h, run_dir, token, &stats);
 	if (ret)
 		return ret;

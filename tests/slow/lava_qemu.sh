@@ -62,8 +62,9 @@ check "rtgate lava job writes the job" -- "$RTGATE" lava job --device-type qemu 
 	--ramdisk "file://$T/rtgate.cpio.gz" --prompt 'rtgate# ' --timeout 40 \
 	-o "$T/job.yaml"
 DEV=$TOP/tests/slow/lava/qemu-device.yaml
-check "lava-run validates it" -- lava-run --job-id 1 --output-dir "$T/out" \
-	--device "$DEV" --validate "$T/job.yaml"
+lava-run --job-id 1 --output-dir "$T/out" --device "$DEV" --validate \
+	"$T/job.yaml" >"$T/validate.log" 2>&1
+ok $? "lava-run validates it"
 timeout 1800 lava-run --job-id 2 --output-dir "$T/out" --device "$DEV" \
 	"$T/job.yaml" >"$T/run.log" 2>&1
 diag "lava-run exited $?"
