@@ -18,7 +18,7 @@ struct kcidb_params {
 	const char *checkout_id;	/* an existing checkout (else our own) */
 	const char *build_id;		/* an existing build (else our own) */
 	const char *tree_name;
-	const char *log_url;		/* where the results directory is served */
+	const char *log_url;		/* where the results are served */
 	const char *output;		/* NULL: stdout */
 };
 

@@ -106,8 +106,8 @@ struct history_baseline_query {
 	const char *suite;
 	const char *host;
 	const char *scenario;		/* runs where this scenario was ok */
-	const char *reference;		/* fnmatch(3) glob on kernel release; NULL: any */
-	const char *before;		/* start_time strictly before; NULL: any */
+	const char *reference;		/* SQLite GLOB on the kernel release */
+	const char *before;		/* start_time before it (NULL: any) */
 	const char *exclude_run_id;	/* never the candidate itself */
 	unsigned int limit;		/* K: the newest K runs */
 };
@@ -130,7 +130,7 @@ struct history_cpu {
 	long long cycles;
 	long long overflows;
 	double min_us, avg_us, max_us;
-	char *histogram;		/* JSON object "us": count, as cyclictest's */
+	char *histogram;		/* cyclictest's {"us": count} */
 };
 
 struct history_rep {
@@ -149,12 +149,12 @@ void history_free_reps(struct history_rep *reps, size_t n);
 struct history_point {
 	struct history_run run;
 	double max_us;			/* max over CPUs and repetitions */
-	double p9999_us;		/* p99.99 of the pooled histogram; <0 unknown */
+	double p9999_us;		/* pooled p99.99; < 0 unknown */
 	bool p9999_lower_bound;		/* beyond the histogram: "≥" */
 	double p99_us;			/* p99 likewise */
 	char verdict[24];		/* history verdict stored, "" if none */
 	char metric[96];		/* the metric it was judged on */
-	char report[PATH_MAX];		/* report.html of the run, "" if none */
+	char report[PATH_MAX];		/* its report.html, or "" */
 };
 
 int history_series(struct history *h, const char *suite, const char *host,
@@ -219,7 +219,7 @@ int history_store_verdict(struct history *h, const struct history_verdict *v);
 
 struct history_judge_params {
 	unsigned int history;		/* K: baseline runs (default 7) */
-	const char *reference;		/* glob on kernel release; NULL: any */
+	const char *reference;		/* glob on the release, or NULL */
 	const char *metric;		/* NULL: the suite's gate metric */
 	bool store;			/* write the verdicts to the database */
 };

@@ -59,8 +59,8 @@ void nightly_unlock(int fd, const char *path);
 struct dashboard_params {
 	const char *database;
 	const char *out_dir;		/* index.html and SVGs go here */
-	const char *report_url;		/* base URL of the runs; NULL: file links */
-	unsigned int history;		/* K for judging nights not yet judged */
+	const char *report_url;		/* URL of results/; NULL: files */
+	unsigned int history;		/* K, for nights not judged yet */
 	const char *reference;
 };
 
