@@ -56,6 +56,15 @@ struct history_import_stats {
  */
 int history_import_run(struct history *h, const char *run_dir,
 		       struct history_import_stats *stats);
+/*
+ * For the runner: stores RUN_DIR in the history of its results directory
+ * (RUN_DIR/../rtgate.db, or $RTGATE_DB). Call it once the first manifest
+ * is written (a run killed later stays visible, incomplete) and again at
+ * the end, after the analyzer's report. A failure is a warning: the run
+ * itself is never failed by its history.
+ */
+int history_record_run(const char *run_dir);
+
 /* The same, replacing the placeholder of history_begin_pending(@token). */
 int history_import_replacing(struct history *h, const char *run_dir,
 			     const char *token,

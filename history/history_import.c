@@ -652,3 +652,35 @@ int history_reap_pending(struct history *h, const char *reason)
 {
 	return finish_pending(h, NULL, reason);
 }
+
+int history_record_run(const char *run_dir)
+{
+	struct history_import_stats stats = { 0 };
+	char db[PATH_MAX], parent[PATH_MAX];
+	const char *env = getenv("RTGATE_DB");
+	struct history h;
+	char *slash;
+	int ret;
+
+	if (env && *env) {
+		snprintf(db, sizeof(db), "%s", env);
+	} else {
+		snprintf(parent, sizeof(parent), "%s", run_dir);
+		slash = strrchr(parent, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(parent, sizeof(parent), ".");
+		if (history_default_path(parent, db, sizeof(db)))
+			return -ENAMETOOLONG;
+	}
+	ret = history_open(&h, db);
+	if (!ret) {
+		ret = history_import_run(&h, run_dir, &stats);
+		history_close(&h);
+	}
+	if (ret)
+		pr_warn("%s: the run was not recorded in the history %s",
+			run_dir, db);
+	return ret;
+}

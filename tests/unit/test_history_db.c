@@ -266,6 +266,23 @@ static void test_pending(void **state)
 	assert_int_equal(history_reap_pending(&f->h, "killed"), 0);
 }
 
+static void test_record_run(void **state)
+{
+	struct fx *f = *state;
+	struct history_run run;
+	char cmd[300], dir[200];
+
+	/* The runner's one call: the history beside the run directory. */
+	snprintf(dir, sizeof(dir), "%s/" RUN2, f->dir);
+	snprintf(cmd, sizeof(cmd), "cp -r " REC "/" RUN2 " '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	unsetenv("RTGATE_DB");
+	assert_int_equal(history_record_run(dir), 0);
+	assert_int_equal(history_open(&f->h, f->db), 0);
+	assert_int_equal(history_find_run(&f->h, RUN2, &run), 0);
+	assert_string_equal(run.status, "complete");
+}
+
 static void test_bad_input(void **state)
 {
 	struct history_import_stats stats = { 0 };
@@ -299,6 +316,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migration, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_pending, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_run, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup,
 						teardown),
 	};
