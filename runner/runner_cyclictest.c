@@ -182,6 +182,19 @@ static int write_log(struct ct_run *c)
 	return ret;
 }
 
+/* rt-tests prints an avg of -nan for a thread with no cycles. */
+static bool json_has_nan(const char *path)
+{
+	bool nan = false;
+	char *text;
+
+	if (!fsio_read_all(path, &text, NULL)) {
+		nan = strstr(text, "nan") != NULL;
+		free(text);
+	}
+	return nan;
+}
+
 static int rename_part(const char *dir, const char *name)
 {
 	char from[PATH_MAX], to[PATH_MAX];
@@ -212,8 +225,14 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	path_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
 	ret = json_read_file(path, &json, &jerr);
 	if (ret) {
-		snprintf(why, len, "cyclictest left no usable JSON: %s",
-			 jerr.msg);
+		if (json_has_nan(path))
+			snprintf(why, len, "a cyclictest thread measured "
+				 "nothing (0 cycles: its CPU was "
+				 "monopolised?), "
+				 "and rt-tests wrote -nan into its JSON");
+		else
+			snprintf(why, len, "cyclictest left no usable JSON: "
+				 "%s", jerr.msg);
 		return ret;
 	}
 	if (!cJSON_GetObjectItemCaseSensitive(json, "thread")) {

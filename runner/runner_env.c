@@ -21,7 +21,7 @@
 
 #define CONFIG_MAX	(16 << 20)
 
-/* ---- kernel config ------------------------------------------------------ */
+/* ---- kernel config ------------------------------------------------------- */
 
 struct kconfig {
 	char source[PATH_MAX];
@@ -222,7 +222,7 @@ void env_preempt_model(const char *debugfs, char *buf, size_t len)
 	free(kc.text);
 }
 
-/* ---- host ------------------------------------------------------------------ */
+/* ---- host ---------------------------------------------------------------- */
 
 static void add_file_str(cJSON *obj, const char *key, const char *path)
 {
@@ -245,8 +245,8 @@ static void cpu_model(char *buf, size_t len)
 		while (*p == ' ' || *p == '\t')
 			p++;
 		end = strchr(p, '\n');
-		snprintf(buf, len, "%.*s", end ? (int)(end - p) : (int)strlen(p),
-			 p);
+		snprintf(buf, len, "%.*s",
+			 end ? (int)(end - p) : (int)strlen(p), p);
 	}
 	free(all);
 }
@@ -273,7 +273,7 @@ static cJSON *host_json(void)
 	return host;
 }
 
-/* ---- kernel ----------------------------------------------------------------- */
+/* ---- kernel -------------------------------------------------------------- */
 
 static cJSON *kernel_json(const char *debugfs)
 {
@@ -312,7 +312,7 @@ static cJSON *kernel_json(const char *debugfs)
 	return k;
 }
 
-/* ---- environment ----------------------------------------------------------- */
+/* ---- environment --------------------------------------------------------- */
 
 static bool process_running(const char *comm)
 {
@@ -349,7 +349,7 @@ static cJSON *environment_json(const struct env_opts *o)
 	return e;
 }
 
-/* ---- tools ---------------------------------------------------------------- */
+/* ---- tools --------------------------------------------------------------- */
 
 int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
 {

@@ -28,7 +28,7 @@ struct rep_proc {
 	char *policy;
 	bool has_nice;
 	int nice;
-	double ready_s;		/* seconds to "ready"; < 0 when never ready */
+	double ready_s;		/* to "ready", s; < 0: never ready */
 	bool exited;
 	int code;		/* exit code, when !sig */
 	int sig;		/* terminating signal, 0 if none */

@@ -16,7 +16,7 @@
 
 #define READY_TIMEOUT_S		30	/* a workload's "ready" */
 #define STOP_GRACE_S		5	/* SIGTERM, then SIGKILL */
-#define CT_EXTRA_S		30	/* cyclictest's -D plus this at most */
+#define CT_EXTRA_S		30	/* cyclictest: -D + this at most */
 
 struct run_params {
 	const char *suite;	/* NAME or a path */
@@ -35,13 +35,13 @@ struct runner {
 	struct progress progress;
 	char bin_dir[PATH_MAX];
 	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
-	char debugfs[PATH_MAX];		/* mount points, "" when absent */
+	char debugfs[PATH_MAX];		/* mount points, "" if absent */
 	char tracefs[PATH_MAX];
 	char cgroup[PATH_MAX];		/* the run's cgroup, "" without */
 	char scale_str[32];
 	struct tunable *tunables;	/* every tunable the suite touches */
 	size_t nr_tunables;
-	size_t step;			/* 1-based, for names and progress */
+	size_t step;			/* 1-based, names and progress */
 };
 
 struct tunable *runner_tunable(struct runner *r,

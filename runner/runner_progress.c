@@ -51,8 +51,10 @@ static void maxima(const struct progress *pg, char *buf, size_t len)
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < pg->nr_cpus && used + 1 < len; i++)
-		used += snprintf(buf + used, len - used, " %ld",
+	for (i = 0; i < pg->nr_cpus && used + 8 < len; i++)
+		used += pg->max_us[i] < 0 ?
+			snprintf(buf + used, len - used, " -") :
+			snprintf(buf + used, len - used, " %ld",
 				 pg->max_us[i]);
 }
 
@@ -94,6 +96,8 @@ void progress_rep_start(struct progress *pg, size_t step,
 	pg->step = step;
 	pg->end = 0;
 	pg->nr_cpus = 0;
+	/* -1 (all bits set): no T: line from that CPU yet. */
+	memset(pg->max_us, 0xff, sizeof(pg->max_us));
 	snprintf(pg->what, sizeof(pg->what), "[%zu/%zu] %s rep %u/%u", step,
 		 pg->nr_steps, scenario, rep, nr_reps);
 	if (pg->tty) {

@@ -22,7 +22,7 @@ struct progress {
 	double last;		/* last live update (mono_now) */
 	size_t step, nr_steps;
 	char what[160];		/* "[2/9] hackbench rep 1/3" */
-	double end;		/* expected end of the measurement, 0 if none */
+	double end;		/* expected end of the measurement, or 0 */
 	long max_us[PROGRESS_MAX_CPUS];
 	int nr_cpus;
 };

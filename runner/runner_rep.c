@@ -26,7 +26,7 @@
 #include "runner_signal.h"
 #include "runner_util.h"
 
-#define REP_MAX_PROCS	16	/* workloads + cyclictest, per repetition */
+#define REP_MAX_PROCS	16	/* workloads + cyclictest */
 
 struct wl_slot {
 	const struct suite_workload *wl;
@@ -50,24 +50,42 @@ struct rep_ctx {
 	struct ct_run ctr;
 	size_t ct_rp;
 	bool invalid;
+	char **blamed;		/* who rep_invalid() already blamed */
 	bool aborted;
+	bool ct_early;		/* cyclictest stopped before its end */
 	size_t applied;		/* tunables written so far */
 };
 
-static void __attribute__((format(printf, 2, 3)))
-rep_invalid(struct rep_ctx *c, const char *fmt, ...)
+/*
+ * Marks the repetition invalid. Each culprit (@who: a process name or an
+ * expect, NULL for the repetition as a whole) is blamed once, so that a
+ * crash at start is not also reported as "no summary"; the reasons of
+ * different culprits are joined.
+ */
+static void __attribute__((format(printf, 3, 4)))
+rep_invalid(struct rep_ctx *c, const char *who, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[512], *joined;
+	size_t i;
 	va_list ap;
 
-	if (c->invalid)
-		return;
+	for (i = 0; who && c->blamed && c->blamed[i]; i++)
+		if (!strcmp(c->blamed[i], who))
+			return;
+	if (who)
+		strv_push(&c->blamed, who);
 	c->invalid = true;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (!c->rr->reason) {
+		c->rr->reason = strdup(buf);
+		return;
+	}
+	if (asprintf(&joined, "%s; %s", c->rr->reason, buf) < 0)
+		return;
 	free(c->rr->reason);
-	c->rr->reason = strdup(buf);
+	c->rr->reason = joined;
 }
 
 static bool stop_requested(struct rep_ctx *c)
@@ -112,7 +130,7 @@ static struct rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
 	return rp;
 }
 
-/* ---- tunables -------------------------------------------------------------- */
+/* ---- tunables ------------------------------------------------------------ */
 
 static void restore_tunables(struct rep_ctx *c)
 {
@@ -160,7 +178,7 @@ static int apply_tunables(struct rep_ctx *c)
 	return 0;
 }
 
-/* ---- starting ---------------------------------------------------------------- */
+/* ---- starting ------------------------------------------------------------ */
 
 static const char *leaf_for(struct rep_ctx *c, const char *name, char *buf,
 			    size_t len)
@@ -194,7 +212,7 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	ret = suite_workload_argv(wl, c->r->run.scale, &argv, err,
 				  sizeof(err));
 	if (ret) {
-		rep_invalid(c, "%s: %s", wl->alias, err);
+		rep_invalid(c, wl->alias, "%s: %s", wl->alias, err);
 		return ret;
 	}
 	runner_program_path(c->r, wl->program, path, sizeof(path));
@@ -225,8 +243,8 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	strv_free(argv);
 	if (ret) {
 		rp->error = strdup(err);
-		rep_invalid(c, "cannot start %s (%s): %s", wl->alias, path,
-			    err);
+		rep_invalid(c, wl->alias, "cannot start %s (%s): %s",
+			    wl->alias, path, err);
 		if (s->proc.pid > 0) {
 			rp->pid = s->proc.pid;
 			rp->exited = true;
@@ -266,8 +284,8 @@ static void wait_ready(struct rep_ctx *c)
 			if (p->running)
 				continue;
 			proc_describe_exit(p, how, sizeof(how));
-			rep_invalid(c, "%s %s before it was ready (crashed at "
-				    "start)", p->name, how);
+			rep_invalid(c, p->name, "%s %s before it was ready "
+				    "(crashed at start)", p->name, how);
 			return;
 		}
 		if (all || stop_requested(c))
@@ -276,7 +294,8 @@ static void wait_ready(struct rep_ctx *c)
 			for (i = 0; i < c->nr_wls; i++)
 				if (!c->wls[i].proc.ready)
 					break;
-			rep_invalid(c, "%s did not say ready within %d s",
+			rep_invalid(c, c->wls[i].proc.name,
+				    "%s did not say ready within %d s",
 				    c->wls[i].proc.name, READY_TIMEOUT_S);
 			return;
 		}
@@ -297,7 +316,8 @@ static bool workload_died(struct rep_ctx *c)
 		if (p->running)
 			continue;
 		proc_describe_exit(p, how, sizeof(how));
-		rep_invalid(c, "%s %s during the measurement", p->name, how);
+		rep_invalid(c, p->name, "%s %s during the measurement",
+			    p->name, how);
 		return true;
 	}
 	return false;
@@ -343,18 +363,20 @@ static void measure_cyclictest(struct rep_ctx *c)
 
 	ret = ct_init(&c->ctr, m, c->r->run.scale, c->dir);
 	if (ret) {
-		rep_invalid(c, "cannot build cyclictest's command line");
+		rep_invalid(c, "cyclictest",
+			    "cannot build cyclictest's command line");
 		return;
 	}
 	spec.argv = c->ctr.argv;
 	spec.cgroup = leaf_for(c, "cyclictest", cg, sizeof(cg));
 	rp = add_rep_proc(c, "cyclictest", c->ctr.argv, &c->ct_rp);
 	if (!rp)
-		return rep_invalid(c, "out of memory");
+		return rep_invalid(c, NULL, "out of memory");
 	ret = proc_spawn(&c->ct, &spec, err, sizeof(err));
 	if (ret) {
 		rp->error = strdup(err);
-		return rep_invalid(c, "cannot start cyclictest: %s", err);
+		return rep_invalid(c, "cyclictest",
+				   "cannot start cyclictest: %s", err);
 	}
 	c->ct_started = true;
 	rp->pid = c->ct.pid;
@@ -367,25 +389,22 @@ static void measure_cyclictest(struct rep_ctx *c)
 		if (stop_requested(c) || workload_died(c))
 			break;
 		if (mono_now() > deadline) {
-			rep_invalid(c, "cyclictest did not finish within %.0f "
-				    "s", secs ? secs + CT_EXTRA_S :
-				    m->timeout_ns / 1e9);
+			rep_invalid(c, "cyclictest", "cyclictest did not "
+				    "finish within %.0f s", secs ?
+				    secs + CT_EXTRA_S : m->timeout_ns / 1e9);
 			break;
 		}
 	}
 	/* SIGTERM makes cyclictest write its results and exit. */
+	c->ct_early = c->ct.running;
 	stop_proc(c, &c->ct);
+	/* The last refresh may still be in the pipe. */
 	proc_drain(&c->ct);
 	ct_lines(c);
-	if (c->ct.out_fd >= 0) {
-		/* Something of cyclictest's still holds the pipe. */
-		proc_drain(&c->ct);
-		ct_lines(c);
-	}
 	proc_describe_exit(&c->ct, how, sizeof(how));
 	if (!c->aborted && !c->invalid &&
 	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
-		rep_invalid(c, "cyclictest %s", how);
+		rep_invalid(c, "cyclictest", "cyclictest %s", how);
 }
 
 static void measure_none(struct rep_ctx *c)
@@ -403,8 +422,8 @@ static void measure_none(struct rep_ctx *c)
 		if (!running || stop_requested(c))
 			return;
 		if (mono_now() > deadline) {
-			rep_invalid(c, "the workloads did not finish within "
-				    "the suite's timeout (%.0f s)",
+			rep_invalid(c, NULL, "the workloads did not finish "
+				    "within the suite's timeout (%.0f s)",
 				    m->timeout_ns / 1e9);
 			return;
 		}
@@ -413,7 +432,7 @@ static void measure_none(struct rep_ctx *c)
 	}
 }
 
-/* ---- stopping -------------------------------------------------------------- */
+/* ---- stopping ------------------------------------------------------------ */
 
 static bool any_running(struct rep_ctx *c)
 {
@@ -455,7 +474,7 @@ static void stop_all(struct rep_ctx *c)
 			proc_drain(&c->wls[i].proc);
 }
 
-/* ---- collecting -------------------------------------------------------------- */
+/* ---- collecting ---------------------------------------------------------- */
 
 static void note_exit(struct rep_proc *rp, const struct proc *p)
 {
@@ -481,10 +500,11 @@ static void check_exit(struct rep_ctx *c, const struct proc *p)
 	proc_describe_exit(p, how, sizeof(how));
 	if (WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGKILL &&
 	    p->sent == SIGKILL)
-		rep_invalid(c, "%s did not stop within %d s of SIGTERM",
+		rep_invalid(c, p->name,
+			    "%s did not stop within %d s of SIGTERM",
 			    p->name, STOP_GRACE_S);
 	else
-		rep_invalid(c, "%s %s", p->name, how);
+		rep_invalid(c, p->name, "%s %s", p->name, how);
 }
 
 static void keep_stdout(struct rep_ctx *c, const struct proc *p)
@@ -516,11 +536,13 @@ static void collect_summary(struct rep_ctx *c, struct wl_slot *s)
 			break;
 	}
 	if (!lines)
-		return rep_invalid(c, "%s printed no summary on stdout",
+		return rep_invalid(c, p->name,
+				   "%s printed no summary on stdout",
 				   p->name);
 	if (lines > 1 || p->out_truncated) {
 		keep_stdout(c, p);
-		return rep_invalid(c, "%s printed %zu lines on stdout; the "
+		return rep_invalid(c, p->name,
+				   "%s printed %zu lines on stdout; the "
 				   "protocol allows one line of JSON",
 				   p->name, lines);
 	}
@@ -528,11 +550,12 @@ static void collect_summary(struct rep_ctx *c, struct wl_slot *s)
 	snprintf(name, sizeof(name), "%s's summary", p->name);
 	if (json_parse_buf(name, line, n, &sum, &jerr)) {
 		keep_stdout(c, p);
-		return rep_invalid(c, "%s", jerr.msg);
+		return rep_invalid(c, p->name, "%s", jerr.msg);
 	}
 	if (!cJSON_IsObject(sum)) {
 		cJSON_Delete(sum);
-		return rep_invalid(c, "%s's summary is not a JSON object",
+		return rep_invalid(c, p->name,
+				   "%s's summary is not a JSON object",
 				   p->name);
 	}
 	path_fmt(path, sizeof(path), "%s/%s.json", c->dir, p->name);
@@ -550,9 +573,11 @@ static void collect_summary(struct rep_ctx *c, struct wl_slot *s)
 	cJSON_AddItemToObject(c->rr->workloads, p->name, sum);
 	work = json_get_num(sum, "work_done", -1);
 	if (!cJSON_GetObjectItemCaseSensitive(sum, "work_done"))
-		rep_invalid(c, "%s's summary has no work_done", p->name);
+		rep_invalid(c, p->name, "%s's summary has no work_done",
+			    p->name);
 	else if (work <= 0)
-		rep_invalid(c, "%s reported no work done (work_done = %g)",
+		rep_invalid(c, p->name,
+			    "%s reported no work done (work_done = %g)",
 			    p->name, work);
 }
 
@@ -601,7 +626,8 @@ static void check_expects(struct rep_ctx *c)
 		if (!sum)
 			continue;	/* already invalid: no summary */
 		if (!cJSON_IsNumber(v) && !cJSON_IsBool(v)) {
-			rep_invalid(c, "expect %s: %s's summary has no number "
+			rep_invalid(c, e->text,
+				    "expect %s: %s's summary has no number "
 				    "%s", e->text, e->workload, e->key);
 			continue;
 		}
@@ -615,7 +641,8 @@ static void check_expects(struct rep_ctx *c)
 		default: ok = x != e->value; break;
 		}
 		if (!ok)
-			rep_invalid(c, "expect %s failed: %s.%s = %g (the "
+			rep_invalid(c, e->text,
+				    "expect %s failed: %s.%s = %g (the "
 				    "treatment did not happen)", e->text,
 				    e->workload, e->key, x);
 	}
@@ -625,18 +652,22 @@ static void collect_cyclictest(struct rep_ctx *c)
 {
 	struct rep_result *rr = c->rr;
 	char why[512];
+	bool complete;
 	int i;
 
 	note_exit(&rr->procs[c->ct_rp], &c->ct);
-	if (ct_finish(&c->ctr, !c->aborted && !c->invalid, why, sizeof(why)))
-		rep_invalid(c, "%s", why);
+	complete = c->ct_started && !c->ct_early && !c->ct.running &&
+		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
+	if (ct_finish(&c->ctr, complete, why, sizeof(why)))
+		rep_invalid(c, "cyclictest", "%s", why);
 	rr->finals = calloc(c->ctr.nr_threads ? c->ctr.nr_threads : 1,
 			    sizeof(*rr->finals));
 	for (i = 0; rr->finals && i < c->ctr.nr_threads; i++)
 		if (c->ctr.have[i])
 			rr->finals[rr->nr_finals++] = c->ctr.last[i];
-	if (!c->aborted && !c->invalid && !rr->nr_finals)
-		rep_invalid(c, "cyclictest printed no T: line");
+	if (complete && !rr->nr_finals)
+		rep_invalid(c, "cyclictest",
+			    "cyclictest printed no T: line");
 }
 
 /* ---- the repetition ------------------------------------------------------ */
@@ -651,6 +682,7 @@ static void rep_cleanup(struct rep_ctx *c)
 		proc_close(&c->wls[i].proc);
 	}
 	free(c->wls);
+	strv_free(c->blamed);
 	proc_close(&c->ct);
 	ct_free(&c->ctr);
 }

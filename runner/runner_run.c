@@ -202,7 +202,7 @@ struct tunable *runner_tunable(struct runner *r,
 	return NULL;
 }
 
-/* ---- preparing the machine ------------------------------------------------ */
+/* ---- preparing the machine ----------------------------------------------- */
 
 static bool suite_needs(const struct suite *s, bool tracefs)
 {
@@ -365,7 +365,7 @@ static int save_tunables(struct runner *r)
 						t->orig);
 			undo = cJSON_CreateObject();
 			cJSON_AddStringToObject(undo, "tunable",
-						suite_tunable_kind_name(t->kind));
+					suite_tunable_kind_name(t->kind));
 			cJSON_AddStringToObject(undo, "path", t->path);
 			if (t->feature[0])
 				cJSON_AddStringToObject(undo, "feature",
@@ -480,7 +480,7 @@ static int build_order(struct runner *r, struct run_step **steps,
 	return 0;
 }
 
-/* ---- the run -------------------------------------------------------------- */
+/* ---- the run ------------------------------------------------------------- */
 
 static int run_steps(struct runner *r)
 {
@@ -609,7 +609,7 @@ static int finish(struct runner *r, int err)
 	code = r->run.status != RUN_COMPLETE ? EXIT_INCOMPLETE :
 	       invalid ? EXIT_INCONCLUSIVE : EXIT_PASS;
 	if (failed) {
-		/* Keep the state file: the guardian and the next start retry. */
+		/* Keep the state file: the guardian, the next start retry. */
 		pr_err("%d tunable%s could not be restored; %s keeps them for "
 		       "`rtgate restore`", failed, failed == 1 ? "" : "s",
 		       r->state.path);
@@ -628,7 +628,8 @@ static int prepare(struct runner *r)
 	int ret;
 
 	r->guard.fd = -1;
-	ret = state_acquire(&r->state, state_dir_default());
+	ret = state_acquire(&r->state, state_dir_default(),
+			    STATE_LOCK_WAIT_S);
 	if (ret)
 		return ret;
 	ret = guard_start(&r->guard, r->state.dir);

@@ -17,7 +17,6 @@
 #include "runner_util.h"
 
 #define STATE_SCHEMA		"rtgate-state/1"
-#define STATE_LOCK_WAIT_S	15
 
 const char *state_dir_default(void)
 {
@@ -50,10 +49,10 @@ static long state_owner(const char *path)
 }
 
 /* Waits for a dying run's guardian; a live run keeps the lock: -EBUSY. */
-static int state_lock(struct state *st)
+static int state_lock(struct state *st, double wait_s)
 {
 	char lock[PATH_MAX];
-	double deadline = mono_now() + STATE_LOCK_WAIT_S;
+	double deadline = mono_now() + wait_s;
 	bool said = false;
 
 	path_fmt(lock, sizeof(lock), "%s/lock", st->dir);
@@ -89,7 +88,7 @@ fail:
 	return -errno;
 }
 
-int state_acquire(struct state *st, const char *dir)
+int state_acquire(struct state *st, const char *dir, double wait_s)
 {
 	struct timespec now;
 	char stamp[32];
@@ -105,7 +104,7 @@ int state_acquire(struct state *st, const char *dir)
 		return ret;
 	}
 	path_fmt(st->path, sizeof(st->path), "%s/" STATE_FILE, st->dir);
-	ret = state_lock(st);
+	ret = state_lock(st, wait_s);
 	if (ret)
 		return ret;
 	ret = state_restore(st->dir, "start");
@@ -265,7 +264,7 @@ int state_kill_owned(const char *dir)
 	return total;
 }
 
-/* ---- restoring ------------------------------------------------------------ */
+/* ---- restoring ----------------------------------------------------------- */
 
 struct restore_log {
 	char text[2048];

@@ -26,7 +26,7 @@
 #define STATE_FILE		"state.json"
 
 struct state {
-	char dir[PATH_MAX];	/* absolute: the RTGATE_OWNER of our children */
+	char dir[PATH_MAX];	/* absolute: our children's RTGATE_OWNER */
 	char path[PATH_MAX];	/* dir/state.json */
 	int lock_fd;
 	cJSON *doc;
@@ -43,12 +43,15 @@ struct state_undo_ops {
 /* The directory from RTGATE_STATE_DIR or the default. */
 const char *state_dir_default(void);
 
+#define STATE_LOCK_WAIT_S	15.0
+
 /*
- * Creates and locks @dir (waiting a little for a dying run's guardian),
- * restores what a dead run left (saying so on stderr) and starts a new
- * state file owned by this process. -EBUSY: another run is alive.
+ * Creates and locks @dir (waiting up to @wait_s for a dying run's
+ * guardian), restores what a dead run left (saying so on stderr) and
+ * starts a new state file owned by this process. -EBUSY: another run is
+ * alive.
  */
-int state_acquire(struct state *st, const char *dir);
+int state_acquire(struct state *st, const char *dir, double wait_s);
 /* Sets a top-level field (takes @value) and writes the file. */
 int state_set(struct state *st, const char *field, cJSON *value);
 /*

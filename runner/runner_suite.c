@@ -100,7 +100,7 @@ static int dup_to(struct suite_parser *p, char **dst, const char *val)
 	return check_alloc(p, *dst) ? 0 : -ENOMEM;
 }
 
-/* ---- sections ---------------------------------------------------------- */
+/* ---- sections ------------------------------------------------------------ */
 
 static struct suite_scenario *cur_scenario(struct suite_parser *p)
 {
@@ -213,7 +213,7 @@ static void open_section(struct suite_parser *p, const char *raw)
 	     "[gate], [scenario NAME] or [reference NAME])", raw);
 }
 
-/* ---- the reader inih pulls lines from ---------------------------------- */
+/* ---- the reader inih pulls lines from ------------------------------------ */
 
 static char *suite_reader(char *str, int num, void *stream)
 {
@@ -798,7 +798,7 @@ static int suite_handler(void *user, const char *section, const char *name,
 	return !p->failed;
 }
 
-/* ---- whole-file checks ---------------------------------------------------- */
+/* ---- whole-file checks --------------------------------------------------- */
 
 static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 {

@@ -22,7 +22,7 @@ enum suite_order {
 
 enum suite_tool {
 	SUITE_TOOL_CYCLICTEST,
-	SUITE_TOOL_NONE,		/* microbenchmarks: the workloads measure */
+	SUITE_TOOL_NONE,	/* microbenchmarks: the workloads measure */
 };
 
 enum tunable_kind {
@@ -40,9 +40,9 @@ struct suite_tunable {
 };
 
 struct suite_workload {
-	char *text;		/* the line as written, scaled() unexpanded */
+	char *text;		/* as written, scaled() unexpanded */
 	char *alias;		/* as=, else the program's base name */
-	char *program;		/* a bin/ name, or a path when it has a '/' */
+	char *program;		/* a bin/ name, or a path (has a '/') */
 	char *cpus;		/* cpus= as written, or NULL */
 	cpu_set_t cpuset;
 	char *policy;		/* policy= as written, or NULL */
@@ -59,7 +59,7 @@ enum expect_op { EXPECT_GT, EXPECT_GE, EXPECT_LT, EXPECT_LE, EXPECT_EQ,
 struct suite_expect {
 	char *text;		/* "inject.spins > 0" */
 	char *workload;		/* alias */
-	char *key;		/* key (dotted path) in the workload's summary */
+	char *key;		/* key (dotted path) in its summary */
 	enum expect_op op;
 	double value;
 	unsigned int line;

@@ -163,8 +163,10 @@ static int parse_policy(const char *s, int *policy, int *prio)
 		int policy;
 		bool rt;
 	} tab[] = {
-		{ "other", SCHED_OTHER, false }, { "batch", SCHED_BATCH, false },
-		{ "idle", SCHED_IDLE, false },	 { "fifo", SCHED_FIFO, true },
+		{ "other", SCHED_OTHER, false },
+		{ "batch", SCHED_BATCH, false },
+		{ "idle", SCHED_IDLE, false },
+		{ "fifo", SCHED_FIFO, true },
 		{ "rr", SCHED_RR, true },
 	};
 	const char *colon = strchr(s, ':');

@@ -101,7 +101,7 @@ int tunable_save(struct tunable *t)
 	t->save_err = tunable_read(t, t->orig, sizeof(t->orig));
 	if (!t->save_err && t->kind != TUNABLE_SCHED_FEATURE &&
 	    strchr(t->orig, '\n'))
-		t->save_err = -EINVAL;	/* not a one-line value: no restore */
+		t->save_err = -EINVAL;	/* not one line: cannot restore */
 	return t->save_err;
 }
 

@@ -18,12 +18,13 @@
 
 struct tunable {
 	enum tunable_kind kind;
-	char key[160];		/* manifest name: kernel.sched_rr_timeslice_ms,
-				 * sched_feature.HRTICK, debugfs.sched/...   */
+	/* The manifest's name: kernel.sched_rr_timeslice_ms,
+	 * sched_feature.HRTICK, debugfs.sched/base_slice_ns. */
+	char key[160];
 	char path[PATH_MAX];
 	char feature[64];	/* sched features: the name without NO_ */
 	char orig[TUNABLE_VALUE_MAX];	/* what to write back */
-	int save_err;		/* 0, or -errno when the original is unknown */
+	int save_err;		/* 0, or -errno: the original is unknown */
 };
 
 /*

@@ -68,10 +68,11 @@ jget() { jq -r "$2" "$1"; }
 # Prints "PID COMM" per survivor.
 leftover_procs() {
 	local e pid
-	for e in /proc/[0-9]*/environ; do
+	# One grep over every environ (-z: NUL-separated entries); processes
+	# that exit meanwhile are silently skipped.
+	grep -lzxF "RTGATE_OWNER=$RTGATE_STATE_DIR" /proc/[0-9]*/environ \
+		2>/dev/null | while read -r e; do
 		pid=${e#/proc/}; pid=${pid%/environ}
-		tr '\0' '\n' <"$e" 2>/dev/null |
-			grep -qx "RTGATE_OWNER=$RTGATE_STATE_DIR" &&
-			echo "$pid $(cat /proc/$pid/comm 2>/dev/null)"
+		echo "$pid $(cat /proc/$pid/comm 2>/dev/null)"
 	done
 }

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The suite parser: the shipped suites and a complete file parse; every
+ * class of bad file is refused with "FILE:LINE: ..." naming the right line.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fsio.h"
+#include "runner/runner_suite.h"
+#include "runner/runner_util.h"
+
+static char tmpdir[] = "/tmp/rtgate-unit-suite.XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+static const char *write_suite(const char *name, const char *text)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.suite", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+#define HEAD "[suite]\nrepetitions = 2\n[measure]\nduration = 2s\n"
+
+static const char complete[] =
+	"; a complete suite\n"
+	"[suite]\n"
+	"name = full\n"
+	"description = everything ; an inline comment\n"
+	"repetitions = 4\n"
+	"order = blocked\n"
+	"requires = root, cpus>=1\n"
+	"\n"
+	"[measure]\n"
+	"cyclictest = --smp -p95 -m -i 1000\n"
+	"duration = 20s\n"
+	"histogram = 3000\n"
+	"\n"
+	"[gate]\n"
+	"metric = p99.9\n"
+	"alpha = 0.01\n"
+	"min_increase_us = 3\n"
+	"min_increase_pct = 7.5\n"
+	"\n"
+	"[scenario idle]\n"
+	"description = alone\n"
+	"\n"
+	"[scenario load]\n"
+	"compare = idle\n"
+	"workload = cpus=0-1 policy=fifo:10 nice=0 as=hb "
+	"hackbench-loop --groups 2 --loops scaled(200)\n"
+	"workload = inject --cpu 1 --width-us 300 \"--name=a b\"\n"
+	"sysctl = kernel.sched_rr_timeslice_ms=10\n"
+	"sysctl = kernel/sched_rt_runtime_us = 950000\n"
+	"sched_feature = NO_HRTICK\n"
+	"base_slice_ns = 3000000\n"
+	"debugfs = sched/migration_cost_ns=500000\n"
+	"requires = sched-features, sysctl:kernel.sched_rr_timeslice_ms\n"
+	"expect = hb.work_done > 0\n"
+	"expect = inject.spins >= 10\n"
+	"\n"
+	"[reference idle]\n"
+	"source = somewhere\n"
+	"T = T: 0 ( 4213) P:95 I:1000 C:   5163 Min:      3 Act:    3 "
+	"Avg:    3 Max:      12\n"
+	"T: 1 ( 4214) P:95 I:1500 C:   3444 Min:      3 Act:    4 Avg:    3 "
+	"Max:       9\n"
+	"value.inject.width_avg_us = 300.5\n";
+
+static void test_complete(void **state)
+{
+	const struct suite_scenario *load;
+	struct suite_error err;
+	struct suite s;
+	char **argv;
+	char msg[128];
+
+	(void)state;
+	assert_int_equal(suite_load(write_suite("full", complete), &s, &err),
+			 0);
+	assert_string_equal(s.name, "full");
+	assert_string_equal(s.description, "everything");
+	assert_int_equal(s.repetitions, 4);
+	assert_int_equal(s.order, SUITE_ORDER_BLOCKED);
+	assert_int_equal(strv_len(s.requires), 2);
+	assert_int_equal(strv_len(s.measure.args), 5);
+	assert_true(s.measure.duration_ns == 20000000000ULL);
+	assert_int_equal(s.measure.histogram_us, 3000);
+	assert_string_equal(s.gate.metric, "p99.9");
+	assert_true(s.gate.min_increase_pct == 7.5);
+	assert_int_equal(s.nr_scenarios, 2);
+	assert_null(s.scenarios[0].compare);
+	assert_non_null(s.scenarios[0].reference);
+	assert_int_equal(strv_len(s.scenarios[0].reference->T), 2);
+	assert_int_equal(s.scenarios[0].reference->nr_values, 1);
+	load = suite_find(&s, "load");
+	assert_non_null(load);
+	assert_string_equal(load->compare, "idle");
+	assert_int_equal(load->nr_workloads, 2);
+	assert_string_equal(load->workloads[0].alias, "hb");
+	assert_string_equal(load->workloads[0].program, "hackbench-loop");
+	assert_int_equal(load->workloads[0].sched_prio, 10);
+	assert_string_equal(load->workloads[0].cpus, "0-1");
+	assert_string_equal(load->workloads[1].alias, "inject");
+	assert_int_equal(load->nr_tunables, 5);
+	assert_string_equal(load->tunables[1].name,
+			    "kernel/sched_rt_runtime_us");
+	assert_string_equal(load->tunables[1].value, "950000");
+	assert_int_equal(load->tunables[2].kind, TUNABLE_SCHED_FEATURE);
+	assert_string_equal(load->tunables[2].name, "HRTICK");
+	assert_string_equal(load->tunables[2].value, "NO_HRTICK");
+	assert_int_equal(load->tunables[3].kind, TUNABLE_BASE_SLICE);
+	/* The suite's requirements are every scenario's too. */
+	assert_int_equal(strv_len(load->requires), 4);
+	assert_int_equal(load->nr_expects, 2);
+	assert_int_equal(load->expects[1].op, EXPECT_GE);
+
+	/* scaled(N) follows the duration scale, rounded, at least 1. */
+	assert_int_equal(suite_workload_argv(&load->workloads[0], 0.1, &argv,
+					     msg, sizeof(msg)), 0);
+	assert_int_equal(strv_len(argv), 5);
+	assert_string_equal(argv[0], "hackbench-loop");
+	assert_string_equal(argv[4], "20");
+	strv_free(argv);
+	assert_int_equal(suite_workload_argv(&load->workloads[0], 0.0001,
+					     &argv, msg, sizeof(msg)), 0);
+	assert_string_equal(argv[4], "1");
+	strv_free(argv);
+	/* Quotes group words, as in a shell. */
+	assert_int_equal(suite_workload_argv(&load->workloads[1], 1, &argv,
+					     msg, sizeof(msg)), 0);
+	assert_string_equal(argv[5], "--name=a b");
+	strv_free(argv);
+	suite_free(&s);
+}
+
+/* The annotated example of suites/README.md must be a valid suite. */
+static void test_readme_example(void **state)
+{
+	struct suite_error err;
+	char *text, *start, *end;
+	struct suite s;
+	size_t len;
+	int ret;
+
+	(void)state;
+	assert_int_equal(fsio_read_all("suites/README.md", &text, &len), 0);
+	start = strstr(text, "```ini\n");
+	assert_non_null(start);
+	start += strlen("```ini\n");
+	end = strstr(start, "```");
+	assert_non_null(end);
+	*end = '\0';
+	ret = suite_load(write_suite("readme", start), &s, &err);
+	if (ret)
+		print_error("%s\n", err.msg);
+	assert_int_equal(ret, 0);
+	assert_int_equal(s.nr_scenarios, 4);
+	assert_non_null(suite_find(&s, "inject")->expects);
+	suite_free(&s);
+	free(text);
+}
+
+static void test_shipped_suites(void **state)
+{
+	static const char *const shipped[] = {
+		"suites/quick.suite", "suites/smoke.suite",
+	};
+	struct suite_error err;
+	struct suite s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+		int ret = suite_load(shipped[i], &s, &err);
+
+		if (ret)
+			print_error("%s\n", err.msg);
+		assert_int_equal(ret, 0);
+		assert_true(s.nr_scenarios >= 3);
+		suite_free(&s);
+	}
+}
+
+struct bad_case {
+	const char *name;
+	const char *text;
+	unsigned int line;
+	const char *says;	/* part of the message */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "syntax", HEAD "[scenario a]\nno equals sign here\n", 6,
+	  "expected [section]" },
+	{ "unterminated-section", HEAD "[scenario a\n", 5, "expected" },
+	{ "outside-section", "repetitions = 2\n[suite]\n", 1,
+	  "outside any section" },
+	{ "unknown-section", HEAD "[scenarios a]\n", 5, "unknown section" },
+	{ "unknown-key", HEAD "[scenario a]\nworkloads = x\n", 6,
+	  "unknown key 'workloads'" },
+	{ "unknown-suite-key", "[suite]\nrepetition = 3\n", 2, "unknown key" },
+	{ "bad-number", "[suite]\nrepetitions = three\n", 2,
+	  "repetitions: 'three'" },
+	{ "zero-repetitions", "[suite]\nrepetitions = 0\n", 2,
+	  "repetitions" },
+	{ "bad-duration", "[measure]\nduration = 20x\n", 2, "duration" },
+	{ "bad-alpha", HEAD "[gate]\nalpha = 2\n", 6, "alpha" },
+	{ "bad-metric", HEAD "[gate]\nmetric = fastest\n", 6, "metric" },
+	{ "duplicate-key", HEAD "[scenario a]\ncompare = b\ncompare = c\n", 7,
+	  "duplicate key 'compare' (first at line 6)" },
+	{ "duplicate-scenario", HEAD "[scenario a]\n[scenario a]\n", 6,
+	  "duplicate scenario 'a' (first at line 5)" },
+	{ "duplicate-section", HEAD "[suite]\n", 5, "duplicate section" },
+	{ "bad-scenario-name", HEAD "[scenario a/b]\n", 5, "name" },
+	{ "no-scenario", HEAD, 4, "no [scenario NAME]" },
+	{ "no-baseline", HEAD "[scenario a]\ncompare = b\n[scenario b]\n"
+	  "compare = a\n", 5, "no baseline" },
+	{ "unknown-compare", HEAD "[scenario a]\n[scenario b]\ncompare = c\n",
+	  7, "unknown scenario 'c'" },
+	{ "compare-itself", HEAD "[scenario a]\n[scenario b]\ncompare = b\n",
+	  7, "against itself" },
+	{ "no-program", HEAD "[scenario a]\nworkload = cpus=1\n", 6,
+	  "no program" },
+	{ "bad-cpus", HEAD "[scenario a]\nworkload = cpus=3-1 inject\n", 6,
+	  "cpus=3-1" },
+	{ "bad-policy", HEAD "[scenario a]\nworkload = policy=fifo inject\n", 6,
+	  "policy=fifo" },
+	{ "bad-nice", HEAD "[scenario a]\nworkload = nice=40 inject\n", 6,
+	  "nice=40" },
+	{ "expansion", HEAD "[scenario a]\nworkload = inject --x $HOME\n", 6,
+	  "would be expanded" },
+	{ "glob", HEAD "[scenario a]\nworkload = inject *\n", 6,
+	  "would be expanded" },
+	{ "unbalanced-quote", HEAD "[scenario a]\nworkload = inject \"x\n", 6,
+	  "unbalanced quotes" },
+	{ "bad-scaled", HEAD "[scenario a]\nworkload = inject scaled(x)\n", 6,
+	  "scaled(N)" },
+	{ "duplicate-alias", HEAD "[scenario a]\nworkload = inject\n"
+	  "workload = inject\n", 7, "two workloads named 'inject'" },
+	{ "reserved-alias", HEAD "[scenario a]\nworkload = as=cyclictest x\n",
+	  6, "'cyclictest'" },
+	{ "bad-sysctl", HEAD "[scenario a]\nsysctl = kernel.x\n", 6,
+	  "NAME=VALUE" },
+	{ "sysctl-escape", HEAD "[scenario a]\nsysctl = ../x=1\n", 6,
+	  "NAME=VALUE" },
+	{ "bad-feature", HEAD "[scenario a]\nsched_feature = hrtick\n", 6,
+	  "FEATURE" },
+	{ "same-tunable", HEAD "[scenario a]\nsysctl = a.b=1\nsysctl = a.b=2\n",
+	  7, "set twice" },
+	{ "bad-requirement", HEAD "[scenario a]\nrequires = gpu\n", 6,
+	  "unknown requirement 'gpu'" },
+	{ "bad-expect", HEAD "[scenario a]\nworkload = inject\n"
+	  "expect = inject.spins about 3\n", 7, "WORKLOAD.KEY OP NUMBER" },
+	{ "expect-unknown-workload", HEAD "[scenario a]\nworkload = inject\n"
+	  "expect = hb.runs > 0\n", 7, "no workload named 'hb'" },
+	{ "runner-option", "[measure]\ncyclictest = -p95 -q\n", 2,
+	  "'-q' is the runner's" },
+	{ "runner-option-json", "[measure]\ncyclictest = --json=x\n", 2,
+	  "the runner's" },
+	{ "duration-and-loops", "[measure]\nduration = 2s\nloops = 10\n"
+	  "[scenario a]\n", 1, "both duration and loops" },
+	{ "no-duration", "[measure]\nhistogram = 100\n[scenario a]\n", 1,
+	  "needs duration" },
+	{ "bad-T", HEAD "[scenario a]\n[reference a]\nT = T: zero\n", 7,
+	  "not a cyclictest line" },
+	{ "reference-unknown", HEAD "[scenario a]\n[reference b]\n"
+	  "source = x\n", 6, "no scenario 'b'" },
+	{ "bad-value", HEAD "[scenario a]\n[reference a]\n"
+	  "value.inject.spins = many\n", 7, "not a number" },
+	{ "nul-byte", HEAD "[scenario a]\ndescription = a\0b\n", 6, "NUL" },
+};
+
+static void test_bad_files(void **state)
+{
+	struct suite_error err;
+	char want[512];
+	struct suite s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		const char *path;
+		size_t len = strlen(c->text);
+		FILE *f;
+		int ret;
+
+		/* The NUL case needs the bytes after the NUL too. */
+		if (!strcmp(c->name, "nul-byte"))
+			len += strlen(c->text + len + 1) + 1;
+		path = write_suite(c->name, "");
+		f = fopen(path, "w");
+		fwrite(c->text, 1, len, f);
+		fclose(f);
+		ret = suite_load(path, &s, &err);
+		snprintf(want, sizeof(want), "%s:%u: ", path, c->line);
+		if (ret != -EINVAL || strncmp(err.msg, want, strlen(want)) ||
+		    !strstr(err.msg, c->says))
+			fail_msg("%s: got %d \"%s\", want \"%s...%s...\"",
+				 c->name, ret, err.msg, want, c->says);
+	}
+}
+
+static void test_long_line(void **state)
+{
+	struct suite_error err;
+	struct suite s;
+	char *text;
+	size_t n = 6000;
+
+	(void)state;
+	text = malloc(n + 64);
+	assert_non_null(text);
+	strcpy(text, "[suite]\ndescription = ");
+	memset(text + strlen(text), 'x', n);
+	strcpy(text + n + 22, "\n");
+	assert_int_equal(suite_load(write_suite("long", text), &s, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, ":2: line too long"));
+	free(text);
+}
+
+static void test_missing_file(void **state)
+{
+	struct suite_error err;
+	struct suite s;
+
+	(void)state;
+	assert_int_equal(suite_load("/nonexistent/x.suite", &s, &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.msg, "/nonexistent/x.suite"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_complete),
+		cmocka_unit_test(test_shipped_suites),
+		cmocka_unit_test(test_readme_example),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
