@@ -61,7 +61,7 @@ struct an_values {
 struct an_run {
 	char label[64];		/* "rep 2", a file name */
 	int rep;		/* 1-based */
-	int order;		/* position in the execution order; -1 unknown */
+	int order;		/* position in execution order; -1 unknown */
 	struct an_cpu *cpus;
 	size_t ncpus;
 	struct an_values *metrics;

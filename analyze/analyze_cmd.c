@@ -30,6 +30,23 @@ static const struct option an_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const char an_help[] =
+	"A side is a results directory (DIR, DIR/SCENARIO or DIR:SCENARIO),\n"
+	"a cyclictest --json, --histfile or T: lines file, or a directory of\n"
+	"such files, one per repetition.\n\n"
+	"  --metric M            max (default), avg, p50 ... p99.999, or\n"
+	"                        WORKLOAD.METRIC\n"
+	"  --alpha A             significance level (default 0.05)\n"
+	"  --min-increase-us U   practical floor in us (default 5)\n"
+	"  --min-increase-pct P  practical floor in % (default 10)\n"
+	"  --report LIST         txt,md,json,junit,html or all\n"
+	"  --out DIR             where reports go (compare: default .;\n"
+	"                        report: the run directory)\n"
+	"  -q, --quiet           no tables on stdout, the exit code only\n\n"
+	"Defaults come from the suite's [gate] for a run. Exit: 0 pass,\n"
+	"1 regression, 2 inconclusive or invalid, 3 bad input, 5 the run did\n"
+	"not complete. The method: docs/statistics.md.\n";
+
 static int parse_formats(const char *s, unsigned int *out)
 {
 	static const char *const names[] = { "txt", "md", "json", "junit",
@@ -107,7 +124,7 @@ static int parse_opts(int argc, char **argv, struct analyze_params *p,
 			p->quiet = true;
 			break;
 		case 'h':
-			printf("usage: rtgate %s\n", usage);
+			printf("usage: rtgate %s\n\n%s", usage, an_help);
 			return -ECANCELED;
 		default:
 			pr_err("usage: rtgate %s", usage);
@@ -205,6 +222,12 @@ int cmd_compare(int argc, char **argv)
 	if (an_input_read(argv[i], &sides[0]) ||
 	    an_input_read(argv[i + 1], &sides[1]))
 		goto out;
+	/* Two inputs named alike (a/1.json, b/1.json): use the paths. */
+	if (!strcmp(sides[0]->name, sides[1]->name)) {
+		snprintf(sides[0]->name, sizeof(sides[0]->name), "%s", argv[i]);
+		snprintf(sides[1]->name, sizeof(sides[1]->name), "%s",
+			 argv[i + 1]);
+	}
 	cmp.base = sides[0];
 	cmp.cand = sides[1];
 	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {

@@ -22,6 +22,12 @@
 
 /* A quantile is judged only with this many expected samples above it. */
 #define TAIL_MIN_EXCEED	20
+/*
+ * With one run a side the run-to-run scatter of tail rates cannot be
+ * measured; this much is assumed (the coefficient of variation seen
+ * between A/A runs on a loaded VM, docs/statistics.md).
+ */
+#define TAIL_CV_PRIOR	0.35
 /* Resolution of cyclictest's numbers: 1 us. */
 #define RES_US		1.0
 
@@ -377,7 +383,9 @@ static void set_raw(const struct prep *p, struct an_line *l)
 	double c = raw_max_median(p->sc, l->cpu, p->ncpus);
 
 	l->raw_base = l->raw_cand = NAN;
-	if (fabs(b - l->base) >= 0.5 || fabs(c - l->cand) >= 0.5) {
+	/* Censored at the limit, the measured maxima still say more. */
+	if (fabs(b - l->base) >= 0.5 || fabs(c - l->cand) >= 0.5 ||
+	    l->base_ge || l->cand_ge) {
 		l->raw_base = b;
 		l->raw_cand = c;
 	}
@@ -405,14 +413,15 @@ static void max_test(struct prep *p, struct an_line *l, const double *b,
 		above += c[i] > bmax;
 		below += c[i] < bmin;
 	}
-	l->base = an_median(b, nb);
-	l->cand = an_median(c, nc);
+	/* Geometric means: the test, the effect and its interval agree. */
+	l->base = expm1(an_mean(lb, nb));
+	l->cand = expm1(an_mean(lc, nc));
 	line_effect_us(p, l);
 	res = RES_US / (1.0 + l->base);
 	t = an_welch(lb, nb, lc, nc, res * res / 4);
 	l->p_worse = an_tstat_p_up(&t);
 	l->p_better = an_tstat_p_down(&t);
-	an_tstat_interval(&t, p->gate->alpha, &l->lo, &l->hi);
+	an_tstat_interval(&t, 2 * p->gate->alpha, &l->lo, &l->hi);
 	l->lo = (1.0 + l->base) * expm1(l->lo);
 	l->hi = (1.0 + l->base) * expm1(l->hi);
 	snprintf(l->evidence, sizeof(l->evidence),
@@ -523,6 +532,8 @@ static int max_line_paired(struct prep *p, bool deciding)
 		return -ENOMEM;
 	l->base = bo;
 	l->cand = co;
+	if (n >= 2)	/* the mean ratio over CPUs, on the overall max */
+		l->cand = (1.0 + bo) * exp(an_mean(d, n)) - 1.0;
 	line_effect_us(p, l);
 	set_raw(p, l);
 	l->deciding = deciding;
@@ -535,7 +546,7 @@ static int max_line_paired(struct prep *p, bool deciding)
 	t = an_paired(d, n, res * res / 4);
 	l->p_worse = an_tstat_p_up(&t);
 	l->p_better = an_tstat_p_down(&t);
-	an_tstat_interval(&t, p->gate->alpha, &l->lo, &l->hi);
+	an_tstat_interval(&t, 2 * p->gate->alpha, &l->lo, &l->hi);
 	l->lo = (1.0 + bo) * expm1(l->lo);
 	l->hi = (1.0 + bo) * expm1(l->hi);
 	snprintf(l->evidence, sizeof(l->evidence),
@@ -645,7 +656,10 @@ static struct tail_z tail_z(const struct tail_runs *b,
 		}
 	if (z.df > 0)
 		z.phi = fmax(1.0, chi / z.df);
-	se = sqrt(z.phi * pbar * (1 - pbar) * (1 / n[0] + 1 / n[1]));
+	se = z.phi * pbar * (1 - pbar) * (1 / n[0] + 1 / n[1]);
+	if (z.df <= 0)
+		se += 2 * TAIL_CV_PRIOR * TAIL_CV_PRIOR * pbar * pbar;
+	se = sqrt(se);
 	z.z = (pi[1] - pi[0]) / se;
 	return z;
 }
@@ -665,8 +679,7 @@ static void tail_interval(const struct tail_runs *b, const struct tail_runs *c,
 			  double *hi)
 {
 	double df = (double)b->n + c->n - 2;
-	double crit = df > 0 ? an_t_isf(alpha / 2, df) :
-		      an_t_isf(alpha / 2, 1e9);
+	double crit = df > 0 ? an_t_isf(alpha, df) : an_t_isf(alpha, 1e9);
 	long a, e, dmin = -t, dmax = limit - 1 - t;
 
 	/* Lower end: the first shift not significantly below the data. */
@@ -756,6 +769,20 @@ static int tail_line(struct prep *p, size_t j, double q, bool deciding,
 	if (!ret)
 		ret = an_cpu_pool(&both, &p->c[j].pool);
 	t = an_cpu_quantile(&both, q, &ge);
+	if (!ret && !ge && t >= 1) {
+		/*
+		 * Buckets are 1 us wide: the pooled quantile may sit on a
+		 * big atom, leaving almost nothing strictly above it. Of
+		 * "above t" and "at least t" take the one whose pooled rate
+		 * is closer to 1 - q; the choice ignores which side is which.
+		 */
+		double n = both.cycles, f1, f2;
+
+		f1 = an_cpu_count_above(&both, t) / n;
+		f2 = an_cpu_count_above(&both, t - 1) / n;
+		if (!f1 || fabs(log(f2 / (1 - q))) < fabs(log(f1 / (1 - q))))
+			t -= 1;
+	}
 	an_cpu_release(&both);
 	if (ret)
 		return ret;
@@ -773,8 +800,9 @@ static int tail_line(struct prep *p, size_t j, double q, bool deciding,
 		      p->gate->alpha, &l->lo, &l->hi);
 	snprintf(l->evidence, sizeof(l->evidence),
 		 "%.0f of %.0f vs %.0f of %.0f samples above %.0f us "
-		 "(pooled %s), dispersion %.1f%s", z.kb, z.nb, z.kc, z.nc, t,
-		 name, z.phi, z.df > 0 ? "" : ", within-run only");
+		 "(pooled %s), %s %.1f", z.kb, z.nb, z.kc, z.nc, t, name,
+		 z.df > 0 ? "dispersion" : "one run a side: assumed "
+		 "run-to-run CV", z.df > 0 ? z.phi : TAIL_CV_PRIOR);
 	if (p->drift)
 		l->drift = subset_quantile(p->sb, j, p->late, p->nhalf, q) -
 			   subset_quantile(p->sb, j, p->early, p->nhalf, q);
@@ -809,9 +837,14 @@ static int tail_lines(struct prep *p, size_t j, bool is_max, bool has_q,
 
 /* ---- averages ---- */
 
+/*
+ * With repetitions on both sides each CPU's averages are compared across
+ * runs; with one run on a side only the CPUs can replicate (paired).
+ */
 static int avg_lines(struct prep *p, bool deciding)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns, j, n = p->ncpus;
+	bool reps = nb > 1 && nc > 1;
 	double d[n];
 	struct an_tstat t;
 	struct an_line *l;
@@ -824,38 +857,25 @@ static int avg_lines(struct prep *p, bool deciding)
 		l->cand = p->c[j].pool.avg_us;
 		line_effect_us(p, l);
 		d[j] = l->delta;
-		l->deciding = deciding;
-		if (nb > 1 && nc > 1) {
-			t = an_welch(p->b[j].avg, nb, p->c[j].avg, nc, 1e-4);
-			snprintf(l->evidence, sizeof(l->evidence),
-				 "averages of %zu vs %zu repetitions", nb, nc);
-		} else if (p->b[j].hist) {
-			/* One run a side: within-run noise only. */
-			double vb = an_cpu_hist_var(&p->b[j].pool);
-			double vc = an_cpu_hist_var(&p->c[j].pool);
-
-			t.delta = l->delta;
-			t.se = sqrt(vb / p->b[j].pool.cycles +
-				    vc / p->c[j].pool.cycles + 1e-4);
-			t.df = 1e9;
-			snprintf(l->evidence, sizeof(l->evidence),
-				 "within-run noise only (one run a side)");
-		} else {
-			l->deciding = false;
+		if (!reps) {
 			snprintf(l->evidence, sizeof(l->evidence),
 				 "one value per side: no test on its own");
 			continue;
 		}
+		l->deciding = deciding;
+		t = an_welch(p->b[j].avg, nb, p->c[j].avg, nc, 1e-4);
+		snprintf(l->evidence, sizeof(l->evidence),
+			 "averages of %zu vs %zu repetitions", nb, nc);
 		l->p_worse = an_tstat_p_up(&t);
 		l->p_better = an_tstat_p_down(&t);
-		an_tstat_interval(&t, p->gate->alpha, &l->lo, &l->hi);
+		an_tstat_interval(&t, 2 * p->gate->alpha, &l->lo, &l->hi);
 		if (p->drift)
 			l->drift = subset_median(p->b[j].avg, p->late,
 						 p->nhalf) -
 				   subset_median(p->b[j].avg, p->early,
 						 p->nhalf);
 	}
-	if (n < 2 || (nb > 1 && nc > 1) || p->b[0].hist)
+	if (reps)
 		return 0;
 	l = line_new(p, AN_LINE_AVG, "avg", -1);
 	if (!l)
@@ -866,10 +886,15 @@ static int avg_lines(struct prep *p, bool deciding)
 	}
 	line_effect_us(p, l);
 	l->deciding = deciding;
+	if (n < 2) {
+		snprintf(l->evidence, sizeof(l->evidence),
+			 "one value per side: no test is possible");
+		return 0;
+	}
 	t = an_paired(d, n, 1e-4);
 	l->p_worse = an_tstat_p_up(&t);
 	l->p_better = an_tstat_p_down(&t);
-	an_tstat_interval(&t, p->gate->alpha, &l->lo, &l->hi);
+	an_tstat_interval(&t, 2 * p->gate->alpha, &l->lo, &l->hi);
 	snprintf(l->evidence, sizeof(l->evidence), "paired over %zu CPUs", n);
 	return 0;
 }
@@ -967,7 +992,7 @@ static int metric_line(struct prep *p, const struct an_values *m0,
 	t.delta *= sign;
 	l->p_worse = an_tstat_p_up(&t);
 	l->p_better = an_tstat_p_down(&t);
-	an_tstat_interval(&t, p->gate->alpha, &l->lo, &l->hi);
+	an_tstat_interval(&t, 2 * p->gate->alpha, &l->lo, &l->hi);
 	if (sign < 0) {
 		double lo = l->lo;
 
@@ -1013,8 +1038,8 @@ static int metric_lines(struct prep *p)
 /*
  * Each line alone: a change needs the Holm-adjusted one-sided p below
  * alpha/2 and an effect beyond the floor; "no change" needs the interval
- * inside the floor; the rest is inconclusive, with a hint of change when
- * the adjusted p is below alpha either way.
+ * inside the floor; the rest is inconclusive, with a sign of a change
+ * when the effect is beyond the floor and the adjusted p below alpha.
  */
 static void classify(struct prep *p)
 {
@@ -1051,11 +1076,15 @@ static void classify(struct prep *p)
 			   !l->base_ge && !l->cand_ge) {
 			l->verdict = AN_NO_CHANGE;
 		} else {
+			/*
+			 * Beyond the floor, significant at alpha but not at
+			 * alpha/2: a sign of a change.
+			 */
 			l->verdict = AN_INCONCLUSIVE;
-			l->hint = adjw < p->gate->alpha ||
-				  adjb < p->gate->alpha;
-			if (l->hint)
-				l->p_adj = adjw < adjb ? adjw : adjb;
+			l->hint = (adjw < p->gate->alpha &&
+				   l->worse >= l->floor) ||
+				  (adjb < p->gate->alpha &&
+				   -l->worse >= l->floor);
 		}
 	}
 	free(pw);
@@ -1249,8 +1278,8 @@ static void decide_no_change(struct prep *p)
 	}
 	describe(big, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), big->floor);
-	set_reason(res, "no sign of a change: the largest settled one is "
-		   "%s, inside the %s %s floor", d, fl, big->unit);
+	set_reason(res, "%s: inside the %s %s floor, and no evidence of a "
+		   "larger change elsewhere", d, fl, big->unit);
 }
 
 static void decide(struct prep *p)

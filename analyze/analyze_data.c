@@ -36,22 +36,32 @@ static void reference_free(struct an_reference *ref)
 	free(ref);
 }
 
+static void run_release(struct an_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncpus; i++)
+		an_cpu_release(&run->cpus[i]);
+	free(run->cpus);
+	for (i = 0; i < run->nmetrics; i++)
+		free(run->metrics[i].v);
+	free(run->metrics);
+}
+
+void an_side_drop_last(struct an_side *side)
+{
+	if (side->nruns)
+		run_release(&side->runs[--side->nruns]);
+}
+
 void an_side_free(struct an_side *side)
 {
-	size_t r, i;
+	size_t r;
 
 	if (!side)
 		return;
-	for (r = 0; r < side->nruns; r++) {
-		struct an_run *run = &side->runs[r];
-
-		for (i = 0; i < run->ncpus; i++)
-			an_cpu_release(&run->cpus[i]);
-		free(run->cpus);
-		for (i = 0; i < run->nmetrics; i++)
-			free(run->metrics[i].v);
-		free(run->metrics);
-	}
+	for (r = 0; r < side->nruns; r++)
+		run_release(&side->runs[r]);
 	free(side->runs);
 	reference_free(side->ref);
 	free(side);

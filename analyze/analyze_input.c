@@ -144,6 +144,18 @@ static int dir_side(const char *dir, struct an_side *side)
 static int check_threads(const struct an_side *side)
 {
 	size_t r;
+	int t;
+
+	for (r = 0; r < side->nruns; r++) {
+		t = an_run_empty_thread(&side->runs[r]);
+		if (t >= 0 && side->runs[r].ncpus) {
+			pr_err("%s%s%s: thread %d has no samples (cycles 0): "
+			       "that measurement did not run", side->origin,
+			       side->nruns > 1 ? "/" : "", side->nruns > 1 ?
+			       side->runs[r].label : "", t);
+			return -EINVAL;
+		}
+	}
 
 	for (r = 1; r < side->nruns; r++)
 		if (side->runs[r].ncpus != side->runs[0].ncpus) {
@@ -179,6 +191,10 @@ static int path_side(const char *spec, struct an_side **out)
 	side = an_side_new(base);
 	if (!side)
 		return -ENOMEM;
+	/* "idle.txt" is scenario idle; a directory keeps its name. */
+	if (!S_ISDIR(st.st_mode) && strrchr(side->name, '.') &&
+	    strrchr(side->name, '.') != side->name)
+		*strrchr(side->name, '.') = '\0';
 	an_sfmt(side->origin, sizeof(side->origin), "%s", spec);
 	if (S_ISDIR(st.st_mode)) {
 		ret = dir_side(spec, side);

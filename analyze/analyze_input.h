@@ -30,6 +30,13 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 		  struct an_run *run);
 int an_parse_histfile(const char *path, const char *buf, struct an_run *run);
 int an_parse_tlines(const char *path, const char *buf, struct an_run *run);
+/*
+ * A thread without samples (cycles 0: it never ran, e.g. starved) makes
+ * a run unusable; returns its index or -1.
+ */
+int an_run_empty_thread(const struct an_run *run);
+/* Removes the last run of a side (one found unusable). */
+void an_side_drop_last(struct an_side *side);
 /* T: lines given as strings (a suite's [reference] section). */
 int an_parse_tline_array(const char *what, const char *const *lines,
 			 size_t n, struct an_cpu **cpus, size_t *ncpus);

@@ -105,8 +105,10 @@ static void cmdline_scan(const char *cmd, struct ct_cmdline *cl)
 		}
 		if (t[0] != '-')
 			continue;
-		/* cyclictest's optstring: b c d D F h H i l o p take an
-		 * argument (attached or next), a A t an attached one. */
+		/*
+		 * cyclictest's optstring: b c d D F h H i l o p take an
+		 * argument (attached or next), a A t an attached one.
+		 */
 		for (t++; *t; t++) {
 			if (strchr("bcdDFhHilop", *t)) {
 				int opt = *t == 'H' ? 'h' : *t;
@@ -209,11 +211,8 @@ static int json_thread(const char *path, const cJSON *t, int thread,
 		return -EINVAL;
 	if (json_int(path, t, thread, "cpu", false, -1, &cpu) < 0)
 		return -EINVAL;
-	if (!cycles) {
-		pr_err("%s: thread %d has no samples (cycles 0)", path,
-		       thread);
-		return -EINVAL;
-	}
+	if (!cycles)
+		min = max = 0;	/* cyclictest's min starts at 1000000 */
 	if (max < min) {
 		pr_err("%s: thread %d: max %g is below min %g", path, thread,
 		       max, min);
@@ -266,7 +265,10 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 	double num;
 
 	if (json_parse_buf(path, buf, len, &json, &err)) {
-		pr_err("%s", err.msg);
+		/* cyclictest prints "avg": -nan for a thread that never ran. */
+		pr_err("%s%s", err.msg, strstr(buf, "-nan") ? " (cyclictest "
+		       "writes -nan for a thread that took no samples: the "
+		       "measurement did not run)" : "");
 		return -EINVAL;
 	}
 	/* rt-tests 2.x writes "cmdline:"; accept the fixed spelling too. */
@@ -533,15 +535,13 @@ static int hist_thread(const char *path, struct hist_text *h, int j,
 	free(b);
 	if (ret)
 		return ret;
-	if (!c->cycles) {
-		pr_err("%s: thread %d has no samples", path, j);
-		return -EINVAL;
-	}
 	c->max_us = j < h->nmax ? h->max[j] :
 		    c->overflows ? (long)c->limit : (long)c->nhist - 1;
 	for (r = 0; r < c->nhist && !c->hist[r]; r++)
 		;
 	c->min_us = j < h->nmin ? h->min[j] : (long)r;
+	if (!c->cycles)
+		c->min_us = c->max_us = 0;	/* the 1000000 sentinel */
 	c->avg_us = j < h->navg ? h->avg[j] : 0;
 	if (j >= h->navg && sum) {
 		double s = 0;
@@ -648,6 +648,8 @@ static void ctline_to_cpu(const struct ctline *t, struct an_cpu *c)
 	c->act_us = t->act_us;
 	c->avg_us = t->avg_us;
 	c->max_us = t->max_us;
+	if (!t->cycles)
+		c->min_us = c->max_us = 0;	/* Min: 1000000 sentinel */
 }
 
 /*
@@ -738,6 +740,16 @@ out:
 	free(lines);
 	free(copy);
 	return ret;
+}
+
+int an_run_empty_thread(const struct an_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncpus; i++)
+		if (!run->cpus[i].cycles)
+			return i;
+	return -1;
 }
 
 /* ---- detection ---- */

@@ -189,7 +189,8 @@ static void maxima_script(FILE *gp, const struct an_cmp *c, size_t ncpus)
 	fprintf(gp, "plot 'max-base.dat' using 1:%zu with linespoints pt 7 "
 		"ps 1.3 lw 1.6 lc rgb '%s' title '%s (all CPUs)' noenhanced, "
 		"'max-cand.dat' using 1:%zu with linespoints pt 5 ps 1.3 "
-		"lw 1.6 lc rgb '%s' title '%s (all CPUs)' noenhanced", ncpus + 2,
+		"lw 1.6 lc rgb '%s' title '%s (all CPUs)' noenhanced",
+		ncpus + 2,
 		COLOR_BASE, c->base->name, ncpus + 2, COLOR_CAND,
 		c->cand->name);
 	for (j = 0; j < ncpus && ncpus > 1; j++)

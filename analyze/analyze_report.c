@@ -127,6 +127,26 @@ double an_ref_value(const struct an_side *s, const struct an_line *l)
 	return v;
 }
 
+const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g)
+{
+	double q;
+
+	if (strcmp(g->metric, "max") && strcmp(g->metric, "avg") &&
+	    !an_metric_quantile(g->metric, &q))
+		an_sfmt(buf, len, "%g%%", g->min_increase_pct);
+	else
+		an_sfmt(buf, len, "%g us and %g%%", g->min_increase_us,
+			g->min_increase_pct);
+	return buf;
+}
+
+const char *an_line_verdict(const struct an_line *l)
+{
+	if (!l->deciding && isnan(l->p_worse))
+		return "-";
+	return an_verdict_name(l->verdict);
+}
+
 static bool has_refs(const struct an_cmp *c)
 {
 	return c->base->ref || c->cand->ref;
@@ -216,22 +236,41 @@ static const char *line_name(char *buf, size_t len, const struct an_line *l)
 
 static const char *line_delta(char *buf, size_t len, const struct an_line *l)
 {
-	if (isnan(l->delta))
-		an_sfmt(buf, len, "-");
-	else if (fabs(l->delta) >= 100 || l->delta == floor(l->delta))
-		an_sfmt(buf, len, "%+.0f", l->delta);
+	double d = isnan(l->raw_base) ? l->delta : l->raw_cand - l->raw_base;
+
+	if (isnan(d))
+		snprintf(buf, len, "-");
+	else if (fabs(d) >= 100 || d == floor(d))
+		snprintf(buf, len, "%+.0f", d);
 	else
-		an_sfmt(buf, len, "%+.3g", l->delta);
+		snprintf(buf, len, "%+.3g", d);
 	return buf;
 }
 
 static const char *line_pct(char *buf, size_t len, const struct an_line *l)
 {
-	if (isnan(l->delta_pct))
-		an_sfmt(buf, len, "-");
+	double pct = l->delta_pct;
+
+	if (!isnan(l->raw_base))
+		pct = l->raw_base ? 100 * (l->raw_cand - l->raw_base) /
+				    l->raw_base : NAN;
+	if (isnan(pct))
+		snprintf(buf, len, "-");
 	else
-		an_sfmt(buf, len, "%+.1f%%", l->delta_pct);
+		snprintf(buf, len, "%+.1f%%", pct);
 	return buf;
+}
+
+/* Evidence, and the judged values when the table shows measured ones. */
+static void line_evidence(FILE *f, const struct an_line *l)
+{
+	char b[32], c[32];
+
+	if (!isnan(l->raw_base))
+		fprintf(f, "equal counts %s vs %s; ",
+			an_fmt_val(b, sizeof(b), l->base, l->base_ge),
+			an_fmt_val(c, sizeof(c), l->cand, l->cand_ge));
+	fputs(l->evidence, f);
 }
 
 static const char *line_p(char *buf, size_t len, const struct an_line *l)
@@ -251,8 +290,13 @@ static void row_fill(const struct an_cmp *c, const struct an_line *l,
 {
 	line_name(w->name, sizeof(w->name), l);
 	an_line_cpu(w->cpu, sizeof(w->cpu), l);
-	an_fmt_val(w->base, sizeof(w->base), l->base, l->base_ge);
-	an_fmt_val(w->cand, sizeof(w->cand), l->cand, l->cand_ge);
+	if (!isnan(l->raw_base)) {
+		an_fmt_val(w->base, sizeof(w->base), l->raw_base, false);
+		an_fmt_val(w->cand, sizeof(w->cand), l->raw_cand, false);
+	} else {
+		an_fmt_val(w->base, sizeof(w->base), l->base, l->base_ge);
+		an_fmt_val(w->cand, sizeof(w->cand), l->cand, l->cand_ge);
+	}
 	an_fmt_val(w->bref, sizeof(w->bref), an_ref_value(c->base, l), false);
 	an_fmt_val(w->cref, sizeof(w->cref), an_ref_value(c->cand, l), false);
 	line_delta(w->delta, sizeof(w->delta), l);
@@ -272,14 +316,16 @@ static void txt_cmp(FILE *f, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
 	bool refs = has_refs(c);
+	char fl[48];
 	struct row w;
 	size_t i;
 
 	fprintf(f, "== %s vs %s: %s (%zu + %zu repetitions; gate %s, alpha "
-		"%g, floor %g us and %g%%)\n", c->cand->name, c->base->name,
+		"%g, floor %s%s)\n", c->cand->name, c->base->name,
 		an_verdict_name(res->verdict), res->nbase, res->ncand,
-		res->gate.metric, res->gate.alpha, res->gate.min_increase_us,
-		res->gate.min_increase_pct);
+		res->gate.metric, res->gate.alpha,
+		an_fmt_floor(fl, sizeof(fl), &res->gate),
+		res->drift_checked ? "; A/B/A drift checked" : "");
 	if (res->nlines) {
 		fprintf(f, "%-14s %3s %10s", "metric", "CPU", "baseline");
 		if (refs)
@@ -302,9 +348,10 @@ static void txt_cmp(FILE *f, const struct an_cmp *c)
 		fprintf(f, " %10s", w.cand);
 		if (refs)
 			fprintf(f, " %9s", w.cref);
-		fprintf(f, " %9s %8s  %-12s %-8s %s%s\n", w.delta, w.pct,
-			an_verdict_name(l->verdict), w.p, l->evidence,
-			l->deciding ? "" : " (not judged)");
+		fprintf(f, " %9s %8s  %-12s %-8s ", w.delta, w.pct,
+			an_line_verdict(l), w.p);
+		line_evidence(f, l);
+		fprintf(f, "%s\n", l->deciding ? "" : " (not judged)");
 	}
 	fprintf(f, "verdict: %s: %s\n", an_verdict_name(res->verdict),
 		res->reason);
@@ -412,7 +459,13 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 		if (refs)
 			fprintf(f, " %s |", w.cref);
 		fprintf(f, " %s | %s | %s | %s | ", w.delta, w.pct,
-			an_verdict_name(l->verdict), w.p);
+			an_line_verdict(l), w.p);
+		if (!isnan(l->raw_base))
+			fprintf(f, "equal counts %s vs %s; ",
+				an_fmt_val(w.bref, sizeof(w.bref), l->base,
+					   l->base_ge),
+				an_fmt_val(w.cref, sizeof(w.cref), l->cand,
+					   l->cand_ge));
 		md_cell(f, l->evidence);
 		fprintf(f, "%s |\n", l->deciding ? "" : " (not judged)");
 	}
@@ -426,14 +479,15 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 
 int an_report_md(const struct an_report *r, FILE *f)
 {
+	char fl[48];
 	size_t i;
 
 	fprintf(f, "# rtgate report: %s\n\n", r->title);
 	if (r->status)
 		fprintf(f, "Run status: **%s**. ", r->status);
-	fprintf(f, "Gate: %s, alpha %g, floor %g us and %g%%. Overall: "
-		"**%s** (exit %d).\n\n", r->gate.metric, r->gate.alpha,
-		r->gate.min_increase_us, r->gate.min_increase_pct,
+	fprintf(f, "Gate: %s, alpha %g, floor %s. Overall: **%s** (exit "
+		"%d).\n\n", r->gate.metric, r->gate.alpha,
+		an_fmt_floor(fl, sizeof(fl), &r->gate),
 		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
 		r->exit_code);
 	fprintf(f, "| candidate | baseline | verdict | reason |\n"

@@ -53,6 +53,10 @@ const char *an_line_cpu(char *buf, size_t len, const struct an_line *l);
 void an_xml_escape(FILE *f, const char *s);
 /* Lines the tables show: all with few CPUs, else the telling ones. */
 bool an_line_shown(const struct an_result *res, size_t i, size_t ncpus);
+/* "5 us and 10%", or "10%" for a workload metric (not in us). */
+const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g);
+/* The verdict column: "-" for a line that neither decides nor tests. */
+const char *an_line_verdict(const struct an_line *l);
 /* The published value beside a line, NAN when none. */
 double an_ref_value(const struct an_side *s, const struct an_line *l);
 

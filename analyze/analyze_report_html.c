@@ -100,11 +100,16 @@ static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l)
 	cell_num(f, an_ref_value(c->base, l), false);
 	cell_num(f, raw ? l->raw_cand : l->cand, !raw && l->cand_ge);
 	cell_num(f, an_ref_value(c->cand, l), false);
-	fprintf(f, "<td class=\"n\">%+.4g</td><td class=\"n\">", l->delta);
-	if (isnan(l->delta_pct))
-		fprintf(f, "-");
+	if (raw)
+		fprintf(f, "<td class=\"n\">%+.4g</td><td class=\"n\">%+.1f%%",
+			l->raw_cand - l->raw_base, l->raw_base ? 100 *
+			(l->raw_cand - l->raw_base) / l->raw_base : 0.0);
+	else if (isnan(l->delta_pct))
+		fprintf(f, "<td class=\"n\">%+.4g</td><td class=\"n\">-",
+			l->delta);
 	else
-		fprintf(f, "%+.1f%%", l->delta_pct);
+		fprintf(f, "<td class=\"n\">%+.4g</td><td class=\"n\">%+.1f%%",
+			l->delta, l->delta_pct);
 	fprintf(f, "</td><td class=\"n\">");
 	if (isnan(l->lo))
 		fprintf(f, "-");
@@ -112,7 +117,10 @@ static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l)
 		fprintf(f, "%.4g .. %.4g", l->lo, l->hi);
 	fprintf(f, "</td><td class=\"n\">%s</td><td>",
 		an_fmt_p(buf, sizeof(buf), l->p_adj));
-	badge(f, l->verdict);
+	if (!l->deciding && isnan(l->p_worse))
+		fprintf(f, "-");
+	else
+		badge(f, l->verdict);
 	fprintf(f, "%s</td><td>", l->hint ? " (sign)" : "");
 	esc(f, l->evidence);
 	if (raw)
@@ -155,6 +163,7 @@ static void html_plots(FILE *f, const struct an_cmp *c)
 static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 {
 	const struct an_result *res = &c->res;
+	char fl[48];
 	size_t i;
 
 	fprintf(f, "<section class=\"cmp\" id=\"cmp-%zu\"><h2>", idx);
@@ -168,9 +177,8 @@ static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 	fprintf(f, "</p>\n<p class=\"muted\">%zu + %zu repetitions; gate ",
 		res->nbase, res->ncand);
 	esc(f, res->gate.metric);
-	fprintf(f, ", alpha %g, floor %g us and %g%%%s.</p>\n",
-		res->gate.alpha, res->gate.min_increase_us,
-		res->gate.min_increase_pct, res->drift_checked ?
+	fprintf(f, ", alpha %g, floor %s%s.</p>\n", res->gate.alpha,
+		an_fmt_floor(fl, sizeof(fl), &res->gate), res->drift_checked ?
 		", A/B/A drift checked" : "");
 	html_plots(f, c);
 	if (res->nlines)

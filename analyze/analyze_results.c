@@ -247,7 +247,7 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	const cJSON *scen, *reps, *rep, *suite;
 	const char *status, *measure_tool;
 	struct an_side *side;
-	int ret, invalid = 0;
+	int ret, invalid = 0, empty;
 	bool measured;
 
 	scen = find_scenario(res, scenario);
@@ -275,9 +275,16 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	ret = read_reference(scen, side);
 	if (ret)
 		goto fail;
-	if (!strcmp(status, "skipped") || !strcmp(status, "invalid")) {
-		side->status = status[0] == 's' ? AN_SIDE_SKIPPED :
-						  AN_SIDE_INVALID;
+	/* ok and partial have repetitions to judge; anything else has none. */
+	if (strcmp(status, "ok") && strcmp(status, "partial")) {
+		side->status = !strcmp(status, "skipped") ? AN_SIDE_SKIPPED :
+							    AN_SIDE_INVALID;
+		if (!side->reason[0] || strcmp(status, "skipped"))
+			an_sfmt(side->reason, sizeof(side->reason), "%s%s%s",
+				!strcmp(status, "not_run") ? "not run: the "
+				"run ended before any of its repetitions "
+				"completed" : status, side->reason[0] ? ": " :
+				"", json_get_str(scen, "reason", ""));
 		*out = side;
 		return 0;
 	}
@@ -290,16 +297,28 @@ int an_results_side(const struct an_results *res, const char *scenario,
 		ret = read_rep(res, scenario, rep, measured, side);
 		if (ret)
 			goto fail;
+		empty = an_run_empty_thread(&side->runs[side->nruns - 1]);
+		if (empty >= 0) {
+			/* A starved measurement is no evidence either way. */
+			an_sfmt(side->reason, sizeof(side->reason), "%s: "
+				"thread %d has no samples (cycles 0)",
+				side->runs[side->nruns - 1].label, empty);
+			an_side_drop_last(side);
+			invalid++;
+		}
 	}
 	if (!side->nruns) {
 		side->status = AN_SIDE_INVALID;
 		if (!side->reason[0])
 			an_sfmt(side->reason, sizeof(side->reason),
 				 "no valid repetition");
-	} else if (invalid && !side->reason[0]) {
+	} else if (invalid) {
+		char why[256];
+
+		an_sfmt(why, sizeof(why), "%s", side->reason);
 		an_sfmt(side->reason, sizeof(side->reason),
-			 "%d repetition%s left out (not ok)", invalid,
-			 invalid > 1 ? "s" : "");
+			"%d repetition%s left out%s%s", invalid,
+			invalid > 1 ? "s" : "", why[0] ? ": " : "", why);
 	}
 	*out = side;
 	return 0;

@@ -35,7 +35,9 @@ bool ctline_parse(const char *line, struct ctline *out)
 		   &c.thread, &c.tid, &c.prio, &c.interval_us, &c.cycles,
 		   &c.min_us, &c.act_us, &c.avg_us, &c.max_us, &n) != 9)
 		return false;
-	if (c.thread < 0 || c.cycles < 0 || c.min_us < 0 || c.max_us < c.min_us)
+	/* A thread without samples yet shows Min: 1000000 and Max: 0. */
+	if (c.thread < 0 || c.cycles < 0 || c.min_us < 0 ||
+	    (c.cycles > 0 && c.max_us < c.min_us))
 		return false;
 	line += n;
 	while (*line == ' ' || *line == '\r' || *line == '\n')

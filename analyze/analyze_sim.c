@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Latency models for the calibration (docs/statistics.md, "Calibration").
+ *
+ * One thread of one run is a mixture: a log-normal body above a floor, a
+ * Pareto tail holding a small fraction of the samples, and a few host
+ * noise spikes. Every run draws its own tail weight and body location
+ * (run-to-run variation); the body is drawn per 1 us bucket (Poisson
+ * counts), tail and spikes sample by sample.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_sim.h"
+
+struct model {
+	double floor_us;	/* the fastest possible wake-up */
+	double body_med;	/* log-normal body above the floor */
+	double body_sigma;
+	double body_jitter;	/* run-to-run sd of log(body_med) */
+	double cpu_step;	/* per-CPU change of log(body_med) */
+	double tail_w;		/* fraction of samples in the tail */
+	double tail_tau;	/* run-to-run sd of log(tail_w) */
+	double tail_off;	/* tail starts at floor + tail_off */
+	double tail_xm, tail_alpha;	/* Pareto scale and shape */
+	double spikes;		/* mean host-noise spikes per run and CPU */
+	double spike_lo, spike_hi;	/* log-uniform spike latency */
+	uint32_t limit;		/* histogram size */
+};
+
+static const struct model models[] = {
+	[AN_SIM_RT] = {
+		.floor_us = 2.0, .body_med = 1.2, .body_sigma = 0.35,
+		.body_jitter = 0.03, .cpu_step = 0.05,
+		.tail_w = 2e-3, .tail_tau = 0.3, .tail_off = 1.5,
+		.tail_xm = 2.0, .tail_alpha = 3.0,
+		.spikes = 0.2, .spike_lo = 15, .spike_hi = 40,
+		.limit = 1000,
+	},
+	[AN_SIM_VM] = {
+		.floor_us = 9.0, .body_med = 9.0, .body_sigma = 0.18,
+		.body_jitter = 0.03, .cpu_step = 0.02,
+		.tail_w = 1e-2, .tail_tau = 0.35, .tail_off = 15,
+		.tail_xm = 5.0, .tail_alpha = 1.6,
+		.spikes = 2.0, .spike_lo = 300, .spike_hi = 8000,
+		.limit = 2000,
+	},
+};
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t next(struct an_sim_rng *r)
+{
+	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+void an_sim_seed(struct an_sim_rng *rng, uint64_t seed)
+{
+	int i;
+
+	/* splitmix64 spreads the seed over the state. */
+	for (i = 0; i < 4; i++) {
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		rng->s[i] = z ^ (z >> 31);
+	}
+}
+
+/* Uniform in (0, 1). */
+static double uniform(struct an_sim_rng *r)
+{
+	return ((next(r) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+static double normal(struct an_sim_rng *r)
+{
+	return sqrt(-2 * log(uniform(r))) * cos(2 * M_PI * uniform(r));
+}
+
+static uint64_t poisson(struct an_sim_rng *r, double mean)
+{
+	double l, p = 1, x;
+	uint64_t k = 0;
+
+	if (mean <= 0)
+		return 0;
+	if (mean < 30) {
+		l = exp(-mean);
+		do {
+			k++;
+			p *= uniform(r);
+		} while (p > l);
+		return k - 1;
+	}
+	/* Large means: the normal approximation is close enough here. */
+	x = mean + sqrt(mean) * normal(r) + 0.5;
+	return x < 0 ? 0 : (uint64_t)x;
+}
+
+/* P(body <= x) for the log-normal body above the floor. */
+static double body_cdf(double x, double floor_us, double mu, double sigma)
+{
+	if (x <= floor_us)
+		return 0;
+	return 0.5 * erfc(-(log(x - floor_us) - mu) / (sigma * M_SQRT2));
+}
+
+struct hist_acc {
+	uint64_t *h;
+	uint32_t limit;
+	uint64_t ovf;
+	double max, sum, n;
+};
+
+static void add_sample(struct hist_acc *a, double v, uint64_t count)
+{
+	if (!count)
+		return;
+	if (v < 0)
+		v = 0;
+	if (v >= a->limit)
+		a->ovf += count;
+	else
+		a->h[(uint32_t)v] += count;
+	a->max = fmax(a->max, floor(v));
+	a->sum += floor(v) * count;
+	a->n += count;
+}
+
+static void draw_body(const struct model *m, struct an_sim_rng *rng,
+		      struct hist_acc *a, double n, double mu, double shift)
+{
+	double lo = m->floor_us + shift, prev, cur;
+	double hi = lo + exp(mu + 7 * m->body_sigma) + 2;
+	uint32_t i;
+
+	prev = body_cdf(floor(lo), lo, mu, m->body_sigma);
+	for (i = (uint32_t)floor(lo); i < hi && i < a->limit; i++) {
+		cur = body_cdf(i + 1, lo, mu, m->body_sigma);
+		add_sample(a, i, poisson(rng, n * (cur - prev)));
+		prev = cur;
+	}
+}
+
+static void draw_cpu(const struct an_sim_params *p, const struct model *m,
+		     struct an_sim_rng *rng, size_t j, bool cand,
+		     struct an_cpu *c)
+{
+	double shift = cand ? p->shift_us : 0, n, w, mu;
+	double body_shift = p->how == AN_SHIFT_ALL ? shift : 0;
+	struct hist_acc a = { .limit = m->limit };
+	uint64_t k, i, total;
+
+	n = (double)p->cycles / (1.0 + j / 2.0);
+	w = m->tail_w * exp(m->tail_tau * normal(rng));
+	mu = log(m->body_med) + m->cpu_step * j +
+	     m->body_jitter * normal(rng);
+	a.h = calloc(m->limit, sizeof(*a.h));
+	if (!a.h)
+		return;
+	draw_body(m, rng, &a, n * (1 - fmin(w, 0.5)), mu, body_shift);
+	k = poisson(rng, n * fmin(w, 0.5));
+	for (i = 0; i < k; i++)
+		add_sample(&a, m->floor_us + m->tail_off + shift +
+			   m->tail_xm * pow(uniform(rng), -1 / m->tail_alpha),
+			   1);
+	k = poisson(rng, m->spikes);
+	for (i = 0; i < k; i++)
+		add_sample(&a, m->spike_lo * pow(m->spike_hi / m->spike_lo,
+						 uniform(rng)) + shift, 1);
+	total = (uint64_t)a.n;
+	c->thread = j;
+	c->interval_us = 1000 + 500 * j;
+	c->prio = 95;
+	c->cycles = total;
+	c->max_us = a.max;
+	c->avg_us = total ? a.sum / total : 0;
+	for (i = 0; i < m->limit && !a.h[i]; i++)
+		;
+	c->min_us = i;
+	if (!p->summary_only)
+		an_cpu_set_hist(c, a.h, m->limit, m->limit);
+	free(a.h);
+}
+
+struct an_side *an_sim_side(const struct an_sim_params *p, bool candidate,
+			    struct an_sim_rng *rng)
+{
+	const struct model *m = &models[p->model];
+	struct an_side *s = an_side_new(candidate ? "candidate" : "baseline");
+	size_t r, j;
+
+	if (!s)
+		return NULL;
+	for (r = 0; r < p->reps; r++) {
+		struct an_run *run = an_side_add_run(s, "sim", p->cpus);
+
+		if (!run) {
+			an_side_free(s);
+			return NULL;
+		}
+		for (j = 0; j < p->cpus; j++)
+			draw_cpu(p, m, rng, j, candidate, &run->cpus[j]);
+	}
+	return s;
+}
+
+int an_sim_run(const struct an_sim_params *p, const struct an_gate *gate,
+	       size_t pairs, uint64_t seed, size_t count[AN_REGRESSION + 1])
+{
+	struct an_sim_rng rng;
+	struct an_result res;
+	size_t i;
+	int ret = 0;
+
+	memset(count, 0, (AN_REGRESSION + 1) * sizeof(*count));
+	an_sim_seed(&rng, seed);
+	for (i = 0; i < pairs && !ret; i++) {
+		struct an_side *b = an_sim_side(p, false, &rng);
+		struct an_side *c = an_sim_side(p, true, &rng);
+
+		ret = b && c ? an_compare(b, c, gate, &res) : -1;
+		if (!ret) {
+			count[res.verdict]++;
+			an_result_release(&res);
+		}
+		an_side_free(b);
+		an_side_free(c);
+	}
+	return ret;
+}

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `rtgate compare` on published numbers and on runs recorded on this
+# machine (tests/fixtures/analyze/README.md): verdicts, exit codes,
+# reports, and every class of bad input refused with exit 3.
+source "$(dirname "$0")/../lib.sh"
+FIX=$TOP/tests/fixtures/analyze
+S=$FIX/seed
+
+verdict() {	# verdict BASE CAND [OPTS...]: prints "VERDICT EXIT"
+	local out rc
+	out=$("$RTGATE" compare "$@" 2>"$T/err")
+	rc=$?
+	echo "$(sed -n 's/^verdict: \([A-Z ]*\):.*/\1/p' <<<"$out") $rc"
+}
+
+# The published numbers of the slice-extension thread (seeds/004).
+is "$(verdict $S/idle.txt $S/extend-sched-30us.txt)" "REGRESSION 1" \
+	"idle -> extend-sched (12 -> 39 us)"
+is "$(verdict $S/idle.txt $S/extend-sched-5us.txt)" "REGRESSION 1" \
+	"idle -> 5 us delay (12 -> 21 us)"
+is "$(verdict $S/extend-sched-30us.txt $S/extend-sched-5us.txt)" \
+	"IMPROVEMENT 0" "extend-sched 30 us -> 5 us delay (39 -> 21 us)"
+out=$("$RTGATE" compare $S/load.txt $S/load-extend-sched-5us.txt)
+v=$(sed -n 's/^verdict: \([A-Z ]*\):.*/\1/p' <<<"$out")
+ok $([ "$v" != IMPROVEMENT ] && [ -n "$v" ]; echo $?) \
+	"load -> load+extend-sched is not an improvement (got '$v')"
+check "load -> load+extend-sched shows +4 us with its evidence" -- \
+	grep -Eq '^max +all +30 +34 +\+4 .*p=[0-9.]+ .*paired over 7 CPUs' \
+	<<<"$out"
+check "... and the reason carries the effect and its interval" -- \
+	grep -q '^verdict: .*(+4 us, +13%; p=.*interval' <<<"$out"
+check "the published T: layout is printed back" -- \
+	grep -q '^T: 0 (71748) P:95 I:1000 C:  23386 Min:      5 Act:   10 Avg:    9 Max:      30$' <<<"$out"
+check "mail-quoted lines read the same" -- \
+	cmp -s <("$RTGATE" compare -q $S/load.txt $S/load-extend-sched-5us.txt --report json --out $T/q1; jq -c '.comparisons[0].lines' $T/q1/report.json) \
+	       <("$RTGATE" compare -q $S/load.txt $S/load-extend-sched-5us-quoted.txt --report json --out $T/q2; jq -c '.comparisons[0].lines' $T/q2/report.json)
+is "$(cd "$TOP" && ./run.sh compare -q tests/fixtures/analyze/seed/idle.txt \
+	tests/fixtures/analyze/seed/extend-sched-30us.txt >/dev/null 2>&1; echo $?)" \
+	1 "./run.sh compare passes the exit code through"
+
+# Runs recorded on this VM: its max latency is host noise in ms.
+R=$FIX/recorded
+for p in aa1 aa2; do
+	"$RTGATE" compare $R/$p/a $R/$p/b >$T/$p.txt 2>&1
+	rc=$?
+	v=$(sed -n 's/^verdict: \([A-Z ]*\):.*/\1/p' $T/$p.txt)
+	ok $([ "$v" = "NO CHANGE" ] && [ $rc -eq 0 ] ||
+	     { [ "$v" = INCONCLUSIVE ] && grep -q '^verdict: .*drifted' $T/$p.txt; }
+	     echo $?) "A/A pair $p: NO CHANGE, or INCONCLUSIVE by drift (got $v, exit $rc)"
+done
+for w in inject300 inject50; do
+	"$RTGATE" compare $R/$w/idle $R/$w/inject --report json --out $T/$w \
+		>$T/$w.txt 2>&1
+	is "$?" 1 "$w: the SCHED_FIFO 99 spinner on CPU 1 is a REGRESSION"
+	is "$(jget $T/$w/report.json '.comparisons[0].verdict')" REGRESSION \
+		"$w: report.json agrees"
+	is "$(jget $T/$w/report.json '[.comparisons[0].lines[] | select(.verdict == "REGRESSION") | .cpu] | unique | join(",")')" \
+		1 "$w: the evidence is on CPU 1, where the spinner ran"
+	is "$(jget $T/$w/report.json '.comparisons[0].lines[] | select(.kind == "max" and .cpu == null) | .verdict')" \
+		INCONCLUSIVE "$w: the maxima alone (host noise) cannot tell"
+done
+
+# Gate options override the defaults.
+v=$(verdict $R/inject300/idle $R/inject300/inject --min-increase-us 5000)
+ok $([ "${v% *}" != REGRESSION ]; echo $?) \
+	"a 5 ms floor hides the 300 us spinner (got $v)"
+is "$(verdict $R/inject300/idle $R/inject300/inject --metric p99 | cut -d' ' -f2)" \
+	1 "--metric p99 judges p99 alone"
+is "$(verdict $S/idle.txt $S/extend-sched-30us.txt --alpha 0.000001 | cut -d' ' -f2)" \
+	2 "a tiny alpha leaves 7 CPUs' evidence inconclusive"
+
+# Reports on request.
+"$RTGATE" compare -q $R/inject300/idle $R/inject300/inject \
+	--report txt,md,json,junit,html --out $T/rep
+for f in report.txt report.md report.json junit.xml report.html; do
+	check "--report writes $f" -- test -s $T/rep/$f
+done
+is "$(jget $T/rep/report.json .schema)" rtgate-report/1 "report.json schema"
+is "$(jget $T/rep/report.json '.scenarios | length')" 2 "report.json scenarios"
+check "junit: one failing testcase" -- grep -q \
+	'<testsuites name="rtgate" tests="1" failures="1" errors="0" skipped="0">' \
+	$T/rep/junit.xml
+check "markdown: the comparison table" -- grep -q '^| metric | CPU |' $T/rep/report.md
+
+# Bad input: exit 3, the file named (and the line where there is one).
+for f in "$FIX"/bad/*; do
+	"$RTGATE" compare -q "$f" $S/idle.txt >/dev/null 2>$T/err
+	rc=$?
+	ok $([ $rc -eq 3 ] && grep -q "$(basename "$f")" $T/err; echo $?) \
+		"bad input $(basename "$f"): exit 3 naming the file (exit $rc: $(head -c 160 $T/err))"
+done
+check "a truncated JSON names line and byte" -- grep -q \
+	'truncated.json:28: byte 699: truncated JSON' \
+	<("$RTGATE" compare $FIX/bad/truncated.json $S/idle.txt 2>&1)
+check "a histfile row names its line" -- grep -q 'missing-column.hist:12:' \
+	<("$RTGATE" compare $FIX/bad/missing-column.hist $S/idle.txt 2>&1)
+is "$("$RTGATE" compare $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "one side only: usage, exit 3"
+is "$("$RTGATE" compare --frobnicate $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "unknown option: exit 3"
+is "$("$RTGATE" compare --alpha 2 $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "alpha out of range: exit 3"
+is "$("$RTGATE" compare --metric p200 $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "unknown metric: exit 3"
+is "$("$RTGATE" compare --report pdf $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "unknown report format: exit 3"
+is "$("$RTGATE" compare $S/idle.txt $S/nope.txt >/dev/null 2>&1; echo $?)" 3 "a missing file: exit 3"
+done_testing

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Verdicts on real data: the numbers published in the slice-extension
+ * thread (pasted T: lines), sides built in memory through the API the
+ * nightly history uses, workload metrics with A/B/A drift.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analyze/analyze.h"
+#include "analyze/analyze_input.h"
+
+#define SEED "tests/fixtures/analyze/seed/"
+
+static enum an_verdict judge(const char *base, const char *cand,
+			     struct an_result *res)
+{
+	struct an_side *b = NULL, *c = NULL;
+	struct an_gate gate;
+
+	assert_int_equal(an_input_read(base, &b), 0);
+	assert_int_equal(an_input_read(cand, &c), 0);
+	an_gate_default(&gate);
+	assert_int_equal(an_compare(b, c, &gate, res), 0);
+	an_side_free(b);
+	an_side_free(c);
+	return res->verdict;
+}
+
+static const struct an_line *overall_max(const struct an_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++)
+		if (res->lines[i].kind == AN_LINE_MAX &&
+		    res->lines[i].cpu < 0)
+			return &res->lines[i];
+	fail();
+	return NULL;
+}
+
+/* Steven Rostedt's numbers, 2025-06-09 (seeds/004). */
+static void test_seed_verdicts(void **state)
+{
+	const struct an_line *l;
+	struct an_result res;
+
+	(void)state;
+	/* idle -> extend-sched (30 us delay): 12 -> 39 us. */
+	assert_int_equal(judge(SEED "idle.txt", SEED "extend-sched-30us.txt",
+			       &res), AN_REGRESSION);
+	l = overall_max(&res);
+	assert_true(l->raw_base == 12 && l->raw_cand == 39);
+	assert_true(l->p_adj < 0.025);
+	an_result_release(&res);
+	/* idle -> 5 us delay: 12 -> 21 us. */
+	assert_int_equal(judge(SEED "idle.txt", SEED "extend-sched-5us.txt",
+			       &res), AN_REGRESSION);
+	an_result_release(&res);
+	/* 30 us delay -> 5 us delay: 39 -> 21 us. */
+	assert_int_equal(judge(SEED "extend-sched-30us.txt",
+			       SEED "extend-sched-5us.txt", &res),
+			 AN_IMPROVEMENT);
+	an_result_release(&res);
+	/*
+	 * Under load, 30 -> 34 us with three times the samples: +4 us is
+	 * shown with its evidence; never an improvement, never a silent
+	 * "no change".
+	 */
+	judge(SEED "load.txt", SEED "load-extend-sched-5us.txt", &res);
+	assert_int_not_equal(res.verdict, AN_IMPROVEMENT);
+	l = overall_max(&res);
+	assert_true(l->raw_base == 30 && l->raw_cand == 34);
+	assert_false(isnan(l->p_worse));
+	assert_false(isnan(l->lo));
+	assert_non_null(strstr(res.reason, "+4 us"));
+	if (res.verdict == AN_NO_CHANGE)
+		assert_true(l->hi < l->floor);
+	an_result_release(&res);
+}
+
+/* A Gaussian-ish body at 10 us, a tail, and optionally extra tail. */
+static void fill(struct an_run *run, size_t ncpus, int extra_at,
+		 uint64_t extra)
+{
+	uint64_t h[200] = { 0 };
+	size_t j, i;
+
+	for (j = 0; j < ncpus; j++) {
+		memset(h, 0, sizeof(h));
+		for (i = 8; i < 13; i++)
+			h[i] = 4000 - 1000 * labs((long)i - 10);
+		for (i = 13; i < 40; i++)
+			h[i] = 40 - i;
+		h[extra_at] += j == 1 ? extra : 0;
+		run->cpus[j].cycles = 0;
+		run->cpus[j].min_us = 8;
+		run->cpus[j].max_us = extra && j == 1 ? extra_at : 39;
+		run->cpus[j].avg_us = 10.5;
+		assert_int_equal(an_cpu_set_hist(&run->cpus[j], h, 200, 200),
+				 0);
+	}
+}
+
+/* What the nightly history does: sides from arrays, no files. */
+static void test_in_memory_api(void **state)
+{
+	struct an_side *b = an_side_new("last-week");
+	struct an_side *c = an_side_new("tonight");
+	struct an_result res;
+	struct an_gate gate;
+	int r;
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		fill(an_side_add_run(b, "night", 2), 2, 0, 0);
+		fill(an_side_add_run(c, "night", 2), 2, 150, 200 + 10 * r);
+	}
+	an_gate_default(&gate);
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_int_equal(res.verdict, AN_REGRESSION);
+	assert_non_null(strstr(res.reason, "CPU 1"));
+	an_result_release(&res);
+	/* The same data on both sides: no change. */
+	assert_int_equal(an_compare(b, b, &gate, &res), 0);
+	assert_int_equal(res.verdict, AN_NO_CHANGE);
+	an_result_release(&res);
+	/* A quantile gate judges that quantile only. */
+	snprintf(gate.metric, sizeof(gate.metric), "p99.9");
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_int_equal(res.verdict, AN_REGRESSION);
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+static void add_rounds(struct an_side *s, int order, double mean,
+		       bool higher)
+{
+	struct an_run *run = an_side_add_run(s, "rep", 0);
+	double v[9];
+	int i;
+
+	for (i = 0; i < 9; i++)
+		v[i] = mean * (1 + 0.001 * ((i % 3) - 1));
+	run->order = order;
+	assert_int_equal(an_run_add_metric(run, "bench.ns_per_call",
+					   higher ? "ops" : "ns", higher, v,
+					   9), 0);
+}
+
+static enum an_verdict metric_verdict(struct an_side *b, struct an_side *c,
+				      struct an_result *res)
+{
+	struct an_gate gate;
+
+	an_gate_default(&gate);
+	snprintf(gate.metric, sizeof(gate.metric), "bench.ns_per_call");
+	assert_int_equal(an_compare(b, c, &gate, res), 0);
+	return res->verdict;
+}
+
+static void test_workload_metrics(void **state)
+{
+	struct an_side *b = an_side_new("orig"), *c = an_side_new("patched");
+	struct an_result res;
+	int i;
+
+	(void)state;
+	/* sysctl reads, seeds/001: 8.5 us per read -> 0.26 us. */
+	for (i = 0; i < 3; i++) {
+		add_rounds(b, 2 * i, 8547 + i, false);
+		add_rounds(c, 2 * i + 1, 260 + i, false);
+	}
+	assert_int_equal(metric_verdict(b, c, &res), AN_IMPROVEMENT);
+	an_result_release(&res);
+	assert_int_equal(metric_verdict(c, b, &res), AN_REGRESSION);
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+
+	/* A/B/A: the baseline drifts by as much as the effect. */
+	b = an_side_new("orig");
+	c = an_side_new("patched");
+	b->order_known = c->order_known = true;
+	for (i = 0; i < 6; i++)
+		add_rounds(b, 2 * i, i < 3 ? 100 : 112, false);
+	for (i = 0; i < 5; i++)
+		add_rounds(c, 2 * i + 1, 117, false);
+	assert_int_equal(metric_verdict(b, c, &res), AN_INCONCLUSIVE);
+	assert_true(res.drift_checked);
+	assert_non_null(strstr(res.reason, "drifted"));
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+
+	/* Higher is better: fewer operations per second is worse. */
+	b = an_side_new("a");
+	c = an_side_new("b");
+	for (i = 0; i < 3; i++) {
+		add_rounds(b, -1, 1000 + i, true);
+		add_rounds(c, -1, 800 + i, true);
+	}
+	assert_int_equal(metric_verdict(b, c, &res), AN_REGRESSION);
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+static void test_skipped_invalid(void **state)
+{
+	struct an_side *b = an_side_new("idle"), *c = an_side_new("rt");
+	struct an_result res;
+	struct an_gate gate;
+
+	(void)state;
+	an_gate_default(&gate);
+	fill(an_side_add_run(b, "rep", 2), 2, 0, 0);
+	c->status = AN_SIDE_SKIPPED;
+	snprintf(c->reason, sizeof(c->reason), "requires preempt-rt");
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_int_equal(res.verdict, AN_SKIPPED);
+	assert_non_null(strstr(res.reason, "preempt-rt"));
+	an_result_release(&res);
+	c->status = AN_SIDE_INVALID;
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_int_equal(res.verdict, AN_INVALID);
+	an_result_release(&res);
+	/* A gate metric nobody measured is no pass. */
+	c->status = AN_SIDE_OK;
+	fill(an_side_add_run(c, "rep", 2), 2, 0, 0);
+	snprintf(gate.metric, sizeof(gate.metric), "x.ns_per_read");
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_int_equal(res.verdict, AN_INVALID);
+	an_result_release(&res);
+	assert_int_equal(an_verdict_exit(AN_REGRESSION), 1);
+	assert_int_equal(an_verdict_exit(AN_INVALID), 2);
+	assert_int_equal(an_verdict_exit(AN_SKIPPED), 0);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_verdicts),
+		cmocka_unit_test(test_in_memory_api),
+		cmocka_unit_test(test_workload_metrics),
+		cmocka_unit_test(test_skipped_invalid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The analyzer's statistics against textbook values, and its histogram
+ * arithmetic (quantiles, order statistics, overflows, pooling).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "analyze/analyze.h"
+#include "analyze/analyze_hist.h"
+#include "analyze/analyze_stats.h"
+
+#define near(a, b, tol) assert_true(fabs((a) - (b)) < (tol))
+
+static void test_distributions(void **state)
+{
+	(void)state;
+	/* Student's t table: t(0.975, 10) = 2.228, t(0.95, 4) = 2.132. */
+	near(an_t_sf(2.228, 10), 0.025, 1e-4);
+	near(an_t_sf(-2.228, 10), 0.975, 1e-4);
+	near(an_t_sf(2.132, 4), 0.05, 1e-4);
+	near(an_t_isf(0.025, 10), 2.228, 1e-3);
+	near(an_t_isf(0.05, 4), 2.132, 1e-3);
+	near(an_t_sf(1.959964, 1e9), 0.025, 1e-6);
+	near(an_norm_sf(0), 0.5, 1e-12);
+	/* I_0.4(2, 3) = 0.5248 (closed form for integer a, b). */
+	near(an_betai(2, 3, 0.4), 0.5248, 1e-4);
+	near(an_betai(2, 3, 0), 0, 1e-12);
+	near(an_betai(2, 3, 1), 1, 1e-12);
+}
+
+static void test_welch_paired_holm(void **state)
+{
+	double a[] = { 1, 2, 3, 4 }, b[] = { 2, 3, 4, 5, 6 };
+	double d[] = { 1, 2, 3 }, p[] = { 0.01, 0.04, 0.03, NAN }, adj[4];
+	struct an_tstat t;
+
+	(void)state;
+	t = an_welch(a, 4, b, 5, 0);
+	near(t.delta, 1.5, 1e-12);
+	near(t.se, sqrt(5.0 / 12 + 0.5), 1e-9);
+	near(t.df, 6.98, 0.01);
+	assert_true(an_tstat_p_up(&t) < 0.1 && an_tstat_p_up(&t) > 0.05);
+	near(an_tstat_p_up(&t) + an_tstat_p_down(&t), 1, 1e-9);
+	t = an_paired(d, 3, 0);
+	near(t.delta, 2, 1e-12);
+	near(t.se, 1 / sqrt(3), 1e-9);
+	assert_int_equal((int)t.df, 2);
+	/* One value a side: no test, not a p-value of zero. */
+	t = an_welch(a, 1, b, 1, 0);
+	assert_true(isnan(an_tstat_p_up(&t)));
+	an_holm(p, adj, 4);
+	near(adj[0], 0.03, 1e-12);
+	near(adj[1], 0.06, 1e-12);
+	near(adj[2], 0.06, 1e-12);
+	assert_true(isnan(adj[3]));
+	near(an_median(b, 5), 4, 1e-12);
+	near(an_median(a, 4), 2.5, 1e-12);
+	/* k of the top samples all from the candidate, 10 vs 10. */
+	near(an_precedence_p(10, 10, 1), 0.5, 1e-9);
+	near(an_precedence_p(10, 10, 2), 90.0 / 380, 1e-9);
+	near(an_precedence_p(10, 10, 0), 1, 1e-12);
+}
+
+/* Buckets 2, 3, 4 us hold 5, 3, 2 samples; 2 overflows; max 9 us. */
+static void make_cpu(struct an_cpu *c)
+{
+	uint64_t b[] = { 0, 0, 5, 3, 2 };
+
+	*c = (struct an_cpu){ .cycles = 12, .min_us = 2, .max_us = 9 };
+	assert_int_equal(an_cpu_set_hist(c, b, 5, 5), 0);
+}
+
+static void test_hist(void **state)
+{
+	struct an_cpu c, pool = { 0 }, d;
+	uint64_t b2[] = { 1, 0, 4, 6 };
+	bool ge;
+
+	(void)state;
+	make_cpu(&c);
+	assert_int_equal(c.overflows, 2);
+	near(an_cpu_quantile(&c, 0.5, &ge), 3, 1e-12);
+	assert_false(ge);
+	near(an_cpu_quantile(&c, 0.4, &ge), 2, 1e-12);
+	/* Beyond the histogram: "at least the limit". */
+	near(an_cpu_quantile(&c, 0.99, &ge), 5, 1e-12);
+	assert_true(ge);
+	near(an_cpu_kth_largest(&c, 1, &ge), 9, 1e-12);
+	assert_false(ge);
+	an_cpu_kth_largest(&c, 2, &ge);
+	assert_true(ge);
+	near(an_cpu_kth_largest(&c, 3, &ge), 4, 1e-12);
+	near(an_cpu_kth_largest(&c, 4.5, &ge), 3.5, 1e-12);
+	assert_int_equal(an_cpu_count_above(&c, 3), 4);
+	assert_int_equal(an_cpu_count_above(&c, -1), 12);
+	assert_int_equal(an_cpu_count_above(&c, 4), 2);
+	/* Pooling cuts at the smaller limit: c's bucket 4 overflows. */
+	d = (struct an_cpu){ .cycles = 11, .min_us = 0, .max_us = 3 };
+	assert_int_equal(an_cpu_set_hist(&d, b2, 4, 4), 0);
+	assert_int_equal(an_cpu_pool(&pool, &c), 0);
+	assert_int_equal(an_cpu_pool(&pool, &d), 0);
+	assert_int_equal(pool.limit, 4);
+	assert_int_equal(pool.cycles, 23);
+	assert_int_equal(pool.overflows, 2 + 2);
+	assert_int_equal(pool.max_us, 9);
+	near(an_cpu_quantile(&pool, 0.3, &ge), 2, 1e-12);
+	an_cpu_release(&c);
+	an_cpu_release(&d);
+	an_cpu_release(&pool);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_distributions),
+		cmocka_unit_test(test_welch_paired_holm),
+		cmocka_unit_test(test_hist),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
