@@ -165,7 +165,11 @@ struct an_side *an_side_new(const char *name);
 void an_side_free(struct an_side *side);
 struct an_run *an_side_add_run(struct an_side *side, const char *label,
 			       size_t ncpus);
-/* Copies buckets[0..n) (trailing zeros trimmed); sets overflows. */
+/*
+ * Copies buckets[0..n) (bucket i: samples of i us; n <= limit, trailing
+ * zeros trimmed). Set c->cycles first: overflows = cycles - sum(buckets)
+ * (cycles is raised to the sum when smaller). Also set min/avg/max_us.
+ */
 int an_cpu_set_hist(struct an_cpu *c, const uint64_t *buckets, size_t n,
 		    uint32_t limit);
 int an_run_add_metric(struct an_run *run, const char *name, const char *unit,

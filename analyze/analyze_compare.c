@@ -19,6 +19,7 @@
 #include "analyze.h"
 #include "analyze_hist.h"
 #include "analyze_stats.h"
+#include "analyze_util.h"
 
 /* A quantile is judged only with this many expected samples above it. */
 #define TAIL_MIN_EXCEED	20
@@ -41,6 +42,7 @@ struct side_cpu {
 	double *avg;		/* per run */
 	struct an_cpu pool;	/* all runs pooled */
 	bool hist;		/* every run has a histogram */
+	double nref;		/* the equal sample count of this CPU */
 };
 
 struct prep {
@@ -193,6 +195,7 @@ static int prep_side(struct prep *p, const struct an_side *s,
 		if (!x->mx || !x->mx_ge || !x->avg)
 			return -ENOMEM;
 		x->hist = side_cpu_hist(p->sb, j) && side_cpu_hist(p->sc, j);
+		x->nref = nref[j];
 		x->pool.thread = j;
 		for (r = 0; r < s->nruns; r++) {
 			const struct an_cpu *c = &s->runs[r].cpus[j];
@@ -459,7 +462,7 @@ static int max_lines_reps(struct prep *p, bool deciding)
 	struct an_line *l;
 
 	for (j = 0; j < p->ncpus; j++) {
-		char extra[160];
+		char extra[sizeof(l->evidence)];
 
 		l = line_new(p, AN_LINE_MAX, "max", j);
 		if (!l)
@@ -468,6 +471,9 @@ static int max_lines_reps(struct prep *p, bool deciding)
 		l->base_ge = any(p->b[j].mx_ge, nb);
 		l->cand_ge = any(p->c[j].mx_ge, nc);
 		set_raw(p, l);
+		snprintf(extra, sizeof(extra), "%s", l->evidence);
+		an_sfmt(l->evidence, sizeof(l->evidence), "at %.0f samples "
+			"each, %s", p->b[j].nref, extra);
 		l->deciding = deciding;
 		if (p->drift)
 			l->drift = subset_median(p->b[j].mx, p->late,
@@ -1379,10 +1385,39 @@ static int compute_lines(struct prep *p)
 	return metric_lines(p);
 }
 
+/* A thread that took far fewer samples than its siblings was starved. */
+static void note_starved(struct prep *p)
+{
+	const struct an_side *sides[2] = { p->sb, p->sc };
+	size_t s, r, j, n = p->sb->nruns + p->sc->nruns, k;
+	double c[n], med;
+
+	for (j = 0; j < p->ncpus; j++) {
+		for (s = 0, k = 0; s < 2; s++)
+			for (r = 0; r < sides[s]->nruns; r++)
+				c[k++] = sides[s]->runs[r].cpus[j].cycles;
+		med = an_median(c, n);
+		for (s = 0; s < 2; s++)
+			for (r = 0; r < sides[s]->nruns; r++)
+				if (sides[s]->runs[r].cpus[j].cycles < med / 2)
+					note(p->res, "%s %s: thread %zu took "
+					     "%llu samples, under half of the "
+					     "median %.0f (starved?); maxima "
+					     "are compared at that count",
+					     sides[s]->name,
+					     sides[s]->runs[r].label, j,
+					     (unsigned long long)sides[s]->
+					     runs[r].cpus[j].cycles, med);
+	}
+}
+
 static void add_notes(struct prep *p)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
 	size_t s;
+
+	if (p->ncpus)
+		note_starved(p);
 
 	for (s = 0; s < 2; s++)
 		if (sides[s]->reason[0])
