@@ -48,7 +48,7 @@ is "$(jget "$T/k3.json" '.tests[] | select(.path == "rtgate.quick") | .status')"
 	ERROR "an incomplete run's gate is ERROR"
 
 # With the analyzer's report and the history: verdicts become statuses.
-"$RTGATE" report "$run" >/dev/null 2>&1
+"$RTGATE" report --report json -q "$run" >/dev/null 2>&1
 "$RTGATE" history import --db "$T/h.db" "$T/week" >/dev/null
 "$RTGATE" history changepoints --db "$T/h.db" >/dev/null
 check "export with the history database" -- \
