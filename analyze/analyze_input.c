@@ -141,7 +141,7 @@ static int dir_side(const char *dir, struct an_side *side)
 	return ret;
 }
 
-static int check_threads(const struct an_side *side)
+int an_side_check(const struct an_side *side)
 {
 	size_t r;
 	int t;
@@ -204,7 +204,7 @@ static int path_side(const char *spec, struct an_side **out)
 		ret = run ? an_parse_file(spec, run) : -ENOMEM;
 	}
 	if (!ret)
-		ret = check_threads(side);
+		ret = an_side_check(side);
 	if (ret) {
 		an_side_free(side);
 		return ret;
@@ -232,7 +232,7 @@ int an_input_read(const char *spec, struct an_side **out)
 		if (has_manifest(dir)) {
 			ret = results_side(dir, colon + 1, out);
 			if (!ret)
-				ret = check_threads(*out);
+				ret = an_side_check(*out);
 			return ret;
 		}
 	}

@@ -35,6 +35,11 @@ int an_parse_tlines(const char *path, const char *buf, struct an_run *run);
  * a run unusable; returns its index or -1.
  */
 int an_run_empty_thread(const struct an_run *run);
+/*
+ * Every run of a side measures the same threads, each with samples;
+ * returns 0 or -EINVAL with a message.
+ */
+int an_side_check(const struct an_side *side);
 /* Removes the last run of a side (one found unusable). */
 void an_side_drop_last(struct an_side *side);
 /* T: lines given as strings (a suite's [reference] section). */

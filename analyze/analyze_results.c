@@ -307,6 +307,9 @@ int an_results_side(const struct an_results *res, const char *scenario,
 			invalid++;
 		}
 	}
+	ret = an_side_check(side);
+	if (ret)
+		goto fail;
 	if (!side->nruns) {
 		side->status = AN_SIDE_INVALID;
 		if (!side->reason[0])
