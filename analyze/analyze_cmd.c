@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "history/history.h"
 #include "analyze_input.h"
 #include "analyze_report.h"
 #include "exitcode.h"
@@ -202,6 +203,10 @@ int cmd_compare(int argc, char **argv)
 	struct an_report r = { 0 };
 	int i, ret = EXIT_BAD_INPUT;
 
+	/* A history baseline: the store picks the runs, an_compare judges. */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--history"))
+			return history_compare_cmd(argc, argv);
 	i = parse_opts(argc, argv, &p, COMPARE_USAGE);
 	if (i == -ECANCELED)
 		return EXIT_PASS;

@@ -11,7 +11,10 @@
 #include "analyze/analyze.h"
 #include "commands.h"
 #include "exitcode.h"
+#include "export/export.h"
+#include "history/history.h"
 #include "log.h"
+#include "nightly/nightly.h"
 #include "runner/runner.h"
 
 static const struct rtgate_command commands[] = {
@@ -25,6 +28,17 @@ static const struct rtgate_command commands[] = {
 	  "judge a candidate against a baseline", cmd_compare },
 	{ "report", "RUN_DIR [OPTIONS]",
 	  "judge a finished run, write its reports", cmd_report },
+	{ "history", "import DIR | list | changepoints",
+	  "the SQLite history of every run",
+	  cmd_history },
+	{ "export", "kcidb RUN_DIR", "a run as KernelCI KCIDB v5 JSON",
+	  cmd_export },
+	{ "lava", "job ... | report RUN_DIR", "LAVA job definitions, test cases",
+	  cmd_lava },
+	{ "nightly", "[--config FILE]",
+	  "run, store, judge against history, summarize", cmd_nightly },
+	{ "dashboard", "[--db FILE] [--out DIR]",
+	  "static HTML trends from the history", cmd_dashboard },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -14,6 +14,8 @@
 #include "runner_mount.h"
 #include "runner_util.h"
 
+#define CGROUP_EMPTY_WAIT_S	10.0
+
 /* Our cgroup v2 path relative to the mount: the "0::" line. */
 static int own_cgroup(char *buf, size_t len)
 {
@@ -148,12 +150,22 @@ static int remove_tree(const char *path)
 
 int cgroup_destroy(const char *path)
 {
-	double deadline = mono_now() + 1.0;
+	double start = mono_now(), last_kill = start;
 
 	if (!fsio_exists(path))
 		return 0;
 	cgroup_kill(path);
-	while (cgroup_populated(path) && mono_now() < deadline)
+	/*
+	 * Killed tasks still have to run to exit, which takes a while on a
+	 * loaded machine; kill again now and then in case one forked.
+	 */
+	while (cgroup_populated(path) &&
+	       mono_now() - start < CGROUP_EMPTY_WAIT_S) {
 		usleep(10 * 1000);
+		if (mono_now() - last_kill > 0.5) {
+			cgroup_kill(path);
+			last_kill = mono_now();
+		}
+	}
 	return remove_tree(path);
 }

@@ -23,7 +23,7 @@ int cgroup_enter(const char *path);
 /* SIGKILL to everything in @path and below. */
 int cgroup_kill(const char *path);
 bool cgroup_populated(const char *path);
-/* Kills, waits for the cgroup to empty (1 s at most), removes it. */
+/* Kills, waits for the cgroup to empty (10 s at most), removes it. */
 int cgroup_destroy(const char *path);
 
 #endif

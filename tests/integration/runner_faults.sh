@@ -45,11 +45,13 @@ wait_measuring() {
 	return 1
 }
 
-# Until the sysctl is back and nothing of the run is left (10 s at most).
+# Until the sysctl is back, nothing of the run is left and the restorer
+# has finished (its last step removes the state file); 20 s at most.
 wait_restored() {
 	local i
-	for i in $(seq 1 100); do
-		[ "$(cat $sysctl)" = "$orig" ] && [ -z "$(owned)" ] && return 0
+	for i in $(seq 1 200); do
+		[ "$(cat $sysctl)" = "$orig" ] && [ -z "$(owned)" ] &&
+			[ ! -e "$RTGATE_STATE_DIR/state.json" ] && return 0
 		sleep 0.1
 	done
 	return 1
@@ -70,6 +72,7 @@ cg=/sys/fs/cgroup/unified/rtgate-$pid
 kill -9 "$pid"
 { wait "$pid"; } 2>/dev/null
 check "kill -9: restored at once, no process left" -- wait_restored
+sed 's/^/# /' "$T/kill9.err"
 check "kill -9: the guardian said so" -- \
 	grep -q "guardian: rtgate (pid $pid) died during a run; .*restored kernel.sched_rr_timeslice_ms = $orig" \
 	"$T/kill9.err"

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * LAVA: the job definition a lab submits (deploy the kernel, boot it, run
+ * a suite with rtgate inside, report), and the report itself, run inside
+ * the job: every comparison becomes one lava-test-case with its result
+ * and its measurement.
+ *
+ * Case names (LAVA accepts [-_a-zA-Z0-9.]+):
+ *   SUITE.SCENARIO          pass | fail | skip | unknown, measurement = the
+ *                           gate metric of the candidate, in us
+ *   SUITE.SCENARIO.max      pass, measurement = max over CPUs and reps
+ *   SUITE.run               fail when the run did not complete
+ *   SUITE.exit              pass when rtgate run exited 0 (--exit-code)
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "export.h"
+#include "export_priv.h"
+#include "fsio.h"
+#include "history/history.h"
+#include "log.h"
+
+static const char *lava_result_of_verdict(const char *verdict)
+{
+	if (!strcmp(verdict, "REGRESSION") || !strcmp(verdict, "INVALID"))
+		return "fail";
+	if (!strcmp(verdict, "NO CHANGE") || !strcmp(verdict, "IMPROVEMENT"))
+		return "pass";
+	if (!strcmp(verdict, "SKIPPED"))
+		return "skip";
+	return "unknown";		/* INCONCLUSIVE */
+}
+
+static double scenario_max(struct history *h, long long run, const char *name)
+{
+	struct history_rep *reps;
+	double max = NAN;
+	size_t n, i, j;
+
+	if (history_load_reps(h, run, name, &reps, &n))
+		return NAN;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < reps[i].nr_cpus; j++)
+			if (isnan(max) || reps[i].cpus[j].max_us > max)
+				max = reps[i].cpus[j].max_us;
+	history_free_reps(reps, n);
+	return max;
+}
+
+static int scenario_cases(struct history *h, const struct history_run *run,
+			  const struct history_scenario *s,
+			  const struct history_verdict_row *v, size_t nv,
+			  int (*fn)(const struct lava_case *, void *), void *arg)
+{
+	struct lava_case c = { .units = "us" };
+	char suite[128], scen[128];
+	int judged = 0, ret;
+	size_t i;
+
+	export_path_segment(run->suite, suite, sizeof(suite));
+	export_path_segment(s->name, scen, sizeof(scen));
+	for (i = 0; i < nv; i++) {
+		if (strcmp(v[i].scenario, s->name) ||
+		    strcmp(v[i].source, "run"))
+			continue;
+		export_fmt(c.name, sizeof(c.name), "%s.%s", suite, scen);
+		c.result = lava_result_of_verdict(v[i].verdict);
+		c.measurement = v[i].candidate;
+		ret = fn(&c, arg);
+		if (ret)
+			return ret;
+		judged = 1;
+	}
+	if (!judged) {
+		export_fmt(c.name, sizeof(c.name), "%s.%s", suite, scen);
+		c.measurement = NAN;
+		if (!strcmp(s->status, "skipped"))
+			c.result = "skip";
+		else if (!strcmp(s->status, "invalid"))
+			c.result = "fail";
+		else
+			c.result = *s->compare ? "unknown" : "pass";
+		ret = fn(&c, arg);
+		if (ret)
+			return ret;
+	}
+	c.measurement = scenario_max(h, run->id, s->name);
+	if (isnan(c.measurement))
+		return 0;
+	export_fmt(c.name, sizeof(c.name), "%s.%s.max", suite, scen);
+	c.result = "pass";
+	return fn(&c, arg);
+}
+
+int lava_cases(const char *run_dir,
+	       int (*fn)(const struct lava_case *c, void *arg), void *arg)
+{
+	struct history_verdict_row *v = NULL;
+	struct history_scenario *sc = NULL;
+	struct history_run run;
+	struct history h;
+	struct lava_case c = { .measurement = NAN };
+	size_t ns = 0, nv = 0, i;
+	char report[PATH_MAX];
+	cJSON *m;
+	int ret;
+
+	/* Inside a job nothing has judged the run yet: the analyzer does. */
+	snprintf(report, sizeof(report), "%.4000s/report.json", run_dir);
+	if (!fsio_exists(report)) {
+		struct analyze_params ap;
+
+		analyze_params_init(&ap);
+		ap.quiet = true;
+		analyze_report_run(run_dir, &ap);
+	}
+	ret = export_load_run(run_dir, NULL, &h, &run, &m);
+	if (ret)
+		return ret;
+	ret = history_scenarios(&h, run.id, &sc, &ns);
+	if (!ret)
+		ret = history_verdicts(&h, run.id, &v, &nv);
+	for (i = 0; !ret && i < ns; i++)
+		ret = scenario_cases(&h, &run, &sc[i], v, nv, fn, arg);
+	if (!ret) {
+		char suite[128];
+
+		export_path_segment(run.suite, suite, sizeof(suite));
+		export_fmt(c.name, sizeof(c.name), "%s.run", suite);
+		c.result = strcmp(run.status, "complete") ? "fail" : "pass";
+		ret = fn(&c, arg);
+	}
+	free(sc);
+	free(v);
+	cJSON_Delete(m);
+	history_close(&h);
+	return ret;
+}
+
+/* --- job definitions --- */
+
+static cJSON *timeout_min(unsigned int minutes)
+{
+	cJSON *t = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(t, "minutes", minutes);
+	return t;
+}
+
+static void add_url(cJSON *obj, const char *key, const char *url)
+{
+	cJSON *o;
+
+	if (!url)
+		return;
+	o = cJSON_AddObjectToObject(obj, key);
+	cJSON_AddStringToObject(o, "url", url);
+}
+
+/* The compression LAVA must undo to add its overlay, by file name. */
+static const char *compression_of(const char *url)
+{
+	static const char *const map[][2] = {
+		{ ".gz", "gz" }, { ".xz", "xz" }, { ".zst", "zstd" },
+		{ ".bz2", "bz2" },
+	};
+	size_t i, n = strlen(url), m;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		m = strlen(map[i][0]);
+		if (n > m && !strcmp(url + n - m, map[i][0]))
+			return map[i][1];
+	}
+	return NULL;
+}
+
+/*
+ * QEMU: kernel and initramfs on tmpfs, booted by LAVA's qemu method. The
+ * LAVA overlay (the test shell) is appended to the initramfs, so the guest
+ * needs no disk and no network.
+ */
+static cJSON *deploy_qemu(const struct lava_job_params *p)
+{
+	cJSON *d = cJSON_CreateObject(), *img, *k, *ov;
+	char arg[1024];
+
+	cJSON_AddStringToObject(d, "to", "tmpfs");
+	cJSON_AddItemToObject(d, "timeout", timeout_min(10));
+	img = cJSON_AddObjectToObject(d, "images");
+	k = cJSON_AddObjectToObject(img, "kernel");
+	snprintf(arg, sizeof(arg), "-kernel {kernel} -append \"%s\"",
+		 p->kernel_args ? p->kernel_args : "console=ttyS0,115200");
+	cJSON_AddStringToObject(k, "image_arg", arg);
+	cJSON_AddStringToObject(k, "url", p->kernel);
+	if (p->ramdisk) {
+		k = cJSON_AddObjectToObject(img, "initrd");
+		cJSON_AddStringToObject(k, "image_arg", "-initrd {initrd}");
+		cJSON_AddStringToObject(k, "url", p->ramdisk);
+		if (compression_of(p->ramdisk))
+			cJSON_AddStringToObject(k, "compression",
+						compression_of(p->ramdisk));
+		cJSON_AddStringToObject(k, "format", "cpio.newc");
+		ov = cJSON_AddObjectToObject(k, "overlays");
+		cJSON_AddBoolToObject(ov, "lava", 1);
+	}
+	if (p->rootfs) {
+		k = cJSON_AddObjectToObject(img, "rootfs");
+		cJSON_AddStringToObject(k, "image_arg",
+					"-drive format=raw,file={rootfs}");
+		cJSON_AddStringToObject(k, "url", p->rootfs);
+	}
+	return d;
+}
+
+/* A board: kernel, dtb, modules and ramdisk over TFTP, the overlay in it. */
+static cJSON *deploy_tftp(const struct lava_job_params *p)
+{
+	cJSON *d = cJSON_CreateObject(), *o;
+
+	cJSON_AddStringToObject(d, "to", "tftp");
+	cJSON_AddItemToObject(d, "timeout", timeout_min(10));
+	add_url(d, "kernel", p->kernel);
+	add_url(d, "dtb", p->dtb);
+	add_url(d, "modules", p->modules);
+	if (p->ramdisk) {
+		o = cJSON_AddObjectToObject(d, "ramdisk");
+		cJSON_AddStringToObject(o, "url", p->ramdisk);
+		cJSON_AddBoolToObject(o, "install_overlay", 1);
+		cJSON_AddBoolToObject(o, "install_modules", p->modules != NULL);
+	}
+	if (p->rootfs)
+		add_url(d, "nfsrootfs", p->rootfs);
+	return d;
+}
+
+static cJSON *boot_action(const struct lava_job_params *p, const char *method)
+{
+	cJSON *b = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(b, "method", method);
+	cJSON_AddItemToObject(b, "timeout", timeout_min(10));
+	if (!strcmp(method, "qemu"))
+		cJSON_AddStringToObject(b, "media", "tmpfs");
+	else
+		cJSON_AddStringToObject(b, "commands", p->boot_commands ?
+					p->boot_commands : "ramdisk");
+	cJSON_AddItemToObject(b, "prompts", cJSON_CreateStringArray(
+				      (const char *[]){ p->prompt }, 1));
+	return b;
+}
+
+/*
+ * The test: run the suite, then turn its results into test cases. rtgate
+ * run's exit code is itself a case, and never stops the report.
+ */
+static cJSON *test_action(const struct lava_job_params *p,
+			  unsigned int minutes)
+{
+	cJSON *t = cJSON_CreateObject(), *defs, *def, *repo, *md, *steps;
+	char name[160], step[1024], base[128], *dot;
+	const char *slash = strrchr(p->suite, '/');
+
+	/* The definition's name: the suite's, in LAVA's [-_a-zA-Z0-9.]. */
+	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : p->suite);
+	dot = strstr(base, ".suite");
+	if (dot && !dot[6])
+		*dot = '\0';
+	export_path_segment(base, step, sizeof(step));
+	snprintf(name, sizeof(name), "rtgate-%.120s", step);
+	cJSON_AddItemToObject(t, "timeout", timeout_min(minutes));
+	defs = cJSON_AddArrayToObject(t, "definitions");
+	def = cJSON_CreateObject();
+	cJSON_AddItemToArray(defs, def);
+	cJSON_AddStringToObject(def, "from", "inline");
+	cJSON_AddStringToObject(def, "name", name);
+	cJSON_AddStringToObject(def, "path", "inline/rtgate.yaml");
+	repo = cJSON_AddObjectToObject(def, "repository");
+	md = cJSON_AddObjectToObject(repo, "metadata");
+	cJSON_AddStringToObject(md, "format", "Lava-Test Test Definition 1.0");
+	cJSON_AddStringToObject(md, "name", name);
+	cJSON_AddStringToObject(md, "description",
+				"rtgate latency suite; one test case per "
+				"comparison");
+	steps = cJSON_AddArrayToObject(cJSON_AddObjectToObject(repo, "run"),
+				       "steps");
+	cJSON_AddItemToArray(steps, cJSON_CreateString(
+		"export RTGATE_RESULTS_DIR=/tmp/rtgate-results"));
+	snprintf(step, sizeof(step), "rtgate run %s%s%s; rc=$?", p->suite,
+		 p->rtgate_args ? " " : "", p->rtgate_args ? p->rtgate_args : "");
+	cJSON_AddItemToArray(steps, cJSON_CreateString(step));
+	cJSON_AddItemToArray(steps, cJSON_CreateString(
+		"rtgate lava report --exit-code $rc "
+		"\"$RTGATE_RESULTS_DIR/latest\""));
+	return t;
+}
+
+static cJSON *wrap(const char *key, cJSON *action)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(o, key, action);
+	return o;
+}
+
+int lava_job_build(const struct lava_job_params *p, cJSON **out)
+{
+	const char *method = p->boot_method;
+	unsigned int total = p->timeout_min ? p->timeout_min : 60;
+	cJSON *job, *t, *acts;
+	int qemu;
+
+	if (!p->kernel || !p->suite || !p->device_type) {
+		pr_err("lava job: --kernel, --suite and --device-type are "
+		       "required");
+		return -EINVAL;
+	}
+	if (total < 30) {
+		pr_err("lava job: --timeout must leave 20 minutes for deploy "
+		       "and boot (at least 30)");
+		return -EINVAL;
+	}
+	qemu = !strcmp(p->device_type, "qemu");
+	if (!method)
+		method = qemu ? "qemu" : "u-boot";
+	job = cJSON_CreateObject();
+	cJSON_AddStringToObject(job, "device_type", p->device_type);
+	cJSON_AddStringToObject(job, "job_name", p->job_name);
+	t = cJSON_AddObjectToObject(job, "timeouts");
+	cJSON_AddItemToObject(t, "job", timeout_min(total));
+	cJSON_AddItemToObject(t, "connection", timeout_min(2));
+	cJSON_AddNumberToObject(job, "priority", p->priority);
+	cJSON_AddStringToObject(job, "visibility", p->visibility ?
+				p->visibility : "public");
+	if (qemu) {
+		t = cJSON_AddObjectToObject(job, "context");
+		cJSON_AddStringToObject(t, "arch", p->arch ? p->arch : "amd64");
+	}
+	t = cJSON_AddObjectToObject(job, "metadata");
+	cJSON_AddStringToObject(t, "rtgate.suite", p->suite);
+	acts = cJSON_AddArrayToObject(job, "actions");
+	cJSON_AddItemToArray(acts, wrap("deploy", qemu && !strcmp(method,
+				"qemu") ? deploy_qemu(p) : deploy_tftp(p)));
+	cJSON_AddItemToArray(acts, wrap("boot", boot_action(p, method)));
+	cJSON_AddItemToArray(acts, wrap("test", test_action(p, total - 20)));
+	*out = job;
+	return 0;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Opening the history database: journal mode, busy timeout, and the
+ * schema migrations. The schema version is SQLite's user_version; each
+ * migration moves the database one version up inside a transaction, so a
+ * migration interrupted half-way leaves the old version intact.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "history.h"
+#include "log.h"
+
+/*
+ * Version 1: runs, scenarios, repetitions, per-CPU metrics, workloads.
+ * Version 2: verdicts (run-internal and against history), and the run's
+ * report path, so the dashboard can link each point to its report.
+ * Never edit a released migration: add the next one.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id TEXT NOT NULL UNIQUE,"
+	"  suite TEXT NOT NULL,"
+	"  suite_sha256 TEXT,"
+	"  host TEXT NOT NULL,"
+	"  cpu_model TEXT,"
+	"  cpus INTEGER,"
+	"  kernel_release TEXT,"
+	"  kernel_version TEXT,"
+	"  kernel_machine TEXT,"
+	"  kernel_cmdline TEXT,"
+	"  preempt_model TEXT,"
+	"  preempt_rt INTEGER,"
+	"  config_sha256 TEXT,"
+	"  rtgate_version TEXT,"
+	"  rt_tests_version TEXT,"
+	"  start_time TEXT,"
+	"  end_time TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN"
+	"    ('complete', 'incomplete', 'aborted')),"
+	"  status_reason TEXT,"
+	"  duration_scale REAL,"
+	"  results_dir TEXT,"
+	"  manifest TEXT,"
+	"  imported_at TEXT NOT NULL);"
+	"CREATE INDEX runs_lookup ON runs (suite, host, status, start_time);"
+	"CREATE TABLE scenarios ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  compare TEXT,"
+	"  status TEXT,"
+	"  reason TEXT,"
+	"  UNIQUE (run, name));"
+	"CREATE TABLE reps ("
+	"  id INTEGER PRIMARY KEY,"
+	"  scenario INTEGER NOT NULL REFERENCES scenarios (id)"
+	"    ON DELETE CASCADE,"
+	"  rep INTEGER NOT NULL,"
+	"  status TEXT,"
+	"  reason TEXT,"
+	"  start_time TEXT,"
+	"  end_time TEXT,"
+	"  UNIQUE (scenario, rep));"
+	"CREATE TABLE cpu_metrics ("
+	"  rep INTEGER NOT NULL REFERENCES reps (id) ON DELETE CASCADE,"
+	"  cpu INTEGER NOT NULL,"
+	"  cycles INTEGER,"
+	"  overflows INTEGER,"
+	"  min_us REAL, avg_us REAL, max_us REAL,"
+	"  p50_us REAL, p99_us REAL, p999_us REAL, p9999_us REAL,"
+	"  p99999_us REAL,"
+	"  histogram TEXT,"
+	"  PRIMARY KEY (rep, cpu));"
+	"CREATE TABLE workloads ("
+	"  rep INTEGER NOT NULL REFERENCES reps (id) ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  summary TEXT,"
+	"  PRIMARY KEY (rep, name));"
+	"CREATE TABLE pending ("
+	"  token TEXT PRIMARY KEY,"
+	"  run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE);",
+	/* 1 -> 2 */
+	"ALTER TABLE runs ADD COLUMN report TEXT;"
+	"CREATE TABLE verdicts ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+	"  scenario TEXT NOT NULL,"
+	"  source TEXT NOT NULL CHECK (source IN ('run', 'history')),"
+	"  baseline TEXT,"
+	"  baseline_runs INTEGER,"
+	"  metric TEXT,"
+	"  verdict TEXT NOT NULL,"
+	"  reason TEXT,"
+	"  candidate REAL,"
+	"  baseline_value REAL,"
+	"  p_value REAL,"
+	"  prev_run TEXT,"
+	"  changed TEXT,"
+	"  UNIQUE (run, scenario, source));",
+};
+
+#define NR_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+_Static_assert(NR_MIGRATIONS == HISTORY_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+int history_default_path(const char *results_dir, char *buf, size_t len)
+{
+	if (snprintf(buf, len, "%s/rtgate.db", results_dir) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int history_exec(struct history *h, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	pr_err("%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
+	sqlite3_free(msg);
+	return -EIO;
+}
+
+int history_schema_version(struct history *h)
+{
+	sqlite3_stmt *st;
+	int v = -EIO;
+
+	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL))
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* One migration, all or nothing: BEGIN IMMEDIATE also serializes openers. */
+static int migrate_one(struct history *h, int to)
+{
+	char sql[64];
+	int ret, cur;
+
+	ret = history_exec(h, "BEGIN IMMEDIATE");
+	if (ret)
+		return ret;
+	/* Another process may have migrated while we waited for the lock. */
+	cur = history_schema_version(h);
+	if (cur < 0) {
+		ret = cur;
+		goto rollback;
+	}
+	if (cur >= to)
+		return history_exec(h, "COMMIT");
+	ret = history_exec(h, migrations[to - 1]);
+	if (ret)
+		goto rollback;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", to);
+	ret = history_exec(h, sql);
+	if (ret)
+		goto rollback;
+	return history_exec(h, "COMMIT");
+rollback:
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+static int configure(struct history *h)
+{
+	int ret;
+
+	/* Two writers wait for each other instead of failing at once. */
+	sqlite3_busy_timeout(h->db, 60000);
+	ret = history_exec(h, "PRAGMA foreign_keys = ON");
+	if (ret)
+		return ret;
+	/*
+	 * WAL: readers (the dashboard) never block the nightly's writes, and
+	 * a writer killed mid-transaction leaves the last commit intact.
+	 */
+	ret = history_exec(h, "PRAGMA journal_mode = WAL");
+	if (ret)
+		return ret;
+	return history_exec(h, "PRAGMA synchronous = NORMAL");
+}
+
+int history_open_version(struct history *h, const char *path, int version)
+{
+	int ret, v;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->path, sizeof(h->path), "%s", path);
+	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+			    NULL) != SQLITE_OK) {
+		pr_err("%s: cannot open the history database: %s", path,
+		       h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		ret = -EIO;
+		goto fail;
+	}
+	ret = configure(h);
+	if (ret)
+		goto fail;
+	v = history_schema_version(h);
+	if (v < 0) {
+		pr_err("%s: not an SQLite database (or unreadable)", path);
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (v > HISTORY_SCHEMA_VERSION) {
+		pr_err("%s: schema version %d is newer than this rtgate's (%d);"
+		       " upgrade rtgate", path, v, HISTORY_SCHEMA_VERSION);
+		ret = -EPROTO;
+		goto fail;
+	}
+	for (v = v + 1; v <= version && v <= HISTORY_SCHEMA_VERSION; v++) {
+		ret = migrate_one(h, v);
+		if (ret) {
+			pr_err("%s: migration to schema version %d failed",
+			       path, v);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	history_close(h);
+	return ret;
+}
+
+int history_open(struct history *h, const char *path)
+{
+	return history_open_version(h, path, HISTORY_SCHEMA_VERSION);
+}
+
+void history_close(struct history *h)
+{
+	if (h->db)
+		sqlite3_close(h->db);
+	h->db = NULL;
+}

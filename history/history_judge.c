@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A run against its history. The baseline of a scenario is the last K
+ * complete runs of the same suite, host and scenario (on a reference
+ * kernel), every repetition of each: for an extreme statistic that is far
+ * more evidence than one run. The statistics are the analyzer's: this file
+ * only turns stored repetitions into an_side objects and calls an_compare.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "history.h"
+#include "history_priv.h"
+#include "jsonio.h"
+#include "log.h"
+
+/* {"8": 1, "9": 2, …} -> buckets[0..n), n <= limit. */
+int history_hist_parse(const char *text, unsigned int limit, uint64_t **out,
+		       size_t *n)
+{
+	const cJSON *b;
+	uint64_t *v;
+	size_t len = 0;
+	cJSON *j;
+	long us;
+
+	j = cJSON_Parse(text);
+	if (!j)
+		return -EINVAL;
+	cJSON_ArrayForEach(b, j) {
+		us = strtol(b->string, NULL, 10);
+		if (us >= 0 && (size_t)us + 1 > len)
+			len = us + 1;
+	}
+	if (limit && len > limit)
+		len = limit;
+	v = calloc(len ? len : 1, sizeof(*v));
+	if (!v) {
+		cJSON_Delete(j);
+		return -ENOMEM;
+	}
+	cJSON_ArrayForEach(b, j) {
+		us = strtol(b->string, NULL, 10);
+		if (us >= 0 && (size_t)us < len && b->valuedouble > 0)
+			v[us] += (uint64_t)b->valuedouble;
+	}
+	cJSON_Delete(j);
+	*out = v;
+	*n = len;
+	return 0;
+}
+
+static int fill_cpu(struct an_cpu *c, const struct history_cpu *src,
+		    uint32_t limit)
+{
+	uint64_t *buckets;
+	size_t n;
+	int ret;
+
+	c->thread = src->cpu;
+	c->cpu = src->cpu;
+	c->prio = -1;
+	c->act_us = -1;
+	c->cycles = src->cycles;
+	c->min_us = lround(src->min_us);
+	c->avg_us = src->avg_us;
+	c->max_us = lround(src->max_us);
+	c->overflows = src->overflows;
+	if (!src->histogram || !limit)
+		return 0;
+	ret = history_hist_parse(src->histogram, limit, &buckets, &n);
+	if (ret)
+		return ret;
+	ret = an_cpu_set_hist(c, buckets, n, limit);
+	free(buckets);
+	/* an_cpu_set_hist derives overflows from cycles; keep ours if larger */
+	if (src->overflows > (long long)c->overflows)
+		c->overflows = src->overflows;
+	return ret;
+}
+
+/* Every ok repetition of @scenario in stored run @run becomes an an_run. */
+int history_side_add(struct an_side *side, struct history *h, long long run,
+		     const char *run_id, const char *scenario,
+		     unsigned int limit)
+{
+	struct history_rep *reps;
+	struct an_run *r;
+	char label[64];
+	size_t n, i, j;
+	int ret;
+
+	ret = history_load_reps(h, run, scenario, &reps, &n);
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < n; i++) {
+		snprintf(label, sizeof(label), "%.48s/%d", run_id, reps[i].rep);
+		r = an_side_add_run(side, label, reps[i].nr_cpus);
+		if (!r) {
+			ret = -ENOMEM;
+			break;
+		}
+		r->rep = reps[i].rep;
+		for (j = 0; !ret && j < reps[i].nr_cpus; j++)
+			ret = fill_cpu(&r->cpus[j], &reps[i].cpus[j], limit);
+	}
+	history_free_reps(reps, n);
+	return ret;
+}
+
+static void gate_from_manifest(const cJSON *m, const char *metric,
+			       struct an_gate *g)
+{
+	const cJSON *gate = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "suite"),
+						"gate");
+
+	an_gate_default(g);
+	snprintf(g->metric, sizeof(g->metric), "%s", metric ? metric :
+		 json_get_str(gate, "metric", g->metric));
+	g->alpha = json_get_num(gate, "alpha", g->alpha);
+	g->min_increase_us = json_get_num(gate, "min_increase_us",
+					  g->min_increase_us);
+	g->min_increase_pct = json_get_num(gate, "min_increase_pct",
+					   g->min_increase_pct);
+}
+
+unsigned int history_manifest_limit(const cJSON *m)
+{
+	const cJSON *meas = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "suite"),
+						"measure");
+
+	return (uint32_t)json_get_num(meas, "histogram_us", 0);
+}
+
+/* What changed in the kernel identity between two manifests. */
+static void identity_diff(const cJSON *prev, const cJSON *cur, char *buf,
+			  size_t len)
+{
+	static const char *const keys[] = { "release", "version",
+		"config_sha256", "cmdline", "preempt_model" };
+	const cJSON *kp = cJSON_GetObjectItem(prev, "kernel");
+	const cJSON *kc = cJSON_GetObjectItem(cur, "kernel");
+	const char *a, *b;
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		a = json_get_str(kp, keys[i], "");
+		b = json_get_str(kc, keys[i], "");
+		if (!strcmp(a, b) || off >= len)
+			continue;
+		off += snprintf(buf + off, len - off, "%skernel.%s: '%.80s' -> "
+				"'%.80s'", off ? "; " : "", keys[i], a, b);
+	}
+	a = json_get_str(cJSON_GetObjectItem(prev, "tools"), "cyclictest", "");
+	b = json_get_str(cJSON_GetObjectItem(cur, "tools"), "cyclictest", "");
+	if (strcmp(a, b) && off < len)
+		snprintf(buf + off, len - off, "%stools.cyclictest: '%s' -> "
+			 "'%s'", off ? "; " : "", a, b);
+}
+
+static const struct an_line *deciding_line(const struct an_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++)
+		if (res->lines[i].deciding)
+			return &res->lines[i];
+	return NULL;
+}
+
+struct judge_ctx {
+	struct history *h;
+	const struct history_judge_params *p;
+	struct history_run run;
+	cJSON *manifest;
+};
+
+static int base_side(struct judge_ctx *c, const char *scenario,
+		     struct history_run *base, size_t nb, struct an_side **out,
+		     struct history_judgement *j)
+{
+	struct an_side *side = an_side_new("history");
+	uint32_t limit;
+	char *text;
+	cJSON *m;
+	size_t i, off = 0;
+	int ret = 0;
+
+	if (!side)
+		return -ENOMEM;
+	for (i = 0; !ret && i < nb; i++) {
+		ret = history_run_manifest(c->h, base[i].id, &text);
+		if (ret)
+			break;
+		m = cJSON_Parse(text);
+		free(text);
+		limit = history_manifest_limit(m);
+		if (!i)
+			identity_diff(m, c->manifest, j->changed,
+				      sizeof(j->changed));
+		cJSON_Delete(m);
+		ret = history_side_add(side, c->h, base[i].id, base[i].run_id,
+				       scenario, limit);
+		if (off < sizeof(j->baseline_ids))
+			off += snprintf(j->baseline_ids + off,
+					sizeof(j->baseline_ids) - off, "%s%s",
+					i ? "," : "", base[i].run_id);
+	}
+	if (ret) {
+		an_side_free(side);
+		return ret;
+	}
+	*out = side;
+	return 0;
+}
+
+static void store(struct judge_ctx *c, const struct history_judgement *j)
+{
+	struct history_verdict v = {
+		.run_id = c->run.run_id, .scenario = j->scenario,
+		.metric = j->metric, .verdict = j->verdict,
+		.reason = j->reason, .baseline_runs = j->baseline_runs,
+		.baseline_ids = j->baseline_ids, .candidate = j->cand,
+		.baseline = j->base, .p_value = isnan(j->p_value) ? -1 :
+		j->p_value, .prev_run_id = j->prev_run_id,
+		.changed = j->changed,
+	};
+
+	if (history_store_verdict(c->h, &v))
+		pr_warn("%s: the verdict of %s/%s was not stored", c->h->path,
+			c->run.run_id, j->scenario);
+}
+
+static int judge_scenario(struct judge_ctx *c, const char *scenario,
+			  struct history_judgement *j)
+{
+	struct history_baseline_query q = {
+		.suite = c->run.suite, .host = c->run.host,
+		.scenario = scenario, .reference = c->p->reference,
+		.before = c->run.start_time, .exclude_run_id = c->run.run_id,
+		.limit = c->p->history ? c->p->history : 7,
+	};
+	struct an_side *base = NULL, *cand = NULL;
+	const struct an_line *line;
+	struct history_run *runs;
+	struct an_result res;
+	struct an_gate gate;
+	size_t nb;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	snprintf(j->scenario, sizeof(j->scenario), "%s", scenario);
+	j->cand = j->base = j->p_value = NAN;
+	gate_from_manifest(c->manifest, c->p->metric, &gate);
+	snprintf(j->metric, sizeof(j->metric), "%s", gate.metric);
+	ret = history_baseline(c->h, &q, &runs, &nb);
+	if (ret)
+		return ret;
+	j->baseline_runs = nb;
+	if (!nb) {
+		snprintf(j->verdict, sizeof(j->verdict), "%s",
+			 an_verdict_name(AN_SKIPPED));
+		j->exit_code = an_verdict_exit(AN_SKIPPED);
+		snprintf(j->reason, sizeof(j->reason), "no earlier complete run"
+			 " of this suite, host and scenario%s%s yet",
+			 c->p->reference ? " on a kernel matching " : "",
+			 c->p->reference ? c->p->reference : "");
+		free(runs);
+		return 0;
+	}
+	snprintf(j->prev_run_id, sizeof(j->prev_run_id), "%s", runs[0].run_id);
+	ret = base_side(c, scenario, runs, nb, &base, j);
+	free(runs);
+	if (ret)
+		return ret;
+	cand = an_side_new(c->run.run_id);
+	ret = cand ? history_side_add(cand, c->h, c->run.id, c->run.run_id,
+				      scenario,
+				      history_manifest_limit(c->manifest)) :
+		     -ENOMEM;
+	if (!ret)
+		ret = an_compare(base, cand, &gate, &res);
+	if (!ret) {
+		snprintf(j->verdict, sizeof(j->verdict), "%s",
+			 an_verdict_name(res.verdict));
+		j->exit_code = an_verdict_exit(res.verdict);
+		snprintf(j->reason, sizeof(j->reason), "%s", res.reason);
+		line = deciding_line(&res);
+		if (line) {
+			j->cand = line->cand;
+			j->base = line->base;
+			j->p_value = line->p_adj;
+		}
+		an_result_release(&res);
+	}
+	an_side_free(base);
+	an_side_free(cand);
+	return ret;
+}
+
+int history_judge_run(struct history *h, const char *run_id,
+		      const struct history_judge_params *p,
+		      struct history_judgement **out, size_t *n)
+{
+	struct judge_ctx c = { .h = h, .p = p };
+	struct history_judgement *v = NULL;
+	struct history_scenario *sc = NULL;
+	size_t ns = 0, i, cnt = 0;
+	char *text = NULL;
+	int ret;
+
+	ret = history_find_run(h, run_id, &c.run);
+	if (ret) {
+		pr_err("%s: no run '%s' in the history", h->path, run_id);
+		return ret;
+	}
+	ret = history_run_manifest(h, c.run.id, &text);
+	if (ret)
+		return ret;
+	c.manifest = cJSON_Parse(text);
+	free(text);
+	ret = history_scenarios(h, c.run.id, &sc, &ns);
+	if (ret)
+		goto out;
+	v = calloc(ns ? ns : 1, sizeof(*v));
+	if (!v) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < ns; i++) {
+		if (strcmp(sc[i].status, "ok") && strcmp(sc[i].status, "partial"))
+			continue;
+		ret = judge_scenario(&c, sc[i].name, &v[cnt]);
+		if (ret)
+			goto out;
+		if (p->store)
+			store(&c, &v[cnt]);
+		cnt++;
+	}
+	*out = v;
+	*n = cnt;
+	v = NULL;
+out:
+	free(v);
+	free(sc);
+	cJSON_Delete(c.manifest);
+	return ret;
+}

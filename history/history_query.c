@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading history back: baselines for compare --history, series for the
+ * dashboard, stored repetitions for the analyzer, verdicts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "history.h"
+#include "history_priv.h"
+#include "log.h"
+
+int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) == SQLITE_OK)
+		return 0;
+	pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+	return -EIO;
+}
+
+void history_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	snprintf(buf, len, "%s", s ? (const char *)s : "");
+}
+
+#define RUN_COLS "r.id, r.run_id, r.suite, r.host, r.kernel_release," \
+	" r.kernel_version, r.config_sha256, r.start_time, r.status," \
+	" r.status_reason, r.results_dir"
+
+static void read_run(sqlite3_stmt *st, struct history_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	history_col(st, 1, r->run_id, sizeof(r->run_id));
+	history_col(st, 2, r->suite, sizeof(r->suite));
+	history_col(st, 3, r->host, sizeof(r->host));
+	history_col(st, 4, r->kernel_release, sizeof(r->kernel_release));
+	history_col(st, 5, r->kernel_version, sizeof(r->kernel_version));
+	history_col(st, 6, r->config_sha256, sizeof(r->config_sha256));
+	history_col(st, 7, r->start_time, sizeof(r->start_time));
+	history_col(st, 8, r->status, sizeof(r->status));
+	history_col(st, 9, r->status_reason, sizeof(r->status_reason));
+	history_col(st, 10, r->results_dir, sizeof(r->results_dir));
+}
+
+/* Steps a prepared statement of RUN_COLS rows into a malloc'ed array. */
+static int collect_runs(struct history *h, sqlite3_stmt *st,
+			struct history_run **runs, size_t *n)
+{
+	struct history_run *v = NULL, *t;
+	size_t cap = 0, cnt = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 16;
+			t = realloc(v, cap * sizeof(*v));
+			if (!t) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = t;
+		}
+		read_run(st, &v[cnt++]);
+	}
+	if (rc != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		free(v);
+		return -EIO;
+	}
+	*runs = v;
+	*n = cnt;
+	return 0;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int history_baseline(struct history *h, const struct history_baseline_query *q,
+		     struct history_run **runs, size_t *n)
+{
+	/*
+	 * Only complete runs whose scenario was measured (ok or partial):
+	 * an incomplete run, or a scenario that was skipped or invalid, is
+	 * never evidence. Reference kernels by SQLite GLOB on the release.
+	 */
+	static const char sql[] =
+		"SELECT " RUN_COLS " FROM runs r JOIN scenarios s"
+		" ON s.run = r.id AND s.name = ?3"
+		" AND s.status IN ('ok', 'partial')"
+		" WHERE r.status = 'complete' AND r.suite = ?1 AND r.host = ?2"
+		" AND (?4 IS NULL OR r.kernel_release GLOB ?4)"
+		" AND (?5 IS NULL OR r.start_time < ?5)"
+		" AND (?6 IS NULL OR r.run_id != ?6)"
+		" ORDER BY r.start_time DESC, r.run_id DESC LIMIT ?7";
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	bind_opt(st, 1, q->suite);
+	bind_opt(st, 2, q->host);
+	bind_opt(st, 3, q->scenario);
+	bind_opt(st, 4, q->reference);
+	bind_opt(st, 5, q->before);
+	bind_opt(st, 6, q->exclude_run_id);
+	sqlite3_bind_int(st, 7, q->limit ? (int)q->limit : -1);
+	ret = collect_runs(h, st, runs, n);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int history_runs(struct history *h, const char *suite,
+		 struct history_run **runs, size_t *n)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, "SELECT " RUN_COLS " FROM runs r WHERE"
+			    " (?1 IS NULL OR r.suite = ?1)"
+			    " ORDER BY r.start_time, r.run_id", &st))
+		return -EIO;
+	bind_opt(st, 1, suite);
+	ret = collect_runs(h, st, runs, n);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int history_find_run(struct history *h, const char *run_id,
+		     struct history_run *run)
+{
+	sqlite3_stmt *st;
+	int ret = -ENOENT;
+
+	if (history_prepare(h, "SELECT " RUN_COLS " FROM runs r"
+			    " WHERE r.run_id = ?1", &st))
+		return -EIO;
+	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		read_run(st, run);
+		ret = 0;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+void history_free_reps(struct history_rep *reps, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < reps[i].nr_cpus; j++)
+			free(reps[i].cpus[j].histogram);
+		free(reps[i].cpus);
+	}
+	free(reps);
+}
+
+static int add_cpu(struct history_rep *r, sqlite3_stmt *st)
+{
+	struct history_cpu *c, *t;
+	const unsigned char *hist = sqlite3_column_text(st, 8);
+
+	t = realloc(r->cpus, (r->nr_cpus + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	r->cpus = t;
+	c = &r->cpus[r->nr_cpus];
+	memset(c, 0, sizeof(*c));
+	c->cpu = sqlite3_column_int(st, 2);
+	c->cycles = sqlite3_column_int64(st, 3);
+	c->overflows = sqlite3_column_int64(st, 4);
+	c->min_us = sqlite3_column_double(st, 5);
+	c->avg_us = sqlite3_column_double(st, 6);
+	c->max_us = sqlite3_column_double(st, 7);
+	if (hist) {
+		c->histogram = strdup((const char *)hist);
+		if (!c->histogram)
+			return -ENOMEM;
+	}
+	r->nr_cpus++;
+	return 0;
+}
+
+int history_load_reps(struct history *h, long long run, const char *scenario,
+		      struct history_rep **reps, size_t *n)
+{
+	static const char sql[] =
+		"SELECT p.rep, p.status, m.cpu, m.cycles, m.overflows,"
+		" m.min_us, m.avg_us, m.max_us, m.histogram"
+		" FROM scenarios s JOIN reps p ON p.scenario = s.id"
+		" JOIN cpu_metrics m ON m.rep = p.id"
+		" WHERE s.run = ?1 AND s.name = ?2 AND p.status = 'ok'"
+		" ORDER BY p.rep, m.cpu";
+	struct history_rep *v = NULL, *t;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int rep = sqlite3_column_int(st, 0);
+
+		if (!cnt || v[cnt - 1].rep != rep) {
+			t = realloc(v, (cnt + 1) * sizeof(*v));
+			if (!t) {
+				ret = -ENOMEM;
+				break;
+			}
+			v = t;
+			memset(&v[cnt], 0, sizeof(v[cnt]));
+			v[cnt].rep = rep;
+			history_col(st, 1, v[cnt].status, sizeof(v[cnt].status));
+			cnt++;
+		}
+		ret = add_cpu(&v[cnt - 1], st);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	sqlite3_finalize(st);
+	if (ret) {
+		history_free_reps(v, cnt);
+		return ret;
+	}
+	*reps = v;
+	*n = cnt;
+	return 0;
+}
+
+int history_series(struct history *h, const char *suite, const char *host,
+		   const char *scenario, struct history_point **pts, size_t *n)
+{
+	static const char sql[] =
+		"SELECT " RUN_COLS ","
+		" (SELECT MAX(m.max_us) FROM reps p JOIN cpu_metrics m"
+		"   ON m.rep = p.id WHERE p.scenario = s.id AND p.status = 'ok'),"
+		" (SELECT v.verdict FROM verdicts v WHERE v.run = r.id"
+		"   AND v.scenario = s.name AND v.source = 'history'),"
+		" r.report,"
+		" (SELECT v.metric FROM verdicts v WHERE v.run = r.id"
+		"   AND v.scenario = s.name AND v.source = 'history')"
+		" FROM runs r JOIN scenarios s ON s.run = r.id AND s.name = ?3"
+		" AND s.status IN ('ok', 'partial')"
+		" WHERE r.status = 'complete' AND r.suite = ?1 AND r.host = ?2"
+		" ORDER BY r.start_time, r.run_id";
+	struct history_point *v = NULL, *t;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	bind_opt(st, 1, suite);
+	bind_opt(st, 2, host);
+	bind_opt(st, 3, scenario);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!t) {
+			ret = -ENOMEM;
+			break;
+		}
+		v = t;
+		memset(&v[cnt], 0, sizeof(v[cnt]));
+		read_run(st, &v[cnt].run);
+		v[cnt].max_us = sqlite3_column_type(st, 11) == SQLITE_NULL ?
+				-1 : sqlite3_column_double(st, 11);
+		v[cnt].p9999_us = -1;
+		v[cnt].p99_us = -1;
+		history_col(st, 12, v[cnt].verdict, sizeof(v[cnt].verdict));
+		history_col(st, 13, v[cnt].report, sizeof(v[cnt].report));
+		history_col(st, 14, v[cnt].metric, sizeof(v[cnt].metric));
+		cnt++;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	sqlite3_finalize(st);
+	if (ret) {
+		free(v);
+		return ret;
+	}
+	*pts = v;
+	*n = cnt;
+	return 0;
+}
+
+int history_keys(struct history *h, struct history_key **keys, size_t *n)
+{
+	static const char sql[] =
+		"SELECT DISTINCT r.suite, r.host, s.name FROM runs r"
+		" JOIN scenarios s ON s.run = r.id WHERE r.status = 'complete'"
+		" ORDER BY r.suite, r.host, s.id";
+	struct history_key *v = NULL, *t;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!t) {
+			sqlite3_finalize(st);
+			free(v);
+			return -ENOMEM;
+		}
+		v = t;
+		history_col(st, 0, v[cnt].suite, sizeof(v[cnt].suite));
+		history_col(st, 1, v[cnt].host, sizeof(v[cnt].host));
+		history_col(st, 2, v[cnt].scenario, sizeof(v[cnt].scenario));
+		cnt++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return -EIO;
+	}
+	*keys = v;
+	*n = cnt;
+	return 0;
+}
+
+int history_store_verdict(struct history *h, const struct history_verdict *v)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO verdicts (run, scenario, source,"
+		" baseline, baseline_runs, metric, verdict, reason, candidate,"
+		" baseline_value, p_value, prev_run, changed) SELECT id, ?2,"
+		" 'history', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12"
+		" FROM runs WHERE run_id = ?1";
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	sqlite3_bind_text(st, 1, v->run_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, v->scenario, -1, SQLITE_TRANSIENT);
+	bind_opt(st, 3, v->baseline_ids);
+	sqlite3_bind_int(st, 4, (int)v->baseline_runs);
+	bind_opt(st, 5, v->metric);
+	sqlite3_bind_text(st, 6, v->verdict, -1, SQLITE_TRANSIENT);
+	bind_opt(st, 7, v->reason);
+	sqlite3_bind_double(st, 8, v->candidate);
+	sqlite3_bind_double(st, 9, v->baseline);
+	if (v->p_value >= 0)
+		sqlite3_bind_double(st, 10, v->p_value);
+	bind_opt(st, 11, v->prev_run_id);
+	bind_opt(st, 12, v->changed);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	if (ret)
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+	else if (!sqlite3_changes(h->db))
+		ret = -ENOENT;
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int history_scenarios(struct history *h, long long run,
+		      struct history_scenario **sc, size_t *n)
+{
+	struct history_scenario *v = NULL, *t;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (history_prepare(h, "SELECT name, compare, status, reason FROM"
+			    " scenarios WHERE run = ?1 ORDER BY id", &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!t) {
+			sqlite3_finalize(st);
+			free(v);
+			return -ENOMEM;
+		}
+		v = t;
+		history_col(st, 0, v[cnt].name, sizeof(v[cnt].name));
+		history_col(st, 1, v[cnt].compare, sizeof(v[cnt].compare));
+		history_col(st, 2, v[cnt].status, sizeof(v[cnt].status));
+		history_col(st, 3, v[cnt].reason, sizeof(v[cnt].reason));
+		cnt++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return -EIO;
+	}
+	*sc = v;
+	*n = cnt;
+	return 0;
+}
+
+static double col_num(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return NAN;
+	return sqlite3_column_double(st, col);
+}
+
+int history_verdicts(struct history *h, long long run,
+		     struct history_verdict_row **out, size_t *n)
+{
+	struct history_verdict_row *v = NULL, *t;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (history_prepare(h, "SELECT scenario, source, baseline, metric,"
+			    " verdict, reason, candidate, baseline_value,"
+			    " p_value, prev_run, changed FROM verdicts"
+			    " WHERE run = ?1"
+			    " ORDER BY id", &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		t = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!t) {
+			sqlite3_finalize(st);
+			free(v);
+			return -ENOMEM;
+		}
+		v = t;
+		history_col(st, 0, v[cnt].scenario, sizeof(v[cnt].scenario));
+		history_col(st, 1, v[cnt].source, sizeof(v[cnt].source));
+		history_col(st, 2, v[cnt].baseline, sizeof(v[cnt].baseline));
+		history_col(st, 3, v[cnt].metric, sizeof(v[cnt].metric));
+		history_col(st, 4, v[cnt].verdict, sizeof(v[cnt].verdict));
+		history_col(st, 5, v[cnt].reason, sizeof(v[cnt].reason));
+		v[cnt].candidate = col_num(st, 6);
+		v[cnt].baseline_value = col_num(st, 7);
+		v[cnt].p_value = col_num(st, 8);
+		history_col(st, 9, v[cnt].prev_run, sizeof(v[cnt].prev_run));
+		history_col(st, 10, v[cnt].changed, sizeof(v[cnt].changed));
+		cnt++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return -EIO;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+int history_run_manifest(struct history *h, long long run, char **text)
+{
+	const unsigned char *t;
+	sqlite3_stmt *st;
+	int ret = -ENOENT;
+
+	if (history_prepare(h, "SELECT manifest FROM runs WHERE id = ?1", &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		t = sqlite3_column_text(st, 0);
+		*text = strdup(t ? (const char *)t : "{}");
+		ret = *text ? 0 : -ENOMEM;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}

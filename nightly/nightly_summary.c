@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The morning-after summary: text for mail (also on stdout, which cron
+ * mails and journald keeps), HTML for the web. Both say the night's
+ * verdict first, then per run each scenario against its history, and for
+ * a regression what changed in the kernel identity that night.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "fsio.h"
+#include "log.h"
+#include "nightly/nightly_priv.h"
+
+static const char *exit_word(int code)
+{
+	switch (code) {
+	case EXIT_PASS: return "PASS";
+	case EXIT_REGRESSION: return "REGRESSION";
+	case EXIT_INCONCLUSIVE: return "INCONCLUSIVE";
+	case EXIT_BAD_INPUT: return "BAD INPUT";
+	case EXIT_ENVIRONMENT: return "ENVIRONMENT ERROR";
+	case EXIT_INCOMPLETE: return "INCOMPLETE";
+	default: return "ERROR";
+	}
+}
+
+static void num(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, "%9s", "-");
+	else
+		fprintf(f, "%9.1f", v);
+}
+
+static void text_run(FILE *f, const struct nightly_result *r)
+{
+	size_t i;
+
+	fprintf(f, "\n%s  %s  %s  exit %d\n", r->suite, r->run_id, r->status,
+		r->exit_code);
+	if (r->kernel[0])
+		fprintf(f, "  kernel %s\n", r->kernel);
+	if (r->note[0])
+		fprintf(f, "  %s\n", r->note);
+	fprintf(f, "  the run's own comparisons: exit %d (%s)\n", r->run_gate,
+		exit_word(r->run_gate));
+	if (!r->nr_judged)
+		return;
+	fprintf(f, "  %-16s %-8s %9s %9s  %-5s %s\n", "scenario", "metric",
+		"tonight", "history", "runs", "verdict against history");
+	for (i = 0; i < r->nr_judged; i++) {
+		const struct history_judgement *j = &r->judged[i];
+
+		fprintf(f, "  %-16s %-8s ", j->scenario, j->metric);
+		num(f, j->cand);
+		fputc(' ', f);
+		num(f, j->base);
+		fprintf(f, "  %-5u %s: %s\n", j->baseline_runs, j->verdict,
+			j->reason);
+		if (!strcmp(j->verdict, "REGRESSION"))
+			fprintf(f, "  %-16s changed since %s: %s\n", "",
+				j->prev_run_id, j->changed[0] ? j->changed :
+				"nothing in the kernel identity (a change "
+				"outside the kernel: firmware, load, host)");
+	}
+	if (r->run_dir[0])
+		fprintf(f, "  report: %s/report.html\n", r->run_dir);
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void html_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("<td>-</td>", f);
+	else
+		fprintf(f, "<td>%.1f</td>", v);
+}
+
+static void html_run(FILE *f, const struct nightly_result *r)
+{
+	size_t i;
+
+	fputs("<h2>", f);
+	html_esc(f, r->suite);
+	fputs(" &mdash; ", f);
+	if (r->run_dir[0]) {
+		fputs("<a href=\"file://", f);
+		html_esc(f, r->run_dir);
+		fputs("/report.html\">", f);
+		html_esc(f, r->run_id);
+		fputs("</a>", f);
+	} else {
+		html_esc(f, r->run_id);
+	}
+	fprintf(f, " <small>%s, exit %d</small></h2>\n<p>kernel ",
+		r->status, r->exit_code);
+	html_esc(f, r->kernel);
+	fputs("<br>", f);
+	html_esc(f, r->note);
+	fputs("</p>\n", f);
+	if (!r->nr_judged)
+		return;
+	fputs("<table><tr><th>scenario</th><th>metric</th><th>tonight</th>"
+	      "<th>history</th><th>runs</th><th>verdict</th><th>why</th>"
+	      "</tr>\n", f);
+	for (i = 0; i < r->nr_judged; i++) {
+		const struct history_judgement *j = &r->judged[i];
+		int reg = !strcmp(j->verdict, "REGRESSION");
+
+		fprintf(f, "<tr%s><td>", reg ? " class=\"regression\"" : "");
+		html_esc(f, j->scenario);
+		fputs("</td><td>", f);
+		html_esc(f, j->metric);
+		fputs("</td>", f);
+		html_num(f, j->cand);
+		html_num(f, j->base);
+		fprintf(f, "<td>%u</td><td>", j->baseline_runs);
+		html_esc(f, j->verdict);
+		fputs("</td><td>", f);
+		html_esc(f, j->reason);
+		if (reg) {
+			fputs("<br>changed since ", f);
+			html_esc(f, j->prev_run_id);
+			fputs(": ", f);
+			html_esc(f, j->changed[0] ? j->changed :
+				 "nothing in the kernel identity");
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static int write_text(const struct nightly_ctx *c,
+		      const struct nightly_result *res, size_t n, int code,
+		      FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "rtgate nightly %s: %s (exit %d)\n", c->started,
+		exit_word(code), code);
+	fprintf(f, "baseline: the last %u complete runs of each suite, host "
+		"and scenario%s%s\n", c->cfg->history,
+		c->cfg->reference[0] ? " on kernels matching " : "",
+		c->cfg->reference);
+	for (i = 0; i < n; i++)
+		text_run(f, &res[i]);
+	if (!n)
+		fprintf(f, "\nno run tonight\n");
+	return ferror(f) ? -EIO : 0;
+}
+
+static int write_html(const struct nightly_ctx *c,
+		      const struct nightly_result *res, size_t n, int code,
+		      FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+		"<title>rtgate nightly %s: %s</title><style>body{font-family:"
+		"sans-serif;margin:2em}table{border-collapse:collapse}td,th{"
+		"border:1px solid #ccc;padding:.2em .6em;text-align:left}"
+		"tr.regression td{background:#fde0e0}</style></head><body>\n"
+		"<h1 data-exit=\"%d\">rtgate nightly %s: %s</h1>\n",
+		c->started, exit_word(code), code, c->started, exit_word(code));
+	for (i = 0; i < n; i++)
+		html_run(f, &res[i]);
+	fputs("</body></html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Writes DIR/NAME through a memory stream and fsio_write_atomic(). */
+static int write_file(const char *dir, const char *name,
+		      int (*fn)(const struct nightly_ctx *,
+				const struct nightly_result *, size_t, int,
+				FILE *),
+		      const struct nightly_ctx *c,
+		      const struct nightly_result *res, size_t n, int code)
+{
+	char path[PATH_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	ret = fn(c, res, n, code, f);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
+	if (!ret)
+		ret = fsio_write_atomic(path, buf, len);
+	if (ret)
+		pr_err("%s: %s", path, strerror(-ret));
+	free(buf);
+	return ret;
+}
+
+int nightly_summary_write(const struct nightly_ctx *c,
+			  const struct nightly_result *res, size_t n,
+			  int exit_code, FILE *text_out)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	write_text(c, res, n, exit_code, text_out);
+	snprintf(dir, sizeof(dir), "%.3000s/%s", c->cfg->summary, c->started);
+	ret = fsio_mkdir_p(dir, 0755);
+	if (ret) {
+		pr_err("%s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	ret = write_file(dir, "summary.txt", write_text, c, res, n, exit_code);
+	if (!ret)
+		ret = write_file(dir, "summary.html", write_html, c, res, n,
+				 exit_code);
+	if (!ret)
+		ret = write_file(c->cfg->summary, "latest.txt", write_text, c,
+				 res, n, exit_code);
+	if (!ret)
+		ret = write_file(c->cfg->summary, "latest.html", write_html, c,
+				 res, n, exit_code);
+	if (!ret)
+		pr_info("nightly: summary in %s/summary.{txt,html}", dir);
+	return ret;
+}

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The history baseline, judged by the analyzer, over the recorded week
+# (tests/fixtures/nightly/README.md): the flat nights 2-4 are not flagged,
+# the step on night 5 is, and the changepoint view names the night and
+# what changed in the kernel identity. compare --history gives the gate's
+# exit code for one run.
+source "$(dirname "$0")/../lib.sh"
+W=$T/week
+DB=$T/rtgate.db
+"$TOP/tests/fixtures/nightly/make-week.py" \
+	"$TOP/tests/fixtures/nightly/recorded" "$W" >/dev/null
+verdict() {	# NIGHT SCENARIO
+	sqlite3 "$DB" "SELECT v.verdict FROM verdicts v JOIN runs r ON
+		r.id = v.run WHERE v.source = 'history' AND
+		r.run_id = '202611$1-020000-quick' AND v.scenario = '$2'"
+}
+
+check "import the week" -- "$RTGATE" history import --db "$DB" "$W"
+"$RTGATE" history changepoints --db "$DB" >"$T/cp" 2>"$T/cp.err"
+is $? 0 "history changepoints"
+cat "$T/cp" | sed 's/^/# /'
+is "$(verdict 23 idle)" SKIPPED "night 1 has no history"
+for n in 24 25 26; do
+	for s in idle hackbench; do
+		v=$(verdict $n $s)
+		check "flat night $n, $s: not flagged ($v)" -- \
+			[ -n "$v" -a "$v" != REGRESSION ]
+	done
+done
+is "$(verdict 27 idle)" REGRESSION "the step on night 5 is flagged (idle)"
+is "$(verdict 27 hackbench)" REGRESSION "the step on night 5 is flagged (hackbench)"
+check "the changepoint view marks night 5 as the step" -- \
+	grep -q '20261127-020000-quick .*REGRESSION  <- step' "$T/cp"
+check "... and says what changed in the kernel that night" -- \
+	grep -q "changed since 20261126-020000-quick: kernel.version: '#1 SMP" "$T/cp"
+
+# compare --history: one run against the runs before it.
+D2=$T/part.db
+for n in 23 24 25 26; do
+	"$RTGATE" history import --db "$D2" "$W/202611$n-020000-quick" >/dev/null
+done
+cp "$D2" "$T/part2.db"
+"$RTGATE" compare --history --db "$D2" "$W/20261127-020000-quick" >"$T/c5"
+is $? 1 "compare --history: the step night exits 1 (regression)"
+check "... the report names the baseline runs" -- grep -q 'REGRESSION' "$T/c5"
+"$RTGATE" compare --history --db "$T/part2.db" --history-runs 3 \
+	"$W/20261126-020000-quick" >"$T/c4"
+rc=$?
+check "compare --history: a flat night is not a regression (exit $rc)" -- \
+	[ $rc -eq 0 -o $rc -eq 2 ]
+"$RTGATE" compare --history --db "$T/part2.db" --reference '6.1.*-rt*' \
+	"$W/20261127-020000-quick" >"$T/c6"
+is $? 0 "no reference-kernel history: SKIPPED, which passes"
+check "... and says why" -- grep -q 'SKIPPED: no earlier complete run' "$T/c6"
+done_testing
