@@ -11,10 +11,13 @@
 #include "commands.h"
 #include "exitcode.h"
 #include "log.h"
+#include "trace/trace_cmd.h"
 
 static const struct rtgate_command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
+	{ "trace", "record|explain|compare|events|clean ...",
+	  "record traces, explain the worst wake-ups", cmd_trace },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
