@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "parse.h"
+#include "workloads/common/wl_opt.h"
+
+int wl_getopt(int argc, char *const argv[], const char *shortopts,
+	      const struct option *longopts)
+{
+	char sopts[128];
+	int c;
+
+	/* A leading ':' makes getopt return ':' for a missing argument. */
+	snprintf(sopts, sizeof(sopts), ":%s", shortopts);
+	opterr = 0;
+	c = getopt_long(argc, argv, sopts, longopts, NULL);
+	if (c == '?') {
+		if (optopt)
+			pr_err("unknown option '-%c' (try --help)", optopt);
+		else
+			pr_err("unknown option '%s' (try --help)",
+			       argv[optind - 1]);
+		return '?';
+	}
+	if (c == ':') {
+		pr_err("%s needs a value (try --help)", argv[optind - 1]);
+		return '?';
+	}
+	return c;
+}
+
+int wl_opt_no_operands(int argc, char *const argv[])
+{
+	if (optind >= argc)
+		return 0;
+	pr_err("unexpected argument '%s' (try --help)", argv[optind]);
+	return -EINVAL;
+}
+
+int wl_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max,
+	       uint64_t *out)
+{
+	if (!parse_u64_range(arg, min, max, out))
+		return 0;
+	pr_err("%s: '%s' is not an integer in %llu..%llu", opt, arg,
+	       (unsigned long long)min, (unsigned long long)max);
+	return -EINVAL;
+}
+
+int wl_opt_uint(const char *opt, const char *arg, unsigned int min,
+		unsigned int max, unsigned int *out)
+{
+	uint64_t v;
+	int ret;
+
+	ret = wl_opt_u64(opt, arg, min, max, &v);
+	if (!ret)
+		*out = (unsigned int)v;
+	return ret;
+}
+
+int wl_opt_int(const char *opt, const char *arg, int min, int max, int *out)
+{
+	int64_t v;
+
+	if (!parse_s64(arg, &v) && v >= min && v <= max) {
+		*out = (int)v;
+		return 0;
+	}
+	pr_err("%s: '%s' is not an integer in %d..%d", opt, arg, min, max);
+	return -EINVAL;
+}
+
+int wl_opt_double(const char *opt, const char *arg, double min, double max,
+		  double *out)
+{
+	double v;
+
+	if (!parse_double(arg, &v) && v >= min && v <= max) {
+		*out = v;
+		return 0;
+	}
+	pr_err("%s: '%s' is not a number in %g..%g", opt, arg, min, max);
+	return -EINVAL;
+}
+
+int wl_opt_duration(const char *opt, const char *arg, uint64_t max_ns,
+		    uint64_t *out_ns)
+{
+	uint64_t ns;
+
+	if (!parse_duration_ns(arg, &ns) && ns <= max_ns) {
+		*out_ns = ns;
+		return 0;
+	}
+	pr_err("%s: '%s' is not a duration (e.g. 20, 20s, 500ms, 2m) of at most %llus",
+	       opt, arg, (unsigned long long)(max_ns / 1000000000ULL));
+	return -EINVAL;
+}
+
+static int check_allowed(const char *opt, const char *arg,
+			 const cpu_set_t *set)
+{
+	cpu_set_t allowed, extra;
+	char buf[256];
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		pr_err("sched_getaffinity: %s", strerror(errno));
+		return -errno;
+	}
+	CPU_XOR(&extra, set, &allowed);
+	CPU_AND(&extra, &extra, set);
+	if (!CPU_COUNT(&extra))
+		return 0;
+	if (format_cpulist(&allowed, buf, sizeof(buf)) < 0)
+		snprintf(buf, sizeof(buf), "?");
+	pr_err("%s: '%s' names CPUs this process may not use (allowed: %s)",
+	       opt, arg, buf);
+	return -EINVAL;
+}
+
+int wl_opt_cpulist(const char *opt, const char *arg, cpu_set_t *set)
+{
+	if (parse_cpulist(arg, set)) {
+		pr_err("%s: '%s' is not a CPU list (e.g. 0-3,5)", opt, arg);
+		return -EINVAL;
+	}
+	return check_allowed(opt, arg, set) ? -EINVAL : 0;
+}
+
+int wl_opt_cpu(const char *opt, const char *arg, int *cpu)
+{
+	cpu_set_t set;
+	uint64_t v;
+
+	if (parse_u64_range(arg, 0, CPU_SETSIZE - 1, &v)) {
+		pr_err("%s: '%s' is not a CPU number", opt, arg);
+		return -EINVAL;
+	}
+	CPU_ZERO(&set);
+	CPU_SET((int)v, &set);
+	if (check_allowed(opt, arg, &set))
+		return -EINVAL;
+	*cpu = (int)v;
+	return 0;
+}
+
+int wl_opt_choice(const char *opt, const char *arg,
+		  const char *const *choices, int *idx)
+{
+	char list[256] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; choices[i]; i++) {
+		if (!strcmp(arg, choices[i])) {
+			*idx = i;
+			return 0;
+		}
+		used += snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i ? ", " : "", choices[i]);
+		if (used >= sizeof(list))
+			used = sizeof(list) - 1;
+	}
+	pr_err("%s: '%s' is not one of: %s", opt, arg, list);
+	return -EINVAL;
+}

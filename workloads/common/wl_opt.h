@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Strict command-line options for workloads, on top of common/parse.h.
+ * Every helper prints one line naming the option and the bad value,
+ *   hackbench-loop: --groups: 'abc' is not an integer in 1..10000
+ * and returns -EINVAL; main() then exits WL_EXIT_USAGE (2).
+ */
+#ifndef RTGATE_WL_OPT_H
+#define RTGATE_WL_OPT_H
+
+#include <getopt.h>
+#include <sched.h>
+#include <stdint.h>
+
+/*
+ * getopt_long() that reports unknown options and missing arguments itself:
+ * returns the option, -1 at the end, or '?' after printing the message.
+ */
+int wl_getopt(int argc, char *const argv[], const char *shortopts,
+	      const struct option *longopts);
+/* Rejects operands left after the options. */
+int wl_opt_no_operands(int argc, char *const argv[]);
+
+int wl_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max,
+	       uint64_t *out);
+int wl_opt_uint(const char *opt, const char *arg, unsigned int min,
+		unsigned int max, unsigned int *out);
+int wl_opt_int(const char *opt, const char *arg, int min, int max, int *out);
+int wl_opt_double(const char *opt, const char *arg, double min, double max,
+		  double *out);
+/* "10" (seconds), "500ms", "2m"; at most max_ns. */
+int wl_opt_duration(const char *opt, const char *arg, uint64_t max_ns,
+		    uint64_t *out_ns);
+/* A CPU list whose CPUs are all in this process's affinity mask. */
+int wl_opt_cpulist(const char *opt, const char *arg, cpu_set_t *set);
+/* One CPU in this process's affinity mask. */
+int wl_opt_cpu(const char *opt, const char *arg, int *cpu);
+/* One of a NULL-terminated list of words; *idx is its index. */
+int wl_opt_choice(const char *opt, const char *arg,
+		  const char *const *choices, int *idx);
+
+#endif

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "parse.h"
+#include "workloads/common/wl_proto.h"
+
+static const char *wl_progname = "workload";
+static int ready_fd = -1;
+static int stop_pipe[2] = { -1, -1 };
+static atomic_bool stop_flag;
+static atomic_int stop_sig;
+
+static void stop_handler(int sig)
+{
+	int saved = errno;
+	ssize_t n;
+
+	atomic_store(&stop_sig, sig);
+	atomic_store(&stop_flag, true);
+	n = write(stop_pipe[1], "s", 1);
+	(void)n;	/* the pipe is non-blocking; one byte is enough */
+	errno = saved;
+}
+
+static int take_ready_fd(void)
+{
+	const char *s = getenv("RTGATE_READY_FD");
+	uint64_t fd;
+
+	if (!s)
+		return 0;
+	if (parse_u64_range(s, 0, 65535, &fd) ||
+	    fcntl((int)fd, F_GETFD) < 0) {
+		pr_err("RTGATE_READY_FD: '%s' is not an open file descriptor",
+		       s);
+		return -EINVAL;
+	}
+	ready_fd = (int)fd;
+	fcntl(ready_fd, F_SETFD, FD_CLOEXEC);
+	unsetenv("RTGATE_READY_FD");
+	return 0;
+}
+
+int wl_init(const char *name)
+{
+	struct sigaction sa;
+
+	wl_progname = name;
+	log_init(name);
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
+		int ret = -errno;
+
+		pr_err("pipe: %s", strerror(-ret));
+		return ret;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stop_handler;
+	sigemptyset(&sa.sa_mask);
+	/* Restart slow calls; sleeps return EINTR and loops test the flag. */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* A reader gone (runner, pipe) is an EPIPE to handle, not a death. */
+	signal(SIGPIPE, SIG_IGN);
+	return take_ready_fd();
+}
+
+const char *wl_name(void)
+{
+	return wl_progname;
+}
+
+int wl_ready(void)
+{
+	ssize_t n;
+	int ret = 0;
+
+	if (ready_fd < 0)
+		return 0;
+	do {
+		n = write(ready_fd, "ready\n", 6);
+	} while (n < 0 && errno == EINTR);
+	if (n != 6) {
+		ret = n < 0 ? -errno : -EIO;
+		pr_warn("RTGATE_READY_FD: write: %s", strerror(-ret));
+	}
+	close(ready_fd);
+	ready_fd = -1;
+	return ret;
+}
+
+bool wl_stopping(void)
+{
+	return atomic_load_explicit(&stop_flag, memory_order_relaxed);
+}
+
+void wl_stop(void)
+{
+	ssize_t n;
+
+	atomic_store(&stop_flag, true);
+	n = write(stop_pipe[1], "s", 1);
+	(void)n;
+}
+
+int wl_stop_signal(void)
+{
+	return atomic_load(&stop_sig);
+}
+
+int wl_stop_fd(void)
+{
+	return stop_pipe[0];
+}
+
+bool wl_wait(uint64_t timeout_ns)
+{
+	struct pollfd pfd = { .fd = stop_pipe[0], .events = POLLIN };
+	uint64_t end, now;
+
+	if (timeout_ns == UINT64_MAX) {
+		while (!wl_stopping())
+			poll(&pfd, 1, -1);
+		return true;
+	}
+	now = wl_now_ns();
+	end = now + timeout_ns;
+	while (!wl_stopping() && now < end) {
+		struct timespec ts = {
+			.tv_sec = (end - now) / 1000000000ULL,
+			.tv_nsec = (end - now) % 1000000000ULL,
+		};
+
+		ppoll(&pfd, 1, &ts, NULL);
+		now = wl_now_ns();
+	}
+	return wl_stopping();
+}
+
+void wl_run_for(uint64_t duration_ns)
+{
+	wl_wait(duration_ns ? duration_ns : UINT64_MAX);
+	wl_stop();
+}
+
+uint64_t wl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+double wl_elapsed_s(uint64_t start_ns, uint64_t end_ns)
+{
+	return (double)(end_ns - start_ns) / 1e9;
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * inject: the positive control. A SCHED_FIFO thread (priority 99 by
+ * default) on one CPU busy-waits, in user space with interrupts enabled,
+ * for W us every P us. Anything on that CPU below its priority (cyclictest
+ * at -p95) waits up to W us: a suite run with it must be flagged by the
+ * analyzer, which is how we prove that the gate can fail.
+ *
+ * The period is drawn from [P-J, P+J] on every cycle so that the spins do
+ * not phase-lock with cyclictest's own interval (a 50 us spin every 5 ms
+ * beside a 1 ms cyclictest can miss every wake-up). Wake-ups use absolute
+ * clock_nanosleep() so that the mean period does not drift.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "log.h"
+#include "workloads/common/wl_opt.h"
+#include "workloads/common/wl_proto.h"
+#include "workloads/common/wl_summary.h"
+
+#define NAME		"inject"
+#define TOLERANCE	0.10	/* a spin "on width" is within 10 % */
+
+struct inject_params {
+	int cpu;
+	unsigned int prio;
+	uint64_t width_ns;
+	uint64_t period_ns;
+	uint64_t jitter_ns;
+	int jitter_set;
+	uint64_t duration_ns;	/* 0: until SIGTERM/SIGINT */
+	uint64_t max_spins;	/* 0: no limit */
+	uint64_t seed;
+	int seed_set;
+};
+
+struct inject_stats {
+	uint64_t spins;
+	uint64_t on_width;	/* within TOLERANCE of the requested width */
+	uint64_t overruns;	/* a wake-up later than the next one was due */
+	uint64_t sum_ns, min_ns, max_ns;
+	int error;		/* -errno from the spinner thread */
+};
+
+struct inject {
+	const struct inject_params *p;
+	struct inject_stats st;
+	uint64_t rng;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " NAME " [OPTIONS]\n"
+"A SCHED_FIFO thread pinned to one CPU spins for --width-us every\n"
+"--period-us (+- --jitter-us, drawn per cycle): a latency of known width\n"
+"for cyclictest to see. Runs until SIGTERM/SIGINT, --duration or --spins;\n"
+"prints a one-line JSON summary with the widths it really spun.\n"
+"\n"
+"  -c, --cpu N          CPU to spin on (default: the first allowed CPU)\n"
+"  -w, --width-us W     spin width in us (default 100)\n"
+"  -p, --period-us P    mean period in us (default 7919, a prime)\n"
+"  -j, --jitter-us J    period drawn from [P-J, P+J] (default P/10)\n"
+"      --prio N         SCHED_FIFO priority 1..99 (default 99)\n"
+"  -d, --duration D     stop after D (20, 20s, 500ms, 2m); default: never\n"
+"  -n, --spins N        stop after N spins\n"
+"      --seed N         seed of the period jitter (default: from the clock)\n"
+"  -h, --help           this text\n"
+"\n"
+"Needs root (or CAP_SYS_NICE and RLIMIT_RTPRIO) for SCHED_FIFO: exit 4\n"
+"without. Exit: 0 done, 1 failed, 2 usage, 4 environment.\n");
+}
+
+enum { OPT_PRIO = 256, OPT_SEED };
+
+static const struct option long_opts[] = {
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "width-us", required_argument, NULL, 'w' },
+	{ "period-us", required_argument, NULL, 'p' },
+	{ "jitter-us", required_argument, NULL, 'j' },
+	{ "prio", required_argument, NULL, OPT_PRIO },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "spins", required_argument, NULL, 'n' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int first_allowed_cpu(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return 0;
+}
+
+static int parse_one(int c, struct inject_params *p)
+{
+	uint64_t us;
+	int ret;
+
+	switch (c) {
+	case 'c':
+		return wl_opt_cpu("--cpu", optarg, &p->cpu);
+	case 'w':
+		ret = wl_opt_u64("--width-us", optarg, 1, 1000000, &us);
+		p->width_ns = us * 1000;
+		return ret;
+	case 'p':
+		ret = wl_opt_u64("--period-us", optarg, 2, 10000000, &us);
+		p->period_ns = us * 1000;
+		return ret;
+	case 'j':
+		ret = wl_opt_u64("--jitter-us", optarg, 0, 10000000, &us);
+		p->jitter_ns = us * 1000;
+		p->jitter_set = 1;
+		return ret;
+	case OPT_PRIO:
+		return wl_opt_uint("--prio", optarg, 1, 99, &p->prio);
+	case 'd':
+		return wl_opt_duration("--duration", optarg,
+				       86400ULL * 1000000000ULL,
+				       &p->duration_ns);
+	case 'n':
+		return wl_opt_u64("--spins", optarg, 1, UINT32_MAX,
+				  &p->max_spins);
+	case OPT_SEED:
+		p->seed_set = 1;
+		return wl_opt_u64("--seed", optarg, 0, UINT32_MAX, &p->seed);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Returns 0, 1 for --help, or -EINVAL. */
+static int parse_args(int argc, char **argv, struct inject_params *p)
+{
+	int c, ret;
+
+	while ((c = wl_getopt(argc, argv, "c:w:p:j:d:n:h", long_opts)) != -1) {
+		if (c == 'h')
+			return 1;
+		ret = parse_one(c, p);
+		if (ret)
+			return ret;
+	}
+	if (wl_opt_no_operands(argc, argv))
+		return -EINVAL;
+	if (!p->jitter_set)
+		p->jitter_ns = p->period_ns / 10 / 1000 * 1000;
+	/* The shortest period must leave the CPU idle between spins. */
+	if (p->jitter_ns >= p->period_ns ||
+	    p->period_ns - p->jitter_ns <= p->width_ns) {
+		pr_err("--period-us: %llu +- %llu us leaves no idle time after a %llu us spin",
+		       (unsigned long long)p->period_ns / 1000,
+		       (unsigned long long)p->jitter_ns / 1000,
+		       (unsigned long long)p->width_ns / 1000);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* xorshift64*: a period jitter, not cryptography. */
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static uint64_t next_period(struct inject *in)
+{
+	const struct inject_params *p = in->p;
+
+	if (!p->jitter_ns)
+		return p->period_ns;
+	return p->period_ns - p->jitter_ns +
+	       next_rand(&in->rng) % (2 * p->jitter_ns + 1);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+static void spin(struct inject *in)
+{
+	uint64_t start, end, target, w;
+
+	start = wl_now_ns();
+	target = start + in->p->width_ns;
+	do {
+		cpu_relax();
+		end = wl_now_ns();
+	} while (end < target);
+
+	w = end - start;
+	in->st.sum_ns += w;
+	if (!in->st.spins || w < in->st.min_ns)
+		in->st.min_ns = w;
+	if (w > in->st.max_ns)
+		in->st.max_ns = w;
+	if ((double)w <= in->p->width_ns * (1 + TOLERANCE))
+		in->st.on_width++;
+	in->st.spins++;
+}
+
+static void ns_to_ts(uint64_t ns, struct timespec *ts)
+{
+	ts->tv_sec = ns / 1000000000ULL;
+	ts->tv_nsec = ns % 1000000000ULL;
+}
+
+static void *spinner(void *arg)
+{
+	struct inject *in = arg;
+	uint64_t next = wl_now_ns();
+	struct timespec ts;
+
+	while (!wl_stopping()) {
+		spin(in);
+		if (in->st.spins == 1)
+			wl_ready();
+		if (in->p->max_spins && in->st.spins >= in->p->max_spins)
+			break;
+		next += next_period(in);
+		if (next <= wl_now_ns()) {
+			/* Late (host preemption, throttling): start afresh. */
+			in->st.overruns++;
+			next = wl_now_ns() + next_period(in);
+		}
+		ns_to_ts(next, &ts);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				       NULL) == EINTR && !wl_stopping())
+			;
+	}
+	wl_stop();
+	return NULL;
+}
+
+static int start_spinner(struct inject *in, pthread_t *tid)
+{
+	struct sched_param sp = { .sched_priority = (int)in->p->prio };
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	CPU_SET(in->p->cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	ret = pthread_create(tid, &attr, spinner, in);
+	pthread_attr_destroy(&attr);
+	if (ret == EPERM) {
+		pr_err("SCHED_FIFO %u: permission denied (run as root, or give CAP_SYS_NICE and RLIMIT_RTPRIO)",
+		       in->p->prio);
+		return -EPERM;
+	}
+	if (ret) {
+		pr_err("cannot start the spinner on CPU %d: %s", in->p->cpu,
+		       strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+static int print_summary(const struct inject *in, double duration_s)
+{
+	const struct inject_params *p = in->p;
+	const struct inject_stats *st = &in->st;
+	struct wl_work work = {
+		.work_done = (double)st->spins,
+		.unit = "spins",
+		.errors = 0,
+		.duration_s = duration_s,
+	};
+	cJSON *s = wl_summary_new(NAME, &work);
+
+	if (!s)
+		return -ENOMEM;
+	wl_summary_u64(s, "cpu", p->cpu);
+	wl_summary_u64(s, "prio", p->prio);
+	wl_summary_str(s, "policy", "fifo");
+	wl_summary_num(s, "width_us", p->width_ns / 1e3, 3);
+	wl_summary_num(s, "period_us", p->period_ns / 1e3, 3);
+	wl_summary_num(s, "jitter_us", p->jitter_ns / 1e3, 3);
+	wl_summary_u64(s, "seed", p->seed);
+	wl_summary_u64(s, "spins", st->spins);
+	if (st->spins) {
+		wl_summary_num(s, "width_min_us", st->min_ns / 1e3, 3);
+		wl_summary_num(s, "width_avg_us",
+			       (double)st->sum_ns / st->spins / 1e3, 3);
+		wl_summary_num(s, "width_max_us", st->max_ns / 1e3, 3);
+	}
+	wl_summary_u64(s, "spins_on_width", st->on_width);
+	wl_summary_u64(s, "overruns", st->overruns);
+	wl_summary_num(s, "duty_pct", duration_s > 0 ?
+		       100.0 * st->sum_ns / 1e9 / duration_s : 0, 3);
+	return wl_summary_print(s);
+}
+
+int main(int argc, char **argv)
+{
+	struct inject_params p = {
+		.prio = 99, .width_ns = 100000, .period_ns = 7919000,
+	};
+	struct inject in = { .p = &p };
+	uint64_t start;
+	pthread_t tid;
+	int ret;
+
+	if (wl_init(NAME))
+		return WL_EXIT_USAGE;
+	p.cpu = first_allowed_cpu();
+	ret = parse_args(argc, argv, &p);
+	if (ret == 1) {
+		usage(stdout);
+		return WL_EXIT_OK;
+	}
+	if (ret)
+		return WL_EXIT_USAGE;
+	if (!p.seed_set)
+		p.seed = (wl_now_ns() ^ ((uint64_t)getpid() << 16)) &
+			 UINT32_MAX;	/* exact in JSON, reusable as --seed */
+	in.rng = (p.seed << 32 | p.seed) ^ 0x9e3779b97f4a7c15ULL;
+	/* Page faults inside a spin would widen it: best effort. */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		pr_warn("mlockall: %s (spins may be wider)", strerror(errno));
+
+	start = wl_now_ns();
+	ret = start_spinner(&in, &tid);
+	if (ret)
+		return ret == -EPERM ? WL_EXIT_ENVIRONMENT : WL_EXIT_FAILURE;
+	wl_run_for(p.duration_ns);
+	pthread_join(tid, NULL);
+	if (print_summary(&in, wl_elapsed_s(start, wl_now_ns())))
+		return WL_EXIT_FAILURE;
+	return in.st.spins ? WL_EXIT_OK : WL_EXIT_FAILURE;
+}
