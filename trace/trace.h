@@ -50,6 +50,7 @@ struct trace_params {
 	unsigned int max_mb;		/* stream: cap of raw data; 0: 512 */
 	const char *spool_dir;		/* stream: raw pages; NULL: a temp dir */
 	const cpu_set_t *cpus;		/* CPUs traced; NULL: all */
+	bool no_kallsyms;		/* save without kernel symbols (small) */
 };
 
 struct trace_session {

@@ -63,7 +63,8 @@ struct known_task {
 struct pending {
 	int tid;			/* 0: free slot */
 	bool waiting;
-	bool from_timer;
+	bool from_timer;		/* start_ts is the timer's expiry */
+	bool timer_wake;		/* woken by an hrtimer */
 	int wake_cpu;
 	unsigned long long start_ts, irq_ts, wake_ts;
 };
@@ -83,6 +84,7 @@ struct trace_attr {
 	bool have_brk;
 	unsigned long long nr_wakeups, first_ts, last_ts, missed;
 	unsigned long long unseen, unmatched;
+	bool seen_timer;		/* the trace has hrtimer events */
 	int err;
 };
 
@@ -426,6 +428,13 @@ static void close_window(struct trace_attr *a, struct pending *p,
 	if (c->gap_ts && c->gap_ts > p->start_ts)
 		w.partial = true;
 	acc_to_window(&acc, &w);
+	/*
+	 * cyclictest measures timer wake-ups; with timer events in the
+	 * trace, other wake-ups of its threads (start-up, futexes) are not
+	 * measurements.
+	 */
+	if (a->seen_timer && !p->timer_wake)
+		return;
 	a->nr_wakeups++;
 	keep_top(a, &w);
 	if (a->p.break_tid && p->tid == a->p.break_tid) {
@@ -455,6 +464,7 @@ static void on_wake(struct trace_attr *a, const struct trace_ev *ev,
 	p->start_ts = ev->ts;
 	p->irq_ts = ev->ts;
 	p->from_timer = false;
+	p->timer_wake = c->in_timer;
 	if (!c->in_timer)
 		return;
 	p->irq_ts = c->depth > 0 ? c->stack_ts[0] : c->timer_ts;
@@ -548,6 +558,7 @@ static void on_hrtimer(struct trace_attr *a, const struct trace_ev *ev,
 		t->expires = ev->hrt.expires;
 		break;
 	case TEV_HRTIMER_ENTRY:
+		a->seen_timer = true;
 		c->in_timer = true;
 		c->timer = ev->hrt.timer;
 		c->timer_ts = ev->ts;
@@ -601,6 +612,9 @@ int trace_attr_event(const struct trace_ev *ev, void *data)
 	case TEV_WAKING:
 	case TEV_WAKEUP:
 		on_wake(a, ev, c);
+		break;
+	case TEV_WAKEUP_NEW:
+		remember(a, &ev->wake.task);
 		break;
 	case TEV_IRQ_ENTRY:
 		on_irq(ev, c, TRACE_ATTR_IRQ);

@@ -31,6 +31,7 @@ struct trace_record_params {
 	unsigned int max_mb;
 	cpu_set_t cpus;
 	bool have_cpus;
+	bool no_kallsyms;
 	char **argv;			/* the command to trace */
 };
 
@@ -46,7 +47,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: rtgate trace record [-m spikes|on] [-o FILE] [-e latency|switch]\n"
-"                           [-b KB] [--max-mb N] [-c CPUS] -- COMMAND [ARG]...\n"
+"                           [-b KB] [--max-mb N] [-c CPUS] [--no-kallsyms]\n"
+"                           -- COMMAND [ARG]...\n"
 "       rtgate trace explain [-n TOP] [--comm NAME] [--tids LIST]\n"
 "                            [--break-tid TID] [--json] FILE\n"
 "       rtgate trace compare [-n TOP] [--comm NAME] BASE[,BASE...] CAND[,CAND...]\n"
@@ -82,6 +84,7 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 		{ "buffer-kb", required_argument, NULL, 'b' },
 		{ "max-mb", required_argument, NULL, 'M' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "no-kallsyms", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -135,6 +138,9 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 				return -EINVAL;
 			}
 			p->have_cpus = true;
+			break;
+		case 'K':
+			p->no_kallsyms = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -244,6 +250,7 @@ static int cmd_record(int argc, char **argv)
 	tp.buffer_kb = p.buffer_kb;
 	tp.max_mb = p.max_mb;
 	tp.cpus = p.have_cpus ? &p.cpus : NULL;
+	tp.no_kallsyms = p.no_kallsyms;
 	if (trace_session_init(&s, &tp))
 		return EXIT_ENVIRONMENT;
 	ret = record_run(&p, &s);

@@ -43,7 +43,8 @@ struct read_ctx {
 
 static const char *const type_names[TEV_NR_TYPES] = {
 	[TEV_SWITCH] = "sched_switch", [TEV_WAKING] = "sched_waking",
-	[TEV_WAKEUP] = "sched_wakeup", [TEV_MIGRATE] = "sched_migrate_task",
+	[TEV_WAKEUP] = "sched_wakeup", [TEV_WAKEUP_NEW] = "sched_wakeup_new",
+	[TEV_MIGRATE] = "sched_migrate_task",
 	[TEV_IRQ_ENTRY] = "irq_entry", [TEV_IRQ_EXIT] = "irq_exit",
 	[TEV_SOFTIRQ_ENTRY] = "softirq_entry",
 	[TEV_SOFTIRQ_EXIT] = "softirq_exit",
@@ -95,7 +96,7 @@ static const struct type_fields known[] = {
 	  { "comm", "pid", "prio", "target_cpu" }, 2 },
 	{ "sched", "sched_wakeup", TEV_WAKEUP,
 	  { "comm", "pid", "prio", "target_cpu" }, 2 },
-	{ "sched", "sched_wakeup_new", TEV_WAKEUP,
+	{ "sched", "sched_wakeup_new", TEV_WAKEUP_NEW,
 	  { "comm", "pid", "prio", "target_cpu" }, 2 },
 	{ "sched", "sched_migrate_task", TEV_MIGRATE,
 	  { "comm", "pid", "prio", "orig_cpu", "dest_cpu" }, 2 },
@@ -285,6 +286,7 @@ static void decode_fields(struct ev_desc *d, struct tep_event *ev,
 		break;
 	case TEV_WAKING:
 	case TEV_WAKEUP:
+	case TEV_WAKEUP_NEW:
 		task(d, r, 0, &e->wake.task);
 		e->wake.target_cpu = num(d->f[3], r, -1);
 		break;

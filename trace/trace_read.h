@@ -17,7 +17,8 @@
 enum trace_ev_type {
 	TEV_SWITCH,
 	TEV_WAKING,		/* sched_waking */
-	TEV_WAKEUP,		/* sched_wakeup, sched_wakeup_new */
+	TEV_WAKEUP,		/* sched_wakeup */
+	TEV_WAKEUP_NEW,		/* sched_wakeup_new: a new task's first */
 	TEV_MIGRATE,
 	TEV_IRQ_ENTRY,		/* irq_handler_entry and x86 vectors */
 	TEV_IRQ_EXIT,
@@ -51,7 +52,7 @@ struct trace_ev {
 		} sw;
 		struct {
 			struct trace_task task;
-			int target_cpu;	/* wake-ups */
+			int target_cpu;	/* wake-ups, migrations */
 			int orig_cpu;	/* migrations */
 		} wake;
 		struct {

@@ -85,10 +85,10 @@ static int tool_failed(int ret, const char *what, const char *log)
 static int assemble(struct trace_session *s, const char *out,
 		    const char *dir)
 {
-	char head[PATH_MAX], full[PATH_MAX], log[PATH_MAX];
+	char head[PATH_MAX], full[PATH_MAX], log[PATH_MAX], syms[PATH_MAX];
 	char *argv[MAX_ARGS];
 	const char **files;
-	int i, n = 0, nr, ret;
+	int i, n = 0, nr, ret, fd;
 
 	snprintf(head, sizeof(head), "%s/head.dat", dir);
 	snprintf(full, sizeof(full), "%s/full.dat", dir);
@@ -99,8 +99,18 @@ static int assemble(struct trace_session *s, const char *out,
 	if (nr > MAX_ARGS - 8)
 		return -E2BIG;
 
-	ret = run_tool((char *[]){ "trace-cmd", "restore", "-c", "-o", head,
-				   NULL }, log);
+	if (s->params.no_kallsyms) {
+		/* restore -k: symbols from a file, here an empty one. */
+		snprintf(syms, sizeof(syms), "%s/empty.kallsyms", dir);
+		fd = open(syms, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+		ret = run_tool((char *[]){ "trace-cmd", "restore", "-c", "-k",
+					   syms, "-o", head, NULL }, log);
+	} else {
+		ret = run_tool((char *[]){ "trace-cmd", "restore", "-c", "-o",
+					   head, NULL }, log);
+	}
 	if (ret)
 		goto fail_restore;
 	argv[n++] = "trace-cmd";
@@ -131,6 +141,8 @@ out:
 	unlink(head);
 	unlink(full);
 	unlink(log);
+	if (s->params.no_kallsyms)
+		unlink(syms);
 	return ret;
 }
 

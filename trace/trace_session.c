@@ -14,6 +14,7 @@
 #include <tracefs.h>
 
 #include "log.h"
+#include "parse.h"
 #include "trace.h"
 #include "trace_spool.h"
 
@@ -76,7 +77,7 @@ const char *trace_capture_name(enum trace_capture c)
 }
 
 /* Field 22 of /proc/PID/stat: start time in clock ticks since boot. */
-static int proc_start_time(int pid, unsigned long long *start)
+int trace_proc_start_time(int pid, unsigned long long *start)
 {
 	char path[64], buf[1024], *p;
 	FILE *f;
@@ -101,11 +102,11 @@ static int proc_start_time(int pid, unsigned long long *start)
 	return 0;
 }
 
-static bool owner_alive(int pid, unsigned long long start)
+bool trace_owner_alive(int pid, unsigned long long start)
 {
 	unsigned long long now_start;
 
-	if (proc_start_time(pid, &now_start))
+	if (trace_proc_start_time(pid, &now_start))
 		return false;
 	/* The pid was reused by another process: the owner is gone. */
 	return now_start == start;
@@ -175,6 +176,7 @@ int trace_instances_clean(void)
 	int i, pid, removed = 0;
 	unsigned int seq;
 
+	trace_spool_clean_stale();
 	list = tracefs_instances("^" INSTANCE_PREFIX);
 	if (!list)
 		return 0;
@@ -182,7 +184,7 @@ int trace_instances_clean(void)
 		if (sscanf(list[i], INSTANCE_PREFIX "%d-%llu-%u", &pid, &start,
 			   &seq) != 3)
 			continue;
-		if (owner_alive(pid, start))
+		if (trace_owner_alive(pid, start))
 			continue;
 		if (!trace_instance_remove(list[i])) {
 			pr_info("removed tracefs instance %s left by a process "
@@ -295,7 +297,7 @@ static int make_name(struct trace_session *s)
 	unsigned long long start;
 	int ret;
 
-	ret = proc_start_time(getpid(), &start);
+	ret = trace_proc_start_time(getpid(), &start);
 	if (ret)
 		return ret;
 	snprintf(s->name, sizeof(s->name), INSTANCE_PREFIX "%d-%llu-%u",
@@ -303,9 +305,31 @@ static int make_name(struct trace_session *s)
 	return 0;
 }
 
+/* tracing_cpumask's format: 32-bit hex groups, highest first, by commas. */
+static void cpumask_hex(const cpu_set_t *set, char *buf, size_t len)
+{
+	int group, top = 0, cpu;
+	size_t used = 0;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set))
+			top = cpu / 32;
+	buf[0] = '\0';
+	for (group = top; group >= 0 && used < len; group--) {
+		unsigned int bits = 0;
+
+		for (cpu = 0; cpu < 32; cpu++)
+			if (CPU_ISSET(group * 32 + cpu, set))
+				bits |= 1U << cpu;
+		used += snprintf(buf + used, len - used, "%s%08x",
+				 group == top ? "" : ",", bits);
+	}
+}
+
 static int setup_buffer(struct trace_session *s)
 {
 	unsigned int kb = s->params.buffer_kb;
+	char cpus[1024] = "", mask[CPU_SETSIZE / 4 + CPU_SETSIZE / 32 + 2];
 
 	if (!kb)
 		kb = s->params.mode == TRACE_MODE_STREAM ? STREAM_DEFAULT_KB :
@@ -317,12 +341,14 @@ static int setup_buffer(struct trace_session *s)
 	}
 	/* The ring keeps the newest events: the spike is at the end. */
 	tracefs_option_enable(s->inst, TRACEFS_OPTION_OVERWRITE);
-	if (s->params.cpus &&
-	    tracefs_instance_set_affinity_set(s->inst,
-					      (cpu_set_t *)s->params.cpus,
-					      sizeof(cpu_set_t))) {
-		pr_err("tracefs instance %s: cannot set its CPU mask: %s",
-		       s->name, strerror(errno));
+	if (!s->params.cpus)
+		return 0;
+	cpumask_hex(s->params.cpus, mask, sizeof(mask));
+	if (tracefs_instance_file_write(s->inst, "tracing_cpumask", mask) <
+	    0) {
+		format_cpulist(s->params.cpus, cpus, sizeof(cpus));
+		pr_err("tracefs instance %s: cannot trace CPUs %s only: %s",
+		       s->name, cpus, strerror(errno));
 		return -errno ? -errno : -EINVAL;
 	}
 	return 0;

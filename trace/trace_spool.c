@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <dirent.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +54,18 @@ static int count_cpus(struct trace_session *s)
 	}
 }
 
-static int make_dir(struct trace_spool *sp, const char *dir)
+#define SPOOL_PREFIX	"rtgate-trace-"
+
+static const char *tmp_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+static int make_dir(struct trace_spool *sp, const char *dir)
+{
+	unsigned long long start = 0;
 
 	if (dir) {
 		if (snprintf(sp->dir, sizeof(sp->dir), "%s", dir) >=
@@ -67,8 +77,10 @@ static int make_dir(struct trace_spool *sp, const char *dir)
 			return -errno;
 		return 0;
 	}
-	snprintf(sp->dir, sizeof(sp->dir), "%s/rtgate-trace.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	/* Owner in the name: a later start removes it if we are killed. */
+	trace_proc_start_time(getpid(), &start);
+	snprintf(sp->dir, sizeof(sp->dir), "%s/" SPOOL_PREFIX "%d-%llu.XXXXXX",
+		 tmp_dir(), getpid(), start);
 	if (!mkdtemp(sp->dir))
 		return -errno;
 	sp->own_dir = true;
@@ -298,4 +310,44 @@ void trace_spool_free(struct trace_session *s)
 	free(sp->page);
 	free(sp);
 	s->spool = NULL;
+}
+
+static void remove_dir(const char *path)
+{
+	char file[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(file, sizeof(file), "%s/%s", path, e->d_name) <
+		    (int)sizeof(file))
+			unlink(file);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+void trace_spool_clean_stale(void)
+{
+	unsigned long long start;
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(tmp_dir());
+	int pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, SPOOL_PREFIX "%d-%llu.", &pid,
+			   &start) != 2 || trace_owner_alive(pid, start))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", tmp_dir(),
+			     e->d_name) < (int)sizeof(path))
+			remove_dir(path);
+	}
+	closedir(d);
 }

@@ -25,5 +25,11 @@ const char *trace_spool_dir(struct trace_session *s);
 unsigned long long trace_spool_bytes(struct trace_session *s);
 /* Closes and deletes the per-CPU files (and the directory it made). */
 void trace_spool_free(struct trace_session *s);
+/* Removes default spool directories (in TMPDIR) of processes now gone. */
+void trace_spool_clean_stale(void);
+
+/* Owners of instances and spools: a pid and its start time. */
+int trace_proc_start_time(int pid, unsigned long long *start);
+bool trace_owner_alive(int pid, unsigned long long start);
 
 #endif

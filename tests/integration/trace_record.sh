@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A real trace: inject's SCHED_FIFO 99 spinner beside cyclictest on one
+# CPU, recorded into rtgate's own instance. The attribution must name the
+# spinner for the windows it caused; the saved file must read back with the
+# events trace-cmd itself sees; the user's top-level buffer is untouched and
+# no instance is left behind.
+source "$(dirname "$0")/../lib.sh"
+
+cpu=$(($(nproc) > 1 ? 1 : 0))
+tracefs=/sys/kernel/tracing
+
+if ! "$RTGATE" trace clean >/dev/null 2>"$T/clean.err"; then
+	skip "$(cat "$T/clean.err")" "tracing unavailable"
+	done_testing
+	exit
+fi
+
+top_state() {
+	local f
+	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event; do
+		echo "$f: $(cat $tracefs/$f 2>/dev/null)"
+	done
+}
+instances() { ls $tracefs/instances 2>/dev/null | grep -c "^rtgate-$1-"; }
+
+top_state >"$T/top.before"
+
+# --- the whole run, streamed (trace = on) -------------------------------
+cat >"$T/scenario.sh" <<EOF
+#!/bin/bash
+"$BIN/inject" -c $cpu -w 300 -p 2003 -d 3.5 >"$T/inject.json" &
+cyclictest -t1 -a $cpu -p95 -i 1000 -l 3000 -q >"$T/ct.txt"
+wait
+EOF
+chmod +x "$T/scenario.sh"
+"$RTGATE" trace record -m on -o "$T/on.dat" -- "$T/scenario.sh" \
+	>"$T/record.out" 2>"$T/record.err"
+is $? 0 "trace record -m on exits 0"
+check "the trace was saved" -- test -s "$T/on.dat"
+pid=$(sed -n 's/.*instance rtgate-\([0-9]*\)-.*/\1/p' "$T/record.err")
+is "$(instances "$pid")" 0 "the instance is removed after the run"
+check "the top-level buffer is untouched" -- \
+	diff "$T/top.before" <(top_state)
+
+tid=$(sed -n 's/^T: *0 *( *\([0-9]*\)).*/\1/p' "$T/ct.txt")
+check "cyclictest ran ($tid)" -- test -n "$tid"
+"$RTGATE" trace explain --tids "$tid" "$T/on.dat" >"$T/explain.txt"
+is $? 0 "trace explain exits 0"
+cat "$T/explain.txt" | sed 's/^/# /'
+# Host noise may make some worst windows, but the spinner's collisions
+# (a 300 us spin every ~2 ms beside a 1 ms cyclictest) fill the top ten.
+n=$(grep -cE 'CPU [0-9]+, [0-9.]+ us: inject/[0-9]+ \(rt 99\) ran [0-9]{3} us' \
+	"$T/explain.txt")
+check "the spinner is the first cause of >= 5 of the 10 worst wake-ups ($n)" \
+	-- test "$n" -ge 5
+
+# The same events as trace-cmd's own reader.
+"$RTGATE" trace events "$T/on.dat" >"$T/events.txt"
+is $? 0 "trace events reads the file"
+trace-cmd report -i "$T/on.dat" 2>/dev/null |
+	awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		sub(":", "", $(i + 1)); print $(i + 1); break } }' |
+	sort | uniq -c >"$T/report.count"
+for ev in sched_switch sched_waking sched_wakeup hrtimer_start \
+	hrtimer_expire_entry softirq_entry; do
+	want=$(awk -v e="$ev" '$2 == e { print $1 }' "$T/report.count")
+	got=$(awk -v e="$ev" '$1 == e { print $2 }' "$T/events.txt")
+	is "$got" "${want:-0}" "$ev: as many events as trace-cmd report"
+done
+
+# The attribution saved as JSON gives the same culprits as the trace.
+"$RTGATE" trace explain --json --tids "$tid" "$T/on.dat" >"$T/attr.json"
+"$RTGATE" trace compare --tids "$tid" "$T/on.dat" "$T/attr.json" \
+	>"$T/compare.txt"
+is $? 0 "trace compare of a trace and its JSON exits 0"
+check "the spinner's share is the same on both sides" -- \
+	grep -qE 'inject \(rt 99\) +([0-9]+)% +[0-9.]+ us +\1% ' "$T/compare.txt"
+
+# --- the tail around cyclictest's break (trace = spikes) ----------------
+cat >"$T/break.sh" <<EOF
+#!/bin/bash
+"$BIN/inject" -c $cpu -w 400 -p 2003 -d 10 >/dev/null &
+inj=\$!
+cyclictest -t1 -a $cpu -p95 -i 1000 -l 10000 -b 250 >"$T/break.txt"
+kill \$inj; wait
+EOF
+chmod +x "$T/break.sh"
+"$RTGATE" trace record -m spikes -b 2048 -o "$T/spikes.dat" -- \
+	"$T/break.sh" 2>"$T/spikes.err"
+is $? 0 "trace record -m spikes exits 0"
+btid=$(sed -n 's/^# Break thread: *\([0-9]*\).*/\1/p' "$T/break.txt")
+bval=$(sed -n 's/^# Break value: *\([0-9]*\).*/\1/p' "$T/break.txt")
+check "cyclictest broke at $bval us (thread $btid)" -- test -n "$btid"
+"$RTGATE" trace explain --tids "$btid" --break-tid "$btid" "$T/spikes.dat" \
+	>"$T/spikes.txt"
+sed 's/^/# /' "$T/spikes.txt"
+line=$(grep '^  break ' "$T/spikes.txt")
+check "the break window is found" -- test -n "$line"
+lat=$(echo "$line" | sed -n 's/.*CPU [0-9]*, \([0-9.]*\) us:.*/\1/p')
+# cyclictest's latency adds its return to user space to the window.
+check "its latency ($lat us) matches cyclictest's break value ($bval us)" \
+	-- awk -v l="$lat" -v b="$bval" 'BEGIN { d = b - l; if (d < 0) d = -d;
+		exit !(d <= 30 || d <= b * 0.25) }'
+
+# --- a stream that reaches its cap stops, and says so -------------------
+"$RTGATE" trace record -m on --max-mb 1 -o "$T/cap.dat" -- \
+	cyclictest -t2 -p95 -i 100 -l 20000 -q >/dev/null 2>"$T/cap.err"
+is $? 0 "a capped stream exits 0"
+check "the cap is reported" -- grep -q 'reached its cap' "$T/cap.err"
+"$RTGATE" trace events "$T/cap.dat" >/dev/null
+is $? 0 "the capped file reads back"
+
+done_testing
