@@ -48,9 +48,9 @@ struct trace_params {
 	enum trace_events events;
 	unsigned int buffer_kb;		/* per CPU; 0: 4096 ring, 2048 stream */
 	unsigned int max_mb;		/* stream: cap of raw data; 0: 512 */
-	const char *spool_dir;		/* stream: raw pages; NULL: a temp dir */
+	const char *spool_dir;		/* stream: raw pages; NULL: TMPDIR */
 	const cpu_set_t *cpus;		/* CPUs traced; NULL: all */
-	bool no_kallsyms;		/* save without kernel symbols (small) */
+	bool no_kallsyms;		/* save without kernel symbols */
 };
 
 struct trace_session {
@@ -70,7 +70,7 @@ struct trace_session {
 struct trace_stats {
 	unsigned long long entries;	/* events still in the buffer */
 	unsigned long long overrun;	/* overwritten before they were read */
-	unsigned long long dropped;	/* lost (buffer full, not overwriting) */
+	unsigned long long dropped;	/* lost: full, not overwriting */
 	unsigned long long spooled_bytes;
 	bool truncated;
 };

@@ -39,7 +39,7 @@ struct trace_explain_params {
 	struct trace_attr_params attr;
 	int tids[MAX_TIDS];
 	bool json;
-	const char *files[2][MAX_FILES];	/* explain: [0]; compare: both */
+	const char *files[2][MAX_FILES];	/* explain: [0]; compare */
 	unsigned int nr_files[2];
 };
 
@@ -51,7 +51,8 @@ static void usage(FILE *f)
 "                           -- COMMAND [ARG]...\n"
 "       rtgate trace explain [-n TOP] [--comm NAME] [--tids LIST]\n"
 "                            [--break-tid TID] [--json] FILE\n"
-"       rtgate trace compare [-n TOP] [--comm NAME] BASE[,BASE...] CAND[,CAND...]\n"
+"       rtgate trace compare [-n TOP] [--comm NAME] [--tids LIST]\n"
+"                            BASE[,BASE...] CAND[,CAND...]\n"
 "       rtgate trace events FILE\n"
 "       rtgate trace clean\n"
 "\n"
@@ -95,7 +96,8 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 	p->capture = TRACE_CAPTURE_SPIKES;
 	p->out = "trace.dat";
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+m:o:e:b:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+m:o:e:b:c:h", opts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'm':
 			if (trace_capture_parse(optarg, &p->capture) ||
@@ -134,7 +136,8 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 			break;
 		case 'c':
 			if (parse_cpulist(optarg, &p->cpus)) {
-				pr_err("--cpus: '%s' is not a CPU list", optarg);
+				pr_err("--cpus: '%s' is not a CPU list",
+				       optarg);
 				return -EINVAL;
 			}
 			p->have_cpus = true;

@@ -20,7 +20,7 @@
 #define MAX_TEPS	4
 
 struct ev_desc {
-	signed char state;		/* 0: not looked at, 1: decode, -1: skip */
+	signed char state;	/* 0: not looked at, 1: decode, -1: skip */
 	int type;
 	struct tep_format_field *f[MAX_FIELDS];
 	char name[TRACE_NAME_LEN * 2];	/* sys:name */
