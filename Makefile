@@ -74,6 +74,13 @@ $(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard workloads/$(1)/*.c)) \
 endef
 $(foreach w,$(WL_NAMES),$(eval $(call workload_rule,$(w))))
 
+# stress reads stress-ng's YAML report (--yaml) with libyaml.
+$(BIN)/stress $(BUILD)/tests/test_workloads_stress_yaml: \
+	LDLIBS += $(shell pkg-config --libs yaml-0.1 2>/dev/null)
+# Unit tests of a workload's own module link that module's object.
+$(BUILD)/tests/test_workloads_extend_abi: $(BUILD)/workloads/extend-sched/extend_abi.o
+$(BUILD)/tests/test_workloads_stress_yaml: $(BUILD)/workloads/stress/stress_yaml.o
+
 $(BUILD)/tests/%: tests/unit/%.c $(WL_COMMON_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka

@@ -8,16 +8,41 @@
 #include "parse.h"
 #include "workloads/common/wl_opt.h"
 
+/*
+ * getopt_long() accepts any unambiguous prefix of a long option ("--width"
+ * for "--width-us"); we guess nothing, so the word must be the whole name.
+ */
+static int long_name_exact(char *const argv[], const struct option *o)
+{
+	const char *tok = argv[optind - 1];
+	size_t len;
+
+	if (o->has_arg != no_argument && optarg == tok)
+		tok = argv[optind - 2];	/* "--name VALUE": two words */
+	if (strncmp(tok, "--", 2))
+		return 1;
+	tok += 2;
+	len = strcspn(tok, "=");
+	if (len == strlen(o->name) && !strncmp(tok, o->name, len))
+		return 1;
+	pr_err("unknown option '--%.*s' (did you mean --%s? try --help)",
+	       (int)len, tok, o->name);
+	return 0;
+}
+
 int wl_getopt(int argc, char *const argv[], const char *shortopts,
 	      const struct option *longopts)
 {
 	char sopts[128];
-	int c;
+	int c, idx = -1;
 
 	/* A leading ':' makes getopt return ':' for a missing argument. */
 	snprintf(sopts, sizeof(sopts), ":%s", shortopts);
 	opterr = 0;
-	c = getopt_long(argc, argv, sopts, longopts, NULL);
+	c = getopt_long(argc, argv, sopts, longopts, &idx);
+	if (c >= 0 && c != '?' && c != ':' && idx >= 0 &&
+	    !long_name_exact(argv, &longopts[idx]))
+		return '?';
 	if (c == '?') {
 		if (optopt)
 			pr_err("unknown option '-%c' (try --help)", optopt);

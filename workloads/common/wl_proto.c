@@ -146,6 +146,15 @@ bool wl_wait(uint64_t timeout_ns)
 	return wl_stopping();
 }
 
+bool wl_wait_until(uint64_t deadline_ns)
+{
+	uint64_t now = wl_now_ns();
+
+	if (deadline_ns == UINT64_MAX)
+		return wl_wait(UINT64_MAX);
+	return wl_wait(deadline_ns > now ? deadline_ns - now : 0);
+}
+
 void wl_run_for(uint64_t duration_ns)
 {
 	wl_wait(duration_ns ? duration_ns : UINT64_MAX);

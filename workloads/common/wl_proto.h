@@ -39,6 +39,8 @@ int wl_stop_fd(void);
  * Returns true when stopping.
  */
 bool wl_wait(uint64_t timeout_ns);
+/* Sleeps until the stop request or CLOCK_MONOTONIC deadline_ns. */
+bool wl_wait_until(uint64_t deadline_ns);
 /* Runs for duration_ns (0: until a signal), then requests the stop. */
 void wl_run_for(uint64_t duration_ns);
 

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "workloads/common/wl_pace.h"
+#include "workloads/common/wl_proto.h"
+
+#define NS	1000000000ULL
+
+void wl_pace_init(struct wl_pace *pace, uint64_t rate)
+{
+	pace->start_ns = wl_now_ns();
+	pace->rate = rate;
+	pace->slot = 0;
+	pace->skipped = 0;
+}
+
+static uint64_t slot_ns(const struct wl_pace *pace, uint64_t slot)
+{
+	/* Split so that slot * NS cannot overflow for long runs. */
+	return pace->start_ns + slot / pace->rate * NS +
+	       slot % pace->rate * NS / pace->rate;
+}
+
+bool wl_pace_wait(struct wl_pace *pace, uint64_t end_ns)
+{
+	uint64_t now = wl_now_ns(), next, due;
+
+	if (wl_stopping() || now >= end_ns)
+		return false;
+	if (!pace->rate)
+		return true;
+	pace->slot++;
+	next = slot_ns(pace, pace->slot);
+	if (slot_ns(pace, pace->slot + 1) < now) {
+		due = (now - pace->start_ns) / NS * pace->rate +
+		      (now - pace->start_ns) % NS * pace->rate / NS;
+		pace->skipped += due - pace->slot;
+		pace->slot = due;
+		return true;
+	}
+	if (next > now)
+		wl_wait_until(next < end_ns ? next : end_ns);
+	return !wl_stopping() && wl_now_ns() < end_ns;
+}

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * setparam: the sched_setparam() no-change loop of the "[RFC] sched/fair:
+ * avoid redundant updates for unchanged default slices" thread. A
+ * SCHED_OTHER nice-0 task pinned to one CPU calls sched_setparam(0, prio 0)
+ * on itself. With the default slice the kernel compares sched_runtime 0
+ * with the actual slice and takes the whole update path (v7.2: 616-619
+ * ns/call); with a custom slice the no-change shortcut works (~162 ns).
+ *
+ *   bench  warm-up and measured rounds of N calls, ns/call per round
+ *          (the thread: 3 warm-ups + 15 rounds of 500,000 calls)
+ *   load   calls at a given rate beside cyclictest
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exitcode.h"
+#include "log.h"
+#include "workloads/common/wl_opt.h"
+#include "workloads/common/wl_pace.h"
+#include "workloads/common/wl_proto.h"
+#include "workloads/common/wl_stats.h"
+#include "workloads/common/wl_summary.h"
+#include "workloads/setparam/setparam_sched.h"
+
+#define NAME		"setparam"
+#define MAX_ROUNDS	1000
+
+enum sp_mode { SP_BENCH, SP_LOAD };
+enum sp_profile { SP_DEFAULT, SP_CUSTOM };
+
+struct sp_params {
+	enum sp_mode mode;
+	enum sp_profile profile;
+	uint64_t slice_ns;	/* custom profile */
+	int cpu;
+	unsigned int calls;	/* per round */
+	unsigned int warmups;
+	unsigned int rounds;
+	uint64_t rate;
+	uint64_t duration_ns;
+};
+
+struct sp_run {
+	cpu_set_t saved_cpus;
+	struct sp_state before, after;
+	uint64_t calls;
+	uint64_t failures;
+	int last_errno;
+	double *round_ns;
+	unsigned int rounds_done;
+	struct wl_pace pace;
+	const char *verify_error;	/* what changed, or NULL */
+	int restored;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " NAME " bench|load [OPTIONS]\n"
+"A SCHED_OTHER nice-0 task pinned to one CPU calls sched_setparam(0,\n"
+"prio 0) on itself: a call that changes nothing.\n"
+"  bench: --warmups + --rounds rounds of --calls calls; ns/call per round\n"
+"  load:  --rate calls per second until SIGTERM/SIGINT or --duration\n"
+"\n"
+"  -p, --profile P      default: the default slice (sched_setattr with\n"
+"                       sched_runtime 0 first); custom: a --slice-us slice\n"
+"                       set with sched_setattr (default: default)\n"
+"      --slice-us N     custom profile's slice in us (default 10000)\n"
+"  -c, --cpu N          pin to CPU N (default: the first allowed CPU)\n"
+"  -n, --calls N        bench: calls per round (default 500000)\n"
+"  -W, --warmups N      bench: warm-up rounds, not reported (default 3)\n"
+"  -r, --rounds N       bench: measured rounds (default 15)\n"
+"  -R, --rate N         load: calls per second, 0 = flat out (default 1000)\n"
+"  -d, --duration D     load: stop after D (20s, 500ms); default: never\n"
+"  -h, --help           this text\n"
+"\n"
+"Policy, nice, slice and CPU are checked before and after; the default\n"
+"slice and the CPU affinity are restored on exit.\n"
+"Exit: 0 done, 1 a call failed or the state changed, 2 usage,\n"
+"4 not a SCHED_OTHER nice-0 task or no sched_setattr.\n");
+}
+
+enum { OPT_SLICE = 256 };
+
+static const struct option long_opts[] = {
+	{ "profile", required_argument, NULL, 'p' },
+	{ "slice-us", required_argument, NULL, OPT_SLICE },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "calls", required_argument, NULL, 'n' },
+	{ "warmups", required_argument, NULL, 'W' },
+	{ "rounds", required_argument, NULL, 'r' },
+	{ "rate", required_argument, NULL, 'R' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_one(int c, struct sp_params *p)
+{
+	static const char *const profiles[] = { "default", "custom", NULL };
+	uint64_t us;
+	int ret, idx;
+
+	switch (c) {
+	case 'p':
+		ret = wl_opt_choice("--profile", optarg, profiles, &idx);
+		p->profile = idx;
+		return ret;
+	case OPT_SLICE:
+		/* The kernel clamps a fair slice to 0.1..100 ms. */
+		ret = wl_opt_u64("--slice-us", optarg, 100, 100000, &us);
+		p->slice_ns = us * 1000;
+		return ret;
+	case 'c':
+		return wl_opt_cpu("--cpu", optarg, &p->cpu);
+	case 'n':
+		return wl_opt_uint("--calls", optarg, 1, 100000000, &p->calls);
+	case 'W':
+		return wl_opt_uint("--warmups", optarg, 0, MAX_ROUNDS,
+				   &p->warmups);
+	case 'r':
+		return wl_opt_uint("--rounds", optarg, 1, MAX_ROUNDS,
+				   &p->rounds);
+	case 'R':
+		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
+	case 'd':
+		return wl_opt_duration("--duration", optarg,
+				       86400ULL * 1000000000ULL,
+				       &p->duration_ns);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Returns 0, 1 for --help, or -EINVAL. */
+static int parse_args(int argc, char **argv, struct sp_params *p)
+{
+	static const char *const modes[] = { "bench", "load", NULL };
+	int c, ret, mode = -1, seen_bench = 0, seen_load = 0, seen_slice = 0;
+
+	if (argc > 1 && argv[1][0] != '-') {
+		if (wl_opt_choice("mode", argv[1], modes, &mode))
+			return -EINVAL;
+		optind = 2;
+	}
+	while ((c = wl_getopt(argc, argv, "p:c:n:W:r:R:d:h", long_opts)) != -1) {
+		if (c == 'h')
+			return 1;
+		ret = parse_one(c, p);
+		if (ret)
+			return ret;
+		seen_bench |= c == 'n' || c == 'W' || c == 'r';
+		seen_load |= c == 'R' || c == 'd';
+		seen_slice |= c == OPT_SLICE;
+	}
+	if (wl_opt_no_operands(argc, argv))
+		return -EINVAL;
+	if (mode < 0) {
+		pr_err("mode: bench or load must come first (try --help)");
+		return -EINVAL;
+	}
+	p->mode = mode;
+	if ((p->mode == SP_BENCH && seen_load) ||
+	    (p->mode == SP_LOAD && seen_bench)) {
+		pr_err("%s: not an option of %s mode",
+		       seen_load ? "--rate/--duration" :
+				   "--calls/--warmups/--rounds",
+		       modes[mode]);
+		return -EINVAL;
+	}
+	if (seen_slice && p->profile != SP_CUSTOM) {
+		pr_err("--slice-us: only with --profile custom");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static uint64_t raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline void one_call(struct sp_run *r)
+{
+	r->calls++;
+	if (sp_setparam_nochange()) {
+		r->failures++;
+		r->last_errno = errno;
+	}
+}
+
+static int run_bench(const struct sp_params *p, struct sp_run *r)
+{
+	unsigned int k, i;
+
+	r->round_ns = calloc(p->rounds, sizeof(double));
+	if (!r->round_ns)
+		return -ENOMEM;
+	one_call(r);
+	wl_ready();
+	for (k = 0; k < p->warmups + p->rounds && !wl_stopping(); k++) {
+		uint64_t t0 = raw_ns(), t1;
+
+		for (i = 0; i < p->calls; i++)
+			one_call(r);
+		t1 = raw_ns();
+		if (k >= p->warmups)
+			r->round_ns[r->rounds_done++] =
+				(double)(t1 - t0) / p->calls;
+	}
+	return 0;
+}
+
+static int run_load(const struct sp_params *p, struct sp_run *r)
+{
+	uint64_t end = p->duration_ns ? wl_now_ns() + p->duration_ns :
+		       UINT64_MAX;
+
+	one_call(r);
+	wl_ready();
+	wl_pace_init(&r->pace, p->rate);
+	while (wl_pace_wait(&r->pace, end))
+		one_call(r);
+	return 0;
+}
+
+/* Pins, checks SCHED_OTHER nice 0, sets the profile's slice. */
+static int setup(const struct sp_params *p, struct sp_run *r)
+{
+	struct sp_state st;
+	cpu_set_t one;
+	int ret;
+
+	if (sched_getaffinity(0, sizeof(r->saved_cpus), &r->saved_cpus))
+		return -errno;
+	ret = sp_state_read(&st);
+	if (ret) {
+		pr_err("sched_getattr: %s", strerror(-ret));
+		return ret;
+	}
+	if (st.policy != SCHED_OTHER || st.nice != 0) {
+		pr_err("needs a SCHED_OTHER nice-0 task (policy %d, nice %d)",
+		       st.policy, st.nice);
+		return -EPERM;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(p->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		ret = -errno;
+		pr_err("sched_setaffinity(CPU %d): %s", p->cpu, strerror(-ret));
+		return ret;
+	}
+	ret = sp_set_slice(p->profile == SP_CUSTOM ? p->slice_ns : 0);
+	if (ret) {
+		pr_err("sched_setattr (%s slice): %s",
+		       p->profile == SP_CUSTOM ? "custom" : "default",
+		       strerror(-ret));
+		return ret;
+	}
+	ret = sp_state_read(&r->before);
+	if (ret)
+		return ret;
+	if (p->profile == SP_CUSTOM && r->before.slice_ns != p->slice_ns) {
+		pr_err("the kernel reports a %llu ns slice after setting %llu ns: no custom slices here (Linux >= 6.12)",
+		       (unsigned long long)r->before.slice_ns,
+		       (unsigned long long)p->slice_ns);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The state must not have moved; then the default slice and CPUs return. */
+static void verify_and_restore(const struct sp_params *p, struct sp_run *r)
+{
+	if (sp_state_read(&r->after))
+		r->verify_error = "sched_getattr failed";
+	else if (r->after.policy != SCHED_OTHER)
+		r->verify_error = "policy changed";
+	else if (r->after.nice != 0)
+		r->verify_error = "nice changed";
+	else if (r->after.slice_ns != r->before.slice_ns)
+		r->verify_error = "slice changed";
+	else if (r->after.cpu != p->cpu || r->after.nr_allowed != 1)
+		r->verify_error = "CPU or affinity changed";
+	if (r->verify_error)
+		pr_err("state check after the calls: %s", r->verify_error);
+	r->restored = !sp_set_slice(0) &&
+		      !sched_setaffinity(0, sizeof(r->saved_cpus),
+					 &r->saved_cpus);
+	if (!r->restored)
+		pr_err("restoring the default slice and affinity: %s",
+		       strerror(errno));
+}
+
+static void add_bench(cJSON *s, const struct sp_params *p,
+		      const struct sp_run *r)
+{
+	struct wl_stats st;
+
+	wl_stats_compute(r->round_ns, r->rounds_done, &st);
+	wl_summary_u64(s, "calls_per_round", p->calls);
+	wl_summary_u64(s, "warmups", p->warmups);
+	wl_summary_u64(s, "rounds", r->rounds_done);
+	wl_summary_bool(s, "complete", r->rounds_done == p->rounds);
+	if (r->rounds_done) {
+		wl_summary_num(s, "ns_per_call_mean", st.mean, 3);
+		wl_summary_num(s, "ns_per_call_cv_pct", st.cv_pct, 3);
+		wl_summary_num(s, "ns_per_call_min", st.min, 3);
+		wl_summary_num(s, "ns_per_call_max", st.max, 3);
+	}
+	wl_summary_metric(s, "ns_per_call", "ns", "lower", r->round_ns,
+			  r->rounds_done);
+}
+
+static int print_summary(const struct sp_params *p, const struct sp_run *r,
+			 double duration_s)
+{
+	struct wl_work work = {
+		.work_done = p->mode == SP_BENCH ?
+			     (double)r->rounds_done * p->calls : r->calls,
+		.unit = "sched_setparam calls",
+		.errors = r->failures + (r->verify_error ? 1 : 0),
+		.duration_s = duration_s,
+	};
+	cJSON *s = wl_summary_new(NAME, &work);
+
+	if (!s)
+		return -ENOMEM;
+	wl_summary_str(s, "mode", p->mode == SP_BENCH ? "bench" : "load");
+	wl_summary_str(s, "profile",
+		       p->profile == SP_CUSTOM ? "custom" : "default");
+	wl_summary_u64(s, "slice_ns", r->before.slice_ns);
+	wl_summary_u64(s, "cpu", p->cpu);
+	wl_summary_u64(s, "failures", r->failures);
+	if (r->failures)
+		wl_summary_str(s, "last_error", strerror(r->last_errno));
+	wl_summary_bool(s, "verified", !r->verify_error);
+	wl_summary_bool(s, "restored", r->restored);
+	if (p->mode == SP_BENCH) {
+		add_bench(s, p, r);
+	} else {
+		wl_summary_u64(s, "rate", p->rate);
+		wl_summary_u64(s, "slots_skipped", r->pace.skipped);
+		wl_summary_num(s, "achieved_rate",
+			       duration_s > 0 ? r->calls / duration_s : 0, 1);
+	}
+	return wl_summary_print(s);
+}
+
+static int first_allowed_cpu(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &set))
+				return cpu;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sp_params p = {
+		.slice_ns = 10000000, .calls = 500000, .warmups = 3,
+		.rounds = 15, .rate = 1000,
+	};
+	struct sp_run r = { 0 };
+	uint64_t start;
+	int ret, code = WL_EXIT_OK;
+
+	if (wl_init(NAME))
+		return WL_EXIT_USAGE;
+	p.cpu = first_allowed_cpu();
+	ret = parse_args(argc, argv, &p);
+	if (ret == 1) {
+		usage(stdout);
+		return WL_EXIT_OK;
+	}
+	if (ret)
+		return WL_EXIT_USAGE;
+	start = wl_now_ns();
+	ret = setup(&p, &r);
+	if (ret) {
+		/* Undo what setup did, and still say what was tried. */
+		verify_and_restore(&p, &r);
+		r.verify_error = NULL;
+		print_summary(&p, &r, 0);
+		return WL_EXIT_ENVIRONMENT;
+	}
+	ret = p.mode == SP_BENCH ? run_bench(&p, &r) : run_load(&p, &r);
+	verify_and_restore(&p, &r);
+	if (print_summary(&p, &r, wl_elapsed_s(start, wl_now_ns())) || ret)
+		code = WL_EXIT_FAILURE;
+	if (r.failures) {
+		pr_err("%llu of %llu sched_setparam calls failed: %s",
+		       (unsigned long long)r.failures,
+		       (unsigned long long)r.calls, strerror(r.last_errno));
+		code = WL_EXIT_FAILURE;
+	}
+	if (r.verify_error || !r.restored)
+		code = WL_EXIT_FAILURE;
+	return code;
+}

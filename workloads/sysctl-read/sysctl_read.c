@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sysctl-read: the RT sysctl reader of the "sched/rt: Rebuild domains only
+ * after successful RT sysctl writes" thread. pread() at offset 0 on an open
+ * fd of one /proc/sys file, every value checked against the expected one.
+ * On affected kernels (v7.2) every read of sched_rt_period_us or
+ * sched_rt_runtime_us rebuilds the sched domains: ~8.5 us per read against
+ * ~0.25 us for the sched_rr_timeslice_ms control.
+ *
+ *   bench  warm-up and measured rounds of N reads, ns/read per round (the
+ *          thread: 3 warm-ups + 9 rounds of 4096 reads, mean and CV)
+ *   load   reads at a given rate beside cyclictest (a rebuild on every
+ *          read is a latency hazard for RT tasks)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "log.h"
+#include "workloads/common/wl_opt.h"
+#include "workloads/common/wl_pace.h"
+#include "workloads/common/wl_proto.h"
+#include "workloads/common/wl_stats.h"
+#include "workloads/common/wl_summary.h"
+
+#define NAME		"sysctl-read"
+#define MAX_ROUNDS	1000
+#define VALUE_MAX	256
+
+enum sr_mode { SR_BENCH, SR_LOAD };
+
+struct sr_params {
+	enum sr_mode mode;
+	char name[128];		/* dotted: kernel.sched_rt_period_us */
+	char path[PATH_MAX];
+	const char *expect;	/* NULL: the value read at start */
+	int cpu;
+	unsigned int reads;	/* per round */
+	unsigned int warmups;
+	unsigned int rounds;
+	uint64_t rate;		/* load: reads per second, 0: flat out */
+	uint64_t duration_ns;
+};
+
+struct sr_state {
+	int fd;
+	char want[VALUE_MAX];
+	size_t want_len;
+	uint64_t reads;
+	uint64_t mismatches;
+	char last_bad[VALUE_MAX];
+	double *round_ns;	/* ns/read of each measured round */
+	unsigned int rounds_done;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " NAME " bench|load [OPTIONS]\n"
+"Reads one /proc/sys file with pread() at offset 0 on an open fd and\n"
+"checks every value read.\n"
+"  bench: --warmups + --rounds rounds of --reads reads; ns/read per round\n"
+"  load:  --rate reads per second until SIGTERM/SIGINT or --duration\n"
+"\n"
+"  -s, --sysctl NAME    kernel.sched_rt_period_us (default), or the\n"
+"                       kernel/sched_rt_period_us form\n"
+"  -e, --expect VALUE   the value every read must return (default: the\n"
+"                       value read at start)\n"
+"  -c, --cpu N          pin to CPU N (default: the first allowed CPU)\n"
+"  -n, --reads N        bench: reads per round (default 4096)\n"
+"  -W, --warmups N      bench: warm-up rounds, not reported (default 3)\n"
+"  -r, --rounds N       bench: measured rounds (default 9)\n"
+"  -R, --rate N         load: reads per second, 0 = flat out (default 1000)\n"
+"  -d, --duration D     load: stop after D (20s, 500ms); default: never\n"
+"  -h, --help           this text\n"
+"\n"
+"Exit: 0 done, 1 a read returned another value, 2 usage, 4 the file\n"
+"cannot be read.\n");
+}
+
+static const struct option long_opts[] = {
+	{ "sysctl", required_argument, NULL, 's' },
+	{ "expect", required_argument, NULL, 'e' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "reads", required_argument, NULL, 'n' },
+	{ "warmups", required_argument, NULL, 'W' },
+	{ "rounds", required_argument, NULL, 'r' },
+	{ "rate", required_argument, NULL, 'R' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* kernel.sched_rt_period_us or kernel/sched_rt_period_us -> both forms. */
+static int set_sysctl(struct sr_params *p, const char *arg)
+{
+	size_t len = strlen(arg), i;
+	int slash = strchr(arg, '/') != NULL;
+
+	if (!len || len >= sizeof(p->name) ||
+	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789_-./") != len ||
+	    strstr(arg, "..") || arg[0] == '/' || arg[0] == '.' ||
+	    arg[len - 1] == '/' || arg[len - 1] == '.') {
+		pr_err("--sysctl: '%s' is not a sysctl name (e.g. kernel.sched_rt_period_us)",
+		       arg);
+		return -EINVAL;
+	}
+	for (i = 0; i <= len; i++)
+		p->name[i] = arg[i] == '/' ? '.' : arg[i];
+	snprintf(p->path, sizeof(p->path), "/proc/sys/%s", arg);
+	if (!slash)
+		for (i = strlen("/proc/sys/"); p->path[i]; i++)
+			if (p->path[i] == '.')
+				p->path[i] = '/';
+	return 0;
+}
+
+static int parse_one(int c, struct sr_params *p)
+{
+	switch (c) {
+	case 's':
+		return set_sysctl(p, optarg);
+	case 'e':
+		if (strlen(optarg) >= VALUE_MAX - 1 || strchr(optarg, '\n')) {
+			pr_err("--expect: '%s' is not a one-line value", optarg);
+			return -EINVAL;
+		}
+		p->expect = optarg;
+		return 0;
+	case 'c':
+		return wl_opt_cpu("--cpu", optarg, &p->cpu);
+	case 'n':
+		return wl_opt_uint("--reads", optarg, 1, 100000000, &p->reads);
+	case 'W':
+		return wl_opt_uint("--warmups", optarg, 0, MAX_ROUNDS,
+				   &p->warmups);
+	case 'r':
+		return wl_opt_uint("--rounds", optarg, 1, MAX_ROUNDS,
+				   &p->rounds);
+	case 'R':
+		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
+	case 'd':
+		return wl_opt_duration("--duration", optarg,
+				       86400ULL * 1000000000ULL,
+				       &p->duration_ns);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Options that belong to the other mode are an error, not ignored. */
+static int check_mode_opts(const struct sr_params *p, int seen_bench,
+			   int seen_load)
+{
+	if (p->mode == SR_BENCH && seen_load) {
+		pr_err("--rate/--duration: only for load mode");
+		return -EINVAL;
+	}
+	if (p->mode == SR_LOAD && seen_bench) {
+		pr_err("--reads/--warmups/--rounds: only for bench mode");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Returns 0, 1 for --help, or -EINVAL. */
+static int parse_args(int argc, char **argv, struct sr_params *p)
+{
+	static const char *const modes[] = { "bench", "load", NULL };
+	int c, ret, mode = -1, seen_bench = 0, seen_load = 0;
+
+	if (argc > 1 && argv[1][0] != '-') {
+		if (wl_opt_choice("mode", argv[1], modes, &mode))
+			return -EINVAL;
+		optind = 2;
+	}
+	while ((c = wl_getopt(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts)) != -1) {
+		if (c == 'h')
+			return 1;
+		ret = parse_one(c, p);
+		if (ret)
+			return ret;
+		seen_bench |= c == 'n' || c == 'W' || c == 'r';
+		seen_load |= c == 'R' || c == 'd';
+	}
+	if (wl_opt_no_operands(argc, argv))
+		return -EINVAL;
+	if (mode < 0) {
+		pr_err("mode: bench or load must come first (try --help)");
+		return -EINVAL;
+	}
+	p->mode = mode;
+	return check_mode_opts(p, seen_bench, seen_load);
+}
+
+static int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		pr_err("sched_setaffinity(CPU %d): %s", cpu, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* Opens the file and fixes the value every read must return. */
+static int sr_open(const struct sr_params *p, struct sr_state *s)
+{
+	ssize_t n;
+
+	s->fd = open(p->path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0) {
+		pr_err("%s: %s", p->path, strerror(errno));
+		return -errno;
+	}
+	n = pread(s->fd, s->want, sizeof(s->want) - 1, 0);
+	if (n < 0) {
+		pr_err("%s: read: %s", p->path, strerror(errno));
+		return -errno;
+	}
+	if (n == 0 || n >= (ssize_t)sizeof(s->want) - 1) {
+		pr_err("%s: %zd bytes: not a one-line value", p->path, n);
+		return -EINVAL;
+	}
+	s->want[n] = '\0';
+	s->want_len = n;
+	if (p->expect && (s->want_len != strlen(p->expect) + 1 ||
+			  strncmp(s->want, p->expect, strlen(p->expect)))) {
+		pr_err("%s: reads '%.*s', expected '%s'", p->path,
+		       (int)strcspn(s->want, "\n"), s->want, p->expect);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* One checked read; inlined into the timed loop. */
+static inline void sr_read(struct sr_state *s)
+{
+	char buf[VALUE_MAX];
+	ssize_t n = pread(s->fd, buf, sizeof(buf) - 1, 0);
+
+	s->reads++;
+	if (n == (ssize_t)s->want_len && !memcmp(buf, s->want, n))
+		return;
+	s->mismatches++;
+	if (n < 0)
+		snprintf(s->last_bad, sizeof(s->last_bad), "error: %s",
+			 strerror(errno));
+	else
+		snprintf(s->last_bad, sizeof(s->last_bad), "%.*s",
+			 (int)strcspn(buf, "\n") < (int)n ?
+			 (int)strcspn(buf, "\n") : (int)n, buf);
+}
+
+static uint64_t raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int run_bench(const struct sr_params *p, struct sr_state *s)
+{
+	unsigned int r, i;
+
+	s->round_ns = calloc(p->rounds, sizeof(double));
+	if (!s->round_ns)
+		return -ENOMEM;
+	wl_ready();
+	for (r = 0; r < p->warmups + p->rounds && !wl_stopping(); r++) {
+		uint64_t t0 = raw_ns(), t1;
+
+		for (i = 0; i < p->reads; i++)
+			sr_read(s);
+		t1 = raw_ns();
+		if (r >= p->warmups)
+			s->round_ns[s->rounds_done++] =
+				(double)(t1 - t0) / p->reads;
+	}
+	return 0;
+}
+
+static int run_load(const struct sr_params *p, struct sr_state *s,
+		    struct wl_pace *pace)
+{
+	uint64_t end = p->duration_ns ? wl_now_ns() + p->duration_ns :
+		       UINT64_MAX;
+
+	sr_read(s);
+	wl_ready();
+	wl_pace_init(pace, p->rate);
+	while (wl_pace_wait(pace, end))
+		sr_read(s);
+	return 0;
+}
+
+static void add_bench(cJSON *sum, const struct sr_params *p,
+		      const struct sr_state *s)
+{
+	struct wl_stats st;
+
+	wl_stats_compute(s->round_ns, s->rounds_done, &st);
+	wl_summary_u64(sum, "reads_per_round", p->reads);
+	wl_summary_u64(sum, "warmups", p->warmups);
+	wl_summary_u64(sum, "rounds", s->rounds_done);
+	wl_summary_bool(sum, "complete", s->rounds_done == p->rounds);
+	if (s->rounds_done) {
+		wl_summary_num(sum, "ns_per_read_mean", st.mean, 3);
+		wl_summary_num(sum, "ns_per_read_cv_pct", st.cv_pct, 3);
+		wl_summary_num(sum, "ns_per_read_min", st.min, 3);
+		wl_summary_num(sum, "ns_per_read_max", st.max, 3);
+	}
+	wl_summary_metric(sum, "ns_per_read", "ns", "lower", s->round_ns,
+			  s->rounds_done);
+}
+
+static int print_summary(const struct sr_params *p, const struct sr_state *s,
+			 const struct wl_pace *pace, double duration_s)
+{
+	uint64_t measured = p->mode == SR_BENCH ?
+			    (uint64_t)s->rounds_done * p->reads : s->reads;
+	struct wl_work work = {
+		.work_done = (double)measured,
+		.unit = "reads",
+		.errors = s->mismatches,
+		.duration_s = duration_s,
+	};
+	cJSON *sum = wl_summary_new(NAME, &work);
+	char value[VALUE_MAX];
+
+	if (!sum)
+		return -ENOMEM;
+	/* The value without its newline: "100" for sched_rr_timeslice_ms. */
+	snprintf(value, sizeof(value), "%.*s", (int)strcspn(s->want, "\n"),
+		 s->want);
+	wl_summary_str(sum, "mode", p->mode == SR_BENCH ? "bench" : "load");
+	wl_summary_str(sum, "sysctl", p->name);
+	wl_summary_str(sum, "path", p->path);
+	wl_summary_str(sum, "value", value);
+	wl_summary_u64(sum, "cpu", p->cpu);
+	wl_summary_u64(sum, "mismatches", s->mismatches);
+	if (s->mismatches)
+		wl_summary_str(sum, "last_mismatch", s->last_bad);
+	if (p->mode == SR_BENCH) {
+		add_bench(sum, p, s);
+	} else {
+		wl_summary_u64(sum, "rate", p->rate);
+		wl_summary_u64(sum, "slots_skipped", pace->skipped);
+		wl_summary_num(sum, "achieved_rate",
+			       duration_s > 0 ? s->reads / duration_s : 0, 1);
+	}
+	return wl_summary_print(sum);
+}
+
+static int first_allowed_cpu(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &set))
+				return cpu;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sr_params p = {
+		.reads = 4096, .warmups = 3, .rounds = 9, .rate = 1000,
+	};
+	struct sr_state s = { .fd = -1 };
+	struct wl_pace pace = { 0 };
+	uint64_t start;
+	int ret, code = WL_EXIT_OK;
+
+	if (wl_init(NAME))
+		return WL_EXIT_USAGE;
+	set_sysctl(&p, "kernel.sched_rt_period_us");
+	p.cpu = first_allowed_cpu();
+	ret = parse_args(argc, argv, &p);
+	if (ret == 1) {
+		usage(stdout);
+		return WL_EXIT_OK;
+	}
+	if (ret)
+		return WL_EXIT_USAGE;
+	if (pin_cpu(p.cpu))
+		return WL_EXIT_ENVIRONMENT;
+	start = wl_now_ns();
+	ret = sr_open(&p, &s);
+	if (ret) {
+		/* The summary still says what was tried, with no work done. */
+		print_summary(&p, &s, &pace, 0);
+		code = ret == -ERANGE ? WL_EXIT_FAILURE : WL_EXIT_ENVIRONMENT;
+		goto out;
+	}
+	ret = p.mode == SR_BENCH ? run_bench(&p, &s) :
+				   run_load(&p, &s, &pace);
+	if (ret || print_summary(&p, &s, &pace,
+				 wl_elapsed_s(start, wl_now_ns()))) {
+		code = WL_EXIT_FAILURE;
+	} else if (s.mismatches) {
+		pr_err("%s: %llu of %llu reads did not return '%.*s' (last: '%s')",
+		       p.path, (unsigned long long)s.mismatches,
+		       (unsigned long long)s.reads,
+		       (int)strcspn(s.want, "\n"), s.want, s.last_bad);
+		code = WL_EXIT_FAILURE;
+	}
+out:
+	if (s.fd >= 0)
+		close(s.fd);
+	free(s.round_ns);
+	return code;
+}
