@@ -89,6 +89,23 @@ int trace_session_save(struct trace_session *s, const char *path);
 /* Stops tracing and removes the instance; safe on a failed init. */
 void trace_session_destroy(struct trace_session *s);
 int trace_session_stats(struct trace_session *s, struct trace_stats *st);
+/*
+ * Spikes: stops the session's buffer in the kernel the moment one of these
+ * threads exits. cyclictest's measuring threads exit at their break (-b),
+ * so the tail holds the spike even when user space is too slow to stop
+ * tracing in time. Called again, it replaces the thread list.
+ */
+int trace_session_stop_on_exit(struct trace_session *s, const int *tids,
+			       unsigned int nr);
+/*
+ * The same before the threads are known: any task of that comm exiting
+ * (cyclictest's threads drop to SCHED_OTHER before they exit, so the
+ * priority cannot tell them apart). Narrow it with the tids when known.
+ */
+int trace_session_stop_on_exit_comm(struct trace_session *s,
+				    const char *comm);
+/* The SCHED_FIFO/RR threads of process pid (cyclictest's measuring ones). */
+int trace_rt_threads(int pid, int *tids, unsigned int max);
 /* Writes a marker (ftrace print event) into the session's buffer. */
 int trace_session_marker(struct trace_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

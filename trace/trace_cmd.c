@@ -3,12 +3,14 @@
  * The `rtgate trace` command and its subcommands (trace_cmd.h).
  */
 #include <errno.h>
+#include <dirent.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exitcode.h"
@@ -32,6 +34,7 @@ struct trace_record_params {
 	cpu_set_t cpus;
 	bool have_cpus;
 	bool no_kallsyms;
+	const char *stop_comm;		/* spikes: stop at its RT threads' exit */
 	char **argv;			/* the command to trace */
 };
 
@@ -48,7 +51,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: rtgate trace record [-m spikes|on] [-o FILE] [-e latency|switch]\n"
 "                           [-b KB] [--max-mb N] [-c CPUS] [--no-kallsyms]\n"
-"                           -- COMMAND [ARG]...\n"
+"                           [--stop-on-exit COMM|none] -- COMMAND [ARG]...\n"
 "       rtgate trace explain [-n TOP] [--comm NAME] [--tids LIST]\n"
 "                            [--break-tid TID] [--json] FILE\n"
 "       rtgate trace compare [-n TOP] [--comm NAME] [--tids LIST]\n"
@@ -58,7 +61,9 @@ static void usage(FILE *f)
 "\n"
 "record   traces COMMAND into rtgate's own tracefs instance and saves\n"
 "         trace.dat (trace-cmd report, KernelShark). spikes: the ring\n"
-"         buffer's tail (default); on: the whole run, streamed, capped.\n"
+"         buffer's tail (default), stopped in the kernel when an RT thread\n"
+"         of COMMAND's cyclictest exits (its break, -b); on: the whole\n"
+"         run, streamed, capped.\n"
 "explain  the worst wake-ups of cyclictest's threads, and what ran instead\n"
 "compare  culprits of the worst wake-ups, baseline against candidate\n"
 "         (files: trace.dat, or the attribution JSON of explain --json)\n"
@@ -86,6 +91,7 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 		{ "max-mb", required_argument, NULL, 'M' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "no-kallsyms", no_argument, NULL, 'K' },
+		{ "stop-on-exit", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -95,6 +101,7 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 	memset(p, 0, sizeof(*p));
 	p->capture = TRACE_CAPTURE_SPIKES;
 	p->out = "trace.dat";
+	p->stop_comm = "cyclictest";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+m:o:e:b:c:h", opts, NULL)) !=
 	       -1) {
@@ -145,6 +152,9 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 		case 'K':
 			p->no_kallsyms = true;
 			break;
+		case 'S':
+			p->stop_comm = strcmp(optarg, "none") ? optarg : NULL;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -159,6 +169,126 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 	}
 	p->argv = argv + optind;
 	return 0;
+}
+
+struct proc_entry {
+	int pid, ppid;
+	bool match;
+};
+
+static int read_proc_entry(const char *name, const char *comm,
+			   struct proc_entry *e)
+{
+	char path[64], buf[512], *open_p, *close_p;
+	size_t n;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "/proc/%s/stat", name) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	open_p = strchr(buf, '(');
+	close_p = strrchr(buf, ')');
+	if (!open_p || !close_p || close_p < open_p)
+		return -EINVAL;
+	*close_p = '\0';
+	e->pid = atoi(name);
+	e->match = !strcmp(open_p + 1, comm);
+	/* After ")": " S PPID ..." */
+	if (sscanf(close_p + 2, "%*c %d", &e->ppid) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+static int parent_of(const struct proc_entry *all, int nr, int pid)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (all[i].pid == pid)
+			return all[i].ppid;
+	return 0;
+}
+
+/* A process named comm under root (root included), or 0. */
+static int find_descendant(int root, const char *comm)
+{
+	static struct proc_entry all[32768];
+	struct dirent *d;
+	int nr = 0, i, p, depth, found = 0;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && nr < (int)(sizeof(all) / sizeof(all[0])))
+		if (d->d_name[0] >= '0' && d->d_name[0] <= '9' &&
+		    !read_proc_entry(d->d_name, comm, &all[nr]))
+			nr++;
+	closedir(dir);
+	for (i = 0; i < nr && !found; i++) {
+		if (!all[i].match)
+			continue;
+		for (p = all[i].pid, depth = 0; p > 1 && depth < 64; depth++) {
+			if (p == root) {
+				found = all[i].pid;
+				break;
+			}
+			p = parent_of(all, nr, p);
+		}
+	}
+	return found;
+}
+
+static bool child_running(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * Spikes: stop the buffer in the kernel when COMMAND's cyclictest ends a
+ * measuring thread (at its break). Armed on the comm at once (a break can
+ * come within milliseconds), narrowed to the threads' tids once they are
+ * seen (another cyclictest on the machine must not stop ours).
+ */
+static void arm_stop_on_exit(struct trace_session *s, pid_t child,
+			     const char *comm)
+{
+	struct timespec tick = { 0, 20000000 };
+	int tids[256], n, armed = 0, stable = 0, i, ct;
+
+	for (i = 0; i < 250 && stable < 10 && child_running(child); i++) {
+		nanosleep(&tick, NULL);
+		ct = find_descendant(child, comm);
+		n = ct ? trace_rt_threads(ct, tids, 256) : 0;
+		if (n > armed) {
+			if (trace_session_stop_on_exit(s, tids, n))
+				return;
+			armed = n;
+			stable = 0;
+		} else if (armed) {
+			stable++;
+		}
+	}
+	if (armed)
+		pr_info("the buffer stops when one of %d %s threads exits",
+			armed, comm);
 }
 
 static pid_t spawn(char **argv, const char *instance)
@@ -213,12 +343,17 @@ static int record_run(struct trace_record_params *p, struct trace_session *s)
 	ret = trace_session_start(s);
 	if (ret)
 		return EXIT_ENVIRONMENT;
+	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm &&
+	    trace_session_stop_on_exit_comm(s, p->stop_comm))
+		p->stop_comm = NULL;
 	pid = spawn(p->argv, s->name);
 	if (pid < 0) {
 		pr_err("fork: %s", strerror(errno));
 		return EXIT_ENVIRONMENT;
 	}
 	child_pid = pid;
+	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm)
+		arm_stop_on_exit(s, pid, p->stop_comm);
 	wait_child(pid, &status);
 	child_pid = 0;
 	trace_session_stop(s);

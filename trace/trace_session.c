@@ -3,6 +3,7 @@
  * The tracefs instance a session owns: creation, events, start/stop,
  * removal, and the clean-up of instances left by killed processes.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -485,4 +486,71 @@ int trace_session_marker(struct trace_session *s, const char *fmt, ...)
 	if (tracefs_printf(s->inst, "%s", buf) < 0)
 		return -EIO;
 	return 0;
+}
+
+#define EXIT_TRIGGER	"events/sched/sched_process_exit/trigger"
+
+static int set_exit_trigger(struct trace_session *s, const char *buf)
+{
+	/* One traceoff trigger per event: replace the previous one. */
+	tracefs_instance_file_write(s->inst, EXIT_TRIGGER, "!traceoff");
+	if (tracefs_instance_file_write(s->inst, EXIT_TRIGGER, buf) < 0) {
+		pr_err("tracefs instance %s: cannot set a traceoff trigger on "
+		       "sched_process_exit: %s", s->name, strerror(errno));
+		return -errno ? -errno : -EIO;
+	}
+	return 0;
+}
+
+int trace_session_stop_on_exit(struct trace_session *s, const int *tids,
+			       unsigned int nr)
+{
+	char buf[4096];
+	size_t used;
+	unsigned int i;
+
+	if (!s->inst || !nr)
+		return -EINVAL;
+	used = snprintf(buf, sizeof(buf), "traceoff if ");
+	for (i = 0; i < nr && used < sizeof(buf); i++)
+		used += snprintf(buf + used, sizeof(buf) - used, "%spid == %d",
+				 i ? " || " : "", tids[i]);
+	if (used >= sizeof(buf))
+		return -E2BIG;
+	return set_exit_trigger(s, buf);
+}
+
+int trace_session_stop_on_exit_comm(struct trace_session *s,
+				    const char *comm)
+{
+	char buf[128];
+
+	if (!s->inst || !*comm || strchr(comm, '"') || strlen(comm) > 15)
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "traceoff if comm == \"%s\"", comm);
+	return set_exit_trigger(s, buf);
+}
+
+int trace_rt_threads(int pid, int *tids, unsigned int max)
+{
+	char path[64];
+	struct dirent *e;
+	unsigned int n = 0;
+	DIR *d;
+	int tid, policy;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) && n < max) {
+		tid = atoi(e->d_name);
+		if (tid <= 0)
+			continue;
+		policy = sched_getscheduler(tid);
+		if (policy == SCHED_FIFO || policy == SCHED_RR)
+			tids[n++] = tid;
+	}
+	closedir(d);
+	return n;
 }

@@ -120,7 +120,8 @@ int trace_spool_open(struct trace_session *s, const char *dir)
 	s->spool = sp;
 	ret = make_dir(sp, dir ? dir : s->params.spool_dir);
 	if (ret) {
-		pr_err("trace spool directory: %s", strerror(-ret));
+		pr_err("%s: cannot make the trace spool directory: %s",
+		       sp->dir[0] ? sp->dir : tmp_dir(), strerror(-ret));
 		return ret;
 	}
 	sp->nr_cpus = count_cpus(s);
