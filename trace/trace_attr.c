@@ -403,6 +403,40 @@ static void keep_top(struct trace_attr *a, const struct trace_attr_window *w)
 	a->top[i] = *w;
 }
 
+static unsigned long long distance(unsigned long long x,
+				   unsigned long long y)
+{
+	return x > y ? x - y : y - x;
+}
+
+/*
+ * cyclictest stops at its break: the thread's last window is it. With the
+ * break value known, the window closest to it is taken instead, so that a
+ * break whose switch-in is not in the trace is not pinned on a later one.
+ */
+static void keep_break(struct trace_attr *a,
+		       const struct trace_attr_window *w)
+{
+	unsigned long long want = a->p.break_us * 1000ULL;
+
+	if (!want || !a->have_brk ||
+	    distance(w->latency_ns, want) <=
+	    distance(a->brk.latency_ns, want)) {
+		a->brk = *w;
+		a->have_brk = true;
+	}
+}
+
+/* Does the window match cyclictest's number (its return to user added)? */
+static bool break_matches(const struct trace_attr *a,
+			  const struct trace_attr_window *w)
+{
+	unsigned long long want = a->p.break_us * 1000ULL;
+	unsigned long long d = distance(w->latency_ns, want);
+
+	return !want || d <= 30000 || d <= want / 4;
+}
+
 static void close_window(struct trace_attr *a, struct pending *p,
 			 int cpu, struct cpu_state *c, unsigned long long ts)
 {
@@ -437,11 +471,8 @@ static void close_window(struct trace_attr *a, struct pending *p,
 		return;
 	a->nr_wakeups++;
 	keep_top(a, &w);
-	if (a->p.break_tid && p->tid == a->p.break_tid) {
-		/* cyclictest stops at its break: its last window is it. */
-		a->brk = w;
-		a->have_brk = true;
-	}
+	if (a->p.break_tid && p->tid == a->p.break_tid)
+		keep_break(a, &w);
 }
 
 static void on_wake(struct trace_attr *a, const struct trace_ev *ev,
@@ -664,7 +695,7 @@ int trace_attr_finish(struct trace_attr *a, struct trace_attr_result *r)
 	}
 	memcpy(r->win, a->top, a->nr_top * sizeof(*r->win));
 	r->nr_win = a->nr_top;
-	if (a->have_brk) {
+	if (a->have_brk && break_matches(a, &a->brk)) {
 		for (i = 0; i < r->nr_win; i++)
 			if (same_window(&r->win[i], &a->brk))
 				break;

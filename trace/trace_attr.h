@@ -61,6 +61,7 @@ struct trace_attr_params {
 	const int *tids;	/* or exactly these threads */
 	unsigned int nr_tids;
 	int break_tid;		/* cyclictest's "# Break thread:"; 0: none */
+	unsigned long break_us;	/* its "# Break value:"; 0: unknown */
 };
 
 struct trace_attr_result {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ struct trace_record_params {
 	cpu_set_t cpus;
 	bool have_cpus;
 	bool no_kallsyms;
-	const char *stop_comm;		/* spikes: stop at its RT threads' exit */
+	const char *stop_comm;		/* spikes: stop when it exits */
 	char **argv;			/* the command to trace */
 };
 
@@ -53,7 +54,8 @@ static void usage(FILE *f)
 "                           [-b KB] [--max-mb N] [-c CPUS] [--no-kallsyms]\n"
 "                           [--stop-on-exit COMM|none] -- COMMAND [ARG]...\n"
 "       rtgate trace explain [-n TOP] [--comm NAME] [--tids LIST]\n"
-"                            [--break-tid TID] [--json] FILE\n"
+"                            [--break-tid TID [--break-value US]] [--json]\n"
+"                            FILE\n"
 "       rtgate trace compare [-n TOP] [--comm NAME] [--tids LIST]\n"
 "                            BASE[,BASE...] CAND[,CAND...]\n"
 "       rtgate trace events FILE\n"
@@ -265,15 +267,20 @@ static bool child_running(pid_t pid)
  * Spikes: stop the buffer in the kernel when COMMAND's cyclictest ends a
  * measuring thread (at its break). Armed on the comm at once (a break can
  * come within milliseconds), narrowed to the threads' tids once they are
- * seen (another cyclictest on the machine must not stop ours).
+ * seen (another cyclictest on the machine must not stop ours). The
+ * search runs at SCHED_FIFO 1, below any measuring thread, so that a
+ * loaded machine does not delay it past the break.
  */
 static void arm_stop_on_exit(struct trace_session *s, pid_t child,
 			     const char *comm)
 {
-	struct timespec tick = { 0, 20000000 };
+	struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
+	struct timespec tick = { 0, 10000000 };
 	int tids[256], n, armed = 0, stable = 0, i, ct;
+	bool raised;
 
-	for (i = 0; i < 250 && stable < 10 && child_running(child); i++) {
+	raised = !sched_setscheduler(0, SCHED_FIFO, &rt);
+	for (i = 0; i < 500 && stable < 20 && child_running(child); i++) {
 		nanosleep(&tick, NULL);
 		ct = find_descendant(child, comm);
 		n = ct ? trace_rt_threads(ct, tids, 256) : 0;
@@ -286,6 +293,8 @@ static void arm_stop_on_exit(struct trace_session *s, pid_t child,
 			stable++;
 		}
 	}
+	if (raised)
+		sched_setscheduler(0, SCHED_OTHER, &other);
 	if (armed)
 		pr_info("the buffer stops when one of %d %s threads exits",
 			armed, comm);
@@ -443,6 +452,7 @@ static int parse_explain(int argc, char **argv, struct trace_explain_params *p,
 		{ "comm", required_argument, NULL, 'C' },
 		{ "tids", required_argument, NULL, 'T' },
 		{ "break-tid", required_argument, NULL, 'B' },
+		{ "break-value", required_argument, NULL, 'V' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -478,6 +488,14 @@ static int parse_explain(int argc, char **argv, struct trace_explain_params *p,
 				return -EINVAL;
 			}
 			p->attr.break_tid = v;
+			break;
+		case 'V':
+			if (parse_u64_range(optarg, 1, 1 << 30, &v)) {
+				pr_err("--break-value: '%s' is not a latency "
+				       "in us", optarg);
+				return -EINVAL;
+			}
+			p->attr.break_us = v;
 			break;
 		case 'j':
 			p->json = true;
@@ -539,7 +557,7 @@ static int cmd_explain(int argc, char **argv)
 		trace_attr_print(stdout, &r);
 	}
 	if (p.attr.break_tid && r.break_idx < 0)
-		pr_warn("%s: no wake-up of the break thread %d in the trace",
+		pr_warn("%s: the break of thread %d is not in the trace",
 			p.files[0][0], p.attr.break_tid);
 	trace_attr_result_free(&r);
 	return EXIT_PASS;

@@ -489,35 +489,65 @@ int trace_session_marker(struct trace_session *s, const char *fmt, ...)
 }
 
 #define EXIT_TRIGGER	"events/sched/sched_process_exit/trigger"
+#define SETSCHED_TRIGGER \
+	"events/syscalls/sys_enter_sched_setscheduler/trigger"
 
-static int set_exit_trigger(struct trace_session *s, const char *buf)
+static int set_trigger(struct trace_session *s, const char *file,
+		       const char *buf)
 {
 	/* One traceoff trigger per event: replace the previous one. */
-	tracefs_instance_file_write(s->inst, EXIT_TRIGGER, "!traceoff");
-	if (tracefs_instance_file_write(s->inst, EXIT_TRIGGER, buf) < 0) {
-		pr_err("tracefs instance %s: cannot set a traceoff trigger on "
-		       "sched_process_exit: %s", s->name, strerror(errno));
+	tracefs_instance_file_write(s->inst, file, "!traceoff");
+	if (tracefs_instance_file_write(s->inst, file, buf) < 0) {
+		pr_err("tracefs instance %s: cannot set a traceoff trigger in "
+		       "%s: %s", s->name, file, strerror(errno));
 		return -errno ? -errno : -EIO;
 	}
 	return 0;
 }
 
+static int set_exit_trigger(struct trace_session *s, const char *buf)
+{
+	return set_trigger(s, EXIT_TRIGGER, buf);
+}
+
+static int pid_filter(const char *field, const int *tids, unsigned int nr,
+		      char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s == %d",
+				 i ? " || " : "", field, tids[i]);
+	return used < len ? 0 : -E2BIG;
+}
+
 int trace_session_stop_on_exit(struct trace_session *s, const int *tids,
 			       unsigned int nr)
 {
-	char buf[4096];
-	size_t used;
-	unsigned int i;
+	char pids[4096], buf[4200];
+	int ret;
 
 	if (!s->inst || !nr)
 		return -EINVAL;
-	used = snprintf(buf, sizeof(buf), "traceoff if ");
-	for (i = 0; i < nr && used < sizeof(buf); i++)
-		used += snprintf(buf + used, sizeof(buf) - used, "%spid == %d",
-				 i ? " || " : "", tids[i]);
-	if (used >= sizeof(buf))
-		return -E2BIG;
-	return set_exit_trigger(s, buf);
+	ret = pid_filter("pid", tids, nr, pids, sizeof(pids));
+	if (ret)
+		return ret;
+	snprintf(buf, sizeof(buf), "traceoff if %s", pids);
+	ret = set_exit_trigger(s, buf);
+	if (ret)
+		return ret;
+	/*
+	 * Earlier still: cyclictest's threads drop to SCHED_OTHER just
+	 * before they exit, and then wait for a CPU like any nice-0 task.
+	 * Their sched_setscheduler() call is made while still RT.
+	 */
+	if (!tracefs_file_exists(s->inst, SETSCHED_TRIGGER))
+		return 0;
+	pid_filter("common_pid", tids, nr, pids, sizeof(pids));
+	snprintf(buf, sizeof(buf), "traceoff if policy == 0 && (%s)", pids);
+	set_trigger(s, SETSCHED_TRIGGER, buf);
+	return 0;
 }
 
 int trace_session_stop_on_exit_comm(struct trace_session *s,
