@@ -242,6 +242,41 @@ static void test_top_and_break(void **state)
 	trace_attr_result_free(&r);
 }
 
+/* With the break value, the matching window is the break, or none is. */
+static void test_break_value(void **state)
+{
+	struct trace_attr_params p = { .top_n = 10, .break_tid = CT,
+				       .break_us = 206 };
+	struct trace_attr_result r;
+	int i;
+
+	(void)state;
+	trace_attr_finish(a, &r);
+	trace_attr_result_free(&r);
+	a = trace_attr_new(&p);
+	/* 203.9, 204.9, 205.9, 206.9 us: 205.9 is closest to 206. */
+	for (i = 0; i < 4; i++)
+		window_late(T0 + i * 1000000ULL, "inject", 100, 0, 0,
+			    i * 1000);
+	assert_int_equal(trace_attr_finish(a, &r), 0);
+	assert_true(r.break_idx >= 0);
+	assert_true(r.win[r.break_idx].latency_ns == 205900);
+	trace_attr_result_free(&r);
+
+	/* A break of 900 us matches none of them: no window is blamed. */
+	p.break_us = 900;
+	a = trace_attr_new(&p);
+	for (i = 0; i < 4; i++)
+		window_late(T0 + i * 1000000ULL, "inject", 100, 0, 0,
+			    i * 1000);
+	assert_int_equal(trace_attr_finish(a, &r), 0);
+	a = NULL;
+	assert_int_equal(r.break_idx, -1);
+	for (i = 0; i < (int)r.nr_win; i++)
+		assert_false(r.win[i].is_break);
+	trace_attr_result_free(&r);
+}
+
 static void fill(struct trace_attr_result *r, const char *comm, int prio,
 		 int n)
 {
@@ -407,6 +442,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_top_and_break, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_json_round_trip, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_break_value, setup,
 						teardown),
 		cmocka_unit_test(test_culprits),
 		cmocka_unit_test(test_keys),
