@@ -16,6 +16,7 @@
 #include "log.h"
 #include "nightly/nightly.h"
 #include "runner/runner.h"
+#include "trace/trace_cmd.h"
 
 static const struct rtgate_command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
@@ -39,6 +40,8 @@ static const struct rtgate_command commands[] = {
 	  "run, store, judge against history, summarize", cmd_nightly },
 	{ "dashboard", "[--db FILE] [--out DIR]",
 	  "static HTML trends from the history", cmd_dashboard },
+	{ "trace", "record|explain|compare|events|clean ...",
+	  "record traces, explain the worst wake-ups", cmd_trace },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The `rtgate trace` command and its subcommands (trace_cmd.h).
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "jsonio.h"
+#include "log.h"
+#include "parse.h"
+#include "trace.h"
+#include "trace_attr.h"
+#include "trace_cmd.h"
+#include "trace_read.h"
+
+#define MAX_FILES	64
+#define MAX_TIDS	256
+
+struct trace_record_params {
+	enum trace_capture capture;
+	enum trace_events events;
+	const char *out;
+	unsigned int buffer_kb;
+	unsigned int max_mb;
+	cpu_set_t cpus;
+	bool have_cpus;
+	bool no_kallsyms;
+	const char *stop_comm;		/* spikes: stop when it exits */
+	char **argv;			/* the command to trace */
+};
+
+struct trace_explain_params {
+	struct trace_attr_params attr;
+	int tids[MAX_TIDS];
+	bool json;
+	const char *files[2][MAX_FILES];	/* explain: [0]; compare */
+	unsigned int nr_files[2];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: rtgate trace record [-m spikes|on] [-o FILE] [-e latency|switch]\n"
+"                           [-b KB] [--max-mb N] [-c CPUS] [--no-kallsyms]\n"
+"                           [--stop-on-exit COMM|none] -- COMMAND [ARG]...\n"
+"       rtgate trace explain [-n TOP] [--comm NAME] [--tids LIST]\n"
+"                            [--break-tid TID [--break-value US]] [--json]\n"
+"                            FILE\n"
+"       rtgate trace compare [-n TOP] [--comm NAME] [--tids LIST]\n"
+"                            BASE[,BASE...] CAND[,CAND...]\n"
+"       rtgate trace events FILE\n"
+"       rtgate trace clean\n"
+"\n"
+"record   traces COMMAND into rtgate's own tracefs instance and saves\n"
+"         trace.dat (trace-cmd report, KernelShark). spikes: the ring\n"
+"         buffer's tail (default), stopped in the kernel when an RT thread\n"
+"         of COMMAND's cyclictest exits (its break, -b); on: the whole\n"
+"         run, streamed, capped.\n"
+"explain  the worst wake-ups of cyclictest's threads, and what ran instead\n"
+"compare  culprits of the worst wake-ups, baseline against candidate\n"
+"         (files: trace.dat, or the attribution JSON of explain --json)\n"
+"events   decoded events per type (a check against trace-cmd report)\n"
+"clean    removes tracefs instances left by killed rtgate processes\n");
+}
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+static void forward_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static int parse_record(int argc, char **argv, struct trace_record_params *p)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "buffer-kb", required_argument, NULL, 'b' },
+		{ "max-mb", required_argument, NULL, 'M' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "no-kallsyms", no_argument, NULL, 'K' },
+		{ "stop-on-exit", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->capture = TRACE_CAPTURE_SPIKES;
+	p->out = "trace.dat";
+	p->stop_comm = "cyclictest";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+m:o:e:b:c:h", opts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'm':
+			if (trace_capture_parse(optarg, &p->capture) ||
+			    p->capture == TRACE_CAPTURE_OFF) {
+				pr_err("--mode: '%s' is not spikes or on",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'o':
+			p->out = optarg;
+			break;
+		case 'e':
+			if (!strcmp(optarg, "latency")) {
+				p->events = TRACE_EVENTS_LATENCY;
+			} else if (!strcmp(optarg, "switch")) {
+				p->events = TRACE_EVENTS_SWITCH;
+			} else {
+				pr_err("--events: '%s' is not latency or "
+				       "switch", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'b':
+		case 'M':
+			if (parse_u64_range(optarg, 1, 1 << 20, &v)) {
+				pr_err("--%s: '%s' is not a size in %s",
+				       c == 'b' ? "buffer-kb" : "max-mb",
+				       optarg, c == 'b' ? "KiB" : "MiB");
+				return -EINVAL;
+			}
+			if (c == 'b')
+				p->buffer_kb = v;
+			else
+				p->max_mb = v;
+			break;
+		case 'c':
+			if (parse_cpulist(optarg, &p->cpus)) {
+				pr_err("--cpus: '%s' is not a CPU list",
+				       optarg);
+				return -EINVAL;
+			}
+			p->have_cpus = true;
+			break;
+		case 'K':
+			p->no_kallsyms = true;
+			break;
+		case 'S':
+			p->stop_comm = strcmp(optarg, "none") ? optarg : NULL;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind >= argc) {
+		pr_err("trace record: no command to trace (rtgate trace "
+		       "record -- COMMAND)");
+		return -EINVAL;
+	}
+	p->argv = argv + optind;
+	return 0;
+}
+
+struct proc_entry {
+	int pid, ppid;
+	bool match;
+};
+
+static int read_proc_entry(const char *name, const char *comm,
+			   struct proc_entry *e)
+{
+	char path[64], buf[512], *open_p, *close_p;
+	size_t n;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "/proc/%s/stat", name) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	open_p = strchr(buf, '(');
+	close_p = strrchr(buf, ')');
+	if (!open_p || !close_p || close_p < open_p)
+		return -EINVAL;
+	*close_p = '\0';
+	e->pid = atoi(name);
+	e->match = !strcmp(open_p + 1, comm);
+	/* After ")": " S PPID ..." */
+	if (sscanf(close_p + 2, "%*c %d", &e->ppid) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+static int parent_of(const struct proc_entry *all, int nr, int pid)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (all[i].pid == pid)
+			return all[i].ppid;
+	return 0;
+}
+
+/* A process named comm under root (root included), or 0. */
+static int find_descendant(int root, const char *comm)
+{
+	static struct proc_entry all[32768];
+	struct dirent *d;
+	int nr = 0, i, p, depth, found = 0;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && nr < (int)(sizeof(all) / sizeof(all[0])))
+		if (d->d_name[0] >= '0' && d->d_name[0] <= '9' &&
+		    !read_proc_entry(d->d_name, comm, &all[nr]))
+			nr++;
+	closedir(dir);
+	for (i = 0; i < nr && !found; i++) {
+		if (!all[i].match)
+			continue;
+		for (p = all[i].pid, depth = 0; p > 1 && depth < 64; depth++) {
+			if (p == root) {
+				found = all[i].pid;
+				break;
+			}
+			p = parent_of(all, nr, p);
+		}
+	}
+	return found;
+}
+
+static bool child_running(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * Spikes: stop the buffer in the kernel when COMMAND's cyclictest ends a
+ * measuring thread (at its break). Armed on the comm at once (a break can
+ * come within milliseconds), narrowed to the threads' tids once they are
+ * seen (another cyclictest on the machine must not stop ours). The
+ * search runs at SCHED_FIFO 1, below any measuring thread, so that a
+ * loaded machine does not delay it past the break.
+ */
+static void arm_stop_on_exit(struct trace_session *s, pid_t child,
+			     const char *comm)
+{
+	struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
+	struct timespec tick = { 0, 10000000 };
+	int tids[256], n, armed = 0, stable = 0, i, ct;
+	bool raised;
+
+	raised = !sched_setscheduler(0, SCHED_FIFO, &rt);
+	for (i = 0; i < 500 && stable < 20 && child_running(child); i++) {
+		nanosleep(&tick, NULL);
+		ct = find_descendant(child, comm);
+		n = ct ? trace_rt_threads(ct, tids, 256) : 0;
+		if (n > armed) {
+			if (trace_session_stop_on_exit(s, tids, n))
+				return;
+			armed = n;
+			stable = 0;
+		} else if (armed) {
+			stable++;
+		}
+	}
+	if (raised)
+		sched_setscheduler(0, SCHED_OTHER, &other);
+	if (armed)
+		pr_info("the buffer stops when one of %d %s threads exits",
+			armed, comm);
+}
+
+static pid_t spawn(char **argv, const char *instance)
+{
+	sigset_t none;
+	pid_t pid;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	setenv(TRACE_INSTANCE_ENV, instance, 1);
+	execvp(argv[0], argv);
+	fprintf(stderr, "rtgate: %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int wait_child(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+static void report_saved(struct trace_session *s, const char *out)
+{
+	struct trace_stats st;
+
+	trace_session_stats(s, &st);
+	pr_info("trace saved to %s (instance %s%s%s%s)", out, s->name,
+		s->features[0] ? "; feature events: " : "", s->features,
+		st.truncated ? "; the stream reached its cap: the end of the "
+		"run is missing" : "");
+	if (st.overrun)
+		pr_warn("the ring buffer overwrote %llu events: the trace "
+			"holds the last part only", st.overrun);
+}
+
+static int record_run(struct trace_record_params *p, struct trace_session *s)
+{
+	struct sigaction sa = { .sa_handler = forward_signal };
+	int status = 0, ret, code = EXIT_PASS;
+	pid_t pid;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ret = trace_session_start(s);
+	if (ret)
+		return EXIT_ENVIRONMENT;
+	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm &&
+	    trace_session_stop_on_exit_comm(s, p->stop_comm))
+		p->stop_comm = NULL;
+	pid = spawn(p->argv, s->name);
+	if (pid < 0) {
+		pr_err("fork: %s", strerror(errno));
+		return EXIT_ENVIRONMENT;
+	}
+	child_pid = pid;
+	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm)
+		arm_stop_on_exit(s, pid, p->stop_comm);
+	wait_child(pid, &status);
+	child_pid = 0;
+	trace_session_stop(s);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		pr_err("%s could not be started", p->argv[0]);
+		return EXIT_ENVIRONMENT;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		pr_warn("%s exited with %d", p->argv[0], WEXITSTATUS(status));
+	if (got_signal)
+		code = EXIT_INCOMPLETE;
+	ret = trace_session_save(s, p->out);
+	if (ret)
+		return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+	report_saved(s, p->out);
+	return code;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	struct trace_record_params p;
+	struct trace_params tp = { 0 };
+	struct trace_session s;
+	int ret;
+
+	ret = parse_record(argc, argv, &p);
+	if (ret)
+		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+	tp.mode = p.capture == TRACE_CAPTURE_ON ? TRACE_MODE_STREAM :
+						  TRACE_MODE_RING;
+	tp.events = p.events;
+	tp.buffer_kb = p.buffer_kb;
+	tp.max_mb = p.max_mb;
+	tp.cpus = p.have_cpus ? &p.cpus : NULL;
+	tp.no_kallsyms = p.no_kallsyms;
+	if (trace_session_init(&s, &tp))
+		return EXIT_ENVIRONMENT;
+	ret = record_run(&p, &s);
+	trace_session_destroy(&s);
+	return ret;
+}
+
+static int parse_tids(const char *s, struct trace_explain_params *p)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	uint64_t v;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	p->attr.nr_tids = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (p->attr.nr_tids == MAX_TIDS ||
+		    parse_u64_range(tok, 1, 1 << 30, &v)) {
+			ret = -EINVAL;
+			break;
+		}
+		p->tids[p->attr.nr_tids++] = v;
+	}
+	free(copy);
+	if (!ret && !p->attr.nr_tids)
+		ret = -EINVAL;
+	p->attr.tids = p->tids;
+	return ret;
+}
+
+/* "a.dat,b.dat" into a list; the strings stay in argv. */
+static int split_files(char *arg, const char **files, unsigned int *nr)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*nr == MAX_FILES)
+			return -E2BIG;
+		files[(*nr)++] = tok;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+static int parse_explain(int argc, char **argv, struct trace_explain_params *p,
+			 int nr_sides)
+{
+	static const struct option opts[] = {
+		{ "top", required_argument, NULL, 'n' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "tids", required_argument, NULL, 'T' },
+		{ "break-tid", required_argument, NULL, 'B' },
+		{ "break-value", required_argument, NULL, 'V' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c, i;
+
+	memset(p, 0, sizeof(*p));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_u64_range(optarg, 1, 10000, &v)) {
+				pr_err("--top: '%s' is not 1..10000", optarg);
+				return -EINVAL;
+			}
+			p->attr.top_n = v;
+			break;
+		case 'C':
+			p->attr.comm = optarg;
+			break;
+		case 'T':
+			if (parse_tids(optarg, p)) {
+				pr_err("--tids: '%s' is not a list of thread "
+				       "ids", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'B':
+			if (parse_u64_range(optarg, 1, 1 << 30, &v)) {
+				pr_err("--break-tid: '%s' is not a thread id",
+				       optarg);
+				return -EINVAL;
+			}
+			p->attr.break_tid = v;
+			break;
+		case 'V':
+			if (parse_u64_range(optarg, 1, 1 << 30, &v)) {
+				pr_err("--break-value: '%s' is not a latency "
+				       "in us", optarg);
+				return -EINVAL;
+			}
+			p->attr.break_us = v;
+			break;
+		case 'j':
+			p->json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (argc - optind != nr_sides) {
+		pr_err("trace %s: expected %s", argv[0], nr_sides == 1 ?
+		       "one trace file" : "BASE[,BASE...] CAND[,CAND...]");
+		return -EINVAL;
+	}
+	for (i = 0; i < nr_sides; i++) {
+		if (split_files(argv[optind + i], p->files[i],
+				&p->nr_files[i])) {
+			pr_err("trace %s: bad file list '%s'", argv[0],
+			       argv[optind + i]);
+			return -EINVAL;
+		}
+	}
+	if (nr_sides == 1 && p->nr_files[0] != 1) {
+		pr_err("trace explain: one file at a time");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int file_error_code(int ret)
+{
+	return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	struct trace_explain_params p;
+	struct trace_attr_result r;
+	cJSON *json;
+	char *text;
+	int ret;
+
+	ret = parse_explain(argc, argv, &p, 1);
+	if (ret)
+		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+	ret = trace_attr_file(p.files[0][0], &p.attr, &r);
+	if (ret)
+		return file_error_code(ret);
+	if (p.json) {
+		json = trace_attr_to_json(&r);
+		text = json ? cJSON_Print(json) : NULL;
+		if (text)
+			printf("%s\n", text);
+		free(text);
+		cJSON_Delete(json);
+	} else {
+		trace_attr_print(stdout, &r);
+	}
+	if (p.attr.break_tid && r.break_idx < 0)
+		pr_warn("%s: the break of thread %d is not in the trace",
+			p.files[0][0], p.attr.break_tid);
+	trace_attr_result_free(&r);
+	return EXIT_PASS;
+}
+
+static bool is_json(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 5 && !strcmp(path + n - 5, ".json");
+}
+
+static int load_result(const char *path, const struct trace_attr_params *ap,
+		       struct trace_attr_result *r)
+{
+	struct json_error err;
+	cJSON *json;
+	int ret;
+
+	if (!is_json(path))
+		return trace_attr_file(path, ap, r);
+	ret = json_read_file(path, &json, &err);
+	if (ret) {
+		pr_err("%s", err.msg);
+		return -EINVAL;
+	}
+	ret = trace_attr_from_json(json, r);
+	cJSON_Delete(json);
+	if (ret)
+		pr_err("%s: not an attribution (schema rtgate-trace-attr/1)",
+		       path);
+	return ret;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct trace_attr_result res[2][MAX_FILES];
+	struct trace_explain_params p;
+	struct trace_attr_culprits c;
+	char line[256];
+	unsigned int i, s, loaded[2] = { 0, 0 };
+	int ret, code = EXIT_PASS;
+
+	ret = parse_explain(argc, argv, &p, 2);
+	if (ret)
+		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+	for (s = 0; s < 2 && code == EXIT_PASS; s++) {
+		for (i = 0; i < p.nr_files[s]; i++) {
+			ret = load_result(p.files[s][i], &p.attr, &res[s][i]);
+			if (ret) {
+				code = file_error_code(ret);
+				break;
+			}
+			loaded[s]++;
+		}
+	}
+	if (code == EXIT_PASS) {
+		ret = trace_attr_culprits(res[0], loaded[0], res[1],
+					  loaded[1], &c);
+		if (ret) {
+			code = EXIT_ENVIRONMENT;
+		} else {
+			trace_attr_culprits_print(stdout, &c);
+			if (!trace_attr_culprits_headline(&c, line,
+							  sizeof(line)))
+				printf("\n%s\n", line);
+			trace_attr_culprits_free(&c);
+		}
+	}
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < loaded[s]; i++)
+			trace_attr_result_free(&res[s][i]);
+	return code;
+}
+
+static int cmd_events(int argc, char **argv)
+{
+	struct trace_file_info info;
+	int i, ret;
+
+	if (argc != 2) {
+		pr_err("usage: rtgate trace events FILE");
+		return EXIT_BAD_INPUT;
+	}
+	ret = trace_file_check(argv[1], &info);
+	if (ret)
+		return file_error_code(ret);
+	printf("records %llu\nevents %llu\nlost %llu\nspan_ns %llu\n",
+	       info.nr_records, info.nr_events, info.missed,
+	       info.last_ts - info.first_ts);
+	for (i = 0; i < TEV_NR_TYPES; i++)
+		printf("%s %llu\n", trace_ev_type_name(i), info.per_type[i]);
+	return EXIT_PASS;
+}
+
+static int cmd_clean(int argc, char **argv)
+{
+	char why[256];
+	int ret;
+
+	(void)argv;
+	if (argc != 1) {
+		pr_err("usage: rtgate trace clean");
+		return EXIT_BAD_INPUT;
+	}
+	if (trace_available(why, sizeof(why))) {
+		pr_err("tracing unavailable: %s", why);
+		return EXIT_ENVIRONMENT;
+	}
+	ret = trace_instances_clean();
+	if (ret < 0)
+		return EXIT_ENVIRONMENT;
+	printf("removed %d stale tracefs instance%s\n", ret,
+	       ret == 1 ? "" : "s");
+	return EXIT_PASS;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} sub[] = {
+		{ "record", cmd_record }, { "explain", cmd_explain },
+		{ "compare", cmd_compare }, { "events", cmd_events },
+		{ "clean", cmd_clean },
+	};
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_PASS;
+	}
+	for (i = 0; i < sizeof(sub) / sizeof(sub[0]); i++)
+		if (!strcmp(argv[1], sub[i].name))
+			return sub[i].fn(argc - 1, argv + 1);
+	pr_err("trace: unknown subcommand '%s' (try: rtgate trace help)",
+	       argv[1]);
+	return EXIT_BAD_INPUT;
+}
