@@ -10,11 +10,16 @@
 
 #include "commands.h"
 #include "exitcode.h"
+#include "kernel/kernel.h"
 #include "log.h"
 
 static const struct rtgate_command commands[] = {
 	{ "help", "", "list the commands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
+	{ "kernel", "build|matrix|config ...",
+	  "build named kernels from a tree and patch sets", cmd_kernel },
+	{ "patches", "fetch|check|list ...",
+	  "fetch patch sets (b4, mbox) and check they apply", cmd_patches },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
