@@ -60,6 +60,18 @@ int rtpaths_out(char *buf, size_t len)
 	return env_or_top(buf, len, "RTGATE_OUT_DIR", "out");
 }
 
+int rtpaths_cache(char *buf, size_t len)
+{
+	const char *env = getenv("RTGATE_CACHE_DIR");
+	char out[PATH_MAX];
+	int ret;
+
+	if (env && *env)
+		return copy_path(buf, len, env, NULL);
+	ret = rtpaths_out(out, sizeof(out));
+	return ret ? ret : copy_path(buf, len, out, "cache");
+}
+
 int rtpaths_results(char *buf, size_t len)
 {
 	return env_or_top(buf, len, "RTGATE_RESULTS_DIR", "results");
@@ -67,9 +79,13 @@ int rtpaths_results(char *buf, size_t len)
 
 int rtpaths_in_top(char *buf, size_t len, const char *rel)
 {
+	const char *env = getenv("RTGATE_PATCHES_DIR");
 	char top[PATH_MAX];
-	int ret = rtpaths_top(top, sizeof(top));
+	int ret;
 
+	if (!strcmp(rel, "patches") && env && *env)
+		return copy_path(buf, len, env, NULL);
+	ret = rtpaths_top(top, sizeof(top));
 	if (ret)
 		return ret;
 	return copy_path(buf, len, top, rel);

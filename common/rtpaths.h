@@ -15,9 +15,12 @@
 int rtpaths_top(char *buf, size_t len);
 /* RTGATE_OUT_DIR, else TOP/out. Not created. */
 int rtpaths_out(char *buf, size_t len);
+/* RTGATE_CACHE_DIR, else OUT/cache: caches shared by every run. */
+int rtpaths_cache(char *buf, size_t len);
 /* RTGATE_RESULTS_DIR, else TOP/results. Not created. */
 int rtpaths_results(char *buf, size_t len);
-/* buf = TOP/rel (for kconfigs/, patches/, suites/). */
+/* buf = TOP/rel (for kconfigs/, suites/); RTGATE_PATCHES_DIR overrides
+ * TOP/patches. */
 int rtpaths_in_top(char *buf, size_t len, const char *rel);
 
 /*

@@ -111,7 +111,16 @@ static void child_exec(const struct toolrun *r, int outfd, int errfd,
 	in = open(r->in_path ? r->in_path : "/dev/null", O_RDONLY);
 	if (in < 0 || dup2(in, 0) < 0)
 		goto fail;
-	if (outfd >= 0 && (dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0))
+	if (r->stdout_path) {
+		int fd = open(r->stdout_path, O_WRONLY | O_CREAT | O_TRUNC,
+			      0644);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			goto fail;
+	} else if (outfd >= 0 && dup2(outfd, 1) < 0) {
+		goto fail;
+	}
+	if (outfd >= 0 && dup2(outfd, 2) < 0)
 		goto fail;
 	if (r->nice)
 		setpriority(PRIO_PROCESS, 0,

@@ -18,6 +18,7 @@ struct toolrun {
 	const char *cwd;		/* NULL: ours */
 	char *const *env;		/* "NAME=value" added to ours; NULL-ended */
 	const char *in_path;		/* stdin; NULL: /dev/null */
+	const char *stdout_path;	/* stdout alone to this file (binary) */
 	const char *out_path;		/* stdout+stderr copied to this file */
 	bool out_append;
 	bool echo;			/* stdout+stderr copied to our stderr */

@@ -196,8 +196,8 @@ static int run_make(struct build_ctx *c)
 	rtpath_fmt(jobs, sizeof(jobs), "-j%d", n);
 	rtpath_fmt(lv, sizeof(lv), "LOCALVERSION=-%s", c->name);
 	rtpath_fmt(log, sizeof(log), "%s/build.log", c->kdir);
-	rtpath_fmt(ccdir, sizeof(ccdir), "CCACHE_DIR=%s/cache/ccache",
-		 c->p->out_dir);
+	rtpath_fmt(ccdir, sizeof(ccdir), "CCACHE_DIR=%s/ccache",
+		 c->p->cache_dir);
 	/* Relative paths under NAME/ make every kernel's objects alike. */
 	rtpath_fmt(ccbase, sizeof(ccbase), "CCACHE_BASEDIR=%s", c->kdir);
 	pr_info("[%s] make -j%d bzImage (nice %d%s; log: %s)", c->name, n,
@@ -395,7 +395,7 @@ int kernel_build(const struct kernel_build_params *p, char *kdir, size_t len)
 	rtpath_fmt(c->src, sizeof(c->src), "%s/src", c->kdir);
 	rtpath_fmt(c->obj, sizeof(c->obj), "%s/obj", c->kdir);
 	rtpath_fmt(kdir, len, "%s", c->kdir);
-	ret = kernel_tree_open(p->src, p->debian, p->out_dir, &c->tree);
+	ret = kernel_tree_open(p->src, p->debian, p->cache_dir, &c->tree);
 	if (!ret)
 		ret = fsio_mkdir_p(c->obj, 0755);
 	if (ret)

@@ -28,6 +28,7 @@ struct kernel_build_params {
 	int nice;			/* niceness of make (default 19) */
 	bool config_only;		/* stop after the config check */
 	const char *out_dir;		/* out/ */
+	const char *cache_dir;		/* out/cache: trees, ccache */
 	const char *kconfigs_dir;
 	const char *patches_dir;
 };

@@ -81,10 +81,13 @@ static int split_list(const char *arg, const char **list, int *n, int max,
 }
 
 static int default_dirs(struct kernel_build_params *p, char *out, char *kc,
-			char *pd)
+			char *pd, char *cache)
 {
 	int ret = rtpaths_out(out, PATH_MAX);
 
+	if (!ret)
+		ret = rtpaths_cache(cache, PATH_MAX);
+	p->cache_dir = cache;
 	if (!ret)
 		ret = rtpaths_in_top(kc, PATH_MAX, "kconfigs");
 	if (!ret)
@@ -182,6 +185,7 @@ static int parse_build_opts(int argc, char **argv,
 static int do_build(int argc, char **argv, bool config_only)
 {
 	char out[PATH_MAX], kc[PATH_MAX], pd[PATH_MAX], kdir[PATH_MAX];
+	char cache[PATH_MAX];
 	struct kernel_build_params p = { .nice = 19 };
 	struct matrix_models mm = { .n = 0 };
 	int ret;
@@ -194,7 +198,7 @@ static int do_build(int argc, char **argv, bool config_only)
 		pr_err("kernel build needs --model rt|full|lazy|none");
 		return EXIT_BAD_INPUT;
 	}
-	ret = default_dirs(&p, out, kc, pd);
+	ret = default_dirs(&p, out, kc, pd, cache);
 	if (ret)
 		return exit_code(ret);
 	toolrun_catch_signals();
@@ -208,6 +212,7 @@ static int do_build(int argc, char **argv, bool config_only)
 static int do_matrix(int argc, char **argv)
 {
 	char out[PATH_MAX], kc[PATH_MAX], pd[PATH_MAX], kdir[PATH_MAX];
+	char cache[PATH_MAX];
 	struct kernel_build_params p = { .nice = 19 };
 	struct matrix_models mm = { .n = 0 };
 	char built[8][PATH_MAX + 16];
@@ -225,7 +230,7 @@ static int do_matrix(int argc, char **argv)
 		mm.v[mm.n++] = "rt";
 		mm.v[mm.n++] = "full";
 	}
-	ret = default_dirs(&p, out, kc, pd);
+	ret = default_dirs(&p, out, kc, pd, cache);
 	if (ret)
 		return exit_code(ret);
 	toolrun_catch_signals();
@@ -329,7 +334,7 @@ static int patches_check(int argc, char **argv)
 	};
 	const char *src = NULL, *debian = NULL, *keep = NULL, *sets[16];
 	char out[PATH_MAX], pd[PATH_MAX], fetch[PATH_MAX + 16];
-	char clone[PATH_MAX + 32], log[PATH_MAX + 48];
+	char clone[PATH_MAX + 32], log[PATH_MAX + 48], cache[PATH_MAX];
 	struct kernel_tree tree;
 	struct patch_set *s;
 	int c, ret, i, n = 0;
@@ -352,18 +357,18 @@ static int patches_check(int argc, char **argv)
 	ret = split_list(argv[optind], sets, &n, 16, "patch sets");
 	if (ret)
 		return exit_code(ret);
-	if (rtpaths_out(out, sizeof(out)) ||
+	if (rtpaths_out(out, sizeof(out)) || rtpaths_cache(cache, sizeof(cache)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches"))
 		return EXIT_ENVIRONMENT;
 	rtpath_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	toolrun_catch_signals();
-	ret = kernel_tree_open(src, debian, out, &tree);
+	ret = kernel_tree_open(src, debian, cache, &tree);
 	if (ret)
 		return exit_code(ret);
 	if (keep)
 		rtpath_fmt(clone, sizeof(clone), "%s", keep);
 	else
-		rtpath_fmt(clone, sizeof(clone), "%s/cache/check.%d", out,
+		rtpath_fmt(clone, sizeof(clone), "%s/check.%d", cache,
 			 getpid());
 	rtpath_fmt(log, sizeof(log), "%s.patch.log", clone);
 	unlink(log);

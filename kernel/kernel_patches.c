@@ -464,7 +464,15 @@ static int fetch_b4(struct patch_set *s, const char *mbox, const char *dir)
 		}
 	}
 	argv[n] = NULL;
+	if (n < 7) {		/* b4 am -o DIR -n NAME [-m MBOX] MSGID */
+		pr_err("%s: b4 = '%s': expected 'b4 am [OPTIONS] MSGID'",
+		       s->manifest, s->b4);
+		return -EINVAL;
+	}
 	rtpath_fmt(log, sizeof(log), "%s/b4.log", dir);
+	ret = fsio_mkdir_p(odir, 0755);
+	if (ret)
+		return ret;
 	ret = toolrun_simple(argv, NULL, log, &status);
 	if (ret == -ENOENT) {
 		pr_err("b4 is not installed (apt-get install b4)");

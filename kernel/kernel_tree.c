@@ -141,7 +141,7 @@ static int extract_tarball(const char *tarball, const char *dest)
 	return 0;
 }
 
-int kernel_tree_debian(const char *series, const char *out_dir,
+int kernel_tree_debian(const char *series, const char *cache_dir,
 		       struct kernel_tree *t)
 {
 	char tarball[PATH_MAX], cache[PATH_MAX], lockpath[PATH_MAX + 16];
@@ -163,11 +163,11 @@ int kernel_tree_debian(const char *series, const char *out_dir,
 		       t->package);
 		return -ENOENT;
 	}
-	if (snprintf(cache, sizeof(cache), "%s/cache/src/%s_%s", out_dir,
+	if (snprintf(cache, sizeof(cache), "%s/src/%s_%s", cache_dir,
 		     t->package, t->package_version) >= (int)sizeof(cache))
 		return -ENAMETOOLONG;
 	/* The cache folder itself is the marker: it appears by rename. */
-	rtpath_fmt(lockpath, sizeof(lockpath), "%s/cache/src", out_dir);
+	rtpath_fmt(lockpath, sizeof(lockpath), "%s/src", cache_dir);
 	ret = fsio_mkdir_p(lockpath, 0755);
 	if (ret) {
 		pr_err("%s: %s", lockpath, strerror(-ret));
@@ -195,8 +195,8 @@ out:
 	return ret;
 }
 
-int kernel_tree_open(const char *src, const char *debian, const char *out_dir,
-		     struct kernel_tree *t)
+int kernel_tree_open(const char *src, const char *debian,
+		     const char *cache_dir, struct kernel_tree *t)
 {
 	if (src && debian) {
 		pr_err("--src and --debian exclude each other");
@@ -204,7 +204,7 @@ int kernel_tree_open(const char *src, const char *debian, const char *out_dir,
 	}
 	if (src)
 		return kernel_tree_src(src, t);
-	return kernel_tree_debian(debian ? debian : "6.12", out_dir, t);
+	return kernel_tree_debian(debian ? debian : "6.12", cache_dir, t);
 }
 
 int kernel_tree_clone(const struct kernel_tree *t, const char *dest)

@@ -18,12 +18,16 @@ struct kernel_tree {
 	char commit[48];		/* a git tree's HEAD, else "" */
 };
 
-/* series: "6.12". Extracts /usr/src/linux-source-SERIES.tar.xz if needed. */
-int kernel_tree_debian(const char *series, const char *out_dir,
+/*
+ * series: "6.12". Extracts /usr/src/linux-source-SERIES.tar.xz into
+ * cache_dir/src/ if it is not there yet.
+ */
+int kernel_tree_debian(const char *series, const char *cache_dir,
 		       struct kernel_tree *t);
 int kernel_tree_src(const char *path, struct kernel_tree *t);
 /* "--src PATH" or "--debian SERIES" as given on a command line. */
-int kernel_tree_open(const char *src, const char *debian, const char *out_dir,
+int kernel_tree_open(const char *src, const char *debian,
+		     const char *cache_dir,
 		     struct kernel_tree *t);
 
 /* A private copy at dest made of hard links (patch(1) breaks them). */

@@ -7,10 +7,12 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "exitcode.h"
 #include "kernel/kernel.h"
+#include "lab/lab.h"
 #include "log.h"
 
 static const struct rtgate_command commands[] = {
@@ -20,6 +22,9 @@ static const struct rtgate_command commands[] = {
 	  "build named kernels from a tree and patch sets", cmd_kernel },
 	{ "patches", "fetch|check|list ...",
 	  "fetch patch sets (b4, mbox) and check they apply", cmd_patches },
+	{ "lab", "run|gate ...",
+	  "boot a kernel in QEMU, run a suite inside, compare", cmd_lab },
+	{ "lab-init", "", "the lab guest's /init (PID 1 only)", cmd_lab_init },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -53,6 +58,9 @@ int main(int argc, char **argv)
 	size_t i;
 
 	log_init("rtgate");
+	/* In the lab's guest, rtgate is /init. */
+	if (getpid() == 1)
+		return cmd_lab_init(argc, argv);
 	if (argc < 2)
 		return cmd_help(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
