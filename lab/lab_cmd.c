@@ -9,6 +9,7 @@
 
 #include "exitcode.h"
 #include "fsio.h"
+#include "jsonio.h"
 #include "lab.h"
 #include "lab_run.h"
 #include "log.h"
@@ -28,8 +29,8 @@ static const char lab_usage[] =
 	"[--suite S] [--with PROG]\n"
 	"       rtgate lab gate KERNEL_A KERNEL_B --suite SUITE [--append-a "
 	"CMDLINE]\n"
-	"                      [--append-b CMDLINE] [lab run options] "
-	"[-- RUN-ARGS]\n"
+	"                      [--append-b CMDLINE] [--scenario S] [lab run "
+	"options] [-- RUN-ARGS]\n"
 	"KERNEL: a folder from `rtgate kernel build`, a NAME under "
 	"out/kernels, or\ndebian:rt / debian:std (Debian's prebuilt 6.1 "
 	"images). RUN-ARGS go to\n`rtgate run` inside the guest. "
@@ -37,7 +38,7 @@ static const char lab_usage[] =
 
 enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
-       OPT_TIMEOUT, OPT_WITH, OPT_OUT };
+       OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO };
 
 static const struct option lab_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -53,6 +54,7 @@ static const struct option lab_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "with", required_argument, NULL, OPT_WITH },
 	{ "out", required_argument, NULL, OPT_OUT },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -63,7 +65,8 @@ struct lab_cmd {
 	const char *debian;
 	const char *append_a, *append_b;
 	bool exec;
-	char *debian_spec;
+	const char *scenarios[16];
+	int nr_scenarios;
 	char out[PATH_MAX], results[PATH_MAX];
 };
 
@@ -113,6 +116,11 @@ static int parse_opt(struct lab_cmd *lc, int c)
 			return -EINVAL;
 		}
 		p->timeout_s = ns / 1000000000ULL;
+		return 0;
+	case OPT_SCENARIO:
+		if (lc->nr_scenarios == 16)
+			return -E2BIG;
+		lc->scenarios[lc->nr_scenarios++] = optarg;
 		return 0;
 	case OPT_WITH:
 		if (p->nr_tools == 16)
@@ -249,28 +257,86 @@ static int lab_initramfs_cmd(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-/* rtgate compare BASELINE CANDIDATE: the analyzer's verdict and code. */
-static int compare_runs(const char *a, const char *b)
+/* The documented priority when several codes apply: 3, 4, 5, 1, 2, 0. */
+static int worse_exit(int a, int b)
 {
-	char self[PATH_MAX], exe[PATH_MAX + 16];
-	char *argv[] = { exe, "compare", (char *)a, (char *)b, NULL };
+	static const int rank[] = { 0, 3, 2, 6, 5, 4 };
+
+	if (a < 0 || a > 5)
+		a = EXIT_ENVIRONMENT;
+	if (b < 0 || b > 5)
+		b = EXIT_ENVIRONMENT;
+	return rank[a] >= rank[b] ? a : b;
+}
+
+/* rtgate compare A:S B:S, reports into out/S: the analyzer's verdict. */
+static int compare_scenario(const char *a, const char *b, const char *scen,
+			    const char *out)
+{
+	char self[PATH_MAX], exe[PATH_MAX + 16], sa[PATH_MAX + 80];
+	char sb[PATH_MAX + 80], dir[PATH_MAX + 80];
+	char *argv[] = { exe, "compare", sa, sb, "--report",
+			 "txt,md,json,junit,html", "--out", dir, NULL };
 	struct toolrun r = { .argv = argv, .inherit = true };
 	int ret, status;
 
 	if (fsio_self_dir(self, sizeof(self)))
 		return EXIT_ENVIRONMENT;
 	rtpath_fmt(exe, sizeof(exe), "%s/rtgate", self);
-	pr_info("lab gate: rtgate compare %s %s", a, b);
+	rtpath_fmt(sa, sizeof(sa), "%s:%s", a, scen);
+	rtpath_fmt(sb, sizeof(sb), "%s:%s", b, scen);
+	rtpath_fmt(dir, sizeof(dir), "%s/%s", out, scen);
+	if (fsio_mkdir_p(dir, 0755))
+		return EXIT_ENVIRONMENT;
+	pr_info("lab gate: rtgate compare %s %s", sa, sb);
 	ret = toolrun(&r, &status);
 	if (ret)
 		return exit_code(ret);
 	return status;
 }
 
+/* Every scenario of the baseline's manifest (or --scenario's), compared. */
+static int compare_runs(const struct lab_cmd *lc, const char *a,
+			const char *b, const char *out)
+{
+	char path[PATH_MAX + 32];
+	struct json_error err;
+	const cJSON *s;
+	cJSON *m;
+	int code = EXIT_PASS, n = 0, i;
+
+	if (lc->nr_scenarios) {
+		for (i = 0; i < lc->nr_scenarios; i++)
+			code = worse_exit(code, compare_scenario(a, b,
+					  lc->scenarios[i], out));
+		return code;
+	}
+	rtpath_fmt(path, sizeof(path), "%s/manifest.json", a);
+	if (json_read_file(path, &m, &err)) {
+		pr_err("%s", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
+		const char *name = json_get_str(s, "name", NULL);
+
+		if (!name)
+			continue;
+		code = worse_exit(code, compare_scenario(a, b, name, out));
+		n++;
+	}
+	cJSON_Delete(m);
+	if (!n) {
+		pr_err("%s: no scenarios to compare", path);
+		return EXIT_BAD_INPUT;
+	}
+	return code;
+}
+
 static int lab_gate_cmd(int argc, char **argv)
 {
 	struct lab_cmd lc = { 0 };
 	struct lab_run_result ra, rb;
+	char out[3 * PATH_MAX];
 	const char *pos[2];
 	int nr_pos = 0, ret;
 
@@ -310,7 +376,13 @@ static int lab_gate_cmd(int argc, char **argv)
 		return rb.exit_code > EXIT_INCONCLUSIVE ? rb.exit_code :
 		       EXIT_INCOMPLETE;
 	}
-	return compare_runs(ra.run_dir, rb.run_dir);
+	rtpath_fmt(out, sizeof(out), "%s/gate-%s-vs-%s",
+		   lc.p.results_dir, strrchr(ra.run_dir, '/') + 1,
+		   strrchr(rb.run_dir, '/') + 1);
+	ret = compare_runs(&lc, ra.run_dir, rb.run_dir, out);
+	pr_info("lab gate: %s vs %s: exit %d (reports: %s)", pos[0], pos[1],
+		ret, out);
+	return ret;
 }
 
 int cmd_lab(int argc, char **argv)
