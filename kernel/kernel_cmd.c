@@ -153,8 +153,8 @@ static int parse_build_opts(int argc, char **argv,
 		case OPT_NAME: p->name = optarg; break;
 		case OPT_JOBS:
 		case OPT_NICE:
-			if (parse_u64_range(optarg, c == OPT_JOBS, c == OPT_JOBS ?
-					    256 : 19, &v)) {
+			if (parse_u64_range(optarg, c == OPT_JOBS,
+					    c == OPT_JOBS ? 256 : 19, &v)) {
 				pr_err("--%s: '%s' is not a valid number",
 				       c == OPT_JOBS ? "jobs" : "nice", optarg);
 				return -EINVAL;
@@ -357,7 +357,8 @@ static int patches_check(int argc, char **argv)
 	ret = split_list(argv[optind], sets, &n, 16, "patch sets");
 	if (ret)
 		return exit_code(ret);
-	if (rtpaths_out(out, sizeof(out)) || rtpaths_cache(cache, sizeof(cache)) ||
+	if (rtpaths_out(out, sizeof(out)) ||
+	    rtpaths_cache(cache, sizeof(cache)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches"))
 		return EXIT_ENVIRONMENT;
 	rtpath_fmt(fetch, sizeof(fetch), "%s/patches", out);
@@ -418,8 +419,8 @@ static int patches_list(void)
 			const char *state = s->own ? "own" : "not fetched";
 			char series[2 * PATH_MAX + 96];
 
-			rtpath_fmt(series, sizeof(series), "%s/%s/series", fetch,
-				 s->name);
+			rtpath_fmt(series, sizeof(series), "%s/%s/series",
+				   fetch, s->name);
 			if (!s->own && fsio_exists(series))
 				state = "fetched";
 			printf("%-24s %-12s %s\n", s->name, state,

@@ -26,7 +26,8 @@ struct kconfig_request {
 struct kconfig_plan {
 	char frag[KCONFIG_MAX_FRAGMENTS][PATH_MAX];	/* effective copies */
 	int nr_frag;
-	char inc[KCONFIG_MAX_INCLUDES][PATH_MAX];	/* the tree's fragments */
+	/* the tree's fragments */
+	char inc[KCONFIG_MAX_INCLUDES][PATH_MAX];
 	int nr_inc;
 	struct kconfig_request req[KCONFIG_MAX_REQUESTS];
 	int nr_req;
@@ -198,7 +199,8 @@ static int plan_fragment(const struct kconfig_params *p, const char *path,
 			ret = -EINVAL;
 			goto out;
 		}
-		if (since[0] && kernel_version_cmp(p->tree->version, since) < 0) {
+		if (since[0] &&
+		    kernel_version_cmp(p->tree->version, since) < 0) {
 			pr_info("%s:%u: CONFIG_%s skipped: this tree is %s, "
 				"the symbol needs %s", path, lineno, r->sym,
 				p->tree->version, since);
@@ -304,7 +306,8 @@ int kconfig_get(const char *config_path, const char *name, char *val,
 		p += strlen(pat);
 		rtpath_fmt(val, len, "%.*s", (int)strcspn(p, "\n"), p);
 	} else {
-		rtpath_fmt(pat, sizeof(pat), "\n# CONFIG_%s is not set\n", name);
+		rtpath_fmt(pat, sizeof(pat), "\n# CONFIG_%s is not set\n",
+			   name);
 		if (strstr(buf, pat))
 			rtpath_fmt(val, len, "n");
 	}
@@ -405,7 +408,8 @@ static int run_kconfig(const struct kconfig_params *p, char *const *argv,
 int kconfig_make(const struct kconfig_params *p)
 {
 	char objarg[PATH_MAX + 4], config[PATH_MAX + 16], log[PATH_MAX + 16];
-	const char *merge_argv[6 + KCONFIG_MAX_INCLUDES + KCONFIG_MAX_FRAGMENTS];
+	const char *merge_argv[6 + KCONFIG_MAX_INCLUDES +
+			       KCONFIG_MAX_FRAGMENTS];
 	struct kconfig_plan *plan;
 	int i, n = 0, ret;
 

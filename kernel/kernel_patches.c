@@ -31,8 +31,8 @@ static bool valid_name(const char *s)
 
 #define SET_STR(field)							\
 	do {								\
-		if (snprintf(s->field, sizeof(s->field), "%s", value) >=	\
-		    (int)sizeof(s->field)) {				\
+		if (rtpath_fmt(s->field, sizeof(s->field), "%s",	\
+			       value)) {				\
 			rtpath_fmt(c->err, sizeof(c->err), "%s is too long", \
 				 name);					\
 			return 0;					\

@@ -193,7 +193,8 @@ static bool suite_mentions(const char *suite, const char *word)
 static int make_initramfs(struct run_ctx *c)
 {
 	struct initramfs_params ip = { .k = &c->k };
-	char bin[PATH_MAX], suites[PATH_MAX], cache[PATH_MAX + 32], path[PATH_MAX];
+	char bin[PATH_MAX], suites[PATH_MAX], cache[PATH_MAX + 32];
+	char path[PATH_MAX];
 	int i, ret;
 
 	ret = rtpaths_in_top(bin, sizeof(bin), "bin");
