@@ -430,6 +430,11 @@ int kconfig_make(const struct kconfig_params *p)
 	ret = make_plan(p, plan);
 	if (ret)
 		goto out;
+	/*
+	 * defconfig first, fragments on top: merged into the defconfig file
+	 * itself, EXPERT=y (PREEMPT_RT needs it) would flip the defaults of
+	 * "if EXPERT" symbols such as NAMESPACES.
+	 */
 	{
 		char *argv[] = { "make", "-s", objarg, (char *)(p->defconfig ?
 				 p->defconfig : "x86_64_defconfig"), NULL };
