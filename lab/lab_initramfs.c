@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fsio.h"
@@ -395,6 +397,51 @@ static int archive(const char *stage_dir, const char *out)
 	return ret;
 }
 
+#define INITRAMFS_KEEP 8
+
+struct cached {
+	char path[PATH_MAX];
+	time_t mtime;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	time_t x = ((const struct cached *)a)->mtime;
+	time_t y = ((const struct cached *)b)->mtime;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Keeps the INITRAMFS_KEEP images used last (a cache hit touches one). */
+static void prune_cache(const char *dir)
+{
+	struct dirent **names;
+	struct cached *v;
+	int i, n, k = 0;
+
+	n = scandir(dir, &names, NULL, NULL);
+	if (n < 0)
+		return;
+	v = calloc(n + 1, sizeof(*v));
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+		struct stat st;
+
+		if (v && len > 5 && !strcmp(name + len - 5, ".cpio") &&
+		    !rtpath_fmt(v[k].path, PATH_MAX, "%s/%s", dir, name) &&
+		    !stat(v[k].path, &st))
+			v[k++].mtime = st.st_mtime;
+		free(names[i]);
+	}
+	free(names);
+	if (v)
+		qsort(v, k, sizeof(*v), newest_first);
+	for (i = INITRAMFS_KEEP; v && i < k; i++)
+		unlink(v[i].path);
+	free(v);
+}
+
 int initramfs_build(const struct initramfs_params *p, char *path,
 		    size_t len, char hash[FILEHASH_HEX_LEN + 1])
 {
@@ -409,8 +456,13 @@ int initramfs_build(const struct initramfs_params *p, char *path,
 	if (ret)
 		goto out;
 	ret = rtpath_fmt(path, len, "%s/%s.cpio", p->cache_dir, hash);
-	if (ret || fsio_exists(path))
-		goto out;	/* the same content was built before */
+	if (ret)
+		goto out;
+	if (fsio_exists(path)) {
+		/* The same content was built before: mark it used. */
+		utimes(path, NULL);
+		goto out;
+	}
 	ret = fsio_mkdir_p(p->cache_dir, 0755);
 	rtpath_fmt(stage_dir, sizeof(stage_dir), "%s/stage.%d", p->cache_dir,
 		   getpid());
@@ -423,8 +475,10 @@ int initramfs_build(const struct initramfs_params *p, char *path,
 		ret = -errno;
 	unlink(tmp);
 	toolrun_simple(rm, NULL, NULL, &status);
-	if (!ret)
+	if (!ret) {
 		pr_info("initramfs: %d files -> %s", l.n, path);
+		prune_cache(p->cache_dir);
+	}
 out:
 	ir_free(&l);
 	return ret;
