@@ -405,6 +405,48 @@ static int run_kconfig(const struct kconfig_params *p, char *const *argv,
 	return ret;
 }
 
+/*
+ * `make defconfig` into OBJ/.config, or its copy from an earlier run in
+ * the same folder on the same tree (a kconfig run is a hundred compiler
+ * probes: seconds when idle, minutes on a saturated machine).
+ */
+static int base_config(const struct kconfig_params *p, char *objarg,
+		       const char *config, const char *log)
+{
+	const char *name = p->defconfig ? p->defconfig : "x86_64_defconfig";
+	char *argv[] = { "make", "-s", objarg, (char *)name, NULL };
+	char saved[PATH_MAX + 32], stamp[PATH_MAX + 256], *buf, *old;
+	size_t len, olen;
+	int ret;
+
+	rtpath_fmt(saved, sizeof(saved), "%s/.rtgate-defconfig", p->obj);
+	rtpath_fmt(stamp, sizeof(stamp), "# rtgate: %s of %s %s\n", name,
+		   p->src ? p->src : p->tree->path, p->tree->version);
+	if (!fsio_read_all(saved, &old, &olen)) {
+		bool hit = olen > strlen(stamp) &&
+			   !strncmp(old, stamp, strlen(stamp));
+
+		if (hit)
+			ret = fsio_write_atomic(config, old + strlen(stamp),
+						olen - strlen(stamp));
+		free(old);
+		if (hit)
+			return ret;
+	}
+	ret = run_kconfig(p, argv, log, "make defconfig");
+	if (ret || fsio_read_all(config, &buf, &len))
+		return ret;
+	old = malloc(strlen(stamp) + len);
+	if (old) {
+		memcpy(old, stamp, strlen(stamp));
+		memcpy(old + strlen(stamp), buf, len);
+		fsio_write_atomic(saved, old, strlen(stamp) + len);
+	}
+	free(old);
+	free(buf);
+	return 0;
+}
+
 int kconfig_make(const struct kconfig_params *p)
 {
 	char objarg[PATH_MAX + 4], config[PATH_MAX + 16], log[PATH_MAX + 16];
@@ -435,14 +477,9 @@ int kconfig_make(const struct kconfig_params *p)
 	 * itself, EXPERT=y (PREEMPT_RT needs it) would flip the defaults of
 	 * "if EXPERT" symbols such as NAMESPACES.
 	 */
-	{
-		char *argv[] = { "make", "-s", objarg, (char *)(p->defconfig ?
-				 p->defconfig : "x86_64_defconfig"), NULL };
-
-		ret = run_kconfig(p, argv, log, "make defconfig");
-		if (ret)
-			goto out;
-	}
+	ret = base_config(p, objarg, config, log);
+	if (ret)
+		goto out;
 	merge_argv[n++] = "scripts/kconfig/merge_config.sh";
 	merge_argv[n++] = "-m";
 	merge_argv[n++] = "-O";

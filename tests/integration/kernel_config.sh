@@ -42,15 +42,11 @@ is $? 3 "model lazy on 6.12: exit 3"
 check "PREEMPT_LAZY named as unknown to 6.12" -- \
 	has 'CONFIG_PREEMPT_LAZY=y did not stick.*no Kconfig in this tree defines PREEMPT_LAZY' "$T/err"
 
-cfg --model full
-is $? 0 "model full"
+cfg --model full --fragments rseq,hrtick
+is $? 0 "model full, with rseq and hrtick"
 check "CONFIG_PREEMPT=y" -- has '^CONFIG_PREEMPT=y$' "$K/.config"
 check "no PREEMPT_RT" -- bash -c "! grep -q '^CONFIG_PREEMPT_RT=y' '$K/.config'"
 check "no PREEMPT_DYNAMIC" -- has '^# CONFIG_PREEMPT_DYNAMIC is not set' "$K/.config"
-
-cfg --model none --fragments rseq,hrtick
-is $? 0 "model none with rseq and hrtick"
-check "CONFIG_PREEMPT_NONE=y" -- has '^CONFIG_PREEMPT_NONE=y$' "$K/.config"
 check "CONFIG_SCHED_HRTICK=y" -- has '^CONFIG_SCHED_HRTICK=y$' "$K/.config"
 check "RSEQ_SLICE_EXTENSION skipped before 7.0 (# rtgate: since)" -- \
 	has 'CONFIG_RSEQ_SLICE_EXTENSION skipped: this tree is 6\.12.*needs 7\.0' "$T/err"
