@@ -7,12 +7,15 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/analyze.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "export/export.h"
 #include "history/history.h"
+#include "kernel/kernel.h"
+#include "lab/lab.h"
 #include "log.h"
 #include "nightly/nightly.h"
 #include "runner/runner.h"
@@ -42,6 +45,13 @@ static const struct rtgate_command commands[] = {
 	  "static HTML trends from the history", cmd_dashboard },
 	{ "trace", "record|explain|compare|events|clean ...",
 	  "record traces, explain the worst wake-ups", cmd_trace },
+	{ "kernel", "build|matrix|config ...",
+	  "build named kernels from a tree and patch sets", cmd_kernel },
+	{ "patches", "fetch|check|list ...",
+	  "fetch patch sets (b4, mbox) and check they apply", cmd_patches },
+	{ "lab", "run|gate ...",
+	  "boot a kernel in QEMU, run a suite inside, compare", cmd_lab },
+	{ "lab-init", "", "the lab guest's /init (PID 1 only)", cmd_lab_init },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -75,6 +85,9 @@ int main(int argc, char **argv)
 	size_t i;
 
 	log_init("rtgate");
+	/* In the lab's guest, rtgate is /init. */
+	if (getpid() == 1)
+		return cmd_lab_init(argc, argv);
 	if (argc < 2)
 		return cmd_help(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsio.h"
+#include "rtpaths.h"
+
+static int copy_path(char *buf, size_t len, const char *a, const char *b)
+{
+	if (snprintf(buf, len, "%s%s%s", a, b ? "/" : "", b ? b : "") >=
+	    (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int rtpaths_top(char *buf, size_t len)
+{
+	const char *env = getenv("RTGATE_TOP");
+	char self[PATH_MAX], mk[PATH_MAX + 16];
+	size_t n;
+
+	if (env && *env)
+		return copy_path(buf, len, env, NULL);
+	if (!fsio_self_dir(self, sizeof(self))) {
+		n = strlen(self);
+		if (n > 4 && !strcmp(self + n - 4, "/bin")) {
+			self[n - 4] = '\0';
+			snprintf(mk, sizeof(mk), "%s/Makefile", self);
+			if (fsio_exists(mk))
+				return copy_path(buf, len, self, NULL);
+		}
+	}
+	if (!getcwd(buf, len))
+		return -errno;
+	return 0;
+}
+
+static int env_or_top(char *buf, size_t len, const char *var,
+		      const char *rel)
+{
+	const char *env = getenv(var);
+	char top[PATH_MAX];
+	int ret;
+
+	if (env && *env)
+		return copy_path(buf, len, env, NULL);
+	ret = rtpaths_top(top, sizeof(top));
+	if (ret)
+		return ret;
+	return copy_path(buf, len, top, rel);
+}
+
+int rtpaths_out(char *buf, size_t len)
+{
+	return env_or_top(buf, len, "RTGATE_OUT_DIR", "out");
+}
+
+int rtpaths_cache(char *buf, size_t len)
+{
+	const char *env = getenv("RTGATE_CACHE_DIR");
+	char out[PATH_MAX];
+	int ret;
+
+	if (env && *env)
+		return copy_path(buf, len, env, NULL);
+	ret = rtpaths_out(out, sizeof(out));
+	return ret ? ret : copy_path(buf, len, out, "cache");
+}
+
+int rtpaths_results(char *buf, size_t len)
+{
+	return env_or_top(buf, len, "RTGATE_RESULTS_DIR", "results");
+}
+
+int rtpaths_in_top(char *buf, size_t len, const char *rel)
+{
+	const char *env = getenv("RTGATE_PATCHES_DIR");
+	char top[PATH_MAX];
+	int ret;
+
+	if (!strcmp(rel, "patches") && env && *env)
+		return copy_path(buf, len, env, NULL);
+	ret = rtpaths_top(top, sizeof(top));
+	if (ret)
+		return ret;
+	return copy_path(buf, len, top, rel);
+}
+
+int rtpath_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}

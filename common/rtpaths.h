@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Where rtgate's own files are: the project top (kconfigs/, patches/,
+ * suites/ beside bin/), out/ for builds and caches, results/ for runs.
+ */
+#ifndef RTGATE_RTPATHS_H
+#define RTGATE_RTPATHS_H
+
+#include <stddef.h>
+
+/*
+ * The project top: RTGATE_TOP, else the folder above the running binary's
+ * bin/ when it holds a Makefile, else the current directory.
+ */
+int rtpaths_top(char *buf, size_t len);
+/* RTGATE_OUT_DIR, else TOP/out. Not created. */
+int rtpaths_out(char *buf, size_t len);
+/* RTGATE_CACHE_DIR, else OUT/cache: caches shared by every run. */
+int rtpaths_cache(char *buf, size_t len);
+/* RTGATE_RESULTS_DIR, else TOP/results. Not created. */
+int rtpaths_results(char *buf, size_t len);
+/* buf = TOP/rel (for kconfigs/, suites/); RTGATE_PATCHES_DIR overrides
+ * TOP/patches. */
+int rtpaths_in_top(char *buf, size_t len, const char *rel);
+
+/*
+ * snprintf for paths and other bounded strings: returns 0, or
+ * -ENAMETOOLONG when the result was cut (buf then holds the cut text).
+ */
+int rtpath_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

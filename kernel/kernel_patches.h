@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Patch sets: patches/NAME/manifest.ini names a series on lore (message-id,
+ * base, the `b4 am` command) and pins each patch's sha256. Third-party
+ * patches are fetched into out/patches/NAME/ (b4, or a local mbox or mail
+ * text), never committed; the project's own sets (`own = yes`) carry their
+ * patch files in patches/NAME/. Applying uses patch(1) on a clone of the
+ * tree, dry-run first, and names the patch, file and hunk that fail.
+ */
+#ifndef RTGATE_KERNEL_PATCHES_H
+#define RTGATE_KERNEL_PATCHES_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "filehash.h"
+
+#define PATCHSET_MAX 64
+
+struct patch_item {
+	char subject[256];
+	char file[PATH_MAX];		/* the patch file at hand */
+	char sha256[FILEHASH_HEX_LEN + 1];	/* pinned in the manifest */
+	char actual[FILEHASH_HEX_LEN + 1];	/* of file */
+};
+
+struct patch_set {
+	char name[64];
+	char dir[PATH_MAX];		/* patches/NAME */
+	char manifest[PATH_MAX];	/* patches/NAME/manifest.ini */
+	char description[256];
+	char message_id[256];
+	char base[256];
+	char b4[512];			/* "b4 am [OPTIONS] MSGID" */
+	char mail[256];			/* offline mail text (file name) */
+	char pick[256];			/* series | inline | attachment NAME */
+	char pinned[8];			/* the pins' source: b4 | mail */
+	int fuzz;			/* patch(1) --fuzz; default 0 */
+	bool own;			/* our own: files are in dir */
+	int nr;
+	struct patch_item items[PATCHSET_MAX];
+};
+
+/* Reads patches_dir/NAME/manifest.ini. Errors name file and line. */
+int patchset_load(const char *patches_dir, const char *name,
+		  struct patch_set *s);
+
+/*
+ * Fetches the set into fetch_dir/NAME/: with b4 from lore when mbox is
+ * NULL, else from mbox (an mbox file, through `b4 am -m`, or a mail text
+ * as the project's seeds hold, extracted by rtgate). Verifies the pinned
+ * sha256 of each patch; pin = true writes them into the manifest instead.
+ */
+int patchset_fetch(struct patch_set *s, const char *mbox,
+		   const char *fetch_dir, bool pin);
+
+/* Finds the patch files (fetched or own) and checks their sha256. */
+int patchset_locate(struct patch_set *s, const char *fetch_dir);
+
+/*
+ * Applies the set to tree (a writable clone) in order; log gets patch(1)'s
+ * output. A patch that does not apply: -EINVAL, with every failing file
+ * and hunk named on stderr; the tree is then partly patched.
+ */
+int patchset_apply(const struct patch_set *s, const char *tree,
+		   const char *log);
+
+/* Mail texts (the seeds' thread format) -> patch files. */
+struct mail_patch {
+	char subject[256];
+	char author[256];
+	char attachment[256];		/* "" for a patch inline in the body */
+	bool reply;			/* "Re: ..." */
+	int index, total;		/* [PATCH n/m]; 0/0 without */
+	char *text;
+};
+
+/* All patches found in a mail text; *n = 0 when there are none. */
+int mail_text_parse(const char *path, struct mail_patch **out, int *n);
+void mail_text_free(struct mail_patch *p, int n);
+
+#endif

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsio.h"
+#include "kernel_tree.h"
+#include "log.h"
+#include "rtpaths.h"
+#include "parse.h"
+#include "toolrun.h"
+
+int kernel_version_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		char *ea, *eb;
+		long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
+
+		if (ea == a || eb == b)
+			break;
+		if (x != y)
+			return x < y ? -1 : 1;
+		a = *ea == '.' ? ea + 1 : ea;
+		b = *eb == '.' ? eb + 1 : eb;
+		if (*ea != '.' || *eb != '.')
+			break;
+	}
+	return 0;
+}
+
+/* Runs argv and returns its first output line in buf. */
+static int first_line(char *const *argv, const char *cwd, char *buf,
+		      size_t len)
+{
+	char *out = NULL;
+	struct toolrun r = { .argv = argv, .cwd = cwd, .capture = &out };
+	int ret, status;
+
+	ret = toolrun(&r, &status);
+	if (!ret && status)
+		ret = -EIO;
+	if (!ret) {
+		out[strcspn(out, "\n")] = '\0';
+		if (snprintf(buf, len, "%s", out) >= (int)len)
+			ret = -ENAMETOOLONG;
+	}
+	free(out);
+	return ret;
+}
+
+static int tree_version(struct kernel_tree *t)
+{
+	char *argv[] = { "make", "-s", "--no-print-directory", "kernelversion",
+			 NULL };
+	int ret = first_line(argv, t->path, t->version, sizeof(t->version));
+
+	if (ret || !t->version[0]) {
+		pr_err("%s: `make kernelversion` failed: not a kernel tree?",
+		       t->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kernel_tree_src(const char *path, struct kernel_tree *t)
+{
+	char probe[PATH_MAX + 32];
+
+	memset(t, 0, sizeof(*t));
+	if (!realpath(path, t->path)) {
+		pr_err("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	rtpath_fmt(probe, sizeof(probe), "%s/scripts/kconfig/merge_config.sh",
+		 t->path);
+	if (!fsio_exists(probe)) {
+		pr_err("%s: not a kernel source tree (no %s)", path,
+		       "scripts/kconfig/merge_config.sh");
+		return -EINVAL;
+	}
+	rtpath_fmt(t->origin, sizeof(t->origin), "src");
+	rtpath_fmt(probe, sizeof(probe), "%s/.git", t->path);
+	if (fsio_exists(probe)) {
+		char *argv[] = { "git", "rev-parse", "HEAD", NULL };
+
+		if (first_line(argv, t->path, t->commit, sizeof(t->commit)))
+			t->commit[0] = '\0';
+	}
+	return tree_version(t);
+}
+
+static int debian_package_version(const char *pkg, char *buf, size_t len)
+{
+	char *argv[] = { "dpkg-query", "-W", "-f=${Status}|${Version}",
+			 (char *)pkg, NULL };
+	char line[256], *bar;
+
+	if (first_line(argv, NULL, line, sizeof(line)))
+		return -ENOENT;
+	bar = strchr(line, '|');
+	if (!bar || !strstr(line, "install ok installed"))
+		return -ENOENT;
+	if (snprintf(buf, len, "%s", bar + 1) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Extracts tarball into dest through a temporary sibling and a rename. */
+static int extract_tarball(const char *tarball, const char *dest)
+{
+	char tmp[PATH_MAX + 32], log[PATH_MAX + 32];
+	char *argv[] = { "tar", "-xf", (char *)tarball, "-C", tmp,
+			 "--strip-components=1", NULL };
+	char *rm[] = { "rm", "-rf", tmp, NULL };
+	time_t start = time(NULL);
+	int ret, status;
+
+	rtpath_fmt(tmp, sizeof(tmp), "%s.tmp.%d", dest, getpid());
+	rtpath_fmt(log, sizeof(log), "%s.log", dest);
+	ret = fsio_mkdir_p(tmp, 0755);
+	if (ret)
+		return ret;
+	pr_info("extracting %s (once; cached in %s) ...", tarball, dest);
+	ret = toolrun_simple(argv, NULL, log, &status);
+	if (!ret && status) {
+		pr_err("tar failed extracting %s (log: %s)", tarball, log);
+		ret = -EIO;
+	}
+	if (!ret && rename(tmp, dest))
+		ret = -errno;
+	if (ret) {
+		toolrun_simple(rm, NULL, NULL, &status);
+		return ret;
+	}
+	pr_info("extracted in %lds", (long)(time(NULL) - start));
+	return 0;
+}
+
+int kernel_tree_debian(const char *series, const char *cache_dir,
+		       struct kernel_tree *t)
+{
+	char tarball[PATH_MAX], cache[PATH_MAX], lockpath[PATH_MAX + 16];
+	int lock, ret;
+
+	memset(t, 0, sizeof(*t));
+	rtpath_fmt(t->origin, sizeof(t->origin), "debian");
+	rtpath_fmt(t->package, sizeof(t->package), "linux-source-%s", series);
+	if (debian_package_version(t->package, t->package_version,
+				   sizeof(t->package_version))) {
+		pr_err("%s is not installed (apt-get install %s, or "
+		       "./run.sh deps --test); or give a tree with --src",
+		       t->package, t->package);
+		return -ENOPKG;
+	}
+	rtpath_fmt(tarball, sizeof(tarball), "/usr/src/%s.tar.xz", t->package);
+	if (!fsio_exists(tarball)) {
+		pr_err("%s: missing although %s is installed", tarball,
+		       t->package);
+		return -ENOENT;
+	}
+	if (snprintf(cache, sizeof(cache), "%s/src/%s_%s", cache_dir,
+		     t->package, t->package_version) >= (int)sizeof(cache))
+		return -ENAMETOOLONG;
+	/* The cache folder itself is the marker: it appears by rename. */
+	rtpath_fmt(lockpath, sizeof(lockpath), "%s/src", cache_dir);
+	ret = fsio_mkdir_p(lockpath, 0755);
+	if (ret) {
+		pr_err("%s: %s", lockpath, strerror(-ret));
+		return ret;
+	}
+	rtpath_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
+	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0) {
+		pr_err("%s: %s", lockpath, strerror(errno));
+		return -errno;
+	}
+	/* Another rtgate may be extracting the same tree: wait for it. */
+	if (flock(lock, LOCK_EX)) {
+		ret = -errno;
+		goto out;
+	}
+	if (!fsio_exists(cache))
+		ret = extract_tarball(tarball, cache);
+	if (!ret && !realpath(cache, t->path))
+		ret = -errno;
+	if (!ret)
+		ret = tree_version(t);
+out:
+	close(lock);
+	return ret;
+}
+
+int kernel_tree_open(const char *src, const char *debian,
+		     const char *cache_dir, struct kernel_tree *t)
+{
+	if (src && debian) {
+		pr_err("--src and --debian exclude each other");
+		return -EINVAL;
+	}
+	if (src)
+		return kernel_tree_src(src, t);
+	return kernel_tree_debian(debian ? debian : "6.12", cache_dir, t);
+}
+
+int kernel_tree_clone(const struct kernel_tree *t, const char *dest)
+{
+	char *rm[] = { "rm", "-rf", (char *)dest, NULL };
+	char *cp[] = { "cp", "-al", (char *)t->path, (char *)dest, NULL };
+	int ret, status;
+
+	ret = toolrun_simple(rm, NULL, NULL, &status);
+	if (!ret)
+		ret = toolrun_simple(cp, NULL, NULL, &status);
+	if (!ret && status) {
+		pr_err("cp -al %s %s failed (another file system? hard links "
+		       "need the same one)", t->path, dest);
+		ret = -EIO;
+	}
+	return ret;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtgate lab-init`: /init of the lab's guest (PID 1). No shell: it mounts
+ * what a run needs, loads the modules the 9p share needs, mounts the share
+ * the host gave (tag "rtgate") on /lab, runs what /lab/plan.json says with
+ * the results going to /lab/results, writes /lab/status.json, syncs and
+ * powers off. Progress goes to the serial console as "rtgate-lab: ..."
+ * lines, which the host shows and keeps in the console log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "lab.h"
+#include "lab_initramfs.h"
+#include "log.h"
+#include "rtpaths.h"
+
+#define say(...)							\
+	do {								\
+		printf("rtgate-lab: " __VA_ARGS__);			\
+		putchar('\n');						\
+		fflush(stdout);						\
+	} while (0)
+
+struct guest_status {
+	int exit_code;			/* of what ran; -1: never ran */
+	int signal;
+	char error[512];
+	struct timespec start;
+};
+
+static void console_fds(void)
+{
+	int fd;
+
+	if (fcntl(1, F_GETFD) >= 0)
+		return;
+	/* The kernel found no /dev/console in the image: use devtmpfs's. */
+	fd = open("/dev/console", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+static void mount_one(const char *src, const char *dir, const char *type,
+		      const char *opts, bool quiet)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, opts) &&
+	    errno != EBUSY && !quiet)
+		say("warning: mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static void mount_basics(void)
+{
+	mount_one("devtmpfs", "/dev", "devtmpfs", NULL, true);
+	console_fds();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mount_one("proc", "/proc", "proc", NULL, false);
+	mount_one("sysfs", "/sys", "sysfs", NULL, false);
+	mount_one("devpts", "/dev/pts", "devpts", "gid=5,mode=620", false);
+	mount_one("tmpfs", "/dev/shm", "tmpfs", "mode=1777", false);
+	mount_one("tmpfs", "/run", "tmpfs", "mode=755", false);
+	mount_one("tmpfs", "/tmp", "tmpfs", "mode=1777", false);
+	mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", NULL, false);
+	/* Kernels without tracing or debugfs still run suites that skip. */
+	mount_one("tracefs", "/sys/kernel/tracing", "tracefs", NULL, false);
+	mount_one("debugfs", "/sys/kernel/debug", "debugfs", NULL, false);
+}
+
+static void load_modules(void)
+{
+	char *buf, *line, *save;
+	size_t len;
+	int n = 0;
+
+	if (fsio_read_all(LAB_GUEST_MODULES, &buf, &len))
+		return;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int fd = open(line, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || (syscall(SYS_finit_module, fd, "", 0) &&
+			       errno != EEXIST))
+			say("warning: module %s: %s", line, strerror(errno));
+		else
+			n++;
+		if (fd >= 0)
+			close(fd);
+	}
+	free(buf);
+	if (n)
+		say("loaded %d modules", n);
+}
+
+static int mount_share(void)
+{
+	int i;
+
+	mkdir(LAB_GUEST_SHARE, 0755);
+	for (i = 0; i < 10; i++) {
+		if (!mount(LAB_SHARE_TAG, LAB_GUEST_SHARE, "9p", 0,
+			   "trans=virtio,version=9p2000.L,msize=262144"))
+			return 0;
+		usleep(200000);
+	}
+	say("error: cannot mount the 9p share '%s': %s", LAB_SHARE_TAG,
+	    strerror(errno));
+	return -errno;
+}
+
+static char **json_argv(const cJSON *arr, const char *const *prefix)
+{
+	int n = 0, i = 0, k;
+	const cJSON *it;
+	char **argv;
+
+	while (prefix && prefix[n])
+		n++;
+	argv = calloc(n + cJSON_GetArraySize(arr) + 1, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	for (k = 0; k < n; k++)
+		argv[i++] = (char *)prefix[k];
+	cJSON_ArrayForEach(it, arr)
+		if (cJSON_IsString(it))
+			argv[i++] = it->valuestring;
+	return argv;
+}
+
+/* Runs argv and reaps every orphan that PID 1 inherits meanwhile. */
+static void run_child(char **argv, struct guest_status *st)
+{
+	static char *const envp[] = {
+		"PATH=" LAB_GUEST_BIN ":/usr/local/bin:/usr/bin:/bin:"
+		"/usr/sbin:/sbin",
+		"HOME=/root", "TERM=dumb", "RTGATE_LAB=1",
+		"RTGATE_RESULTS_DIR=" LAB_GUEST_SHARE "/results",
+		"RTGATE_STATE_DIR=/run/rtgate", NULL,
+	};
+	int wst;
+	pid_t pid, w;
+
+	say("running: %s%s%s", argv[0], argv[1] ? " " : "",
+	    argv[1] ? argv[1] : "");
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		if (chdir("/root"))
+			_exit(127);
+		execve(argv[0], argv, envp);
+		fprintf(stderr, "rtgate-lab: error: exec %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		snprintf(st->error, sizeof(st->error), "fork: %s",
+			 strerror(errno));
+		return;
+	}
+	for (;;) {
+		w = waitpid(-1, &wst, 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return;
+	}
+	if (WIFEXITED(wst))
+		st->exit_code = WEXITSTATUS(wst);
+	else
+		st->signal = WTERMSIG(wst);
+}
+
+static void run_plan(struct guest_status *st)
+{
+	static const char *const rtgate_run[] = { LAB_GUEST_BIN "/rtgate",
+						  "run", NULL, NULL };
+	const char *prefix[4] = { rtgate_run[0], rtgate_run[1], NULL, NULL };
+	char suite[PATH_MAX];
+	struct json_error err;
+	cJSON *plan;
+	const char *mode;
+	char **argv = NULL;
+
+	if (json_read_file(LAB_GUEST_SHARE "/plan.json", &plan, &err)) {
+		snprintf(st->error, sizeof(st->error), "%s", err.msg);
+		say("error: %s", err.msg);
+		return;
+	}
+	mode = json_get_str(plan, "mode", "");
+	if (!strcmp(mode, "probe")) {
+		st->exit_code = 0;
+	} else if (!strcmp(mode, "exec")) {
+		argv = json_argv(cJSON_GetObjectItem(plan, "argv"), NULL);
+	} else if (!strcmp(mode, "suite")) {
+		rtpath_fmt(suite, sizeof(suite), "%s/%s", LAB_GUEST_SHARE,
+			   json_get_str(plan, "suite", "suite.suite"));
+		prefix[2] = suite;
+		argv = json_argv(cJSON_GetObjectItem(plan, "args"), prefix);
+	} else {
+		snprintf(st->error, sizeof(st->error),
+			 "plan.json: unknown mode '%s'", mode);
+	}
+	if (argv && argv[0])
+		run_child(argv, st);
+	free(argv);
+	cJSON_Delete(plan);
+}
+
+static void write_status(const struct guest_status *st)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct timespec end;
+	struct utsname u;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	cJSON_AddStringToObject(o, "schema", "rtgate-lab-status/1");
+	if (st->exit_code >= 0)
+		cJSON_AddNumberToObject(o, "exit", st->exit_code);
+	if (st->signal)
+		cJSON_AddNumberToObject(o, "signal", st->signal);
+	if (st->error[0])
+		cJSON_AddStringToObject(o, "error", st->error);
+	cJSON_AddNumberToObject(o, "duration_s", end.tv_sec - st->start.tv_sec);
+	if (!uname(&u)) {
+		cJSON_AddStringToObject(o, "release", u.release);
+		cJSON_AddStringToObject(o, "version", u.version);
+		cJSON_AddStringToObject(o, "machine", u.machine);
+	}
+	if (json_write_file(LAB_GUEST_SHARE "/status.json", o))
+		say("error: cannot write %s/status.json", LAB_GUEST_SHARE);
+	cJSON_Delete(o);
+}
+
+static void __attribute__((noreturn)) power_off(void)
+{
+	sync();
+	umount(LAB_GUEST_SHARE);
+	say("powering off");
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+int cmd_lab_init(int argc, char **argv)
+{
+	struct guest_status st = { .exit_code = -1 };
+	struct utsname u;
+
+	(void)argc;
+	(void)argv;
+	if (getpid() != 1) {
+		pr_err("lab-init is the lab guest's /init (PID 1); it powers "
+		       "the machine off when done");
+		return EXIT_BAD_INPUT;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &st.start);
+	mount_basics();
+	uname(&u);
+	say("booted %s %s", u.release, u.version);
+	load_modules();
+	if (!mount_share()) {
+		run_plan(&st);
+		say("done: exit %d%s%s", st.exit_code, st.error[0] ? ": " : "",
+		    st.error);
+		write_status(&st);
+	}
+	power_off();
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "fsio.h"
+#include "jsonio.h"
+#include "lab_kernel.h"
+#include "log.h"
+#include "rtpaths.h"
+#include "toolrun.h"
+
+/* What the lab needs from a kernel: virtio PCI, 9p over virtio. */
+static const char *const lab_modules[] = { "virtio_pci", "9pnet_virtio",
+					   "9p", NULL };
+static const char *const lab_symbols[] = { "VIRTIO_PCI", "NET_9P_VIRTIO",
+					   "9P_FS", NULL };
+
+/* CONFIG_NAME's value in a .config ("" when absent). */
+static void config_value(const char *buf, const char *name, char *val,
+			 size_t len)
+{
+	char pat[128];
+	const char *p;
+
+	rtpath_fmt(pat, sizeof(pat), "\nCONFIG_%s=", name);
+	p = strstr(buf, pat);
+	val[0] = '\0';
+	if (p) {
+		p += strlen(pat);
+		rtpath_fmt(val, len, "%.*s", (int)strcspn(p, "\n"), p);
+	}
+}
+
+static int read_config(struct lab_kernel *k, bool need_builtin)
+{
+	char *buf, val[64];
+	size_t len;
+	int ret, i;
+
+	ret = fsio_read_all(k->config, &buf, &len);
+	if (ret) {
+		pr_err("%s: %s", k->config, strerror(-ret));
+		return ret;
+	}
+	config_value(buf, "PREEMPT_RT", val, sizeof(val));
+	k->preempt_rt = !strcmp(val, "y");
+	for (i = 0; need_builtin && lab_symbols[i]; i++) {
+		config_value(buf, lab_symbols[i], val, sizeof(val));
+		if (strcmp(val, "y")) {
+			pr_err("%s: CONFIG_%s is not built in; the lab needs "
+			       "it (build with the qemu-guest fragment)",
+			       k->config, lab_symbols[i]);
+			ret = -EINVAL;
+			break;
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+int lab_kernel_from_build(const char *dir_or_name, const char *out_dir,
+			  struct lab_kernel *k)
+{
+	char path[PATH_MAX + 16];
+	struct json_error jerr;
+	cJSON *json;
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	rtpath_fmt(k->origin, sizeof(k->origin), "build");
+	if (strchr(dir_or_name, '/'))
+		rtpath_fmt(path, sizeof(path), "%s", dir_or_name);
+	else
+		rtpath_fmt(path, sizeof(path), "%s/kernels/%s", out_dir,
+			   dir_or_name);
+	if (!realpath(path, k->dir)) {
+		pr_err("kernel %s: %s (build it: ./run.sh kernel build)",
+		       dir_or_name, strerror(errno));
+		return -ENOENT;
+	}
+	rtpath_fmt(k->image, sizeof(k->image), "%s/bzImage", k->dir);
+	rtpath_fmt(k->config, sizeof(k->config), "%s/.config", k->dir);
+	rtpath_fmt(path, sizeof(path), "%s/build.json", k->dir);
+	if (!fsio_exists(k->image) || !fsio_exists(path)) {
+		pr_err("%s: no bzImage or build.json: not a built kernel "
+		       "(./run.sh kernel build)", k->dir);
+		return -ENOENT;
+	}
+	ret = json_read_file(path, &json, &jerr);
+	if (ret) {
+		pr_err("%s", jerr.msg);
+		return ret;
+	}
+	rtpath_fmt(k->name, sizeof(k->name), "%s",
+		   json_get_str(json, "name", ""));
+	rtpath_fmt(k->release, sizeof(k->release), "%s",
+		   json_get_str(json, "release", ""));
+	if (strcmp(json_get_str(json, "status", ""), "built")) {
+		pr_err("%s: status is '%s', not built", path,
+		       json_get_str(json, "status", "?"));
+		ret = -EINVAL;
+	}
+	cJSON_Delete(json);
+	return ret ? ret : read_config(k, true);
+}
+
+/* Runs argv and returns its whole output (malloc'd) in *out. */
+static int capture(char *const *argv, const char *cwd, char **out)
+{
+	struct toolrun r = { .argv = argv, .cwd = cwd, .capture = out };
+	int ret, status;
+
+	*out = NULL;
+	ret = toolrun(&r, &status);
+	if (!ret && status)
+		ret = -EIO;
+	if (ret) {
+		free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+/* linux-image-rt-amd64 -> linux-image-6.1.0-57-rt-amd64, and its version. */
+static int debian_resolve(const char *meta, char *pkg, size_t plen,
+			  char *ver, size_t vlen)
+{
+	char *dep[] = { "apt-cache", "depends", (char *)meta, NULL };
+	char *show[] = { "apt-cache", "show", "--no-all-versions", pkg, NULL };
+	char *out, *p;
+	int ret;
+
+	ret = capture(dep, NULL, &out);
+	if (ret)
+		return ret;
+	p = strstr(out, "Depends: linux-image-");
+	if (p)
+		rtpath_fmt(pkg, plen, "%.*s", (int)strcspn(p + 9, "\n "),
+			   p + 9);
+	free(out);
+	if (!p)
+		return -ENOENT;
+	ret = capture(show, NULL, &out);
+	if (ret)
+		return ret;
+	p = strstr(out, "\nVersion: ");
+	if (!p && !strncmp(out, "Version: ", 9))
+		p = out - 1;
+	if (p)
+		rtpath_fmt(ver, vlen, "%.*s", (int)strcspn(p + 10, "\n"),
+			   p + 10);
+	free(out);
+	return p ? 0 : -ENOENT;
+}
+
+static int run_logged(char *const *argv, const char *cwd, const char *log,
+		      const char *what)
+{
+	struct toolrun r = { .argv = argv, .cwd = cwd, .out_path = log,
+			     .out_append = true };
+	int ret, status;
+
+	ret = toolrun(&r, &status);
+	if (ret == -ENOENT) {
+		pr_err("%s: %s is not installed", what, argv[0]);
+		return -ENOPKG;
+	}
+	if (!ret && status) {
+		pr_err("%s failed (exit %d; log: %s)", what, status, log);
+		ret = -EIO;
+	}
+	return ret;
+}
+
+/* apt-get download + dpkg-deb -x + depmod, into dest via a rename. */
+static int debian_unpack(const char *pkg, const char *release,
+			 const char *dest)
+{
+	char tmp[PATH_MAX + 32], root[PATH_MAX + 40], log[PATH_MAX + 48];
+	char *dl[] = { "apt-get", "download", "-q", (char *)pkg, NULL };
+	char *depmod[] = { "depmod", "-b", root, (char *)release, NULL };
+	char *rm[] = { "rm", "-rf", tmp, NULL };
+	glob_t g = { 0 };
+	char pat[PATH_MAX + 48];
+	int ret, status;
+
+	rtpath_fmt(tmp, sizeof(tmp), "%s.tmp.%d", dest, getpid());
+	rtpath_fmt(root, sizeof(root), "%s/root", tmp);
+	rtpath_fmt(log, sizeof(log), "%s.log", dest);
+	unlink(log);
+	ret = fsio_mkdir_p(tmp, 0755);
+	if (ret)
+		return ret;
+	pr_info("downloading %s (once; cached in %s) ...", pkg, dest);
+	ret = run_logged(dl, tmp, log, "apt-get download");
+	rtpath_fmt(pat, sizeof(pat), "%s/*.deb", tmp);
+	if (!ret && (glob(pat, 0, NULL, &g) || g.gl_pathc != 1)) {
+		pr_err("apt-get download %s left no .deb (log: %s)", pkg, log);
+		ret = -EIO;
+	}
+	if (!ret) {
+		char *x[] = { "dpkg-deb", "-x", g.gl_pathv[0], root, NULL };
+
+		ret = run_logged(x, NULL, log, "dpkg-deb -x");
+	}
+	if (!ret)
+		ret = run_logged(depmod, NULL, log, "depmod");
+	if (!ret && rename(root, dest))
+		ret = -errno;
+	globfree(&g);
+	toolrun_simple(rm, NULL, NULL, &status);
+	return ret;
+}
+
+/* The .ko files (with their dependencies, in load order) the lab needs. */
+static int debian_modules(struct lab_kernel *k)
+{
+	char *out, *line, *save;
+	int i, j, ret = 0;
+
+	/* modprobe says "builtin NAME" for what needs no loading. */
+	for (i = 0; lab_modules[i] && !ret; i++) {
+		char *argv[] = { "modprobe", "-d", k->dir, "-S", k->release,
+				 "--show-depends", (char *)lab_modules[i],
+				 NULL };
+
+		ret = capture(argv, NULL, &out);
+		if (ret) {
+			pr_err("modprobe --show-depends %s failed for %s "
+			       "(kmod installed?)", lab_modules[i], k->dir);
+			ret = ret == -ENOENT ? -ENOPKG : ret;
+			break;
+		}
+		for (line = strtok_r(out, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char path[PATH_MAX];
+			bool dup = false;
+
+			if (sscanf(line, "insmod %4095s", path) != 1)
+				continue;
+			for (j = 0; j < k->nr_modules; j++)
+				dup |= !strcmp(k->modules[j], path);
+			if (dup)
+				continue;
+			if (k->nr_modules == LAB_MAX_MODULES) {
+				ret = -E2BIG;
+				break;
+			}
+			rtpath_fmt(k->modules[k->nr_modules++], PATH_MAX, "%s",
+				   path);
+		}
+		free(out);
+	}
+	return ret;
+}
+
+int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
+{
+	const char *meta;
+	char cache[PATH_MAX], lockpath[PATH_MAX + 16];
+	int ret, lock;
+
+	memset(k, 0, sizeof(*k));
+	rtpath_fmt(k->origin, sizeof(k->origin), "debian");
+	if (!strcmp(flavour, "rt"))
+		meta = "linux-image-rt-amd64";
+	else if (!strcmp(flavour, "std"))
+		meta = "linux-image-amd64";
+	else {
+		pr_err("--debian-kernel %s: expected rt or std", flavour);
+		return -EINVAL;
+	}
+	ret = debian_resolve(meta, k->package, sizeof(k->package),
+			     k->package_version, sizeof(k->package_version));
+	if (ret) {
+		pr_err("apt-cache knows no %s (not Debian? apt-get update?)",
+		       meta);
+		return ret == -ENOENT ? -ENOPKG : ret;
+	}
+	/* linux-image-6.1.0-57-rt-amd64 -> 6.1.0-57-rt-amd64 */
+	rtpath_fmt(k->release, sizeof(k->release), "%s", k->package + 12);
+	rtpath_fmt(k->name, sizeof(k->name), "debian-%s", k->release);
+	ret = rtpaths_cache(lockpath, sizeof(lockpath));
+	if (ret)
+		return ret;
+	rtpath_fmt(cache, sizeof(cache), "%s/debian/%s_%s", lockpath,
+		   k->package, k->package_version);
+	rtpath_fmt(lockpath + strlen(lockpath), sizeof(lockpath) -
+		   strlen(lockpath), "/debian");
+	ret = fsio_mkdir_p(lockpath, 0755);
+	if (ret)
+		return ret;
+	rtpath_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
+	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX)) {
+		ret = -errno;
+		pr_err("%s: %s", lockpath, strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		return ret;
+	}
+	if (!fsio_exists(cache))
+		ret = debian_unpack(k->package, k->release, cache);
+	close(lock);
+	if (ret)
+		return ret;
+	rtpath_fmt(k->dir, sizeof(k->dir), "%s", cache);
+	rtpath_fmt(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", cache,
+		   k->release);
+	rtpath_fmt(k->config, sizeof(k->config), "%s/boot/config-%s", cache,
+		   k->release);
+	ret = read_config(k, false);
+	return ret ? ret : debian_modules(k);
+}
+
+int lab_kernel_resolve(const char *spec, const char *out_dir,
+		       struct lab_kernel *k)
+{
+	if (!strncmp(spec, "debian:", 7))
+		return lab_kernel_debian(spec + 7, k);
+	return lab_kernel_from_build(spec, out_dir, k);
+}

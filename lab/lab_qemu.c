@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "lab_qemu.h"
+#include "log.h"
+#include "rtpaths.h"
+#include "toolrun.h"
+
+#define QEMU "qemu-system-x86_64"
+
+void qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
+{
+	/* panic=-1 and -no-reboot: a panicking guest ends QEMU at once. */
+	rtpath_fmt(buf, len, "console=ttyS0 panic=-1 rdinit=/init%s%s",
+		   p->append && *p->append ? " " : "",
+		   p->append ? p->append : "");
+}
+
+static void on_console(const char *line, void *arg)
+{
+	const struct qemu_params *p = ((void **)arg)[0];
+	struct qemu_result *r = ((void **)arg)[1];
+	const char *panic = strstr(line, "Kernel panic");
+
+	if (panic && !r->panic) {
+		r->panic = true;
+		rtpath_fmt(r->panic_line, sizeof(r->panic_line), "%s", panic);
+	}
+	if (p->quiet)
+		return;
+	if (p->verbose || panic || !strncmp(line, "rtgate", 6))
+		fprintf(stderr, "  | %s\n", line);
+}
+
+int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
+{
+	char smp[16], mem[16], cmdline[2048], virtfs[4200];
+	const char *accel = !strcmp(p->accel, "kvm") ? "kvm" :
+			    "tcg,thread=multi";
+	const char *cpu = !strcmp(p->accel, "kvm") ? "host" : "max";
+	char *argv[] = {
+		QEMU, "-accel", (char *)accel, "-cpu", (char *)cpu,
+		"-smp", smp, "-m", mem, "-nodefaults", "-display", "none",
+		"-no-reboot", "-serial", "stdio",
+		"-kernel", (char *)p->image, "-initrd", (char *)p->initrd,
+		"-append", cmdline, "-virtfs", virtfs, NULL,
+	};
+	void *arg[2] = { (void *)p, r };
+	struct toolrun t = {
+		.argv = argv, .out_path = p->console_log, .on_line = on_console,
+		.arg = arg, .timeout_ms = p->timeout_s * 1000u,
+	};
+	struct timespec a, b;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->status = -1;
+	rtpath_fmt(smp, sizeof(smp), "%d", p->cpus);
+	rtpath_fmt(mem, sizeof(mem), "%d", p->mem_mb);
+	qemu_kernel_cmdline(p, cmdline, sizeof(cmdline));
+	rtpath_fmt(virtfs, sizeof(virtfs), "local,path=%s,mount_tag=%s,"
+		   "security_model=none,id=%s", p->share, LAB_SHARE_TAG,
+		   LAB_SHARE_TAG);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ret = toolrun(&t, &r->status);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	r->wall_s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+	if (ret == -ENOENT) {
+		pr_err(QEMU " is not installed (apt-get install "
+		       "qemu-system-x86)");
+		return -ENOPKG;
+	}
+	if (ret == -ETIMEDOUT) {
+		r->timed_out = true;
+		return 0;
+	}
+	return ret;
+}
+
+int qemu_version(char *buf, size_t len)
+{
+	char *argv[] = { QEMU, "--version", NULL }, *out = NULL;
+	struct toolrun t = { .argv = argv, .capture = &out };
+	int ret, status;
+
+	ret = toolrun(&t, &status);
+	if (!ret && !status && out) {
+		out[strcspn(out, "\n")] = '\0';
+		rtpath_fmt(buf, len, "%s", out);
+	}
+	free(out);
+	return ret == -ENOENT ? -ENOPKG : ret;
+}
+
+bool qemu_kvm_device(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "lab.h"
+#include "lab_initramfs.h"
+#include "lab_kernel.h"
+#include "lab_qemu.h"
+#include "lab_run.h"
+#include "log.h"
+#include "rtpaths.h"
+#include "toolrun.h"
+
+#define PROBE_TIMEOUT_S 30
+
+struct run_ctx {
+	const struct lab_run_params *p;
+	struct lab_run_result *res;
+	struct lab_kernel k;
+	char suite[PATH_MAX];
+	char initrd[PATH_MAX];
+	char initrd_sha[FILEHASH_HEX_LEN + 1];
+	char share[PATH_MAX + 16];
+	char console[PATH_MAX + 16];
+	char accel[8];
+	char accel_reason[256];
+	char qemu[128];
+	struct qemu_params qp;
+	struct qemu_result qr;
+	cJSON *status;			/* the guest's status.json */
+};
+
+static int write_plan(const char *share, cJSON *plan)
+{
+	char path[PATH_MAX + 16];
+
+	rtpath_fmt(path, sizeof(path), "%s/plan.json", share);
+	return json_write_file(path, plan);
+}
+
+static int copy_to(const char *from, const char *to)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	ret = fsio_read_all(from, &buf, &len);
+	if (ret)
+		return ret;
+	ret = fsio_write_atomic(to, buf, len);
+	free(buf);
+	return ret;
+}
+
+/* The accelerator probe's verdict, cached per host kernel and QEMU. */
+static bool probe_cached(struct run_ctx *c, const char *cache, const char *key)
+{
+	struct json_error err;
+	cJSON *j;
+	bool hit = false;
+
+	if (!fsio_exists(cache) || json_read_file(cache, &j, &err))
+		return false;
+	if (!strcmp(json_get_str(j, "key", ""), key)) {
+		rtpath_fmt(c->accel, sizeof(c->accel), "%s",
+			   json_get_str(j, "accel", "tcg"));
+		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
+			   "%s (cached)", json_get_str(j, "reason", ""));
+		hit = true;
+	}
+	cJSON_Delete(j);
+	return hit;
+}
+
+/* Boots the kernel once under KVM with a do-nothing plan. */
+static void probe_kvm(struct run_ctx *c, const char *dir)
+{
+	struct qemu_params qp = c->qp;
+	struct qemu_result qr;
+	char share[PATH_MAX + 16], log[PATH_MAX + 16], st[PATH_MAX + 32];
+	cJSON *plan = cJSON_CreateObject();
+
+	rtpath_fmt(share, sizeof(share), "%s/probe-share", dir);
+	rtpath_fmt(log, sizeof(log), "%s/probe-console.log", dir);
+	rtpath_fmt(st, sizeof(st), "%s/status.json", share);
+	fsio_mkdir_p(share, 0755);
+	unlink(st);
+	cJSON_AddStringToObject(plan, "mode", "probe");
+	write_plan(share, plan);
+	cJSON_Delete(plan);
+	qp.accel = "kvm";
+	qp.share = share;
+	qp.console_log = log;
+	qp.timeout_s = PROBE_TIMEOUT_S;
+	qp.quiet = true;
+	pr_info("lab: probing KVM (a %d s boot at most) ...", PROBE_TIMEOUT_S);
+	if (qemu_boot(&qp, &qr)) {
+		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
+			   "QEMU could not run");
+	} else if (fsio_exists(st)) {
+		rtpath_fmt(c->accel, sizeof(c->accel), "kvm");
+		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
+			   "a KVM guest booted in %.1f s", qr.wall_s);
+	} else if (qr.timed_out) {
+		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
+			   "a KVM guest did not finish booting in %d s",
+			   PROBE_TIMEOUT_S);
+	} else {
+		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
+			   "QEMU with KVM exited with status %d before the "
+			   "guest booted (see %s)", qr.status, log);
+	}
+}
+
+static void pick_accel(struct run_ctx *c)
+{
+	char cache[PATH_MAX + 32], key[512], dir[PATH_MAX + 16];
+	struct utsname u;
+	cJSON *j;
+
+	rtpath_fmt(c->accel, sizeof(c->accel), "tcg");
+	if (strcmp(c->p->accel, "auto")) {
+		rtpath_fmt(c->accel, sizeof(c->accel), "%s", c->p->accel);
+		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
+			   "--accel %s", c->p->accel);
+		return;
+	}
+	if (!qemu_kvm_device()) {
+		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
+			   "/dev/kvm cannot be opened");
+		return;
+	}
+	uname(&u);
+	rtpath_fmt(key, sizeof(key), "%s %s | %s", u.release, u.version,
+		   c->qemu);
+	if (rtpaths_cache(dir, sizeof(dir) - 8))
+		return;
+	strcat(dir, "/lab");
+	rtpath_fmt(cache, sizeof(cache), "%s/accel.json", dir);
+	if (probe_cached(c, cache, key))
+		return;
+	fsio_mkdir_p(dir, 0755);
+	probe_kvm(c, dir);
+	j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "key", key);
+	cJSON_AddStringToObject(j, "accel", c->accel);
+	cJSON_AddStringToObject(j, "reason", c->accel_reason);
+	json_write_file(cache, j);
+	cJSON_Delete(j);
+}
+
+static int find_suite(struct run_ctx *c)
+{
+	const char *s = c->p->suite;
+	char path[PATH_MAX];
+
+	if (strchr(s, '/') || strstr(s, ".suite"))
+		rtpath_fmt(path, sizeof(path), "%s", s);
+	else if (rtpaths_in_top(path, sizeof(path), "suites") ||
+		 rtpath_fmt(path + strlen(path), sizeof(path) - strlen(path),
+			    "/%s.suite", s))
+		return -ENAMETOOLONG;
+	if (!realpath(path, c->suite)) {
+		pr_err("suite %s: %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static bool suite_mentions(const char *suite, const char *word)
+{
+	char *buf;
+	size_t len;
+	bool hit;
+
+	if (!suite[0] || fsio_read_all(suite, &buf, &len))
+		return false;
+	hit = strstr(buf, word) != NULL;
+	free(buf);
+	return hit;
+}
+
+static int make_initramfs(struct run_ctx *c)
+{
+	struct initramfs_params ip = { .k = &c->k };
+	char bin[PATH_MAX], suites[PATH_MAX], cache[PATH_MAX + 32];
+	char path[PATH_MAX];
+	int i, ret;
+
+	ret = rtpaths_in_top(bin, sizeof(bin), "bin");
+	if (!ret)
+		ret = rtpaths_in_top(suites, sizeof(suites), "suites");
+	if (ret)
+		return ret;
+	ip.bin_dir = bin;
+	ip.suites_dir = fsio_exists(suites) ? suites : NULL;
+	for (i = 0; initramfs_default_tools[i]; i++) {
+		/* cyclictest is what suites measure with; the rest if there. */
+		if (i && !toolrun_have(initramfs_default_tools[i])) {
+			pr_warn("lab: %s is not installed; the guest will "
+				"lack it", initramfs_default_tools[i]);
+			continue;
+		}
+		ip.tools[ip.nr_tools++] = initramfs_default_tools[i];
+	}
+	for (i = 0; i < c->p->nr_tools && ip.nr_tools < INITRAMFS_MAX_TOOLS;
+	     i++)
+		ip.tools[ip.nr_tools++] = c->p->tools[i];
+	/* stress-ng and its 30 MB of libraries only for suites using it. */
+	if (suite_mentions(c->suite, "stress-ng") &&
+	    ip.nr_tools < INITRAMFS_MAX_TOOLS)
+		ip.tools[ip.nr_tools++] = "stress-ng";
+	ret = rtpaths_cache(cache, sizeof(cache) - 16);
+	if (ret)
+		return ret;
+	strcat(cache, "/initramfs");
+	ip.cache_dir = cache;
+	ret = initramfs_build(&ip, path, sizeof(path), c->initrd_sha);
+	if (!ret)
+		rtpath_fmt(c->initrd, sizeof(c->initrd), "%s", path);
+	return ret;
+}
+
+static int prepare_share(struct run_ctx *c)
+{
+	cJSON *plan = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+	char to[PATH_MAX + 300];
+	const char *base;
+	int i, ret;
+
+	ret = fsio_mkdir_p(c->share, 0755);
+	if (ret)
+		goto out;
+	cJSON_AddStringToObject(plan, "schema", "rtgate-lab-plan/1");
+	cJSON_AddStringToObject(plan, "kernel", c->k.name);
+	if (c->p->nr_exec) {
+		cJSON_AddStringToObject(plan, "mode", "exec");
+		for (i = 0; i < c->p->nr_exec; i++)
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(c->p->exec[i]));
+		cJSON_AddItemToObject(plan, "argv", arr);
+	} else {
+		/* Same file name: a suite's default name is its file's. */
+		base = strrchr(c->suite, '/') + 1;
+		rtpath_fmt(to, sizeof(to), "%s/%s", c->share, base);
+		ret = copy_to(c->suite, to);
+		if (ret)
+			goto out;
+		cJSON_AddStringToObject(plan, "mode", "suite");
+		cJSON_AddStringToObject(plan, "suite", base);
+		for (i = 0; i < c->p->nr_args; i++)
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(c->p->args[i]));
+		cJSON_AddItemToObject(plan, "args", arr);
+	}
+	ret = write_plan(c->share, plan);
+out:
+	cJSON_Delete(plan);
+	return ret;
+}
+
+static void show_console_tail(const char *log, int lines)
+{
+	char *buf, *p;
+	size_t len;
+	int n = 0;
+
+	if (fsio_read_all(log, &buf, &len))
+		return;
+	for (p = buf + len; p > buf; p--)
+		if (p[-1] == '\n' && ++n > lines)
+			break;
+	fprintf(stderr, "-- the end of %s:\n%s", log, p);
+	free(buf);
+}
+
+/* results/<run-id> (any folder beside "latest") from the share. */
+static int bring_back(struct run_ctx *c)
+{
+	char from[PATH_MAX + 64], to[PATH_MAX + 300], latest[PATH_MAX + 16];
+	char src[PATH_MAX + 32];
+	struct dirent **names;
+	int i, n, ret = 0;
+
+	rtpath_fmt(src, sizeof(src), "%s/results", c->share);
+	n = scandir(src, &names, NULL, alphasort);
+	if (n < 0)
+		return 0;
+	fsio_mkdir_p(c->p->results_dir, 0755);
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		struct stat st;
+
+		rtpath_fmt(from, sizeof(from), "%s/%s", src, name);
+		if (name[0] == '.' || !strcmp(name, "latest") ||
+		    lstat(from, &st) || !S_ISDIR(st.st_mode) ||
+		    c->res->run_dir[0]) {
+			free(names[i]);
+			continue;
+		}
+		rtpath_fmt(to, sizeof(to), "%s/%s", c->p->results_dir, name);
+		if (rename(from, to)) {
+			char *cp[] = { "cp", "-a", from, to, NULL };
+			int status;
+
+			if (toolrun_simple(cp, NULL, NULL, &status) || status)
+				ret = -EIO;
+		}
+		if (!ret && !realpath(to, c->res->run_dir))
+			ret = -errno;
+		free(names[i]);
+	}
+	free(names);
+	if (!ret && c->res->run_dir[0]) {
+		rtpath_fmt(latest, sizeof(latest), "%s/latest",
+			   c->p->results_dir);
+		unlink(latest);
+		if (symlink(strrchr(c->res->run_dir, '/') + 1, latest))
+			pr_warn("%s: %s", latest, strerror(errno));
+	}
+	return ret;
+}
+
+static cJSON *json_kernel(const struct run_ctx *c)
+{
+	cJSON *o = cJSON_CreateObject(), *build;
+	char path[PATH_MAX + 16];
+	struct json_error err;
+
+	cJSON_AddStringToObject(o, "name", c->k.name);
+	cJSON_AddStringToObject(o, "origin", c->k.origin);
+	cJSON_AddStringToObject(o, "release", c->k.release);
+	cJSON_AddBoolToObject(o, "preempt_rt", c->k.preempt_rt);
+	cJSON_AddStringToObject(o, "image", c->k.image);
+	if (c->k.package[0]) {
+		cJSON_AddStringToObject(o, "package", c->k.package);
+		cJSON_AddStringToObject(o, "package_version",
+					c->k.package_version);
+	}
+	rtpath_fmt(path, sizeof(path), "%s/build.json", c->k.dir);
+	if (!strcmp(c->k.origin, "build") &&
+	    !json_read_file(path, &build, &err))
+		cJSON_AddItemToObject(o, "build", build);
+	return o;
+}
+
+static cJSON *json_lab(const struct run_ctx *c)
+{
+	cJSON *o = cJSON_CreateObject(), *ir = cJSON_CreateObject();
+	char cmdline[2048];
+
+	cJSON_AddStringToObject(o, "schema", "rtgate-lab/1");
+	cJSON_AddItemToObject(o, "kernel", json_kernel(c));
+	cJSON_AddStringToObject(o, "accel", c->accel);
+	cJSON_AddStringToObject(o, "accel_reason", c->accel_reason);
+	cJSON_AddStringToObject(o, "qemu", c->qemu);
+	qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
+	cJSON_AddStringToObject(o, "cmdline", cmdline);
+	cJSON_AddNumberToObject(o, "cpus", c->qp.cpus);
+	cJSON_AddNumberToObject(o, "mem_mb", c->qp.mem_mb);
+	cJSON_AddStringToObject(ir, "path", c->initrd);
+	cJSON_AddStringToObject(ir, "sha256", c->initrd_sha);
+	cJSON_AddItemToObject(o, "initramfs", ir);
+	cJSON_AddNumberToObject(o, "wall_s", c->qr.wall_s);
+	cJSON_AddBoolToObject(o, "timed_out", c->qr.timed_out);
+	cJSON_AddBoolToObject(o, "panic", c->qr.panic);
+	if (c->qr.panic)
+		cJSON_AddStringToObject(o, "panic_line", c->qr.panic_line);
+	if (c->status)
+		cJSON_AddItemReferenceToObject(o, "guest", c->status);
+	cJSON_AddStringToObject(o, "console_log", "lab-console.log");
+	return o;
+}
+
+/* lab.json and the console log beside the manifest; manifest.lab. */
+static int annotate(struct run_ctx *c)
+{
+	char path[PATH_MAX + 32];
+	struct json_error err;
+	cJSON *lab = json_lab(c), *m, *ref;
+	int ret;
+
+	rtpath_fmt(path, sizeof(path), "%s/lab.json", c->res->lab_dir);
+	ret = json_write_file(path, lab);
+	if (!c->res->run_dir[0])
+		goto out;
+	rtpath_fmt(path, sizeof(path), "%s/lab.json", c->res->run_dir);
+	ret = json_write_file(path, lab);
+	rtpath_fmt(path, sizeof(path), "%s/lab-console.log", c->res->run_dir);
+	if (!ret)
+		ret = copy_to(c->console, path);
+	rtpath_fmt(path, sizeof(path), "%s/manifest.json", c->res->run_dir);
+	if (ret || json_read_file(path, &m, &err))
+		goto out;
+	ref = cJSON_CreateObject();
+	cJSON_AddStringToObject(ref, "kernel", c->k.name);
+	cJSON_AddStringToObject(ref, "origin", c->k.origin);
+	cJSON_AddStringToObject(ref, "release", c->k.release);
+	cJSON_AddBoolToObject(ref, "preempt_rt", c->k.preempt_rt);
+	cJSON_AddStringToObject(ref, "accel", c->accel);
+	cJSON_AddStringToObject(ref, "details", "lab.json");
+	cJSON_DeleteItemFromObject(m, "lab");
+	cJSON_AddItemToObject(m, "lab", ref);
+	ret = json_write_file(path, m);
+	cJSON_Delete(m);
+out:
+	cJSON_Delete(lab);
+	return ret;
+}
+
+/* What the boot says: the guest's exit code, or why there is none. */
+static void judge(struct run_ctx *c)
+{
+	char path[PATH_MAX + 32];
+	struct json_error err;
+	struct lab_run_result *res = c->res;
+
+	rtpath_fmt(path, sizeof(path), "%s/status.json", c->share);
+	if (fsio_exists(path) && json_read_file(path, &c->status, &err))
+		pr_err("%s", err.msg);
+	if (!c->status) {
+		if (c->qr.timed_out)
+			pr_err("lab: %s did not finish within %u s; QEMU was "
+			       "killed", c->k.name, c->qp.timeout_s);
+		else if (c->qr.panic)
+			pr_err("lab: %s: %s", c->k.name, c->qr.panic_line);
+		else
+			pr_err("lab: QEMU exited (status %d) before the guest "
+			       "finished", c->qr.status);
+		show_console_tail(c->console, 15);
+		res->exit_code = EXIT_INCOMPLETE;
+		return;
+	}
+	if (cJSON_GetObjectItem(c->status, "error")) {
+		pr_err("lab: the guest says: %s",
+		       json_get_str(c->status, "error", ""));
+		res->exit_code = EXIT_ENVIRONMENT;
+		return;
+	}
+	if (cJSON_GetObjectItem(c->status, "signal")) {
+		pr_err("lab: the guest's command died of signal %d",
+		       (int)json_get_num(c->status, "signal", 0));
+		res->exit_code = EXIT_INCOMPLETE;
+		return;
+	}
+	res->exit_code = (int)json_get_num(c->status, "exit", EXIT_INCOMPLETE);
+}
+
+static int lab_dirs(struct run_ctx *c, char *lab_root, size_t len)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if (rtpath_fmt(lab_root, len, "%s/lab", c->p->out_dir) ||
+	    rtpath_fmt(c->res->lab_dir, sizeof(c->res->lab_dir),
+		       "%s/%s-%s%s%s-%d", lab_root, stamp, c->k.name,
+		       c->p->label ? "-" : "", c->p->label ? c->p->label : "",
+		       getpid()))
+		return -ENAMETOOLONG;
+	rtpath_fmt(c->share, sizeof(c->share), "%s/share", c->res->lab_dir);
+	rtpath_fmt(c->console, sizeof(c->console), "%s/console.log",
+		   c->res->lab_dir);
+	return fsio_mkdir_p(c->res->lab_dir, 0755);
+}
+
+static int run_steps(struct run_ctx *c)
+{
+	char lab_root[PATH_MAX];
+	int ret;
+
+	ret = lab_kernel_resolve(c->p->kernel, c->p->out_dir, &c->k);
+	if (!ret && !c->p->nr_exec)
+		ret = find_suite(c);
+	if (!ret)
+		ret = qemu_version(c->qemu, sizeof(c->qemu));
+	if (!ret)
+		ret = make_initramfs(c);
+	if (!ret)
+		ret = lab_dirs(c, lab_root, sizeof(lab_root));
+	if (!ret)
+		ret = prepare_share(c);
+	if (ret)
+		return ret;
+	c->qp = (struct qemu_params){
+		.image = c->k.image, .initrd = c->initrd, .share = c->share,
+		.append = c->p->append, .cpus = c->p->cpus,
+		.mem_mb = c->p->mem_mb, .timeout_s = c->p->timeout_s,
+		.console_log = c->console, .verbose = c->p->verbose,
+	};
+	pick_accel(c);
+	c->qp.accel = c->accel;
+	pr_info("lab: booting %s (%s%s) under %s (%s); console: %s",
+		c->k.name, c->k.release, c->k.preempt_rt ? ", PREEMPT_RT" : "",
+		!strcmp(c->accel, "kvm") ? "KVM" : "TCG", c->accel_reason,
+		c->console);
+	ret = qemu_boot(&c->qp, &c->qr);
+	if (ret)
+		return ret;
+	judge(c);
+	ret = bring_back(c);
+	if (!ret)
+		ret = annotate(c);
+	pr_info("lab: %s ran %.1f s under %s; exit %d%s%s", c->k.name,
+		c->qr.wall_s, !strcmp(c->accel, "kvm") ? "KVM" : "TCG",
+		c->res->exit_code, c->res->run_dir[0] ? "; results: " : "",
+		c->res->run_dir);
+	return ret;
+}
+
+int lab_initramfs(const struct lab_run_params *p, char *path, size_t len)
+{
+	struct run_ctx *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c)
+		return -ENOMEM;
+	c->p = p;
+	ret = lab_kernel_resolve(p->kernel, p->out_dir, &c->k);
+	if (!ret && p->suite)
+		ret = find_suite(c);
+	if (!ret)
+		ret = make_initramfs(c);
+	if (!ret)
+		ret = rtpath_fmt(path, len, "%s", c->initrd);
+	free(c);
+	return ret;
+}
+
+int lab_run(const struct lab_run_params *p, struct lab_run_result *res)
+{
+	struct run_ctx *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c)
+		return -ENOMEM;
+	memset(res, 0, sizeof(*res));
+	res->exit_code = EXIT_INCOMPLETE;
+	c->p = p;
+	c->res = res;
+	ret = run_steps(c);
+	cJSON_Delete(c->status);
+	free(c);
+	return ret;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One lab run: a kernel, the initramfs, a suite (or a command), a boot,
+ * the results brought back. The run's work folder is out/lab/ID/ (share/,
+ * console.log, lab.json); the suite's results directory moves to the
+ * results folder with lab.json and lab-console.log beside its manifest,
+ * whose "lab" object names the kernel that ran it.
+ */
+#ifndef RTGATE_LAB_RUN_H
+#define RTGATE_LAB_RUN_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#define LAB_MAX_ARGS 32
+
+struct lab_run_params {
+	const char *kernel;		/* a build folder, NAME, debian:rt|std */
+	const char *suite;		/* FILE, or NAME in suites/ */
+	const char *args[LAB_MAX_ARGS];	/* more `rtgate run` arguments */
+	int nr_args;
+	const char *exec[LAB_MAX_ARGS];	/* --exec: a command instead */
+	int nr_exec;
+	const char *append;		/* more kernel command line */
+	const char *accel;		/* auto | kvm | tcg */
+	int cpus;
+	int mem_mb;
+	unsigned int timeout_s;
+	const char *tools[16];		/* --with PROG */
+	int nr_tools;
+	bool verbose;
+	const char *out_dir;		/* out/ */
+	const char *results_dir;	/* where results/<run-id> go */
+	const char *label;		/* a word in the work folder's name */
+};
+
+struct lab_run_result {
+	int exit_code;			/* the documented exit code */
+	char run_dir[PATH_MAX];		/* the results directory, or "" */
+	char lab_dir[PATH_MAX];		/* out/lab/ID */
+};
+
+/* Returns 0 with res filled in (even for a failed boot), or -errno. */
+int lab_run(const struct lab_run_params *p, struct lab_run_result *res);
+
+/* Only the initramfs lab_run() would boot p->kernel with (and p->suite). */
+int lab_initramfs(const struct lab_run_params *p, char *path, size_t len);
+
+#endif

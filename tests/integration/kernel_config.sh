@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `rtgate kernel config`: kconfigs/ fragments merged onto 6.12's defconfig
+# with the tree's merge_config.sh, then every requested symbol checked after
+# olddefconfig. No build: olddefconfig takes seconds. The extracted tree is
+# cached in out/cache (RTGATE_CACHE_DIR) and shared by the tests.
+source "$(dirname "$0")/../lib.sh"
+
+export RTGATE_OUT_DIR=$T/out
+export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$TOP/out/cache}
+K=$RTGATE_OUT_DIR/kernels/t
+cfg() { "$RTGATE" kernel config --name t "$@" >"$T/out.txt" 2>"$T/err"; }
+has() { grep -q -- "$1" "$2"; }
+
+cfg --model rt
+is $? 0 "model rt: fragments merge and stick"
+check "CONFIG_PREEMPT_RT=y" -- has '^CONFIG_PREEMPT_RT=y$' "$K/.config"
+check "CONFIG_EXPERT=y (PREEMPT_RT needs it)" -- has '^CONFIG_EXPERT=y$' "$K/.config"
+check "the kernel's kvm_guest.config is merged" -- has '^CONFIG_KVM_GUEST=y$' "$K/.config"
+check "qemu-guest: 9p built in" -- has '^CONFIG_9P_FS=y$' "$K/.config"
+check "qemu-guest: /proc/config.gz" -- has '^CONFIG_IKCONFIG_PROC=y$' "$K/.config"
+check "tracing: timerlat tracer" -- has '^CONFIG_TIMERLAT_TRACER=y$' "$K/.config"
+is "$(jget "$K/build.json" .status)" configured "build.json status"
+is "$(jget "$K/build.json" .preempt_rt)" true "build.json says PREEMPT_RT"
+check "build.json names the 6.12 tree" -- \
+	has '^6\.12\.' <(jget "$K/build.json" .source.version)
+is "$(jget "$K/build.json" '.fragments | join(",")')" \
+	"qemu-guest,tracing,preempt-rt" "build.json lists the fragments"
+
+# The EXPERT trap: PREEMPT_RT without EXPERT is dropped by olddefconfig.
+mkdir -p "$T/kc" && cp "$TOP"/kconfigs/*.config "$T/kc/"
+sed -i '/^CONFIG_EXPERT=/d' "$T/kc/preempt-rt.config"
+cfg --model rt --kconfigs "$T/kc"
+is $? 3 "PREEMPT_RT without EXPERT: exit 3"
+check "names the fragment, line and symbol" -- \
+	has 'preempt-rt.config:4: CONFIG_PREEMPT_RT=y did not stick' "$T/err"
+check "says what it depends on" -- has 'depends on EXPERT' "$T/err"
+
+cfg --model lazy
+is $? 3 "model lazy on 6.12: exit 3"
+check "PREEMPT_LAZY named as unknown to 6.12" -- \
+	has 'CONFIG_PREEMPT_LAZY=y did not stick.*no Kconfig in this tree defines PREEMPT_LAZY' "$T/err"
+
+cfg --model full --fragments rseq,hrtick
+is $? 0 "model full, with rseq and hrtick"
+check "CONFIG_PREEMPT=y" -- has '^CONFIG_PREEMPT=y$' "$K/.config"
+check "no PREEMPT_RT" -- bash -c "! grep -q '^CONFIG_PREEMPT_RT=y' '$K/.config'"
+check "no PREEMPT_DYNAMIC" -- has '^# CONFIG_PREEMPT_DYNAMIC is not set' "$K/.config"
+check "CONFIG_SCHED_HRTICK=y" -- has '^CONFIG_SCHED_HRTICK=y$' "$K/.config"
+check "RSEQ_SLICE_EXTENSION skipped before 7.0 (# rtgate: since)" -- \
+	has 'CONFIG_RSEQ_SLICE_EXTENSION skipped: this tree is 6\.12.*needs 7\.0' "$T/err"
+
+printf 'CONFIG_HZ_1000=y\nthis is not kconfig\n' >"$T/bad.config"
+cfg --model none --fragments "$T/bad.config"
+is $? 3 "a malformed fragment: exit 3"
+check "names file and line" -- has 'bad.config:2: not a kconfig line' "$T/err"
+
+printf '# rtgate: frobnicate\n' >"$T/bad2.config"
+cfg --model none --fragments "$T/bad2.config"
+is $? 3 "an unknown directive: exit 3"
+
+cfg --model none --fragments nosuch
+is $? 3 "a missing fragment: exit 3"
+check "names it" -- has "fragment 'nosuch' not found" "$T/err"
+
+cfg --model turbo
+is $? 3 "an unknown model: exit 3"
+
+done_testing

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The proof that the gate can fail: 6.12 RT built with and without our
+# control patch (same model, same .config), the smoke suite run in the lab
+# on each. With the knob armed far above TCG's noise the analyzer must say
+# REGRESSION (exit 1); with it at 0, NO CHANGE or INCONCLUSIVE (exit 0/2).
+# The kernels stay in out/kernels (slow-rt-*) so that a second run only
+# relinks them; the first costs two builds (~17 min each on 2 idle cores,
+# the second mostly from ccache).
+source "$(dirname "$0")/../lib.sh"
+
+export RTGATE_OUT_DIR=${RTGATE_SLOW_OUT_DIR:-$TOP/out}
+export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$RTGATE_OUT_DIR/cache}
+W=${RTGATE_INJECT_WIDTH_US:-30000}
+P=${RTGATE_INJECT_PERIOD_MS:-100}
+K=$RTGATE_OUT_DIR/kernels
+
+"$RTGATE" kernel build --model rt --name slow-rt-base >"$T/b1" 2>&1
+is $? 0 "6.12 RT built (slow-rt-base)"
+"$RTGATE" kernel build --model rt --name slow-rt-control \
+	--patches control-latency >"$T/b2" 2>&1
+is $? 0 "6.12 RT with the control patch built (slow-rt-control)"
+check "both have one .config" -- cmp -s "$K/slow-rt-base/.config" \
+	"$K/slow-rt-control/.config"
+is "$(jget "$K/slow-rt-control/build.json" '.patches[0].set')" \
+	control-latency "build.json names the patch set"
+
+gate() {
+	"$RTGATE" lab gate slow-rt-base slow-rt-control --suite smoke \
+		--timeout 40m --out "$T/results" "$@" >"$T/gate.out" 2>"$T/gate.err"
+}
+
+gate --append-b "rtgate_inject.width_us=$W rtgate_inject.period_ms=$P"
+rc=$?
+cp "$T/gate.err" "$T/armed.err"
+is $rc 1 "knob at $W us every $P ms: the gate says REGRESSION (exit 1)"
+check "the analyzer's report says REGRESSION" -- \
+	grep -rq REGRESSION "$T/results"/gate-*/
+cons=$(ls "$T"/results/*/lab-console.log | tail -1)
+check "the candidate's console shows the knob armed" -- \
+	grep -q "rtgate_inject: spinning $W us every $P ms" "$cons"
+diag "$(grep -h 'lab gate:' "$T/armed.err")"
+
+rm -rf "$T/results"
+gate
+rc=$?
+ok $([ $rc -eq 0 ] || [ $rc -eq 2 ]; echo $?) \
+	"knob at 0: NO CHANGE or INCONCLUSIVE (exit 0 or 2; got $rc)"
+check "no REGRESSION in the reports" -- \
+	bash -c "! grep -rq REGRESSION '$T'/results/gate-*/*/report.txt"
+
+done_testing
