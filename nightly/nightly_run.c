@@ -86,7 +86,7 @@ static int spawn_runner(const struct nightly_config *cfg,
 		}
 	}
 	n = we.we_wordc;
-	av = calloc(n + 4, sizeof(*av));
+	av = calloc(n + 5, sizeof(*av));
 	if (!av) {
 		wordfree(&we);
 		return -ENOMEM;
@@ -94,9 +94,11 @@ static int spawn_runner(const struct nightly_config *cfg,
 	/* rtgate run takes its options before the suite. */
 	av[0] = (char *)cfg->rtgate;
 	av[1] = "run";
+	/* The nightly stores the run itself (its placeholder, its token). */
+	av[2] = "--no-history";
 	for (i = 0; i < n; i++)
-		av[2 + i] = we.we_wordv[i];
-	av[2 + n] = file;
+		av[3 + i] = we.we_wordv[i];
+	av[3 + n] = file;
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;

@@ -23,6 +23,7 @@ struct run_params {
 	double scale;		/* --duration-scale */
 	unsigned int repeat;	/* --repeat; 0: the suite's */
 	const char *out;	/* --out, or NULL */
+	bool no_history;	/* --no-history */
 };
 
 struct runner {

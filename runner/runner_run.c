@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/analyze.h"
 #include "exitcode.h"
+#include "history/history.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
@@ -40,7 +42,7 @@
 static void run_usage(FILE *f)
 {
 	fprintf(f, "usage: rtgate run SUITE|NAME [--duration-scale F] "
-		"[--repeat N] [--out DIR]\n\n"
+		"[--repeat N] [--out DIR] [--no-history]\n\n"
 		"Runs a suite on the running kernel (as root). NAME finds "
 		"suites/NAME.suite.\n"
 		"  --duration-scale F  multiply durations and scaled(N) "
@@ -48,7 +50,10 @@ static void run_usage(FILE *f)
 		"  --repeat N          repetitions per scenario (default: "
 		"the suite's)\n"
 		"  --out DIR           results directory (default: "
-		"$RTGATE_RESULTS_DIR or results)\n");
+		"$RTGATE_RESULTS_DIR or results)\n"
+		"  --no-history        do not store the run in the SQLite "
+		"history\n"
+		"                      (results/rtgate.db or $RTGATE_DB)\n");
 }
 
 static int parse_args(int argc, char **argv, struct run_params *p)
@@ -57,6 +62,7 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 		{ "duration-scale", required_argument, NULL, 's' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "no-history", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,6 +92,9 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 			break;
 		case 'o':
 			p->out = optarg;
+			break;
+		case 'H':
+			p->no_history = true;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -564,9 +573,27 @@ static int restore_all(struct runner *r)
 	return failed;
 }
 
+/*
+ * The analyzer judges every comparison the suite declares, writes the
+ * reports next to the manifest and prints the verdict table; the history
+ * keeps the run (a failure there is only a warning). An interrupted run is
+ * judged too: its report says what was measured before the stop.
+ */
+static int judge_run(struct runner *r)
+{
+	struct analyze_params ap;
+	int code;
+
+	analyze_params_init(&ap);
+	code = analyze_report_run(r->run.dir, &ap);
+	if (!r->params.no_history)
+		history_record_run(r->run.dir);
+	return code;
+}
+
 static int finish(struct runner *r, int err)
 {
-	int stop = signals_stop_requested(), failed, killed, code;
+	int stop = signals_stop_requested(), failed, killed, code, verdict;
 	bool invalid = false;
 	size_t i;
 
@@ -595,19 +622,19 @@ static int finish(struct runner *r, int err)
 		pr_err("%s/manifest.json: cannot write it", r->run.dir);
 	runner_summary_print(&r->run, r->run.dir);
 
-	/*
-	 * ANALYZER HOOK (the one call site): when the analyzer lands, the
-	 * report of this run replaces the summary above and decides the
-	 * exit code, e.g. code = analyze_report_run(r->run.dir, ...);
-	 */
+	verdict = judge_run(r);
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const char *st = scen_status_name(&r->run.scens[i]);
 
 		invalid |= !strcmp(st, "invalid") || !strcmp(st, "partial");
 	}
-	code = r->run.status != RUN_COMPLETE ? EXIT_INCOMPLETE :
-	       invalid ? EXIT_INCONCLUSIVE : EXIT_PASS;
+	if (r->run.status != RUN_COMPLETE)
+		code = EXIT_INCOMPLETE;
+	else if (verdict != EXIT_PASS)
+		code = verdict;
+	else
+		code = invalid ? EXIT_INCONCLUSIVE : EXIT_PASS;
 	if (failed) {
 		/* Keep the state file: the guardian, the next start retry. */
 		pr_err("%d tunable%s could not be restored; %s keeps them for "
@@ -661,8 +688,12 @@ static int prepare(struct runner *r)
 		ret = preflight(r);
 	if (!ret)
 		ret = manifest_write(&r->run);
-	if (!ret)
+	if (!ret) {
+		/* A run killed from here on stays in the history. */
+		if (!r->params.no_history)
+			history_record_run(r->run.dir);
 		return 0;
+	}
 	pr_err("cannot prepare the run: %s", strerror(-ret));
 fail:
 	/* Nothing was changed but the cgroup: undo through the state. */

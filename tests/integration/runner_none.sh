@@ -15,9 +15,10 @@ timeout = 20s
 [scenario a]
 workload = hackbench-loop --groups 1 --loops 10 --runs 2
 [scenario b]
-compare = a
 workload = hackbench-loop --groups 1 --loops 10 --runs scaled(4)
 EOF2
+# (No comparison: hackbench-loop reports no metric a gate could judge;
+# the microbenchmark suites judge sysctl-read.ns_per_read and the like.)
 "$RTGATE" run --duration-scale 0.5 "$T/none.suite" >"$T/out" 2>"$T/err"
 is "$?" 0 "a tool = none run passes"
 m=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")/manifest.json
