@@ -8,6 +8,7 @@
 #include "jsonio.h"
 #include "runner_manifest.h"
 #include "runner_util.h"
+#include "trace/trace.h"
 
 static void add_str_or_null(cJSON *obj, const char *key, const char *val)
 {
@@ -72,6 +73,7 @@ static cJSON *suite_json(const struct run *run)
 					s->measure.histogram_us);
 	}
 	cJSON_AddNumberToObject(m, "timeout_s", s->measure.timeout_ns / 1e9);
+	cJSON_AddStringToObject(m, "trace", trace_capture_name(run->trace));
 	g = cJSON_AddObjectToObject(obj, "gate");
 	cJSON_AddStringToObject(g, "metric", s->gate.metric);
 	cJSON_AddNumberToObject(g, "alpha", s->gate.alpha);
@@ -149,6 +151,9 @@ static cJSON *rep_json(const struct rep_result *rr)
 	cJSON_AddItemToObject(obj, "workloads", rr->workloads ?
 			      cJSON_Duplicate(rr->workloads, 1) :
 			      cJSON_CreateObject());
+	if (rr->trace)
+		cJSON_AddItemToObject(obj, "trace",
+				      cJSON_Duplicate(rr->trace, 1));
 	return obj;
 }
 
@@ -303,6 +308,7 @@ void rep_result_free(struct rep_result *rr)
 	free(rr->reason);
 	free(rr->finals);
 	cJSON_Delete(rr->workloads);
+	cJSON_Delete(rr->trace);
 	memset(rr, 0, sizeof(*rr));
 }
 

@@ -47,6 +47,7 @@ struct rep_result {
 	cJSON *workloads;	/* alias -> summary object */
 	struct ctline *finals;	/* cyclictest's final T: lines */
 	size_t nr_finals;
+	cJSON *trace;		/* what was captured (runner_trace.h) */
 };
 
 struct scen_result {
@@ -72,6 +73,7 @@ struct run {
 	unsigned int repetitions;
 	unsigned int duration_s;	/* scaled; 0 with loops or tool none */
 	unsigned long long loops;	/* scaled; 0 with duration */
+	int trace;		/* enum trace_capture, as run */
 	enum run_status status;
 	char reason[256];
 	struct timespec start, end;

@@ -13,6 +13,7 @@
 #include "runner_state.h"
 #include "runner_suite.h"
 #include "runner_tunable.h"
+#include "trace/trace.h"
 
 #define READY_TIMEOUT_S		30	/* a workload's "ready" */
 #define STOP_GRACE_S		5	/* SIGTERM, then SIGKILL */
@@ -24,6 +25,8 @@ struct run_params {
 	unsigned int repeat;	/* --repeat; 0: the suite's */
 	const char *out;	/* --out, or NULL */
 	bool no_history;	/* --no-history */
+	enum trace_capture trace;	/* --trace */
+	bool have_trace;
 };
 
 struct runner {

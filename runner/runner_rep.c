@@ -24,6 +24,7 @@
 #include "runner_priv.h"
 #include "runner_proc.h"
 #include "runner_signal.h"
+#include "runner_trace.h"
 #include "runner_util.h"
 
 #define REP_MAX_PROCS	16	/* workloads + cyclictest */
@@ -54,6 +55,7 @@ struct rep_ctx {
 	bool aborted;
 	bool ct_early;		/* cyclictest stopped before its end */
 	size_t applied;		/* tunables written so far */
+	struct rep_trace trace;	/* capture, when the run traces */
 };
 
 /*
@@ -372,6 +374,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 	rp = add_rep_proc(c, "cyclictest", c->ctr.argv, &c->ct_rp);
 	if (!rp)
 		return rep_invalid(c, NULL, "out of memory");
+	rtrace_before_cyclictest(&c->trace);
 	ret = proc_spawn(&c->ct, &spec, err, sizeof(err));
 	if (ret) {
 		rp->error = strdup(err);
@@ -380,6 +383,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 	}
 	c->ct_started = true;
 	rp->pid = c->ct.pid;
+	rtrace_arm(&c->trace, c->ct.pid);
 	progress_measure(&c->r->progress, secs);
 	deadline = mono_now() + (secs ? secs + CT_EXTRA_S :
 				 m->timeout_ns / 1e9);
@@ -398,6 +402,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 	/* SIGTERM makes cyclictest write its results and exit. */
 	c->ct_early = c->ct.running;
 	stop_proc(c, &c->ct);
+	rtrace_stop(&c->trace);
 	/* The last refresh may still be in the pipe. */
 	proc_drain(&c->ct);
 	ct_lines(c);
@@ -731,6 +736,7 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 		goto out;
 	if (apply_tunables(&c))
 		goto out;
+	rtrace_begin(&c.trace, r->run.trace, c.dir);
 	start_workloads(&c);
 	if (!c.invalid)
 		wait_ready(&c);
@@ -747,6 +753,8 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 		collect_cyclictest(&c);
 	if (!c.aborted)
 		check_expects(&c);
+	rtrace_finish(&c.trace, c.dir, !c.aborted && !stop_requested(&c),
+		      &c.ctr, rr->finals, rr->nr_finals, &rr->trace);
 	restore_tunables(&c);
 	if (c.aborted) {
 		rr->status = REP_ABORTED;

@@ -36,13 +36,15 @@
 #include "runner_priv.h"
 #include "runner_req.h"
 #include "runner_signal.h"
+#include "runner_trace.h"
 #include "runner_util.h"
 #include "sha256.h"
 
 static void run_usage(FILE *f)
 {
 	fprintf(f, "usage: rtgate run SUITE|NAME [--duration-scale F] "
-		"[--repeat N] [--out DIR] [--no-history]\n\n"
+		"[--repeat N] [--out DIR] [--no-history]\n"
+		"                  [--trace off|spikes|on]\n\n"
 		"Runs a suite on the running kernel (as root). NAME finds "
 		"suites/NAME.suite.\n"
 		"  --duration-scale F  multiply durations and scaled(N) "
@@ -53,7 +55,11 @@ static void run_usage(FILE *f)
 		"$RTGATE_RESULTS_DIR or results)\n"
 		"  --no-history        do not store the run in the SQLite "
 		"history\n"
-		"                      (results/rtgate.db or $RTGATE_DB)\n");
+		"                      (results/rtgate.db or $RTGATE_DB)\n"
+		"  --trace MODE        kernel events beside cyclictest, "
+		"saved per repetition\n"
+		"                      as trace.dat (default: the suite's "
+		"`trace`, else off)\n");
 }
 
 static int parse_args(int argc, char **argv, struct run_params *p)
@@ -63,6 +69,7 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "no-history", no_argument, NULL, 'H' },
+		{ "trace", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,7 +79,7 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 	p->scale = 1.0;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_double(optarg, &p->scale) || p->scale <= 0 ||
@@ -95,6 +102,14 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 			break;
 		case 'H':
 			p->no_history = true;
+			break;
+		case 'T':
+			if (trace_capture_parse(optarg, &p->trace)) {
+				pr_err("--trace: '%s' is not off, spikes or on",
+				       optarg);
+				return -EINVAL;
+			}
+			p->have_trace = true;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -246,6 +261,10 @@ static void find_mounts(struct runner *r)
 		if (!mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
 				  &mounted) && mounted)
 			pr_info("mounted tracefs on %s", r->tracefs);
+	} else if (r->run.trace != TRACE_CAPTURE_OFF) {
+		/* libtracefs mounts it when tracing starts; say where. */
+		mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
+			     &mounted);
 	} else if (mount_find("tracefs", r->tracefs, sizeof(r->tracefs))) {
 		r->tracefs[0] = '\0';
 	}
@@ -672,6 +691,8 @@ static int prepare(struct runner *r)
 	find_mounts(r);
 	ret = setup_cgroup(r);
 	if (!ret)
+		ret = rtrace_prepare(r);
+	if (!ret)
 		ret = setup_results(r);
 	if (ret)
 		goto fail;
@@ -762,6 +783,8 @@ int cmd_run(int argc, char **argv)
 			     r->suite.repetitions;
 	r->run.duration_s = ct_duration_s(&r->suite.measure, r->run.scale);
 	r->run.loops = ct_loops(&r->suite.measure, r->run.scale);
+	r->run.trace = r->params.have_trace ? (int)r->params.trace :
+		       r->suite.measure.trace;
 	if (r->suite.measure.tool == SUITE_TOOL_NONE)
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);

@@ -26,6 +26,7 @@
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
 #include "runner_util.h"
+#include "trace/trace.h"
 
 #define SUITE_MAX_LINE	4096
 #define SUITE_MAX_SEEN	64
@@ -449,9 +450,17 @@ static void measure_key(struct suite_parser *p, const char *name,
 			perr(p, p->line, "timeout: '%s' is not a duration "
 			     "(e.g. 10m)", val);
 		m->timeout_ns = v;
+	} else if (!strcmp(name, "trace")) {
+		enum trace_capture c;
+
+		if (trace_capture_parse(val, &c))
+			perr(p, p->line, "trace: '%s' is not off, spikes or "
+			     "on", val);
+		else
+			m->trace = c;
 	} else {
 		unknown_key(p, name, "cyclictest, duration, loops, histogram, "
-			    "tool, timeout");
+			    "tool, timeout, trace");
 	}
 }
 

@@ -103,6 +103,7 @@ struct suite_measure {
 	uint64_t loops;		/* 0 when duration is used */
 	unsigned int histogram_us;
 	uint64_t timeout_ns;	/* longest a repetition may take */
+	int trace;		/* enum trace_capture: `trace =` */
 };
 
 struct suite_gate {

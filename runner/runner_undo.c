@@ -14,6 +14,7 @@
 #include "jsonio.h"
 #include "runner_cgroup.h"
 #include "runner_state.h"
+#include "runner_trace.h"
 #include "runner_tunable.h"
 
 static int kind_from_name(const char *name, enum tunable_kind *kind)
@@ -78,6 +79,7 @@ static int undo_cgroup(const cJSON *e, char *done, size_t len)
 static const struct state_undo_ops state_undo_table[] = {
 	{ "cgroup", true, undo_cgroup },
 	{ "tunable", false, undo_tunable },
+	{ RTRACE_UNDO_KIND, false, rtrace_undo },
 };
 
 const struct state_undo_ops *state_undo_find(const char *kind)

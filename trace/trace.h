@@ -117,6 +117,13 @@ int trace_session_marker(struct trace_session *s, const char *fmt, ...)
 int trace_instances_clean(void);
 /* Removes one instance by name (the runner's undo); 0 when already gone. */
 int trace_instance_remove(const char *name);
+/*
+ * "rtgate-<pid>-<start>": what every instance name of this process begins
+ * with (the runner records it for its undo before creating any).
+ */
+int trace_instance_owner_prefix(char *buf, size_t len);
+/* Removes every instance named PREFIX-*; returns how many, or -errno. */
+int trace_instances_remove_prefix(const char *prefix);
 
 /*
  * Markers for workloads: the runner puts its instance's name in

@@ -170,6 +170,41 @@ int trace_instance_remove(const char *name)
 	return ret;
 }
 
+int trace_instance_owner_prefix(char *buf, size_t len)
+{
+	unsigned long long start;
+	int ret;
+
+	ret = trace_proc_start_time(getpid(), &start);
+	if (ret)
+		return ret;
+	snprintf(buf, len, INSTANCE_PREFIX "%d-%llu", getpid(), start);
+	return 0;
+}
+
+int trace_instances_remove_prefix(const char *prefix)
+{
+	size_t n = strlen(prefix);
+	int i, removed = 0, ret = 0;
+	char **list;
+
+	if (!valid_instance_name(prefix))
+		return -EINVAL;
+	list = tracefs_instances("^" INSTANCE_PREFIX);
+	if (!list)
+		return 0;
+	for (i = 0; list[i]; i++) {
+		if (strncmp(list[i], prefix, n) || list[i][n] != '-')
+			continue;
+		ret = trace_instance_remove(list[i]);
+		if (ret)
+			break;
+		removed++;
+	}
+	tracefs_list_free(list);
+	return ret ? ret : removed;
+}
+
 int trace_instances_clean(void)
 {
 	unsigned long long start;

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Trace capture during a repetition (suite `trace =`, `rtgate run
+ * --trace`): one tracefs instance of trace/ per repetition, its raw pages
+ * spooled into the repetition's directory and saved there as trace.dat,
+ * the worst wake-ups attributed into trace-attr.json. The manifest's
+ * repetition gets a "trace" object saying what was captured
+ * (docs/results.md). A failure to trace never invalidates a repetition:
+ * it is said in that object.
+ */
+#ifndef RTGATE_RUNNER_TRACE_H
+#define RTGATE_RUNNER_TRACE_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+
+#include "runner_cyclictest.h"
+#include "trace/trace.h"
+
+#define RTRACE_UNDO_KIND	"tracefs-instance"
+#define RTRACE_TOP		20	/* worst windows kept per repetition */
+#define RTRACE_FILE		"trace.dat"
+#define RTRACE_ATTR_FILE	"trace-attr.json"
+
+struct runner;
+
+struct rep_trace {
+	struct trace_session s;
+	enum trace_capture mode;
+	bool active;		/* the instance exists */
+	int nr_armed;		/* tids the stop trigger watches */
+	cJSON *info;		/* the manifest's "trace" object */
+};
+
+/*
+ * Records the run's instances in the state file (once, before any is
+ * created), so that the guardian or the next start removes them.
+ */
+int rtrace_prepare(struct runner *r);
+/*
+ * Before the workloads: creates and starts the instance and names it in
+ * RTGATE_TRACE_INSTANCE for the workloads.
+ */
+void rtrace_begin(struct rep_trace *t, enum trace_capture mode,
+		  const char *dir);
+/* spikes: just before cyclictest starts, any cyclictest's exit stops. */
+void rtrace_before_cyclictest(struct rep_trace *t);
+/* spikes: narrowed to the measuring threads of cyclictest @pid. */
+void rtrace_arm(struct rep_trace *t, int pid);
+/* cyclictest ended: tracing stops (in spikes mode it may have already). */
+void rtrace_stop(struct rep_trace *t);
+/*
+ * After the repetition: saves trace.dat (unless @save is false), writes
+ * the attribution of cyclictest's threads (@finals), removes the instance
+ * and hands the "trace" object to *@info.
+ */
+void rtrace_finish(struct rep_trace *t, const char *dir, bool save,
+		   const struct ct_run *ctr, const struct ctline *finals,
+		   size_t nr_finals, cJSON **info);
+
+/* The undo of RTRACE_UNDO_KIND (runner_undo.c). */
+int rtrace_undo(const cJSON *entry, char *done, size_t len);
+
+#endif
