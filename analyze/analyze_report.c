@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze_report.h"
+#include "analyze_trace.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
@@ -372,6 +373,7 @@ int an_report_txt(const struct an_report *r, FILE *f)
 		txt_side(f, r->sides[i]);
 	for (i = 0; i < r->ncmps; i++)
 		txt_cmp(f, &r->cmps[i]);
+	an_trace_txt(r, f);
 	an_report_table(r, f);
 	return ferror(f) ? -EIO : 0;
 }

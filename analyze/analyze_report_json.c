@@ -10,6 +10,7 @@
 
 #include "analyze_hist.h"
 #include "analyze_report.h"
+#include "analyze_trace.h"
 
 #define REPORT_SCHEMA "rtgate-report/1"
 
@@ -278,5 +279,6 @@ cJSON *an_report_json(const struct an_report *r)
 	arr = cJSON_AddArrayToObject(o, "comparisons");
 	for (i = 0; i < r->ncmps; i++)
 		cJSON_AddItemToArray(arr, cmp_json(&r->cmps[i]));
+	cJSON_AddItemToObject(o, "root_causes", an_trace_json(r));
 	return o;
 }
