@@ -14,7 +14,8 @@
 #include "log.h"
 
 #define MAX_TIDS	256
-#define AN_TRACE_TOP	20	/* as the runner keeps (RTRACE_TOP) */
+#define AN_TRACE_TOP	50	/* as the runner keeps (RTRACE_TOP) */
+#define NEW_SHARE	10	/* % of windows: a new culprit is told */
 
 struct worst {
 	const struct an_trace_rep *rep;
@@ -260,6 +261,29 @@ static void txt_culprits(FILE *f, const struct trace_attr_culprits *c)
 			share(c, &c->c[i], 1), avg_us(&c->c[i], 1));
 }
 
+/*
+ * Every culprit the baseline never had, in at least NEW_SHARE % of the
+ * worst windows, beside the headline: host noise that grew between two
+ * repetitions must not hide a new cause.
+ */
+static void txt_new(FILE *f, const struct trace_attr_culprits *c,
+		    const char *headline)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct trace_attr_culprit *cu = &c->c[i];
+		char key[80];
+
+		an_sfmt(key, sizeof(key), "new: %s,", cu->key);
+		if (cu->windows[0] || share(c, cu, 1) < NEW_SHARE ||
+		    !strcmp(cu->key, "other") || strstr(headline, key))
+			continue;
+		fprintf(f, "also new: %s, %.0f us in %.0f %% of the worst "
+			"wake-ups\n", cu->key, avg_us(cu, 1), share(c, cu, 1));
+	}
+}
+
 static void txt_compare(FILE *f, const struct an_trace *t,
 			const struct an_trace_scen *s)
 {
@@ -273,6 +297,9 @@ static void txt_compare(FILE *f, const struct an_trace *t,
 	trace_attr_culprits_print(f, &c);
 	if (!trace_attr_culprits_headline(&c, line, sizeof(line)))
 		fprintf(f, "root cause: %s\n", line);
+	else
+		line[0] = '\0';
+	txt_new(f, &c, line);
 	trace_attr_culprits_free(&c);
 }
 
@@ -362,6 +389,25 @@ static void html_culprits(FILE *f, const struct trace_attr_culprits *c,
 	fprintf(f, "</table>\n");
 }
 
+static void html_new(FILE *f, const struct trace_attr_culprits *c,
+		     const char *headline)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	txt_new(m, c, headline);
+	fclose(m);
+	if (len) {
+		fprintf(f, "<p>");
+		an_xml_escape(f, buf);
+		fprintf(f, "</p>\n");
+	}
+	free(buf);
+}
+
 static void html_scen(FILE *f, const struct an_trace *t,
 		      const struct an_trace_scen *s)
 {
@@ -385,8 +431,11 @@ static void html_scen(FILE *f, const struct an_trace *t,
 			fprintf(f, ": <b>");
 			an_xml_escape(f, text);
 			fprintf(f, "</b>");
+		} else {
+			text[0] = '\0';
 		}
 		fprintf(f, "</p>\n");
+		html_new(f, &c, text);
 		html_culprits(f, &c, true);
 		trace_attr_culprits_free(&c);
 	} else if (!culprits(NULL, s, &c)) {
@@ -463,6 +512,19 @@ static cJSON *culprits_json(const struct trace_attr_culprits *c, bool two)
 	return arr;
 }
 
+/* Culprits the baseline never had, in NEW_SHARE % of windows or more. */
+static void json_new(cJSON *o, const struct trace_attr_culprits *c)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "new");
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++)
+		if (!c->c[i].windows[0] && share(c, &c->c[i], 1) >= NEW_SHARE &&
+		    strcmp(c->c[i].key, "other"))
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(c->c[i].key));
+}
+
 static void json_compare(cJSON *o, const struct an_trace *t,
 			 const struct an_trace_scen *s)
 {
@@ -480,6 +542,7 @@ static void json_compare(cJSON *o, const struct an_trace *t,
 		cJSON_AddStringToObject(cmp, "headline", line);
 	else
 		cJSON_AddNullToObject(cmp, "headline");
+	json_new(cmp, &c);
 	cJSON_AddItemToObject(cmp, "culprits", culprits_json(&c, true));
 	trace_attr_culprits_free(&c);
 }

@@ -18,7 +18,7 @@
 #include "trace/trace.h"
 
 #define RTRACE_UNDO_KIND	"tracefs-instance"
-#define RTRACE_TOP		20	/* worst windows kept per repetition */
+#define RTRACE_TOP		50	/* worst windows kept per repetition */
 #define RTRACE_FILE		"trace.dat"
 #define RTRACE_ATTR_FILE	"trace-attr.json"
 
