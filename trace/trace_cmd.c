@@ -173,76 +173,65 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 	return 0;
 }
 
-struct proc_entry {
-	int pid, ppid;
-	bool match;
-};
-
-static int read_proc_entry(const char *name, const char *comm,
-			   struct proc_entry *e)
+static bool comm_is(int pid, const char *comm)
 {
-	char path[64], buf[512], *open_p, *close_p;
+	char path[64], buf[64];
 	size_t n;
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "/proc/%s/stat", name) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "re");
 	if (!f)
-		return -errno;
+		return false;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	open_p = strchr(buf, '(');
-	close_p = strrchr(buf, ')');
-	if (!open_p || !close_p || close_p < open_p)
-		return -EINVAL;
-	*close_p = '\0';
-	e->pid = atoi(name);
-	e->match = !strcmp(open_p + 1, comm);
-	/* After ")": " S PPID ..." */
-	if (sscanf(close_p + 2, "%*c %d", &e->ppid) != 1)
-		return -EINVAL;
-	return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	return !strcmp(buf, comm);
 }
 
-static int parent_of(const struct proc_entry *all, int nr, int pid)
+/*
+ * A process named comm under root (root included), or 0. Walks the
+ * tree down through /proc/PID/task/TID/children: a few files, where a
+ * scan of every process would take long on a machine running thousands,
+ * and until the stop is narrowed to our threads another cyclictest
+ * ending on the machine would stop our buffer.
+ */
+static int find_descendant(int root, const char *comm, int depth)
 {
-	int i;
-
-	for (i = 0; i < nr; i++)
-		if (all[i].pid == pid)
-			return all[i].ppid;
-	return 0;
-}
-
-/* A process named comm under root (root included), or 0. */
-static int find_descendant(int root, const char *comm)
-{
-	static struct proc_entry all[32768];
+	char path[96], *buf = NULL, *tok, *save = NULL;
 	struct dirent *d;
-	int nr = 0, i, p, depth, found = 0;
-	DIR *dir = opendir("/proc");
+	int found = 0, pid;
+	size_t len = 0;
+	DIR *dir;
+	FILE *f;
 
+	if (comm_is(root, comm))
+		return root;
+	if (depth > 16)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", root);
+	dir = opendir(path);
 	if (!dir)
 		return 0;
-	while ((d = readdir(dir)) && nr < (int)(sizeof(all) / sizeof(all[0])))
-		if (d->d_name[0] >= '0' && d->d_name[0] <= '9' &&
-		    !read_proc_entry(d->d_name, comm, &all[nr]))
-			nr++;
-	closedir(dir);
-	for (i = 0; i < nr && !found; i++) {
-		if (!all[i].match)
+	while (!found && (d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
-		for (p = all[i].pid, depth = 0; p > 1 && depth < 64; depth++) {
-			if (p == root) {
-				found = all[i].pid;
-				break;
-			}
-			p = parent_of(all, nr, p);
-		}
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children",
+			 root, d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (getline(&buf, &len, f) > 0)
+			for (tok = strtok_r(buf, " \n", &save); tok && !found;
+			     tok = strtok_r(NULL, " \n", &save))
+				if ((pid = atoi(tok)) > 0)
+					found = find_descendant(pid, comm,
+								depth + 1);
+		fclose(f);
 	}
+	closedir(dir);
+	free(buf);
 	return found;
 }
 
@@ -282,7 +271,7 @@ static void arm_stop_on_exit(struct trace_session *s, pid_t child,
 	raised = !sched_setscheduler(0, SCHED_FIFO, &rt);
 	for (i = 0; i < 500 && stable < 20 && child_running(child); i++) {
 		nanosleep(&tick, NULL);
-		ct = find_descendant(child, comm);
+		ct = find_descendant(child, comm, 0);
 		n = ct ? trace_rt_threads(ct, tids, 256) : 0;
 		if (n > armed) {
 			if (trace_session_stop_on_exit(s, tids, n))
