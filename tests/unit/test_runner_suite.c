@@ -17,6 +17,7 @@
 #include "fsio.h"
 #include "runner/runner_suite.h"
 #include "runner/runner_util.h"
+#include "trace/trace.h"
 
 static char tmpdir[] = "/tmp/rtgate-unit-suite.XXXXXX";
 
@@ -63,6 +64,7 @@ static const char complete[] =
 	"cyclictest = --smp -p95 -m -i 1000\n"
 	"duration = 20s\n"
 	"histogram = 3000\n"
+	"trace = spikes\n"
 	"\n"
 	"[gate]\n"
 	"metric = p99.9\n"
@@ -114,6 +116,7 @@ static void test_complete(void **state)
 	assert_int_equal(strv_len(s.measure.args), 5);
 	assert_true(s.measure.duration_ns == 20000000000ULL);
 	assert_int_equal(s.measure.histogram_us, 3000);
+	assert_int_equal(s.measure.trace, TRACE_CAPTURE_SPIKES);
 	assert_string_equal(s.gate.metric, "p99.9");
 	assert_true(s.gate.min_increase_pct == 7.5);
 	assert_int_equal(s.nr_scenarios, 2);
@@ -232,6 +235,8 @@ static const struct bad_case bad_cases[] = {
 	{ "zero-repetitions", "[suite]\nrepetitions = 0\n", 2,
 	  "repetitions" },
 	{ "bad-duration", "[measure]\nduration = 20x\n", 2, "duration" },
+	{ "bad-trace", "[measure]\nduration = 2s\ntrace = full\n", 3,
+	  "trace: 'full' is not off, spikes or on" },
 	{ "bad-alpha", HEAD "[gate]\nalpha = 2\n", 6, "alpha" },
 	{ "bad-metric", HEAD "[gate]\nmetric = fastest\n", 6, "metric" },
 	{ "duplicate-key", HEAD "[scenario a]\ncompare = b\ncompare = c\n", 7,
