@@ -254,6 +254,11 @@ static void txt_culprits(FILE *f, const struct trace_attr_culprits *c)
 {
 	unsigned int i;
 
+	if (!c->total[1]) {
+		fprintf(f, "no wake-up of cyclictest's threads is in the "
+			"trace\n");
+		return;
+	}
 	fprintf(f, "culprits of the %u worst wake-ups (share of them, "
 		"average time there):\n", c->total[1]);
 	for (i = 0; i < c->nr; i++)
