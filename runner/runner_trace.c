@@ -134,8 +134,9 @@ void rtrace_before_cyclictest(struct rep_trace *t)
 }
 
 /*
- * Searched at SCHED_FIFO 1, below any measuring thread, so that a loaded
- * machine does not delay the search past an early break.
+ * Every thread of cyclictest (a measuring thread that broke early is no
+ * longer RT). Searched at SCHED_FIFO 1, below any measuring thread, so
+ * that a loaded machine does not delay the search past an early break.
  */
 void rtrace_arm(struct rep_trace *t, int pid)
 {
@@ -151,7 +152,7 @@ void rtrace_arm(struct rep_trace *t, int pid)
 		 !sched_setscheduler(0, SCHED_FIFO, &rt);
 	for (i = 0; i < ARM_MAX_TICKS && stable < ARM_STABLE; i++) {
 		nanosleep(&tick, NULL);
-		n = trace_rt_threads(pid, tids, MAX_TIDS);
+		n = trace_proc_threads(pid, tids, MAX_TIDS);
 		if (n < 0)
 			break;		/* cyclictest is gone already */
 		if (n > t->nr_armed) {
@@ -159,7 +160,8 @@ void rtrace_arm(struct rep_trace *t, int pid)
 				break;
 			t->nr_armed = n;
 			stable = 0;
-		} else if (t->nr_armed) {
+		} else if (t->nr_armed > 1) {
+			/* cyclictest's main thread and a measuring one */
 			stable++;
 		}
 	}

@@ -44,6 +44,7 @@ struct cpu_state {
 	unsigned long long timer, timer_ts;
 	long long timer_now;
 	unsigned long long gap_ts;	/* last lost events */
+	unsigned long long last_ts;	/* the previous event on this CPU */
 	struct seg *ring;
 	unsigned int head, count;
 };
@@ -524,6 +525,35 @@ static void drop_pending(struct trace_attr *a, int pid)
 }
 
 /*
+ * A measured thread woken on an idle CPU runs without a switch in the
+ * trace (seen on the development VM: no switch away from the idle task
+ * is ever recorded). Idle gives the CPU up as soon as its irq is done, so
+ * the switch-in is taken at idle's last event: a few microseconds early
+ * at most, where dropping the window would lose exactly the wake-ups that
+ * host noise delayed (a late timer irq on an idle CPU).
+ */
+static bool switch_from_idle(struct trace_attr *a, const struct trace_ev *ev,
+			     struct cpu_state *c, int pid)
+{
+	struct pending *p = thread_slot(a, pid, false);
+	unsigned long long ts;
+	struct trace_task t;
+
+	if (c->task.pid != 0 || !p || !p->waiting)
+		return false;
+	ts = c->last_ts > p->wake_ts ? c->last_ts : p->wake_ts;
+	if (ts > ev->ts)
+		ts = ev->ts;
+	recall(a, pid, &t);
+	ctx_task(&c->task, &t);
+	c->depth = 0;
+	mark(c, ts);
+	close_window(a, p, ev->cpu, c, ts);
+	p->waiting = false;
+	return true;
+}
+
+/*
  * Some kernels do not trace every switch (seen on a VM: none from one
  * agent thread). The task an event runs in tells who really had the CPU:
  * follow it, and mark the history around as uncertain.
@@ -535,6 +565,8 @@ static void check_current(struct trace_attr *a, const struct trace_ev *ev,
 	int pid = ev->type == TEV_SWITCH ? ev->sw.prev.pid : ev->pid;
 
 	if (pid < 0 || pid == c->task.pid)
+		return;
+	if (switch_from_idle(a, ev, c, pid))
 		return;
 	if (c->task.pid >= 0) {
 		c->gap_ts = ev->ts;
@@ -669,6 +701,7 @@ int trace_attr_event(const struct trace_ev *ev, void *data)
 		on_ext(ev, c);
 		break;
 	}
+	c->last_ts = ev->ts;
 	return 0;
 }
 
@@ -676,6 +709,28 @@ static bool same_window(const struct trace_attr_window *x,
 			const struct trace_attr_window *y)
 {
 	return x->tid == y->tid && x->run_ns == y->run_ns;
+}
+
+/*
+ * The break stops the buffer in the kernel (a traceoff trigger in the
+ * thread's own sched_setscheduler call) before the thread has made any
+ * event of its own: the trace ends with its wake-up still open. It ran
+ * right after the last event of its CPU.
+ */
+static void close_break(struct trace_attr *a)
+{
+	struct pending *p = a->p.break_tid ?
+			    thread_slot(a, a->p.break_tid, false) : NULL;
+	struct cpu_state *c;
+
+	if (!p || !p->waiting || p->wake_cpu < 0 ||
+	    p->wake_cpu >= a->nr_cpus)
+		return;
+	c = &a->cpu[p->wake_cpu];
+	if (c->last_ts < p->wake_ts)
+		return;
+	close_window(a, p, p->wake_cpu, c, c->last_ts);
+	p->waiting = false;
 }
 
 int trace_attr_finish(struct trace_attr *a, struct trace_attr_result *r)
@@ -687,6 +742,7 @@ int trace_attr_finish(struct trace_attr *a, struct trace_attr_result *r)
 	r->break_idx = -1;
 	if (ret)
 		goto out;
+	close_break(a);
 	n = a->nr_top + 1;
 	r->win = calloc(n, sizeof(*r->win));
 	if (!r->win) {

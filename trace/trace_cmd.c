@@ -272,13 +272,14 @@ static void arm_stop_on_exit(struct trace_session *s, pid_t child,
 	for (i = 0; i < 500 && stable < 20 && child_running(child); i++) {
 		nanosleep(&tick, NULL);
 		ct = find_descendant(child, comm, 0);
-		n = ct ? trace_rt_threads(ct, tids, 256) : 0;
+		n = ct ? trace_proc_threads(ct, tids, 256) : 0;
 		if (n > armed) {
 			if (trace_session_stop_on_exit(s, tids, n))
-				return;
+				break;
 			armed = n;
 			stable = 0;
-		} else if (armed) {
+		} else if (armed > 1) {
+			/* cyclictest's main thread and a measuring one */
 			stable++;
 		}
 	}

@@ -596,7 +596,7 @@ int trace_session_stop_on_exit_comm(struct trace_session *s,
 	return set_exit_trigger(s, buf);
 }
 
-int trace_rt_threads(int pid, int *tids, unsigned int max)
+static int list_threads(int pid, int *tids, unsigned int max, bool rt_only)
 {
 	char path[64];
 	struct dirent *e;
@@ -612,10 +612,20 @@ int trace_rt_threads(int pid, int *tids, unsigned int max)
 		tid = atoi(e->d_name);
 		if (tid <= 0)
 			continue;
-		policy = sched_getscheduler(tid);
+		policy = rt_only ? sched_getscheduler(tid) : SCHED_FIFO;
 		if (policy == SCHED_FIFO || policy == SCHED_RR)
 			tids[n++] = tid;
 	}
 	closedir(d);
 	return n;
+}
+
+int trace_rt_threads(int pid, int *tids, unsigned int max)
+{
+	return list_threads(pid, tids, max, true);
+}
+
+int trace_proc_threads(int pid, int *tids, unsigned int max)
+{
+	return list_threads(pid, tids, max, false);
 }
