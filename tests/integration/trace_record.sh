@@ -124,9 +124,9 @@ for try in 1 2 3; do
 	sed 's/^/# /' "$T/spikes.txt"
 	grep -q '^  break ' "$T/spikes.txt" && break
 	diag "try $try: the break ($bval us, thread $btid) is not in the trace;" \
-		"$(grep -c 'the buffer stops when one of' "$T/spikes.err") stop" \
-		"armed on its threads; $(grep -c "CPU [0-9]*, " "$T/spikes.txt")" \
-		"windows of it in the trace"
+		"stop armed on $(sed -n 's/.*stops when one of \([0-9]*\).*/\1/p' \
+		"$T/spikes.err") threads; its worst windows:" \
+		"$(grep -o "CPU [0-9]*, [0-9.]* us" "$T/spikes.txt" | head -3 | tr '\n' ';')"
 done
 is $rc 0 "trace record -m spikes exits 0"
 check "cyclictest broke at $bval us (thread $btid)" -- test -n "$btid"
