@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -206,6 +207,64 @@ static void test_missing_switch_in(void **state)
 	assert_int_equal(r.nr_win, 0);
 	assert_true(r.unmatched == 1);
 	assert_true(r.unseen_switches >= 1);
+	trace_attr_result_free(&r);
+}
+
+/*
+ * Woken on an idle CPU whose switch away from idle is not traced: the
+ * window closes at idle's last event (its irq exit): the timer irq came
+ * 1.9 us after the expiry, the irq took 1 us.
+ */
+static void idle_wake(unsigned long long base, bool thread_event)
+{
+	ev_hrt(base, 1, CT, TEV_HRTIMER_START, 0xD, 5000000);
+	ev_switch(base + 10, 1, "cyclictest", CT, CT_PRIO, "swapper/1", 0,
+		  120);
+	ev_irq(base + 1000000, 1, 0, TEV_IRQ_ENTRY, -1, "local_timer");
+	ev_hrt(base + 1000100, 1, 0, TEV_HRTIMER_ENTRY, 0xD, 5002000);
+	ev_waking(base + 1000200, 1, 0, "cyclictest", CT, CT_PRIO);
+	ev_hrt(base + 1000300, 1, 0, TEV_HRTIMER_EXIT, 0xD, 0);
+	ev_irq(base + 1001000, 1, 0, TEV_IRQ_EXIT, -1, "");
+	if (thread_event)
+		ev_hrt(base + 1009000, 1, CT, TEV_HRTIMER_START, 0xE, 6000000);
+}
+
+static void test_idle_switch_in(void **state)
+{
+	struct trace_attr_result r;
+
+	(void)state;
+	idle_wake(T0, true);
+	assert_int_equal(trace_attr_finish(a, &r), 0);
+	a = NULL;
+	assert_int_equal(r.nr_win, 1);
+	assert_true(r.unmatched == 0);
+	assert_true(r.win[0].from_timer);
+	/* expiry at +998.1 us, switch-in at idle's irq exit, +1001 us */
+	assert_true(r.win[0].latency_ns == 2900);
+	assert_true(r.win[0].run_ns == T0 + 1001000);
+	assert_false(r.win[0].partial);
+	trace_attr_result_free(&r);
+}
+
+/* The break's trigger stopped the trace before the thread made an event. */
+static void test_break_at_end(void **state)
+{
+	struct trace_attr_params p = { .break_tid = CT, .break_us = 3 };
+	struct trace_attr_result r;
+
+	(void)state;
+	trace_attr_finish(a, &r);
+	trace_attr_result_free(&r);
+	a = trace_attr_new(&p);
+	assert_non_null(a);
+	idle_wake(T0, false);
+	assert_int_equal(trace_attr_finish(a, &r), 0);
+	a = NULL;
+	assert_int_equal(r.nr_win, 1);
+	assert_int_equal(r.break_idx, 0);
+	assert_true(r.win[0].is_break);
+	assert_true(r.win[0].latency_ns == 2900);
 	trace_attr_result_free(&r);
 }
 
@@ -438,6 +497,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_extension, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_switch_in, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_idle_switch_in, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_break_at_end, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_top_and_break, setup,
 						teardown),
