@@ -16,7 +16,18 @@
 struct an_cmp {
 	const struct an_side *base, *cand;
 	struct an_result res;
+	char control[12];	/* "positive", "negative" or "" */
 };
+
+/*
+ * The verdict a comparison counts as for the gate: its own, except for a
+ * positive control, which passes when it is flagged (the gate can see a
+ * known latency here) and is INCONCLUSIVE when it is not (then nothing
+ * this run says can be trusted).
+ */
+enum an_verdict an_cmp_counts(const struct an_cmp *c);
+/* Says in the reason what a control's verdict means. */
+void an_cmp_apply_control(struct an_cmp *c);
 
 struct an_report {
 	char title[160];	/* "suite quick, run ID" or "compare" */

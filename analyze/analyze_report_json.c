@@ -222,6 +222,12 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	cJSON_AddStringToObject(o, "candidate", c->cand->name);
 	cJSON_AddStringToObject(o, "verdict", an_verdict_name(res->verdict));
 	cJSON_AddStringToObject(o, "reason", res->reason);
+	if (c->control[0])
+		cJSON_AddStringToObject(o, "control", c->control);
+	else
+		cJSON_AddNullToObject(o, "control");
+	cJSON_AddStringToObject(o, "counts_as",
+				an_verdict_name(an_cmp_counts(c)));
 	g = cJSON_AddObjectToObject(o, "gate");
 	cJSON_AddStringToObject(g, "metric", res->gate.metric);
 	cJSON_AddNumberToObject(g, "alpha", res->gate.alpha);
