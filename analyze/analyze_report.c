@@ -213,6 +213,7 @@ static void txt_side(FILE *f, const struct an_side *s)
 		fprintf(f, "%s: %s\n", s->status == AN_SIDE_SKIPPED ?
 			"SKIPPED" : "INVALID", s->reason);
 	an_report_tlines(f, s);
+	an_report_workloads(f, s);
 	fputc('\n', f);
 }
 
@@ -464,9 +465,10 @@ static void md_side(FILE *f, const struct an_side *s)
 		fprintf(f, " — **%s**: %s", s->status == AN_SIDE_SKIPPED ?
 			"SKIPPED" : "INVALID", s->reason);
 	fprintf(f, "\n\n");
-	if (ncpus || s->ref) {
+	if (ncpus || s->ref || s->nruns) {
 		fprintf(f, "```\n");
 		an_report_tlines(f, s);
+		an_report_workloads(f, s);
 		fprintf(f, "```\n\n");
 	}
 }

@@ -79,6 +79,14 @@ int an_report_html(const struct an_report *r, FILE *f);
 /* The verdict table printed at the end of `rtgate report` and runs. */
 void an_report_table(const struct an_report *r, FILE *f);
 
+/*
+ * What each workload of a side did per repetition (work done, errors) and
+ * its metrics pooled: text lines for the txt, md and html reports, and the
+ * "workloads" array of report.json.
+ */
+void an_report_workloads(FILE *f, const struct an_side *s);
+cJSON *an_workloads_json(const struct an_side *s);
+
 /* Writes the requested formats into dir (report.txt ... junit.xml). */
 int an_report_write(const struct an_report *r, const char *dir,
 		    unsigned int formats);

@@ -167,6 +167,7 @@ static cJSON *side_json(const struct an_side *s)
 	reps = cJSON_AddArrayToObject(o, "repetitions");
 	for (i = 0; i < s->nruns; i++)
 		cJSON_AddItemToArray(reps, run_json(&s->runs[i]));
+	cJSON_AddItemToObject(o, "workloads", an_workloads_json(s));
 	if (s->ref)
 		cJSON_AddItemToObject(o, "reference",
 				      reference_json(s->ref));

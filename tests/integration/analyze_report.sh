@@ -27,6 +27,10 @@ is "$(jget $RUN/report.json '.scenarios[0].reference.T[0].max_us')" 12 \
 	"the suite's published numbers travel into the report"
 check "text report: the published T: lines beside the measured ones" -- \
 	grep -q '^T: 0 ( 4213) P:95 I:1000 C:   5163 Min:      3 Act:    3 Avg:    3 Max:      12$' $RUN/report.txt
+check "text report: what each workload did per repetition" -- \
+	grep -q '^workload inject: work done 1 | 1 | 1 .*errors 0$' $RUN/report.txt
+is "$(jget $RUN/report.json '.scenarios[1].workloads[0] | "\(.name) \(.work_done | length)"')" \
+	"inject 3" "report.json: the workload summaries, one per repetition"
 check "junit: a failure and a skipped testcase" -- grep -q \
 	'tests="2" failures="1" errors="0" skipped="1"' $RUN/junit.xml
 check "junit: the failure carries the reason" -- \
