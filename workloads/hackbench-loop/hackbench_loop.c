@@ -90,59 +90,49 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int parse_one(int c, void *ctx)
+{
+	struct hb_params *p = ctx;
+
+	switch (c) {
+	case 'g':
+		return wl_opt_uint("--groups", optarg, 1, 1000, &p->groups);
+	case 'l':
+		return wl_opt_uint("--loops", optarg, 1, 100000000, &p->loops);
+	case 'f':
+		return wl_opt_uint("--fds", optarg, 1, 1000, &p->fds);
+	case 's':
+		return wl_opt_uint("--datasize", optarg, 1, 1 << 20,
+				   &p->datasize);
+	case 'T':
+	case 'P':
+		p->threads = c == 'T';
+		return 0;
+	case 'p':
+		p->pipe = 1;
+		return 0;
+	case 'd':
+		return wl_opt_duration("--duration", optarg,
+				       WL_DURATION_MAX_NS, &p->duration_ns);
+	case 'n':
+		return wl_opt_u64("--runs", optarg, 1, UINT32_MAX,
+				  &p->max_runs);
+	case OPT_HACKBENCH:
+		p->hackbench = optarg;
+		return 0;
+	case 'v':
+		p->verbose = 1;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct hb_params *p)
 {
-	int c, ret = 0;
-
-	while ((c = wl_getopt(argc, argv, "g:l:f:s:TPpd:n:vh", long_opts)) != -1) {
-		switch (c) {
-		case 'g':
-			ret = wl_opt_uint("--groups", optarg, 1, 1000, &p->groups);
-			break;
-		case 'l':
-			ret = wl_opt_uint("--loops", optarg, 1, 100000000, &p->loops);
-			break;
-		case 'f':
-			ret = wl_opt_uint("--fds", optarg, 1, 1000, &p->fds);
-			break;
-		case 's':
-			ret = wl_opt_uint("--datasize", optarg, 1, 1 << 20,
-					  &p->datasize);
-			break;
-		case 'T':
-			p->threads = 1;
-			break;
-		case 'P':
-			p->threads = 0;
-			break;
-		case 'p':
-			p->pipe = 1;
-			break;
-		case 'd':
-			ret = wl_opt_duration("--duration", optarg,
-					      86400ULL * 1000000000ULL,
-					      &p->duration_ns);
-			break;
-		case 'n':
-			ret = wl_opt_u64("--runs", optarg, 1, UINT32_MAX,
-					 &p->max_runs);
-			break;
-		case OPT_HACKBENCH:
-			p->hackbench = optarg;
-			break;
-		case 'v':
-			p->verbose = 1;
-			break;
-		case 'h':
-			return 1;
-		default:
-			return -EINVAL;
-		}
-		if (ret)
-			return ret;
-	}
-	return wl_opt_no_operands(argc, argv);
+	return wl_opt_parse(argc, argv, "g:l:f:s:TPpd:n:vh", long_opts,
+			    parse_one, p);
 }
 
 /* Accounts one "Time: 1.234" line of hackbench's output. */
@@ -333,12 +323,8 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
 	if (wl_proc_init())
 		return WL_EXIT_ENVIRONMENT;
 

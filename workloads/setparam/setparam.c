@@ -15,14 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_bench.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_pace.h"
 #include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_stats.h"
 #include "workloads/common/wl_summary.h"
 #include "workloads/setparam/setparam_sched.h"
 
@@ -50,8 +50,7 @@ struct sp_run {
 	uint64_t calls;
 	uint64_t failures;
 	int last_errno;
-	double *round_ns;
-	unsigned int rounds_done;
+	struct wl_bench bench;
 	struct wl_pace pace;
 	const char *verify_error;	/* what changed, or NULL */
 	int restored;
@@ -129,8 +128,7 @@ static int parse_one(int c, struct sp_params *p)
 		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
 	case 'd':
 		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
+				       WL_DURATION_MAX_NS, &p->duration_ns);
 	default:
 		return -EINVAL;
 	}
@@ -179,14 +177,6 @@ static int parse_args(int argc, char **argv, struct sp_params *p)
 	return 0;
 }
 
-static uint64_t raw_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static inline void one_call(struct sp_run *r)
 {
 	r->calls++;
@@ -200,34 +190,28 @@ static int run_bench(const struct sp_params *p, struct sp_run *r)
 {
 	unsigned int k, i;
 
-	r->round_ns = calloc(p->rounds, sizeof(double));
-	if (!r->round_ns)
+	if (wl_bench_start(&r->bench))
 		return -ENOMEM;
 	one_call(r);
 	wl_ready();
-	for (k = 0; k < p->warmups + p->rounds && !wl_stopping(); k++) {
-		uint64_t t0 = raw_ns(), t1;
+	for (k = 0; wl_bench_more(&r->bench, k); k++) {
+		uint64_t t0 = wl_bench_clock();
 
 		for (i = 0; i < p->calls; i++)
 			one_call(r);
-		t1 = raw_ns();
-		if (k >= p->warmups)
-			r->round_ns[r->rounds_done++] =
-				(double)(t1 - t0) / p->calls;
+		wl_bench_round(&r->bench, k, t0, wl_bench_clock());
 	}
 	return 0;
 }
 
+static void load_call(void *r)
+{
+	one_call(r);
+}
+
 static int run_load(const struct sp_params *p, struct sp_run *r)
 {
-	uint64_t end = p->duration_ns ? wl_now_ns() + p->duration_ns :
-		       UINT64_MAX;
-
-	one_call(r);
-	wl_ready();
-	wl_pace_init(&r->pace, p->rate);
-	while (wl_pace_wait(&r->pace, end))
-		one_call(r);
+	wl_pace_run(&r->pace, p->rate, p->duration_ns, load_call, r);
 	return 0;
 }
 
@@ -235,7 +219,6 @@ static int run_load(const struct sp_params *p, struct sp_run *r)
 static int setup(const struct sp_params *p, struct sp_run *r)
 {
 	struct sp_state st;
-	cpu_set_t one;
 	int ret;
 
 	if (sched_getaffinity(0, sizeof(r->saved_cpus), &r->saved_cpus))
@@ -250,13 +233,9 @@ static int setup(const struct sp_params *p, struct sp_run *r)
 		       st.policy, st.nice);
 		return -EPERM;
 	}
-	CPU_ZERO(&one);
-	CPU_SET(p->cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one)) {
-		ret = -errno;
-		pr_err("sched_setaffinity(CPU %d): %s", p->cpu, strerror(-ret));
+	ret = wl_cpu_pin(p->cpu);
+	if (ret)
 		return ret;
-	}
 	ret = sp_set_slice(p->profile == SP_CUSTOM ? p->slice_ns : 0);
 	if (ret) {
 		pr_err("sched_setattr (%s slice): %s",
@@ -299,32 +278,12 @@ static void verify_and_restore(const struct sp_params *p, struct sp_run *r)
 		       strerror(errno));
 }
 
-static void add_bench(cJSON *s, const struct sp_params *p,
-		      const struct sp_run *r)
-{
-	struct wl_stats st;
-
-	wl_stats_compute(r->round_ns, r->rounds_done, &st);
-	wl_summary_u64(s, "calls_per_round", p->calls);
-	wl_summary_u64(s, "warmups", p->warmups);
-	wl_summary_u64(s, "rounds", r->rounds_done);
-	wl_summary_bool(s, "complete", r->rounds_done == p->rounds);
-	if (r->rounds_done) {
-		wl_summary_num(s, "ns_per_call_mean", st.mean, 3);
-		wl_summary_num(s, "ns_per_call_cv_pct", st.cv_pct, 3);
-		wl_summary_num(s, "ns_per_call_min", st.min, 3);
-		wl_summary_num(s, "ns_per_call_max", st.max, 3);
-	}
-	wl_summary_metric(s, "ns_per_call", "ns", "lower", r->round_ns,
-			  r->rounds_done);
-}
-
 static int print_summary(const struct sp_params *p, const struct sp_run *r,
 			 double duration_s)
 {
 	struct wl_work work = {
 		.work_done = p->mode == SP_BENCH ?
-			     (double)r->rounds_done * p->calls : r->calls,
+			     (double)r->bench.done * p->calls : r->calls,
 		.unit = "sched_setparam calls",
 		.errors = r->failures + (r->verify_error ? 1 : 0),
 		.duration_s = duration_s,
@@ -343,27 +302,12 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 		wl_summary_str(s, "last_error", strerror(r->last_errno));
 	wl_summary_bool(s, "verified", !r->verify_error);
 	wl_summary_bool(s, "restored", r->restored);
-	if (p->mode == SP_BENCH) {
-		add_bench(s, p, r);
-	} else {
-		wl_summary_u64(s, "rate", p->rate);
-		wl_summary_u64(s, "slots_skipped", r->pace.skipped);
-		wl_summary_num(s, "achieved_rate",
-			       duration_s > 0 ? r->calls / duration_s : 0, 1);
-	}
+	if (p->mode == SP_BENCH)
+		wl_bench_summary(s, &r->bench, "calls_per_round",
+				 "ns_per_call");
+	else
+		wl_pace_summary(s, p->rate, &r->pace, r->calls, duration_s);
 	return wl_summary_print(s);
-}
-
-static int first_allowed_cpu(void)
-{
-	cpu_set_t set;
-	int cpu;
-
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &set))
-				return cpu;
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -378,14 +322,11 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.cpu = first_allowed_cpu();
+	p.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
+	wl_bench_init(&r.bench, p.calls, p.warmups, p.rounds);
 	start = wl_now_ns();
 	ret = setup(&p, &r);
 	if (ret) {
@@ -407,5 +348,6 @@ int main(int argc, char **argv)
 	}
 	if (r.verify_error || !r.restored)
 		code = WL_EXIT_FAILURE;
+	wl_bench_free(&r.bench);
 	return code;
 }

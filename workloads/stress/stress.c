@@ -112,7 +112,7 @@ static int parse_args(int argc, char **argv, struct stress_params *p)
 			break;
 		case 'd':
 			ret = wl_opt_duration("--duration", optarg,
-					      86400ULL * 1000000000ULL,
+					      WL_DURATION_MAX_NS,
 					      &p->duration_ns);
 			break;
 		case OPT_STRESS_NG:
@@ -396,12 +396,8 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
 	if (wl_proc_init())
 		return WL_EXIT_ENVIRONMENT;
 	ret = check_stressors(&p);

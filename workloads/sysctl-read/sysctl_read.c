@@ -15,19 +15,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_bench.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_pace.h"
 #include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_stats.h"
 #include "workloads/common/wl_summary.h"
 
 #define NAME		"sysctl-read"
@@ -56,8 +54,7 @@ struct sr_state {
 	uint64_t reads;
 	uint64_t mismatches;
 	char last_bad[VALUE_MAX];
-	double *round_ns;	/* ns/read of each measured round */
-	unsigned int rounds_done;
+	struct wl_bench bench;	/* ns/read of each measured round */
 };
 
 static void usage(FILE *f)
@@ -149,8 +146,7 @@ static int parse_one(int c, struct sr_params *p)
 		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
 	case 'd':
 		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
+				       WL_DURATION_MAX_NS, &p->duration_ns);
 	default:
 		return -EINVAL;
 	}
@@ -199,19 +195,6 @@ static int parse_args(int argc, char **argv, struct sr_params *p)
 	}
 	p->mode = mode;
 	return check_mode_opts(p, seen_bench, seen_load);
-}
-
-static int pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		pr_err("sched_setaffinity(CPU %d): %s", cpu, strerror(errno));
-		return -errno;
-	}
-	return 0;
 }
 
 /* Opens the file and fixes the value every read must return. */
@@ -263,74 +246,40 @@ static inline void sr_read(struct sr_state *s)
 			 (int)strcspn(buf, "\n") : (int)n, buf);
 }
 
-static uint64_t raw_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int run_bench(const struct sr_params *p, struct sr_state *s)
 {
 	unsigned int r, i;
 
-	s->round_ns = calloc(p->rounds, sizeof(double));
-	if (!s->round_ns)
+	if (wl_bench_start(&s->bench))
 		return -ENOMEM;
 	wl_ready();
-	for (r = 0; r < p->warmups + p->rounds && !wl_stopping(); r++) {
-		uint64_t t0 = raw_ns(), t1;
+	for (r = 0; wl_bench_more(&s->bench, r); r++) {
+		uint64_t t0 = wl_bench_clock();
 
 		for (i = 0; i < p->reads; i++)
 			sr_read(s);
-		t1 = raw_ns();
-		if (r >= p->warmups)
-			s->round_ns[s->rounds_done++] =
-				(double)(t1 - t0) / p->reads;
+		wl_bench_round(&s->bench, r, t0, wl_bench_clock());
 	}
 	return 0;
+}
+
+static void load_read(void *s)
+{
+	sr_read(s);
 }
 
 static int run_load(const struct sr_params *p, struct sr_state *s,
 		    struct wl_pace *pace)
 {
-	uint64_t end = p->duration_ns ? wl_now_ns() + p->duration_ns :
-		       UINT64_MAX;
-
-	sr_read(s);
-	wl_ready();
-	wl_pace_init(pace, p->rate);
-	while (wl_pace_wait(pace, end))
-		sr_read(s);
+	wl_pace_run(pace, p->rate, p->duration_ns, load_read, s);
 	return 0;
-}
-
-static void add_bench(cJSON *sum, const struct sr_params *p,
-		      const struct sr_state *s)
-{
-	struct wl_stats st;
-
-	wl_stats_compute(s->round_ns, s->rounds_done, &st);
-	wl_summary_u64(sum, "reads_per_round", p->reads);
-	wl_summary_u64(sum, "warmups", p->warmups);
-	wl_summary_u64(sum, "rounds", s->rounds_done);
-	wl_summary_bool(sum, "complete", s->rounds_done == p->rounds);
-	if (s->rounds_done) {
-		wl_summary_num(sum, "ns_per_read_mean", st.mean, 3);
-		wl_summary_num(sum, "ns_per_read_cv_pct", st.cv_pct, 3);
-		wl_summary_num(sum, "ns_per_read_min", st.min, 3);
-		wl_summary_num(sum, "ns_per_read_max", st.max, 3);
-	}
-	wl_summary_metric(sum, "ns_per_read", "ns", "lower", s->round_ns,
-			  s->rounds_done);
 }
 
 static int print_summary(const struct sr_params *p, const struct sr_state *s,
 			 const struct wl_pace *pace, double duration_s)
 {
 	uint64_t measured = p->mode == SR_BENCH ?
-			    (uint64_t)s->rounds_done * p->reads : s->reads;
+			    (uint64_t)s->bench.done * p->reads : s->reads;
 	struct wl_work work = {
 		.work_done = (double)measured,
 		.unit = "reads",
@@ -353,27 +302,12 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 	wl_summary_u64(sum, "mismatches", s->mismatches);
 	if (s->mismatches)
 		wl_summary_str(sum, "last_mismatch", s->last_bad);
-	if (p->mode == SR_BENCH) {
-		add_bench(sum, p, s);
-	} else {
-		wl_summary_u64(sum, "rate", p->rate);
-		wl_summary_u64(sum, "slots_skipped", pace->skipped);
-		wl_summary_num(sum, "achieved_rate",
-			       duration_s > 0 ? s->reads / duration_s : 0, 1);
-	}
+	if (p->mode == SR_BENCH)
+		wl_bench_summary(sum, &s->bench, "reads_per_round",
+				 "ns_per_read");
+	else
+		wl_pace_summary(sum, p->rate, pace, s->reads, duration_s);
 	return wl_summary_print(sum);
-}
-
-static int first_allowed_cpu(void)
-{
-	cpu_set_t set;
-	int cpu;
-
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &set))
-				return cpu;
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -389,15 +323,12 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	set_sysctl(&p, "kernel.sched_rt_period_us");
-	p.cpu = first_allowed_cpu();
+	p.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
-	if (pin_cpu(p.cpu))
+		return wl_opt_exit(ret, usage);
+	wl_bench_init(&s.bench, p.reads, p.warmups, p.rounds);
+	if (wl_cpu_pin(p.cpu))
 		return WL_EXIT_ENVIRONMENT;
 	start = wl_now_ns();
 	ret = sr_open(&p, &s);
@@ -422,6 +353,6 @@ int main(int argc, char **argv)
 out:
 	if (s.fd >= 0)
 		close(s.fd);
-	free(s.round_ns);
+	wl_bench_free(&s.bench);
 	return code;
 }

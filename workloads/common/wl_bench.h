@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Rounds of a microbenchmark (sysctl-read bench, setparam bench), as the
+ * seed threads run them: warm-up rounds, then measured rounds of the same
+ * number of operations, each timed on CLOCK_MONOTONIC_RAW. The workload
+ * keeps its own timed loop (the operation stays inlined in it):
+ *
+ *	for (k = 0; wl_bench_more(&b, k); k++) {
+ *		uint64_t t0 = wl_bench_clock();
+ *
+ *		for (i = 0; i < b.per_round; i++)
+ *			op();
+ *		wl_bench_round(&b, k, t0, wl_bench_clock());
+ *	}
+ */
+#ifndef RTGATE_WL_BENCH_H
+#define RTGATE_WL_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+struct wl_bench {
+	unsigned int per_round;	/* operations in a round */
+	unsigned int warmups;
+	unsigned int rounds;	/* measured rounds asked for */
+	double *round_ns;	/* ns per operation of each measured round */
+	unsigned int done;	/* measured rounds finished */
+};
+
+/*
+ * The shape of the rounds, known from the options: a summary printed
+ * before any round (a failed setup) still says what was asked.
+ */
+void wl_bench_init(struct wl_bench *b, unsigned int per_round,
+		   unsigned int warmups, unsigned int rounds);
+/* Allocates the measured rounds; 0 or -ENOMEM. */
+int wl_bench_start(struct wl_bench *b);
+void wl_bench_free(struct wl_bench *b);
+
+/* CLOCK_MONOTONIC_RAW in nanoseconds: no NTP slewing inside a round. */
+uint64_t wl_bench_clock(void);
+
+/* Whether round k (warm-ups first) is to run: not past the end, no stop. */
+bool wl_bench_more(const struct wl_bench *b, unsigned int k);
+
+/* Records round k, timed from t0_ns to t1_ns; a warm-up is not kept. */
+void wl_bench_round(struct wl_bench *b, unsigned int k, uint64_t t0_ns,
+		    uint64_t t1_ns);
+
+/*
+ * Adds the rounds to a summary, in this order:
+ *   "<per_round_key>":N, "warmups":W, "rounds":done, "complete":bool,
+ *   "<metric>_mean", "<metric>_cv_pct", "<metric>_min", "<metric>_max"
+ *   (only with a round done), then metrics.<metric> (unit ns, lower).
+ */
+void wl_bench_summary(cJSON *s, const struct wl_bench *b,
+		      const char *per_round_key, const char *metric);
+
+#endif
