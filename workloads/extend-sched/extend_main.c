@@ -209,11 +209,10 @@ static int print_summary(const struct ext_params *p,
 
 static int print_abi(const struct ext_abi_info *abi)
 {
-	cJSON *s = cJSON_CreateObject();
+	cJSON *s = wl_summary_bare(NAME);
 
 	if (!s)
 		return -ENOMEM;
-	wl_summary_str(s, "workload", NAME);
 	add_abi(s, abi);
 	return wl_summary_print(s);
 }

@@ -7,7 +7,6 @@
  * left behind.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_lines.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proc.h"
 #include "workloads/common/wl_proto.h"
@@ -155,6 +155,22 @@ static int is_banner(const char *line)
 	       !strncmp(line, "Each sender will pass ", 22);
 }
 
+struct hb_output {
+	const struct hb_params *p;
+	double *time_s;
+	int *have_time;
+};
+
+static void take_line(char *line, void *ctx)
+{
+	struct hb_output *o = ctx;
+
+	if (!parse_time_line(line, o->time_s))
+		*o->have_time = 1;
+	else if (o->p->verbose || !is_banner(line))
+		fprintf(stderr, "hackbench: %s\n", line);
+}
+
 /*
  * Reads hackbench's output (stdout and stderr) until EOF (hackbench and
  * all its workers have exited) or a stop request. Returns 1 when
@@ -163,42 +179,12 @@ static int is_banner(const char *line)
 static int read_output(int fd, const struct hb_params *p, double *time_s,
 		       int *have_time)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = fd, .events = POLLIN },
-		{ .fd = wl_stop_fd(), .events = POLLIN },
-	};
+	struct hb_output o = { p, time_s, have_time };
+	struct wl_lines lines;
 	char buf[4096];
-	size_t used = 0;
 
-	for (;;) {
-		char *nl;
-		ssize_t n;
-
-		if (wl_stopping())
-			return 1;
-		if (poll(pfd, 2, -1) < 0)
-			continue;
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		n = read(fd, buf + used, sizeof(buf) - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		used += n;
-		buf[used] = '\0';
-		while ((nl = strchr(buf, '\n'))) {
-			*nl = '\0';
-			if (!parse_time_line(buf, time_s))
-				*have_time = 1;
-			else if (p->verbose || !is_banner(buf))
-				fprintf(stderr, "hackbench: %s\n", buf);
-			used -= nl + 1 - buf;
-			memmove(buf, nl + 1, used + 1);
-		}
-		if (used == sizeof(buf) - 1)
-			used = 0;	/* an absurdly long line: drop it */
-	}
+	wl_lines_init(&lines, buf, sizeof(buf), take_line, &o);
+	return wl_lines_follow(&lines, fd);
 }
 
 static void build_argv(const struct hb_params *p, char bufs[][24],
@@ -271,8 +257,7 @@ static int run_once(const struct hb_params *p, struct hb_stats *st)
 		st->interrupted++;
 		return 0;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	wl_proc_wait(pid, &status);
 	wl_proc_reap_orphans();
 	account(st, status, have_time, t);
 	return 0;

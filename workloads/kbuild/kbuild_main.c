@@ -416,11 +416,10 @@ static int print_summary(const struct kb_params *p, const struct kb_run *r,
 
 static int print_prepared(const struct kb_run *r)
 {
-	cJSON *s = cJSON_CreateObject();
+	cJSON *s = wl_summary_bare(NAME);
 
 	if (!s)
 		return -ENOMEM;
-	wl_summary_str(s, "workload", NAME);
 	wl_summary_str(s, "source", r->synthetic ? "synthetic" : "linux-tree");
 	wl_summary_str(s, "tree", r->tree);
 	wl_summary_str(s, "tree_version", r->version);
