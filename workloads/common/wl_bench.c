@@ -5,9 +5,49 @@
 #include <time.h>
 
 #include "workloads/common/wl_bench.h"
+#include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proto.h"
 #include "workloads/common/wl_stats.h"
 #include "workloads/common/wl_summary.h"
+
+#define MAX_ROUNDS	1000
+
+static int bench_opt(int c, const char *arg, const char *count_opt,
+		     struct wl_bench_opts *o)
+{
+	o->seen_bench = true;
+	switch (c) {
+	case 'n':
+		return wl_opt_uint(count_opt, arg, 1, 100000000, &o->per_round);
+	case 'W':
+		return wl_opt_uint("--warmups", arg, 0, MAX_ROUNDS,
+				   &o->warmups);
+	default:
+		return wl_opt_uint("--rounds", arg, 1, MAX_ROUNDS, &o->rounds);
+	}
+}
+
+int wl_bench_opt(int c, const char *arg, const char *count_opt,
+		 struct wl_bench_opts *o)
+{
+	switch (c) {
+	case 'c':
+		return wl_opt_cpu("--cpu", arg, &o->cpu);
+	case 'n':
+	case 'W':
+	case 'r':
+		return bench_opt(c, arg, count_opt, o);
+	case 'R':
+		o->seen_load = true;
+		return wl_opt_u64("--rate", arg, 0, 10000000, &o->rate);
+	case 'd':
+		o->seen_load = true;
+		return wl_opt_duration("--duration", arg, WL_DURATION_MAX_NS,
+				       &o->duration_ns);
+	default:
+		return -EINVAL;
+	}
+}
 
 void wl_bench_init(struct wl_bench *b, unsigned int per_round,
 		   unsigned int warmups, unsigned int rounds)

@@ -20,6 +20,31 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+/*
+ * The options every bench|load workload takes, same names and ranges:
+ *   -c/--cpu N; bench: -n (operations per round, named by the workload),
+ *   -W/--warmups N, -r/--rounds N; load: -R/--rate N, -d/--duration D.
+ * Defaults are the workload's, set before parsing.
+ */
+struct wl_bench_opts {
+	int cpu;
+	unsigned int per_round;
+	unsigned int warmups;
+	unsigned int rounds;
+	uint64_t rate;		/* load: per second, 0: flat out */
+	uint64_t duration_ns;	/* load: 0: until SIGTERM/SIGINT */
+	bool seen_bench;	/* -n, -W or -r given: bench mode only */
+	bool seen_load;		/* -R or -d given: load mode only */
+};
+
+/*
+ * Takes option c with its value arg when it is one of those; count_opt
+ * names -n ("--reads", "--calls"). Returns 0, or -EINVAL: after a message
+ * for a bad value, silently for any other c (wl_getopt() said why).
+ */
+int wl_bench_opt(int c, const char *arg, const char *count_opt,
+		 struct wl_bench_opts *o);
+
 struct wl_bench {
 	unsigned int per_round;	/* operations in a round */
 	unsigned int warmups;

@@ -27,7 +27,6 @@
 #include "workloads/setparam/setparam_sched.h"
 
 #define NAME		"setparam"
-#define MAX_ROUNDS	1000
 
 enum sp_mode { SP_BENCH, SP_LOAD };
 enum sp_profile { SP_DEFAULT, SP_CUSTOM };
@@ -36,12 +35,8 @@ struct sp_params {
 	enum sp_mode mode;
 	enum sp_profile profile;
 	uint64_t slice_ns;	/* custom profile */
-	int cpu;
-	unsigned int calls;	/* per round */
-	unsigned int warmups;
-	unsigned int rounds;
-	uint64_t rate;
-	uint64_t duration_ns;
+	int slice_set;
+	struct wl_bench_opts bl;	/* per_round: calls */
 };
 
 struct sp_run {
@@ -98,9 +93,10 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_one(int c, struct sp_params *p)
+static int parse_one(int c, void *ctx)
 {
 	static const char *const profiles[] = { "default", "custom", NULL };
+	struct sp_params *p = ctx;
 	uint64_t us;
 	int ret, idx;
 
@@ -113,24 +109,10 @@ static int parse_one(int c, struct sp_params *p)
 		/* The kernel clamps a fair slice to 0.1..100 ms. */
 		ret = wl_opt_u64("--slice-us", optarg, 100, 100000, &us);
 		p->slice_ns = us * 1000;
+		p->slice_set = 1;
 		return ret;
-	case 'c':
-		return wl_opt_cpu("--cpu", optarg, &p->cpu);
-	case 'n':
-		return wl_opt_uint("--calls", optarg, 1, 100000000, &p->calls);
-	case 'W':
-		return wl_opt_uint("--warmups", optarg, 0, MAX_ROUNDS,
-				   &p->warmups);
-	case 'r':
-		return wl_opt_uint("--rounds", optarg, 1, MAX_ROUNDS,
-				   &p->rounds);
-	case 'R':
-		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       WL_DURATION_MAX_NS, &p->duration_ns);
 	default:
-		return -EINVAL;
+		return wl_bench_opt(c, optarg, "--calls", &p->bl);
 	}
 }
 
@@ -138,39 +120,31 @@ static int parse_one(int c, struct sp_params *p)
 static int parse_args(int argc, char **argv, struct sp_params *p)
 {
 	static const char *const modes[] = { "bench", "load", NULL };
-	int c, ret, mode = -1, seen_bench = 0, seen_load = 0, seen_slice = 0;
+	int ret, mode = -1;
 
 	if (argc > 1 && argv[1][0] != '-') {
 		if (wl_opt_choice("mode", argv[1], modes, &mode))
 			return -EINVAL;
 		optind = 2;
 	}
-	while ((c = wl_getopt(argc, argv, "p:c:n:W:r:R:d:h", long_opts)) != -1) {
-		if (c == 'h')
-			return 1;
-		ret = parse_one(c, p);
-		if (ret)
-			return ret;
-		seen_bench |= c == 'n' || c == 'W' || c == 'r';
-		seen_load |= c == 'R' || c == 'd';
-		seen_slice |= c == OPT_SLICE;
-	}
-	if (wl_opt_no_operands(argc, argv))
-		return -EINVAL;
+	ret = wl_opt_parse(argc, argv, "p:c:n:W:r:R:d:h", long_opts,
+			   parse_one, p);
+	if (ret)
+		return ret;
 	if (mode < 0) {
 		pr_err("mode: bench or load must come first (try --help)");
 		return -EINVAL;
 	}
 	p->mode = mode;
-	if ((p->mode == SP_BENCH && seen_load) ||
-	    (p->mode == SP_LOAD && seen_bench)) {
+	if ((p->mode == SP_BENCH && p->bl.seen_load) ||
+	    (p->mode == SP_LOAD && p->bl.seen_bench)) {
 		pr_err("%s: not an option of %s mode",
-		       seen_load ? "--rate/--duration" :
+		       p->bl.seen_load ? "--rate/--duration" :
 				   "--calls/--warmups/--rounds",
 		       modes[mode]);
 		return -EINVAL;
 	}
-	if (seen_slice && p->profile != SP_CUSTOM) {
+	if (p->slice_set && p->profile != SP_CUSTOM) {
 		pr_err("--slice-us: only with --profile custom");
 		return -EINVAL;
 	}
@@ -197,7 +171,7 @@ static int run_bench(const struct sp_params *p, struct sp_run *r)
 	for (k = 0; wl_bench_more(&r->bench, k); k++) {
 		uint64_t t0 = wl_bench_clock();
 
-		for (i = 0; i < p->calls; i++)
+		for (i = 0; i < p->bl.per_round; i++)
 			one_call(r);
 		wl_bench_round(&r->bench, k, t0, wl_bench_clock());
 	}
@@ -211,7 +185,7 @@ static void load_call(void *r)
 
 static int run_load(const struct sp_params *p, struct sp_run *r)
 {
-	wl_pace_run(&r->pace, p->rate, p->duration_ns, load_call, r);
+	wl_pace_run(&r->pace, p->bl.rate, p->bl.duration_ns, load_call, r);
 	return 0;
 }
 
@@ -233,7 +207,7 @@ static int setup(const struct sp_params *p, struct sp_run *r)
 		       st.policy, st.nice);
 		return -EPERM;
 	}
-	ret = wl_cpu_pin(p->cpu);
+	ret = wl_cpu_pin(p->bl.cpu);
 	if (ret)
 		return ret;
 	ret = sp_set_slice(p->profile == SP_CUSTOM ? p->slice_ns : 0);
@@ -266,7 +240,7 @@ static void verify_and_restore(const struct sp_params *p, struct sp_run *r)
 		r->verify_error = "nice changed";
 	else if (r->after.slice_ns != r->before.slice_ns)
 		r->verify_error = "slice changed";
-	else if (r->after.cpu != p->cpu || r->after.nr_allowed != 1)
+	else if (r->after.cpu != p->bl.cpu || r->after.nr_allowed != 1)
 		r->verify_error = "CPU or affinity changed";
 	if (r->verify_error)
 		pr_err("state check after the calls: %s", r->verify_error);
@@ -283,7 +257,8 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 {
 	struct wl_work work = {
 		.work_done = p->mode == SP_BENCH ?
-			     (double)r->bench.done * p->calls : r->calls,
+			     (double)r->bench.done * p->bl.per_round :
+			     r->calls,
 		.unit = "sched_setparam calls",
 		.errors = r->failures + (r->verify_error ? 1 : 0),
 		.duration_s = duration_s,
@@ -296,7 +271,7 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 	wl_summary_str(s, "profile",
 		       p->profile == SP_CUSTOM ? "custom" : "default");
 	wl_summary_u64(s, "slice_ns", r->before.slice_ns);
-	wl_summary_u64(s, "cpu", p->cpu);
+	wl_summary_u64(s, "cpu", p->bl.cpu);
 	wl_summary_u64(s, "failures", r->failures);
 	if (r->failures)
 		wl_summary_str(s, "last_error", strerror(r->last_errno));
@@ -306,15 +281,17 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 		wl_bench_summary(s, &r->bench, "calls_per_round",
 				 "ns_per_call");
 	else
-		wl_pace_summary(s, p->rate, &r->pace, r->calls, duration_s);
+		wl_pace_summary(s, p->bl.rate, &r->pace, r->calls,
+				duration_s);
 	return wl_summary_print(s);
 }
 
 int main(int argc, char **argv)
 {
 	struct sp_params p = {
-		.slice_ns = 10000000, .calls = 500000, .warmups = 3,
-		.rounds = 15, .rate = 1000,
+		.slice_ns = 10000000,
+		.bl = { .per_round = 500000, .warmups = 3, .rounds = 15,
+			.rate = 1000 },
 	};
 	struct sp_run r = { 0 };
 	uint64_t start;
@@ -322,11 +299,11 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.cpu = wl_cpu_first_allowed();
+	p.bl.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
-	wl_bench_init(&r.bench, p.calls, p.warmups, p.rounds);
+	wl_bench_init(&r.bench, p.bl.per_round, p.bl.warmups, p.bl.rounds);
 	start = wl_now_ns();
 	ret = setup(&p, &r);
 	if (ret) {

@@ -29,7 +29,6 @@
 #include "workloads/common/wl_summary.h"
 
 #define NAME		"sysctl-read"
-#define MAX_ROUNDS	1000
 #define VALUE_MAX	256
 
 enum sr_mode { SR_BENCH, SR_LOAD };
@@ -39,12 +38,7 @@ struct sr_params {
 	char name[128];		/* dotted: kernel.sched_rt_period_us */
 	char path[PATH_MAX];
 	const char *expect;	/* NULL: the value read at start */
-	int cpu;
-	unsigned int reads;	/* per round */
-	unsigned int warmups;
-	unsigned int rounds;
-	uint64_t rate;		/* load: reads per second, 0: flat out */
-	uint64_t duration_ns;
+	struct wl_bench_opts bl;	/* per_round: reads */
 };
 
 struct sr_state {
@@ -120,8 +114,10 @@ static int set_sysctl(struct sr_params *p, const char *arg)
 	return 0;
 }
 
-static int parse_one(int c, struct sr_params *p)
+static int parse_one(int c, void *ctx)
 {
+	struct sr_params *p = ctx;
+
 	switch (c) {
 	case 's':
 		return set_sysctl(p, optarg);
@@ -132,35 +128,19 @@ static int parse_one(int c, struct sr_params *p)
 		}
 		p->expect = optarg;
 		return 0;
-	case 'c':
-		return wl_opt_cpu("--cpu", optarg, &p->cpu);
-	case 'n':
-		return wl_opt_uint("--reads", optarg, 1, 100000000, &p->reads);
-	case 'W':
-		return wl_opt_uint("--warmups", optarg, 0, MAX_ROUNDS,
-				   &p->warmups);
-	case 'r':
-		return wl_opt_uint("--rounds", optarg, 1, MAX_ROUNDS,
-				   &p->rounds);
-	case 'R':
-		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       WL_DURATION_MAX_NS, &p->duration_ns);
 	default:
-		return -EINVAL;
+		return wl_bench_opt(c, optarg, "--reads", &p->bl);
 	}
 }
 
 /* Options that belong to the other mode are an error, not ignored. */
-static int check_mode_opts(const struct sr_params *p, int seen_bench,
-			   int seen_load)
+static int check_mode_opts(const struct sr_params *p)
 {
-	if (p->mode == SR_BENCH && seen_load) {
+	if (p->mode == SR_BENCH && p->bl.seen_load) {
 		pr_err("--rate/--duration: only for load mode");
 		return -EINVAL;
 	}
-	if (p->mode == SR_LOAD && seen_bench) {
+	if (p->mode == SR_LOAD && p->bl.seen_bench) {
 		pr_err("--reads/--warmups/--rounds: only for bench mode");
 		return -EINVAL;
 	}
@@ -171,30 +151,23 @@ static int check_mode_opts(const struct sr_params *p, int seen_bench,
 static int parse_args(int argc, char **argv, struct sr_params *p)
 {
 	static const char *const modes[] = { "bench", "load", NULL };
-	int c, ret, mode = -1, seen_bench = 0, seen_load = 0;
+	int ret, mode = -1;
 
 	if (argc > 1 && argv[1][0] != '-') {
 		if (wl_opt_choice("mode", argv[1], modes, &mode))
 			return -EINVAL;
 		optind = 2;
 	}
-	while ((c = wl_getopt(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts)) != -1) {
-		if (c == 'h')
-			return 1;
-		ret = parse_one(c, p);
-		if (ret)
-			return ret;
-		seen_bench |= c == 'n' || c == 'W' || c == 'r';
-		seen_load |= c == 'R' || c == 'd';
-	}
-	if (wl_opt_no_operands(argc, argv))
-		return -EINVAL;
+	ret = wl_opt_parse(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts,
+			   parse_one, p);
+	if (ret)
+		return ret;
 	if (mode < 0) {
 		pr_err("mode: bench or load must come first (try --help)");
 		return -EINVAL;
 	}
 	p->mode = mode;
-	return check_mode_opts(p, seen_bench, seen_load);
+	return check_mode_opts(p);
 }
 
 /* Opens the file and fixes the value every read must return. */
@@ -256,7 +229,7 @@ static int run_bench(const struct sr_params *p, struct sr_state *s)
 	for (r = 0; wl_bench_more(&s->bench, r); r++) {
 		uint64_t t0 = wl_bench_clock();
 
-		for (i = 0; i < p->reads; i++)
+		for (i = 0; i < p->bl.per_round; i++)
 			sr_read(s);
 		wl_bench_round(&s->bench, r, t0, wl_bench_clock());
 	}
@@ -271,7 +244,7 @@ static void load_read(void *s)
 static int run_load(const struct sr_params *p, struct sr_state *s,
 		    struct wl_pace *pace)
 {
-	wl_pace_run(pace, p->rate, p->duration_ns, load_read, s);
+	wl_pace_run(pace, p->bl.rate, p->bl.duration_ns, load_read, s);
 	return 0;
 }
 
@@ -279,7 +252,8 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 			 const struct wl_pace *pace, double duration_s)
 {
 	uint64_t measured = p->mode == SR_BENCH ?
-			    (uint64_t)s->bench.done * p->reads : s->reads;
+			    (uint64_t)s->bench.done * p->bl.per_round :
+			    s->reads;
 	struct wl_work work = {
 		.work_done = (double)measured,
 		.unit = "reads",
@@ -298,7 +272,7 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 	wl_summary_str(sum, "sysctl", p->name);
 	wl_summary_str(sum, "path", p->path);
 	wl_summary_str(sum, "value", value);
-	wl_summary_u64(sum, "cpu", p->cpu);
+	wl_summary_u64(sum, "cpu", p->bl.cpu);
 	wl_summary_u64(sum, "mismatches", s->mismatches);
 	if (s->mismatches)
 		wl_summary_str(sum, "last_mismatch", s->last_bad);
@@ -306,14 +280,15 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 		wl_bench_summary(sum, &s->bench, "reads_per_round",
 				 "ns_per_read");
 	else
-		wl_pace_summary(sum, p->rate, pace, s->reads, duration_s);
+		wl_pace_summary(sum, p->bl.rate, pace, s->reads, duration_s);
 	return wl_summary_print(sum);
 }
 
 int main(int argc, char **argv)
 {
 	struct sr_params p = {
-		.reads = 4096, .warmups = 3, .rounds = 9, .rate = 1000,
+		.bl = { .per_round = 4096, .warmups = 3, .rounds = 9,
+			.rate = 1000 },
 	};
 	struct sr_state s = { .fd = -1 };
 	struct wl_pace pace = { 0 };
@@ -323,12 +298,12 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	set_sysctl(&p, "kernel.sched_rt_period_us");
-	p.cpu = wl_cpu_first_allowed();
+	p.bl.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
-	wl_bench_init(&s.bench, p.reads, p.warmups, p.rounds);
-	if (wl_cpu_pin(p.cpu))
+	wl_bench_init(&s.bench, p.bl.per_round, p.bl.warmups, p.bl.rounds);
+	if (wl_cpu_pin(p.bl.cpu))
 		return WL_EXIT_ENVIRONMENT;
 	start = wl_now_ns();
 	ret = sr_open(&p, &s);
