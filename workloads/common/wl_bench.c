@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "log.h"
 #include "workloads/common/wl_bench.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proto.h"
@@ -11,6 +12,36 @@
 #include "workloads/common/wl_summary.h"
 
 #define MAX_ROUNDS	1000
+
+static const char *const modes[] = { "bench", "load", NULL };
+
+const char *wl_bench_mode_name(enum wl_bench_mode mode)
+{
+	return modes[mode];
+}
+
+int wl_bench_parse(int argc, char *const argv[], const char *shortopts,
+		   const struct option *longopts,
+		   int (*one)(int c, void *ctx), void *ctx,
+		   enum wl_bench_mode *mode)
+{
+	int ret, idx = -1;
+
+	if (argc > 1 && argv[1][0] != '-') {
+		if (wl_opt_choice("mode", argv[1], modes, &idx))
+			return -EINVAL;
+		optind = 2;
+	}
+	ret = wl_opt_parse(argc, argv, shortopts, longopts, one, ctx);
+	if (ret)
+		return ret;
+	if (idx < 0) {
+		pr_err("mode: bench or load must come first (try --help)");
+		return -EINVAL;
+	}
+	*mode = idx;
+	return 0;
+}
 
 static int bench_opt(int c, const char *arg, const char *count_opt,
 		     struct wl_bench_opts *o)

@@ -16,9 +16,26 @@
 #ifndef RTGATE_WL_BENCH_H
 #define RTGATE_WL_BENCH_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
+
+/* The word that comes first: bench (measured rounds) or load (a rate). */
+enum wl_bench_mode { WL_MODE_BENCH, WL_MODE_LOAD };
+
+/* "bench" or "load", as the summary's "mode" says it. */
+const char *wl_bench_mode_name(enum wl_bench_mode mode);
+
+/*
+ * The command line of a bench|load workload: the mode word, then the
+ * options as wl_opt_parse() takes them. Returns 0 with *mode set, 1 for
+ * -h/--help, or -EINVAL after a message (a missing mode word included).
+ */
+int wl_bench_parse(int argc, char *const argv[], const char *shortopts,
+		   const struct option *longopts,
+		   int (*one)(int c, void *ctx), void *ctx,
+		   enum wl_bench_mode *mode);
 
 /*
  * The options every bench|load workload takes, same names and ranges:

@@ -28,11 +28,10 @@
 
 #define NAME		"setparam"
 
-enum sp_mode { SP_BENCH, SP_LOAD };
 enum sp_profile { SP_DEFAULT, SP_CUSTOM };
 
 struct sp_params {
-	enum sp_mode mode;
+	enum wl_bench_mode mode;
 	enum sp_profile profile;
 	uint64_t slice_ns;	/* custom profile */
 	int slice_set;
@@ -119,29 +118,17 @@ static int parse_one(int c, void *ctx)
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct sp_params *p)
 {
-	static const char *const modes[] = { "bench", "load", NULL };
-	int ret, mode = -1;
+	int ret = wl_bench_parse(argc, argv, "p:c:n:W:r:R:d:h", long_opts,
+				 parse_one, p, &p->mode);
 
-	if (argc > 1 && argv[1][0] != '-') {
-		if (wl_opt_choice("mode", argv[1], modes, &mode))
-			return -EINVAL;
-		optind = 2;
-	}
-	ret = wl_opt_parse(argc, argv, "p:c:n:W:r:R:d:h", long_opts,
-			   parse_one, p);
 	if (ret)
 		return ret;
-	if (mode < 0) {
-		pr_err("mode: bench or load must come first (try --help)");
-		return -EINVAL;
-	}
-	p->mode = mode;
-	if ((p->mode == SP_BENCH && p->bl.seen_load) ||
-	    (p->mode == SP_LOAD && p->bl.seen_bench)) {
+	if ((p->mode == WL_MODE_BENCH && p->bl.seen_load) ||
+	    (p->mode == WL_MODE_LOAD && p->bl.seen_bench)) {
 		pr_err("%s: not an option of %s mode",
 		       p->bl.seen_load ? "--rate/--duration" :
 				   "--calls/--warmups/--rounds",
-		       modes[mode]);
+		       wl_bench_mode_name(p->mode));
 		return -EINVAL;
 	}
 	if (p->slice_set && p->profile != SP_CUSTOM) {
@@ -256,7 +243,7 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 			 double duration_s)
 {
 	struct wl_work work = {
-		.work_done = p->mode == SP_BENCH ?
+		.work_done = p->mode == WL_MODE_BENCH ?
 			     (double)r->bench.done * p->bl.per_round :
 			     r->calls,
 		.unit = "sched_setparam calls",
@@ -267,7 +254,7 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 
 	if (!s)
 		return -ENOMEM;
-	wl_summary_str(s, "mode", p->mode == SP_BENCH ? "bench" : "load");
+	wl_summary_str(s, "mode", wl_bench_mode_name(p->mode));
 	wl_summary_str(s, "profile",
 		       p->profile == SP_CUSTOM ? "custom" : "default");
 	wl_summary_u64(s, "slice_ns", r->before.slice_ns);
@@ -277,7 +264,7 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 		wl_summary_str(s, "last_error", strerror(r->last_errno));
 	wl_summary_bool(s, "verified", !r->verify_error);
 	wl_summary_bool(s, "restored", r->restored);
-	if (p->mode == SP_BENCH)
+	if (p->mode == WL_MODE_BENCH)
 		wl_bench_summary(s, &r->bench, "calls_per_round",
 				 "ns_per_call");
 	else
@@ -313,7 +300,7 @@ int main(int argc, char **argv)
 		print_summary(&p, &r, 0);
 		return WL_EXIT_ENVIRONMENT;
 	}
-	ret = p.mode == SP_BENCH ? run_bench(&p, &r) : run_load(&p, &r);
+	ret = p.mode == WL_MODE_BENCH ? run_bench(&p, &r) : run_load(&p, &r);
 	verify_and_restore(&p, &r);
 	if (print_summary(&p, &r, wl_elapsed_s(start, wl_now_ns())) || ret)
 		code = WL_EXIT_FAILURE;

@@ -31,10 +31,9 @@
 #define NAME		"sysctl-read"
 #define VALUE_MAX	256
 
-enum sr_mode { SR_BENCH, SR_LOAD };
 
 struct sr_params {
-	enum sr_mode mode;
+	enum wl_bench_mode mode;
 	char name[128];		/* dotted: kernel.sched_rt_period_us */
 	char path[PATH_MAX];
 	const char *expect;	/* NULL: the value read at start */
@@ -136,11 +135,11 @@ static int parse_one(int c, void *ctx)
 /* Options that belong to the other mode are an error, not ignored. */
 static int check_mode_opts(const struct sr_params *p)
 {
-	if (p->mode == SR_BENCH && p->bl.seen_load) {
+	if (p->mode == WL_MODE_BENCH && p->bl.seen_load) {
 		pr_err("--rate/--duration: only for load mode");
 		return -EINVAL;
 	}
-	if (p->mode == SR_LOAD && p->bl.seen_bench) {
+	if (p->mode == WL_MODE_LOAD && p->bl.seen_bench) {
 		pr_err("--reads/--warmups/--rounds: only for bench mode");
 		return -EINVAL;
 	}
@@ -150,23 +149,11 @@ static int check_mode_opts(const struct sr_params *p)
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct sr_params *p)
 {
-	static const char *const modes[] = { "bench", "load", NULL };
-	int ret, mode = -1;
+	int ret = wl_bench_parse(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts,
+				 parse_one, p, &p->mode);
 
-	if (argc > 1 && argv[1][0] != '-') {
-		if (wl_opt_choice("mode", argv[1], modes, &mode))
-			return -EINVAL;
-		optind = 2;
-	}
-	ret = wl_opt_parse(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts,
-			   parse_one, p);
 	if (ret)
 		return ret;
-	if (mode < 0) {
-		pr_err("mode: bench or load must come first (try --help)");
-		return -EINVAL;
-	}
-	p->mode = mode;
 	return check_mode_opts(p);
 }
 
@@ -251,7 +238,7 @@ static int run_load(const struct sr_params *p, struct sr_state *s,
 static int print_summary(const struct sr_params *p, const struct sr_state *s,
 			 const struct wl_pace *pace, double duration_s)
 {
-	uint64_t measured = p->mode == SR_BENCH ?
+	uint64_t measured = p->mode == WL_MODE_BENCH ?
 			    (uint64_t)s->bench.done * p->bl.per_round :
 			    s->reads;
 	struct wl_work work = {
@@ -268,7 +255,7 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 	/* The value without its newline: "100" for sched_rr_timeslice_ms. */
 	snprintf(value, sizeof(value), "%.*s", (int)strcspn(s->want, "\n"),
 		 s->want);
-	wl_summary_str(sum, "mode", p->mode == SR_BENCH ? "bench" : "load");
+	wl_summary_str(sum, "mode", wl_bench_mode_name(p->mode));
 	wl_summary_str(sum, "sysctl", p->name);
 	wl_summary_str(sum, "path", p->path);
 	wl_summary_str(sum, "value", value);
@@ -276,7 +263,7 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 	wl_summary_u64(sum, "mismatches", s->mismatches);
 	if (s->mismatches)
 		wl_summary_str(sum, "last_mismatch", s->last_bad);
-	if (p->mode == SR_BENCH)
+	if (p->mode == WL_MODE_BENCH)
 		wl_bench_summary(sum, &s->bench, "reads_per_round",
 				 "ns_per_read");
 	else
@@ -313,7 +300,7 @@ int main(int argc, char **argv)
 		code = ret == -ERANGE ? WL_EXIT_FAILURE : WL_EXIT_ENVIRONMENT;
 		goto out;
 	}
-	ret = p.mode == SR_BENCH ? run_bench(&p, &s) :
+	ret = p.mode == WL_MODE_BENCH ? run_bench(&p, &s) :
 				   run_load(&p, &s, &pace);
 	if (ret || print_summary(&p, &s, &pace,
 				 wl_elapsed_s(start, wl_now_ns()))) {
