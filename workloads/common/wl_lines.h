@@ -2,8 +2,9 @@
 /*
  * A child's output (hackbench, make, stress-ng), line by line: read() into
  * the caller's buffer, split at '\n', each complete line handed to a
- * callback without its newline. A line longer than the buffer is dropped,
- * not split: the callbacks parse whole lines.
+ * callback without its newline. Of a line longer than the buffer, each
+ * buffer-full is dropped and only the rest arrives as a line: the buffer
+ * is sized so that the lines the callbacks look for always fit.
  */
 #ifndef RTGATE_WL_LINES_H
 #define RTGATE_WL_LINES_H
