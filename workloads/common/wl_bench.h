@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Rounds of a microbenchmark (sysctl-read bench, setparam bench), as the
- * seed threads run them: warm-up rounds, then measured rounds of the same
+ * The microbenchmarks with a bench and a load mode (sysctl-read, setparam):
+ * their shared command line, and the rounds of bench mode as the seed
+ * threads run them: warm-up rounds, then measured rounds of the same
  * number of operations, each timed on CLOCK_MONOTONIC_RAW. The workload
  * keeps its own timed loop (the operation stays inlined in it):
  *
