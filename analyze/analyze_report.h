@@ -16,7 +16,18 @@
 struct an_cmp {
 	const struct an_side *base, *cand;
 	struct an_result res;
+	char control[12];	/* "positive", "negative" or "" */
 };
+
+/*
+ * The verdict a comparison counts as for the gate: its own, except for a
+ * positive control, which passes when it is flagged (the gate can see a
+ * known latency here) and is INCONCLUSIVE when it is not (then nothing
+ * this run says can be trusted).
+ */
+enum an_verdict an_cmp_counts(const struct an_cmp *c);
+/* Says in the reason what a control's verdict means. */
+void an_cmp_apply_control(struct an_cmp *c);
 
 struct an_report {
 	char title[160];	/* "suite quick, run ID" or "compare" */
@@ -67,6 +78,14 @@ int an_report_junit(const struct an_report *r, FILE *f);
 int an_report_html(const struct an_report *r, FILE *f);
 /* The verdict table printed at the end of `rtgate report` and runs. */
 void an_report_table(const struct an_report *r, FILE *f);
+
+/*
+ * What each workload of a side did per repetition (work done, errors) and
+ * its metrics pooled: text lines for the txt, md and html reports, and the
+ * "workloads" array of report.json.
+ */
+void an_report_workloads(FILE *f, const struct an_side *s);
+cJSON *an_workloads_json(const struct an_side *s);
 
 /* Writes the requested formats into dir (report.txt ... junit.xml). */
 int an_report_write(const struct an_report *r, const char *dir,

@@ -166,6 +166,7 @@ static cJSON *scen_json(const struct scen_result *sr)
 	cJSON_AddStringToObject(obj, "name", sc->name);
 	add_str_or_null(obj, "description", sc->description);
 	add_str_or_null(obj, "compare", sc->compare);
+	add_str_or_null(obj, "control", suite_control_name(sc->control));
 	cJSON_AddStringToObject(obj, "status", scen_status_name(sr));
 	if (sr->reason)
 		cJSON_AddStringToObject(obj, "reason", sr->reason);
