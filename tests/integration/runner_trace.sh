@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # `rtgate run --trace spikes` for real: idle against the inject control
-# (a SCHED_FIFO 99 spinner beside cyclictest on CPU 1). Each repetition
+# (a SCHED_FIFO 99 spinner beside cyclictest on CPU 1, run as rtg-spinner
+# so that other jobs' inject on this machine cannot be taken for it). Each repetition
 # saves trace.dat and its attribution; the reports name the spinner as the
 # root cause of the inject scenario's worst wake-ups, against a baseline
 # where it never appears. Workloads see the instance's name. No tracefs
@@ -23,6 +24,10 @@ if [ "$(nproc)" -lt 2 ]; then
 	done_testing
 	exit
 fi
+
+# inject under a name of its own: other jobs on this machine run inject
+# too, and a foreign spinner in the baseline must not blur ours.
+ln -s "$BIN/inject" "$T/rtg-spinner"
 
 # A workload that reports the instance it was given.
 cat >"$T/envcheck" <<'EOF'
@@ -46,7 +51,7 @@ histogram = 5000
 [scenario idle]
 [scenario inject]
 compare = idle
-workload = cpus=1 inject --cpu 1 --width-us 400 --period-us 2003
+workload = cpus=1 as=inject $T/rtg-spinner --cpu 1 --width-us 400 --period-us 2003
 workload = as=envcheck $T/envcheck
 expect = inject.spins > 0
 EOF
@@ -80,17 +85,18 @@ sed -n '/^== root causes: inject/,/^$/p' "$run/report.txt" | sed 's/^/# /'
 # The headline is the culprit that grew most; host noise that grew more
 # between two repetitions can take it, so a new culprit is also told.
 check "report.txt: the spinner is named as a new root cause against idle" -- \
-	grep -qE '^(root cause: new|also new): inject \(rt 99\)' "$run/report.txt"
-check "report.txt: a worst wake-up names it, with its pid and time" -- \
-	grep -qE '^  rep 1 at [0-9]+\.[0-9]{6} (break )?CPU 1, [0-9.]+ us: .*inject/[0-9]+ \(rt 99\) ran' \
+	grep -qE '^(root cause: new|also new): rtg-spinner \(rt 99\)' \
+	"$run/report.txt"
+check "report.txt: a worst wake-up names the spinner, its pid and time" -- \
+	grep -qE '^  rep 1 at [0-9]+\.[0-9]{6} (break )?CPU 1, [0-9.]+ us: .*rtg-spinner/[0-9]+ \(rt 99\) ran' \
 	"$run/report.txt"
 check "report.txt: the trace file is named" -- \
 	grep -qF "rep 1: $run/inject/1/trace.dat" "$run/report.txt"
 check "report.html: a root-cause section names the spinner" -- \
-	bash -c "sed -n '/id=\"root-causes\"/,/<\/section>/p' '$run/report.html' | grep -qE '(<b>new|also new): inject \(rt 99\)'"
+	bash -c "sed -n '/id=\"root-causes\"/,/<\/section>/p' '$run/report.html' | grep -qE '(<b>new|also new): rtg-spinner \(rt 99\)'"
 check "report.json: the spinner caused >= 5 of the 50 worst, none in idle" -- \
 	jqe '.root_causes[] | select(.scenario == "inject") |
-		.against_baseline.culprits[] | select(.culprit == "inject (rt 99)") |
+		.against_baseline.culprits[] | select(.culprit == "rtg-spinner (rt 99)") |
 		.windows >= 5 and .baseline_windows == 0' "$run/report.json"
 left=0
 for inst in $(jq -r '.scenarios[].repetitions[].trace.instance' "$m"); do
