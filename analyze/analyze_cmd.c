@@ -282,9 +282,22 @@ static int run_sides(const struct an_results *res, struct an_report *r)
 	return 0;
 }
 
-static int run_compare(const struct an_results *res, struct an_report *r)
+/* A scenario's own gate metric (suite key `metric`), unless --metric. */
+static void scenario_gate(const cJSON *s, const struct analyze_params *p,
+			  const struct an_gate *suite, struct an_gate *out)
+{
+	const char *m = json_get_str(s, "metric", NULL);
+
+	*out = *suite;
+	if (m && !p->metric)
+		snprintf(out->metric, sizeof(out->metric), "%s", m);
+}
+
+static int run_compare(const struct an_results *res,
+		       const struct analyze_params *p, struct an_report *r)
 {
 	const cJSON *all, *s;
+	struct an_gate gate;
 	size_t k = 0;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
@@ -303,7 +316,8 @@ static int run_compare(const struct an_results *res, struct an_report *r)
 			       res->dir, c->cand->name, base);
 			return -EINVAL;
 		}
-		if (an_compare(c->base, c->cand, &r->gate, &c->res))
+		scenario_gate(s, p, &r->gate, &gate);
+		if (an_compare(c->base, c->cand, &gate, &c->res))
 			return -ENOMEM;
 		r->ncmps++;
 		refuse_incomplete_base(c);
@@ -334,7 +348,7 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 			      "name", "?"), r.run_id);
 	ret = run_sides(&res, &r);
 	if (!ret)
-		ret = run_compare(&res, &r);
+		ret = run_compare(&res, p, &r);
 	if (ret) {
 		ret = ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
 		goto out;

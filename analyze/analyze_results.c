@@ -268,6 +268,8 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	measure_tool = json_get_str(
 		cJSON_GetObjectItemCaseSensitive(suite, "measure"), "tool",
 		"cyclictest");
+	/* A scenario may measure otherwise than the suite (`tool`). */
+	measure_tool = json_get_str(scen, "tool", measure_tool);
 	measured = strcmp(measure_tool, "none") != 0;
 	status = json_get_str(scen, "status", "ok");
 	an_sfmt(side->reason, sizeof(side->reason), "%s",
