@@ -1510,7 +1510,13 @@ int an_compare(const struct an_side *base, const struct an_side *cand,
 	res->gate = *gate;
 	res->nbase = base->nruns;
 	res->ncand = cand->nruns;
-	if (side_unusable(base, res, "baseline") ||
+	/*
+	 * A candidate this kernel cannot run is SKIPPED whatever became of
+	 * its baseline: the reason a reader needs is the candidate's.
+	 */
+	if ((cand->status == AN_SIDE_SKIPPED &&
+	     side_unusable(cand, res, "candidate")) ||
+	    side_unusable(base, res, "baseline") ||
 	    side_unusable(cand, res, "candidate"))
 		return 0;
 	cyc = base->runs[0].ncpus && cand->runs[0].ncpus;

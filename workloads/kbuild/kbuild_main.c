@@ -59,6 +59,7 @@ static void usage(FILE *f)
 "  -o, --out DIR        the O= build directory (default: a scratch\n"
 "                       directory under $TMPDIR, removed at the end)\n"
 "  -j, --jobs N         make -jN (default: the CPUs allowed)\n"
+"      --jobs-per-cpu N make -j(N x the CPUs allowed): -j20 on 8+2 CPUs\n"
 "      --target T       make target (default: make's default, all)\n"
 "      --config T       the config target run first (default defconfig)\n"
 "      --nice N         run make at nice N (default 0)\n"
@@ -73,7 +74,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_SOURCE = 256, OPT_TARBALL, OPT_CACHE, OPT_PREPARE, OPT_TARGET,
-	OPT_CONFIG, OPT_NICE,
+	OPT_CONFIG, OPT_NICE, OPT_JOBS_PER_CPU,
 };
 
 static const struct option long_opts[] = {
@@ -84,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "prepare", no_argument, NULL, OPT_PREPARE },
 	{ "out", required_argument, NULL, 'o' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "jobs-per-cpu", required_argument, NULL, OPT_JOBS_PER_CPU },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "nice", required_argument, NULL, OPT_NICE },
@@ -93,6 +95,8 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static unsigned int allowed_cpus(void);
 
 /* make targets: letters, digits, '_', '-', '.', '/'; never an option. */
 static int check_word(const char *opt, const char *arg, const char *suffix)
@@ -138,6 +142,10 @@ static int parse_one(int c, struct kb_params *p)
 		return 0;
 	case 'j':
 		return wl_opt_uint("--jobs", optarg, 1, 1024, &p->jobs);
+	case OPT_JOBS_PER_CPU:
+		ret = wl_opt_uint("--jobs-per-cpu", optarg, 1, 64, &p->jobs);
+		p->jobs *= allowed_cpus();
+		return ret;
 	case OPT_TARGET:
 		p->target = optarg;
 		return check_word("--target", optarg, NULL);
@@ -441,6 +449,26 @@ static unsigned int allowed_cpus(void)
 	return CPU_COUNT(&set) ? CPU_COUNT(&set) : 1;
 }
 
+/*
+ * RTGATE_KBUILD_SOURCE=auto|tree|synthetic: the default of --source, so
+ * that a scaled-down test run of a suite can use the synthetic load while
+ * the suite keeps the published kernel build (--source still wins).
+ */
+static int env_source(struct kb_params *p)
+{
+	static const char *const sources[] = { "auto", "tree", "synthetic",
+					       NULL };
+	const char *env = getenv("RTGATE_KBUILD_SOURCE");
+	int idx, ret;
+
+	if (!env || !*env)
+		return 0;
+	ret = wl_opt_choice("RTGATE_KBUILD_SOURCE", env, sources, &idx);
+	if (!ret)
+		p->source = idx;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct kb_params p = {
@@ -454,6 +482,9 @@ int main(int argc, char **argv)
 		return WL_EXIT_USAGE;
 	default_cache(&p);
 	p.jobs = allowed_cpus();
+	/* Test runs of a suite ask for the cheap load without editing it. */
+	if (env_source(&p))
+		return WL_EXIT_USAGE;
 	ret = parse_args(argc, argv, &p);
 	if (ret == 1) {
 		usage(stdout);
