@@ -342,6 +342,9 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 	r.run_dir = run_dir;
 	r.run_id = json_get_str(res.manifest, "run_id", run_dir);
 	r.status = res.status;
+	r.scale = json_get_num(cJSON_GetObjectItemCaseSensitive(res.manifest,
+								"suite"),
+			       "duration_scale", 1);
 	snprintf(r.title, sizeof(r.title), "suite %s, run %s",
 		 json_get_str(cJSON_GetObjectItemCaseSensitive(res.manifest,
 							       "suite"),
