@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
+#include "fsio.h"
 #include "history/history.h"
 #include "analyze_input.h"
 #include "analyze_report.h"
+#include "analyze_runs.h"
 #include "exitcode.h"
 #include "jsonio.h"
 #include "log.h"
@@ -26,6 +29,7 @@ static const struct option an_opts[] = {
 	{ "report", required_argument, NULL, 'r' },
 	{ "out", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "labels", required_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -34,6 +38,12 @@ static const char an_help[] =
 	"A side is a results directory (DIR, DIR/SCENARIO or DIR:SCENARIO),\n"
 	"a cyclictest --json, --histfile or T: lines file, or a directory of\n"
 	"such files, one per repetition.\n\n"
+	"RUN_A RUN_B [RUN_A2]: whole results directories of one suite (e.g.\n"
+	"original kernel, patched, original again: a fresh boot each), compared\n"
+	"scenario by scenario; A2 joins A's baseline and the A/B/A drift\n"
+	"check compares them. Prints the threads' table form first.\n"
+	"  --labels L            the runs' column names (default \"original A,\n"
+	"                        patched,original B\", or \"baseline,candidate\")\n"
 	"  --metric M            max (default), avg, p50 ... p99.999, or\n"
 	"                        WORKLOAD.METRIC\n"
 	"  --alpha A             significance level (default 0.05)\n"
@@ -93,7 +103,7 @@ static int parse_opts(int argc, char **argv, struct analyze_params *p,
 
 	analyze_params_init(p);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qh", an_opts,
+	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qhL:", an_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -122,6 +132,9 @@ static int parse_opts(int argc, char **argv, struct analyze_params *p,
 			break;
 		case 'q':
 			p->quiet = true;
+			break;
+		case 'L':
+			p->labels = optarg;
 			break;
 		case 'h':
 			printf("usage: rtgate %s\n\n%s", usage, an_help);
@@ -191,9 +204,67 @@ static int emit(struct an_report *r, const struct analyze_params *p,
 	return r->exit_code;
 }
 
-#define COMPARE_USAGE "compare BASELINE CANDIDATE [--metric M] " \
+/* The threads' table beside the reports: OUT/runs.txt. */
+static int runs_table_write(const struct an_report *r,
+			    const struct analyze_params *p)
+{
+	char path[4096], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = an_compare_runs_table(r, f);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	if (!ret)
+		ret = an_path_join(path, sizeof(path), p->out_dir, "runs.txt");
+	if (!ret)
+		ret = fsio_write_atomic(path, buf, len);
+	if (ret)
+		pr_err("%s/runs.txt: %s", p->out_dir, strerror(-ret));
+	free(buf);
+	return ret;
+}
+
+#define COMPARE_USAGE "compare BASELINE CANDIDATE | RUN_A RUN_B [RUN_A2] " \
+	"[--labels L] [--metric M] " \
 	"[--alpha A] [--min-increase-us U] [--min-increase-pct P] " \
 	"[--report txt,md,json,junit,html] [--out DIR] [-q]"
+
+/* A whole results directory (not DIR:SCENARIO, not a scenario's). */
+static bool is_run_dir(const char *spec)
+{
+	char path[4096];
+
+	return !strchr(spec, ':') &&
+	       !an_path_join(path, sizeof(path), spec, "manifest.json") &&
+	       !access(path, F_OK);
+}
+
+/* RUN_A RUN_B [RUN_A2]: scenario by scenario, with the threads' table. */
+static int compare_runs(char **dirs, int n, const struct analyze_params *p)
+{
+	struct an_report *r;
+	int i, ret;
+
+	for (i = 0; i < n; i++)
+		if (!is_run_dir(dirs[i])) {
+			pr_err("%s: not a results directory (no manifest.json): "
+			       "three arguments are RUN_A RUN_B RUN_A2",
+			       dirs[i]);
+			return EXIT_BAD_INPUT;
+		}
+	ret = an_compare_runs(dirs, n, p, &r);
+	if (ret)
+		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+	ret = emit(r, p, p->out_dir, false);
+	if (ret == r->exit_code && p->out_dir && runs_table_write(r, p))
+		ret = EXIT_ENVIRONMENT;
+	an_compare_runs_free(r);
+	return ret;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -212,6 +283,9 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_PASS;
 	if (i < 0)
 		return EXIT_BAD_INPUT;
+	if (argc - i == 3 || (argc - i == 2 && is_run_dir(argv[i]) &&
+			      is_run_dir(argv[i + 1])))
+		return compare_runs(argv + i, argc - i, &p);
 	if (argc - i != 2) {
 		pr_err("usage: rtgate %s", COMPARE_USAGE);
 		return EXIT_BAD_INPUT;
