@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# suites/quick.suite (the default of ./run.sh), scaled down: idle,
+# hackbench, extend-sched (SKIPPED with the reason on a kernel without
+# slice extension) and the inject positive control, which must be flagged.
+# Latencies are never asserted: verdicts against the control are.
+source "$(dirname "$0")/../lib.sh"
+
+sysctl_before=$(sysctl -n kernel.sched_rr_timeslice_ms)
+cd "$TOP" || exit 1
+"$RTGATE" run quick --duration-scale 0.1 --no-history >"$T/out" 2>"$T/err"
+rc=$?
+diag "rtgate run quick --duration-scale 0.1 exited $rc"
+sed 's/^/# /' "$T/err" | head -20
+dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
+m=$dir/manifest.json
+j=$dir/report.json
+is "$(jget "$m" .status)" complete "the run completes"
+is "$rc" 1 "exit 1: the positive control is a regression"
+for f in report.txt report.md report.json report.html junit.xml; do
+	check "$f written" -- test -s "$dir/$f"
+done
+verdict() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .verdict"; }
+is "$(verdict inject)" REGRESSION "inject (positive control) vs idle: REGRESSION"
+check "hackbench vs idle has a verdict of its own" -- \
+	grep -qE '^(NO CHANGE|REGRESSION|IMPROVEMENT|INCONCLUSIVE)$' <<<"$(verdict hackbench)"
+
+ext='.scenarios[] | select(.name == "extend")'
+if "$BIN/extend-sched" --abi | grep -q '"abi":"none"'; then
+	is "$(jget "$m" "$ext | .status")" skipped "extend is SKIPPED here (no slice extension)"
+	check "... saying what the kernel lacks" -- \
+		grep -q 'no scheduler time-slice extension' <<<"$(jget "$m" "$ext | .reason")"
+	is "$(verdict extend)" SKIPPED "extend vs idle: SKIPPED"
+else
+	check "extend ran (this kernel has slice extension)" -- \
+		test "$(jget "$m" "$ext | .status")" != skipped
+	skip "this kernel has slice extension" "extend SKIPPED here"
+	skip "this kernel has slice extension" "extend vs idle SKIPPED"
+fi
+
+# The published numbers beside ours, the scaled run said so.
+check "verdict table: measured and published columns" -- \
+	grep -qE '^candidate +baseline +verdict +measured +published' "$T/out"
+check "idle's published max (12 us) beside inject's row" -- \
+	grep -qE '^inject +idle +REGRESSION +[0-9]+ -> [0-9]+ us +12 -> - us' "$T/out"
+check "the source of the published numbers" -- \
+	grep -q '^published: Steven Rostedt, 2025-06, bare-metal PREEMPT_RT' "$T/out"
+check "the report says the run was scaled" -- \
+	grep -q '^scaled run: durations and loop counts x 0.1' "$dir/report.txt"
+is "$(jget "$j" .run.duration_scale)" 0.1 "report.json: run.duration_scale"
+is "$(sysctl -n kernel.sched_rr_timeslice_ms)" "$sysctl_before" "no sysctl left changed"
+is "$(leftover_procs | wc -l)" 0 "no process left behind"
+done_testing
