@@ -409,8 +409,8 @@ static void fmt_pair(char *buf, size_t len, double b, double c,
 		an_sfmt(buf, len, "-");
 		return;
 	}
-	an_sfmt(buf, len, "%s -> %s %s", an_fmt_val(x, sizeof(x), b, false),
-		an_fmt_val(y, sizeof(y), c, false), unit);
+	an_sfmt(buf, len, "%s -> %s%s%s", an_fmt_val(x, sizeof(x), b, false),
+		an_fmt_val(y, sizeof(y), c, false), *unit ? " " : "", unit);
 }
 
 /*
