@@ -207,7 +207,7 @@ static void test_shipped_suites(void **state)
 		if (ret)
 			print_error("%s\n", err.msg);
 		assert_int_equal(ret, 0);
-		assert_true(s.nr_scenarios >= 3);
+		assert_true(s.nr_scenarios >= 2);
 		suite_free(&s);
 	}
 }
