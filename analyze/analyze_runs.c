@@ -18,6 +18,7 @@
 #include "analyze_input.h"
 #include "analyze_report.h"
 #include "analyze_runs.h"
+#include "analyze_stats.h"
 #include "exitcode.h"
 #include "jsonio.h"
 #include "log.h"
@@ -161,8 +162,9 @@ static int merge_into(struct an_side *a, struct an_side *a2)
 }
 
 /*
- * The table's value of one run: the mean of a workload metric's rounds,
- * the maximum of max, the cycle-weighted average of avg; NAN otherwise.
+ * The table's value of one run set: the mean over its repetitions of each
+ * one's median round of a workload metric (what the analyzer judges), the
+ * maximum of max, the cycle-weighted average of avg; NAN otherwise.
  */
 static double side_value(const struct an_side *s, const char *metric,
 			 char *unit, size_t len, double *cv)
@@ -191,8 +193,9 @@ static double side_value(const struct an_side *s, const char *metric,
 						     (x->n - 1))) : 0;
 			if (mean > 0 && 100 * sd / mean > *cv)
 				*cv = 100 * sd / mean;
-			sum += rs;
-			n += x->n;
+			/* As the analyzer judges it: the run's median. */
+			sum += an_median(x->v, x->n);
+			n++;
 		}
 		for (j = 0; j < run->ncpus; j++) {
 			const struct an_cpu *cpu = &run->cpus[j];
