@@ -57,6 +57,14 @@ struct an_values {
 	size_t n;
 };
 
+/* A workload's one-line summary in one repetition (workloads/README.md). */
+struct an_workload {
+	char name[64];		/* its alias in the suite */
+	char unit[48];		/* work_unit: what work_done counts */
+	double work_done;	/* NAN when the summary had none */
+	double errors;
+};
+
 /* One repetition. */
 struct an_run {
 	char label[64];		/* "rep 2", a file name */
@@ -66,6 +74,8 @@ struct an_run {
 	size_t ncpus;
 	struct an_values *metrics;
 	size_t nmetrics;
+	struct an_workload *wls;
+	size_t nwls;
 };
 
 /* Published numbers printed beside the measured ones (never judged). */
@@ -175,6 +185,7 @@ int an_cpu_set_hist(struct an_cpu *c, const uint64_t *buckets, size_t n,
 		    uint32_t limit);
 int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
 		      bool higher_better, const double *v, size_t n);
+int an_run_add_workload(struct an_run *run, const struct an_workload *wl);
 
 void an_gate_default(struct an_gate *gate);
 /* "p99.9" -> 0.999; false for names that are not quantiles. */

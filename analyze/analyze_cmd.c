@@ -167,8 +167,8 @@ static void report_finish(struct an_report *r, bool incomplete)
 
 	r->worst = AN_NO_CHANGE;
 	for (i = 0; i < r->ncmps; i++)
-		if (r->cmps[i].res.verdict > r->worst)
-			r->worst = r->cmps[i].res.verdict;
+		if (an_cmp_counts(&r->cmps[i]) > r->worst)
+			r->worst = an_cmp_counts(&r->cmps[i]);
 	r->exit_code = incomplete ? EXIT_INCOMPLETE :
 				    an_verdict_exit(r->worst);
 }
@@ -377,6 +377,7 @@ static int run_compare(const struct an_results *res,
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
 	cJSON_ArrayForEach(s, all) {
 		const char *base = json_get_str(s, "compare", NULL);
+		const char *control = json_get_str(s, "control", "");
 		struct an_cmp *c = &r->cmps[r->ncmps];
 
 		k++;
@@ -395,6 +396,8 @@ static int run_compare(const struct an_results *res,
 			return -ENOMEM;
 		r->ncmps++;
 		refuse_incomplete_base(c);
+		snprintf(c->control, sizeof(c->control), "%s", control);
+		an_cmp_apply_control(c);
 	}
 	return 0;
 }

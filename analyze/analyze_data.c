@@ -46,6 +46,19 @@ static void run_release(struct an_run *run)
 	for (i = 0; i < run->nmetrics; i++)
 		free(run->metrics[i].v);
 	free(run->metrics);
+	free(run->wls);
+}
+
+int an_run_add_workload(struct an_run *run, const struct an_workload *wl)
+{
+	struct an_workload *wls;
+
+	wls = realloc(run->wls, (run->nwls + 1) * sizeof(*wls));
+	if (!wls)
+		return -ENOMEM;
+	run->wls = wls;
+	wls[run->nwls++] = *wl;
+	return 0;
 }
 
 void an_side_drop_last(struct an_side *side)

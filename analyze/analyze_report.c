@@ -213,6 +213,7 @@ static void txt_side(FILE *f, const struct an_side *s)
 		fprintf(f, "%s: %s\n", s->status == AN_SIDE_SKIPPED ?
 			"SKIPPED" : "INVALID", s->reason);
 	an_report_tlines(f, s);
+	an_report_workloads(f, s);
 	fputc('\n', f);
 }
 
@@ -378,6 +379,49 @@ int an_report_txt(const struct an_report *r, FILE *f)
 		txt_cmp(f, &r->cmps[i]);
 	an_report_table(r, f);
 	return ferror(f) ? -EIO : 0;
+}
+
+enum an_verdict an_cmp_counts(const struct an_cmp *c)
+{
+	if (strcmp(c->control, "positive"))
+		return c->res.verdict;
+	switch (c->res.verdict) {
+	case AN_REGRESSION:
+		return AN_NO_CHANGE;
+	case AN_SKIPPED:
+	case AN_INVALID:
+		return c->res.verdict;
+	default:
+		return AN_INCONCLUSIVE;
+	}
+}
+
+static void prefix_reason(struct an_result *res, const char *prefix)
+{
+	char old[sizeof(res->reason)];
+
+	snprintf(old, sizeof(old), "%s", res->reason);
+	snprintf(res->reason, sizeof(res->reason), "%s%s", prefix, old);
+}
+
+void an_cmp_apply_control(struct an_cmp *c)
+{
+	enum an_verdict v = c->res.verdict;
+
+	if (!strcmp(c->control, "positive")) {
+		if (v == AN_REGRESSION)
+			prefix_reason(&c->res, "positive control, flagged as "
+				      "it must be (passes): ");
+		else if (v != AN_SKIPPED && v != AN_INVALID)
+			prefix_reason(&c->res, "positive control NOT "
+				      "flagged: this machine's noise hides a "
+				      "known latency, so no verdict of this run "
+				      "can be trusted: ");
+	} else if (!strcmp(c->control, "negative") && v == AN_REGRESSION) {
+		prefix_reason(&c->res, "negative control flagged: the "
+			      "workload itself disturbs, not what it "
+			      "tests: ");
+	}
 }
 
 /* The line the verdict table shows: the gate metric over all CPUs. */
@@ -553,9 +597,10 @@ static void md_side(FILE *f, const struct an_side *s)
 		fprintf(f, " — **%s**: %s", s->status == AN_SIDE_SKIPPED ?
 			"SKIPPED" : "INVALID", s->reason);
 	fprintf(f, "\n\n");
-	if (ncpus || s->ref) {
+	if (ncpus || s->ref || s->nruns) {
 		fprintf(f, "```\n");
 		an_report_tlines(f, s);
+		an_report_workloads(f, s);
 		fprintf(f, "```\n\n");
 	}
 }

@@ -16,7 +16,18 @@
 struct an_cmp {
 	const struct an_side *base, *cand;
 	struct an_result res;
+	char control[12];	/* "positive", "negative" or "" */
 };
+
+/*
+ * The verdict a comparison counts as for the gate: its own, except for a
+ * positive control, which passes when it is flagged (the gate can see a
+ * known latency here) and is INCONCLUSIVE when it is not (then nothing
+ * this run says can be trusted).
+ */
+enum an_verdict an_cmp_counts(const struct an_cmp *c);
+/* Says in the reason what a control's verdict means. */
+void an_cmp_apply_control(struct an_cmp *c);
 
 struct an_report {
 	char title[160];	/* "suite quick, run ID" or "compare" */
@@ -72,6 +83,14 @@ void an_report_table(const struct an_report *r, FILE *f);
 /* "scaled run: durations and loop counts x 0.05 ..." (scale != 1). */
 const char *an_report_scale_note(const struct an_report *r, char *buf,
 				 size_t len);
+
+/*
+ * What each workload of a side did per repetition (work done, errors) and
+ * its metrics pooled: text lines for the txt, md and html reports, and the
+ * "workloads" array of report.json.
+ */
+void an_report_workloads(FILE *f, const struct an_side *s);
+cJSON *an_workloads_json(const struct an_side *s);
 
 /* Writes the requested formats into dir (report.txt ... junit.xml). */
 int an_report_write(const struct an_report *r, const char *dir,

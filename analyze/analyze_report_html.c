@@ -227,6 +227,7 @@ static void html_side(FILE *f, const struct an_side *s)
 	if (!m)
 		return;
 	an_report_tlines(m, s);
+	an_report_workloads(m, s);
 	fclose(m);
 	if (len) {
 		fprintf(f, "<pre>");

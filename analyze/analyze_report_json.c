@@ -167,6 +167,7 @@ static cJSON *side_json(const struct an_side *s)
 	reps = cJSON_AddArrayToObject(o, "repetitions");
 	for (i = 0; i < s->nruns; i++)
 		cJSON_AddItemToArray(reps, run_json(&s->runs[i]));
+	cJSON_AddItemToObject(o, "workloads", an_workloads_json(s));
 	if (s->ref)
 		cJSON_AddItemToObject(o, "reference",
 				      reference_json(s->ref));
@@ -222,6 +223,12 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	cJSON_AddStringToObject(o, "candidate", c->cand->name);
 	cJSON_AddStringToObject(o, "verdict", an_verdict_name(res->verdict));
 	cJSON_AddStringToObject(o, "reason", res->reason);
+	if (c->control[0])
+		cJSON_AddStringToObject(o, "control", c->control);
+	else
+		cJSON_AddNullToObject(o, "control");
+	cJSON_AddStringToObject(o, "counts_as",
+				an_verdict_name(an_cmp_counts(c)));
 	g = cJSON_AddObjectToObject(o, "gate");
 	cJSON_AddStringToObject(g, "metric", res->gate.metric);
 	cJSON_AddNumberToObject(g, "alpha", res->gate.alpha);

@@ -68,6 +68,7 @@ static void junit_body(FILE *f, const struct an_cmp *c)
 static void junit_case(FILE *f, const char *suite, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
+	enum an_verdict counts = an_cmp_counts(c);
 	const char *tag = NULL;
 
 	fprintf(f, "    <testcase classname=\"rtgate.");
@@ -77,10 +78,9 @@ static void junit_case(FILE *f, const char *suite, const struct an_cmp *c)
 	fprintf(f, " vs ");
 	an_xml_escape(f, c->base->name);
 	fprintf(f, "\" time=\"0\">\n");
-	if (res->verdict == AN_REGRESSION)
+	if (counts == AN_REGRESSION)
 		tag = "failure";
-	else if (res->verdict == AN_INCONCLUSIVE ||
-		 res->verdict == AN_INVALID)
+	else if (counts == AN_INCONCLUSIVE || counts == AN_INVALID)
 		tag = "error";
 	if (res->verdict == AN_SKIPPED) {
 		fprintf(f, "      <skipped message=\"");
@@ -88,7 +88,7 @@ static void junit_case(FILE *f, const char *suite, const struct an_cmp *c)
 		fprintf(f, "\"/>\n");
 	} else if (tag) {
 		fprintf(f, "      <%s type=\"%s\" message=\"%s: ", tag,
-			an_verdict_name(res->verdict),
+			an_verdict_name(counts),
 			an_verdict_name(res->verdict));
 		an_xml_escape(f, res->reason);
 		fprintf(f, "\">");
@@ -109,7 +109,7 @@ int an_report_junit(const struct an_report *r, FILE *f)
 	const char *suite = r->run_id ? r->run_id : "compare";
 
 	for (i = 0; i < r->ncmps; i++) {
-		enum an_verdict v = r->cmps[i].res.verdict;
+		enum an_verdict v = an_cmp_counts(&r->cmps[i]);
 
 		fail += v == AN_REGRESSION;
 		err += v == AN_INCONCLUSIVE || v == AN_INVALID;

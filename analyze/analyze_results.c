@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,16 @@ static int read_workloads(const char *what, const cJSON *rep,
 
 	wls = cJSON_GetObjectItemCaseSensitive(rep, "workloads");
 	cJSON_ArrayForEach(wl, wls) {
+		struct an_workload sum = {
+			.work_done = json_get_num(wl, "work_done", NAN),
+			.errors = json_get_num(wl, "errors", 0),
+		};
+
+		an_sfmt(sum.name, sizeof(sum.name), "%s", wl->string);
+		an_sfmt(sum.unit, sizeof(sum.unit), "%s",
+			json_get_str(wl, "work_unit", ""));
+		if (an_run_add_workload(run, &sum))
+			return -ENOMEM;
 		metrics = cJSON_GetObjectItemCaseSensitive(wl, "metrics");
 		cJSON_ArrayForEach(m, metrics) {
 			ret = read_metric(what, wl->string, m, run);

@@ -53,6 +53,24 @@ static void bind_num(sqlite3_stmt *st, int i, const cJSON *obj, const char *key)
 		sqlite3_bind_null(st, i);
 }
 
+/*
+ * Runs a prepared INSERT and finalizes it; *id (when id is not NULL) is
+ * the new row's id. Returns 0, or -EIO after printing SQLite's error.
+ */
+static int insert_step(struct history *h, sqlite3_stmt *st, long long *id)
+{
+	int ret = 0;
+
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	if (id)
+		*id = sqlite3_last_insert_rowid(h->db);
+	sqlite3_finalize(st);
+	return ret;
+}
+
 static int insert_run(struct history *h, const char *run_dir,
 		      const cJSON *m, const char *text, long long *id)
 {
@@ -125,11 +143,7 @@ static int insert_run(struct history *h, const char *run_dir,
 		sqlite3_bind_text(st, 24, report, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(st, 24);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
+	ret = insert_step(h, st, NULL);
 	if (ret)
 		return ret;
 	if (history_prepare(h, "SELECT id FROM runs WHERE run_id = ?1", &st))
@@ -207,11 +221,7 @@ static int insert_cpu(struct history *h, long long rep, const cJSON *thr,
 	if (text)
 		sqlite3_bind_text(st, 8, text, -1, SQLITE_TRANSIENT);
 	bind_quantiles(st, 9, text, cycles, limit);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
+	ret = insert_step(h, st, NULL);
 	free(text);
 	return ret;
 }
@@ -278,7 +288,7 @@ static int insert_rep(struct history *h, const char *run_dir, long long scen,
 	const char *dir = json_get_str(r, "dir", NULL);
 	sqlite3_stmt *st;
 	long long id;
-	int ret = 0;
+	int ret;
 
 	if (history_prepare(h, sql, &st))
 		return -EIO;
@@ -288,12 +298,7 @@ static int insert_rep(struct history *h, const char *run_dir, long long scen,
 	bind_str(st, 4, r, "reason");
 	bind_str(st, 5, r, "start_time");
 	bind_str(st, 6, r, "end_time");
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
-	id = sqlite3_last_insert_rowid(h->db);
-	sqlite3_finalize(st);
+	ret = insert_step(h, st, &id);
 	if (ret)
 		return ret;
 	ret = insert_workloads(h, id, cJSON_GetObjectItem(r, "workloads"));
@@ -314,7 +319,7 @@ static int insert_scenario(struct history *h, const char *run_dir,
 	sqlite3_stmt *st;
 	const cJSON *r;
 	long long id;
-	int ret = 0;
+	int ret;
 
 	if (history_prepare(h, sql, &st))
 		return -EIO;
@@ -323,12 +328,7 @@ static int insert_scenario(struct history *h, const char *run_dir,
 	bind_str(st, 3, s, "compare");
 	bind_str(st, 4, s, "status");
 	bind_str(st, 5, s, "reason");
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
-	id = sqlite3_last_insert_rowid(h->db);
-	sqlite3_finalize(st);
+	ret = insert_step(h, st, &id);
 	if (ret)
 		return ret;
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(s, "repetitions")) {

@@ -49,34 +49,59 @@ static void read_run(sqlite3_stmt *st, struct history_run *r)
 	history_col(st, 10, r->results_dir, sizeof(r->results_dir));
 }
 
-/* Steps a prepared statement of RUN_COLS rows into a malloc'ed array. */
-static int collect_runs(struct history *h, sqlite3_stmt *st,
-			struct history_run **runs, size_t *n)
+/*
+ * Steps a prepared statement to its end into a malloc'ed array of size-byte
+ * rows, each zeroed, then filled by fill(st, row). Returns 0 (*rows is NULL
+ * when there are none), -ENOMEM, or -EIO after printing SQLite's error.
+ * The statement stays the caller's to finalize.
+ */
+static int collect_rows(struct history *h, sqlite3_stmt *st, size_t size,
+			void (*fill)(sqlite3_stmt *st, void *row),
+			void **rows, size_t *n)
 {
-	struct history_run *v = NULL, *t;
+	char *v = NULL, *t;
 	size_t cap = 0, cnt = 0;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (cnt == cap) {
 			cap = cap ? cap * 2 : 16;
-			t = realloc(v, cap * sizeof(*v));
+			t = realloc(v, cap * size);
 			if (!t) {
 				free(v);
 				return -ENOMEM;
 			}
 			v = t;
 		}
-		read_run(st, &v[cnt++]);
+		memset(v + cnt * size, 0, size);
+		fill(st, v + cnt * size);
+		cnt++;
 	}
 	if (rc != SQLITE_DONE) {
 		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
 		free(v);
 		return -EIO;
 	}
-	*runs = v;
+	*rows = v;
 	*n = cnt;
 	return 0;
+}
+
+static void fill_run(sqlite3_stmt *st, void *row)
+{
+	read_run(st, row);
+}
+
+/* Steps a prepared statement of RUN_COLS rows into a malloc'ed array. */
+static int collect_runs(struct history *h, sqlite3_stmt *st,
+			struct history_run **runs, size_t *n)
+{
+	void *v;
+	int ret = collect_rows(h, st, sizeof(**runs), fill_run, &v, n);
+
+	if (!ret)
+		*runs = v;
+	return ret;
 }
 
 static void bind_opt(sqlite3_stmt *st, int i, const char *s)
@@ -245,6 +270,20 @@ int history_load_reps(struct history *h, long long run, const char *scenario,
 	return 0;
 }
 
+static void fill_point(sqlite3_stmt *st, void *row)
+{
+	struct history_point *pt = row;
+
+	read_run(st, &pt->run);
+	pt->max_us = sqlite3_column_type(st, 11) == SQLITE_NULL ?
+		     -1 : sqlite3_column_double(st, 11);
+	pt->p9999_us = -1;
+	pt->p99_us = -1;
+	history_col(st, 12, pt->verdict, sizeof(pt->verdict));
+	history_col(st, 13, pt->report, sizeof(pt->report));
+	history_col(st, 14, pt->metric, sizeof(pt->metric));
+}
+
 int history_series(struct history *h, const char *suite, const char *host,
 		   const char *scenario, struct history_point **pts, size_t *n)
 {
@@ -261,46 +300,29 @@ int history_series(struct history *h, const char *suite, const char *host,
 		" AND s.status IN ('ok', 'partial')"
 		" WHERE r.status = 'complete' AND r.suite = ?1 AND r.host = ?2"
 		" ORDER BY r.start_time, r.run_id";
-	struct history_point *v = NULL, *t;
-	size_t cnt = 0;
 	sqlite3_stmt *st;
-	int rc, ret = 0;
+	void *v;
+	int ret;
 
 	if (history_prepare(h, sql, &st))
 		return -EIO;
 	bind_opt(st, 1, suite);
 	bind_opt(st, 2, host);
 	bind_opt(st, 3, scenario);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		t = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!t) {
-			ret = -ENOMEM;
-			break;
-		}
-		v = t;
-		memset(&v[cnt], 0, sizeof(v[cnt]));
-		read_run(st, &v[cnt].run);
-		v[cnt].max_us = sqlite3_column_type(st, 11) == SQLITE_NULL ?
-				-1 : sqlite3_column_double(st, 11);
-		v[cnt].p9999_us = -1;
-		v[cnt].p99_us = -1;
-		history_col(st, 12, v[cnt].verdict, sizeof(v[cnt].verdict));
-		history_col(st, 13, v[cnt].report, sizeof(v[cnt].report));
-		history_col(st, 14, v[cnt].metric, sizeof(v[cnt].metric));
-		cnt++;
-	}
-	if (!ret && rc != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
+	ret = collect_rows(h, st, sizeof(**pts), fill_point, &v, n);
 	sqlite3_finalize(st);
-	if (ret) {
-		free(v);
-		return ret;
-	}
-	*pts = v;
-	*n = cnt;
-	return 0;
+	if (!ret)
+		*pts = v;
+	return ret;
+}
+
+static void fill_key(sqlite3_stmt *st, void *row)
+{
+	struct history_key *k = row;
+
+	history_col(st, 0, k->suite, sizeof(k->suite));
+	history_col(st, 1, k->host, sizeof(k->host));
+	history_col(st, 2, k->scenario, sizeof(k->scenario));
 }
 
 int history_keys(struct history *h, struct history_key **keys, size_t *n)
@@ -309,34 +331,17 @@ int history_keys(struct history *h, struct history_key **keys, size_t *n)
 		"SELECT DISTINCT r.suite, r.host, s.name FROM runs r"
 		" JOIN scenarios s ON s.run = r.id WHERE r.status = 'complete'"
 		" ORDER BY r.suite, r.host, s.id";
-	struct history_key *v = NULL, *t;
-	size_t cnt = 0;
 	sqlite3_stmt *st;
-	int rc;
+	void *v;
+	int ret;
 
 	if (history_prepare(h, sql, &st))
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		t = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!t) {
-			sqlite3_finalize(st);
-			free(v);
-			return -ENOMEM;
-		}
-		v = t;
-		history_col(st, 0, v[cnt].suite, sizeof(v[cnt].suite));
-		history_col(st, 1, v[cnt].host, sizeof(v[cnt].host));
-		history_col(st, 2, v[cnt].scenario, sizeof(v[cnt].scenario));
-		cnt++;
-	}
+	ret = collect_rows(h, st, sizeof(**keys), fill_key, &v, n);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(v);
-		return -EIO;
-	}
-	*keys = v;
-	*n = cnt;
-	return 0;
+	if (!ret)
+		*keys = v;
+	return ret;
 }
 
 int history_store_verdict(struct history *h, const struct history_verdict *v)
@@ -374,40 +379,32 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 	return ret;
 }
 
+static void fill_scenario(sqlite3_stmt *st, void *row)
+{
+	struct history_scenario *sc = row;
+
+	history_col(st, 0, sc->name, sizeof(sc->name));
+	history_col(st, 1, sc->compare, sizeof(sc->compare));
+	history_col(st, 2, sc->status, sizeof(sc->status));
+	history_col(st, 3, sc->reason, sizeof(sc->reason));
+}
+
 int history_scenarios(struct history *h, long long run,
 		      struct history_scenario **sc, size_t *n)
 {
-	struct history_scenario *v = NULL, *t;
-	size_t cnt = 0;
 	sqlite3_stmt *st;
-	int rc;
+	void *v;
+	int ret;
 
 	if (history_prepare(h, "SELECT name, compare, status, reason FROM"
 			    " scenarios WHERE run = ?1 ORDER BY id", &st))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, run);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		t = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!t) {
-			sqlite3_finalize(st);
-			free(v);
-			return -ENOMEM;
-		}
-		v = t;
-		history_col(st, 0, v[cnt].name, sizeof(v[cnt].name));
-		history_col(st, 1, v[cnt].compare, sizeof(v[cnt].compare));
-		history_col(st, 2, v[cnt].status, sizeof(v[cnt].status));
-		history_col(st, 3, v[cnt].reason, sizeof(v[cnt].reason));
-		cnt++;
-	}
+	ret = collect_rows(h, st, sizeof(**sc), fill_scenario, &v, n);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(v);
-		return -EIO;
-	}
-	*sc = v;
-	*n = cnt;
-	return 0;
+	if (!ret)
+		*sc = v;
+	return ret;
 }
 
 static double col_num(sqlite3_stmt *st, int col)
@@ -417,13 +414,29 @@ static double col_num(sqlite3_stmt *st, int col)
 	return sqlite3_column_double(st, col);
 }
 
+static void fill_verdict(sqlite3_stmt *st, void *row)
+{
+	struct history_verdict_row *v = row;
+
+	history_col(st, 0, v->scenario, sizeof(v->scenario));
+	history_col(st, 1, v->source, sizeof(v->source));
+	history_col(st, 2, v->baseline, sizeof(v->baseline));
+	history_col(st, 3, v->metric, sizeof(v->metric));
+	history_col(st, 4, v->verdict, sizeof(v->verdict));
+	history_col(st, 5, v->reason, sizeof(v->reason));
+	v->candidate = col_num(st, 6);
+	v->baseline_value = col_num(st, 7);
+	v->p_value = col_num(st, 8);
+	history_col(st, 9, v->prev_run, sizeof(v->prev_run));
+	history_col(st, 10, v->changed, sizeof(v->changed));
+}
+
 int history_verdicts(struct history *h, long long run,
 		     struct history_verdict_row **out, size_t *n)
 {
-	struct history_verdict_row *v = NULL, *t;
-	size_t cnt = 0;
 	sqlite3_stmt *st;
-	int rc;
+	void *v;
+	int ret;
 
 	if (history_prepare(h, "SELECT scenario, source, baseline, metric,"
 			    " verdict, reason, candidate, baseline_value,"
@@ -432,35 +445,11 @@ int history_verdicts(struct history *h, long long run,
 			    " ORDER BY id", &st))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, run);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		t = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!t) {
-			sqlite3_finalize(st);
-			free(v);
-			return -ENOMEM;
-		}
-		v = t;
-		history_col(st, 0, v[cnt].scenario, sizeof(v[cnt].scenario));
-		history_col(st, 1, v[cnt].source, sizeof(v[cnt].source));
-		history_col(st, 2, v[cnt].baseline, sizeof(v[cnt].baseline));
-		history_col(st, 3, v[cnt].metric, sizeof(v[cnt].metric));
-		history_col(st, 4, v[cnt].verdict, sizeof(v[cnt].verdict));
-		history_col(st, 5, v[cnt].reason, sizeof(v[cnt].reason));
-		v[cnt].candidate = col_num(st, 6);
-		v[cnt].baseline_value = col_num(st, 7);
-		v[cnt].p_value = col_num(st, 8);
-		history_col(st, 9, v[cnt].prev_run, sizeof(v[cnt].prev_run));
-		history_col(st, 10, v[cnt].changed, sizeof(v[cnt].changed));
-		cnt++;
-	}
+	ret = collect_rows(h, st, sizeof(**out), fill_verdict, &v, n);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(v);
-		return -EIO;
-	}
-	*out = v;
-	*n = cnt;
-	return 0;
+	if (!ret)
+		*out = v;
+	return ret;
 }
 
 int history_run_manifest(struct history *h, long long run, char **text)

@@ -111,6 +111,19 @@ static void print_series(struct history *h, const struct history_key *k,
 	free(pts);
 }
 
+/* K of --history K and --history-runs K: 1..1000 runs of history. */
+static int parse_runs(const char *opt, const char *arg, unsigned int *runs)
+{
+	uint64_t v;
+
+	if (parse_u64_range(arg, 1, 1000, &v)) {
+		pr_err("%s: 1..1000 runs", opt);
+		return -EINVAL;
+	}
+	*runs = (unsigned int)v;
+	return 0;
+}
+
 int history_cmd_changepoints(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -128,7 +141,6 @@ int history_cmd_changepoints(int argc, char **argv)
 	struct history hist, *h = &hist;
 	bool rejudge = false;
 	size_t nk, i;
-	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -138,11 +150,8 @@ int history_cmd_changepoints(int argc, char **argv)
 			suite = optarg;
 			break;
 		case 'k':
-			if (parse_u64_range(optarg, 1, 1000, &v)) {
-				pr_err("--history: 1..1000 runs");
+			if (parse_runs("--history", optarg, &p.history))
 				return EXIT_BAD_INPUT;
-			}
-			p.history = v;
 			break;
 		case 'r':
 			p.reference = optarg;
@@ -219,7 +228,6 @@ int history_compare_cmd(int argc, char **argv)
 	struct history h;
 	int c, code = EXIT_PASS;
 	size_t n = 0, i;
-	uint64_t v;
 	cJSON *m;
 
 	optind = 1;
@@ -228,11 +236,8 @@ int history_compare_cmd(int argc, char **argv)
 		case 'H':
 			break;
 		case 'k':
-			if (parse_u64_range(optarg, 1, 1000, &v)) {
-				pr_err("--history-runs: 1..1000 runs");
+			if (parse_runs("--history-runs", optarg, &p.history))
 				return EXIT_BAD_INPUT;
-			}
-			p.history = v;
 			break;
 		case 'r':
 			p.reference = optarg;

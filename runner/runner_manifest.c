@@ -161,6 +161,7 @@ static cJSON *scen_json(const struct scen_result *sr)
 	cJSON_AddStringToObject(obj, "name", sc->name);
 	add_str_or_null(obj, "description", sc->description);
 	add_str_or_null(obj, "compare", sc->compare);
+	add_str_or_null(obj, "control", suite_control_name(sc->control));
 	cJSON_AddStringToObject(obj, "tool", sc->tool == SUITE_TOOL_NONE ?
 				"none" : "cyclictest");
 	add_str_or_null(obj, "metric", sc->metric);

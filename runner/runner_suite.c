@@ -708,6 +708,15 @@ static void scenario_key(struct suite_parser *p, const char *name,
 			     "name", val);
 		else
 			dup_to(p, &sc->compare, val);
+	} else if (!strcmp(name, "control")) {
+		sc->control_line = p->line;
+		if (!strcmp(val, "positive"))
+			sc->control = CONTROL_POSITIVE;
+		else if (!strcmp(val, "negative"))
+			sc->control = CONTROL_NEGATIVE;
+		else
+			perr(p, p->line, "control: '%s' is neither positive "
+			     "nor negative", val);
 	} else if (!strcmp(name, "base_slice_ns")) {
 		add_tunable(p, TUNABLE_BASE_SLICE, name, val);
 	} else if (!strcmp(name, "requires")) {
@@ -729,9 +738,9 @@ static void scenario_key(struct suite_parser *p, const char *name,
 		else
 			dup_to(p, &sc->metric, val);
 	} else {
-		unknown_key(p, name, "description, compare, workload, sysctl, "
-			    "sched_feature, base_slice_ns, debugfs, requires, "
-			    "expect, tool, metric");
+		unknown_key(p, name, "description, compare, control, "
+			    "workload, sysctl, sched_feature, base_slice_ns, "
+			    "debugfs, requires, expect, tool, metric");
 	}
 }
 
@@ -814,6 +823,18 @@ static int suite_handler(void *user, const char *section, const char *name,
 	return !p->failed;
 }
 
+const char *suite_control_name(enum suite_control c)
+{
+	switch (c) {
+	case CONTROL_POSITIVE:
+		return "positive";
+	case CONTROL_NEGATIVE:
+		return "negative";
+	default:
+		return NULL;
+	}
+}
+
 /* ---- whole-file checks --------------------------------------------------- */
 
 static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
@@ -830,6 +851,10 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 				    "compared against unknown scenario '%s'",
 				    sc->name, sc->compare);
 	}
+	if (sc->control != CONTROL_NONE && !sc->compare)
+		return perr(p, sc->control_line, "control: scenario '%s' is "
+			    "a control but is compared with nothing (add "
+			    "compare = BASELINE)", sc->name);
 	for (i = 0; i < sc->nr_expects; i++) {
 		for (j = 0; j < sc->nr_workloads; j++)
 			if (!strcmp(sc->workloads[j].alias,

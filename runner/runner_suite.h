@@ -79,12 +79,21 @@ struct suite_reference {
 	unsigned int line;
 };
 
+/* A control scenario: its comparison checks the gate, not the kernel. */
+enum suite_control {
+	CONTROL_NONE,
+	CONTROL_POSITIVE,	/* must be flagged: a known latency */
+	CONTROL_NEGATIVE,	/* must not differ: the workload minus its cause */
+};
+
 struct suite_scenario {
 	char *name;
 	char *description;
 	char *compare;		/* NULL for a baseline */
+	enum suite_control control;
 	unsigned int line;
 	unsigned int compare_line;
+	unsigned int control_line;
 	struct suite_workload *workloads;
 	size_t nr_workloads;
 	struct suite_tunable *tunables;
@@ -152,5 +161,8 @@ int suite_workload_argv(const struct suite_workload *wl, double scale,
 
 const char *suite_tunable_kind_name(enum tunable_kind kind);
 const char *suite_expect_op_name(enum expect_op op);
+
+/* "positive", "negative", or NULL for CONTROL_NONE. */
+const char *suite_control_name(enum suite_control c);
 
 #endif

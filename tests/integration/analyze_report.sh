@@ -27,6 +27,10 @@ is "$(jget $RUN/report.json '.scenarios[0].reference.T[0].max_us')" 12 \
 	"the suite's published numbers travel into the report"
 check "text report: the published T: lines beside the measured ones" -- \
 	grep -q '^T: 0 ( 4213) P:95 I:1000 C:   5163 Min:      3 Act:    3 Avg:    3 Max:      12$' $RUN/report.txt
+check "text report: what each workload did per repetition" -- \
+	grep -q '^workload inject: work done 1 | 1 | 1 .*errors 0$' $RUN/report.txt
+is "$(jget $RUN/report.json '.scenarios[1].workloads[0] | "\(.name) \(.work_done | length)"')" \
+	"inject 3" "report.json: the workload summaries, one per repetition"
 check "junit: a failure and a skipped testcase" -- grep -q \
 	'tests="2" failures="1" errors="0" skipped="1"' $RUN/junit.xml
 check "junit: the failure carries the reason" -- \
@@ -62,6 +66,36 @@ jq '(.scenarios[1].repetitions[]).status = "invalid"' \
 	"$T/run2/manifest.json" >$T/m && mv $T/m "$T/run2/manifest.json"
 "$RTGATE" report -q "$T/run2" --report json
 is "$?" 2 "no valid repetition: INVALID, exit 2"
+
+# Controls: a flagged positive control passes the gate; one that is not
+# flagged makes the run INCONCLUSIVE (the gate is blind here).
+cp -r "$FIX/run-inject" "$T/runc"
+jq '(.scenarios[] | select(.name == "inject")).control = "positive"' \
+	"$T/runc/manifest.json" >$T/m && mv $T/m "$T/runc/manifest.json"
+"$RTGATE" report "$T/runc" >$T/out
+is "$?" 0 "a flagged positive control passes (exit 0)"
+check "... and the table says so" -- \
+	grep -Eq '^inject +idle +REGRESSION +positive control, flagged' $T/out
+is "$(jget $T/runc/report.json '.comparisons[0] | "\(.control) \(.verdict) \(.counts_as)"')" \
+	"positive REGRESSION NO CHANGE" "report.json: the control and what it counts as"
+check "junit: no failure for the flagged control" -- grep -q \
+	'tests="2" failures="0" errors="0" skipped="1"' $T/runc/junit.xml
+jq '(.scenarios[] | select(.name == "idle")).control = "positive" |
+    (.scenarios[] | select(.name == "idle")).compare = "inject"' \
+	"$T/runc/manifest.json" >$T/m && mv $T/m "$T/runc/manifest.json"
+"$RTGATE" report "$T/runc" >$T/out
+is "$?" 2 "a positive control not flagged: INCONCLUSIVE (exit 2)"
+check "... saying no verdict can be trusted" -- \
+	grep -q 'positive control NOT flagged' $T/out
+cat >$T/ctl.suite <<'EOF2'
+[measure]
+duration = 1s
+[scenario idle]
+control = positive
+EOF2
+"$RTGATE" run $T/ctl.suite >/dev/null 2>$T/err
+is "$?" 3 "a control compared with nothing is refused (exit 3)"
+check "... naming the file and line" -- grep -q 'ctl.suite:4: control' $T/err
 
 # Broken results directories: exit 3, the file named.
 cp -r "$FIX/run-inject" "$T/run3"

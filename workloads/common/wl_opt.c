@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exitcode.h"
 #include "log.h"
 #include "parse.h"
 #include "workloads/common/wl_opt.h"
@@ -193,4 +194,30 @@ int wl_opt_choice(const char *opt, const char *arg,
 	}
 	pr_err("%s: '%s' is not one of: %s", opt, arg, list);
 	return -EINVAL;
+}
+
+int wl_opt_parse(int argc, char *const argv[], const char *shortopts,
+		 const struct option *longopts,
+		 int (*one)(int c, void *ctx), void *ctx)
+{
+	int c, ret;
+
+	while ((c = wl_getopt(argc, argv, shortopts, longopts)) != -1) {
+		if (c == 'h')
+			return 1;
+		ret = one(c, ctx);
+		if (ret)
+			return ret;
+	}
+	if (wl_opt_no_operands(argc, argv))
+		return -EINVAL;
+	return 0;
+}
+
+int wl_opt_exit(int parsed, void (*usage)(FILE *f))
+{
+	if (parsed != 1)
+		return WL_EXIT_USAGE;
+	usage(stdout);
+	return WL_EXIT_OK;
 }

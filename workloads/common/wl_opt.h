@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * getopt_long() that reports unknown options and missing arguments itself:
@@ -20,6 +21,24 @@ int wl_getopt(int argc, char *const argv[], const char *shortopts,
 	      const struct option *longopts);
 /* Rejects operands left after the options. */
 int wl_opt_no_operands(int argc, char *const argv[]);
+
+/*
+ * The whole option loop of a workload without a mode word: one(c, ctx) for
+ * each option but -h (its 0 or -EINVAL), then no operands. Returns 0, 1 for
+ * -h/--help, or -EINVAL.
+ */
+int wl_opt_parse(int argc, char *const argv[], const char *shortopts,
+		 const struct option *longopts,
+		 int (*one)(int c, void *ctx), void *ctx);
+
+/*
+ * main()'s exit for a parse result other than 0: 1 (--help) prints usage
+ * on stdout and is WL_EXIT_OK; an error (already printed) is WL_EXIT_USAGE.
+ */
+int wl_opt_exit(int parsed, void (*usage)(FILE *f));
+
+/* The longest --duration a workload takes: a day. */
+#define WL_DURATION_MAX_NS	(86400ULL * 1000000000ULL)
 
 int wl_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	       uint64_t *out);

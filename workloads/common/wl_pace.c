@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "workloads/common/wl_pace.h"
 #include "workloads/common/wl_proto.h"
+#include "workloads/common/wl_summary.h"
 
 #define NS	1000000000ULL
 
@@ -39,4 +40,25 @@ bool wl_pace_wait(struct wl_pace *pace, uint64_t end_ns)
 	if (next > now)
 		wl_wait_until(next < end_ns ? next : end_ns);
 	return !wl_stopping() && wl_now_ns() < end_ns;
+}
+
+void wl_pace_run(struct wl_pace *pace, uint64_t rate, uint64_t duration_ns,
+		 void (*op)(void *ctx), void *ctx)
+{
+	uint64_t end = duration_ns ? wl_now_ns() + duration_ns : UINT64_MAX;
+
+	op(ctx);
+	wl_ready();
+	wl_pace_init(pace, rate);
+	while (wl_pace_wait(pace, end))
+		op(ctx);
+}
+
+void wl_pace_summary(cJSON *s, uint64_t rate, const struct wl_pace *pace,
+		     uint64_t done, double duration_s)
+{
+	wl_summary_u64(s, "rate", rate);
+	wl_summary_u64(s, "slots_skipped", pace->skipped);
+	wl_summary_num(s, "achieved_rate",
+		       duration_s > 0 ? done / duration_s : 0, 1);
 }

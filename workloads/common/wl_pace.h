@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <cjson/cJSON.h>
 
 struct wl_pace {
 	uint64_t start_ns;
@@ -25,5 +26,20 @@ void wl_pace_init(struct wl_pace *pace, uint64_t rate);
  * end_ns (CLOCK_MONOTONIC, UINT64_MAX: never) has passed.
  */
 bool wl_pace_wait(struct wl_pace *pace, uint64_t end_ns);
+
+/*
+ * A whole load mode: op(ctx) once, the ready handshake (the load runs),
+ * then op(ctx) in every slot at rate until a stop request or duration_ns
+ * from the call (0: no end).
+ */
+void wl_pace_run(struct wl_pace *pace, uint64_t rate, uint64_t duration_ns,
+		 void (*op)(void *ctx), void *ctx);
+
+/*
+ * Adds "rate" (asked), "slots_skipped" and "achieved_rate" (done per
+ * second of duration_s) to a summary.
+ */
+void wl_pace_summary(cJSON *s, uint64_t rate, const struct wl_pace *pace,
+		     uint64_t done, double duration_s);
 
 #endif

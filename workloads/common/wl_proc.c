@@ -243,6 +243,12 @@ int wl_proc_stop(pid_t pid, uint64_t grace_ns, int *status)
 	return ret;
 }
 
+void wl_proc_wait(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+}
+
 int wl_proc_reap_orphans(void)
 {
 	int n = 0;

@@ -35,6 +35,9 @@ int wl_proc_signal_tree(pid_t pid, int sig);
  */
 int wl_proc_stop(pid_t pid, uint64_t grace_ns, int *status);
 
+/* Waits for a child that ends by itself (EINTR retried); *status its status. */
+void wl_proc_wait(pid_t pid, int *status);
+
 /* Reaps descendants re-parented to us without blocking; returns how many. */
 int wl_proc_reap_orphans(void);
 

@@ -32,6 +32,15 @@ cJSON *wl_summary_new(const char *workload, const struct wl_work *work)
 	return s;
 }
 
+cJSON *wl_summary_bare(const char *workload)
+{
+	cJSON *s = cJSON_CreateObject();
+
+	if (s)
+		wl_summary_str(s, "workload", workload);
+	return s;
+}
+
 void wl_summary_num(cJSON *obj, const char *key, double v, int decimals)
 {
 	cJSON_AddNumberToObject(obj, key, round_to(v, decimals));

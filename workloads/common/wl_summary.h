@@ -22,6 +22,12 @@ struct wl_work {
 /* A new summary with the common fields; NULL on allocation failure. */
 cJSON *wl_summary_new(const char *workload, const struct wl_work *work);
 
+/*
+ * A summary with "workload" only: the one-line answer of a helper mode
+ * that runs no load (extend-sched --abi, kbuild --prepare).
+ */
+cJSON *wl_summary_bare(const char *workload);
+
 /* Numbers rounded to a few decimals so the line stays readable. */
 void wl_summary_num(cJSON *obj, const char *key, double v, int decimals);
 void wl_summary_u64(cJSON *obj, const char *key, uint64_t v);

@@ -209,11 +209,10 @@ static int print_summary(const struct ext_params *p,
 
 static int print_abi(const struct ext_abi_info *abi)
 {
-	cJSON *s = cJSON_CreateObject();
+	cJSON *s = wl_summary_bare(NAME);
 
 	if (!s)
 		return -ENOMEM;
-	wl_summary_str(s, "workload", NAME);
 	add_abi(s, abi);
 	return wl_summary_print(s);
 }
@@ -244,12 +243,8 @@ int main(int argc, char **argv)
 		return WL_EXIT_USAGE;
 	sched_getaffinity(0, sizeof(p.cpus), &p.cpus);
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
-	if (ret < 0)
-		return WL_EXIT_USAGE;
+	if (ret == 1 || ret < 0)
+		return wl_opt_exit(ret, usage);
 	ext_abi_detect(&abi);
 	if (ret == 2)
 		return print_abi(&abi) ? WL_EXIT_FAILURE : WL_EXIT_OK;

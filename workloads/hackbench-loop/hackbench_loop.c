@@ -7,7 +7,6 @@
  * left behind.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_lines.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proc.h"
 #include "workloads/common/wl_proto.h"
@@ -90,59 +90,49 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int parse_one(int c, void *ctx)
+{
+	struct hb_params *p = ctx;
+
+	switch (c) {
+	case 'g':
+		return wl_opt_uint("--groups", optarg, 1, 1000, &p->groups);
+	case 'l':
+		return wl_opt_uint("--loops", optarg, 1, 100000000, &p->loops);
+	case 'f':
+		return wl_opt_uint("--fds", optarg, 1, 1000, &p->fds);
+	case 's':
+		return wl_opt_uint("--datasize", optarg, 1, 1 << 20,
+				   &p->datasize);
+	case 'T':
+	case 'P':
+		p->threads = c == 'T';
+		return 0;
+	case 'p':
+		p->pipe = 1;
+		return 0;
+	case 'd':
+		return wl_opt_duration("--duration", optarg,
+				       WL_DURATION_MAX_NS, &p->duration_ns);
+	case 'n':
+		return wl_opt_u64("--runs", optarg, 1, UINT32_MAX,
+				  &p->max_runs);
+	case OPT_HACKBENCH:
+		p->hackbench = optarg;
+		return 0;
+	case 'v':
+		p->verbose = 1;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct hb_params *p)
 {
-	int c, ret = 0;
-
-	while ((c = wl_getopt(argc, argv, "g:l:f:s:TPpd:n:vh", long_opts)) != -1) {
-		switch (c) {
-		case 'g':
-			ret = wl_opt_uint("--groups", optarg, 1, 1000, &p->groups);
-			break;
-		case 'l':
-			ret = wl_opt_uint("--loops", optarg, 1, 100000000, &p->loops);
-			break;
-		case 'f':
-			ret = wl_opt_uint("--fds", optarg, 1, 1000, &p->fds);
-			break;
-		case 's':
-			ret = wl_opt_uint("--datasize", optarg, 1, 1 << 20,
-					  &p->datasize);
-			break;
-		case 'T':
-			p->threads = 1;
-			break;
-		case 'P':
-			p->threads = 0;
-			break;
-		case 'p':
-			p->pipe = 1;
-			break;
-		case 'd':
-			ret = wl_opt_duration("--duration", optarg,
-					      86400ULL * 1000000000ULL,
-					      &p->duration_ns);
-			break;
-		case 'n':
-			ret = wl_opt_u64("--runs", optarg, 1, UINT32_MAX,
-					 &p->max_runs);
-			break;
-		case OPT_HACKBENCH:
-			p->hackbench = optarg;
-			break;
-		case 'v':
-			p->verbose = 1;
-			break;
-		case 'h':
-			return 1;
-		default:
-			return -EINVAL;
-		}
-		if (ret)
-			return ret;
-	}
-	return wl_opt_no_operands(argc, argv);
+	return wl_opt_parse(argc, argv, "g:l:f:s:TPpd:n:vh", long_opts,
+			    parse_one, p);
 }
 
 /* Accounts one "Time: 1.234" line of hackbench's output. */
@@ -165,6 +155,22 @@ static int is_banner(const char *line)
 	       !strncmp(line, "Each sender will pass ", 22);
 }
 
+struct hb_output {
+	const struct hb_params *p;
+	double *time_s;
+	int *have_time;
+};
+
+static void take_line(char *line, void *ctx)
+{
+	struct hb_output *o = ctx;
+
+	if (!parse_time_line(line, o->time_s))
+		*o->have_time = 1;
+	else if (o->p->verbose || !is_banner(line))
+		fprintf(stderr, "hackbench: %s\n", line);
+}
+
 /*
  * Reads hackbench's output (stdout and stderr) until EOF (hackbench and
  * all its workers have exited) or a stop request. Returns 1 when
@@ -173,42 +179,12 @@ static int is_banner(const char *line)
 static int read_output(int fd, const struct hb_params *p, double *time_s,
 		       int *have_time)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = fd, .events = POLLIN },
-		{ .fd = wl_stop_fd(), .events = POLLIN },
-	};
+	struct hb_output o = { p, time_s, have_time };
+	struct wl_lines lines;
 	char buf[4096];
-	size_t used = 0;
 
-	for (;;) {
-		char *nl;
-		ssize_t n;
-
-		if (wl_stopping())
-			return 1;
-		if (poll(pfd, 2, -1) < 0)
-			continue;
-		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		n = read(fd, buf + used, sizeof(buf) - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		used += n;
-		buf[used] = '\0';
-		while ((nl = strchr(buf, '\n'))) {
-			*nl = '\0';
-			if (!parse_time_line(buf, time_s))
-				*have_time = 1;
-			else if (p->verbose || !is_banner(buf))
-				fprintf(stderr, "hackbench: %s\n", buf);
-			used -= nl + 1 - buf;
-			memmove(buf, nl + 1, used + 1);
-		}
-		if (used == sizeof(buf) - 1)
-			used = 0;	/* an absurdly long line: drop it */
-	}
+	wl_lines_init(&lines, buf, sizeof(buf), take_line, &o);
+	return wl_lines_follow(&lines, fd);
 }
 
 static void build_argv(const struct hb_params *p, char bufs[][24],
@@ -281,8 +257,7 @@ static int run_once(const struct hb_params *p, struct hb_stats *st)
 		st->interrupted++;
 		return 0;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	wl_proc_wait(pid, &status);
 	wl_proc_reap_orphans();
 	account(st, status, have_time, t);
 	return 0;
@@ -333,12 +308,8 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
 	if (wl_proc_init())
 		return WL_EXIT_ENVIRONMENT;
 

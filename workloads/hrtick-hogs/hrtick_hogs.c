@@ -28,6 +28,7 @@
 #include "trace/trace.h"
 #include "trace/trace_read.h"
 #include "trace/trace_runtime.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proto.h"
 #include "workloads/common/wl_summary.h"
@@ -111,19 +112,6 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int first_allowed_cpu(void)
-{
-	cpu_set_t set;
-	int cpu;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return 0;
-}
-
 static int parse_us(const char *opt, uint64_t min, uint64_t max,
 		    uint64_t *ns)
 {
@@ -134,8 +122,10 @@ static int parse_us(const char *opt, uint64_t min, uint64_t max,
 	return ret;
 }
 
-static int parse_one(int c, struct hogs_params *p)
+static int parse_one(int c, void *ctx)
 {
+	struct hogs_params *p = ctx;
+
 	switch (c) {
 	case 'c':
 		return wl_opt_cpu("--cpu", optarg, &p->cpu);
@@ -153,8 +143,7 @@ static int parse_one(int c, struct hogs_params *p)
 				&p->threshold_ns);
 	case 'd':
 		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
+				       WL_DURATION_MAX_NS, &p->duration_ns);
 	case OPT_NO_TRACE:
 		p->trace = false;
 		return 0;
@@ -166,17 +155,11 @@ static int parse_one(int c, struct hogs_params *p)
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct hogs_params *p)
 {
-	int c, ret;
+	int ret = wl_opt_parse(argc, argv, "c:n:p:w:t:d:h", long_opts,
+			       parse_one, p);
 
-	while ((c = wl_getopt(argc, argv, "c:n:p:w:t:d:h", long_opts)) != -1) {
-		if (c == 'h')
-			return 1;
-		ret = parse_one(c, p);
-		if (ret)
-			return ret;
-	}
-	if (wl_opt_no_operands(argc, argv))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	if (p->work_ns >= p->period_ns) {
 		pr_err("--sleeper-work-us: %llu us of work leaves no sleep in "
 		       "a %llu us period",
@@ -493,14 +476,10 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.cpu = first_allowed_cpu();
+	p.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
 	start = wl_now_ns();
 	ret = start_threads(&h);
 	if (ret) {

@@ -23,6 +23,7 @@
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proto.h"
 #include "workloads/common/wl_summary.h"
@@ -95,21 +96,9 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int first_allowed_cpu(void)
+static int parse_one(int c, void *ctx)
 {
-	cpu_set_t set;
-	int cpu;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return 0;
-}
-
-static int parse_one(int c, struct inject_params *p)
-{
+	struct inject_params *p = ctx;
 	uint64_t us;
 	int ret;
 
@@ -133,8 +122,7 @@ static int parse_one(int c, struct inject_params *p)
 		return wl_opt_uint("--prio", optarg, 1, 99, &p->prio);
 	case 'd':
 		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
+				       WL_DURATION_MAX_NS, &p->duration_ns);
 	case 'n':
 		return wl_opt_u64("--spins", optarg, 1, UINT32_MAX,
 				  &p->max_spins);
@@ -149,17 +137,11 @@ static int parse_one(int c, struct inject_params *p)
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct inject_params *p)
 {
-	int c, ret;
+	int ret = wl_opt_parse(argc, argv, "c:w:p:j:d:n:h", long_opts,
+			       parse_one, p);
 
-	while ((c = wl_getopt(argc, argv, "c:w:p:j:d:n:h", long_opts)) != -1) {
-		if (c == 'h')
-			return 1;
-		ret = parse_one(c, p);
-		if (ret)
-			return ret;
-	}
-	if (wl_opt_no_operands(argc, argv))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	if (!p->jitter_set)
 		p->jitter_ns = p->period_ns / 10 / 1000 * 1000;
 	/* The shortest period must leave the CPU idle between spins. */
@@ -339,14 +321,10 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.cpu = first_allowed_cpu();
+	p.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
 	if (!p.seed_set)
 		p.seed = (wl_now_ns() ^ ((uint64_t)getpid() << 16)) &
 			 UINT32_MAX;	/* exact in JSON, reusable as --seed */

@@ -17,6 +17,7 @@
 #include "fsio.h"
 #include "log.h"
 #include "workloads/common/wl_opt.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_proc.h"
 #include "workloads/common/wl_proto.h"
 #include "workloads/common/wl_summary.h"
@@ -96,8 +97,6 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static unsigned int allowed_cpus(void);
-
 /* make targets: letters, digits, '_', '-', '.', '/'; never an option. */
 static int check_word(const char *opt, const char *arg, const char *suffix)
 {
@@ -113,10 +112,11 @@ static int check_word(const char *opt, const char *arg, const char *suffix)
 	return -EINVAL;
 }
 
-static int parse_one(int c, struct kb_params *p)
+static int parse_one(int c, void *ctx)
 {
 	static const char *const sources[] = { "auto", "tree", "synthetic",
 					       NULL };
+	struct kb_params *p = ctx;
 	int idx, ret;
 
 	switch (c) {
@@ -144,7 +144,7 @@ static int parse_one(int c, struct kb_params *p)
 		return wl_opt_uint("--jobs", optarg, 1, 1024, &p->jobs);
 	case OPT_JOBS_PER_CPU:
 		ret = wl_opt_uint("--jobs-per-cpu", optarg, 1, 64, &p->jobs);
-		p->jobs *= allowed_cpus();
+		p->jobs *= wl_cpu_count_allowed();
 		return ret;
 	case OPT_TARGET:
 		p->target = optarg;
@@ -156,8 +156,7 @@ static int parse_one(int c, struct kb_params *p)
 		return wl_opt_int("--nice", optarg, -20, 19, &p->nice);
 	case 'd':
 		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
+				       WL_DURATION_MAX_NS, &p->duration_ns);
 	case 'n':
 		return wl_opt_u64("--rounds", optarg, 1, UINT32_MAX,
 				  &p->max_rounds);
@@ -172,17 +171,11 @@ static int parse_one(int c, struct kb_params *p)
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct kb_params *p)
 {
-	int c, ret;
+	int ret = wl_opt_parse(argc, argv, "T:o:j:d:n:vh", long_opts,
+			       parse_one, p);
 
-	while ((c = wl_getopt(argc, argv, "T:o:j:d:n:vh", long_opts)) != -1) {
-		if (c == 'h')
-			return 1;
-		ret = parse_one(c, p);
-		if (ret)
-			return ret;
-	}
-	if (wl_opt_no_operands(argc, argv))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	if (p->source == KB_SYNTHETIC && (p->tree || p->tarball_given)) {
 		pr_err("--source synthetic: --tree/--tarball make no sense with it");
 		return -EINVAL;
@@ -429,24 +422,14 @@ static int print_summary(const struct kb_params *p, const struct kb_run *r,
 
 static int print_prepared(const struct kb_run *r)
 {
-	cJSON *s = cJSON_CreateObject();
+	cJSON *s = wl_summary_bare(NAME);
 
 	if (!s)
 		return -ENOMEM;
-	wl_summary_str(s, "workload", NAME);
 	wl_summary_str(s, "source", r->synthetic ? "synthetic" : "linux-tree");
 	wl_summary_str(s, "tree", r->tree);
 	wl_summary_str(s, "tree_version", r->version);
 	return wl_summary_print(s);
-}
-
-static unsigned int allowed_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 1;
-	return CPU_COUNT(&set) ? CPU_COUNT(&set) : 1;
 }
 
 /*
@@ -481,17 +464,13 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	default_cache(&p);
-	p.jobs = allowed_cpus();
+	p.jobs = wl_cpu_count_allowed();
 	/* Test runs of a suite ask for the cheap load without editing it. */
 	if (env_source(&p))
 		return WL_EXIT_USAGE;
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
 	if (wl_proc_init())
 		return WL_EXIT_ENVIRONMENT;
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "workloads/common/wl_lines.h"
 #include "workloads/common/wl_proc.h"
 #include "workloads/common/wl_proto.h"
 #include "workloads/kbuild/kbuild.h"
@@ -37,41 +37,28 @@ static void count_line(const char *line, const struct kb_params *p,
 		fprintf(stderr, "make: %s\n", line);
 }
 
+struct kb_output {
+	const struct kb_params *p;
+	struct kb_counts *c;
+};
+
+static void take_line(char *line, void *ctx)
+{
+	struct kb_output *o = ctx;
+
+	count_line(line, o->p, o->c);
+}
+
 /* Reads make's output; returns 1 when stopped, 0 at EOF. */
 static int read_output(int fd, const struct kb_params *p,
 		       struct kb_counts *c)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = fd, .events = POLLIN },
-		{ .fd = wl_stop_fd(), .events = POLLIN },
-	};
+	struct kb_output o = { p, c };
+	struct wl_lines lines;
 	char buf[8192];
-	size_t used = 0;
 
-	for (;;) {
-		char *nl;
-		ssize_t n;
-
-		if (wl_stopping())
-			return 1;
-		if (poll(pfd, 2, -1) < 0 || !pfd[0].revents)
-			continue;
-		n = read(fd, buf + used, sizeof(buf) - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		used += n;
-		buf[used] = '\0';
-		while ((nl = strchr(buf, '\n'))) {
-			*nl = '\0';
-			count_line(buf, p, c);
-			used -= nl + 1 - buf;
-			memmove(buf, nl + 1, used + 1);
-		}
-		if (used == sizeof(buf) - 1)
-			used = 0;	/* a line longer than the buffer */
-	}
+	wl_lines_init(&lines, buf, sizeof(buf), take_line, &o);
+	return wl_lines_follow(&lines, fd);
 }
 
 int kb_make_run(char *const argv[], const struct kb_params *p,
@@ -91,8 +78,7 @@ int kb_make_run(char *const argv[], const struct kb_params *p,
 		wl_proc_stop(pid, STOP_GRACE_NS, status);
 		return 1;
 	}
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
+	wl_proc_wait(pid, status);
 	wl_proc_reap_orphans();
 	return 0;
 }

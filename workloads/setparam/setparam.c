@@ -15,33 +15,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_bench.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_pace.h"
 #include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_stats.h"
 #include "workloads/common/wl_summary.h"
 #include "workloads/setparam/setparam_sched.h"
 
 #define NAME		"setparam"
-#define MAX_ROUNDS	1000
 
-enum sp_mode { SP_BENCH, SP_LOAD };
 enum sp_profile { SP_DEFAULT, SP_CUSTOM };
 
 struct sp_params {
-	enum sp_mode mode;
+	enum wl_bench_mode mode;
 	enum sp_profile profile;
 	uint64_t slice_ns;	/* custom profile */
-	int cpu;
-	unsigned int calls;	/* per round */
-	unsigned int warmups;
-	unsigned int rounds;
-	uint64_t rate;
-	uint64_t duration_ns;
+	int slice_set;
+	struct wl_bench_opts bl;	/* per_round: calls */
 };
 
 struct sp_run {
@@ -50,8 +44,7 @@ struct sp_run {
 	uint64_t calls;
 	uint64_t failures;
 	int last_errno;
-	double *round_ns;
-	unsigned int rounds_done;
+	struct wl_bench bench;
 	struct wl_pace pace;
 	const char *verify_error;	/* what changed, or NULL */
 	int restored;
@@ -99,9 +92,10 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_one(int c, struct sp_params *p)
+static int parse_one(int c, void *ctx)
 {
 	static const char *const profiles[] = { "default", "custom", NULL };
+	struct sp_params *p = ctx;
 	uint64_t us;
 	int ret, idx;
 
@@ -114,77 +108,34 @@ static int parse_one(int c, struct sp_params *p)
 		/* The kernel clamps a fair slice to 0.1..100 ms. */
 		ret = wl_opt_u64("--slice-us", optarg, 100, 100000, &us);
 		p->slice_ns = us * 1000;
+		p->slice_set = 1;
 		return ret;
-	case 'c':
-		return wl_opt_cpu("--cpu", optarg, &p->cpu);
-	case 'n':
-		return wl_opt_uint("--calls", optarg, 1, 100000000, &p->calls);
-	case 'W':
-		return wl_opt_uint("--warmups", optarg, 0, MAX_ROUNDS,
-				   &p->warmups);
-	case 'r':
-		return wl_opt_uint("--rounds", optarg, 1, MAX_ROUNDS,
-				   &p->rounds);
-	case 'R':
-		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
 	default:
-		return -EINVAL;
+		return wl_bench_opt(c, optarg, "--calls", &p->bl);
 	}
 }
 
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct sp_params *p)
 {
-	static const char *const modes[] = { "bench", "load", NULL };
-	int c, ret, mode = -1, seen_bench = 0, seen_load = 0, seen_slice = 0;
+	int ret = wl_bench_parse(argc, argv, "p:c:n:W:r:R:d:h", long_opts,
+				 parse_one, p, &p->mode);
 
-	if (argc > 1 && argv[1][0] != '-') {
-		if (wl_opt_choice("mode", argv[1], modes, &mode))
-			return -EINVAL;
-		optind = 2;
-	}
-	while ((c = wl_getopt(argc, argv, "p:c:n:W:r:R:d:h", long_opts)) != -1) {
-		if (c == 'h')
-			return 1;
-		ret = parse_one(c, p);
-		if (ret)
-			return ret;
-		seen_bench |= c == 'n' || c == 'W' || c == 'r';
-		seen_load |= c == 'R' || c == 'd';
-		seen_slice |= c == OPT_SLICE;
-	}
-	if (wl_opt_no_operands(argc, argv))
-		return -EINVAL;
-	if (mode < 0) {
-		pr_err("mode: bench or load must come first (try --help)");
-		return -EINVAL;
-	}
-	p->mode = mode;
-	if ((p->mode == SP_BENCH && seen_load) ||
-	    (p->mode == SP_LOAD && seen_bench)) {
+	if (ret)
+		return ret;
+	if ((p->mode == WL_MODE_BENCH && p->bl.seen_load) ||
+	    (p->mode == WL_MODE_LOAD && p->bl.seen_bench)) {
 		pr_err("%s: not an option of %s mode",
-		       seen_load ? "--rate/--duration" :
+		       p->bl.seen_load ? "--rate/--duration" :
 				   "--calls/--warmups/--rounds",
-		       modes[mode]);
+		       wl_bench_mode_name(p->mode));
 		return -EINVAL;
 	}
-	if (seen_slice && p->profile != SP_CUSTOM) {
+	if (p->slice_set && p->profile != SP_CUSTOM) {
 		pr_err("--slice-us: only with --profile custom");
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static uint64_t raw_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static inline void one_call(struct sp_run *r)
@@ -200,34 +151,28 @@ static int run_bench(const struct sp_params *p, struct sp_run *r)
 {
 	unsigned int k, i;
 
-	r->round_ns = calloc(p->rounds, sizeof(double));
-	if (!r->round_ns)
+	if (wl_bench_start(&r->bench))
 		return -ENOMEM;
 	one_call(r);
 	wl_ready();
-	for (k = 0; k < p->warmups + p->rounds && !wl_stopping(); k++) {
-		uint64_t t0 = raw_ns(), t1;
+	for (k = 0; wl_bench_more(&r->bench, k); k++) {
+		uint64_t t0 = wl_bench_clock();
 
-		for (i = 0; i < p->calls; i++)
+		for (i = 0; i < p->bl.per_round; i++)
 			one_call(r);
-		t1 = raw_ns();
-		if (k >= p->warmups)
-			r->round_ns[r->rounds_done++] =
-				(double)(t1 - t0) / p->calls;
+		wl_bench_round(&r->bench, k, t0, wl_bench_clock());
 	}
 	return 0;
 }
 
+static void load_call(void *r)
+{
+	one_call(r);
+}
+
 static int run_load(const struct sp_params *p, struct sp_run *r)
 {
-	uint64_t end = p->duration_ns ? wl_now_ns() + p->duration_ns :
-		       UINT64_MAX;
-
-	one_call(r);
-	wl_ready();
-	wl_pace_init(&r->pace, p->rate);
-	while (wl_pace_wait(&r->pace, end))
-		one_call(r);
+	wl_pace_run(&r->pace, p->bl.rate, p->bl.duration_ns, load_call, r);
 	return 0;
 }
 
@@ -235,7 +180,6 @@ static int run_load(const struct sp_params *p, struct sp_run *r)
 static int setup(const struct sp_params *p, struct sp_run *r)
 {
 	struct sp_state st;
-	cpu_set_t one;
 	int ret;
 
 	if (sched_getaffinity(0, sizeof(r->saved_cpus), &r->saved_cpus))
@@ -250,13 +194,9 @@ static int setup(const struct sp_params *p, struct sp_run *r)
 		       st.policy, st.nice);
 		return -EPERM;
 	}
-	CPU_ZERO(&one);
-	CPU_SET(p->cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one)) {
-		ret = -errno;
-		pr_err("sched_setaffinity(CPU %d): %s", p->cpu, strerror(-ret));
+	ret = wl_cpu_pin(p->bl.cpu);
+	if (ret)
 		return ret;
-	}
 	ret = sp_set_slice(p->profile == SP_CUSTOM ? p->slice_ns : 0);
 	if (ret) {
 		pr_err("sched_setattr (%s slice): %s",
@@ -287,7 +227,7 @@ static void verify_and_restore(const struct sp_params *p, struct sp_run *r)
 		r->verify_error = "nice changed";
 	else if (r->after.slice_ns != r->before.slice_ns)
 		r->verify_error = "slice changed";
-	else if (r->after.cpu != p->cpu || r->after.nr_allowed != 1)
+	else if (r->after.cpu != p->bl.cpu || r->after.nr_allowed != 1)
 		r->verify_error = "CPU or affinity changed";
 	if (r->verify_error)
 		pr_err("state check after the calls: %s", r->verify_error);
@@ -299,32 +239,13 @@ static void verify_and_restore(const struct sp_params *p, struct sp_run *r)
 		       strerror(errno));
 }
 
-static void add_bench(cJSON *s, const struct sp_params *p,
-		      const struct sp_run *r)
-{
-	struct wl_stats st;
-
-	wl_stats_compute(r->round_ns, r->rounds_done, &st);
-	wl_summary_u64(s, "calls_per_round", p->calls);
-	wl_summary_u64(s, "warmups", p->warmups);
-	wl_summary_u64(s, "rounds", r->rounds_done);
-	wl_summary_bool(s, "complete", r->rounds_done == p->rounds);
-	if (r->rounds_done) {
-		wl_summary_num(s, "ns_per_call_mean", st.mean, 3);
-		wl_summary_num(s, "ns_per_call_cv_pct", st.cv_pct, 3);
-		wl_summary_num(s, "ns_per_call_min", st.min, 3);
-		wl_summary_num(s, "ns_per_call_max", st.max, 3);
-	}
-	wl_summary_metric(s, "ns_per_call", "ns", "lower", r->round_ns,
-			  r->rounds_done);
-}
-
 static int print_summary(const struct sp_params *p, const struct sp_run *r,
 			 double duration_s)
 {
 	struct wl_work work = {
-		.work_done = p->mode == SP_BENCH ?
-			     (double)r->rounds_done * p->calls : r->calls,
+		.work_done = p->mode == WL_MODE_BENCH ?
+			     (double)r->bench.done * p->bl.per_round :
+			     r->calls,
 		.unit = "sched_setparam calls",
 		.errors = r->failures + (r->verify_error ? 1 : 0),
 		.duration_s = duration_s,
@@ -333,44 +254,31 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 
 	if (!s)
 		return -ENOMEM;
-	wl_summary_str(s, "mode", p->mode == SP_BENCH ? "bench" : "load");
+	wl_summary_str(s, "mode", wl_bench_mode_name(p->mode));
 	wl_summary_str(s, "profile",
 		       p->profile == SP_CUSTOM ? "custom" : "default");
 	wl_summary_u64(s, "slice_ns", r->before.slice_ns);
-	wl_summary_u64(s, "cpu", p->cpu);
+	wl_summary_u64(s, "cpu", p->bl.cpu);
 	wl_summary_u64(s, "failures", r->failures);
 	if (r->failures)
 		wl_summary_str(s, "last_error", strerror(r->last_errno));
 	wl_summary_bool(s, "verified", !r->verify_error);
 	wl_summary_bool(s, "restored", r->restored);
-	if (p->mode == SP_BENCH) {
-		add_bench(s, p, r);
-	} else {
-		wl_summary_u64(s, "rate", p->rate);
-		wl_summary_u64(s, "slots_skipped", r->pace.skipped);
-		wl_summary_num(s, "achieved_rate",
-			       duration_s > 0 ? r->calls / duration_s : 0, 1);
-	}
+	if (p->mode == WL_MODE_BENCH)
+		wl_bench_summary(s, &r->bench, "calls_per_round",
+				 "ns_per_call");
+	else
+		wl_pace_summary(s, p->bl.rate, &r->pace, r->calls,
+				duration_s);
 	return wl_summary_print(s);
-}
-
-static int first_allowed_cpu(void)
-{
-	cpu_set_t set;
-	int cpu;
-
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &set))
-				return cpu;
-	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct sp_params p = {
-		.slice_ns = 10000000, .calls = 500000, .warmups = 3,
-		.rounds = 15, .rate = 1000,
+		.slice_ns = 10000000,
+		.bl = { .per_round = 500000, .warmups = 3, .rounds = 15,
+			.rate = 1000 },
 	};
 	struct sp_run r = { 0 };
 	uint64_t start;
@@ -378,14 +286,11 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.cpu = first_allowed_cpu();
+	p.bl.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
+	wl_bench_init(&r.bench, p.bl.per_round, p.bl.warmups, p.bl.rounds);
 	start = wl_now_ns();
 	ret = setup(&p, &r);
 	if (ret) {
@@ -395,7 +300,7 @@ int main(int argc, char **argv)
 		print_summary(&p, &r, 0);
 		return WL_EXIT_ENVIRONMENT;
 	}
-	ret = p.mode == SP_BENCH ? run_bench(&p, &r) : run_load(&p, &r);
+	ret = p.mode == WL_MODE_BENCH ? run_bench(&p, &r) : run_load(&p, &r);
 	verify_and_restore(&p, &r);
 	if (print_summary(&p, &r, wl_elapsed_s(start, wl_now_ns())) || ret)
 		code = WL_EXIT_FAILURE;
@@ -407,5 +312,6 @@ int main(int argc, char **argv)
 	}
 	if (r.verify_error || !r.restored)
 		code = WL_EXIT_FAILURE;
+	wl_bench_free(&r.bench);
 	return code;
 }

@@ -17,6 +17,7 @@
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_lines.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proc.h"
 #include "workloads/common/wl_proto.h"
@@ -112,7 +113,7 @@ static int parse_args(int argc, char **argv, struct stress_params *p)
 			break;
 		case 'd':
 			ret = wl_opt_duration("--duration", optarg,
-					      86400ULL * 1000000000ULL,
+					      WL_DURATION_MAX_NS,
 					      &p->duration_ns);
 			break;
 		case OPT_STRESS_NG:
@@ -205,7 +206,6 @@ struct stress_run {
 	int exited;		/* stress-ng ended before we stopped it */
 	int dispatched;		/* its "dispatching hogs" line was seen */
 	char line[1024];
-	size_t used;
 };
 
 static int build_argv(const struct stress_params *p, struct stress_run *r,
@@ -232,40 +232,21 @@ static int build_argv(const struct stress_params *p, struct stress_run *r,
 	return n;
 }
 
+struct stress_output {
+	const struct stress_params *p;
+	struct stress_run *r;
+};
+
 /* stress-ng's lines go to our stderr; info and metrics only with -v. */
-static void take_line(const struct stress_params *p, struct stress_run *r,
-		      const char *line)
+static void take_line(char *line, void *ctx)
 {
+	struct stress_output *o = ctx;
 	int chatter = strstr(line, " info: ") || strstr(line, " metrc: ");
 
 	if (strstr(line, "dispatching hogs"))
-		r->dispatched = 1;
-	if (p->verbose || !chatter)
+		o->r->dispatched = 1;
+	if (o->p->verbose || !chatter)
 		fprintf(stderr, "%s\n", line);
-}
-
-/* Reads what is there; returns 0 at EOF (stress-ng and its stressors gone). */
-static int drain(const struct stress_params *p, struct stress_run *r)
-{
-	ssize_t n = read(r->fd, r->line + r->used,
-			 sizeof(r->line) - 1 - r->used);
-	char *nl;
-
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 1 : 0;
-	if (n == 0)
-		return 0;
-	r->used += n;
-	r->line[r->used] = '\0';
-	while ((nl = strchr(r->line, '\n'))) {
-		*nl = '\0';
-		take_line(p, r, r->line);
-		r->used -= nl + 1 - r->line;
-		memmove(r->line, nl + 1, r->used + 1);
-	}
-	if (r->used == sizeof(r->line) - 1)
-		r->used = 0;
-	return 1;
 }
 
 /*
@@ -279,8 +260,12 @@ static void supervise(const struct stress_params *p, struct stress_run *r,
 		{ .fd = r->fd, .events = POLLIN },
 		{ .fd = wl_stop_fd(), .events = POLLIN },
 	};
+	struct stress_output o = { p, r };
+	struct wl_lines lines;
 	uint64_t grace_end = 0;
 	int open_ = 1;
+
+	wl_lines_init(&lines, r->line, sizeof(r->line), take_line, &o);
 
 	while (open_) {
 		uint64_t now = wl_now_ns(), until;
@@ -296,7 +281,7 @@ static void supervise(const struct stress_params *p, struct stress_run *r,
 		poll(pfd, 2, until == UINT64_MAX ? -1 :
 		     (int)((until - now) / 1000000 + 1));
 		if (pfd[0].revents)
-			open_ = drain(p, r);
+			open_ = wl_lines_read(&lines, r->fd);
 		if (r->dispatched)
 			wl_ready();
 	}
@@ -306,8 +291,7 @@ static void supervise(const struct stress_params *p, struct stress_run *r,
 			STOP_GRACE_NS / 1000000000ULL);
 		wl_proc_stop(r->pid, 1000000000ULL, &r->status);
 	} else {
-		while (waitpid(r->pid, &r->status, 0) < 0 && errno == EINTR)
-			;
+		wl_proc_wait(r->pid, &r->status);
 	}
 	wl_proc_kill_all();
 }
@@ -396,12 +380,8 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
+		return wl_opt_exit(ret, usage);
 	if (wl_proc_init())
 		return WL_EXIT_ENVIRONMENT;
 	ret = check_stressors(&p);

@@ -15,38 +15,29 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "exitcode.h"
 #include "log.h"
+#include "workloads/common/wl_bench.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_pace.h"
 #include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_stats.h"
 #include "workloads/common/wl_summary.h"
 
 #define NAME		"sysctl-read"
-#define MAX_ROUNDS	1000
 #define VALUE_MAX	256
 
-enum sr_mode { SR_BENCH, SR_LOAD };
 
 struct sr_params {
-	enum sr_mode mode;
+	enum wl_bench_mode mode;
 	char name[128];		/* dotted: kernel.sched_rt_period_us */
 	char path[PATH_MAX];
 	const char *expect;	/* NULL: the value read at start */
-	int cpu;
-	unsigned int reads;	/* per round */
-	unsigned int warmups;
-	unsigned int rounds;
-	uint64_t rate;		/* load: reads per second, 0: flat out */
-	uint64_t duration_ns;
+	struct wl_bench_opts bl;	/* per_round: reads */
 };
 
 struct sr_state {
@@ -56,8 +47,7 @@ struct sr_state {
 	uint64_t reads;
 	uint64_t mismatches;
 	char last_bad[VALUE_MAX];
-	double *round_ns;	/* ns/read of each measured round */
-	unsigned int rounds_done;
+	struct wl_bench bench;	/* ns/read of each measured round */
 };
 
 static void usage(FILE *f)
@@ -123,8 +113,10 @@ static int set_sysctl(struct sr_params *p, const char *arg)
 	return 0;
 }
 
-static int parse_one(int c, struct sr_params *p)
+static int parse_one(int c, void *ctx)
 {
+	struct sr_params *p = ctx;
+
 	switch (c) {
 	case 's':
 		return set_sysctl(p, optarg);
@@ -135,36 +127,19 @@ static int parse_one(int c, struct sr_params *p)
 		}
 		p->expect = optarg;
 		return 0;
-	case 'c':
-		return wl_opt_cpu("--cpu", optarg, &p->cpu);
-	case 'n':
-		return wl_opt_uint("--reads", optarg, 1, 100000000, &p->reads);
-	case 'W':
-		return wl_opt_uint("--warmups", optarg, 0, MAX_ROUNDS,
-				   &p->warmups);
-	case 'r':
-		return wl_opt_uint("--rounds", optarg, 1, MAX_ROUNDS,
-				   &p->rounds);
-	case 'R':
-		return wl_opt_u64("--rate", optarg, 0, 10000000, &p->rate);
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
 	default:
-		return -EINVAL;
+		return wl_bench_opt(c, optarg, "--reads", &p->bl);
 	}
 }
 
 /* Options that belong to the other mode are an error, not ignored. */
-static int check_mode_opts(const struct sr_params *p, int seen_bench,
-			   int seen_load)
+static int check_mode_opts(const struct sr_params *p)
 {
-	if (p->mode == SR_BENCH && seen_load) {
+	if (p->mode == WL_MODE_BENCH && p->bl.seen_load) {
 		pr_err("--rate/--duration: only for load mode");
 		return -EINVAL;
 	}
-	if (p->mode == SR_LOAD && seen_bench) {
+	if (p->mode == WL_MODE_LOAD && p->bl.seen_bench) {
 		pr_err("--reads/--warmups/--rounds: only for bench mode");
 		return -EINVAL;
 	}
@@ -174,44 +149,12 @@ static int check_mode_opts(const struct sr_params *p, int seen_bench,
 /* Returns 0, 1 for --help, or -EINVAL. */
 static int parse_args(int argc, char **argv, struct sr_params *p)
 {
-	static const char *const modes[] = { "bench", "load", NULL };
-	int c, ret, mode = -1, seen_bench = 0, seen_load = 0;
+	int ret = wl_bench_parse(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts,
+				 parse_one, p, &p->mode);
 
-	if (argc > 1 && argv[1][0] != '-') {
-		if (wl_opt_choice("mode", argv[1], modes, &mode))
-			return -EINVAL;
-		optind = 2;
-	}
-	while ((c = wl_getopt(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts)) != -1) {
-		if (c == 'h')
-			return 1;
-		ret = parse_one(c, p);
-		if (ret)
-			return ret;
-		seen_bench |= c == 'n' || c == 'W' || c == 'r';
-		seen_load |= c == 'R' || c == 'd';
-	}
-	if (wl_opt_no_operands(argc, argv))
-		return -EINVAL;
-	if (mode < 0) {
-		pr_err("mode: bench or load must come first (try --help)");
-		return -EINVAL;
-	}
-	p->mode = mode;
-	return check_mode_opts(p, seen_bench, seen_load);
-}
-
-static int pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		pr_err("sched_setaffinity(CPU %d): %s", cpu, strerror(errno));
-		return -errno;
-	}
-	return 0;
+	if (ret)
+		return ret;
+	return check_mode_opts(p);
 }
 
 /* Opens the file and fixes the value every read must return. */
@@ -263,74 +206,41 @@ static inline void sr_read(struct sr_state *s)
 			 (int)strcspn(buf, "\n") : (int)n, buf);
 }
 
-static uint64_t raw_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int run_bench(const struct sr_params *p, struct sr_state *s)
 {
 	unsigned int r, i;
 
-	s->round_ns = calloc(p->rounds, sizeof(double));
-	if (!s->round_ns)
+	if (wl_bench_start(&s->bench))
 		return -ENOMEM;
 	wl_ready();
-	for (r = 0; r < p->warmups + p->rounds && !wl_stopping(); r++) {
-		uint64_t t0 = raw_ns(), t1;
+	for (r = 0; wl_bench_more(&s->bench, r); r++) {
+		uint64_t t0 = wl_bench_clock();
 
-		for (i = 0; i < p->reads; i++)
+		for (i = 0; i < p->bl.per_round; i++)
 			sr_read(s);
-		t1 = raw_ns();
-		if (r >= p->warmups)
-			s->round_ns[s->rounds_done++] =
-				(double)(t1 - t0) / p->reads;
+		wl_bench_round(&s->bench, r, t0, wl_bench_clock());
 	}
 	return 0;
+}
+
+static void load_read(void *s)
+{
+	sr_read(s);
 }
 
 static int run_load(const struct sr_params *p, struct sr_state *s,
 		    struct wl_pace *pace)
 {
-	uint64_t end = p->duration_ns ? wl_now_ns() + p->duration_ns :
-		       UINT64_MAX;
-
-	sr_read(s);
-	wl_ready();
-	wl_pace_init(pace, p->rate);
-	while (wl_pace_wait(pace, end))
-		sr_read(s);
+	wl_pace_run(pace, p->bl.rate, p->bl.duration_ns, load_read, s);
 	return 0;
-}
-
-static void add_bench(cJSON *sum, const struct sr_params *p,
-		      const struct sr_state *s)
-{
-	struct wl_stats st;
-
-	wl_stats_compute(s->round_ns, s->rounds_done, &st);
-	wl_summary_u64(sum, "reads_per_round", p->reads);
-	wl_summary_u64(sum, "warmups", p->warmups);
-	wl_summary_u64(sum, "rounds", s->rounds_done);
-	wl_summary_bool(sum, "complete", s->rounds_done == p->rounds);
-	if (s->rounds_done) {
-		wl_summary_num(sum, "ns_per_read_mean", st.mean, 3);
-		wl_summary_num(sum, "ns_per_read_cv_pct", st.cv_pct, 3);
-		wl_summary_num(sum, "ns_per_read_min", st.min, 3);
-		wl_summary_num(sum, "ns_per_read_max", st.max, 3);
-	}
-	wl_summary_metric(sum, "ns_per_read", "ns", "lower", s->round_ns,
-			  s->rounds_done);
 }
 
 static int print_summary(const struct sr_params *p, const struct sr_state *s,
 			 const struct wl_pace *pace, double duration_s)
 {
-	uint64_t measured = p->mode == SR_BENCH ?
-			    (uint64_t)s->rounds_done * p->reads : s->reads;
+	uint64_t measured = p->mode == WL_MODE_BENCH ?
+			    (uint64_t)s->bench.done * p->bl.per_round :
+			    s->reads;
 	struct wl_work work = {
 		.work_done = (double)measured,
 		.unit = "reads",
@@ -345,41 +255,27 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 	/* The value without its newline: "100" for sched_rr_timeslice_ms. */
 	snprintf(value, sizeof(value), "%.*s", (int)strcspn(s->want, "\n"),
 		 s->want);
-	wl_summary_str(sum, "mode", p->mode == SR_BENCH ? "bench" : "load");
+	wl_summary_str(sum, "mode", wl_bench_mode_name(p->mode));
 	wl_summary_str(sum, "sysctl", p->name);
 	wl_summary_str(sum, "path", p->path);
 	wl_summary_str(sum, "value", value);
-	wl_summary_u64(sum, "cpu", p->cpu);
+	wl_summary_u64(sum, "cpu", p->bl.cpu);
 	wl_summary_u64(sum, "mismatches", s->mismatches);
 	if (s->mismatches)
 		wl_summary_str(sum, "last_mismatch", s->last_bad);
-	if (p->mode == SR_BENCH) {
-		add_bench(sum, p, s);
-	} else {
-		wl_summary_u64(sum, "rate", p->rate);
-		wl_summary_u64(sum, "slots_skipped", pace->skipped);
-		wl_summary_num(sum, "achieved_rate",
-			       duration_s > 0 ? s->reads / duration_s : 0, 1);
-	}
+	if (p->mode == WL_MODE_BENCH)
+		wl_bench_summary(sum, &s->bench, "reads_per_round",
+				 "ns_per_read");
+	else
+		wl_pace_summary(sum, p->bl.rate, pace, s->reads, duration_s);
 	return wl_summary_print(sum);
-}
-
-static int first_allowed_cpu(void)
-{
-	cpu_set_t set;
-	int cpu;
-
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &set))
-				return cpu;
-	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct sr_params p = {
-		.reads = 4096, .warmups = 3, .rounds = 9, .rate = 1000,
+		.bl = { .per_round = 4096, .warmups = 3, .rounds = 9,
+			.rate = 1000 },
 	};
 	struct sr_state s = { .fd = -1 };
 	struct wl_pace pace = { 0 };
@@ -389,15 +285,12 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	set_sysctl(&p, "kernel.sched_rt_period_us");
-	p.cpu = first_allowed_cpu();
+	p.bl.cpu = wl_cpu_first_allowed();
 	ret = parse_args(argc, argv, &p);
-	if (ret == 1) {
-		usage(stdout);
-		return WL_EXIT_OK;
-	}
 	if (ret)
-		return WL_EXIT_USAGE;
-	if (pin_cpu(p.cpu))
+		return wl_opt_exit(ret, usage);
+	wl_bench_init(&s.bench, p.bl.per_round, p.bl.warmups, p.bl.rounds);
+	if (wl_cpu_pin(p.bl.cpu))
 		return WL_EXIT_ENVIRONMENT;
 	start = wl_now_ns();
 	ret = sr_open(&p, &s);
@@ -407,7 +300,7 @@ int main(int argc, char **argv)
 		code = ret == -ERANGE ? WL_EXIT_FAILURE : WL_EXIT_ENVIRONMENT;
 		goto out;
 	}
-	ret = p.mode == SR_BENCH ? run_bench(&p, &s) :
+	ret = p.mode == WL_MODE_BENCH ? run_bench(&p, &s) :
 				   run_load(&p, &s, &pace);
 	if (ret || print_summary(&p, &s, &pace,
 				 wl_elapsed_s(start, wl_now_ns()))) {
@@ -422,6 +315,6 @@ int main(int argc, char **argv)
 out:
 	if (s.fd >= 0)
 		close(s.fd);
-	free(s.round_ns);
+	wl_bench_free(&s.bench);
 	return code;
 }
