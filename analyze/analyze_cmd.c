@@ -38,12 +38,13 @@ static const char an_help[] =
 	"A side is a results directory (DIR, DIR/SCENARIO or DIR:SCENARIO),\n"
 	"a cyclictest --json, --histfile or T: lines file, or a directory of\n"
 	"such files, one per repetition.\n\n"
-	"RUN_A RUN_B [RUN_A2]: whole results directories of one suite (e.g.\n"
-	"original kernel, patched, original again: a fresh boot each), compared\n"
-	"scenario by scenario; A2 joins A's baseline and the A/B/A drift\n"
-	"check compares them. Prints the threads' table form first.\n"
-	"  --labels L            the runs' column names (default \"original A,\n"
-	"                        patched,original B\", or \"baseline,candidate\")\n"
+	"RUN_A RUN_B [RUN_A2]: whole results directories of one suite\n"
+	"(e.g. original kernel, patched, original again: a fresh boot\n"
+	"each), compared scenario by scenario; A2 joins A's baseline and\n"
+	"the A/B/A drift check compares them. Prints the threads' table.\n"
+	"  --labels L            the runs' column names (default\n"
+	"                        \"original A,patched,original B\", or\n"
+	"                        \"baseline,candidate\")\n"
 	"  --metric M            max (default), avg, p50 ... p99.999, or\n"
 	"                        WORKLOAD.METRIC\n"
 	"  --alpha A             significance level (default 0.05)\n"
@@ -251,8 +252,9 @@ static int compare_runs(char **dirs, int n, const struct analyze_params *p)
 
 	for (i = 0; i < n; i++)
 		if (!is_run_dir(dirs[i])) {
-			pr_err("%s: not a results directory (no manifest.json): "
-			       "three arguments are RUN_A RUN_B RUN_A2",
+			pr_err("%s: not a results directory (no "
+			       "manifest.json): three arguments are RUN_A "
+			       "RUN_B RUN_A2",
 			       dirs[i]);
 			return EXIT_BAD_INPUT;
 		}

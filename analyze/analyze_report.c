@@ -501,7 +501,8 @@ static void table_values(const struct an_cmp *c, char *meas, char *publ,
 }
 
 /* Where the published numbers come from, once per source. */
-static void table_sources(const struct an_report *r, FILE *f)
+static void table_sources(const struct an_report *r, FILE *f,
+			  const char *prefix)
 {
 	size_t i, k;
 
@@ -515,7 +516,7 @@ static void table_sources(const struct an_report *r, FILE *f)
 			    !strcmp(r->sides[k]->ref->source, ref->source))
 				break;
 		if (k == i)
-			fprintf(f, "published: %s\n", ref->source);
+			fprintf(f, "%spublished: %s\n", prefix, ref->source);
 	}
 }
 
@@ -552,7 +553,7 @@ void an_report_table(const struct an_report *r, FILE *f)
 		fprintf(f, "%s\n", c->res.reason);
 	}
 	if (refs)
-		table_sources(r, f);
+		table_sources(r, f, "");
 	if (r->scale > 0 && r->scale != 1)
 		fprintf(f, "%s\n", an_report_scale_note(r, note,
 							  sizeof(note)));
@@ -656,7 +657,8 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 
 int an_report_md(const struct an_report *r, FILE *f)
 {
-	char fl[160];
+	char fl[160], meas[64], publ[64];
+	bool refs = false;
 	size_t i;
 
 	fprintf(f, "# rtgate report: %s\n\n", r->title);
@@ -670,14 +672,25 @@ int an_report_md(const struct an_report *r, FILE *f)
 		an_fmt_floor(fl, sizeof(fl), &r->gate),
 		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
 		r->exit_code);
-	fprintf(f, "| candidate | baseline | verdict | reason |\n"
-		"|---|---|---|---|\n");
+	for (i = 0; i < r->ncmps; i++)
+		refs |= has_refs(&r->cmps[i]);
+	fprintf(f, "| candidate | baseline | verdict |%s reason |\n"
+		"|---|---|---|%s---|\n", refs ? " measured | published |" : "",
+		refs ? "---|---|" : "");
 	for (i = 0; i < r->ncmps; i++) {
 		fprintf(f, "| %s | %s | **%s** | ", r->cmps[i].cand->name,
 			r->cmps[i].base->name,
 			an_verdict_name(r->cmps[i].res.verdict));
+		if (refs) {
+			table_values(&r->cmps[i], meas, publ, sizeof(meas));
+			fprintf(f, "%s | %s | ", meas, publ);
+		}
 		md_cell(f, r->cmps[i].res.reason);
 		fprintf(f, " |\n");
+	}
+	if (refs) {
+		fputc('\n', f);
+		table_sources(r, f, "- ");
 	}
 	fprintf(f, "\n## Comparisons\n\n");
 	for (i = 0; i < r->ncmps; i++)

@@ -9,9 +9,9 @@ source "$(dirname "$0")/../lib.sh"
 
 sysctl_before=$(sysctl -n kernel.sched_rr_timeslice_ms)
 cd "$TOP" || exit 1
-"$RTGATE" run quick --duration-scale 0.1 --no-history >"$T/out" 2>"$T/err"
+"$RTGATE" run quick --duration-scale 0.2 --no-history >"$T/out" 2>"$T/err"
 rc=$?
-diag "rtgate run quick --duration-scale 0.1 exited $rc"
+diag "rtgate run quick --duration-scale 0.2 exited $rc"
 sed 's/^/# /' "$T/err" | head -20
 dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
 m=$dir/manifest.json
@@ -50,8 +50,8 @@ check "idle's published max (12 us) beside inject's row" -- \
 check "the source of the published numbers" -- \
 	grep -q '^published: Steven Rostedt, 2025-06, bare-metal PREEMPT_RT' "$T/out"
 check "the report says the run was scaled" -- \
-	grep -q '^scaled run: durations and loop counts x 0.1' "$dir/report.txt"
-is "$(jget "$j" .run.duration_scale)" 0.1 "report.json: run.duration_scale"
+	grep -q '^scaled run: durations and loop counts x 0.2' "$dir/report.txt"
+is "$(jget "$j" .run.duration_scale)" 0.2 "report.json: run.duration_scale"
 is "$(sysctl -n kernel.sched_rr_timeslice_ms)" "$sysctl_before" "no sysctl left changed"
 is "$(leftover_procs | wc -l)" 0 "no process left behind"
 done_testing

