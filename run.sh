@@ -96,7 +96,8 @@ USAGE
 cmd=${1:-}
 case "$cmd" in
 help | -h | --help)
-	build 2>/dev/null
+	# A missing library must not hide the list: build if it can.
+	(build) >/dev/null 2>&1
 	usage
 	;;
 deps)

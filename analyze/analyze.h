@@ -224,6 +224,7 @@ struct analyze_params {
 	double min_increase_pct;	/* < 0: the suite's, else 10 */
 	unsigned int formats;	/* AN_FMT_*; report_run: 0 means all */
 	const char *out_dir;	/* compare: where reports go */
+	const char *labels;	/* compare RUN_A RUN_B [RUN_A2]: columns */
 	bool quiet;		/* no verdict table on stdout */
 };
 

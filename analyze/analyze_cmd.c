@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
+#include "fsio.h"
 #include "history/history.h"
 #include "analyze_input.h"
 #include "analyze_report.h"
+#include "analyze_runs.h"
 #include "exitcode.h"
 #include "jsonio.h"
 #include "log.h"
@@ -26,6 +29,7 @@ static const struct option an_opts[] = {
 	{ "report", required_argument, NULL, 'r' },
 	{ "out", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "labels", required_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -34,6 +38,13 @@ static const char an_help[] =
 	"A side is a results directory (DIR, DIR/SCENARIO or DIR:SCENARIO),\n"
 	"a cyclictest --json, --histfile or T: lines file, or a directory of\n"
 	"such files, one per repetition.\n\n"
+	"RUN_A RUN_B [RUN_A2]: whole results directories of one suite\n"
+	"(e.g. original kernel, patched, original again: a fresh boot\n"
+	"each), compared scenario by scenario; A2 joins A's baseline and\n"
+	"the A/B/A drift check compares them. Prints the threads' table.\n"
+	"  --labels L            the runs' column names (default\n"
+	"                        \"original A,patched,original B\", or\n"
+	"                        \"baseline,candidate\")\n"
 	"  --metric M            max (default), avg, p50 ... p99.999, or\n"
 	"                        WORKLOAD.METRIC\n"
 	"  --alpha A             significance level (default 0.05)\n"
@@ -93,7 +104,7 @@ static int parse_opts(int argc, char **argv, struct analyze_params *p,
 
 	analyze_params_init(p);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qh", an_opts,
+	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qhL:", an_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -122,6 +133,9 @@ static int parse_opts(int argc, char **argv, struct analyze_params *p,
 			break;
 		case 'q':
 			p->quiet = true;
+			break;
+		case 'L':
+			p->labels = optarg;
 			break;
 		case 'h':
 			printf("usage: rtgate %s\n\n%s", usage, an_help);
@@ -191,9 +205,68 @@ static int emit(struct an_report *r, const struct analyze_params *p,
 	return r->exit_code;
 }
 
-#define COMPARE_USAGE "compare BASELINE CANDIDATE [--metric M] " \
+/* The threads' table beside the reports: OUT/runs.txt. */
+static int runs_table_write(const struct an_report *r,
+			    const struct analyze_params *p)
+{
+	char path[4096], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = an_compare_runs_table(r, f);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	if (!ret)
+		ret = an_path_join(path, sizeof(path), p->out_dir, "runs.txt");
+	if (!ret)
+		ret = fsio_write_atomic(path, buf, len);
+	if (ret)
+		pr_err("%s/runs.txt: %s", p->out_dir, strerror(-ret));
+	free(buf);
+	return ret;
+}
+
+#define COMPARE_USAGE "compare BASELINE CANDIDATE | RUN_A RUN_B [RUN_A2] " \
+	"[--labels L] [--metric M] " \
 	"[--alpha A] [--min-increase-us U] [--min-increase-pct P] " \
 	"[--report txt,md,json,junit,html] [--out DIR] [-q]"
+
+/* A whole results directory (not DIR:SCENARIO, not a scenario's). */
+static bool is_run_dir(const char *spec)
+{
+	char path[4096];
+
+	return !strchr(spec, ':') &&
+	       !an_path_join(path, sizeof(path), spec, "manifest.json") &&
+	       !access(path, F_OK);
+}
+
+/* RUN_A RUN_B [RUN_A2]: scenario by scenario, with the threads' table. */
+static int compare_runs(char **dirs, int n, const struct analyze_params *p)
+{
+	struct an_report *r;
+	int i, ret;
+
+	for (i = 0; i < n; i++)
+		if (!is_run_dir(dirs[i])) {
+			pr_err("%s: not a results directory (no "
+			       "manifest.json): three arguments are RUN_A "
+			       "RUN_B RUN_A2",
+			       dirs[i]);
+			return EXIT_BAD_INPUT;
+		}
+	ret = an_compare_runs(dirs, n, p, &r);
+	if (ret)
+		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+	ret = emit(r, p, p->out_dir, false);
+	if (ret == r->exit_code && p->out_dir && runs_table_write(r, p))
+		ret = EXIT_ENVIRONMENT;
+	an_compare_runs_free(r);
+	return ret;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -212,6 +285,9 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_PASS;
 	if (i < 0)
 		return EXIT_BAD_INPUT;
+	if (argc - i == 3 || (argc - i == 2 && is_run_dir(argv[i]) &&
+			      is_run_dir(argv[i + 1])))
+		return compare_runs(argv + i, argc - i, &p);
 	if (argc - i != 2) {
 		pr_err("usage: rtgate %s", COMPARE_USAGE);
 		return EXIT_BAD_INPUT;
@@ -282,9 +358,22 @@ static int run_sides(const struct an_results *res, struct an_report *r)
 	return 0;
 }
 
-static int run_compare(const struct an_results *res, struct an_report *r)
+/* A scenario's own gate metric (suite key `metric`), unless --metric. */
+static void scenario_gate(const cJSON *s, const struct analyze_params *p,
+			  const struct an_gate *suite, struct an_gate *out)
+{
+	const char *m = json_get_str(s, "metric", NULL);
+
+	*out = *suite;
+	if (m && !p->metric)
+		snprintf(out->metric, sizeof(out->metric), "%s", m);
+}
+
+static int run_compare(const struct an_results *res,
+		       const struct analyze_params *p, struct an_report *r)
 {
 	const cJSON *all, *s;
+	struct an_gate gate;
 	size_t k = 0;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
@@ -304,7 +393,8 @@ static int run_compare(const struct an_results *res, struct an_report *r)
 			       res->dir, c->cand->name, base);
 			return -EINVAL;
 		}
-		if (an_compare(c->base, c->cand, &r->gate, &c->res))
+		scenario_gate(s, p, &r->gate, &gate);
+		if (an_compare(c->base, c->cand, &gate, &c->res))
 			return -ENOMEM;
 		r->ncmps++;
 		refuse_incomplete_base(c);
@@ -331,13 +421,16 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 	r.run_dir = run_dir;
 	r.run_id = json_get_str(res.manifest, "run_id", run_dir);
 	r.status = res.status;
+	r.scale = json_get_num(cJSON_GetObjectItemCaseSensitive(res.manifest,
+								"suite"),
+			       "duration_scale", 1);
 	snprintf(r.title, sizeof(r.title), "suite %s, run %s",
 		 json_get_str(cJSON_GetObjectItemCaseSensitive(res.manifest,
 							       "suite"),
 			      "name", "?"), r.run_id);
 	ret = run_sides(&res, &r);
 	if (!ret)
-		ret = run_compare(&res, &r);
+		ret = run_compare(&res, p, &r);
 	if (ret) {
 		ret = ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
 		goto out;

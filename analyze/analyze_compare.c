@@ -929,7 +929,12 @@ static bool side_has_metric(const struct an_side *s, const char *name)
 	return s->nruns > 0;
 }
 
-/* Per-run means, all rounds, and the largest within-run CV. */
+/*
+ * Per-run values, all rounds, and the largest within-run CV. A run's value
+ * is the median of its rounds: on a quiet machine it is the mean (the
+ * threads' CVs are below 1 %), on a shared one a round preempted by a
+ * neighbour for milliseconds does not decide the run (docs/statistics.md).
+ */
 static size_t metric_values(const struct an_side *s, const char *name,
 			    double *means, double *all, double *cv)
 {
@@ -938,11 +943,12 @@ static size_t metric_values(const struct an_side *s, const char *name,
 	*cv = 0;
 	for (r = 0; r < s->nruns; r++) {
 		const struct an_values *m = run_metric(&s->runs[r], name);
+		double mean = an_mean(m->v, m->n);
 
-		means[r] = an_mean(m->v, m->n);
-		if (m->n > 1 && means[r] != 0)
+		means[r] = an_median(m->v, m->n);
+		if (m->n > 1 && mean != 0)
 			*cv = fmax(*cv, sqrt(an_var(m->v, m->n)) /
-				   fabs(means[r]));
+				   fabs(mean));
 		for (i = 0; i < m->n; i++)
 			all[n++] = m->v[i];
 	}
@@ -1510,7 +1516,13 @@ int an_compare(const struct an_side *base, const struct an_side *cand,
 	res->gate = *gate;
 	res->nbase = base->nruns;
 	res->ncand = cand->nruns;
-	if (side_unusable(base, res, "baseline") ||
+	/*
+	 * A candidate this kernel cannot run is SKIPPED whatever became of
+	 * its baseline: the reason a reader needs is the candidate's.
+	 */
+	if ((cand->status == AN_SIDE_SKIPPED &&
+	     side_unusable(cand, res, "candidate")) ||
+	    side_unusable(base, res, "baseline") ||
 	    side_unusable(cand, res, "candidate"))
 		return 0;
 	cyc = base->runs[0].ncpus && cand->runs[0].ncpus;

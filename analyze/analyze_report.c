@@ -364,11 +364,15 @@ static void txt_cmp(FILE *f, const struct an_cmp *c)
 
 int an_report_txt(const struct an_report *r, FILE *f)
 {
+	char note[160];
 	size_t i;
 
 	fprintf(f, "rtgate %s report: %s\n", RTGATE_VERSION, r->title);
 	if (r->status)
 		fprintf(f, "run status: %s\n", r->status);
+	if (r->scale > 0 && r->scale != 1)
+		fprintf(f, "%s\n", an_report_scale_note(r, note,
+							  sizeof(note)));
 	fputc('\n', f);
 	for (i = 0; i < r->nsides; i++)
 		txt_side(f, r->sides[i]);
@@ -422,24 +426,153 @@ void an_cmp_apply_control(struct an_cmp *c)
 	}
 }
 
-void an_report_table(const struct an_report *r, FILE *f)
+/* The line the verdict table shows: the gate metric over all CPUs. */
+static const struct an_line *headline(const struct an_result *res)
 {
+	const struct an_line *first = NULL;
 	size_t i;
 
-	fprintf(f, "%-16s %-16s %-13s %s\n", "candidate", "baseline",
-		"verdict", "reason");
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+
+		if (!l->deciding)
+			continue;
+		if (l->cpu < 0 && l->kind != AN_LINE_TAIL)
+			return l;
+		if (!first)
+			first = l;
+	}
+	return first;
+}
+
+/* "595 -> 1696 ns": measured (as in the tables) or published values. */
+static void fmt_pair(char *buf, size_t len, double b, double c,
+		     const char *unit)
+{
+	char x[24], y[24];
+
+	if (isnan(b) && isnan(c)) {
+		an_sfmt(buf, len, "-");
+		return;
+	}
+	an_sfmt(buf, len, "%s -> %s%s%s", an_fmt_val(x, sizeof(x), b, false),
+		an_fmt_val(y, sizeof(y), c, false), *unit ? " " : "", unit);
+}
+
+/*
+ * The published value of a gate metric over all CPUs, from the side's
+ * reference alone: shown even when the comparison could not run (a
+ * scenario SKIPPED on this kernel still has the thread's numbers).
+ */
+static double ref_headline(const struct an_side *s, const char *metric,
+			   const char **unit)
+{
+	struct an_line l = { .cpu = -1 };
+	double q;
+
+	if (!strcmp(metric, "max") || !strcmp(metric, "avg")) {
+		l.kind = !strcmp(metric, "max") ? AN_LINE_MAX : AN_LINE_AVG;
+		*unit = "us";
+	} else if (strchr(metric, '.') && !an_metric_quantile(metric, &q)) {
+		l.kind = AN_LINE_METRIC;
+		an_sfmt(l.metric, sizeof(l.metric), "%s", metric);
+	} else {
+		return NAN;
+	}
+	return an_ref_value(s, &l);
+}
+
+static void table_values(const struct an_cmp *c, char *meas, char *publ,
+			 size_t len)
+{
+	const struct an_line *l = headline(&c->res);
+	const char *unit = l ? l->unit : "";
+	double pb, pc;
+	bool raw;
+
+	if (l) {
+		raw = !isnan(l->raw_base);
+		fmt_pair(meas, len, raw ? l->raw_base : l->base,
+			 raw ? l->raw_cand : l->cand, l->unit);
+	} else {
+		an_sfmt(meas, len, "-");
+	}
+	pb = ref_headline(c->base, c->res.gate.metric, &unit);
+	pc = ref_headline(c->cand, c->res.gate.metric, &unit);
+	fmt_pair(publ, len, pb, pc, unit);
+}
+
+/* Where the published numbers come from, once per source. */
+static void table_sources(const struct an_report *r, FILE *f,
+			  const char *prefix)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nsides; i++) {
+		const struct an_reference *ref = r->sides[i]->ref;
+
+		if (!ref || !ref->source[0])
+			continue;
+		for (k = 0; k < i; k++)
+			if (r->sides[k]->ref &&
+			    !strcmp(r->sides[k]->ref->source, ref->source))
+				break;
+		if (k == i)
+			fprintf(f, "%spublished: %s\n", prefix, ref->source);
+	}
+}
+
+void an_report_table(const struct an_report *r, FILE *f)
+{
+	char meas[64], publ[64], note[160];
+	bool refs = false;
+	int w = 16;
+	size_t i;
+
 	for (i = 0; i < r->ncmps; i++) {
 		const struct an_cmp *c = &r->cmps[i];
 
-		fprintf(f, "%-16s %-16s %-13s %s\n", c->cand->name,
-			c->base->name, an_verdict_name(c->res.verdict),
-			c->res.reason);
+		refs |= has_refs(c);
+		if ((int)strlen(c->cand->name) > w)
+			w = strlen(c->cand->name);
+		if ((int)strlen(c->base->name) > w)
+			w = strlen(c->base->name);
 	}
+	fprintf(f, "%-*s %-*s %-13s ", w, "candidate", w, "baseline",
+		"verdict");
+	if (refs)
+		fprintf(f, "%-24s %-24s ", "measured", "published");
+	fprintf(f, "reason\n");
+	for (i = 0; i < r->ncmps; i++) {
+		const struct an_cmp *c = &r->cmps[i];
+
+		fprintf(f, "%-*s %-*s %-13s ", w, c->cand->name, w,
+			c->base->name, an_verdict_name(c->res.verdict));
+		if (refs) {
+			table_values(c, meas, publ, sizeof(meas));
+			fprintf(f, "%-24s %-24s ", meas, publ);
+		}
+		fprintf(f, "%s\n", c->res.reason);
+	}
+	if (refs)
+		table_sources(r, f, "");
+	if (r->scale > 0 && r->scale != 1)
+		fprintf(f, "%s\n", an_report_scale_note(r, note,
+							  sizeof(note)));
 	fprintf(f, "rtgate: %zu comparison%s, %s (exit %d)%s\n", r->ncmps,
 		r->ncmps == 1 ? "" : "s", r->ncmps ?
 		an_verdict_name(r->worst) : "nothing to compare",
 		r->exit_code, r->status && strcmp(r->status, "complete") ?
 		"; the run is not complete" : "");
+}
+
+const char *an_report_scale_note(const struct an_report *r, char *buf,
+				 size_t len)
+{
+	an_sfmt(buf, len, "scaled run: durations and loop counts x %g "
+		"(--duration-scale); the suite's published settings are at "
+		"x 1", r->scale);
+	return buf;
 }
 
 /* ---- Markdown ---- */
@@ -526,25 +659,40 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 
 int an_report_md(const struct an_report *r, FILE *f)
 {
-	char fl[48];
+	char fl[160], meas[64], publ[64];
+	bool refs = false;
 	size_t i;
 
 	fprintf(f, "# rtgate report: %s\n\n", r->title);
 	if (r->status)
 		fprintf(f, "Run status: **%s**. ", r->status);
+	if (r->scale > 0 && r->scale != 1)
+		fprintf(f, "**%s**. ", an_report_scale_note(r, fl,
+							     sizeof(fl)));
 	fprintf(f, "Gate: %s, alpha %g, floor %s. Overall: **%s** (exit "
 		"%d).\n\n", r->gate.metric, r->gate.alpha,
 		an_fmt_floor(fl, sizeof(fl), &r->gate),
 		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
 		r->exit_code);
-	fprintf(f, "| candidate | baseline | verdict | reason |\n"
-		"|---|---|---|---|\n");
+	for (i = 0; i < r->ncmps; i++)
+		refs |= has_refs(&r->cmps[i]);
+	fprintf(f, "| candidate | baseline | verdict |%s reason |\n"
+		"|---|---|---|%s---|\n", refs ? " measured | published |" : "",
+		refs ? "---|---|" : "");
 	for (i = 0; i < r->ncmps; i++) {
 		fprintf(f, "| %s | %s | **%s** | ", r->cmps[i].cand->name,
 			r->cmps[i].base->name,
 			an_verdict_name(r->cmps[i].res.verdict));
+		if (refs) {
+			table_values(&r->cmps[i], meas, publ, sizeof(meas));
+			fprintf(f, "%s | %s | ", meas, publ);
+		}
 		md_cell(f, r->cmps[i].res.reason);
 		fprintf(f, " |\n");
+	}
+	if (refs) {
+		fputc('\n', f);
+		table_sources(r, f, "- ");
 	}
 	fprintf(f, "\n## Comparisons\n\n");
 	for (i = 0; i < r->ncmps; i++)

@@ -41,6 +41,7 @@ struct an_report {
 	size_t ncmps;
 	enum an_verdict worst;
 	int exit_code;
+	double scale;		/* the run's --duration-scale; 0 unknown */
 };
 
 /* The summary of one side's CPU over all its runs (a T: line). */
@@ -78,6 +79,10 @@ int an_report_junit(const struct an_report *r, FILE *f);
 int an_report_html(const struct an_report *r, FILE *f);
 /* The verdict table printed at the end of `rtgate report` and runs. */
 void an_report_table(const struct an_report *r, FILE *f);
+
+/* "scaled run: durations and loop counts x 0.05 ..." (scale != 1). */
+const char *an_report_scale_note(const struct an_report *r, char *buf,
+				 size_t len);
 
 /*
  * What each workload of a side did per repetition (work done, errors) and

@@ -254,6 +254,13 @@ int an_report_html(const struct an_report *r, FILE *f)
 		esc(f, r->status);
 		fprintf(f, "</b>");
 	}
+	if (r->scale > 0 && r->scale != 1) {
+		char note[160];
+
+		fprintf(f, "</p>\n<p><b>");
+		esc(f, an_report_scale_note(r, note, sizeof(note)));
+		fprintf(f, "</b>");
+	}
 	fprintf(f, "</p>\n<p>Overall: ");
 	if (r->ncmps)
 		badge(f, r->worst);

@@ -265,6 +265,8 @@ cJSON *an_report_json(const struct an_report *r)
 		cJSON_AddStringToObject(run, "dir", r->run_dir);
 		cJSON_AddStringToObject(run, "run_id", r->run_id);
 		cJSON_AddStringToObject(run, "status", r->status);
+		cJSON_AddNumberToObject(run, "duration_scale",
+					r->scale > 0 ? r->scale : 1);
 	} else {
 		cJSON_AddNullToObject(o, "run");
 	}

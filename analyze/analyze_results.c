@@ -252,6 +252,25 @@ static int read_reference(const cJSON *scen, struct an_side *side)
 	return 0;
 }
 
+/* Every repetition invalid: the first one's reason says why. */
+static void first_invalid_reason(const cJSON *scen, struct an_side *side)
+{
+	const cJSON *rep;
+	int n = 0;
+
+	cJSON_ArrayForEach(rep, cJSON_GetObjectItemCaseSensitive(scen,
+							"repetitions")) {
+		const char *why = json_get_str(rep, "reason", NULL);
+
+		n++;
+		if (why && *why) {
+			an_sfmt(side->reason, sizeof(side->reason),
+				"no valid repetition; rep %d: %s", n, why);
+			return;
+		}
+	}
+}
+
 int an_results_side(const struct an_results *res, const char *scenario,
 		    struct an_side **out)
 {
@@ -279,6 +298,8 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	measure_tool = json_get_str(
 		cJSON_GetObjectItemCaseSensitive(suite, "measure"), "tool",
 		"cyclictest");
+	/* A scenario may measure otherwise than the suite (`tool`). */
+	measure_tool = json_get_str(scen, "tool", measure_tool);
 	measured = strcmp(measure_tool, "none") != 0;
 	status = json_get_str(scen, "status", "ok");
 	an_sfmt(side->reason, sizeof(side->reason), "%s",
@@ -287,10 +308,13 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	if (ret)
 		goto fail;
 	/* ok and partial have repetitions to judge; anything else has none. */
+	if (!strcmp(status, "invalid") && !side->reason[0])
+		first_invalid_reason(scen, side);
 	if (strcmp(status, "ok") && strcmp(status, "partial")) {
 		side->status = !strcmp(status, "skipped") ? AN_SIDE_SKIPPED :
 							    AN_SIDE_INVALID;
-		if (!side->reason[0] || strcmp(status, "skipped"))
+		if (!side->reason[0] || (strcmp(status, "skipped") &&
+					 strcmp(status, "invalid")))
 			an_sfmt(side->reason, sizeof(side->reason), "%s%s%s",
 				!strcmp(status, "not_run") ? "not run: the "
 				"run ended before any of its repetitions "

@@ -58,7 +58,7 @@ static cJSON *suite_json(const struct run *run)
 	m = cJSON_AddObjectToObject(obj, "measure");
 	cJSON_AddStringToObject(m, "tool", s->measure.tool ==
 				SUITE_TOOL_NONE ? "none" : "cyclictest");
-	if (s->measure.tool == SUITE_TOOL_CYCLICTEST) {
+	if (suite_uses_cyclictest(s)) {
 		cJSON_AddItemToObject(m, "args", strv_json(s->measure.args));
 		if (run->duration_s)
 			cJSON_AddNumberToObject(m, "duration_s",
@@ -167,6 +167,9 @@ static cJSON *scen_json(const struct scen_result *sr)
 	add_str_or_null(obj, "description", sc->description);
 	add_str_or_null(obj, "compare", sc->compare);
 	add_str_or_null(obj, "control", suite_control_name(sc->control));
+	cJSON_AddStringToObject(obj, "tool", sc->tool == SUITE_TOOL_NONE ?
+				"none" : "cyclictest");
+	add_str_or_null(obj, "metric", sc->metric);
 	cJSON_AddStringToObject(obj, "status", scen_status_name(sr));
 	if (sr->reason)
 		cJSON_AddStringToObject(obj, "reason", sr->reason);

@@ -741,7 +741,7 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (!c.invalid)
 		wait_ready(&c);
 	if (!c.invalid && !stop_requested(&c)) {
-		if (r->suite.measure.tool == SUITE_TOOL_CYCLICTEST)
+		if (c.sc->tool == SUITE_TOOL_CYCLICTEST)
 			measure_cyclictest(&c);
 		else
 			measure_none(&c);

@@ -17,7 +17,8 @@
 
 static const char *const plain_reqs[] = {
 	"root", "tracefs", "debugfs", "sched-features", "base-slice",
-	"preempt-rt", "slice-extension",
+	"preempt-rt", "slice-extension", "slice-extension:v5",
+	"slice-extension:linux-7.0",
 };
 
 bool req_valid(const char *req)
@@ -67,6 +68,13 @@ static int check_debugfs_file(const struct req_env *env, const char *rel,
 		if (fd >= 0)
 			close(fd);
 	}
+	if (ret == -EPERM || ret == -EACCES) {
+		/* Root refused: kernel lockdown, or the VM's own policy. */
+		snprintf(reason, len, "%s: %s even to root (kernel lockdown "
+			 "or a locked-down VM); run it where debugfs sched/ is "
+			 "writable, e.g. the QEMU lab", path, strerror(-ret));
+		return 0;
+	}
 	if (ret) {
 		snprintf(reason, len, "%s: %s", path, strerror(-ret));
 		return 0;
@@ -74,16 +82,47 @@ static int check_debugfs_file(const struct req_env *env, const char *rel,
 	return 1;
 }
 
-static int check_slice_extension(char *reason, size_t len)
+#define SLICE_V5_SYSCTL "/proc/sys/kernel/sched_preempt_delay_us"
+
+static bool has_slice_v5(void)
 {
-	/* The V5/V6 series' ABI had a sysctl; Linux 7.0's has a prctl. */
-	if (fsio_exists("/proc/sys/kernel/sched_preempt_delay_us"))
+	return fsio_exists(SLICE_V5_SYSCTL);
+}
+
+static bool has_slice_70(void)
+{
+	return prctl(RTGATE_PR_RSEQ_SLICE_EXTENSION,
+		     RTGATE_PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) >= 0;
+}
+
+/*
+ * "slice-extension": either ABI; ":v5" or ":linux-7.0": that one (a
+ * scenario that sets the ABI's own grant knob). The reasons are read by
+ * people who have never heard of the patch set: say what is missing,
+ * which kernel has it, and what the kernel has instead.
+ */
+static int check_slice_extension(const char *abi, char *reason, size_t len)
+{
+	bool v5 = has_slice_v5(), l70 = has_slice_70();
+	const char *has = v5 ? "the V5 patch set's ABI" :
+			  l70 ? "Linux 7.0's ABI" : "neither";
+
+	if (!abi && (v5 || l70))
 		return 1;
-	if (prctl(RTGATE_PR_RSEQ_SLICE_EXTENSION,
-		  RTGATE_PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) >= 0)
+	if (abi && !strcmp(abi, "v5") && v5)
 		return 1;
-	snprintf(reason, len, "no slice-extension ABI: neither prctl "
-		 "PR_RSEQ_SLICE_EXTENSION nor kernel.sched_preempt_delay_us");
+	if (abi && !strcmp(abi, "linux-7.0") && l70)
+		return 1;
+	if (!v5 && !l70) {
+		snprintf(reason, len, "no scheduler time-slice extension in "
+			 "this kernel (needs Linux 7.0+ with "
+			 "CONFIG_RSEQ_SLICE_EXTENSION, or the V5 patch set: "
+			 "docs/reproducing.md)");
+		return 0;
+	}
+	snprintf(reason, len, "sets the %s grant knob; this kernel has %s, "
+		 "whose scenario runs instead", !strcmp(abi, "v5") ?
+		 "V5 patch set's" : "Linux 7.0 ABI's", has);
 	return 0;
 }
 
@@ -137,7 +176,9 @@ int req_check(const char *req, const struct req_env *env, char *reason,
 		return 0;
 	}
 	if (!strcmp(req, "slice-extension"))
-		return check_slice_extension(reason, len);
+		return check_slice_extension(NULL, reason, len);
+	if (!strncmp(req, "slice-extension:", 16))
+		return check_slice_extension(req + 16, reason, len);
 	if (!strncmp(req, "sysctl:", 7))
 		return check_sysctl(req + 7, reason, len);
 	if (!strncmp(req, "file:", 5)) {

@@ -79,6 +79,7 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 	p->scale = 1.0;
 	opterr = 0;
 	optind = 1;
+	/* Options may follow the suite too: `rtgate run slice-ext --repeat 1`. */
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -189,7 +190,7 @@ static int check_tools(struct runner *r)
 	char path[PATH_MAX];
 	size_t i, j;
 
-	if (r->suite.measure.tool == SUITE_TOOL_CYCLICTEST &&
+	if (suite_uses_cyclictest(&r->suite) &&
 	    find_in_path("cyclictest", r->cyclictest, sizeof(r->cyclictest))) {
 		pr_err("cyclictest is not installed (Debian: apt-get install "
 		       "rt-tests; Fedora: dnf install rt-tests)");
@@ -785,7 +786,7 @@ int cmd_run(int argc, char **argv)
 	r->run.loops = ct_loops(&r->suite.measure, r->run.scale);
 	r->run.trace = r->params.have_trace ? (int)r->params.trace :
 		       r->suite.measure.trace;
-	if (r->suite.measure.tool == SUITE_TOOL_NONE)
+	if (!suite_uses_cyclictest(&r->suite))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
 	realtime_now(&r->run.start);

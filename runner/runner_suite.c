@@ -730,10 +730,26 @@ static void scenario_key(struct suite_parser *p, const char *name,
 		add_tunable(p, TUNABLE_BASE_SLICE, name, val);
 	} else if (!strcmp(name, "requires")) {
 		parse_requires(p, &sc->requires, val);
+	} else if (!strcmp(name, "tool")) {
+		sc->has_tool = true;
+		if (!strcmp(val, "cyclictest"))
+			sc->tool = SUITE_TOOL_CYCLICTEST;
+		else if (!strcmp(val, "none"))
+			sc->tool = SUITE_TOOL_NONE;
+		else
+			perr(p, p->line, "tool: '%s' is not cyclictest or "
+			     "none", val);
+	} else if (!strcmp(name, "metric")) {
+		if (!valid_metric(val))
+			perr(p, p->line, "metric: '%s' is not max, avg, p50, "
+			     "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
+			     val);
+		else
+			dup_to(p, &sc->metric, val);
 	} else {
 		unknown_key(p, name, "description, compare, control, "
 			    "workload, sysctl, sched_feature, base_slice_ns, "
-			    "debugfs, requires, expect");
+			    "debugfs, requires, expect, tool, metric");
 	}
 }
 
@@ -880,8 +896,10 @@ static void check_suite(struct suite_parser *p)
 	if (p->has_duration && p->has_loops)
 		return perr(p, p->sec_lines[SEC_MEASURE], "[measure] has both "
 			    "duration and loops; keep one");
-	if (s->measure.tool == SUITE_TOOL_CYCLICTEST && !p->has_duration &&
-	    !p->has_loops)
+	for (i = 0; i < s->nr_scenarios; i++)
+		if (!s->scenarios[i].has_tool)
+			s->scenarios[i].tool = s->measure.tool;
+	if (suite_uses_cyclictest(s) && !p->has_duration && !p->has_loops)
 		return perr(p, p->sec_lines[SEC_MEASURE] ?
 			    p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
 			    "duration (e.g. 20s) or loops for cyclictest");
@@ -990,6 +1008,16 @@ out:
 	return 0;
 }
 
+bool suite_uses_cyclictest(const struct suite *suite)
+{
+	size_t i;
+
+	for (i = 0; i < suite->nr_scenarios; i++)
+		if (suite->scenarios[i].tool == SUITE_TOOL_CYCLICTEST)
+			return true;
+	return false;
+}
+
 const struct suite_scenario *suite_find(const struct suite *suite,
 					const char *name)
 {
@@ -1028,6 +1056,7 @@ static void free_scenario(struct suite_scenario *sc)
 	free(sc->name);
 	free(sc->description);
 	free(sc->compare);
+	free(sc->metric);
 }
 
 void suite_free(struct suite *suite)

@@ -102,6 +102,9 @@ struct suite_scenario {
 	struct suite_expect *expects;
 	size_t nr_expects;
 	const struct suite_reference *reference;	/* or NULL */
+	enum suite_tool tool;	/* tool = in the scenario, else [measure]'s */
+	bool has_tool;
+	char *metric;		/* the gate metric of its comparison, or NULL */
 };
 
 struct suite_measure {
@@ -143,6 +146,9 @@ struct suite_error {
 
 int suite_load(const char *path, struct suite *suite, struct suite_error *err);
 void suite_free(struct suite *suite);
+
+/* Whether any scenario measures with cyclictest. */
+bool suite_uses_cyclictest(const struct suite *suite);
 
 const struct suite_scenario *suite_find(const struct suite *suite,
 					const char *name);

@@ -196,6 +196,8 @@ static void test_shipped_suites(void **state)
 {
 	static const char *const shipped[] = {
 		"suites/quick.suite", "suites/smoke.suite",
+		"suites/slice-ext.suite", "suites/rt-sysctl.suite",
+		"suites/setparam.suite", "suites/hrtick.suite",
 	};
 	struct suite_error err;
 	struct suite s;
@@ -208,7 +210,7 @@ static void test_shipped_suites(void **state)
 		if (ret)
 			print_error("%s\n", err.msg);
 		assert_int_equal(ret, 0);
-		assert_true(s.nr_scenarios >= 3);
+		assert_true(s.nr_scenarios >= 2);
 		suite_free(&s);
 	}
 }
@@ -239,6 +241,13 @@ static const struct bad_case bad_cases[] = {
 	  "trace: 'full' is not off, spikes or on" },
 	{ "bad-alpha", HEAD "[gate]\nalpha = 2\n", 6, "alpha" },
 	{ "bad-metric", HEAD "[gate]\nmetric = fastest\n", 6, "metric" },
+	{ "bad-scenario-tool", HEAD "[scenario a]\ntool = perf\n", 6,
+	  "tool: 'perf'" },
+	{ "bad-scenario-metric", HEAD "[scenario a]\nmetric = x\n", 6,
+	  "metric: 'x'" },
+	{ "cyclictest-scenario-no-duration",
+	  "[measure]\ntool = none\n[scenario a]\ntool = cyclictest\n", 1,
+	  "needs duration" },
 	{ "duplicate-key", HEAD "[scenario a]\ncompare = b\ncompare = c\n", 7,
 	  "duplicate key 'compare' (first at line 6)" },
 	{ "duplicate-scenario", HEAD "[scenario a]\n[scenario a]\n", 6,
@@ -334,6 +343,36 @@ static void test_bad_files(void **state)
 	}
 }
 
+/* A scenario's own tool and gate metric (a suite of two parts). */
+static void test_scenario_tool(void **state)
+{
+	struct suite_error err;
+	struct suite s;
+	int ret;
+
+	(void)state;
+	ret = suite_load(write_suite("mixed", HEAD
+		"[scenario bench]\ntool = none\n"
+		"metric = sysctl-read.ns_per_read\n"
+		"[scenario idle]\n"), &s, &err);
+	if (ret)
+		print_error("%s\n", err.msg);
+	assert_int_equal(ret, 0);
+	assert_int_equal(suite_find(&s, "bench")->tool, SUITE_TOOL_NONE);
+	assert_string_equal(suite_find(&s, "bench")->metric,
+			    "sysctl-read.ns_per_read");
+	assert_int_equal(suite_find(&s, "idle")->tool, SUITE_TOOL_CYCLICTEST);
+	assert_null(suite_find(&s, "idle")->metric);
+	assert_true(suite_uses_cyclictest(&s));
+	suite_free(&s);
+	/* Every scenario a microbenchmark: no cyclictest, no duration. */
+	ret = suite_load(write_suite("benches", "[scenario a]\ntool = none\n"),
+			 &s, &err);
+	assert_int_equal(ret, 0);
+	assert_false(suite_uses_cyclictest(&s));
+	suite_free(&s);
+}
+
 static void test_long_line(void **state)
 {
 	struct suite_error err;
@@ -371,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_suites),
 		cmocka_unit_test(test_readme_example),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_scenario_tool),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_missing_file),
 	};

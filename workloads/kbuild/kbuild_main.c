@@ -60,6 +60,7 @@ static void usage(FILE *f)
 "  -o, --out DIR        the O= build directory (default: a scratch\n"
 "                       directory under $TMPDIR, removed at the end)\n"
 "  -j, --jobs N         make -jN (default: the CPUs allowed)\n"
+"      --jobs-per-cpu N make -j(N x the CPUs allowed), e.g. 2: -j16 on 8\n"
 "      --target T       make target (default: make's default, all)\n"
 "      --config T       the config target run first (default defconfig)\n"
 "      --nice N         run make at nice N (default 0)\n"
@@ -74,7 +75,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_SOURCE = 256, OPT_TARBALL, OPT_CACHE, OPT_PREPARE, OPT_TARGET,
-	OPT_CONFIG, OPT_NICE,
+	OPT_CONFIG, OPT_NICE, OPT_JOBS_PER_CPU,
 };
 
 static const struct option long_opts[] = {
@@ -85,6 +86,7 @@ static const struct option long_opts[] = {
 	{ "prepare", no_argument, NULL, OPT_PREPARE },
 	{ "out", required_argument, NULL, 'o' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "jobs-per-cpu", required_argument, NULL, OPT_JOBS_PER_CPU },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "nice", required_argument, NULL, OPT_NICE },
@@ -140,6 +142,10 @@ static int parse_one(int c, void *ctx)
 		return 0;
 	case 'j':
 		return wl_opt_uint("--jobs", optarg, 1, 1024, &p->jobs);
+	case OPT_JOBS_PER_CPU:
+		ret = wl_opt_uint("--jobs-per-cpu", optarg, 1, 64, &p->jobs);
+		p->jobs *= wl_cpu_count_allowed();
+		return ret;
 	case OPT_TARGET:
 		p->target = optarg;
 		return check_word("--target", optarg, NULL);
@@ -426,6 +432,26 @@ static int print_prepared(const struct kb_run *r)
 	return wl_summary_print(s);
 }
 
+/*
+ * RTGATE_KBUILD_SOURCE=auto|tree|synthetic: the default of --source, so
+ * that a scaled-down test run of a suite can use the synthetic load while
+ * the suite keeps the published kernel build (--source still wins).
+ */
+static int env_source(struct kb_params *p)
+{
+	static const char *const sources[] = { "auto", "tree", "synthetic",
+					       NULL };
+	const char *env = getenv("RTGATE_KBUILD_SOURCE");
+	int idx, ret;
+
+	if (!env || !*env)
+		return 0;
+	ret = wl_opt_choice("RTGATE_KBUILD_SOURCE", env, sources, &idx);
+	if (!ret)
+		p->source = idx;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct kb_params p = {
@@ -439,6 +465,9 @@ int main(int argc, char **argv)
 		return WL_EXIT_USAGE;
 	default_cache(&p);
 	p.jobs = wl_cpu_count_allowed();
+	/* Test runs of a suite ask for the cheap load without editing it. */
+	if (env_source(&p))
+		return WL_EXIT_USAGE;
 	ret = parse_args(argc, argv, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);

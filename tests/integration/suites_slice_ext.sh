@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# suites/slice-ext.suite end to end, scaled down (2,000 cyclictest loops,
+# 2 repetitions, kbuild's synthetic compile load instead of a kernel tree:
+# RTGATE_KBUILD_SOURCE). This kernel has no slice extension: every extend
+# scenario must be SKIPPED with a reason, the controls and the load must
+# run and be judged, Steven Rostedt's numbers must stand beside ours.
+# Then the INVALID path: an extend scenario whose kernel granted nothing.
+source "$(dirname "$0")/../lib.sh"
+
+export RTGATE_KBUILD_SOURCE=synthetic
+cd "$TOP" || exit 1
+"$RTGATE" run slice-ext --duration-scale 0.02 --repeat 2 --no-history \
+	>"$T/out" 2>"$T/err"
+rc=$?
+diag "rtgate run slice-ext --duration-scale 0.02 --repeat 2 exited $rc"
+sed 's/^/# /' "$T/err" | head -20
+dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
+m=$dir/manifest.json
+j=$dir/report.json
+is "$(jget "$m" .status)" complete "the run completes"
+check "exit 0, 1 or 2 (a verdict, not an error)" -- test "$rc" -le 2
+is "$(jget "$m" '.suite.measure.args | join(" ")')" \
+	"--smp -p95 -m -s --system -b 1000" "the thread's cyclictest options"
+is "$(jget "$m" .suite.measure.loops)" 2000 "-l 100000 scaled by 0.02"
+is "$(jget "$j" '.comparisons | length')" 8 "eight comparisons"
+verdict() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .verdict"; }
+reason() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .reason"; }
+
+if "$BIN/extend-sched" --abi | grep -q '"abi":"none"'; then
+	for s in extend-v5 extend-linux7 extend-5us-v5 extend-5us-linux7 \
+		 load-extend-v5 load-extend-linux7; do
+		is "$(verdict $s)" SKIPPED "$s: SKIPPED on a kernel without slice extension"
+		check "... with the reason" -- grep -q \
+			'no scheduler time-slice extension in this kernel (needs Linux 7.0+' \
+			<<<"$(reason $s)"
+	done
+else
+	skip "this kernel has slice extension" "extend scenarios SKIPPED"
+fi
+# The controls run whatever the kernel: same threads, no rseq request.
+for s in control load-control; do
+	check "$s is judged (neither SKIPPED nor INVALID)" -- \
+		grep -qE '^(NO CHANGE|REGRESSION|IMPROVEMENT|INCONCLUSIVE)$' \
+		<<<"$(verdict $s)"
+done
+# ok, or partial when this shared machine starved one repetition's
+# cyclictest thread (the run says so; the other repetition is judged).
+check "the load (kbuild + hackbench-loop) ran" -- grep -qE '^(ok|partial)$' \
+	<<<"$(jget "$m" '.scenarios[] | select(.name == "load") | .status')"
+is "$(jget "$dir/load/1/kbuild.json" .source)" synthetic \
+	"scaled test run: kbuild's synthetic load"
+check "kbuild ran make -j(2 x CPUs)" -- \
+	test "$(jget "$dir/load/1/kbuild.json" .jobs)" -eq $((2 * $(nproc)))
+
+# Published numbers beside measured ones, with their source.
+check "idle -> extend (30 us): published 12 -> 39 us" -- \
+	grep -qE '^extend-v5 +idle +SKIPPED +- +12 -> 39 us' "$T/out"
+check "idle -> extend (5 us): published 12 -> 21 us" -- \
+	grep -qE '^extend-5us-v5 +idle +SKIPPED +- +12 -> 21 us' "$T/out"
+check "load -> load + extend: published 30 -> 34 us" -- \
+	grep -qE '^load-extend-v5 +load +SKIPPED +- +30 -> 34 us' "$T/out"
+check "the source names the machine" -- grep -q \
+	'^published: Steven Rostedt, 2025-06, 8-core bare-metal PREEMPT_RT' "$T/out"
+check "report.txt: the thread's T: lines under idle" -- \
+	grep -q 'T: 6 ( 4219) P:95 I:4000 C:   1290 Min:      3 Act:    3 Avg:    3 Max:       9' \
+	"$dir/report.txt"
+is "$(jget "$j" '.comparisons[] | select(.candidate == "control") | .lines[] | select(.metric == "max" and .cpu == null) | .published_baseline')" \
+	12 "report.json: the published idle max beside the control"
+check "the report says the run was scaled" -- \
+	grep -q '^scaled run: durations and loop counts x 0.02' "$dir/report.txt"
+
+# INVALID, not NO CHANGE: the slice-ext extend scenario on a kernel that
+# grants nothing (here: extend-sched -d, which never asks).
+cat >"$T/nogrant.suite" <<'SUITE'
+[suite]
+repetitions = 1
+[measure]
+cyclictest = --smp -p95 -m -s --system
+loops = 1000
+[scenario idle]
+[scenario extend]
+compare  = idle
+workload = extend-sched -d
+expect   = extend-sched.extensions_granted > 0
+SUITE
+"$RTGATE" run "$T/nogrant.suite" --no-history >"$T/out2" 2>&1
+is "$?" 2 "no extension granted: exit 2"
+j2=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")/report.json
+is "$(jget "$j2" '.comparisons[0].verdict')" INVALID "... the comparison is INVALID"
+check "... because the treatment did not happen" -- grep -q \
+	'extensions_granted = 0 (the treatment did not happen)' \
+	<<<"$(jget "$j2" '.comparisons[0].reason')"
+is "$(leftover_procs | wc -l)" 0 "no process left behind"
+done_testing
