@@ -17,6 +17,10 @@ export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$RTGATE_OUT_DIR/cache}
 W=${RTGATE_INJECT_WIDTH_US:-30000}
 P=${RTGATE_INJECT_PERIOD_MS:-100}
 K=$RTGATE_OUT_DIR/kernels
+# The gates' reports are kept for the reader (docs/kernels.md).
+KEEP=$RTGATE_OUT_DIR/slow/lab_control_gate
+rm -rf "$KEEP"
+mkdir -p "$KEEP"
 
 "$RTGATE" kernel build --model rt --name slow-rt-base >"$T/b1" 2>&1
 is $? 0 "6.12 RT built (slow-rt-base)"
@@ -44,6 +48,7 @@ cons=$(ls "$T"/results/*/lab-console.log | tail -1)
 check "the candidate's console shows the knob armed" -- \
 	grep -q "rtgate_inject: spinning $W us every $P ms" "$cons"
 diag "$(grep -h 'lab gate:' "$T/armed.err")"
+cp -r "$T"/results/gate-* "$KEEP/armed"
 
 rm -rf "$T/results"
 gate
@@ -54,5 +59,7 @@ rep=$(ls "$T"/results/gate-*/idle/report.json | head -1)
 ok $([ -f "$rep" ] && [ "$(jget "$rep" .verdict)" != REGRESSION ]; echo $?) \
 	"the report is not a REGRESSION ($(jget "$rep" .verdict))"
 diag "$(grep -h 'lab gate:' "$T/gate.err")"
+cp -r "$T"/results/gate-* "$KEEP/knob-0"
+diag "reports kept in $KEEP/{armed,knob-0}"
 
 done_testing
