@@ -395,6 +395,9 @@ static int patches_check(int argc, char **argv)
 		int status;
 
 		toolrun_simple(rm, NULL, NULL, &status);
+		/* A failure's messages may name the log: keep it then. */
+		if (!ret)
+			unlink(log);
 	}
 	return exit_code(ret);
 }

@@ -269,14 +269,41 @@ static int worse_exit(int a, int b)
 	return rank[a] >= rank[b] ? a : b;
 }
 
+/*
+ * The suite's [gate] as compare options: `rtgate compare A:S B:S` judges
+ * with the analyzer's defaults, while the suite says what matters here.
+ */
+struct gate_opts {
+	char metric[64], alpha[32], min_us[32], min_pct[32];
+};
+
+static void gate_opts_from(const cJSON *manifest, struct gate_opts *g)
+{
+	const cJSON *suite = cJSON_GetObjectItem(manifest, "suite");
+	const cJSON *gate = cJSON_GetObjectItem(suite, "gate");
+
+	rtpath_fmt(g->metric, sizeof(g->metric), "%s",
+		   json_get_str(gate, "metric", "max"));
+	rtpath_fmt(g->alpha, sizeof(g->alpha), "%g",
+		   json_get_num(gate, "alpha", 0.05));
+	rtpath_fmt(g->min_us, sizeof(g->min_us), "%g",
+		   json_get_num(gate, "min_increase_us", 5));
+	rtpath_fmt(g->min_pct, sizeof(g->min_pct), "%g",
+		   json_get_num(gate, "min_increase_pct", 10));
+}
+
 /* rtgate compare A:S B:S, reports into out/S: the analyzer's verdict. */
 static int compare_scenario(const char *a, const char *b, const char *scen,
-			    const char *out)
+			    const struct gate_opts *g, const char *out)
 {
 	char self[PATH_MAX], exe[PATH_MAX + 16], sa[PATH_MAX + 80];
 	char sb[PATH_MAX + 80], dir[PATH_MAX + 80];
 	char *argv[] = { exe, "compare", sa, sb, "--report",
-			 "txt,md,json,junit,html", "--out", dir, NULL };
+			 "txt,md,json,junit,html", "--out", dir,
+			 "--metric", (char *)g->metric, "--alpha",
+			 (char *)g->alpha, "--min-increase-us",
+			 (char *)g->min_us, "--min-increase-pct",
+			 (char *)g->min_pct, NULL };
 	struct toolrun r = { .argv = argv, .inherit = true };
 	int ret, status;
 
@@ -288,7 +315,8 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	rtpath_fmt(dir, sizeof(dir), "%s/%s", out, scen);
 	if (fsio_mkdir_p(dir, 0755))
 		return EXIT_ENVIRONMENT;
-	pr_info("lab gate: rtgate compare %s %s", sa, sb);
+	pr_info("lab gate: rtgate compare %s %s (gate %s, floor %s us and "
+		"%s%%)", sa, sb, g->metric, g->min_us, g->min_pct);
 	ret = toolrun(&r, &status);
 	if (ret)
 		return exit_code(ret);
@@ -301,28 +329,32 @@ static int compare_runs(const struct lab_cmd *lc, const char *a,
 {
 	char path[PATH_MAX + 32];
 	struct json_error err;
+	struct gate_opts g;
 	const cJSON *s;
 	cJSON *m;
 	int code = EXIT_PASS, n = 0, i;
 
-	if (lc->nr_scenarios) {
-		for (i = 0; i < lc->nr_scenarios; i++)
-			code = worse_exit(code, compare_scenario(a, b,
-					  lc->scenarios[i], out));
-		return code;
-	}
 	rtpath_fmt(path, sizeof(path), "%s/manifest.json", a);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
-	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
-		const char *name = json_get_str(s, "name", NULL);
+	gate_opts_from(m, &g);
+	if (lc->nr_scenarios) {
+		for (i = 0; i < lc->nr_scenarios; i++)
+			code = worse_exit(code, compare_scenario(a, b,
+					  lc->scenarios[i], &g, out));
+		n = 1;
+	} else {
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
+			const char *name = json_get_str(s, "name", NULL);
 
-		if (!name)
-			continue;
-		code = worse_exit(code, compare_scenario(a, b, name, out));
-		n++;
+			if (!name)
+				continue;
+			code = worse_exit(code, compare_scenario(a, b, name,
+					  &g, out));
+			n++;
+		}
 	}
 	cJSON_Delete(m);
 	if (!n) {
