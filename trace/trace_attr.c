@@ -568,6 +568,19 @@ static void check_current(struct trace_attr *a, const struct trace_ev *ev,
 		return;
 	if (switch_from_idle(a, ev, c, pid))
 		return;
+	if (c->task.pid == 0 && !c->depth) {
+		/*
+		 * Any task leaving idle unseen: it has had the CPU since
+		 * idle's last event (the reasoning above), not since this
+		 * event; otherwise a spinner woken from idle is "other".
+		 */
+		a->unseen++;
+		recall(a, pid, &t);
+		ctx_task(&c->task, &t);
+		mark(c, c->last_ts && c->last_ts < ev->ts ? c->last_ts : ev->ts);
+		drop_pending(a, pid);
+		return;
+	}
 	if (c->task.pid >= 0) {
 		c->gap_ts = ev->ts;
 		a->unseen++;

@@ -118,7 +118,11 @@ int trace_available(char *why, size_t len)
 	const char *dir = NULL;
 	char path[4096];
 
-	if (!tracefs_tracing_dir_is_mounted(true, &dir) || !dir) {
+	/*
+	 * 1: it was mounted; 0: it was not and libtracefs mounted it now
+	 * (a fresh boot); -1: it was not and could not be.
+	 */
+	if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !dir) {
 		snprintf(why, len, "tracefs is not mounted and mounting it "
 			 "failed (%s)", strerror(errno ? errno : ENODEV));
 		return -ENODEV;

@@ -247,6 +247,43 @@ static void test_idle_switch_in(void **state)
 	trace_attr_result_free(&r);
 }
 
+/*
+ * One timer irq on an idle CPU wakes a FIFO 99 spinner and cyclictest; the
+ * spinner runs 300 us first, and neither switch away from idle is traced:
+ * the spinner has had the CPU since idle's irq exit, not since its own
+ * first event at the end of its spin.
+ */
+static void test_spinner_from_idle(void **state)
+{
+	struct trace_attr_result r;
+	const struct trace_attr_window *w;
+
+	(void)state;
+	ev_hrt(T0, 1, CT, TEV_HRTIMER_START, 0xD, 5000000);
+	ev_switch(T0 + 10, 1, "cyclictest", CT, CT_PRIO, "swapper/1", 0, 120);
+	ev_switch(T0 + 20, 0, "spin", 300, 0, "swapper/0", 0, 120);
+	ev_irq(T0 + 1000000, 1, 0, TEV_IRQ_ENTRY, -1, "local_timer");
+	ev_hrt(T0 + 1000100, 1, 0, TEV_HRTIMER_ENTRY, 0xD, 5002000);
+	ev_waking(T0 + 1000150, 1, 0, "spin", 300, 0);
+	ev_waking(T0 + 1000200, 1, 0, "cyclictest", CT, CT_PRIO);
+	ev_hrt(T0 + 1000300, 1, 0, TEV_HRTIMER_EXIT, 0xD, 0);
+	ev_irq(T0 + 1001000, 1, 0, TEV_IRQ_EXIT, -1, "");
+	/* spin's first event: it arms its next period and sleeps */
+	ev_hrt(T0 + 1300000, 1, 300, TEV_HRTIMER_START, 0xE, 9000000);
+	ev_switch(T0 + 1301000, 1, "spin", 300, 0, "cyclictest", CT, CT_PRIO);
+	assert_int_equal(trace_attr_finish(a, &r), 0);
+	a = NULL;
+	assert_int_equal(r.nr_win, 1);
+	w = &r.win[0];
+	assert_true(w->latency_ns == 302900);
+	assert_int_equal(w->part[0].kind, TRACE_ATTR_TASK);
+	assert_string_equal(w->part[0].name, "spin");
+	assert_true(w->part[0].ns == 300000);
+	assert_true(w->other_ns == 0);
+	assert_false(w->partial);
+	trace_attr_result_free(&r);
+}
+
 /* The break's trigger stopped the trace before the thread made an event. */
 static void test_break_at_end(void **state)
 {
@@ -499,6 +536,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_switch_in, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_idle_switch_in, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_spinner_from_idle, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_break_at_end, setup,
 						teardown),
