@@ -554,8 +554,12 @@ void an_report_table(const struct an_report *r, FILE *f)
 		}
 		fprintf(f, "%s\n", c->res.reason);
 	}
-	if (refs)
+	if (refs) {
+		fprintf(f, "measured, published: the gate metric over all CPUs, "
+			"baseline -> candidate (max: the median of the "
+			"repetitions' maxima)\n");
 		table_sources(r, f, "");
+	}
 	if (r->scale > 0 && r->scale != 1)
 		fprintf(f, "%s\n", an_report_scale_note(r, note,
 							  sizeof(note)));

@@ -15,7 +15,6 @@
 #include "runner_tunable.h"
 #include "trace/trace.h"
 
-#define READY_TIMEOUT_S		30	/* a workload's "ready" */
 #define STOP_GRACE_S		5	/* SIGTERM, then SIGKILL */
 #define CT_EXTRA_S		30	/* cyclictest: -D + this at most */
 

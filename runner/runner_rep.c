@@ -268,9 +268,29 @@ static void start_workloads(struct rep_ctx *c)
 		start_workload(c, &c->wls[i]);
 }
 
+/* A workload slow to be ready (a kernel tree extracted once) says so. */
+static void waiting_note(struct rep_ctx *c, double start, double limit,
+			 double *next)
+{
+	size_t i;
+
+	if (mono_now() < *next)
+		return;
+	*next += 30;
+	for (i = 0; i < c->nr_wls; i++)
+		if (!c->wls[i].proc.ready)
+			break;
+	if (i < c->nr_wls)
+		progress_note(&c->r->progress, "waiting for %s to say ready "
+			      "(%.0f s of %.0f s)", c->wls[i].proc.name,
+			      mono_now() - start, limit);
+}
+
 static void wait_ready(struct rep_ctx *c)
 {
-	double deadline = mono_now() + READY_TIMEOUT_S;
+	double limit = c->r->suite.measure.ready_timeout_ns / 1e9;
+	double start = mono_now(), deadline = start + limit;
+	double next_note = start + 30;
 	char how[128];
 	size_t i;
 
@@ -297,10 +317,12 @@ static void wait_ready(struct rep_ctx *c)
 				if (!c->wls[i].proc.ready)
 					break;
 			rep_invalid(c, c->wls[i].proc.name,
-				    "%s did not say ready within %d s",
-				    c->wls[i].proc.name, READY_TIMEOUT_S);
+				    "%s did not say ready within %.0f s "
+				    "(the suite's ready_timeout)",
+				    c->wls[i].proc.name, limit);
 			return;
 		}
+		waiting_note(c, start, limit, &next_note);
 		wait_some(c, 0.2);
 	}
 }

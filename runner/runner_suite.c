@@ -450,6 +450,11 @@ static void measure_key(struct suite_parser *p, const char *name,
 			perr(p, p->line, "timeout: '%s' is not a duration "
 			     "(e.g. 10m)", val);
 		m->timeout_ns = v;
+	} else if (!strcmp(name, "ready_timeout")) {
+		if (parse_duration_ns(val, &v) || v == 0)
+			perr(p, p->line, "ready_timeout: '%s' is not a "
+			     "duration (e.g. 15m)", val);
+		m->ready_timeout_ns = v;
 	} else if (!strcmp(name, "trace")) {
 		enum trace_capture c;
 
@@ -936,6 +941,7 @@ static void set_defaults(struct suite *s, const char *path)
 	s->measure.tool = SUITE_TOOL_CYCLICTEST;
 	s->measure.histogram_us = 2000;
 	s->measure.timeout_ns = 600ULL * 1000000000ULL;
+	s->measure.ready_timeout_ns = READY_TIMEOUT_DEFAULT_S * 1000000000ULL;
 	s->gate.alpha = 0.05;
 	s->gate.min_increase_us = 5;
 	s->gate.min_increase_pct = 10;

@@ -107,6 +107,8 @@ struct suite_scenario {
 	char *metric;		/* the gate metric of its comparison, or NULL */
 };
 
+#define READY_TIMEOUT_DEFAULT_S	30	/* a workload's "ready" */
+
 struct suite_measure {
 	enum suite_tool tool;
 	char **args;		/* cyclictest options, NULL-terminated */
@@ -115,6 +117,7 @@ struct suite_measure {
 	uint64_t loops;		/* 0 when duration is used */
 	unsigned int histogram_us;
 	uint64_t timeout_ns;	/* longest a repetition may take */
+	uint64_t ready_timeout_ns;	/* longest a workload may take to be ready */
 	int trace;		/* enum trace_capture: `trace =` */
 };
 

@@ -62,6 +62,19 @@ done_testing() {
 #   jget FILE '.status'
 jget() { jq -r "$2" "$1"; }
 
+# run_suite ARGS...: `rtgate run ARGS --no-history`, stdout in $T/out and
+# stderr in $T/err (its head as diagnostics); sets rc, dir (the results
+# directory), m (its manifest.json) and j (its report.json).
+run_suite() {
+	"$RTGATE" run "$@" --no-history >"$T/out" 2>"$T/err"
+	rc=$?
+	diag "rtgate run $* exited $rc"
+	sed 's/^/# /' "$T/err" | head -20
+	dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
+	m=$dir/manifest.json
+	j=$dir/report.json
+}
+
 # No process of ours may be left behind: the runner gives every process it
 # starts RTGATE_OWNER=<its state directory> in the environment, so survivors
 # are found by it (other tests or runs on the machine are not ours).

@@ -26,12 +26,8 @@ cd "$TOP" || exit 1
 # hide it for a whole run (the run then says so and exits 2). One more run
 # is allowed, not more: a gate that never sees inject fails this test.
 for try in 1 2; do
-	"$RTGATE" run quick --duration-scale 0.2 --no-history >"$T/out" 2>"$T/err"
-	rc=$?
-	diag "try $try: rtgate run quick --duration-scale 0.2 exited $rc"
-	sed 's/^/# /' "$T/err" | head -20
-	dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
-	j=$dir/report.json
+	diag "try $try"
+	run_suite quick --duration-scale 0.2
 	inj=$(jget "$j" '.comparisons[] | select(.candidate == "inject") | "\(.verdict): \(.reason)"')
 	diag "inject: $inj"
 	[ "${inj%%:*}" = REGRESSION ] && break
@@ -41,7 +37,6 @@ for try in 1 2; do
 	# regression is still seen (docs/exit-codes.md: 1 before 2).
 	is "$rc" "$(want_exit "$j")" "try $try: ... and the run exits 2 (1 with a regression)"
 done
-m=$dir/manifest.json
 is "$(jget "$m" .status)" complete "the run completes"
 # The exit is the gate's: 1 only when a real scenario (hackbench may, on a
 # non-RT VM) is a REGRESSION; the flagged control never makes it 1.
@@ -54,13 +49,14 @@ for f in report.txt report.md report.json report.html junit.xml; do
 done
 verdict() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .verdict"; }
 # Unflagged twice is a failure unless the idle baseline itself was noisier
-# than the control can show: inject delays ~4 % of CPU 1's wake-ups by up
-# to 300 us, which moves p99 only when idle's p99 is well below that (tens
-# of us on a quiet VM; hundreds when a neighbour saturates the host).
+# than the control can show: inject delays ~10 % of CPU 1's wake-ups by up
+# to 1 ms, which moves p99 only when idle's p99 is well below that (tens
+# of us on a quiet VM, 100-350 us on a busy one; more when a neighbour
+# saturates the host).
 noise=$(jget "$j" '.comparisons[] | select(.candidate == "inject") | .lines[] | select(.metric == "p99" and .cpu == 1) | .baseline')
 if [ "$(verdict inject)" != REGRESSION ] &&
-   awk -v n="$noise" 'BEGIN { exit !(n > 150) }'; then
-	skip "idle's own CPU 1 p99 is $noise us: the host hides a 300 us control" \
+   awk -v n="$noise" 'BEGIN { exit !(n > 500) }'; then
+	skip "idle's own CPU 1 p99 is $noise us: the host hides a 1 ms control" \
 		"inject (positive control) vs idle: REGRESSION"
 	skip "idle's own CPU 1 p99 is $noise us" "... it counts as a pass"
 else

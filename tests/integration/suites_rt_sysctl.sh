@@ -11,13 +11,7 @@ source "$(dirname "$0")/../lib.sh"
 before=$(sysctl -n kernel.sched_rt_period_us kernel.sched_rt_runtime_us \
 	kernel.sched_rr_timeslice_ms | tr '\n' ' ')
 cd "$TOP" || exit 1
-"$RTGATE" run rt-sysctl --duration-scale 0.05 --no-history >"$T/out" 2>"$T/err"
-rc=$?
-diag "rtgate run rt-sysctl --duration-scale 0.05 exited $rc"
-sed 's/^/# /' "$T/err" | head -20
-dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
-m=$dir/manifest.json
-j=$dir/report.json
+run_suite rt-sysctl --duration-scale 0.05
 is "$(jget "$m" .status)" complete "the run completes"
 check "exit 0, 1 or 2 (a verdict, not an error)" -- test "$rc" -le 2
 is "$(jget "$m" '.scenarios[] | select(.name == "read-period") | .tool')" none \

@@ -9,13 +9,7 @@
 source "$(dirname "$0")/../lib.sh"
 
 cd "$TOP" || exit 1
-"$RTGATE" run setparam --duration-scale 0.02 --no-history >"$T/out" 2>"$T/err"
-rc=$?
-diag "rtgate run setparam --duration-scale 0.02 exited $rc"
-sed 's/^/# /' "$T/err" | head -20
-dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
-m=$dir/manifest.json
-j=$dir/report.json
+run_suite setparam --duration-scale 0.02
 is "$(jget "$m" .status)" complete "the run completes"
 check "exit 0, 1 or 2 (a verdict, not an error)" -- test "$rc" -le 2
 s=$dir/default/1/setparam.json

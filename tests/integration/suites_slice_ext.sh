@@ -11,14 +11,7 @@ source "$(dirname "$0")/../lib.sh"
 
 export RTGATE_KBUILD_SOURCE=synthetic
 cd "$TOP" || exit 1
-"$RTGATE" run slice-ext --duration-scale 0.02 --repeat 2 --no-history \
-	>"$T/out" 2>"$T/err"
-rc=$?
-diag "rtgate run slice-ext --duration-scale 0.02 --repeat 2 exited $rc"
-sed 's/^/# /' "$T/err" | head -20
-dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
-m=$dir/manifest.json
-j=$dir/report.json
+run_suite slice-ext --duration-scale 0.02 --repeat 2
 is "$(jget "$m" .status)" complete "the run completes"
 check "exit 0, 1 or 2 (a verdict, not an error)" -- test "$rc" -le 2
 is "$(jget "$m" '.suite.measure.args | join(" ")')" \

@@ -11,14 +11,7 @@ source "$(dirname "$0")/../lib.sh"
 jtest() { jq -e "$1" "$2" >/dev/null; }
 
 cd "$TOP" || exit 1
-"$RTGATE" run stress --duration-scale 0.1 --repeat 2 --no-history \
-	>"$T/out" 2>"$T/err"
-rc=$?
-diag "rtgate run stress --duration-scale 0.1 --repeat 2 exited $rc"
-sed 's/^/# /' "$T/err" | head -20
-dir=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
-m=$dir/manifest.json
-j=$dir/report.json
+run_suite stress --duration-scale 0.1 --repeat 2
 is "$(jget "$m" .suite.name)" stress "the stress suite ran"
 is "$(jget "$m" .status)" complete "the run completes"
 check "exit 0, 1 or 2 (a verdict, not an error)" -- test "$rc" -le 2

@@ -213,6 +213,10 @@ static void test_shipped_suites(void **state)
 		assert_int_equal(ret, 0);
 		/* lab-control: idle only, the lab compares kernels */
 		assert_true(s.nr_scenarios >= 1);
+		/* kbuild's first start extracts a tree: slice-ext waits */
+		assert_true(s.measure.ready_timeout_ns ==
+			    (strstr(shipped[i], "slice-ext") ? 900 :
+			     READY_TIMEOUT_DEFAULT_S) * 1000000000ULL);
 		suite_free(&s);
 	}
 }
@@ -241,6 +245,8 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-duration", "[measure]\nduration = 20x\n", 2, "duration" },
 	{ "bad-trace", "[measure]\nduration = 2s\ntrace = full\n", 3,
 	  "trace: 'full' is not off, spikes or on" },
+	{ "bad-ready-timeout", "[measure]\nduration = 2s\nready_timeout = 0\n",
+	  3, "ready_timeout: '0'" },
 	{ "bad-alpha", HEAD "[gate]\nalpha = 2\n", 6, "alpha" },
 	{ "bad-metric", HEAD "[gate]\nmetric = fastest\n", 6, "metric" },
 	{ "bad-scenario-tool", HEAD "[scenario a]\ntool = perf\n", 6,
