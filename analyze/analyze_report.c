@@ -522,9 +522,50 @@ static void table_sources(const struct an_report *r, FILE *f,
 	}
 }
 
+/*
+ * "REGRESSION" when all agree, else the count of each, worst first:
+ * "2 REGRESSION (one the positive control), 1 SKIPPED".
+ */
+static const char *verdict_counts(const struct an_report *r, char *buf,
+				  size_t len)
+{
+	static const enum an_verdict order[] = {
+		AN_REGRESSION, AN_INVALID, AN_INCONCLUSIVE, AN_IMPROVEMENT,
+		AN_NO_CHANGE, AN_SKIPPED,
+	};
+	const char *kind = NULL;
+	size_t i, k, used = 0, n, ctl;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		for (k = n = ctl = 0; k < r->ncmps; k++) {
+			if (r->cmps[k].res.verdict != order[i])
+				continue;
+			n++;
+			if (r->cmps[k].control[0]) {
+				ctl++;
+				kind = r->cmps[k].control;
+			}
+		}
+		if (n == r->ncmps && !ctl)
+			return an_verdict_name(order[i]);
+		if (!n || used >= len)
+			continue;
+		used += snprintf(buf + used, len - used, "%s%zu %s", used ?
+				 ", " : "", n, an_verdict_name(order[i]));
+		if (ctl == 1 && used < len)
+			used += snprintf(buf + used, len - used, " (one the %s "
+					 "control)", kind);
+		else if (ctl && used < len)
+			used += snprintf(buf + used, len - used, " (%zu of "
+					 "them controls)", ctl);
+	}
+	return buf;
+}
+
 void an_report_table(const struct an_report *r, FILE *f)
 {
-	char meas[64], publ[64], note[160];
+	char meas[64], publ[64], note[160], counts[200];
 	bool refs = false;
 	int w = 16;
 	size_t i;
@@ -565,7 +606,8 @@ void an_report_table(const struct an_report *r, FILE *f)
 							  sizeof(note)));
 	fprintf(f, "rtgate: %zu comparison%s, %s (exit %d)%s\n", r->ncmps,
 		r->ncmps == 1 ? "" : "s", r->ncmps ?
-		an_verdict_name(r->worst) : "nothing to compare",
+		verdict_counts(r, counts, sizeof(counts)) :
+		"nothing to compare",
 		r->exit_code, r->status && strcmp(r->status, "complete") ?
 		"; the run is not complete" : "");
 }
