@@ -53,4 +53,19 @@ sleep 0.3
 wl_sigterm_check inject 5
 is "$(jv '.spins > 0 and .width_max_us >= 100')" true "spun until stopped"
 
+# Traced by the runner's layer (RTGATE_TRACE_INSTANCE): one marker a spin.
+if "$RTGATE" trace clean >/dev/null 2>"$T/clean.err"; then
+	"$RTGATE" trace record -m on -o "$T/inj.dat" -- \
+		"$INJ" -c "$cpu" -w 50 -p 2003 --spins 40 >"$T/inj.json" 2>/dev/null
+	is $? 0 "inject under trace record"
+	n=$(trace-cmd report -i "$T/inj.dat" 2>/dev/null |
+		grep -c "tracing_mark_write: inject: spun [0-9]* us on CPU $cpu")
+	is "$n" "$(jq .spins "$T/inj.json")" "a trace marker for each spin"
+else
+	skip "$(cat "$T/clean.err")" "inject under trace record"
+	skip "tracing unavailable" "a trace marker for each spin"
+fi
+"$INJ" -c "$cpu" -w 50 --spins 3 >/dev/null
+is $? 0 "without a trace, no marker and no error"
+
 done_testing

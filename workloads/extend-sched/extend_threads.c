@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "trace/trace.h"
 #include "workloads/common/wl_proto.h"
 #include "workloads/extend-sched/extend_sched.h"
 
@@ -31,6 +32,7 @@ struct ext_run {
 	int nr_lock;
 	int nr_threads;
 	struct ext_thread *t;
+	struct trace_marker mk;	/* the runner's trace, when it traces */
 };
 
 static inline void cpu_relax(void)
@@ -105,6 +107,11 @@ static void end_request(struct ext_thread *t, enum ext_abi abi)
 	ext_end(abi, &res);
 	t->st.granted += res.granted;
 	t->st.yields += res.yielded;
+	/* After the yield: a marker's write is a system call. */
+	if (res.granted)
+		trace_marker_printf(&t->run->mk, "extend-sched: CPU %d lock "
+				    "holder was granted an extension%s",
+				    t->cpu, res.yielded ? ", yielded" : "");
 }
 
 /* One lock grab: wait, take, hold for cs_ns, release. */
@@ -231,10 +238,13 @@ int ext_run_start(const struct ext_params *p, struct ext_run **out)
 	if (!run)
 		return -ENOMEM;
 	run->p = p;
+	/* Markers only when the runner traces the repetition. */
+	trace_marker_open(&run->mk);
 	run->nr_lock = nr_cpus;
 	run->nr_threads = nr_cpus * (1 + (int)p->busy_per_cpu);
 	run->t = calloc(run->nr_threads, sizeof(*run->t));
 	if (!run->t) {
+		trace_marker_close(&run->mk);
 		free(run);
 		return -ENOMEM;
 	}
@@ -288,6 +298,7 @@ void ext_run_finish(struct ext_run *run, struct ext_lock_stats *total,
 			total->wait_max_ns = s->wait_max_ns;
 	}
 	*thread_error = atomic_load(&run->error);
+	trace_marker_close(&run->mk);
 	free(run->t);
 	free(run);
 }

@@ -23,6 +23,7 @@
 
 #include "exitcode.h"
 #include "log.h"
+#include "trace/trace.h"
 #include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proto.h"
@@ -56,6 +57,7 @@ struct inject {
 	const struct inject_params *p;
 	struct inject_stats st;
 	uint64_t rng;
+	struct trace_marker mk;	/* the runner's trace, when it traces */
 };
 
 static void usage(FILE *f)
@@ -207,6 +209,9 @@ static void spin(struct inject *in)
 	if ((double)w <= in->p->width_ns * (1 + TOLERANCE))
 		in->st.on_width++;
 	in->st.spins++;
+	/* After the spin, so that the write does not widen it. */
+	trace_marker_printf(&in->mk, "inject: spun %llu us on CPU %d",
+			    (unsigned long long)(w / 1000), in->p->cpu);
 }
 
 static void ns_to_ts(uint64_t ns, struct timespec *ts)
@@ -333,12 +338,17 @@ int main(int argc, char **argv)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		pr_warn("mlockall: %s (spins may be wider)", strerror(errno));
 
+	/* Markers only when the runner traces the repetition. */
+	trace_marker_open(&in.mk);
 	start = wl_now_ns();
 	ret = start_spinner(&in, &tid);
-	if (ret)
+	if (ret) {
+		trace_marker_close(&in.mk);
 		return ret == -EPERM ? WL_EXIT_ENVIRONMENT : WL_EXIT_FAILURE;
+	}
 	wl_run_for(p.duration_ns);
 	pthread_join(tid, NULL);
+	trace_marker_close(&in.mk);
 	if (print_summary(&in, wl_elapsed_s(start, wl_now_ns())))
 		return WL_EXIT_FAILURE;
 	return in.st.spins ? WL_EXIT_OK : WL_EXIT_FAILURE;
