@@ -15,9 +15,10 @@ cd "$T/elsewhere" || exit 1
 rc=$?
 diag "rtgate run smoke exited $rc"
 sed 's/^/# /' "$T/err"
-# 0: every repetition valid; 2: one was invalid (this machine is shared and
-# its CPUs are sometimes monopolised). Anything else is a failure.
-check "the run exits 0 or 2" -- test "$rc" -eq 0 -o "$rc" -eq 2
+# A verdict: 0, 1 (hackbench can be a real REGRESSION on a non-RT VM) or
+# 2 (a repetition invalid: this machine is shared and its CPUs are
+# sometimes monopolised). 3, 4 or 5 is a failure of the runner.
+check "the run exits 0, 1 or 2 (a verdict)" -- test "$rc" -le 2
 
 run=$(readlink "$RTGATE_RESULTS_DIR/latest")
 dir=$RTGATE_RESULTS_DIR/$run
@@ -127,7 +128,9 @@ is "$(leftover_procs | wc -l)" 0 "no process of the run is left"
 "$RTGATE" run --repeat 1 --duration-scale 0.34 "$TOP/suites/smoke.suite" \
 	>"$T/out2" 2>"$T/err2"
 rc=$?
-check "the scaled run exits 0 or 2" -- test "$rc" -eq 0 -o "$rc" -eq 2
+# A verdict, not an error: hackbench beside cyclictest is a real
+# REGRESSION (exit 1) on a non-RT VM as often as not.
+check "the scaled run exits 0, 1 or 2 (a verdict)" -- test "$rc" -le 2
 m=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")/manifest.json
 is "$(jget "$m" '.suite.repetitions') $(jget "$m" '.suite.duration_scale')" \
 	"1 0.34" "repetitions and scale recorded"

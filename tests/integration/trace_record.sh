@@ -78,8 +78,13 @@ for ev in sched_switch sched_waking sched_wakeup hrtimer_start \
 	is "$got" "${want:-0}" "$ev: as many events as trace-cmd report"
 done
 
-is "$(awk '$1 == "marker" { print $2 }' "$T/events.txt")" 1 \
-	"the marker written through RTGATE_TRACE_INSTANCE is in the trace"
+# The script's marker, and inject's own after each spin (workloads mark
+# through the same RTGATE_TRACE_INSTANCE).
+is "$(awk '$1 == "marker" { print $2 }' "$T/events.txt")" \
+	"$(($(jq .spins "$T/inject.json") + 1))" \
+	"every marker written through RTGATE_TRACE_INSTANCE is in the trace"
+is "$(trace-cmd report -i "$T/on.dat" 2>/dev/null | grep -c 'tracing_mark_write: scenario starts')" 1 \
+	"the script's marker, once"
 check "trace-cmd shows its text" -- \
 	bash -c "trace-cmd report -i '$T/on.dat' 2>/dev/null | grep -q 'scenario starts'"
 
