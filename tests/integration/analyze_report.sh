@@ -21,6 +21,8 @@ check "the skipped scenario says why" -- \
 is "$(jget $RUN/report.json '.run.status')" complete "report.json: run status"
 is "$(jget $RUN/report.json '[.comparisons[].verdict] | join(",")')" \
 	REGRESSION,SKIPPED "report.json: one entry per declared comparison"
+is "$(tail -n 1 $T/out)" "rtgate: 2 comparisons, 1 REGRESSION, 1 SKIPPED (exit 1)" \
+	"the last line counts the verdicts behind the exit code"
 is "$(jget $RUN/report.json '.comparisons[0].drift_checked')" true \
 	"interleaved repetitions: the A/B/A drift was checked"
 is "$(jget $RUN/report.json '.scenarios[0].reference.T[0].max_us')" 12 \
@@ -80,6 +82,9 @@ is "$(jget $T/runc/report.json '.comparisons[0] | "\(.control) \(.verdict) \(.co
 	"positive REGRESSION NO CHANGE" "report.json: the control and what it counts as"
 check "junit: no failure for the flagged control" -- grep -q \
 	'tests="2" failures="0" errors="0" skipped="1"' $T/runc/junit.xml
+is "$(tail -n 1 $T/out)" \
+	"rtgate: 2 comparisons, 1 REGRESSION (one the positive control), 1 SKIPPED (exit 0)" \
+	"the last line says the REGRESSION is the control's"
 jq '(.scenarios[] | select(.name == "idle")).control = "positive" |
     (.scenarios[] | select(.name == "idle")).compare = "inject"' \
 	"$T/runc/manifest.json" >$T/m && mv $T/m "$T/runc/manifest.json"

@@ -162,14 +162,21 @@ int main(void)
 	return 0;
 }
 EOF
-cc -o "$T/crash" "$T/crash.c" && cc -o "$T/lazy" "$T/lazy.c"
-check "the test workloads build" -- test -x "$T/crash" -a -x "$T/lazy"
+# Never says ready (a kernel tree that takes longer than ready_timeout).
+cat >"$T/mute.c" <<'EOF'
+#include <unistd.h>
+int main(void) { for (;;) pause(); }
+EOF
+cc -o "$T/crash" "$T/crash.c" && cc -o "$T/lazy" "$T/lazy.c" &&
+	cc -o "$T/mute" "$T/mute.c"
+check "the test workloads build" -- test -x "$T/crash" -a -x "$T/lazy" -a -x "$T/mute"
 cat >"$T/bad.suite" <<EOF
 [suite]
 repetitions = 1
 [measure]
 cyclictest = --smp -p95 -m -i 1000
 duration = 1s
+ready_timeout = 2s
 [scenario idle]
 [scenario crash]
 compare = idle
@@ -178,6 +185,9 @@ workload = $T/crash
 [scenario lazy]
 compare = idle
 workload = $T/lazy
+[scenario mute]
+compare = idle
+workload = $T/mute
 [scenario unmet]
 compare = idle
 workload = hackbench-loop --groups 1 --loops 10
@@ -198,6 +208,11 @@ check "the reason says it crashed at start" -- \
 is "$(status_of lazy)" invalid "a workload that did no work: INVALID"
 check "the reason says no work was done" -- \
 	grep -q "lazy reported no work done" <<<"$(reason_of lazy)"
+is "$(status_of mute)" invalid "a workload never ready: INVALID"
+check "the reason names it and the suite's ready_timeout" -- \
+	grep -q "mute did not say ready within 2 s (the suite's ready_timeout)" \
+	<<<"$(reason_of mute)"
+is "$(jget "$m" .suite.measure.ready_timeout_s)" 2 "ready_timeout in the manifest"
 is "$(status_of unmet)" invalid "a failed expect: INVALID"
 check "the reason names the expect" -- \
 	grep -q "expect hackbench-loop.work_done > 1000000000 failed" \
