@@ -165,6 +165,8 @@ struct an_result {
 	size_t nbase, ncand;	/* repetitions used */
 	bool drift_checked;
 	bool settled;		/* NO CHANGE shown within the floor everywhere */
+	int decisive;		/* lines[] index of the line the verdict rests
+				 * on (the one its reason names); -1: none */
 	char notes[4][224];	/* caveats: one run per side, counts differ */
 	size_t nnotes;
 	struct an_line *lines;

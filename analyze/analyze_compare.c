@@ -1183,6 +1183,12 @@ static const struct an_line *strongest(const struct an_result *res,
 	return best;
 }
 
+/* Names the line the verdict rests on (an_result.decisive). */
+static void rest_on(struct an_result *res, const struct an_line *l)
+{
+	res->decisive = l ? (int)(l - res->lines) : -1;
+}
+
 static void decide_change(struct prep *p, enum an_verdict v)
 {
 	struct an_result *res = p->res;
@@ -1191,6 +1197,7 @@ static void decide_change(struct prep *p, enum an_verdict v)
 
 	if (!l) {
 		l = strongest(res, v, false, false);
+		rest_on(res, l);
 		describe(l, d, sizeof(d));
 		fmt_num(fl, sizeof(fl), l->drift);
 		res->verdict = AN_INCONCLUSIVE;
@@ -1200,6 +1207,7 @@ static void decide_change(struct prep *p, enum an_verdict v)
 			   l->unit);
 		return;
 	}
+	rest_on(res, l);
 	describe(l, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), l->floor);
 	res->verdict = v;
@@ -1330,6 +1338,7 @@ static void decide_no_change(struct prep *p)
 		if (l->deciding && l->verdict == AN_NO_CHANGE)
 			big = bigger(big, l);
 	}
+	rest_on(res, big);
 	describe(big, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), big->floor);
 	set_reason(res, "%s: inside the %s %s floor, and no evidence of a "
@@ -1359,6 +1368,7 @@ static void decide(struct prep *p)
 	}
 	l = strongest(res, AN_INCONCLUSIVE, true, false);
 	if (l) {
+		rest_on(res, l);
 		describe(l, d, sizeof(d));
 		res->verdict = AN_INCONCLUSIVE;
 		set_reason(res, "%s: a sign of a change that is not enough "
@@ -1373,6 +1383,7 @@ static void decide(struct prep *p)
 		decide_no_change(p);
 		return;
 	}
+	rest_on(res, l);
 	describe(l, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), l->floor);
 	if (!any_tested(res)) {
@@ -1388,6 +1399,7 @@ static void decide(struct prep *p)
 	 * "settled": false).
 	 */
 	l = most_precise(res);
+	rest_on(res, l);
 	describe(l, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), l->floor);
 	res->verdict = AN_NO_CHANGE;
@@ -1513,6 +1525,7 @@ int an_compare(const struct an_side *base, const struct an_side *cand,
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->decisive = -1;
 	res->gate = *gate;
 	res->nbase = base->nruns;
 	res->ncand = cand->nruns;
