@@ -7,7 +7,7 @@
 # shared libraries the binaries need (for initramfs images).
 
 CC	?= gcc
-PKGS	:= libcjson inih libtracefs libtraceevent libtracecmd sqlite3 zlib
+PKGS	:= libcjson inih libtracefs libtraceevent libtracecmd sqlite3 zlib gsl
 VERSION	:= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 ifeq ($(SAN),1)

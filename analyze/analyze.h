@@ -30,7 +30,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One cyclictest thread (one CPU with --smp) of one run. */
+/* A non-empty histogram bucket: n samples of us microseconds. */
+struct an_bucket {
+	uint32_t us;
+	uint64_t n;
+};
+
+/*
+ * One cyclictest thread (one CPU with --smp) of one run. The histogram is
+ * sparse: only non-empty buckets are held (cyclictest -h 100000 with a
+ * few hundred buckets in use costs a few KB, not 800 KB).
+ */
 struct an_cpu {
 	int thread;		/* T: number */
 	int cpu;		/* CPU it ran on; -1 unknown */
@@ -44,8 +54,9 @@ struct an_cpu {
 	double avg_us;
 	long max_us;
 	uint32_t limit;		/* histogram size (-h US); 0 unknown */
-	uint32_t nhist;		/* hist[] length (last non-empty bucket + 1) */
-	uint64_t *hist;		/* hist[i] = samples of i us; NULL: summary */
+	uint32_t nbuckets;	/* non-empty buckets in b[] */
+	struct an_bucket *b;	/* ascending us, all below limit; NULL:
+				 * summary only (no histogram) */
 };
 
 /* A workload metric: one value per measured round (workloads/README.md). */
@@ -70,6 +81,10 @@ struct an_run {
 	char label[64];		/* "rep 2", a file name */
 	int rep;		/* 1-based */
 	int order;		/* position in execution order; -1 unknown */
+	char start_time[40];	/* cyclictest's start_time (--json); "" */
+	uint64_t ident;		/* content hash: the same measurement read
+				 * from two files (N.json, N.hist) is one
+				 * repetition; 0 unknown */
 	struct an_cpu *cpus;
 	size_t ncpus;
 	struct an_values *metrics;
@@ -107,12 +122,52 @@ struct an_side {
 	struct an_reference *ref;
 };
 
+/* An absolute acceptance limit: no valid repetition above it. */
+struct an_budget {
+	char metric[16];	/* "max", "p99", "p99.9", ... */
+	double us;
+};
+
+#define AN_MAX_BUDGETS	8
+
+/*
+ * The noise profile of a machine (rtgate calibrate, docs/statistics.md):
+ * how much each evidence line scatters between identical repetitions
+ * here. A gate takes it as the prior of the repetitions' variance; it is
+ * what lets one repetition a side be judged at all.
+ */
+struct an_profile_line {
+	int cpu;		/* thread number */
+	char metric[16];	/* "p99", "max" */
+	double mean;		/* of log(1 + us) over the repetitions */
+	double var;		/* between repetitions, of log(1 + us) */
+};
+
+struct an_profile {
+	char origin[192];	/* where it came from, for the reports */
+	char key[72];		/* the measurement it holds for */
+	double df;		/* degrees of freedom of every var */
+	size_t nreps;		/* repetitions it was made of */
+	struct an_profile_line *lines;
+	size_t nlines;
+};
+
 /* How a comparison is judged: suite [gate], overridden by options. */
 struct an_gate {
 	char metric[96];	/* max, avg, p50 ... p99.999, WORKLOAD.METRIC */
-	double alpha;
+	double alpha;		/* false alarms per comparison (or suite) */
 	double min_increase_us;
 	double min_increase_pct;
+	/*
+	 * The share of alpha this comparison is judged at, when a suite's
+	 * comparisons or the looks of --until-decided share one alpha
+	 * (<= 0: all of it), and what the reason says about the share.
+	 */
+	double level;
+	char level_why[96];
+	struct an_budget budgets[AN_MAX_BUDGETS];
+	size_t nbudgets;
+	const struct an_profile *profile;	/* the prior; NULL: none */
 };
 
 /* Ordered by severity: the worst verdict of a report decides its exit. */
@@ -127,9 +182,11 @@ enum an_verdict {
 
 enum an_line_kind {
 	AN_LINE_MAX,		/* maxima across repetitions */
-	AN_LINE_TAIL,		/* an upper quantile and the pooled tail */
+	AN_LINE_TAIL,		/* an upper quantile, per repetition */
 	AN_LINE_AVG,
 	AN_LINE_METRIC,		/* a workload metric */
+	AN_LINE_EXCEED,		/* a maximum beyond the baseline's tail law */
+	AN_LINE_BUDGET,		/* an absolute limit of the gate */
 };
 
 /* One piece of evidence: a metric on one CPU (or all), both sides. */
@@ -149,13 +206,32 @@ struct an_line {
 	double lo, hi;		/* interval of delta; NAN when none */
 	double p_worse;		/* one-sided p-values, NAN when no test */
 	double p_better;
-	double p_adj;		/* Holm-adjusted p of the verdict's direction */
+	double p_adj;		/* p of the verdict's direction, adjusted for
+				 * every deciding line (the family) */
 	double floor;		/* practical floor for this line, in unit */
+	double see;		/* the smallest rise this line could call a
+				 * regression, in unit; NAN: no test */
+	int more_reps;		/* repetitions a side to add before see
+				 * reaches the floor; 0: it does; -1: none
+				 * would (the noise of this machine) */
+	double df;		/* degrees of freedom of its test; 0: none */
 	double drift;		/* A/B/A drift of the same quantity; NAN: n/a */
 	bool deciding;		/* the gate judges on this line */
 	enum an_verdict verdict;	/* this line alone */
 	bool hint;		/* INCONCLUSIVE with a sign of change */
 	char evidence[224];	/* one phrase: what the test saw */
+};
+
+/*
+ * The latency one side exceeds with probability p per wake-up (1e-6: once
+ * in a million), from its tail law, with an interval (docs/statistics.md).
+ */
+struct an_exceedance {
+	bool candidate;		/* false: the baseline */
+	int cpu;
+	double p;
+	double us, lo, hi;	/* NAN when the law could not be fitted */
+	bool measured;		/* within the data: a quantile, not the law */
 };
 
 struct an_result {
@@ -167,10 +243,16 @@ struct an_result {
 	bool settled;		/* NO CHANGE shown within the floor everywhere */
 	int decisive;		/* lines[] index of the line the verdict rests
 				 * on (the one its reason names); -1: none */
-	char notes[4][224];	/* caveats: one run per side, counts differ */
+	double level;		/* the one-sided level every deciding line was
+				 * judged at (alpha's share / 2 / family) */
+	size_t family;		/* deciding lines that were tested */
+	bool profile_used;	/* the machine's noise profile was the prior */
+	char notes[6][224];	/* caveats: one run per side, counts differ */
 	size_t nnotes;
 	struct an_line *lines;
 	size_t nlines;
+	struct an_exceedance *exceed;	/* per side and CPU, from the tail law */
+	size_t nexceed;
 };
 
 /* Sides: created empty, runs appended; an_side_free() frees everything. */
@@ -185,6 +267,13 @@ struct an_run *an_side_add_run(struct an_side *side, const char *label,
  */
 int an_cpu_set_hist(struct an_cpu *c, const uint64_t *buckets, size_t n,
 		    uint32_t limit);
+/*
+ * The same from non-empty buckets in any order (duplicates are added,
+ * buckets at or above limit count as overflows). Returns 0, -ENOMEM, or
+ * -EOVERFLOW when the counts do not fit 64 bits.
+ */
+int an_cpu_set_buckets(struct an_cpu *c, const struct an_bucket *b, size_t n,
+		       uint32_t limit);
 int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
 		      bool higher_better, const double *v, size_t n);
 int an_run_add_workload(struct an_run *run, const struct an_workload *wl);
@@ -204,6 +293,19 @@ int an_gate_check(const struct an_gate *gate);
 int an_compare(const struct an_side *base, const struct an_side *cand,
 	       const struct an_gate *gate, struct an_result *res);
 void an_result_release(struct an_result *res);
+
+/*
+ * A noise profile from groups of repetitions of one unchanged condition
+ * (their variance pooled within groups). Returns 0, -EINVAL (fewer than
+ * two repetitions, different CPUs) or -ENOMEM; free with an_profile_free.
+ */
+int an_profile_build(struct an_side *const *groups, size_t ngroups,
+		     struct an_profile *out);
+void an_profile_free(struct an_profile *pr);
+/* Schema rtgate-noise-profile/1; from_json says what is wrong (what:). */
+struct cJSON *an_profile_json(const struct an_profile *pr);
+int an_profile_from_json(const char *what, const struct cJSON *o,
+			 struct an_profile *pr);
 
 const char *an_verdict_name(enum an_verdict v);
 /* The exit code of a set of verdicts (docs/exit-codes.md). */

@@ -111,31 +111,69 @@ struct an_run *an_side_add_run(struct an_side *side, const char *label,
 	return run;
 }
 
-int an_cpu_set_hist(struct an_cpu *c, const uint64_t *buckets, size_t n,
-		    uint32_t limit)
+static int bucket_cmp(const void *a, const void *b)
 {
-	uint64_t sum = 0;
-	size_t i;
+	const struct an_bucket *x = a, *y = b;
 
-	if (n > limit)
-		n = limit;
-	while (n && !buckets[n - 1])
-		n--;
-	free(c->hist);
-	/* Never NULL: an all-overflow histogram is still a histogram. */
-	c->hist = calloc(n ? n : 1, sizeof(*c->hist));
-	if (!c->hist)
+	return (x->us > y->us) - (x->us < y->us);
+}
+
+int an_cpu_set_buckets(struct an_cpu *c, const struct an_bucket *b, size_t n,
+		       uint32_t limit)
+{
+	struct an_bucket *s;
+	uint64_t sum = 0, over = 0;
+	size_t i, k = 0;
+
+	s = malloc((n ? n : 1) * sizeof(*s));
+	if (!s)
 		return -ENOMEM;
+	memcpy(s, b, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), bucket_cmp);
 	for (i = 0; i < n; i++) {
-		c->hist[i] = buckets[i];
-		sum += buckets[i];
+		if (sum + s[i].n < sum) {
+			free(s);
+			return -EOVERFLOW;
+		}
+		sum += s[i].n;
+		if (!s[i].n)
+			continue;
+		if (s[i].us >= limit)
+			over += s[i].n;
+		else if (k && s[k - 1].us == s[i].us)
+			s[k - 1].n += s[i].n;
+		else
+			s[k++] = s[i];
 	}
-	c->nhist = n;
+	/* Never NULL: an all-overflow histogram is still a histogram. */
+	free(c->b);
+	c->b = s;
+	c->nbuckets = k;
 	c->limit = limit;
 	if (sum > c->cycles)
 		c->cycles = sum;
-	c->overflows = c->cycles - sum;
+	c->overflows = c->cycles - (sum - over);
 	return 0;
+}
+
+int an_cpu_set_hist(struct an_cpu *c, const uint64_t *buckets, size_t n,
+		    uint32_t limit)
+{
+	struct an_bucket *b;
+	size_t i, k = 0;
+	int ret;
+
+	if (n > limit)
+		n = limit;
+	b = malloc((n ? n : 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (buckets[i])
+			b[k++] = (struct an_bucket){ .us = i, .n = buckets[i] };
+	ret = an_cpu_set_buckets(c, b, k, limit);
+	free(b);
+	return ret;
 }
 
 int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
@@ -163,6 +201,7 @@ int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
 
 void an_gate_default(struct an_gate *gate)
 {
+	memset(gate, 0, sizeof(*gate));
 	snprintf(gate->metric, sizeof(gate->metric), "max");
 	gate->alpha = 0.05;
 	gate->min_increase_us = 5;

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sparse histograms: b[] holds the non-empty 1 us buckets in ascending
+ * order; samples at or above the limit are overflows (their values are
+ * unknown but for the maximum).
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,10 +23,10 @@ double an_cpu_quantile(const struct an_cpu *c, double q, bool *ge)
 	target = (uint64_t)ceil(q * (double)c->cycles - 1e-9);
 	if (target < 1)
 		target = 1;
-	for (i = 0; i < c->nhist; i++) {
-		cum += c->hist[i];
+	for (i = 0; i < c->nbuckets; i++) {
+		cum += c->b[i].n;
 		if (cum >= target)
-			return i;
+			return c->b[i].us;
 	}
 	*ge = true;
 	return c->limit;
@@ -43,10 +48,10 @@ static double rank_from_top(const struct an_cpu *c, uint64_t r, bool *ge)
 		return c->limit;
 	}
 	r -= c->overflows;
-	for (i = c->nhist; i-- > 0;) {
-		cum += c->hist[i];
+	for (i = c->nbuckets; i-- > 0;) {
+		cum += c->b[i].n;
 		if (cum >= r)
-			return i;
+			return c->b[i].us;
 	}
 	return c->min_us;
 }
@@ -79,8 +84,8 @@ uint64_t an_cpu_count_above(const struct an_cpu *c, double t)
 	uint64_t n = c->overflows;
 	uint32_t i;
 
-	for (i = t < 0 ? 0 : (uint32_t)floor(t) + 1; i < c->nhist; i++)
-		n += c->hist[i];
+	for (i = c->nbuckets; i-- > 0 && c->b[i].us > t;)
+		n += c->b[i].n;
 	return n;
 }
 
@@ -89,10 +94,12 @@ double an_cpu_hist_var(const struct an_cpu *c)
 	double s = 0, s2 = 0, n = 0, m;
 	uint32_t i;
 
-	for (i = 0; i < c->nhist; i++) {
-		n += c->hist[i];
-		s += (double)c->hist[i] * i;
-		s2 += (double)c->hist[i] * i * i;
+	for (i = 0; i < c->nbuckets; i++) {
+		double v = c->b[i].us, k = c->b[i].n;
+
+		n += k;
+		s += k * v;
+		s2 += k * v * v;
 	}
 	if (n < 2)
 		return 0;
@@ -103,19 +110,45 @@ double an_cpu_hist_var(const struct an_cpu *c)
 /* Cuts a histogram at limit: buckets from there on become overflows. */
 static void cut_at(struct an_cpu *c, uint32_t limit)
 {
-	uint32_t i;
-
-	for (i = limit; i < c->nhist; i++)
-		c->overflows += c->hist[i];
-	if (c->nhist > limit)
-		c->nhist = limit;
+	while (c->nbuckets && c->b[c->nbuckets - 1].us >= limit)
+		c->overflows += c->b[--c->nbuckets].n;
 	c->limit = limit;
+}
+
+/* dst's buckets and src's below limit, merged; the rest overflows. */
+static int merge_buckets(struct an_cpu *dst, const struct an_cpu *src,
+			 uint32_t limit)
+{
+	struct an_bucket *m;
+	uint32_t i = 0, j = 0, k = 0, n = dst->nbuckets + src->nbuckets;
+
+	m = malloc((n ? n : 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	while (i < dst->nbuckets || j < src->nbuckets) {
+		if (j == src->nbuckets ||
+		    (i < dst->nbuckets && dst->b[i].us < src->b[j].us)) {
+			m[k++] = dst->b[i++];
+		} else if (src->b[j].us >= limit) {
+			dst->overflows += src->b[j++].n;
+		} else if (i < dst->nbuckets && dst->b[i].us == src->b[j].us) {
+			m[k] = dst->b[i++];
+			m[k++].n += src->b[j++].n;
+		} else {
+			m[k++] = src->b[j++];
+		}
+	}
+	free(dst->b);
+	dst->b = m;
+	dst->nbuckets = k;
+	dst->overflows += src->overflows;
+	return 0;
 }
 
 int an_cpu_pool(struct an_cpu *dst, const struct an_cpu *src)
 {
 	uint64_t total = dst->cycles + src->cycles;
-	uint32_t i, n;
+	int ret;
 
 	if (!src->cycles)
 		return 0;
@@ -134,38 +167,19 @@ int an_cpu_pool(struct an_cpu *dst, const struct an_cpu *src)
 	}
 	dst->avg_us = (dst->avg_us * dst->cycles +
 		       src->avg_us * src->cycles) / total;
-	if (an_cpu_has_hist(src) && (dst->hist || !dst->cycles)) {
+	if (an_cpu_has_hist(src) && (dst->b || !dst->cycles)) {
 		uint32_t limit = dst->cycles && src->limit > dst->limit ?
 				 dst->limit : src->limit;
 
 		cut_at(dst, limit);
-		n = src->nhist < limit ? src->nhist : limit;
-		if (n > dst->nhist) {
-			uint64_t *h = realloc(dst->hist, n * sizeof(*h));
-
-			if (!h)
-				return -ENOMEM;
-			memset(h + dst->nhist, 0,
-			       (n - dst->nhist) * sizeof(*h));
-			dst->hist = h;
-			dst->nhist = n;
-		}
-		for (i = 0; i < n; i++)
-			dst->hist[i] += src->hist[i];
-		dst->overflows += src->overflows;
-		for (i = n; i < src->nhist; i++)
-			dst->overflows += src->hist[i];
-		if (!dst->hist) {
-			/* An empty histogram still marks the pool as one. */
-			dst->hist = calloc(1, sizeof(*dst->hist));
-			if (!dst->hist)
-				return -ENOMEM;
-		}
+		ret = merge_buckets(dst, src, limit);
+		if (ret)
+			return ret;
 	} else {
 		/* One summary-only input makes the pool summary-only. */
-		free(dst->hist);
-		dst->hist = NULL;
-		dst->nhist = 0;
+		free(dst->b);
+		dst->b = NULL;
+		dst->nbuckets = 0;
 		dst->limit = 0;
 		dst->overflows = 0;
 	}
@@ -175,7 +189,7 @@ int an_cpu_pool(struct an_cpu *dst, const struct an_cpu *src)
 
 void an_cpu_release(struct an_cpu *c)
 {
-	free(c->hist);
-	c->hist = NULL;
-	c->nhist = 0;
+	free(c->b);
+	c->b = NULL;
+	c->nbuckets = 0;
 }

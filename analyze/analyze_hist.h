@@ -15,7 +15,7 @@
 
 static inline bool an_cpu_has_hist(const struct an_cpu *c)
 {
-	return c->hist != NULL && c->limit > 0;
+	return c->b != NULL && c->limit > 0;
 }
 
 /* Smallest latency v with P(X <= v) >= q; NAN without a histogram. */

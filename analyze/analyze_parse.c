@@ -149,8 +149,10 @@ static int json_histogram(const char *path, const cJSON *h, int thread,
 			  const struct ct_cmdline *cl, struct an_cpu *c)
 {
 	const cJSON *b;
-	uint64_t key, top = 0, *buckets;
+	struct an_bucket *buckets;
+	uint64_t key, top = 0;
 	uint32_t limit;
+	size_t n = 0;
 	int ret;
 
 	cJSON_ArrayForEach(b, h) {
@@ -174,21 +176,27 @@ static int json_histogram(const char *path, const cJSON *h, int thread,
 		}
 		if (key + 1 > top)
 			top = key + 1;
+		n++;
 	}
 	/* Without -h in the command line the limit is only a lower bound. */
 	limit = cl->limit ? (uint32_t)cl->limit : (uint32_t)top;
 	if (!limit)
 		return 0;
-	buckets = calloc(top ? top : 1, sizeof(*buckets));
+	buckets = calloc(n ? n : 1, sizeof(*buckets));
 	if (!buckets)
 		return -ENOMEM;
+	n = 0;
 	cJSON_ArrayForEach(b, h) {
 		parse_u64(b->string, &key);
-		buckets[key] += (uint64_t)b->valuedouble;
+		buckets[n].us = key;
+		buckets[n++].n = (uint64_t)b->valuedouble;
 	}
-	ret = an_cpu_set_hist(c, buckets, top, limit);
+	ret = an_cpu_set_buckets(c, buckets, n, limit);
 	free(buckets);
-	return ret;
+	if (ret == -EOVERFLOW)
+		pr_err("%s: thread %d: the histogram's counts add up to more "
+		       "than 2^64", path, thread);
+	return ret == -EOVERFLOW ? -EINVAL : ret;
 }
 
 static int json_thread(const char *path, const cJSON *t, int thread,
@@ -237,18 +245,19 @@ static int json_thread(const char *path, const cJSON *t, int thread,
 	ret = json_histogram(path, h, thread, cl, c);
 	if (ret)
 		return ret;
-	for (i = 0; i < c->nhist; i++)
-		sum += c->hist[i];
-	if (c->hist && sum > (uint64_t)cycles) {
+	for (i = 0; i < c->nbuckets; i++)
+		sum += c->b[i].n;
+	if (c->b && sum > (uint64_t)cycles) {
 		pr_err("%s: thread %d: the histogram holds %llu samples but "
 		       "cycles is %llu", path, thread,
 		       (unsigned long long)sum, (unsigned long long)cycles);
 		return -EINVAL;
 	}
-	if (c->hist && !c->overflows && c->nhist && c->max_us + 1 <
-	    (long)c->nhist) {
+	if (c->b && !c->overflows && c->nbuckets &&
+	    c->max_us < (long)c->b[c->nbuckets - 1].us) {
 		pr_err("%s: thread %d: max %ld is below the highest bucket "
-		       "%u", path, thread, c->max_us, c->nhist - 1);
+		       "%u", path, thread, c->max_us,
+		       c->b[c->nbuckets - 1].us);
 		return -EINVAL;
 	}
 	return 0;
@@ -536,18 +545,18 @@ static int hist_thread(const char *path, struct hist_text *h, int j,
 	if (ret)
 		return ret;
 	c->max_us = j < h->nmax ? h->max[j] :
-		    c->overflows ? (long)c->limit : (long)c->nhist - 1;
-	for (r = 0; r < c->nhist && !c->hist[r]; r++)
-		;
-	c->min_us = j < h->nmin ? h->min[j] : (long)r;
+		    c->overflows ? (long)c->limit :
+		    c->nbuckets ? (long)c->b[c->nbuckets - 1].us : 0;
+	c->min_us = j < h->nmin ? h->min[j] :
+		    c->nbuckets ? (long)c->b[0].us : 0;
 	if (!c->cycles)
 		c->min_us = c->max_us = 0;	/* the 1000000 sentinel */
 	c->avg_us = j < h->navg ? h->avg[j] : 0;
 	if (j >= h->navg && sum) {
 		double s = 0;
 
-		for (r = 0; r < c->nhist; r++)
-			s += (double)r * c->hist[r];
+		for (r = 0; r < c->nbuckets; r++)
+			s += (double)c->b[r].us * c->b[r].n;
 		c->avg_us = s / sum;
 	}
 	if (j < h->ntl) {

@@ -79,22 +79,18 @@ static int hist_data(struct plot_dir *d, const char *name,
 		     const struct an_cpu *c)
 {
 	FILE *f = plot_open(d, name);
-	bool gap = false;
 	uint32_t i;
 
 	if (!f)
 		return -EIO;
-	for (i = 0; i < c->nhist; i++) {
-		double y = 1e6 * c->hist[i] / c->cycles;
+	for (i = 0; i < c->nbuckets; i++) {
+		uint32_t us = c->b[i].us;
+		double y = 1e6 * c->b[i].n / c->cycles;
 
-		if (!c->hist[i]) {
-			if (!gap)
-				fputc('\n', f);
-			gap = true;
-			continue;
-		}
-		fprintf(f, "%u %.6g\n%u %.6g\n", i, y, i + 1, y);
-		gap = false;
+		/* A bucket not next to the last one: an empty gap between. */
+		if (i && us != c->b[i - 1].us + 1)
+			fputc('\n', f);
+		fprintf(f, "%u %.6g\n%u %.6g\n", us, y, us + 1, y);
 	}
 	return fclose(f) ? -EIO : 0;
 }

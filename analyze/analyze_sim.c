@@ -3,10 +3,15 @@
  * Latency models for the calibration (docs/statistics.md, "Calibration").
  *
  * One thread of one run is a mixture: a log-normal body above a floor, a
- * Pareto tail holding a small fraction of the samples, and a few host
- * noise spikes. Every run draws its own tail weight and body location
- * (run-to-run variation); the body is drawn per 1 us bucket (Poisson
- * counts), tail and spikes sample by sample.
+ * Pareto tail holding a small fraction of the samples, a few host noise
+ * spikes, and now and then a burst: a host pause that delays a run of
+ * consecutive wake-ups (1-4 % of a run's samples by hundreds of us). What
+ * real runs on the test VM show (tests/fixtures/real) is built in: every
+ * repetition draws a host state shared by its CPUs (body location, tail
+ * weight, bursts that hit both CPUs at once) besides each CPU's own, and
+ * the tail weight scatters from run to run with a coefficient of
+ * variation near 1. The body is drawn per 1 us bucket (Poisson counts),
+ * tail, spikes and bursts sample by sample.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,7 +31,22 @@ struct model {
 	double tail_xm, tail_alpha;	/* Pareto scale and shape */
 	double spikes;		/* mean host-noise spikes per run and CPU */
 	double spike_lo, spike_hi;	/* log-uniform spike latency */
+	double rep_jitter;	/* per repetition, all CPUs: sd of log body */
+	double rep_tau;		/* per repetition, all CPUs: sd of log w */
+	double burst_p;		/* P(a burst in a repetition) */
+	double burst_both;	/* P(it hits every CPU of the repetition) */
+	double burst_frac;	/* share of a CPU's samples it delays, at most */
+	double burst_lo, burst_hi;	/* uniform delay of a burst */
 	uint32_t limit;		/* histogram size */
+};
+
+/* What one repetition's host did to all its CPUs. */
+struct rep_state {
+	double body;		/* added to log(body_med) */
+	double tail;		/* added to log(tail_w) */
+	bool burst;
+	double burst_frac;
+	int burst_cpu;		/* -1: every CPU */
 };
 
 static const struct model models[] = {
@@ -36,6 +56,9 @@ static const struct model models[] = {
 		.tail_w = 2e-3, .tail_tau = 0.3, .tail_off = 1.5,
 		.tail_xm = 2.0, .tail_alpha = 3.0,
 		.spikes = 0.2, .spike_lo = 15, .spike_hi = 40,
+		.rep_jitter = 0.02, .rep_tau = 0.15,
+		.burst_p = 0.02, .burst_both = 0.5, .burst_frac = 0.002,
+		.burst_lo = 15, .burst_hi = 30,
 		.limit = 1000,
 	},
 	[AN_SIM_VM] = {
@@ -44,7 +67,10 @@ static const struct model models[] = {
 		.tail_w = 1e-2, .tail_tau = 0.35, .tail_off = 15,
 		.tail_xm = 5.0, .tail_alpha = 1.6,
 		.spikes = 2.0, .spike_lo = 300, .spike_hi = 8000,
-		.limit = 2000,
+		.rep_jitter = 0.1, .rep_tau = 0.75,
+		.burst_p = 0.08, .burst_both = 0.5, .burst_frac = 0.04,
+		.burst_lo = 300, .burst_hi = 800,
+		.limit = 5000,
 	},
 };
 
@@ -158,7 +184,7 @@ static void draw_body(const struct model *m, struct an_sim_rng *rng,
 
 static void draw_cpu(const struct an_sim_params *p, const struct model *m,
 		     struct an_sim_rng *rng, size_t j, bool cand,
-		     struct an_cpu *c)
+		     const struct rep_state *rs, struct an_cpu *c)
 {
 	double shift = cand ? p->shift_us : 0, n, w, mu;
 	double body_shift = p->how == AN_SHIFT_ALL ? shift : 0;
@@ -166,9 +192,9 @@ static void draw_cpu(const struct an_sim_params *p, const struct model *m,
 	uint64_t k, i, total;
 
 	n = (double)p->cycles / (1.0 + j / 2.0);
-	w = m->tail_w * exp(m->tail_tau * normal(rng));
+	w = m->tail_w * exp(m->tail_tau * normal(rng) + rs->tail);
 	mu = log(m->body_med) + m->cpu_step * j +
-	     m->body_jitter * normal(rng);
+	     m->body_jitter * normal(rng) + rs->body;
 	a.h = calloc(m->limit, sizeof(*a.h));
 	if (!a.h)
 		return;
@@ -182,6 +208,13 @@ static void draw_cpu(const struct an_sim_params *p, const struct model *m,
 	for (i = 0; i < k; i++)
 		add_sample(&a, m->spike_lo * pow(m->spike_hi / m->spike_lo,
 						 uniform(rng)) + shift, 1);
+	/* A burst: consecutive wake-ups, each later than the last. */
+	if (rs->burst && (rs->burst_cpu < 0 || rs->burst_cpu == (int)j)) {
+		k = (uint64_t)(n * rs->burst_frac);
+		for (i = 0; i < k; i++)
+			add_sample(&a, m->burst_lo + (m->burst_hi -
+				   m->burst_lo) * uniform(rng), 1);
+	}
 	total = (uint64_t)a.n;
 	c->thread = j;
 	c->interval_us = 1000 + 500 * j;
@@ -208,13 +241,21 @@ struct an_side *an_sim_side(const struct an_sim_params *p, bool candidate,
 		return NULL;
 	for (r = 0; r < p->reps; r++) {
 		struct an_run *run = an_side_add_run(s, "sim", p->cpus);
+		struct rep_state rs = {
+			.body = m->rep_jitter * normal(rng),
+			.tail = m->rep_tau * normal(rng),
+		};
 
 		if (!run) {
 			an_side_free(s);
 			return NULL;
 		}
+		rs.burst = uniform(rng) < m->burst_p;
+		rs.burst_frac = m->burst_frac * uniform(rng);
+		rs.burst_cpu = uniform(rng) < m->burst_both ? -1 :
+			       (int)(uniform(rng) * p->cpus);
 		for (j = 0; j < p->cpus; j++)
-			draw_cpu(p, m, rng, j, candidate, &run->cpus[j]);
+			draw_cpu(p, m, rng, j, candidate, &rs, &run->cpus[j]);
 	}
 	return s;
 }

@@ -1,109 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Distributions and tests, written from their textbook definitions: the
- * incomplete beta function by its continued fraction (Abramowitz & Stegun
- * 26.5.8, evaluated with Lentz's method), Student's t through it, Welch's
- * unequal-variance t, Holm's step-down procedure.
+ * Distributions from the GNU Scientific Library; t statistics, their
+ * one-sided p-values and the matching intervals; alpha spending.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_cdf.h>
 
 #include "analyze_stats.h"
 
-#define CF_EPS		1e-15
-#define CF_TINY		1e-300
-#define CF_MAXIT	500
-
 double an_norm_sf(double z)
 {
-	return 0.5 * erfc(z / M_SQRT2);
-}
-
-/* Continued fraction of I_x(a, b), valid for x < (a + 1) / (a + b + 2). */
-static double betacf(double a, double b, double x)
-{
-	double c = 1.0, d, h, aa, del;
-	int m;
-
-	d = 1.0 - (a + b) * x / (a + 1.0);
-	if (fabs(d) < CF_TINY)
-		d = CF_TINY;
-	d = 1.0 / d;
-	h = d;
-	for (m = 1; m <= CF_MAXIT; m++) {
-		int m2 = 2 * m;
-
-		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < CF_TINY)
-			d = CF_TINY;
-		c = 1.0 + aa / c;
-		if (fabs(c) < CF_TINY)
-			c = CF_TINY;
-		d = 1.0 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < CF_TINY)
-			d = CF_TINY;
-		c = 1.0 + aa / c;
-		if (fabs(c) < CF_TINY)
-			c = CF_TINY;
-		d = 1.0 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1.0) < CF_EPS)
-			break;
-	}
-	return h;
-}
-
-double an_betai(double a, double b, double x)
-{
-	double lbt;
-
-	if (x <= 0.0)
-		return 0.0;
-	if (x >= 1.0)
-		return 1.0;
-	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-	      b * log1p(-x);
-	if (x < (a + 1.0) / (a + b + 2.0))
-		return exp(lbt) * betacf(a, b, x) / a;
-	return 1.0 - exp(lbt) * betacf(b, a, 1.0 - x) / b;
+	return gsl_cdf_ugaussian_Q(z);
 }
 
 double an_t_sf(double t, double df)
 {
-	double p;
-
-	if (isnan(t) || df <= 0)
+	if (isnan(t) || !(df > 0))
 		return NAN;
 	if (isinf(t))
 		return t > 0 ? 0.0 : 1.0;
-	if (df > 1e7)
-		return an_norm_sf(t);
-	p = 0.5 * an_betai(df / 2.0, 0.5, df / (df + t * t));
-	return t > 0 ? p : 1.0 - p;
+	return gsl_cdf_tdist_Q(t, df);
 }
 
 double an_t_isf(double p, double df)
 {
-	double lo = -1e6, hi = 1e6, mid = 0;
-	int i;
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	return gsl_cdf_tdist_Qinv(p, df);
+}
 
-	/* Bisection: monotone, and only called a few times per comparison. */
-	for (i = 0; i < 200; i++) {
-		mid = 0.5 * (lo + hi);
-		if (an_t_sf(mid, df) > p)
-			lo = mid;
-		else
-			hi = mid;
-		if (hi - lo < 1e-10 * (1.0 + fabs(mid)))
-			break;
-	}
-	return mid;
+double an_chisq_inv(double p, double df)
+{
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	return gsl_cdf_chisq_Pinv(p, df);
+}
+
+double an_f_inv(double p, double d1, double d2)
+{
+	if (!(p > 0 && p < 1) || !(d1 > 0) || !(d2 > 0))
+		return NAN;
+	return gsl_cdf_fdist_Pinv(p, d1, d2);
+}
+
+double an_alpha_spent(double alpha, double t)
+{
+	if (t <= 0)
+		return 0;
+	if (t >= 1)
+		return alpha;
+	return alpha * log1p((M_E - 1) * t);
 }
 
 double an_mean(const double *v, size_t n)
@@ -131,7 +79,7 @@ double an_var(const double *v, size_t n)
 	return s / (n - 1);
 }
 
-static int cmp_double(const void *a, const void *b)
+int an_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -148,7 +96,7 @@ double an_median(const double *v, size_t n)
 	if (!s)
 		return NAN;
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), an_cmp_double);
 	m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 	free(s);
 	return m;
@@ -211,8 +159,8 @@ double an_tstat_p_down(const struct an_tstat *t)
 	return an_t_sf(-t->delta / t->se, t->df);
 }
 
-void an_tstat_interval(const struct an_tstat *t, double alpha, double *lo,
-		       double *hi)
+void an_tstat_interval(const struct an_tstat *t, double alpha_side,
+		       double *lo, double *hi)
 {
 	double w;
 
@@ -220,44 +168,9 @@ void an_tstat_interval(const struct an_tstat *t, double alpha, double *lo,
 		*lo = *hi = NAN;
 		return;
 	}
-	w = an_t_isf(alpha / 2, t->df) * t->se;
+	w = an_t_isf(alpha_side, t->df) * t->se;
 	*lo = t->delta - w;
 	*hi = t->delta + w;
-}
-
-void an_holm(const double *p, double *adj, size_t n)
-{
-	size_t i, j, m = 0, *idx;
-	double run = 0;
-
-	idx = malloc((n ? n : 1) * sizeof(*idx));
-	for (i = 0; i < n; i++) {
-		adj[i] = NAN;
-		if (!isnan(p[i]) && idx)
-			idx[m++] = i;
-	}
-	if (!idx) {
-		/* No memory: Bonferroni needs none and is never less strict. */
-		for (i = 0; i < n; i++)
-			if (!isnan(p[i]))
-				adj[i] = fmin(1.0, p[i] * n);
-		return;
-	}
-	/* Insertion sort by p: families are a few dozen lines at most. */
-	for (i = 1; i < m; i++)
-		for (j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) {
-			size_t tmp = idx[j];
-
-			idx[j] = idx[j - 1];
-			idx[j - 1] = tmp;
-		}
-	for (i = 0; i < m; i++) {
-		double a = fmin(1.0, (m - i) * p[idx[i]]);
-
-		run = fmax(run, a);
-		adj[idx[i]] = run;
-	}
-	free(idx);
 }
 
 double an_precedence_p(uint64_t nb, uint64_t nc, uint64_t k)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Statistical primitives of the analyzer: distributions, two-sample tests,
- * multiplicity. Plain functions on arrays of doubles; no allocation except
- * an_median() (a sorted copy).
+ * Statistical primitives of the analyzer, on arrays of doubles. The
+ * distributions are the GNU Scientific Library's (gsl_cdf_*); this file
+ * adds the small pieces the comparison is built from.
  */
 #ifndef RTGATE_ANALYZE_STATS_H
 #define RTGATE_ANALYZE_STATS_H
@@ -16,12 +16,16 @@ double an_norm_sf(double z);
 double an_t_sf(double t, double df);
 /* The t value with P(T > t) = p (0 < p < 1). */
 double an_t_isf(double p, double df);
-/* Regularized incomplete beta function I_x(a, b). */
-double an_betai(double a, double b, double x);
+/* The chi-square quantile: P(X <= x) = p with df degrees of freedom. */
+double an_chisq_inv(double p, double df);
+/* The F quantile: P(X <= x) = p with (d1, d2) degrees of freedom. */
+double an_f_inv(double p, double d1, double d2);
 
 double an_mean(const double *v, size_t n);
 /* Sample variance (n - 1); 0 for n < 2. */
 double an_var(const double *v, size_t n);
+/* qsort's comparison of doubles, ascending. */
+int an_cmp_double(const void *a, const void *b);
 /* Median; NAN for n == 0. Returns NAN on allocation failure too. */
 double an_median(const double *v, size_t n);
 
@@ -44,12 +48,13 @@ struct an_tstat an_paired(const double *d, size_t n, double var_floor);
 /* One-sided p-values of a t statistic: P(delta this large | no change). */
 double an_tstat_p_up(const struct an_tstat *t);
 double an_tstat_p_down(const struct an_tstat *t);
-/* Two-sided (1 - alpha) interval of delta. */
-void an_tstat_interval(const struct an_tstat *t, double alpha, double *lo,
-		       double *hi);
-
-/* Holm's step-down adjustment of n p-values (NAN entries are skipped). */
-void an_holm(const double *p, double *adj, size_t n);
+/*
+ * The interval of delta whose ends are the one-sided tests at level
+ * alpha_side each (a two-sided 1 - 2 alpha_side interval): p_up <
+ * alpha_side exactly when lo > 0, p_down < alpha_side when hi < 0.
+ */
+void an_tstat_interval(const struct an_tstat *t, double alpha_side,
+		       double *lo, double *hi);
 
 /*
  * Exceedance of the other side's maximum: if nc candidate and nb baseline
@@ -57,5 +62,13 @@ void an_holm(const double *p, double *adj, size_t n);
  * samples lie above every baseline sample.
  */
 double an_precedence_p(uint64_t nb, uint64_t nc, uint64_t k);
+
+/*
+ * Lan-DeMets alpha spending of the Pocock type: the part of alpha a
+ * group-sequential design has spent at information fraction t (0..1),
+ * alpha * ln(1 + (e - 1) t). Looks at t1 < t2 < ... test at the
+ * increments, so the error over all looks stays at alpha.
+ */
+double an_alpha_spent(double alpha, double t);
 
 #endif

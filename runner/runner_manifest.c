@@ -40,7 +40,8 @@ static cJSON *strv_json(char *const *v)
 
 static const char *order_name(enum suite_order order)
 {
-	return order == SUITE_ORDER_BLOCKED ? "blocked" : "interleaved";
+	return order == SUITE_ORDER_BLOCKED ? "blocked" :
+	       order == SUITE_ORDER_RANDOMIZED ? "randomized" : "interleaved";
 }
 
 static cJSON *suite_json(const struct run *run)

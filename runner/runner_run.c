@@ -487,6 +487,33 @@ static int preflight(struct runner *r)
 	return 0;
 }
 
+/*
+ * Fisher-Yates over one round. The manifest's "order" records what ran,
+ * so the seed needs no keeping; it only has to differ between runs.
+ */
+static void shuffle_round(struct run_step *round, size_t n)
+{
+	static unsigned short xsubi[3];
+	size_t i, j;
+
+	if (!xsubi[0] && !xsubi[1] && !xsubi[2]) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		xsubi[0] = ts.tv_nsec;
+		xsubi[1] = ts.tv_nsec >> 16;
+		xsubi[2] = getpid();
+	}
+	for (i = n; i > 1; i--) {
+		struct run_step tmp;
+
+		j = nrand48(xsubi) % i;
+		tmp = round[i - 1];
+		round[i - 1] = round[j];
+		round[j] = tmp;
+	}
+}
+
 static int build_order(struct runner *r, struct run_step **steps,
 		       size_t *nr)
 {
@@ -496,10 +523,14 @@ static int build_order(struct runner *r, struct run_step **steps,
 	*steps = calloc(n * reps, sizeof(**steps));
 	if (!*steps)
 		return -ENOMEM;
-	if (r->suite.order == SUITE_ORDER_INTERLEAVED) {
-		for (rep = 1; rep <= reps; rep++)
+	if (r->suite.order != SUITE_ORDER_BLOCKED) {
+		for (rep = 1; rep <= reps; rep++) {
 			for (i = 0; i < n; i++)
-				(*steps)[k++] = (struct run_step){ i, rep };
+				(*steps)[k + i] = (struct run_step){ i, rep };
+			if (r->suite.order == SUITE_ORDER_RANDOMIZED)
+				shuffle_round(*steps + k, n);
+			k += n;
+		}
 	} else {
 		for (i = 0; i < n; i++)
 			for (rep = 1; rep <= reps; rep++)

@@ -335,9 +335,11 @@ static void suite_key(struct suite_parser *p, const char *name,
 			s->order = SUITE_ORDER_INTERLEAVED;
 		else if (!strcmp(val, "blocked"))
 			s->order = SUITE_ORDER_BLOCKED;
+		else if (!strcmp(val, "randomized"))
+			s->order = SUITE_ORDER_RANDOMIZED;
 		else
-			perr(p, p->line, "order: '%s' is not interleaved or "
-			     "blocked", val);
+			perr(p, p->line, "order: '%s' is not interleaved, "
+			     "randomized or blocked", val);
 	} else if (!strcmp(name, "requires")) {
 		parse_requires(p, &s->requires, val);
 	} else {

@@ -18,6 +18,10 @@
 enum suite_order {
 	SUITE_ORDER_INTERLEAVED,	/* A B C A B C ... */
 	SUITE_ORDER_BLOCKED,		/* A A A B B B ... */
+	SUITE_ORDER_RANDOMIZED,		/* rounds as interleaved, each round
+					 * in its own random order (B A C A C B):
+					 * a scenario's carry-over into the
+					 * next one hits every scenario alike */
 };
 
 enum suite_tool {

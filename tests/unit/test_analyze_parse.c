@@ -33,8 +33,8 @@ static uint64_t hist_sum(const struct an_cpu *c)
 	uint64_t n = 0;
 	uint32_t i;
 
-	for (i = 0; i < c->nhist; i++)
-		n += c->hist[i];
+	for (i = 0; i < c->nbuckets; i++)
+		n += c->b[i].n;
 	return n;
 }
 
@@ -67,7 +67,7 @@ static void test_histfile_matches_json(void **state)
 {
 	struct an_side *j = read_side(FIX "formats/ct240-h25.json");
 	struct an_side *h = read_side(FIX "formats/ct240-h25.hist");
-	size_t t;
+	size_t t, k;
 
 	(void)state;
 	assert_int_equal(h->runs[0].ncpus, 2);
@@ -80,9 +80,11 @@ static void test_histfile_matches_json(void **state)
 		assert_int_equal(a->max_us, b->max_us);
 		assert_int_equal(a->min_us, b->min_us);
 		assert_int_equal(a->limit, b->limit);
-		assert_int_equal(a->nhist, b->nhist);
-		assert_memory_equal(a->hist, b->hist,
-				    a->nhist * sizeof(*a->hist));
+		assert_int_equal(a->nbuckets, b->nbuckets);
+		for (k = 0; k < a->nbuckets; k++) {
+			assert_int_equal(a->b[k].us, b->b[k].us);
+			assert_int_equal(a->b[k].n, b->b[k].n);
+		}
 	}
 	an_side_free(j);
 	an_side_free(h);
@@ -122,7 +124,7 @@ static void test_tlines(void **state)
 	assert_int_equal(s->runs[0].ncpus, 2);
 	assert_int_equal(s->runs[0].cpus[0].cycles, 1992);
 	assert_int_equal(s->runs[0].cpus[1].max_us, 2351);
-	assert_null(s->runs[0].cpus[0].hist);
+	assert_null(s->runs[0].cpus[0].b);
 	assert_int_equal(p->runs[0].ncpus, 7);
 	assert_int_equal(p->runs[0].cpus[0].tid, 104507);
 	assert_int_equal(p->runs[0].cpus[6].interval_us, 4000);

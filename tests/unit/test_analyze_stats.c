@@ -3,6 +3,7 @@
  * The analyzer's statistics against textbook values, and its histogram
  * arithmetic (quantiles, order statistics, overflows, pooling).
  */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,16 +29,31 @@ static void test_distributions(void **state)
 	near(an_t_isf(0.05, 4), 2.132, 1e-3);
 	near(an_t_sf(1.959964, 1e9), 0.025, 1e-6);
 	near(an_norm_sf(0), 0.5, 1e-12);
-	/* I_0.4(2, 3) = 0.5248 (closed form for integer a, b). */
-	near(an_betai(2, 3, 0.4), 0.5248, 1e-4);
-	near(an_betai(2, 3, 0), 0, 1e-12);
-	near(an_betai(2, 3, 1), 1, 1e-12);
+	/* Tables: chi2(0.05, 10) = 3.940, F(0.99; 4, 20) = 4.431. */
+	near(an_chisq_inv(0.05, 10), 3.940, 1e-3);
+	near(an_f_inv(0.99, 4, 20), 4.431, 1e-3);
+	assert_true(isnan(an_t_isf(0, 4)));
+	/* Pocock-type spending: nothing at 0, all of alpha at the end. */
+	near(an_alpha_spent(0.05, 0), 0, 1e-12);
+	near(an_alpha_spent(0.05, 1), 0.05, 1e-12);
+	near(an_alpha_spent(0.05, 0.5), 0.05 * log1p((M_E - 1) / 2), 1e-12);
+	assert_true(an_alpha_spent(0.05, 0.3) < an_alpha_spent(0.05, 0.6));
+	/* One-sided ends: p_up < a exactly when the interval's lo > 0. */
+	{
+		struct an_tstat t = { .delta = 2.5, .se = 1, .df = 8 };
+		double lo, hi;
+
+		an_tstat_interval(&t, 0.025, &lo, &hi);
+		assert_true((an_tstat_p_up(&t) < 0.025) == (lo > 0));
+		near(lo, 2.5 - an_t_isf(0.025, 8), 1e-12);
+		near(hi, 2.5 + an_t_isf(0.025, 8), 1e-12);
+	}
 }
 
-static void test_welch_paired_holm(void **state)
+static void test_welch_paired(void **state)
 {
 	double a[] = { 1, 2, 3, 4 }, b[] = { 2, 3, 4, 5, 6 };
-	double d[] = { 1, 2, 3 }, p[] = { 0.01, 0.04, 0.03, NAN }, adj[4];
+	double d[] = { 1, 2, 3 };
 	struct an_tstat t;
 
 	(void)state;
@@ -54,11 +70,6 @@ static void test_welch_paired_holm(void **state)
 	/* One value a side: no test, not a p-value of zero. */
 	t = an_welch(a, 1, b, 1, 0);
 	assert_true(isnan(an_tstat_p_up(&t)));
-	an_holm(p, adj, 4);
-	near(adj[0], 0.03, 1e-12);
-	near(adj[1], 0.06, 1e-12);
-	near(adj[2], 0.06, 1e-12);
-	assert_true(isnan(adj[3]));
 	near(an_median(b, 5), 4, 1e-12);
 	near(an_median(a, 4), 2.5, 1e-12);
 	/* k of the top samples all from the candidate, 10 vs 10. */
@@ -115,11 +126,40 @@ static void test_hist(void **state)
 	an_cpu_release(&pool);
 }
 
+/* Sparse buckets in any order, duplicates added, beyond the limit over. */
+static void test_sparse(void **state)
+{
+	struct an_bucket in[] = {
+		{ 7, 1 }, { 3, 2 }, { 100, 4 }, { 3, 1 }, { 5, 0 }, { 50, 2 },
+	};
+	struct an_bucket big[] = { { 1, UINT64_MAX }, { 2, 2 } };
+	struct an_cpu c = { .cycles = 12, .max_us = 120 };
+	bool ge;
+
+	(void)state;
+	assert_int_equal(an_cpu_set_buckets(&c, in, 6, 60), 0);
+	assert_int_equal(c.nbuckets, 3);
+	assert_int_equal(c.b[0].us, 3);
+	assert_int_equal(c.b[0].n, 3);
+	assert_int_equal(c.b[2].us, 50);
+	/* 4 at 100 us beyond the 60 us limit, 2 more only in cycles. */
+	assert_int_equal(c.overflows, 6);
+	near(an_cpu_quantile(&c, 0.25, &ge), 3, 1e-12);
+	near(an_cpu_quantile(&c, 0.3, &ge), 7, 1e-12);
+	assert_int_equal(an_cpu_count_above(&c, 7), 8);
+	an_cpu_release(&c);
+	/* Counts that wrap 64 bits are refused, not summed. */
+	c = (struct an_cpu){ 0 };
+	assert_int_equal(an_cpu_set_buckets(&c, big, 2, 10), -EOVERFLOW);
+	assert_null(c.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_distributions),
-		cmocka_unit_test(test_welch_paired_holm),
+		cmocka_unit_test(test_welch_paired),
+		cmocka_unit_test(test_sparse),
 		cmocka_unit_test(test_hist),
 	};
 

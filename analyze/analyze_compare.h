@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The comparison's private contract between its files (docs/statistics.md
+ * explains the method in words):
+ *
+ *   analyze_compare.c     the entry: both sides prepared per CPU (equal
+ *                         sample counts, pools, drift halves), the order
+ *                         of work, the notes
+ *   analyze_lines_rep.c   quantiles and maxima of each repetition: the
+ *                         repetition is the unit of evidence
+ *   analyze_extreme.c     the baseline's tail law: a maximum beyond it,
+ *                         the latency exceeded once per million wake-ups
+ *   analyze_lines_misc.c  averages, workload metrics, budgets
+ *   analyze_verdict.c     the family of deciding lines, each line's
+ *                         interval and verdict, the comparison's verdict
+ *                         and its reason
+ *
+ * A line is first built with the ingredients of its test (struct
+ * line_test, kept beside it); the verdict file turns them into p-values
+ * and intervals once the family's size is known, so the p-value and the
+ * interval of a line always come from one test at one level.
+ */
+#ifndef RTGATE_ANALYZE_COMPARE_H
+#define RTGATE_ANALYZE_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analyze.h"
+
+/* Resolution of cyclictest's numbers: 1 us. */
+#define AN_RES_US	1.0
+
+/* One side's data for one CPU. */
+struct side_cpu {
+	double *mx;		/* maxima at equal counts, per run */
+	double *avg;		/* per run */
+	struct an_cpu pool;	/* all runs pooled */
+	bool hist;		/* every run of both sides has a histogram */
+	double nref;		/* the equal sample count of this CPU */
+};
+
+enum test_kind {
+	TEST_NONE,		/* shown, never tested */
+	TEST_LOG,		/* a t statistic on log(1 + us) */
+	TEST_LINEAR,		/* a t statistic in the line's unit */
+	TEST_EXCEED,		/* a maximum against a tail law */
+	TEST_BUDGET,		/* a limit: no statistics */
+};
+
+/* What a line's test needs once the family is known. */
+struct line_test {
+	enum test_kind kind;
+	double d;		/* LOG: log ratio; LINEAR: difference */
+	double se;		/* its standard error */
+	double df;		/* Student's t degrees of freedom */
+	double sd;		/* per repetition, for repetitions needed */
+	double sign;		/* +1: higher is worse; -1: lower is worse */
+	/*
+	 * EXCEED, Pareto form: threshold u and x = 1 + the candidate's
+	 * maximum (as 1 + us), rate = k / n of the baseline above u, shape
+	 * = the Gamma shape of xi_hat / xi, xi = xi_hat, n = candidate
+	 * samples. Gumbel form: u and rate = mean and sd of the baseline's
+	 * log maxima, shape = their number, n = the candidate's maxima,
+	 * x = its largest, standardised.
+	 */
+	bool gumbel;
+	double u, rate, shape, xi, n, x;
+	double min_us;		/* a maximum below this is never beyond */
+	size_t rank;		/* Gumbel: the rank-th largest is judged */
+	/* BUDGET: the limit */
+	double limit;
+};
+
+struct prep {
+	const struct an_side *sb, *sc;
+	const struct an_gate *gate;
+	struct an_result *res;
+	struct line_test *tests;	/* parallel to res->lines */
+	size_t ncpus, cap;
+	struct side_cpu *b, *c;
+	double sigma;		/* Gumbel scale for summary-only maxima */
+	bool drift;		/* A/B/A: the baseline ran before and after */
+	size_t *early, *late, nhalf;
+};
+
+/* A new line (lines may move: hold indices, not pointers, across calls). */
+struct an_line *cmp_line_new(struct prep *p, enum an_line_kind kind,
+			     const char *metric, int cpu);
+static inline struct line_test *cmp_test(struct prep *p,
+					 const struct an_line *l)
+{
+	return &p->tests[l - p->res->lines];
+}
+/* Effect, percentage and floor of a latency line (lower is better). */
+void cmp_line_effect_us(const struct prep *p, struct an_line *l);
+void cmp_note(struct an_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+double cmp_subset_median(const double *v, const size_t *idx, size_t n);
+
+int cmp_rep_lines(struct prep *p);		/* analyze_lines_rep.c */
+int cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
+int cmp_exceedances(struct prep *p);
+int cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */
+int cmp_metric_lines(struct prep *p);
+int cmp_budget_lines(struct prep *p);
+void cmp_decide(struct prep *p);		/* analyze_verdict.c */
+/* An EXCEED test's p-value, and the maximum it exceeds with prob. p. */
+double cmp_exceed_p(const struct line_test *t);
+double cmp_exceed_x(const struct line_test *t, double p);
+
+#endif

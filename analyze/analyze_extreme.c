@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Worst case is worst case (docs/statistics.md): the size of a maximum is
+ * evidence. The baseline's tail gets an extreme-value law and the
+ * candidate's largest sample is judged against it, so one wake-up delayed
+ * by 50 ms where the baseline's tail makes 100 us rare is a regression
+ * even from one repetition a side.
+ *
+ * With at least five maxima (repetitions x CPUs, at equal counts) the law
+ * is a Gumbel law of the baseline's maxima on log(1 + us): the
+ * candidate's largest maximum, standardised by their mean and standard
+ * deviation, is judged against the same statistic's law simulated for
+ * that many maxima (free of the law's location and scale, so the
+ * uncertainty of the fit is in the p-value). This serves pasted T: lines
+ * and histograms alike.
+ *
+ * With fewer maxima (one or two repetitions of few CPUs) and histograms,
+ * the law is the peaks-over-threshold (Pareto) tail of the baseline's
+ * pooled samples, its shape xi by Hill's estimator on the top k samples
+ * (those beyond the histogram limit censored at it, the maximum exact),
+ * and never lighter than what makes the baseline's own maximum typical.
+ * The test is pivotal: with E the candidate maximum's log-excess over the
+ * threshold, E / xi_hat has a law free of xi (a Pareto excess is
+ * exponential with mean xi, xi_hat / xi is Gamma(m, 1/m)).
+ *
+ * The same tail laws give each side's latency exceeded once per million
+ * wake-ups (struct an_exceedance).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "analyze_compare.h"
+#include "analyze_hist.h"
+#include "analyze_stats.h"
+#include "analyze_util.h"
+
+/* The tail fit uses the top 0.1 % of the samples, within these bounds. */
+#define TAIL_K_MIN		20
+#define TAIL_K_MAX		1000
+#define TAIL_FRACTION		1e-3
+/* -ln P(the baseline's own maximum is exceeded) = -ln 0.99. */
+#define OWN_MAX_RATE		4.60517
+/*
+ * From one repetition neither the spread of its CPUs' maxima nor its tail
+ * says much of the next run's worst case (a rare SMI or host pause reaches
+ * many times the usual maxima): a maximum counts as beyond the law only at
+ * this many times the baseline's largest too.
+ */
+#define ONE_RUN_FACTOR		10
+/* Maxima needed for a Gumbel law of them (reps x CPUs). */
+#define GUMBEL_MIN		5
+#define GUMBEL_SIMS		20000
+/* The per-wake-up probability of the reported exceedance latency. */
+#define EXCEED_P		1e-6
+/* Its interval: the shape's two-sided 90 % interval. */
+#define EXCEED_ALPHA		0.05
+
+/* A Pareto tail above u (values as 1 + us): P(X > x) = k/n (x/u)^-1/xi. */
+struct tail_law {
+	double u;		/* 1 + the (k+1)-th largest sample */
+	double k, n;		/* samples above u, in all */
+	double m;		/* uncensored among the k (xi's information) */
+	double xi;		/* Hill's estimate */
+};
+
+/*
+ * Hill's estimator on the top k samples of a pooled histogram. Overflows
+ * (at or above the limit, value unknown) count as censored at the limit,
+ * except the maximum, which is known. Returns false when the tail cannot
+ * be fitted (too few samples, a threshold at 0).
+ */
+static bool hill_fit(const struct an_cpu *c, struct tail_law *law)
+{
+	double n = c->cycles, k, sum = 0, lim = c->limit + 1.0;
+	uint64_t o = c->overflows, need, got = 0;
+	uint32_t i;
+
+	if (!an_cpu_has_hist(c) || n < 10.0 * TAIL_K_MIN)
+		return false;
+	k = fmin(fmax(TAIL_FRACTION * n, TAIL_K_MIN), TAIL_K_MAX);
+	/* The threshold must lie inside the histogram. */
+	k = fmax(k, (double)o + 10);
+	if (k > n / 10)
+		return false;
+	need = (uint64_t)k + 1;
+	/* Walk down from the top to the (k+1)-th largest sample. */
+	for (i = c->nbuckets; i-- > 0 && got < need;) {
+		got += c->b[i].n;
+		if (got >= need) {
+			law->u = c->b[i].us + 1.0;
+			break;
+		}
+	}
+	if (got < need || law->u <= 1.0)
+		return false;
+	/* Sum of log excesses of the top k. */
+	got = 0;
+	if (o) {
+		sum += log((c->max_us + 1.0) / law->u);
+		sum += (double)(o - 1) * log(lim / law->u);
+		got = o;
+	}
+	for (i = c->nbuckets; i-- > 0 && got < (uint64_t)k;) {
+		uint64_t take = c->b[i].n;
+		double x = c->b[i].us + 1.0;
+
+		if (x <= law->u)
+			break;
+		if (got + take > (uint64_t)k)
+			take = (uint64_t)k - got;
+		sum += (double)take * log(x / law->u);
+		got += take;
+	}
+	law->k = got;
+	law->n = n;
+	law->m = (double)got - (o > 1 ? (double)(o - 1) : 0);
+	if (law->m < TAIL_K_MIN / 2 || !(sum > 0))
+		return false;
+	law->xi = sum / law->m;
+	/*
+	 * The law must find the baseline's own maximum unremarkable: a tail
+	 * fitted to a plateau (a burst's hundreds of delayed samples) below
+	 * rare host pauses would call the next pause impossible. So the shape
+	 * is at least the one under which the baseline's maximum would be
+	 * exceeded by 99 of 100 runs of its own sample count:
+	 * k (x / u)^(-1 / xi) = -ln 0.01. One run says little about the next
+	 * run's worst case; this says as little as that.
+	 */
+	if (c->max_us + 1.0 > law->u && law->k > 2 * OWN_MAX_RATE)
+		law->xi = fmax(law->xi, log((c->max_us + 1.0) / law->u) /
+				       log(law->k / OWN_MAX_RATE));
+	return true;
+}
+
+/*
+ * P(the largest of n candidate samples has a log-excess over u of at
+ * least t xi_hat), the candidate's exceedances of u being Poisson with
+ * mean lambda = n k / n_base. Given xi_hat / xi = G ~ Gamma(m, 1/m) the
+ * probability is 1 - exp(-lambda e^(-t G)) <= lambda e^(-t G), whose mean
+ * over G is lambda (1 + t / m)^-m (the Gamma law's moment generating
+ * function): a bound that is tight where a test decides (small p) and
+ * never below the truth. Large probabilities take xi_hat as exact.
+ */
+static double hill_p(const struct tail_law *law, double n, double t)
+{
+	double lambda = n * law->k / law->n;
+	double bound = lambda * exp(-law->m * log1p(t / law->m));
+
+	if (t > 0 && bound < 0.5)
+		return bound;
+	return -expm1(-lambda * exp(-t));
+}
+
+/* The candidate maximum the law exceeds with probability p (the inverse). */
+static double hill_x(const struct tail_law *law, double n, double p)
+{
+	double lambda = n * law->k / law->n, t;
+
+	t = law->m * expm1(log(lambda / p) / law->m);
+	if (!(t > 0) || hill_p(law, n, t) >= 0.5)
+		t = log(lambda / -log1p(-p));
+	return law->u * exp(law->xi * t) - 1;
+}
+
+static int hill_line(struct prep *p, size_t j, bool deciding)
+{
+	const struct an_cpu *cb = &p->b[j].pool, *cc = &p->c[j].pool;
+	struct tail_law law;
+	struct an_line *l;
+	struct line_test *t;
+	double xc = cc->max_us + 1.0, med;
+
+	if (!hill_fit(cb, &law))
+		return 0;
+	l = cmp_line_new(p, AN_LINE_EXCEED, "max", j);
+	if (!l)
+		return -ENOMEM;
+	t = cmp_test(p, l);
+	l->deciding = deciding;
+	med = hill_x(&law, cc->cycles, 0.5);
+	l->base = med;
+	l->cand = cc->max_us;
+	cmp_line_effect_us(p, l);
+	t->kind = TEST_EXCEED;
+	if (p->sb->nruns == 1)
+		t->min_us = ONE_RUN_FACTOR * cb->max_us;
+	t->u = law.u;
+	t->rate = law.k / law.n;
+	t->shape = law.m;
+	t->xi = law.xi;
+	t->n = cc->cycles;
+	t->x = xc;
+	an_sfmt(l->evidence, sizeof(l->evidence), "the candidate's largest "
+		"of %.0f samples against the baseline's Pareto tail above "
+		"%.0f us (top %.0f of %.0f samples, shape %.2f): a maximum "
+		"of %.0f us is its median", (double)cc->cycles, law.u - 1,
+		law.k, law.n, law.xi, med);
+	return 0;
+}
+
+/* ---- without histograms: a Gumbel law of the maxima ---- */
+
+/*
+ * The law of the rank-th largest of nc draws of (Y - mean) / sd, with mean
+ * and sd of m draws, for Gumbel Y: simulated (it is free of the law's
+ * location and scale), sorted, from a fixed seed so verdicts repeat.
+ * Replays judge thousands of comparisons of the same shape: the last few
+ * laws are kept (the process is single-threaded).
+ */
+#define GUMBEL_CACHE	8
+
+static const double *gumbel_null(size_t m, size_t nc, size_t rank)
+{
+	static struct {
+		size_t m, nc, rank;
+		double *t;
+	} cache[GUMBEL_CACHE];
+	static size_t next_slot;
+	gsl_rng *rng;
+	double *t, y[m];
+	size_t s, i, slot;
+
+	for (i = 0; i < GUMBEL_CACHE; i++)
+		if (cache[i].t && cache[i].m == m && cache[i].nc == nc &&
+		    cache[i].rank == rank)
+			return cache[i].t;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	t = malloc(GUMBEL_SIMS * sizeof(*t));
+	if (!rng || !t) {
+		gsl_rng_free(rng);
+		free(t);
+		return NULL;
+	}
+	gsl_rng_set(rng, 4711 + m * 131 + nc * 7 + rank);
+	for (s = 0; s < GUMBEL_SIMS; s++) {
+		double mean, sd, first = -INFINITY, second = -INFINITY;
+
+		for (i = 0; i < m; i++)
+			y[i] = gsl_ran_gumbel1(rng, 1, 1);
+		mean = an_mean(y, m);
+		sd = sqrt(an_var(y, m));
+		for (i = 0; i < nc; i++) {
+			double v = (gsl_ran_gumbel1(rng, 1, 1) - mean) / sd;
+
+			if (v > first) {
+				second = first;
+				first = v;
+			} else if (v > second) {
+				second = v;
+			}
+		}
+		t[s] = rank > 1 ? second : first;
+	}
+	gsl_rng_free(rng);
+	qsort(t, GUMBEL_SIMS, sizeof(*t), an_cmp_double);
+	slot = next_slot++ % GUMBEL_CACHE;
+	free(cache[slot].t);
+	cache[slot].m = m;
+	cache[slot].nc = nc;
+	cache[slot].rank = rank;
+	cache[slot].t = t;
+	return t;
+}
+
+static int gumbel_lines(struct prep *p, bool deciding)
+{
+	size_t nb = p->sb->nruns, nc = p->sc->nruns, m = nb * p->ncpus;
+	/*
+	 * With three or more candidate repetitions the second largest of
+	 * their maxima is judged: one host pause in one repetition is not a
+	 * kernel's worst case (a budget, max_us, catches any single one).
+	 */
+	size_t rank = nc >= 3 ? 2 : 1;
+	double y[m ? m : 1], mean, sd, ymax = 0;
+	const double *null;
+	size_t r, j, k = 0;
+	int ret = 0;
+
+	if (m < GUMBEL_MIN)
+		return 0;
+	for (r = 0; r < nb; r++)
+		for (j = 0; j < p->ncpus; j++)
+			y[k++] = log1p(p->b[j].mx[r]);
+	mean = an_mean(y, m);
+	sd = sqrt(an_var(y, m));
+	for (k = 0; k < m; k++)
+		ymax = fmax(ymax, y[k]);
+	if (!(sd > 0))
+		sd = 1.0 / (2 * sqrt(3) * (1 + expm1(mean)));
+	null = gumbel_null(m, nc, rank);
+	if (!null)
+		return -ENOMEM;
+	for (j = 0; j < p->ncpus && !ret; j++) {
+		struct an_line *l;
+		struct line_test *t;
+		double best = 0, second = 0, tobs;
+
+		for (r = 0; r < nc; r++) {
+			double v = p->c[j].mx[r];
+
+			if (v > best) {
+				second = best;
+				best = v;
+			} else if (v > second) {
+				second = v;
+			}
+		}
+		if (rank > 1)
+			best = second;
+		l = cmp_line_new(p, AN_LINE_EXCEED, "max", j);
+		if (!l) {
+			ret = -ENOMEM;
+			break;
+		}
+		t = cmp_test(p, l);
+		tobs = (log1p(best) - mean) / sd;
+		l->deciding = deciding;
+		l->base = expm1(mean + sd * null[GUMBEL_SIMS / 2]);
+		l->cand = best;
+		cmp_line_effect_us(p, l);
+		t->kind = TEST_EXCEED;
+		if (nb == 1)
+			t->min_us = ONE_RUN_FACTOR * expm1(ymax);
+		t->gumbel = true;
+		t->u = mean;
+		t->rate = sd;
+		t->shape = m;
+		t->n = nc;
+		t->rank = rank;
+		t->x = tobs;
+		an_sfmt(l->evidence, sizeof(l->evidence), "the candidate's "
+			"%s maximum against a Gumbel law of the baseline's "
+			"%zu maxima (per repetition and CPU, at equal counts); "
+			"%.0f us is its median", rank > 1 ? "second largest" :
+			"largest", m, l->base);
+	}
+	return ret;
+}
+
+static double gumbel_p(const struct line_test *t)
+{
+	const double *null = gumbel_null((size_t)t->shape, (size_t)t->n,
+					 t->rank);
+	double r;
+	size_t lo = 0, hi = GUMBEL_SIMS;
+
+	if (!null)
+		return NAN;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (null[mid] < t->x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* The share at or above, never 0: a simulation sees no further. */
+	r = (double)(GUMBEL_SIMS - lo + 1) / (GUMBEL_SIMS + 1);
+	return r;
+}
+
+static double gumbel_x(const struct line_test *t, double p)
+{
+	const double *null = gumbel_null((size_t)t->shape, (size_t)t->n,
+					 t->rank);
+	size_t i;
+
+	if (!null)
+		return NAN;
+	i = (size_t)fmin(GUMBEL_SIMS - 1, fmax(0, (1 - p) * GUMBEL_SIMS));
+	return expm1(t->u + t->rate * null[i]);
+}
+
+/* The candidate's maximum in us. */
+static double cand_max(const struct line_test *t)
+{
+	return t->gumbel ? expm1(t->u + t->rate * t->x) : t->x - 1;
+}
+
+double cmp_exceed_p(const struct line_test *t)
+{
+	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
+				.m = t->shape, .xi = t->xi };
+
+	if (cand_max(t) < t->min_us)
+		return 1;
+	if (t->gumbel)
+		return gumbel_p(t);
+	return hill_p(&law, t->n, log(t->x / t->u) / t->xi);
+}
+
+double cmp_exceed_x(const struct line_test *t, double p)
+{
+	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
+				.m = t->shape, .xi = t->xi };
+	double x = t->gumbel ? gumbel_x(t, p) : hill_x(&law, t->n, p);
+
+	/* Below min_us nothing is beyond: the interval says so too. */
+	return p < 0.5 ? fmax(x, t->min_us) : x;
+}
+
+int cmp_exceed_lines(struct prep *p)
+{
+	bool deciding = !strcmp(p->gate->metric, "max");
+	size_t j;
+	int ret = 0;
+
+	/*
+	 * With enough maxima (repetitions x CPUs) their own law; only with
+	 * fewer, the tail of the samples: a run's top samples may be a
+	 * burst's plateau that says nothing about the rarer host pauses
+	 * above it, while maxima are the pauses themselves.
+	 */
+	if (p->ncpus && p->sb->nruns * p->ncpus >= GUMBEL_MIN)
+		return gumbel_lines(p, deciding);
+	for (j = 0; j < p->ncpus && !ret; j++)
+		if (p->b[j].hist)
+			ret = hill_line(p, j, deciding);
+	return ret;
+}
+
+/* ---- the latency exceeded once per million wake-ups ---- */
+
+static int add_exceedance(struct an_result *res, bool cand, int cpu,
+			  const struct an_cpu *c)
+{
+	struct an_exceedance *e;
+	struct tail_law law;
+	double np = c->cycles * EXCEED_P;
+	bool ge;
+
+	e = realloc(res->exceed, (res->nexceed + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	res->exceed = e;
+	e = &e[res->nexceed++];
+	*e = (struct an_exceedance){ .candidate = cand, .cpu = cpu,
+				     .p = EXCEED_P, .us = NAN, .lo = NAN,
+				     .hi = NAN };
+	if (!hill_fit(c, &law))
+		return 0;
+	if (np >= law.k) {
+		/* Within the data: the measured quantile. */
+		e->us = an_cpu_quantile(c, 1 - EXCEED_P, &ge);
+		e->measured = true;
+		if (ge)
+			e->us = NAN;
+		return 0;
+	}
+	e->us = law.u * pow(law.k / np, law.xi) - 1;
+	e->lo = law.u * pow(law.k / np, law.xi * 2 * law.m /
+			    an_chisq_inv(1 - EXCEED_ALPHA, 2 * law.m)) - 1;
+	e->hi = law.u * pow(law.k / np, law.xi * 2 * law.m /
+			    an_chisq_inv(EXCEED_ALPHA, 2 * law.m)) - 1;
+	return 0;
+}
+
+int cmp_exceedances(struct prep *p)
+{
+	size_t j;
+	int ret = 0;
+
+	for (j = 0; j < p->ncpus && !ret; j++) {
+		if (!p->b[j].hist)
+			continue;
+		ret = add_exceedance(p->res, false, j, &p->b[j].pool);
+		if (!ret)
+			ret = add_exceedance(p->res, true, j, &p->c[j].pool);
+	}
+	return ret;
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The noise profile of a machine (docs/statistics.md, rtgate calibrate):
+ * per CPU and per evidence line (each supported quantile level and the
+ * maximum), the mean and the between-repetition variance of log(1 + us)
+ * over repetitions of one unchanged condition. Stored as JSON (schema
+ * rtgate-noise-profile/1) in the history database and copied into every
+ * manifest of a run that used it, so a report can be rebuilt from disk.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "analyze_hist.h"
+#include "analyze_stats.h"
+#include "analyze_util.h"
+#include "jsonio.h"
+#include "log.h"
+
+/* The same levels as the evidence lines (analyze_lines_rep.c). */
+static const double levels[] = {
+	0.90, 0.95, 0.97, 0.99, 0.995, 0.999, 0.9999, 0.99999,
+};
+#define NR_LEVELS (sizeof(levels) / sizeof(levels[0]))
+#define LEVEL_MIN_EXCEED	10
+
+static int add_line(struct an_profile *pr, int cpu, const char *metric,
+		    double mean, double var)
+{
+	struct an_profile_line *l;
+
+	l = realloc(pr->lines, (pr->nlines + 1) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	pr->lines = l;
+	l = &l[pr->nlines++];
+	memset(l, 0, sizeof(*l));
+	l->cpu = cpu;
+	an_sfmt(l->metric, sizeof(l->metric), "%s", metric);
+	l->mean = mean;
+	l->var = var;
+	return 0;
+}
+
+/* log(1 + value) of one run's line; NAN when not supported. */
+static double run_value(const struct an_cpu *c, double q)
+{
+	double v;
+	bool ge;
+
+	if (q <= 0)
+		return log1p(c->max_us);
+	if (!an_cpu_has_hist(c) || c->cycles * (1 - q) < LEVEL_MIN_EXCEED)
+		return NAN;
+	v = an_cpu_quantile(c, q, &ge);
+	return ge ? NAN : log1p(v);
+}
+
+int an_profile_build(struct an_side *const *groups, size_t ngroups,
+		     struct an_profile *out)
+{
+	size_t g, r, j, k, ncpus, nreps = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!ngroups || !groups[0]->nruns)
+		return -EINVAL;
+	ncpus = groups[0]->runs[0].ncpus;
+	for (g = 0; g < ngroups; g++) {
+		nreps += groups[g]->nruns;
+		for (r = 0; r < groups[g]->nruns; r++)
+			if (groups[g]->runs[r].ncpus != ncpus)
+				return -EINVAL;
+	}
+	out->nreps = nreps;
+	out->df = (double)nreps - ngroups;
+	if (out->df < 1)
+		return -EINVAL;
+	for (j = 0; j < ncpus && !ret; j++)
+		for (k = 0; k <= NR_LEVELS && !ret; k++) {
+			double q = k < NR_LEVELS ? levels[k] : 0, ss = 0;
+			double sum = 0, cnt = 0;
+			bool ok = true;
+			char name[16];
+
+			for (g = 0; g < ngroups && ok; g++) {
+				const struct an_side *s = groups[g];
+				double y[s->nruns], m;
+
+				for (r = 0; r < s->nruns && ok; r++) {
+					y[r] = run_value(&s->runs[r].cpus[j],
+							 q);
+					ok = !isnan(y[r]);
+				}
+				if (!ok)
+					break;
+				m = an_mean(y, s->nruns);
+				for (r = 0; r < s->nruns; r++) {
+					ss += (y[r] - m) * (y[r] - m);
+					sum += y[r];
+					cnt++;
+				}
+			}
+			if (!ok)
+				continue;
+			if (q > 0)
+				an_sfmt(name, sizeof(name), "p%g", q * 100);
+			else
+				an_sfmt(name, sizeof(name), "max");
+			ret = add_line(out, j, name, sum / cnt, ss / out->df);
+		}
+	if (ret)
+		an_profile_free(out);
+	return ret;
+}
+
+void an_profile_free(struct an_profile *pr)
+{
+	free(pr->lines);
+	memset(pr, 0, sizeof(*pr));
+}
+
+cJSON *an_profile_json(const struct an_profile *pr)
+{
+	cJSON *o = cJSON_CreateObject(), *lines = cJSON_CreateArray();
+	size_t i;
+
+	cJSON_AddStringToObject(o, "schema", "rtgate-noise-profile/1");
+	cJSON_AddStringToObject(o, "origin", pr->origin);
+	cJSON_AddStringToObject(o, "key", pr->key);
+	cJSON_AddNumberToObject(o, "repetitions", pr->nreps);
+	cJSON_AddNumberToObject(o, "df", pr->df);
+	for (i = 0; i < pr->nlines; i++) {
+		cJSON *l = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(l, "cpu", pr->lines[i].cpu);
+		cJSON_AddStringToObject(l, "metric", pr->lines[i].metric);
+		cJSON_AddNumberToObject(l, "mean", pr->lines[i].mean);
+		cJSON_AddNumberToObject(l, "var", pr->lines[i].var);
+		cJSON_AddItemToArray(lines, l);
+	}
+	cJSON_AddItemToObject(o, "lines", lines);
+	return o;
+}
+
+int an_profile_from_json(const char *what, const cJSON *o,
+			 struct an_profile *pr)
+{
+	const cJSON *lines, *l;
+
+	memset(pr, 0, sizeof(*pr));
+	if (strcmp(json_get_str(o, "schema", ""), "rtgate-noise-profile/1")) {
+		pr_err("%s: not a noise profile (schema "
+		       "rtgate-noise-profile/1)", what);
+		return -EINVAL;
+	}
+	an_sfmt(pr->origin, sizeof(pr->origin), "%s",
+		json_get_str(o, "origin", ""));
+	an_sfmt(pr->key, sizeof(pr->key), "%s", json_get_str(o, "key", ""));
+	pr->nreps = json_get_num(o, "repetitions", 0);
+	pr->df = json_get_num(o, "df", 0);
+	lines = cJSON_GetObjectItemCaseSensitive(o, "lines");
+	if (!(pr->df >= 1) || !cJSON_IsArray(lines)) {
+		pr_err("%s: a noise profile needs \"df\" >= 1 and \"lines\"",
+		       what);
+		return -EINVAL;
+	}
+	cJSON_ArrayForEach(l, lines) {
+		double cpu = json_get_num(l, "cpu", -1);
+		double var = json_get_num(l, "var", NAN);
+		const char *m = json_get_str(l, "metric", "");
+
+		if (!(cpu >= 0) || !(var >= 0) || !*m) {
+			pr_err("%s: line %zu of the noise profile is not "
+			       "{cpu, metric, mean, var}", what,
+			       pr->nlines + 1);
+			an_profile_free(pr);
+			return -EINVAL;
+		}
+		if (add_line(pr, (int)cpu, m, json_get_num(l, "mean", NAN),
+			     var)) {
+			an_profile_free(pr);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}

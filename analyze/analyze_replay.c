@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Splits of recorded repetitions through an_compare() (analyze_replay.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_replay.h"
+
+/* xorshift64*: a small deterministic generator for the draws. */
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+/* Rounds both sides have: rep numbers present in a and in b. */
+static size_t common_rounds(const struct an_side *a, const struct an_side *b,
+			    int *reps)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < a->nruns; i++)
+		for (j = 0; j < b->nruns; j++)
+			if (a->runs[i].rep == b->runs[j].rep) {
+				reps[n++] = a->runs[i].rep;
+				break;
+			}
+	return n;
+}
+
+static const struct an_run *run_of(const struct an_side *s, int rep)
+{
+	size_t i;
+
+	for (i = 0; i < s->nruns; i++)
+		if (s->runs[i].rep == rep)
+			return &s->runs[i];
+	return NULL;
+}
+
+/*
+ * A side that borrows k runs of src (a shallow copy: the runs' data stay
+ * src's); the execution order is kept, so drift checks still work.
+ */
+static void borrow(struct an_side *dst, const struct an_side *src,
+		   struct an_run *runs, const int *reps, size_t k)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->ref = NULL;
+	for (i = 0; i < k; i++)
+		runs[i] = *run_of(src, reps[i]);
+	dst->runs = runs;
+	dst->nruns = k;
+}
+
+int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
+	      size_t nsplits, uint64_t seed, const struct an_gate *gate,
+	      bool same_condition, struct an_replay_count *out)
+{
+	size_t n, i, s, need = a == b ? 2 * k : k;
+	int *reps, ret = 0;
+	struct an_run *rb, *rc;
+	uint64_t st = seed * 2 + 1;
+
+	memset(out, 0, sizeof(*out));
+	reps = calloc(a->nruns + 1, sizeof(*reps));
+	rb = calloc(k + 1, sizeof(*rb));
+	rc = calloc(k + 1, sizeof(*rc));
+	if (!reps || !rb || !rc) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n = common_rounds(a, b, reps);
+	if (n < need || !k) {
+		ret = -EINVAL;
+		goto out;
+	}
+	for (s = 0; s < nsplits; s++) {
+		struct an_side sb, sc;
+		struct an_result res;
+
+		/* A partial Fisher-Yates: the first need rounds are drawn. */
+		for (i = 0; i < need; i++) {
+			size_t j = i + next(&st) % (n - i);
+			int t = reps[i];
+
+			reps[i] = reps[j];
+			reps[j] = t;
+		}
+		borrow(&sb, a, rb, reps, k);
+		borrow(&sc, b, rc, a == b ? reps + k : reps, k);
+		/* A/A: either side is the baseline, half the time each. */
+		if (a != b && same_condition && s % 2) {
+			struct an_side t = sb;
+
+			sb = sc;
+			sc = t;
+		}
+		if (an_compare(&sb, &sc, gate, &res)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		out->verdict[res.verdict]++;
+		out->splits++;
+		an_result_release(&res);
+	}
+out:
+	free(reps);
+	free(rb);
+	free(rc);
+	return ret;
+}

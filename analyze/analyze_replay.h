@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Recorded repetitions replayed through an_compare() in many splits: how
+ * often the gate calls two sides of one condition different (false
+ * alarms) and how often it finds a known injected latency (power). The
+ * real-data tables of docs/statistics.md and the fixture test of
+ * tests/unit/test_analyze_real.c are made with it.
+ */
+#ifndef RTGATE_ANALYZE_REPLAY_H
+#define RTGATE_ANALYZE_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze.h"
+
+struct an_replay_count {
+	size_t splits;
+	size_t verdict[AN_REGRESSION + 1];
+};
+
+/*
+ * k repetitions of a against k of b, nsplits times. Repetitions are paired
+ * by their number (rep r of every scenario of a run ran in round r, side
+ * by side in time), so each split draws k rounds and takes a's and b's
+ * repetitions of those rounds, as a suite run of k repetitions would.
+ * When a == b the split draws 2k rounds and compares their halves (A/A
+ * within one scenario). same_condition (two identical scenarios, A/A)
+ * swaps baseline and candidate every other split, so a false alarm in
+ * either direction counts. seed makes the draws repeat. Returns 0,
+ * -EINVAL (fewer rounds than the split needs) or -ENOMEM.
+ */
+int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
+	      size_t nsplits, uint64_t seed, const struct an_gate *gate,
+	      bool same_condition, struct an_replay_count *out);
+
+#endif

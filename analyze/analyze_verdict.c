@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * From lines to a verdict (docs/statistics.md).
+ *
+ * The family is every deciding line that could be tested. Each is judged
+ * one-sided in each direction at level = (alpha's share) / 2 / family
+ * (Bonferroni: valid however the lines depend on each other, and the
+ * p-value and the interval of a line are the same test at the same
+ * level, so an interval that excludes zero is exactly a p-value below
+ * the level and every estimate lies inside its interval).
+ *
+ * A line is a REGRESSION when it is significant and its effect reaches
+ * the practical floor; NO CHANGE when its interval rules out a rise of
+ * the floor's size; otherwise it is undecided, and says the smallest rise
+ * it could have called a regression and how many more repetitions a side
+ * would bring that to the floor. The comparison is NO CHANGE only when
+ * every deciding line is: a pass is a claim that the measurement could
+ * have seen a change that matters.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_compare.h"
+#include "analyze_stats.h"
+#include "analyze_util.h"
+
+/* More repetitions than this per side are "none would". */
+#define REPS_PRACTICAL	1000
+
+static bool tested(const struct prep *p, size_t i)
+{
+	enum test_kind k = p->tests[i].kind;
+
+	return k == TEST_LOG || k == TEST_LINEAR || k == TEST_EXCEED;
+}
+
+/* Repetitions a side that bring c * sd * sqrt(2 / n) down to target. */
+static int reps_needed(const struct prep *p, double c, double sd,
+		       double target)
+{
+	size_t have = p->sb->nruns > p->sc->nruns ? p->sb->nruns :
+						     p->sc->nruns;
+	double n;
+
+	if (!(target > 0) || !(sd > 0))
+		return -1;
+	n = 2 * (c * sd / target) * (c * sd / target);
+	if (n > REPS_PRACTICAL)
+		return -1;
+	return n <= have ? 0 : (int)ceil(n) - (int)have;
+}
+
+static void judge_log(struct prep *p, struct an_line *l,
+		      const struct line_test *t, double a)
+{
+	double c = an_t_isf(a, t->df), base1 = 1 + l->base;
+	double z = t->d / t->se;
+
+	l->df = t->df;
+	l->p_worse = an_t_sf(z, t->df);
+	l->p_better = an_t_sf(-z, t->df);
+	l->lo = base1 * expm1(t->d - c * t->se);
+	l->hi = base1 * expm1(t->d + c * t->se);
+	l->see = base1 * expm1(c * t->se);
+	l->more_reps = reps_needed(p, c, t->sd, log1p(l->floor / base1));
+}
+
+static void judge_linear(struct prep *p, struct an_line *l,
+			 const struct line_test *t, double a)
+{
+	double c = an_t_isf(a, t->df), z = t->sign * t->d / t->se;
+	size_t nb = p->sb->nruns, nc = p->sc->nruns;
+	double sd = t->se / sqrt(1.0 / nb + 1.0 / nc);
+
+	l->df = t->df;
+	l->p_worse = an_t_sf(z, t->df);
+	l->p_better = an_t_sf(-z, t->df);
+	l->lo = t->d - c * t->se;
+	l->hi = t->d + c * t->se;
+	l->see = c * t->se;
+	l->more_reps = reps_needed(p, c, sd, l->floor);
+}
+
+static void judge_exceed(struct prep *p, struct an_line *l,
+			 const struct line_test *t, double a)
+{
+	double xhi = cmp_exceed_x(t, a), xlo = cmp_exceed_x(t, 1 - a);
+
+	(void)p;
+	l->p_worse = cmp_exceed_p(t);
+	l->lo = l->cand - xhi;
+	l->hi = l->cand - xlo;
+	l->see = xhi - l->base;
+	l->more_reps = 0;
+}
+
+/* p-values, intervals, and the smallest rise each line could see. */
+static void judge_lines(struct prep *p)
+{
+	struct an_result *res = p->res;
+	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
+	size_t i, m = 0;
+
+	for (i = 0; i < res->nlines; i++)
+		m += res->lines[i].deciding && tested(p, i);
+	res->family = m;
+	res->level = share / 2 / (m ? m : 1);
+	for (i = 0; i < res->nlines; i++) {
+		struct an_line *l = &res->lines[i];
+		const struct line_test *t = &p->tests[i];
+
+		switch (t->kind) {
+		case TEST_LOG:
+			judge_log(p, l, t, res->level);
+			break;
+		case TEST_LINEAR:
+			judge_linear(p, l, t, res->level);
+			break;
+		case TEST_EXCEED:
+			judge_exceed(p, l, t, res->level);
+			break;
+		default:
+			break;
+		}
+		if (t->kind == TEST_LINEAR && t->sign < 0) {
+			/* Lower is worse: the worse side of the interval. */
+			double lo = l->lo;
+
+			l->lo = -l->hi;
+			l->hi = -lo;
+		}
+	}
+}
+
+/* Each line alone. */
+static void classify(struct prep *p)
+{
+	struct an_result *res = p->res;
+	double a = res->level;
+	size_t i, m = res->family ? res->family : 1;
+
+	for (i = 0; i < res->nlines; i++) {
+		struct an_line *l = &res->lines[i];
+		const struct line_test *t = &p->tests[i];
+		double pw = l->p_worse, pb = l->p_better;
+		/* The worst rise the interval allows (oriented as worse). */
+		double hi_worse = l->hi;
+
+		l->hint = false;
+		l->p_adj = l->worse >= 0 ? pw : pb;
+		if (l->deciding && !isnan(l->p_adj))
+			l->p_adj = fmin(1, m * l->p_adj);
+		if (t->kind == TEST_BUDGET) {
+			l->verdict = l->cand > t->limit ? AN_REGRESSION :
+							  AN_NO_CHANGE;
+			continue;
+		}
+		if (!tested(p, i)) {
+			l->verdict = AN_INCONCLUSIVE;
+			continue;
+		}
+		if (pw < a && l->worse >= l->floor) {
+			l->verdict = AN_REGRESSION;
+		} else if (pb < a && -l->worse >= l->floor && !l->base_ge) {
+			l->verdict = AN_IMPROVEMENT;
+		} else if (t->kind == TEST_EXCEED ||
+			   (!isnan(hi_worse) && hi_worse < l->floor)) {
+			/*
+			 * A maximum within the baseline's tail law, or an
+			 * interval that rules out a rise of the floor's size.
+			 */
+			l->verdict = AN_NO_CHANGE;
+		} else {
+			l->verdict = AN_INCONCLUSIVE;
+			l->hint = (pw < 2 * a && l->worse >= l->floor) ||
+				  (pb < 2 * a && -l->worse >= l->floor);
+		}
+	}
+}
+
+/* Does drift explain the line? Then its verdict cannot stand. */
+static bool drift_explains(const struct an_line *l)
+{
+	return !isnan(l->drift) && fabs(l->drift) >= fabs(l->delta);
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "%sinf", v < 0 ? "-" : "+");
+	else if (fabs(v) >= 100 || v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* "CPU 1 p99 rose from 43 to 273 us (+230 us, +535%; p=6e-05)" */
+static void describe(const struct an_line *l, char *buf, size_t len)
+{
+	char where[24] = "", pv[32], b[32], c[32], d[32], lo[32], hi[32];
+	char iv[96] = "";
+
+	if (l->cpu >= 0)
+		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+	if (isnan(l->p_adj))
+		an_sfmt(pv, sizeof(pv), "no test");
+	else if (l->p_adj < 1e-12)
+		an_sfmt(pv, sizeof(pv), "p<1e-12");
+	else
+		an_sfmt(pv, sizeof(pv), "p=%.2g", l->p_adj);
+	fmt_num(b, sizeof(b), l->base);
+	fmt_num(c, sizeof(c), l->cand);
+	fmt_num(d, sizeof(d), fabs(l->cand - l->base));
+	if (!isnan(l->lo)) {
+		fmt_num(lo, sizeof(lo), l->lo);
+		fmt_num(hi, sizeof(hi), l->hi);
+		an_sfmt(iv, sizeof(iv), "; interval %s..%s %s", lo, hi,
+			l->unit);
+	}
+	an_sfmt(buf, len, "%s%s %s from %s%s to %s%s %s (%s%s %s, %+.0f%%; "
+		"%s)%s", where, l->metric,
+		l->cand > l->base ? "rose" : l->cand < l->base ? "fell" :
+		"stayed", l->base_ge ? ">=" : "", b, l->cand_ge ? ">=" : "",
+		c, l->unit, l->cand >= l->base ? "+" : "-", d, l->unit,
+		l->base ? 100 * (l->cand - l->base) / fabs(l->base) : 0.0, pv,
+		iv);
+}
+
+/* The line that best stands for a verdict: strongest, then largest. */
+static const struct an_line *strongest(const struct an_result *res,
+				       enum an_verdict v, bool hint,
+				       bool need_no_drift)
+{
+	const struct an_line *best = NULL;
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+
+		if (!l->deciding || l->verdict != v || (hint && !l->hint))
+			continue;
+		if (need_no_drift && drift_explains(l))
+			continue;
+		if (!best || l->p_adj < best->p_adj ||
+		    (l->p_adj == best->p_adj &&
+		     fabs(l->worse) / l->floor >
+		     fabs(best->worse) / best->floor))
+			best = l;
+	}
+	return best;
+}
+
+/* Names the line the verdict rests on (an_result.decisive). */
+static void rest_on(struct an_result *res, const struct an_line *l)
+{
+	res->decisive = l ? (int)(l - res->lines) : -1;
+}
+
+static void set_reason(struct an_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_reason(struct an_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(res->reason, sizeof(res->reason), fmt, ap);
+	va_end(ap);
+}
+
+static bool over_budget(struct prep *p)
+{
+	struct an_result *res = p->res;
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+
+		if (p->tests[i].kind != TEST_BUDGET ||
+		    l->verdict != AN_REGRESSION)
+			continue;
+		rest_on(res, l);
+		res->verdict = AN_REGRESSION;
+		set_reason(res, "over budget: %s", l->evidence);
+		return true;
+	}
+	return false;
+}
+
+static void decide_change(struct prep *p, enum an_verdict v)
+{
+	struct an_result *res = p->res;
+	const struct an_line *l = strongest(res, v, false, true), *other;
+	char d[400], o[400], fl[32];
+
+	if (!l) {
+		l = strongest(res, v, false, false);
+		rest_on(res, l);
+		describe(l, d, sizeof(d));
+		fmt_num(fl, sizeof(fl), l->drift);
+		res->verdict = AN_INCONCLUSIVE;
+		set_reason(res, "%s, but the baseline drifted by %s%s %s "
+			   "between its early and late repetitions, as much "
+			   "as the effect", d, l->drift > 0 ? "+" : "", fl,
+			   l->unit);
+		return;
+	}
+	rest_on(res, l);
+	describe(l, d, sizeof(d));
+	fmt_num(fl, sizeof(fl), l->floor);
+	res->verdict = v;
+	other = v == AN_REGRESSION ?
+		strongest(res, AN_IMPROVEMENT, false, false) : NULL;
+	if (other) {
+		describe(other, o, sizeof(o));
+		set_reason(res, "%s, beyond the %s %s floor; worse somewhere "
+			   "is worse, although %s", d, fl, l->unit, o);
+	} else {
+		set_reason(res, "%s, beyond the %s %s floor", d, fl, l->unit);
+	}
+}
+
+/*
+ * The deciding line furthest from settling: the largest smallest-visible
+ * rise for its floor. Untested deciding lines come first: nothing was
+ * seen there at all.
+ */
+static const struct an_line *bottleneck(const struct prep *p)
+{
+	const struct an_result *res = p->res;
+	const struct an_line *best = NULL;
+	double worst = -1;
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+		double r;
+
+		if (!l->deciding || l->verdict == AN_NO_CHANGE ||
+		    p->tests[i].kind == TEST_EXCEED ||
+		    p->tests[i].kind == TEST_BUDGET)
+			continue;
+		r = isnan(l->see) ? INFINITY : l->see / l->floor;
+		if (r > worst) {
+			worst = r;
+			best = l;
+		}
+	}
+	return best;
+}
+
+/* "N more repetitions a side would <goal>", or why none would. */
+static void more_text(char *buf, size_t len, int more, const char *goal)
+{
+	if (more < 0)
+		an_sfmt(buf, len, "no practical number of repetitions would "
+			"%s on this machine", goal);
+	else
+		an_sfmt(buf, len, "%d more repetition%s a side would %s",
+			more, more == 1 ? "" : "s", goal);
+}
+
+static void decide_unsettled(struct prep *p, const struct an_line *l)
+{
+	struct an_result *res = p->res;
+	const struct line_test *t = &p->tests[l - res->lines];
+	char where[24] = "", see[32], fl[32], hi[32], d[32], more[160];
+
+	rest_on(res, l);
+	res->verdict = AN_INCONCLUSIVE;
+	if (l->cpu >= 0)
+		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+	if (!res->family || isnan(l->see)) {
+		set_reason(res, "no change seen, but %s%s could not be tested: "
+			   "%s", where, l->metric, l->evidence);
+		return;
+	}
+	fmt_num(see, sizeof(see), l->see);
+	fmt_num(fl, sizeof(fl), l->floor);
+	fmt_num(hi, sizeof(hi), l->hi);
+	fmt_num(d, sizeof(d), l->worse);
+	if (l->see >= l->floor) {
+		more_text(more, sizeof(more), l->more_reps, "reach the floor");
+		set_reason(res, "no change seen, but this measurement could "
+			   "only have seen a %s%s rise of %s %s or more (the "
+			   "floor is %s %s); %s", where, l->metric, see,
+			   l->unit, fl, l->unit, more);
+		return;
+	}
+	/* It could see the floor, but its estimate leaves it open. */
+	more_text(more, sizeof(more), t->kind == TEST_LOG ||
+		  t->kind == TEST_LINEAR ? reps_needed(p,
+		  an_t_isf(res->level, t->df), t->kind == TEST_LOG ? t->sd :
+		  t->se / sqrt(1.0 / p->sb->nruns + 1.0 / p->sc->nruns),
+		  t->kind == TEST_LOG ? log1p((l->floor - fmax(0, l->worse)) /
+					      (1 + l->base)) :
+		  l->floor - fmax(0, l->worse)) : -1,
+		  "rule it out");
+	set_reason(res, "no change seen beyond the floor, but a %s%s rise of "
+		   "up to %s %s is not ruled out (it moved %s%s %s; the floor "
+		   "is %s %s); %s", where, l->metric, hi, l->unit,
+		   l->worse >= 0 ? "+" : "", d, l->unit, fl, l->unit, more);
+}
+
+static void decide_no_change(struct prep *p)
+{
+	struct an_result *res = p->res;
+	const struct an_line *big = NULL, *l;
+	char d[400], fl[32];
+	size_t i;
+
+	res->verdict = AN_NO_CHANGE;
+	res->settled = true;
+	for (i = 0; i < res->nlines; i++) {
+		l = &res->lines[i];
+		if (l->deciding && (p->tests[i].kind == TEST_LOG ||
+				    p->tests[i].kind == TEST_LINEAR) &&
+		    (!big || l->hi / l->floor > big->hi / big->floor))
+			big = l;
+	}
+	if (!big) {
+		for (i = 0; i < res->nlines && !big; i++)
+			if (res->lines[i].deciding)
+				big = &res->lines[i];
+	}
+	rest_on(res, big);
+	describe(big, d, sizeof(d));
+	fmt_num(fl, sizeof(fl), big->floor);
+	set_reason(res, "%s: every line rules out a rise of its floor (this "
+		   "one %s %s)", d, fl, big->unit);
+}
+
+void cmp_decide(struct prep *p)
+{
+	struct an_result *res = p->res;
+	const struct an_line *l;
+	bool any = false;
+	char d[400];
+	size_t i;
+
+	judge_lines(p);
+	classify(p);
+	for (i = 0; i < res->nlines; i++)
+		any |= res->lines[i].deciding;
+	if (!any) {
+		res->verdict = AN_INVALID;
+		set_reason(res, "no data for the gate metric %s on both sides",
+			   p->gate->metric);
+		return;
+	}
+	if (over_budget(p))
+		return;
+	if (strongest(res, AN_REGRESSION, false, false)) {
+		decide_change(p, AN_REGRESSION);
+		return;
+	}
+	if (strongest(res, AN_IMPROVEMENT, false, false)) {
+		decide_change(p, AN_IMPROVEMENT);
+		return;
+	}
+	l = strongest(res, AN_INCONCLUSIVE, true, false);
+	if (l) {
+		rest_on(res, l);
+		describe(l, d, sizeof(d));
+		res->verdict = AN_INCONCLUSIVE;
+		set_reason(res, "%s: a sign of a change that is not enough "
+			   "for the gate (a change needs p<%.2g and the "
+			   "floor); more repetitions would tell", d,
+			   p->gate->level > 0 ? p->gate->level / 2 :
+			   p->gate->alpha / 2);
+		return;
+	}
+	l = bottleneck(p);
+	if (!l && res->family) {
+		decide_no_change(p);
+		return;
+	}
+	decide_unsettled(p, l ? l : &res->lines[0]);
+}
