@@ -141,6 +141,8 @@ struct an_profile_line {
 	char metric[16];	/* "p99", "max" */
 	double mean;		/* of log(1 + us) over the repetitions */
 	double var;		/* between repetitions, of log(1 + us) */
+	unsigned int bursts;	/* repetitions more than 4 robust sd above
+				 * their group: a host pause's burst */
 };
 
 struct an_profile {

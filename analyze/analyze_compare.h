@@ -57,6 +57,13 @@ struct line_test {
 	double sd;		/* per repetition, for repetitions needed */
 	double sign;		/* +1: higher is worse; -1: lower is worse */
 	/*
+	 * LOG with one repetition a side: the upper bound of the profile's
+	 * burst rate; no p-value is below it (0: none).
+	 */
+	double p_floor;
+	unsigned int bursts;	/* ... seen in nreps profile repetitions */
+	size_t nreps;
+	/*
 	 * EXCEED, Pareto form: threshold u and x = 1 + the candidate's
 	 * maximum (as 1 + us), rate = k / n of the baseline above u, shape
 	 * = the Gamma shape of xi_hat / xi, xi = xi_hat, n = candidate

@@ -63,26 +63,88 @@ static int results_side(const char *dir, const char *scenario,
 	return ret;
 }
 
-/* File name without its extension: N.json and N.hist are one repetition. */
-static void stem(const char *name, char *out, size_t len)
+/*
+ * What a measurement is, whatever file it was read from: per thread its
+ * sample count, minimum, maximum and overflows (FNV-1a). The --json and
+ * the --histfile of one cyclictest run give the same identity.
+ */
+static uint64_t run_ident(const struct an_run *run)
 {
-	char *dot;
+	uint64_t h = 1469598103934665603ULL;
+	size_t j;
 
-	an_sfmt(out, len, "%s", name);
-	dot = strrchr(out, '.');
-	if (dot && dot != out)
-		*dot = '\0';
+	for (j = 0; j < run->ncpus; j++) {
+		const struct an_cpu *c = &run->cpus[j];
+		uint64_t v[4] = { c->cycles, (uint64_t)c->min_us,
+				  (uint64_t)c->max_us, c->overflows };
+		const unsigned char *b = (const unsigned char *)v;
+		size_t i;
+
+		for (i = 0; i < sizeof(v); i++)
+			h = (h ^ b[i]) * 1099511628211ULL;
+	}
+	return h;
 }
 
-static int ext_rank(const char *name)
+/* How much a form says: a JSON (start time, histogram) beats the rest. */
+static int run_richness(const struct an_run *run)
 {
-	const char *dot = strrchr(name, '.');
+	return (run->start_time[0] ? 2 : 0) +
+	       (run->ncpus && run->cpus[0].b ? 1 : 0);
+}
 
-	if (dot && !strcmp(dot, ".json"))
-		return 0;
-	if (dot && !strcmp(dot, ".hist"))
-		return 1;
-	return 2;
+static int by_start(const void *a, const void *b)
+{
+	const struct an_run *x = a, *y = b;
+
+	return strcmp(x->start_time, y->start_time);
+}
+
+/*
+ * Keeps one run per identity (the richest form) and, when every run
+ * knows its start time, orders them by it: the execution order the drift
+ * check needs, for plain files too.
+ */
+static void dedupe_and_order(struct an_side *side)
+{
+	size_t i, j, k;
+	bool timed = side->nruns > 0;
+
+	for (i = 0; i < side->nruns; i++)
+		side->runs[i].ident = run_ident(&side->runs[i]);
+	for (i = 0; i < side->nruns; i++)
+		for (j = i + 1; j < side->nruns;) {
+			if (side->runs[j].ident != side->runs[i].ident) {
+				j++;
+				continue;
+			}
+			if (run_richness(&side->runs[j]) >
+			    run_richness(&side->runs[i])) {
+				struct an_run t = side->runs[i];
+
+				side->runs[i] = side->runs[j];
+				side->runs[j] = t;
+			}
+			/* Drop run j: move the last run into its place. */
+			k = side->nruns - 1;
+			if (j != k) {
+				struct an_run t = side->runs[j];
+
+				side->runs[j] = side->runs[k];
+				side->runs[k] = t;
+			}
+			an_side_drop_last(side);
+		}
+	for (i = 0; i < side->nruns; i++)
+		timed &= side->runs[i].start_time[0] != '\0';
+	if (!timed)
+		return;
+	qsort(side->runs, side->nruns, sizeof(*side->runs), by_start);
+	for (i = 0; i < side->nruns; i++) {
+		side->runs[i].order = i;
+		side->runs[i].rep = i + 1;
+	}
+	side->order_known = true;
 }
 
 static int version_cmp(const struct dirent **a, const struct dirent **b)
@@ -96,14 +158,16 @@ static int only_files(const struct dirent *d)
 }
 
 /*
- * A directory of per-repetition files, in version order (2 before 10);
- * of files sharing a stem the JSON is used, then the histfile.
+ * A directory of per-repetition files. A repetition is known by its
+ * content, not its name: N.json and N.hist.txt of one run are one
+ * repetition (the JSON is kept), and with start times (--json) the
+ * repetitions are in execution order.
  */
 static int dir_side(const char *dir, struct an_side *side)
 {
 	struct dirent **ents = NULL;
-	char path[PATH_MAX], a[256], b[256];
-	int n, i, j, ret = 0;
+	char path[PATH_MAX];
+	int n, i, ret = 0;
 
 	n = scandir(dir, &ents, only_files, version_cmp);
 	if (n < 0) {
@@ -113,20 +177,9 @@ static int dir_side(const char *dir, struct an_side *side)
 	for (i = 0; i < n && !ret; i++) {
 		struct an_run *run;
 		struct stat st;
-		bool shadowed = false;
 
 		if (an_path_join(path, sizeof(path), dir, ents[i]->d_name) ||
 		    stat(path, &st) || !S_ISREG(st.st_mode))
-			continue;
-		stem(ents[i]->d_name, a, sizeof(a));
-		for (j = 0; j < n; j++) {
-			stem(ents[j]->d_name, b, sizeof(b));
-			if (j != i && !strcmp(a, b) &&
-			    ext_rank(ents[j]->d_name) <
-			    ext_rank(ents[i]->d_name))
-				shadowed = true;
-		}
-		if (shadowed)
 			continue;
 		run = an_side_add_run(side, ents[i]->d_name, 0);
 		ret = run ? an_parse_file(path, run) : -ENOMEM;
@@ -138,6 +191,8 @@ static int dir_side(const char *dir, struct an_side *side)
 		pr_err("%s: no cyclictest files in the directory", dir);
 		ret = -EINVAL;
 	}
+	if (!ret)
+		dedupe_and_order(side);
 	return ret;
 }
 

@@ -26,6 +26,7 @@
 #include "analyze_hist.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"
+#include <gsl/gsl_cdf.h>
 
 /* A level is judged only with this many samples above it in every run. */
 #define LEVEL_MIN_EXCEED	10
@@ -56,6 +57,7 @@ struct rep_line {
 	double vfloor;		/* sampling variance of one value */
 	double mb, mc, ss, df_own;
 	double s0, df0;		/* the prior's variance and df */
+	const struct an_profile_line *pl;	/* the profile's line */
 	const char *prior;	/* "profile", "CPUs", NULL */
 	size_t nabove;		/* fewest samples above the level */
 };
@@ -231,6 +233,7 @@ static void priors(struct prep *p, struct rep_line *rls, size_t n)
 		rl->s0 = pl->var;
 		rl->df0 = d0;
 		rl->prior = "profile";
+		rl->pl = pl;
 		used++;
 	}
 	if (pr && (up || down))
@@ -317,6 +320,20 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 	}
 	if (df > 0) {
 		s2 = fmax(s2 / df, rl->vfloor);
+		/*
+		 * One repetition a side cannot tell a change from a burst:
+		 * no p-value below the upper 95 % bound of the profile's
+		 * burst rate (Clopper-Pearson).
+		 */
+		if (!(rl->df_own > 0) && rl->pl) {
+			size_t nr = p->gate->profile->nreps;
+			unsigned int k = rl->pl->bursts;
+
+			t->bursts = k;
+			t->nreps = nr;
+			t->p_floor = k >= nr ? 1 :
+				     gsl_cdf_beta_Pinv(0.95, k + 1.0, nr - k);
+		}
 		t->kind = TEST_LOG;
 		t->d = rl->mc - rl->mb;
 		t->sd = sqrt(s2);

@@ -285,6 +285,8 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 	if (!cmd)
 		cmd = cJSON_GetObjectItemCaseSensitive(json, "cmdline");
 	cmdline_scan(cJSON_IsString(cmd) ? cmd->valuestring : NULL, &cl);
+	an_sfmt(run->start_time, sizeof(run->start_time), "%s",
+		json_get_str(json, "start_time", ""));
 	threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
 	if (!cJSON_IsObject(threads) || !threads->child) {
 		pr_err("%s: no \"thread\" object: not a cyclictest --json "

@@ -59,6 +59,55 @@ static double run_value(const struct an_cpu *c, double q)
 	return ge ? NAN : log1p(v);
 }
 
+/*
+ * Bursts: repetitions whose value lies more than BURST_SD robust standard
+ * deviations (1.4826 x the median absolute residual) above their group's
+ * median. A host pause delays a run of wake-ups and lifts one
+ * repetition's tail tenfold; a variance does not describe that, a count
+ * does (one repetition a side cannot tell such a burst from a change).
+ */
+#define BURST_SD	4.0
+
+static unsigned int count_bursts(struct an_side *const *groups,
+				 size_t ngroups, size_t j, double q)
+{
+	size_t g, r, n = 0, total = 0;
+	unsigned int k = 0;
+	double *res, mad;
+
+	for (g = 0; g < ngroups; g++)
+		total += groups[g]->nruns;
+	res = calloc(total ? total : 1, sizeof(*res));
+	if (!res)
+		return 0;
+	for (g = 0; g < ngroups; g++) {
+		const struct an_side *s = groups[g];
+		double y[s->nruns], med;
+
+		for (r = 0; r < s->nruns; r++)
+			y[r] = run_value(&s->runs[r].cpus[j], q);
+		med = an_median(y, s->nruns);
+		for (r = 0; r < s->nruns; r++)
+			res[n++] = y[r] - med;
+	}
+	for (r = 0; r < n; r++)
+		res[r] = fabs(res[r]);
+	mad = fmax(1.4826 * an_median(res, n), 0.01);
+	/* Count the upward ones, residuals taken again per group. */
+	for (g = 0, n = 0; g < ngroups; g++) {
+		const struct an_side *s = groups[g];
+		double y[s->nruns], med;
+
+		for (r = 0; r < s->nruns; r++)
+			y[r] = run_value(&s->runs[r].cpus[j], q);
+		med = an_median(y, s->nruns);
+		for (r = 0; r < s->nruns; r++)
+			k += y[r] - med > BURST_SD * mad;
+	}
+	free(res);
+	return k;
+}
+
 int an_profile_build(struct an_side *const *groups, size_t ngroups,
 		     struct an_profile *out)
 {
@@ -111,6 +160,9 @@ int an_profile_build(struct an_side *const *groups, size_t ngroups,
 			else
 				an_sfmt(name, sizeof(name), "max");
 			ret = add_line(out, j, name, sum / cnt, ss / out->df);
+			if (!ret)
+				out->lines[out->nlines - 1].bursts =
+					count_bursts(groups, ngroups, j, q);
 		}
 	if (ret)
 		an_profile_free(out);
@@ -140,6 +192,7 @@ cJSON *an_profile_json(const struct an_profile *pr)
 		cJSON_AddStringToObject(l, "metric", pr->lines[i].metric);
 		cJSON_AddNumberToObject(l, "mean", pr->lines[i].mean);
 		cJSON_AddNumberToObject(l, "var", pr->lines[i].var);
+		cJSON_AddNumberToObject(l, "bursts", pr->lines[i].bursts);
 		cJSON_AddItemToArray(lines, l);
 	}
 	cJSON_AddItemToObject(o, "lines", lines);
@@ -185,6 +238,7 @@ int an_profile_from_json(const char *what, const cJSON *o,
 			an_profile_free(pr);
 			return -ENOMEM;
 		}
+		pr->lines[pr->nlines - 1].bursts = json_get_num(l, "bursts", 0);
 	}
 	return 0;
 }

@@ -33,7 +33,11 @@
 static bool tested(const struct prep *p, size_t i)
 {
 	enum test_kind k = p->tests[i].kind;
+	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
 
+	/* A burst-rate floor above any share of alpha tests nothing. */
+	if (p->tests[i].p_floor >= share / 2)
+		return false;
 	return k == TEST_LOG || k == TEST_LINEAR || k == TEST_EXCEED;
 }
 
@@ -60,8 +64,17 @@ static void judge_log(struct prep *p, struct an_line *l,
 	double z = t->d / t->se;
 
 	l->df = t->df;
-	l->p_worse = an_t_sf(z, t->df);
-	l->p_better = an_t_sf(-z, t->df);
+	if (t->p_floor >= a) {
+		/* Nothing this line could show is below the burst rate. */
+		an_sfmt(l->evidence, sizeof(l->evidence), "one repetition a "
+			"side cannot tell a change from a burst: the noise "
+			"profile saw bursts here in %u of %zu repetitions "
+			"(up to %.2g of them)", t->bursts, t->nreps,
+			t->p_floor);
+		return;
+	}
+	l->p_worse = fmax(t->p_floor, an_t_sf(z, t->df));
+	l->p_better = fmax(t->p_floor, an_t_sf(-z, t->df));
 	l->lo = base1 * expm1(t->d - c * t->se);
 	l->hi = base1 * expm1(t->d + c * t->se);
 	l->see = base1 * expm1(c * t->se);

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The gate on real data (issue 12, docs/statistics.md): every sitting
+ * recorded on the test machine (tests/fixtures/real, record.sh) is
+ * replayed through an_compare() in many splits, as a suite run of k
+ * repetitions a side would see them (k rounds; a round holds one
+ * repetition of every scenario, in random order).
+ *
+ *  - A/A: idle against idle2, the same rounds, either one the baseline:
+ *    REGRESSION + IMPROVEMENT in at most alpha of the splits at 1, 2, 3
+ *    and 5 repetitions a side, without a noise profile and with one made
+ *    from the other sittings (a machine calibrated on another day).
+ *  - Power: the 100 us spinner on CPU 1 (inject100) against idle, three
+ *    repetitions a side: found in at least 95 % of the splits.
+ */
+#include <dirent.h>
+#include <unistd.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analyze/analyze.h"
+#include "analyze/analyze_input.h"
+#include "analyze/analyze_replay.h"
+
+#define REAL	"tests/fixtures/real"
+#define SPLITS	200
+#define MAX_SITTINGS	16
+
+struct sitting {
+	char dir[PATH_MAX];
+	struct an_side *idle, *idle2, *inject100;
+};
+
+static struct sitting sit[MAX_SITTINGS];
+static size_t nsit;
+
+static int load(void **state)
+{
+	struct dirent **ents;
+	int n, i;
+
+	(void)state;
+	n = scandir(REAL, &ents, NULL, alphasort);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++) {
+		struct an_results res;
+		struct sitting *s = &sit[nsit];
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), REAL "/%s/manifest.json",
+			 ents[i]->d_name);
+		if (ents[i]->d_name[0] == '.' || access(path, R_OK) ||
+		    nsit == MAX_SITTINGS) {
+			free(ents[i]);
+			continue;
+		}
+		snprintf(s->dir, sizeof(s->dir), REAL "/%s", ents[i]->d_name);
+		assert_int_equal(an_results_open(s->dir, &res), 0);
+		assert_int_equal(an_results_side(&res, "idle", &s->idle), 0);
+		assert_int_equal(an_results_side(&res, "idle2", &s->idle2), 0);
+		assert_int_equal(an_results_side(&res, "inject100",
+						 &s->inject100), 0);
+		an_results_close(&res);
+		nsit++;
+		free(ents[i]);
+	}
+	free(ents);
+	/* The issue asks for several sittings and >= 30 idle repetitions. */
+	assert_true(nsit >= 2);
+	return 0;
+}
+
+static int unload(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nsit; i++) {
+		an_side_free(sit[i].idle);
+		an_side_free(sit[i].idle2);
+		an_side_free(sit[i].inject100);
+	}
+	return 0;
+}
+
+/* A profile from every sitting but skip (A/A idle and idle2 groups). */
+static bool profile_without(size_t skip, struct an_profile *pr)
+{
+	struct an_side *groups[2 * MAX_SITTINGS];
+	size_t i, n = 0;
+
+	for (i = 0; i < nsit; i++)
+		if (i != skip) {
+			groups[n++] = sit[i].idle;
+			groups[n++] = sit[i].idle2;
+		}
+	if (!n)
+		return false;
+	assert_int_equal(an_profile_build(groups, n, pr), 0);
+	snprintf(pr->origin, sizeof(pr->origin), "the other sittings");
+	return true;
+}
+
+static void aa(bool with_profile)
+{
+	static const size_t ks[] = { 1, 2, 3, 5 };
+	size_t k, i, idle_reps = 0;
+
+	for (i = 0; i < nsit; i++)
+		idle_reps += sit[i].idle->nruns + sit[i].idle2->nruns;
+	assert_true(idle_reps >= 30);
+	for (k = 0; k < 4; k++) {
+		size_t changes = 0, splits = 0;
+
+		for (i = 0; i < nsit; i++) {
+			struct an_replay_count c;
+			struct an_profile pr;
+			struct an_gate gate;
+			bool have = false;
+			double r;
+
+			an_gate_default(&gate);
+			if (with_profile && (have = profile_without(i, &pr)))
+				gate.profile = &pr;
+			assert_int_equal(an_replay(sit[i].idle, sit[i].idle2,
+						   ks[k], SPLITS, 11 + k,
+						   &gate, true, &c), 0);
+			r = (double)(c.verdict[AN_REGRESSION] +
+				     c.verdict[AN_IMPROVEMENT]) / c.splits;
+			printf("# A/A %s%s, %zu v %zu: %.1f%% false changes, "
+			       "%.1f%% no change\n", sit[i].dir,
+			       with_profile ? " (profile of the others)" : "",
+			       ks[k], ks[k], 100 * r,
+			       100.0 * c.verdict[AN_NO_CHANGE] / c.splits);
+			/* One sitting alone: a loose bound on its noise. */
+			assert_true(r <= 0.10);
+			changes += c.verdict[AN_REGRESSION] +
+				   c.verdict[AN_IMPROVEMENT];
+			splits += c.splits;
+			if (have)
+				an_profile_free(&pr);
+		}
+		printf("# A/A all sittings%s, %zu v %zu: %.1f%% false "
+		       "changes\n", with_profile ? " (profiles)" : "", ks[k],
+		       ks[k], 100.0 * changes / splits);
+		assert_true((double)changes / splits <= 0.05);
+	}
+}
+
+static void test_aa_no_profile(void **state)
+{
+	(void)state;
+	aa(false);
+}
+
+static void test_aa_profile(void **state)
+{
+	(void)state;
+	aa(true);
+}
+
+static void power(bool with_profile)
+{
+	size_t i, found = 0, splits = 0;
+
+	for (i = 0; i < nsit; i++) {
+		struct an_replay_count c;
+		struct an_profile pr;
+		struct an_gate gate;
+		bool have = false;
+
+		an_gate_default(&gate);
+		if (with_profile && (have = profile_without(i, &pr)))
+			gate.profile = &pr;
+		assert_int_equal(an_replay(sit[i].idle, sit[i].inject100, 3,
+					   SPLITS, 5, &gate, false, &c), 0);
+		printf("# inject 100 us %s%s, 3 v 3: %.1f%% REGRESSION\n",
+		       sit[i].dir, with_profile ? " (profile)" : "",
+		       100.0 * c.verdict[AN_REGRESSION] / c.splits);
+		found += c.verdict[AN_REGRESSION];
+		splits += c.splits;
+		if (have)
+			an_profile_free(&pr);
+	}
+	printf("# inject 100 us, all sittings%s, 3 v 3: %.1f%% REGRESSION\n",
+	       with_profile ? " (profiles)" : "", 100.0 * found / splits);
+	assert_true((double)found / splits >= 0.95);
+}
+
+static void test_power_no_profile(void **state)
+{
+	(void)state;
+	power(false);
+}
+
+static void test_power_profile(void **state)
+{
+	(void)state;
+	power(true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aa_no_profile),
+		cmocka_unit_test(test_aa_profile),
+		cmocka_unit_test(test_power_no_profile),
+		cmocka_unit_test(test_power_profile),
+	};
+
+	return cmocka_run_group_tests(tests, load, unload);
+}
