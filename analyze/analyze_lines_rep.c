@@ -56,6 +56,7 @@ struct rep_line {
 	double *yb, *yc;	/* log(1 + value) per run */
 	double vfloor;		/* sampling variance of one value */
 	double mb, mc, ss, df_own;
+	double hb, hc;		/* repetitions left after trimming */
 	double s0, df0;		/* the prior's variance and df */
 	const struct an_profile_line *pl;	/* the profile's line */
 	const char *prior;	/* "profile", "CPUs", NULL */
@@ -141,6 +142,37 @@ static double sum_sq(const double *y, size_t n, double m)
 	return s;
 }
 
+/*
+ * Yuen's trimmed mean: with five repetitions or more a side, the highest
+ * and lowest 20 % are left out of the mean and winsorized in the sum of
+ * squares, so one repetition's burst neither fakes nor hides a change.
+ * Returns the winsorized sum of squares; *h is the repetitions kept.
+ */
+static double trimmed(const double *y, size_t n, double *mean, double *h)
+{
+	size_t g = n >= 5 ? (size_t)(0.2 * n) : 0, i;
+	double s[n ? n : 1], w, m = 0, ss = 0;
+
+	memcpy(s, y, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), an_cmp_double);
+	for (i = g; i < n - g; i++)
+		m += s[i];
+	*h = (double)(n - 2 * g);
+	*mean = m / *h;
+	if (!g)
+		return sum_sq(y, n, *mean);
+	/* Winsorized around the winsorized mean, as Yuen's test has it. */
+	for (i = 0, m = 0; i < n; i++)
+		m += fmin(fmax(s[i], s[g]), s[n - g - 1]);
+	m /= n;
+	for (i = 0; i < n; i++) {
+		w = fmin(fmax(s[i], s[g]), s[n - g - 1]) - m;
+		ss += w * w;
+	}
+	/* The trimmed mean's variance is ss / (h (h - 1)): df h - 1. */
+	return ss;
+}
+
 static bool supported(const struct prep *p, size_t j, double q)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
@@ -169,10 +201,9 @@ static int rep_line_fill(struct prep *p, struct rep_line *rl)
 		return 0;
 	}
 	rl->vfloor = vsum / (nb + nc);
-	rl->mb = an_mean(rl->yb, nb);
-	rl->mc = an_mean(rl->yc, nc);
-	rl->ss = sum_sq(rl->yb, nb, rl->mb) + sum_sq(rl->yc, nc, rl->mc);
-	rl->df_own = (double)nb + nc - 2;
+	rl->ss = trimmed(rl->yb, nb, &rl->mb, &rl->hb) +
+		 trimmed(rl->yc, nc, &rl->mc, &rl->hc);
+	rl->df_own = rl->hb + rl->hc - 2;
 	return 0;
 }
 
@@ -337,7 +368,7 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 		t->kind = TEST_LOG;
 		t->d = rl->mc - rl->mb;
 		t->sd = sqrt(s2);
-		t->se = t->sd * sqrt(1.0 / nb + 1.0 / nc);
+		t->se = t->sd * sqrt(1.0 / rl->hb + 1.0 / rl->hc);
 		t->df = df;
 	}
 	if (!(df > 0)) {

@@ -33,6 +33,7 @@ static const char *kind_name(enum an_line_kind k)
 	static const char *const names[] = {
 		[AN_LINE_MAX] = "max", [AN_LINE_TAIL] = "tail",
 		[AN_LINE_AVG] = "avg", [AN_LINE_METRIC] = "metric",
+		[AN_LINE_EXCEED] = "exceed", [AN_LINE_BUDGET] = "budget",
 	};
 
 	return names[k];
@@ -206,6 +207,12 @@ static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 	add_num(o, "p_better", l->p_better);
 	add_num(o, "p_adjusted", l->p_adj);
 	add_num(o, "floor", l->floor);
+	add_num(o, "could_see", l->see);
+	if (isnan(l->see))
+		cJSON_AddNullToObject(o, "more_repetitions");
+	else
+		cJSON_AddNumberToObject(o, "more_repetitions", l->more_reps);
+	add_num(o, "df", l->df > 0 ? l->df : NAN);
 	add_num(o, "drift", l->drift);
 	cJSON_AddBoolToObject(o, "deciding", l->deciding);
 	cJSON_AddStringToObject(o, "verdict", an_verdict_name(l->verdict));
@@ -217,7 +224,7 @@ static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 static cJSON *cmp_json(const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
-	cJSON *o = cJSON_CreateObject(), *lines, *notes, *g;
+	cJSON *o = cJSON_CreateObject(), *lines, *notes, *g, *ex;
 	size_t i;
 
 	cJSON_AddStringToObject(o, "baseline", c->base->name);
@@ -241,6 +248,34 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	cJSON_AddNumberToObject(o, "candidate_repetitions", res->ncand);
 	cJSON_AddBoolToObject(o, "drift_checked", res->drift_checked);
 	cJSON_AddBoolToObject(o, "settled", res->settled);
+	add_num(o, "line_level", res->family ? res->level : NAN);
+	cJSON_AddNumberToObject(o, "family", res->family);
+	cJSON_AddBoolToObject(o, "profile_used", res->profile_used);
+	if (res->decisive >= 0)
+		cJSON_AddNumberToObject(o, "decisive_line", res->decisive);
+	else
+		cJSON_AddNullToObject(o, "decisive_line");
+	ex = cJSON_AddArrayToObject(o, "exceedance");
+	for (i = 0; i < res->nexceed; i++) {
+		const struct an_exceedance *e = &res->exceed[i];
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "side", e->candidate ? "candidate" :
+					"baseline");
+		cJSON_AddNumberToObject(x, "cpu", e->cpu);
+		cJSON_AddNumberToObject(x, "per_wakeup", e->p);
+		add_num(x, "us", e->us);
+		if (isnan(e->lo)) {
+			cJSON_AddNullToObject(x, "interval");
+		} else {
+			cJSON *iv = cJSON_AddArrayToObject(x, "interval");
+
+			cJSON_AddItemToArray(iv, num(e->lo));
+			cJSON_AddItemToArray(iv, num(e->hi));
+		}
+		cJSON_AddBoolToObject(x, "measured", e->measured);
+		cJSON_AddItemToArray(ex, x);
+	}
 	notes = cJSON_AddArrayToObject(o, "notes");
 	for (i = 0; i < res->nnotes; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(res->notes[i]));

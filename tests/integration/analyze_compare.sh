@@ -23,14 +23,17 @@ is "$(verdict $S/idle.txt $S/extend-sched-5us.txt)" "REGRESSION 1" \
 is "$(verdict $S/extend-sched-30us.txt $S/extend-sched-5us.txt)" \
 	"IMPROVEMENT 0" "extend-sched 30 us -> 5 us delay (39 -> 21 us)"
 out=$("$RTGATE" compare $S/load.txt $S/load-extend-sched-5us.txt)
+rc=$?
 v=$(sed -n 's/^verdict: \([A-Z ]*\):.*/\1/p' <<<"$out")
-ok $([ "$v" != IMPROVEMENT ] && [ -n "$v" ]; echo $?) \
-	"load -> load+extend-sched is not an improvement (got '$v')"
-check "load -> load+extend-sched shows +4 us with its evidence" -- \
-	grep -Eq '^max +all +30 +34 +\+4 .*p=[0-9.]+ .*paired over 7 CPUs' \
+# 30 -> 34 us with three times the samples: the evidence supports no
+# more than "maybe a few us"; never an improvement, never a pass.
+is "$v $rc" "INCONCLUSIVE 2" "load -> load+extend-sched: INCONCLUSIVE, exit 2"
+check "load -> load+extend-sched: the CPUs are the replicates" -- \
+	grep -Eq '^max +all .*one repetition a side: the 7 CPUs are the replicates' \
 	<<<"$out"
-check "... and the reason carries the effect and its interval" -- \
-	grep -q '^verdict: .*(+4 us, +13%; p=.*interval' <<<"$out"
+check "... and the reason says what is not ruled out and what would" -- \
+	grep -Eq '^verdict: .*rise of up to [0-9.]+ us is not ruled out.*more repetitions a side would rule it out' \
+	<<<"$out"
 check "the published T: layout is printed back" -- \
 	grep -q '^T: 0 (71748) P:95 I:1000 C:  23386 Min:      5 Act:   10 Avg:    9 Max:      30$' <<<"$out"
 check "mail-quoted lines read the same" -- \
@@ -46,9 +49,10 @@ for p in aa1 aa2; do
 	"$RTGATE" compare $R/$p/a $R/$p/b >$T/$p.txt 2>&1
 	rc=$?
 	v=$(sed -n 's/^verdict: \([A-Z ]*\):.*/\1/p' $T/$p.txt)
-	ok $([ "$v" = "NO CHANGE" ] && [ $rc -eq 0 ] ||
-	     { [ "$v" = INCONCLUSIVE ] && grep -q '^verdict: .*drifted' $T/$p.txt; }
-	     echo $?) "A/A pair $p: NO CHANGE, or INCONCLUSIVE by drift (got $v, exit $rc)"
+	# Three runs of a storm-loaded VM cannot rule out 5 us: no pass.
+	is "$v $rc" "INCONCLUSIVE 2" "A/A pair $p: INCONCLUSIVE, exit 2"
+	check "A/A pair $p: the reason says what the runs could have seen" -- \
+		grep -Eq '^verdict: .*could only have seen a CPU [01] [a-z0-9.]+ rise of [0-9.]+ us' $T/$p.txt
 done
 w=inject300
 "$RTGATE" compare $R/$w/idle $R/$w/inject --report json --out $T/$w >$T/$w.txt 2>&1
@@ -57,8 +61,10 @@ is "$(jget $T/$w/report.json '.comparisons[0].verdict')" REGRESSION \
 	"$w: report.json agrees"
 is "$(jget $T/$w/report.json '[.comparisons[0].lines[] | select(.verdict == "REGRESSION" and .deciding) | .cpu] | unique | join(",")')" \
 	1 "$w: the evidence is on CPU 1, where the spinner ran"
-is "$(jget $T/$w/report.json '.comparisons[0].lines[] | select(.kind == "max" and .cpu == null) | .verdict')" \
-	INCONCLUSIVE "$w: the maxima alone (host noise) cannot tell"
+is "$(jget $T/$w/report.json '[.comparisons[0].lines[] | select(.kind == "max" or .kind == "exceed") | .verdict] | map(select(. == "REGRESSION")) | length')" \
+	0 "$w: the maxima alone (host noise) cannot tell"
+check "$w: every deciding line's estimate lies inside its interval" -- test \
+	"$(jget $T/$w/report.json '[.comparisons[0].lines[] | select(.deciding and .interval != null) | (.interval[0] <= .delta and .delta <= .interval[1])] | all')" = true
 check "$w: the candidate's maxima are not even higher" -- test \
 	"$(jget $T/$w/report.json '.comparisons[0].lines[] | select(.kind == "max" and .cpu == 1) | .p_worse > 0.05')" = true
 # 50 us every 5 ms: 1 % of CPU 1's wake-ups, recorded under a storm that
