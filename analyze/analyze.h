@@ -304,6 +304,19 @@ void an_result_release(struct an_result *res);
 int an_profile_build(struct an_side *const *groups, size_t ngroups,
 		     struct an_profile *out);
 void an_profile_free(struct an_profile *pr);
+/*
+ * What a profile says a suite can see: the typical value of a line (us),
+ * the smallest rise in us that reps repetitions a side would call a
+ * regression at one-sided level a per line, and the repetitions a side
+ * that bring it to floor_us (-1: none up to 1000). NAN / -1 without the
+ * line.
+ */
+double an_profile_typical(const struct an_profile *pr, int cpu,
+			  const char *metric);
+double an_profile_can_see(const struct an_profile *pr, int cpu,
+			  const char *metric, size_t reps, double a);
+int an_profile_reps_for(const struct an_profile *pr, int cpu,
+			const char *metric, double floor_us, double a);
 /* Schema rtgate-noise-profile/1; from_json says what is wrong (what:). */
 struct cJSON *an_profile_json(const struct an_profile *pr);
 int an_profile_from_json(const char *what, const struct cJSON *o,
@@ -331,6 +344,7 @@ struct analyze_params {
 	unsigned int formats;	/* AN_FMT_*; report_run: 0 means all */
 	const char *out_dir;	/* compare: where reports go */
 	const char *labels;	/* compare RUN_A RUN_B [RUN_A2]: columns */
+	const char *profile;	/* --profile FILE: a noise profile */
 	bool quiet;		/* no verdict table on stdout */
 };
 

@@ -30,6 +30,7 @@ static const struct option an_opts[] = {
 	{ "out", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "labels", required_argument, NULL, 'L' },
+	{ "profile", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -50,6 +51,9 @@ static const char an_help[] =
 	"  --alpha A             significance level (default 0.05)\n"
 	"  --min-increase-us U   practical floor in us (default 5)\n"
 	"  --min-increase-pct P  practical floor in % (default 10)\n"
+	"  --profile FILE        the machine's noise profile (rtgate\n"
+	"                        calibrate): the prior of the repetitions'\n"
+	"                        variance; a run's own manifest has one\n"
 	"  --report LIST         txt,md,json,junit,html or all\n"
 	"  --out DIR             where reports go (compare: default .;\n"
 	"                        report: the run directory)\n"
@@ -104,7 +108,7 @@ static int parse_opts(int argc, char **argv, struct analyze_params *p,
 
 	analyze_params_init(p);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qhL:", an_opts,
+	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qhL:p:", an_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -137,6 +141,9 @@ static int parse_opts(int argc, char **argv, struct analyze_params *p,
 		case 'L':
 			p->labels = optarg;
 			break;
+		case 'p':
+			p->profile = optarg;
+			break;
 		case 'h':
 			printf("usage: rtgate %s\n\n%s", usage, an_help);
 			return -ECANCELED;
@@ -159,6 +166,22 @@ static int gate_apply(struct an_gate *gate, const struct analyze_params *p)
 	if (p->min_increase_pct >= 0)
 		gate->min_increase_pct = p->min_increase_pct;
 	return an_gate_check(gate);
+}
+
+/* A noise profile file (rtgate calibrate writes them): 0 or -EINVAL. */
+static int profile_read(const char *path, struct an_profile *pr)
+{
+	struct json_error err;
+	cJSON *o;
+	int ret;
+
+	if (json_read_file(path, &o, &err)) {
+		pr_err("%s", err.msg);
+		return -EINVAL;
+	}
+	ret = an_profile_from_json(path, o, pr);
+	cJSON_Delete(o);
+	return ret;
 }
 
 /* The worst verdict, then the exit code (docs/exit-codes.md). */
@@ -230,7 +253,7 @@ static int runs_table_write(const struct an_report *r,
 }
 
 #define COMPARE_USAGE "compare BASELINE CANDIDATE | RUN_A RUN_B [RUN_A2] " \
-	"[--labels L] [--metric M] " \
+	"[--labels L] [--metric M] [--profile FILE] " \
 	"[--alpha A] [--min-increase-us U] [--min-increase-pct P] " \
 	"[--report txt,md,json,junit,html] [--out DIR] [-q]"
 
@@ -274,6 +297,7 @@ int cmd_compare(int argc, char **argv)
 	struct an_side *sides[2] = { NULL, NULL };
 	struct an_cmp cmp = { 0 };
 	struct an_report r = { 0 };
+	struct an_profile prof = { 0 };
 	int i, ret = EXIT_BAD_INPUT;
 
 	/* A history baseline: the store picks the runs, an_compare judges. */
@@ -295,6 +319,11 @@ int cmd_compare(int argc, char **argv)
 	an_gate_default(&r.gate);
 	if (gate_apply(&r.gate, &p))
 		return EXIT_BAD_INPUT;
+	if (p.profile) {
+		if (profile_read(p.profile, &prof))
+			return EXIT_BAD_INPUT;
+		r.gate.profile = &prof;
+	}
 	if (an_input_read(argv[i], &sides[0]) ||
 	    an_input_read(argv[i + 1], &sides[1]))
 		goto out;
@@ -324,6 +353,7 @@ int cmd_compare(int argc, char **argv)
 out:
 	an_side_free(sides[0]);
 	an_side_free(sides[1]);
+	an_profile_free(&prof);
 	return ret;
 }
 
@@ -369,14 +399,52 @@ static void scenario_gate(const cJSON *s, const struct analyze_params *p,
 		snprintf(out->metric, sizeof(out->metric), "%s", m);
 }
 
+/*
+ * The suite is one family: its comparisons share alpha (Bonferroni), so a
+ * suite of ten comparisons does not give ten chances of a false alarm.
+ * Positive controls test the gate, not the kernel: they are judged at the
+ * same share and do not count in the family.
+ */
+static size_t suite_family(const cJSON *all)
+{
+	const cJSON *s;
+	size_t k = 0;
+
+	cJSON_ArrayForEach(s, all)
+		if (json_get_str(s, "compare", NULL) &&
+		    !*json_get_str(s, "control", ""))
+			k++;
+	return k ? k : 1;
+}
+
+static void share_alpha(const struct an_results *res, const char *cand,
+			size_t family, struct an_gate *gate)
+{
+	double look = an_results_look_level(res, cand, gate->alpha);
+
+	gate->level = look / family;
+	if (family > 1 && look < gate->alpha)
+		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
+			"shared by %zu comparisons and the looks of "
+			"--until-decided", gate->alpha, family);
+	else if (family > 1)
+		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
+			"shared by the suite's %zu comparisons", gate->alpha,
+			family);
+	else if (look < gate->alpha)
+		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
+			"shared by the looks of --until-decided", gate->alpha);
+}
+
 static int run_compare(const struct an_results *res,
 		       const struct analyze_params *p, struct an_report *r)
 {
 	const cJSON *all, *s;
 	struct an_gate gate;
-	size_t k = 0;
+	size_t k = 0, family;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
+	family = suite_family(all);
 	cJSON_ArrayForEach(s, all) {
 		const char *base = json_get_str(s, "compare", NULL);
 		const char *control = json_get_str(s, "control", "");
@@ -394,6 +462,7 @@ static int run_compare(const struct an_results *res,
 			return -EINVAL;
 		}
 		scenario_gate(s, p, &r->gate, &gate);
+		share_alpha(res, c->cand->name, family, &gate);
 		if (an_compare(c->base, c->cand, &gate, &c->res))
 			return -ENOMEM;
 		r->ncmps++;
@@ -404,8 +473,24 @@ static int run_compare(const struct an_results *res,
 	return 0;
 }
 
+/* --profile FILE, else the manifest's: the prior of every comparison. */
+static int run_profile(const struct an_results *res,
+		       const struct analyze_params *p, struct an_profile *pr,
+		       struct an_gate *gate)
+{
+	int ret = p->profile ? profile_read(p->profile, pr) :
+		  an_results_profile(res, pr);
+
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		gate->profile = pr;
+	return 0;
+}
+
 int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 {
+	struct an_profile prof = { 0 };
 	struct an_results res;
 	struct an_report r = { 0 };
 	size_t i;
@@ -428,7 +513,9 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 		 json_get_str(cJSON_GetObjectItemCaseSensitive(res.manifest,
 							       "suite"),
 			      "name", "?"), r.run_id);
-	ret = run_sides(&res, &r);
+	ret = run_profile(&res, p, &prof, &r.gate);
+	if (!ret)
+		ret = run_sides(&res, &r);
 	if (!ret)
 		ret = run_compare(&res, p, &r);
 	if (ret) {
@@ -444,6 +531,7 @@ out:
 		an_side_free(r.sides[i]);
 	free(r.sides);
 	free(r.cmps);
+	an_profile_free(&prof);
 	an_results_close(&res);
 	return ret;
 }

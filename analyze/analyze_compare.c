@@ -400,6 +400,9 @@ static void add_notes(struct prep *p)
 		cmp_note(p->res, "no histograms: maxima are brought to equal "
 		     "sample counts with a Gumbel tail of scale %.2g us",
 		     p->sigma);
+	if (p->gate->level_why[0])
+		cmp_note(p->res, "judged at %.2g of alpha: %s", p->gate->level,
+			 p->gate->level_why);
 	if (p->drift)
 		p->res->drift_checked = true;
 	else if (p->sb->nruns > 1)

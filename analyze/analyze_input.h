@@ -67,5 +67,10 @@ int an_results_side(const struct an_results *res, const char *scenario,
 		    struct an_side **out);
 /* The suite's gate from the manifest (defaults where absent). */
 void an_results_gate(const struct an_results *res, struct an_gate *gate);
+/* The noise profile the run was judged with: 0, 1 (none) or -EINVAL. */
+int an_results_profile(const struct an_results *res, struct an_profile *pr);
+/* The share of alpha of a candidate's last look (--until-decided). */
+double an_results_look_level(const struct an_results *res,
+			     const char *candidate, double alpha);
 
 #endif

@@ -242,3 +242,61 @@ int an_profile_from_json(const char *what, const cJSON *o,
 	}
 	return 0;
 }
+
+static const struct an_profile_line *line_of(const struct an_profile *pr,
+					     int cpu, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < pr->nlines; i++)
+		if (pr->lines[i].cpu == cpu &&
+		    !strcmp(pr->lines[i].metric, metric))
+			return &pr->lines[i];
+	return NULL;
+}
+
+/*
+ * The test's critical rise at reps repetitions a side, as the comparison
+ * computes it (analyze_lines_rep.c): the repetitions' own df, the
+ * profile weighing as much (all of its df, at most 20, with none).
+ */
+static double see_log(const struct an_profile *pr,
+		      const struct an_profile_line *l, size_t reps, double a)
+{
+	double own = 2.0 * reps - 2, d0 = fmin(pr->df, own > 0 ? own : 20);
+
+	return an_t_isf(a, own + d0) * sqrt(l->var * 2.0 / reps);
+}
+
+double an_profile_typical(const struct an_profile *pr, int cpu,
+			  const char *metric)
+{
+	const struct an_profile_line *l = line_of(pr, cpu, metric);
+
+	return l ? expm1(l->mean) : NAN;
+}
+
+double an_profile_can_see(const struct an_profile *pr, int cpu,
+			  const char *metric, size_t reps, double a)
+{
+	const struct an_profile_line *l = line_of(pr, cpu, metric);
+
+	if (!l || !reps)
+		return NAN;
+	return (1 + expm1(l->mean)) * expm1(see_log(pr, l, reps, a));
+}
+
+int an_profile_reps_for(const struct an_profile *pr, int cpu,
+			const char *metric, double floor_us, double a)
+{
+	const struct an_profile_line *l = line_of(pr, cpu, metric);
+	size_t n;
+
+	if (!l)
+		return -1;
+	for (n = 2; n <= 1000; n++)
+		if ((1 + expm1(l->mean)) * expm1(see_log(pr, l, n, a)) <=
+		    floor_us)
+			return n;
+	return -1;
+}

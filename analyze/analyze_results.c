@@ -54,6 +54,25 @@ void an_results_close(struct an_results *res)
 	res->manifest = NULL;
 }
 
+/* "budgets": { "max_us": 100, "p99_us": 30 } */
+static void budgets_from(const cJSON *b, struct an_gate *gate)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, b) {
+		size_t n = strlen(v->string);
+		struct an_budget *bu;
+
+		if (!cJSON_IsNumber(v) || n < 4 || gate->nbudgets ==
+		    AN_MAX_BUDGETS || strcmp(v->string + n - 3, "_us"))
+			continue;
+		bu = &gate->budgets[gate->nbudgets++];
+		an_sfmt(bu->metric, sizeof(bu->metric), "%.*s", (int)(n - 3),
+			v->string);
+		bu->us = v->valuedouble;
+	}
+}
+
 void an_results_gate(const struct an_results *res, struct an_gate *gate)
 {
 	const cJSON *suite, *g;
@@ -70,6 +89,45 @@ void an_results_gate(const struct an_results *res, struct an_gate *gate)
 					     gate->min_increase_us);
 	gate->min_increase_pct = json_get_num(g, "min_increase_pct",
 					      gate->min_increase_pct);
+	budgets_from(cJSON_GetObjectItemCaseSensitive(g, "budgets"), gate);
+}
+
+int an_results_profile(const struct an_results *res, struct an_profile *pr)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(res->manifest,
+							  "noise_profile");
+	char what[PATH_MAX + 32];
+
+	if (!o)
+		return 1;
+	an_sfmt(what, sizeof(what), "%s/manifest.json: noise_profile",
+		res->dir);
+	return an_profile_from_json(what, o, pr);
+}
+
+/*
+ * --until-decided (docs/statistics.md): the share of alpha a comparison
+ * was judged at when its candidate stopped, from the manifest's
+ * "sequential" record; alpha itself when the run had none.
+ */
+double an_results_look_level(const struct an_results *res,
+			     const char *candidate, double alpha)
+{
+	const cJSON *seq, *looks, *stop, *look;
+	int n, at;
+
+	seq = cJSON_GetObjectItemCaseSensitive(res->manifest, "sequential");
+	looks = cJSON_GetObjectItemCaseSensitive(seq, "looks");
+	n = cJSON_GetArraySize(looks);
+	if (!n)
+		return alpha;
+	stop = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(seq, "stopped"), candidate);
+	at = cJSON_IsNumber(stop) ? stop->valueint : n - 1;
+	if (at < 0 || at >= n)
+		at = n - 1;
+	look = cJSON_GetArrayItem(looks, at);
+	return json_get_num(look, "level", alpha);
 }
 
 static const cJSON *find_scenario(const struct an_results *res,

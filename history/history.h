@@ -18,10 +18,11 @@
 
 struct sqlite3;
 struct an_side;
+struct an_profile;
 struct cJSON;
 
 /* The schema this code writes; older databases are migrated on open. */
-#define HISTORY_SCHEMA_VERSION	2
+#define HISTORY_SCHEMA_VERSION	3
 
 struct history {
 	struct sqlite3 *db;
@@ -40,6 +41,24 @@ int history_schema_version(struct history *h);
 
 /* Runs a statement with no result rows (BEGIN, COMMIT, …); 0 or -EIO. */
 int history_exec(struct history *h, const char *sql);
+
+/* --- noise profiles (history_profile.c) --- */
+
+/*
+ * Stores one calibration's profile of HOST for measurement KEY (see
+ * an_profile). Calibrations accumulate: history_profile_load pools every
+ * one stored for HOST and KEY, so a machine calibrated on several days
+ * knows the noise of all of them. 0 or -errno.
+ */
+int history_profile_store(struct history *h, const char *host,
+			  const struct an_profile *pr, const char *run_id);
+/*
+ * The pooled profile of HOST and KEY (variances pooled by their degrees
+ * of freedom, bursts and repetitions added): 0, 1 when there is none, or
+ * -errno. Free it with an_profile_free().
+ */
+int history_profile_load(struct history *h, const char *host,
+			 const char *key, struct an_profile *out);
 
 /* --- import (history_import.c) --- */
 

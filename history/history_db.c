@@ -17,6 +17,7 @@
  * Version 1: runs, scenarios, repetitions, per-CPU metrics, workloads.
  * Version 2: verdicts (run-internal and against history), and the run's
  * report path, so the dashboard can link each point to its report.
+ * Version 3: noise profiles (rtgate calibrate), per host and measurement.
  * Never edit a released migration: add the next one.
  */
 static const char *const migrations[] = {
@@ -102,6 +103,16 @@ static const char *const migrations[] = {
 	"  prev_run TEXT,"
 	"  changed TEXT,"
 	"  UNIQUE (run, scenario, source));",
+	/* 2 -> 3 */
+	"CREATE TABLE noise_profiles ("
+	"  id INTEGER PRIMARY KEY,"
+	"  host TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  created TEXT NOT NULL,"
+	"  repetitions INTEGER NOT NULL,"
+	"  run_id TEXT,"
+	"  profile TEXT NOT NULL);"
+	"CREATE INDEX noise_profiles_key ON noise_profiles (host, key);",
 };
 
 #define NR_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -3,11 +3,13 @@
  * The runner's commands (docs/runner.md):
  *   rtgate run SUITE|NAME [--duration-scale F] [--repeat N] [--out DIR]
  *   rtgate restore
+ *   rtgate calibrate [--suite NAME] [--duration T]
  */
 #ifndef RTGATE_RUNNER_H
 #define RTGATE_RUNNER_H
 
 int cmd_run(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 
 #endif

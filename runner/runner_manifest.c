@@ -83,6 +83,21 @@ static cJSON *suite_json(const struct run *run)
 	cJSON_AddNumberToObject(g, "min_increase_us", s->gate.min_increase_us);
 	cJSON_AddNumberToObject(g, "min_increase_pct",
 				s->gate.min_increase_pct);
+	if (s->gate.nr_budgets) {
+		cJSON *b = cJSON_AddObjectToObject(g, "budgets");
+		size_t i;
+
+		for (i = 0; i < s->gate.nr_budgets; i++) {
+			char key[24];
+
+			snprintf(key, sizeof(key), "%s_us",
+				 s->gate.budgets[i].metric);
+			cJSON_AddNumberToObject(b, key, s->gate.budgets[i].us);
+		}
+	}
+	if (s->gate.until_decided_ns)
+		cJSON_AddNumberToObject(g, "until_decided_s",
+					s->gate.until_decided_ns / 1e9);
 	return obj;
 }
 
@@ -226,6 +241,12 @@ cJSON *manifest_build(const struct run *run)
 	if (run->tunables_after)
 		cJSON_AddItemToObject(m, "tunables_after",
 				      cJSON_Duplicate(run->tunables_after, 1));
+	if (run->noise_profile)
+		cJSON_AddItemToObject(m, "noise_profile",
+				      cJSON_Duplicate(run->noise_profile, 1));
+	if (run->sequential)
+		cJSON_AddItemToObject(m, "sequential",
+				      cJSON_Duplicate(run->sequential, 1));
 	order = cJSON_AddArrayToObject(m, "order");
 	for (i = 0; i < run->nr_order; i++) {
 		cJSON *step = cJSON_CreateArray();
@@ -335,6 +356,9 @@ void run_model_free(struct run *run)
 	cJSON_Delete(run->env);
 	cJSON_Delete(run->tunables_before);
 	cJSON_Delete(run->tunables_after);
+	cJSON_Delete(run->noise_profile);
+	cJSON_Delete(run->sequential);
+	run->noise_profile = run->sequential = NULL;
 	run->scens = NULL;
 	run->order = NULL;
 	run->env = run->tunables_before = run->tunables_after = NULL;

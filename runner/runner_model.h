@@ -84,6 +84,8 @@ struct run {
 	struct run_step *order;	/* as executed */
 	size_t nr_order;
 	struct scen_result *scens;	/* one per suite scenario */
+	cJSON *noise_profile;	/* the machine's, as the gate uses it */
+	cJSON *sequential;	/* --until-decided: budget, looks, stops */
 };
 
 /* ok | skipped | invalid | partial | not_run (docs/results.md). */

@@ -49,6 +49,12 @@ struct runner {
 
 struct tunable *runner_tunable(struct runner *r,
 			       const struct suite_tunable *st);
+/*
+ * A suite by name (./suites/NAME.suite, else BIN/../suites/NAME.suite) or
+ * path, into buf; -ENOENT (said) when there is none.
+ */
+int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
+			 size_t len);
 /* A workload's executable: bin/PROGRAM, or PROGRAM when it has a '/'. */
 void runner_program_path(const struct runner *r, const char *program,
 			 char *buf, size_t len);

@@ -34,6 +34,7 @@
 #include "runner_manifest.h"
 #include "runner_mount.h"
 #include "runner_priv.h"
+#include "runner_profile.h"
 #include "runner_req.h"
 #include "runner_signal.h"
 #include "runner_trace.h"
@@ -131,26 +132,30 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 	return 0;
 }
 
-/* NAME: ./suites/NAME.suite, else <bin>/../suites/NAME.suite. */
-static int resolve_suite(struct runner *r)
+int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
+			 size_t len)
 {
-	const char *arg = r->params.suite;
 	size_t n = strlen(arg);
 
 	if (strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".suite"))) {
-		snprintf(r->suite_path, sizeof(r->suite_path), "%s", arg);
+		snprintf(buf, len, "%s", arg);
 		return 0;
 	}
-	snprintf(r->suite_path, sizeof(r->suite_path), "suites/%s.suite", arg);
-	if (fsio_exists(r->suite_path))
+	snprintf(buf, len, "suites/%s.suite", arg);
+	if (fsio_exists(buf))
 		return 0;
-	path_fmt(r->suite_path, sizeof(r->suite_path), "%s/../suites/%s.suite",
-		 r->bin_dir, arg);
-	if (fsio_exists(r->suite_path))
+	path_fmt(buf, len, "%s/../suites/%s.suite", bin_dir, arg);
+	if (fsio_exists(buf))
 		return 0;
 	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
-	       "%s.suite exists", arg, arg, r->bin_dir, arg);
+	       "%s.suite exists", arg, arg, bin_dir, arg);
 	return -ENOENT;
+}
+
+static int resolve_suite(struct runner *r)
+{
+	return runner_resolve_suite(r->params.suite, r->bin_dir,
+				    r->suite_path, sizeof(r->suite_path));
 }
 
 void runner_program_path(const struct runner *r, const char *program,
@@ -793,6 +798,39 @@ static int load(struct runner *r)
 	return 0;
 }
 
+/*
+ * Before anything runs: the machine's noise profile for this measurement,
+ * what the suite can see with it, and the profile kept for the analyzer
+ * in the manifest (docs/statistics.md).
+ */
+static void use_profile(struct runner *r)
+{
+	struct an_profile pr;
+	char db[PATH_MAX], key[32];
+	int ret;
+
+	runner_history_db(r->params.out, db, sizeof(db));
+	runner_measure_key(&r->suite, r->run.scale, key, sizeof(key));
+	ret = runner_profile_find(db, key, &pr);
+	if (ret < 0) {
+		pr_warn("%s: the noise profile could not be read; the run is "
+			"judged without one", db);
+		return;
+	}
+	if (ret) {
+		printf("no noise profile of this machine for this measurement "
+		       "yet: `rtgate calibrate --suite %s%s%s` records one; "
+		       "the verdicts then say more, and this line says what "
+		       "the suite can see here\n", r->params.suite,
+		       r->run.scale != 1 ? " --duration-scale " : "",
+		       r->run.scale != 1 ? r->scale_str : "");
+		return;
+	}
+	runner_profile_print(&pr, &r->suite, r->run.repetitions);
+	r->run.noise_profile = an_profile_json(&pr);
+	an_profile_free(&pr);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct runner *r;
@@ -820,6 +858,8 @@ int cmd_run(int argc, char **argv)
 	if (!suite_uses_cyclictest(&r->suite))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
+	if (suite_uses_cyclictest(&r->suite))
+		use_profile(r);
 	realtime_now(&r->run.start);
 	ret = prepare(r);
 	if (ret) {

@@ -503,6 +503,38 @@ static void gate_number(struct suite_parser *p, const char *name,
 		*out = v;
 }
 
+/* max_us, p99_us, p99.9_us ...: a budget key. */
+static bool budget_key(const char *name)
+{
+	size_t n = strlen(name);
+	char metric[16];
+
+	if (n < 4 || n >= sizeof(metric) + 3 || strcmp(name + n - 3, "_us"))
+		return false;
+	snprintf(metric, sizeof(metric), "%.*s", (int)(n - 3), name);
+	return !strcmp(metric, "max") || (metric[0] == 'p' &&
+					  valid_metric(metric));
+}
+
+static void gate_budget(struct suite_parser *p, const char *name,
+			const char *val)
+{
+	struct suite_gate *g = &p->suite->gate;
+	struct suite_budget *b;
+
+	if (g->nr_budgets == SUITE_MAX_BUDGETS) {
+		perr(p, p->line, "%s: at most %d budgets", name,
+		     SUITE_MAX_BUDGETS);
+		return;
+	}
+	b = &g->budgets[g->nr_budgets];
+	snprintf(b->metric, sizeof(b->metric), "%.*s",
+		 (int)(strlen(name) - 3), name);
+	gate_number(p, name, val, 1, 1e9, &b->us);
+	if (b->us >= 1)
+		g->nr_budgets++;
+}
+
 static void gate_key(struct suite_parser *p, const char *name,
 		     const char *val)
 {
@@ -523,9 +555,19 @@ static void gate_key(struct suite_parser *p, const char *name,
 		gate_number(p, name, val, 0, 1e9, &g->min_increase_us);
 	} else if (!strcmp(name, "min_increase_pct")) {
 		gate_number(p, name, val, 0, 1e6, &g->min_increase_pct);
+	} else if (!strcmp(name, "until_decided")) {
+		uint64_t v;
+
+		if (parse_duration_ns(val, &v) || v == 0)
+			perr(p, p->line, "until_decided: '%s' is not a time "
+			     "budget (e.g. 10m)", val);
+		else
+			g->until_decided_ns = v;
+	} else if (budget_key(name)) {
+		gate_budget(p, name, val);
 	} else {
 		unknown_key(p, name, "metric, alpha, min_increase_us, "
-			    "min_increase_pct");
+			    "min_increase_pct, until_decided, max_us, pNN_us");
 	}
 }
 

@@ -125,11 +125,22 @@ struct suite_measure {
 	int trace;		/* enum trace_capture: `trace =` */
 };
 
+/* [gate] pNN_us / max_us: an absolute limit no repetition may pass. */
+struct suite_budget {
+	char metric[16];	/* "max", "p99", ... */
+	double us;
+};
+
+#define SUITE_MAX_BUDGETS	8
+
 struct suite_gate {
 	char *metric;
 	double alpha;
 	double min_increase_us;
 	double min_increase_pct;
+	struct suite_budget budgets[SUITE_MAX_BUDGETS];
+	size_t nr_budgets;
+	uint64_t until_decided_ns;	/* repetitions until decided; 0 off */
 };
 
 struct suite {

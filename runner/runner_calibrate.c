@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtgate calibrate [--suite NAME] [--duration 10m] [--duration-scale F]
+ *                   [--out DIR]`
+ *
+ * The noise profile of this machine (docs/statistics.md): repetitions of
+ * a suite's measurement with nothing else running, as two identical
+ * scenarios in randomized rounds (an A/A pair), run by the runner like any
+ * suite. Their between-repetition scatter per CPU and line, and how often
+ * a burst lifted a repetition's tail, go into the history database, where
+ * every later run of a suite with the same measurement finds them: the
+ * prior that lets few repetitions be judged, and what `rtgate run` says
+ * the suite can see here. Calibrations of one host and measurement pool.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/analyze.h"
+#include "analyze/analyze_input.h"
+#include "exitcode.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "history/history.h"
+#include "log.h"
+#include "parse.h"
+#include "runner.h"
+#include "runner_cyclictest.h"
+#include "runner_priv.h"
+#include "runner_profile.h"
+#include "runner_util.h"
+
+#define CAL_REP_OVERHEAD_S	2	/* start, stop, write: per repetition */
+#define CAL_MIN_REPS		3	/* per scenario */
+
+struct cal_params {
+	const char *suite;
+	double duration_s;
+	double scale;
+	const char *out;
+};
+
+static void cal_usage(FILE *f)
+{
+	fprintf(f, "usage: rtgate calibrate [--suite NAME] [--duration T] "
+		"[--duration-scale F] [--out DIR]\n\n"
+		"Records this machine's noise for a suite's measurement (as "
+		"root): A/A\nrepetitions of cyclictest with nothing else "
+		"running, their scatter stored\nin the history database "
+		"($RTGATE_DB or DIR/rtgate.db) as the noise\nprofile every "
+		"later run of that measurement uses.\n"
+		"  --suite NAME        whose [measure] (default quick)\n"
+		"  --duration T        time to spend (default 10m; e.g. 3m, "
+		"600s)\n"
+		"  --duration-scale F  as `rtgate run --duration-scale F`: a "
+		"scaled run\n"
+		"                      has a measurement, and a profile, of "
+		"its own\n"
+		"  --out DIR           results directory (default: "
+		"$RTGATE_RESULTS_DIR or results)\n");
+}
+
+static int cal_args(int argc, char **argv, struct cal_params *p)
+{
+	static const struct option opts[] = {
+		{ "suite", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "duration-scale", required_argument, NULL, 'S' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t ns;
+	int c;
+
+	*p = (struct cal_params){ .suite = "quick", .duration_s = 600,
+				  .scale = 1 };
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			p->suite = optarg;
+			break;
+		case 'd':
+			if (parse_duration_ns(optarg, &ns) || !ns) {
+				pr_err("--duration: '%s' is not a time (e.g. "
+				       "10m)", optarg);
+				return -EINVAL;
+			}
+			p->duration_s = ns / 1e9;
+			break;
+		case 'S':
+			if (parse_double(optarg, &p->scale) || p->scale <= 0 ||
+			    p->scale > 1000) {
+				pr_err("--duration-scale: '%s' is not a number "
+				       "above 0", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'o':
+			p->out = optarg;
+			break;
+		case 'h':
+			cal_usage(stdout);
+			return 1;
+		default:
+			cal_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc) {
+		pr_err("calibrate: unexpected argument '%s'", argv[optind]);
+		cal_usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The calibration suite: the measurement exactly as the suite's, scaled
+ * the same way (so its key is the suite's), two empty scenarios.
+ */
+static int write_suite(const struct suite *s, double scale, unsigned int reps,
+		       const char *path)
+{
+	const struct suite_measure *m = &s->measure;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "; written by rtgate calibrate for suite %s\n"
+		"[suite]\nname = calibrate-%s\n"
+		"description = A/A repetitions of %s's measurement: the noise "
+		"of this machine\nrepetitions = %u\norder = randomized\n"
+		"requires = root\n\n[measure]\ncyclictest = %s\n", s->name,
+		s->name, s->name, reps, m->args_text ? m->args_text : "");
+	if (m->loops)
+		fprintf(f, "loops = %llu\n", ct_loops(m, scale));
+	else
+		fprintf(f, "duration = %us\n", ct_duration_s(m, scale));
+	fprintf(f, "histogram = %u\n\n[scenario idle]\ndescription = "
+		"cyclictest alone\n\n[scenario idle2]\ndescription = "
+		"cyclictest alone, a second identical scenario\n",
+		m->histogram_us);
+	if (fclose(f)) {
+		free(text);
+		return -EIO;
+	}
+	ret = fsio_write_atomic(path, text, len);
+	free(text);
+	return ret;
+}
+
+/* The profile of the calibration run: stored, written, printed. */
+static int keep_profile(const char *run_dir, const struct suite *s,
+			double scale, const char *out)
+{
+	struct an_results res;
+	struct an_side *g[2] = { NULL, NULL };
+	struct an_profile pr;
+	struct history h;
+	char db[PATH_MAX], path[PATH_MAX], host[256] = "", key[32];
+	cJSON *o;
+	char *text;
+	int ret;
+
+	if (an_results_open(run_dir, &res))
+		return -EINVAL;
+	ret = an_results_side(&res, "idle", &g[0]);
+	if (!ret)
+		ret = an_results_side(&res, "idle2", &g[1]);
+	if (!ret)
+		ret = an_profile_build(g, 2, &pr);
+	an_side_free(g[0]);
+	an_side_free(g[1]);
+	if (ret) {
+		pr_err("%s: too few valid repetitions for a noise profile",
+		       run_dir);
+		an_results_close(&res);
+		return -EINVAL;
+	}
+	gethostname(host, sizeof(host) - 1);
+	runner_measure_key(s, scale, key, sizeof(key));
+	snprintf(pr.key, sizeof(pr.key), "%s", key);
+	snprintf(pr.origin, sizeof(pr.origin), "%s, %s, %zu repetitions",
+		 host, json_get_str(res.manifest, "run_id", "?"), pr.nreps);
+	runner_history_db(out, db, sizeof(db));
+	ret = history_open(&h, db);
+	if (!ret) {
+		ret = history_profile_store(&h, host, &pr,
+					    json_get_str(res.manifest,
+							 "run_id", ""));
+		history_close(&h);
+	}
+	o = an_profile_json(&pr);
+	text = o ? cJSON_Print(o) : NULL;
+	cJSON_Delete(o);
+	path_fmt(path, sizeof(path), "%s/noise-profile.json", run_dir);
+	if (!ret && text)
+		ret = fsio_write_atomic(path, text, strlen(text));
+	free(text);
+	an_profile_free(&pr);
+	an_results_close(&res);
+	if (ret)
+		return ret;
+	printf("noise profile stored in %s (and %s)\n", db, path);
+	/* What the suite itself can see now, with every calibration pooled. */
+	if (!runner_profile_find(db, key, &pr)) {
+		runner_profile_print(&pr, s, s->repetitions);
+		an_profile_free(&pr);
+	}
+	return 0;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	char bin_dir[PATH_MAX], path[PATH_MAX], tmp[] = "/tmp/rtgate-cal.XXXXXX";
+	char latest[PATH_MAX], run_dir[PATH_MAX], results[PATH_MAX];
+	char *run_argv[8];
+	struct cal_params p;
+	struct suite_error err;
+	struct suite s;
+	unsigned int reps, rep_s;
+	int ret, code, n = 0;
+	ssize_t len;
+
+	ret = cal_args(argc, argv, &p);
+	if (ret)
+		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+	if (fsio_self_dir(bin_dir, sizeof(bin_dir)) ||
+	    runner_resolve_suite(p.suite, bin_dir, path, sizeof(path)))
+		return EXIT_BAD_INPUT;
+	if (suite_load(path, &s, &err)) {
+		pr_err("%s", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	if (!suite_uses_cyclictest(&s)) {
+		pr_err("%s: suite %s measures with its workloads, not "
+		       "cyclictest: there is no latency noise to calibrate",
+		       path, s.name);
+		suite_free(&s);
+		return EXIT_BAD_INPUT;
+	}
+	rep_s = (s.measure.loops ? 0 : ct_duration_s(&s.measure, p.scale)) +
+		CAL_REP_OVERHEAD_S;
+	reps = (unsigned int)(p.duration_s / (2.0 * rep_s));
+	if (reps < CAL_MIN_REPS)
+		reps = CAL_MIN_REPS;
+	if (!mkdtemp(tmp)) {
+		pr_err("calibrate: %s: %s", tmp, strerror(errno));
+		suite_free(&s);
+		return EXIT_ENVIRONMENT;
+	}
+	snprintf(path, sizeof(path), "%s/calibrate-%s.suite", tmp, s.name);
+	ret = write_suite(&s, p.scale, reps, path);
+	if (ret) {
+		pr_err("%s: %s", path, strerror(-ret));
+		code = EXIT_ENVIRONMENT;
+		goto out;
+	}
+	printf("calibrate: %u repetitions of %s's measurement a scenario, "
+	       "two identical scenarios (about %.0f s)\n", reps, s.name,
+	       2.0 * reps * rep_s);
+	fflush(stdout);
+	snprintf(results, sizeof(results), "%s", p.out ? p.out :
+		 getenv("RTGATE_RESULTS_DIR") && *getenv("RTGATE_RESULTS_DIR") ?
+		 getenv("RTGATE_RESULTS_DIR") : "results");
+	run_argv[n++] = "run";
+	run_argv[n++] = path;
+	run_argv[n++] = "--out";
+	run_argv[n++] = results;
+	run_argv[n++] = "--no-history";
+	run_argv[n] = NULL;
+	code = cmd_run(n, run_argv);
+	/* A calibration compares nothing: 0 or 2 (a repetition invalid). */
+	if (code != EXIT_PASS && code != EXIT_INCONCLUSIVE)
+		goto out;
+	path_fmt(latest, sizeof(latest), "%s/latest", results);
+	len = readlink(latest, run_dir, sizeof(run_dir) - 1);
+	if (len <= 0) {
+		pr_err("%s: the calibration run left no results", latest);
+		code = EXIT_ENVIRONMENT;
+		goto out;
+	}
+	run_dir[len] = '\0';
+	path_fmt(latest, sizeof(latest), "%s/%s", results, run_dir);
+	code = keep_profile(latest, &s, p.scale, p.out) ? EXIT_ENVIRONMENT :
+							  EXIT_PASS;
+out:
+	unlink(path);
+	rmdir(tmp);
+	suite_free(&s);
+	return code;
+}

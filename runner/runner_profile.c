@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The run's noise profile: key, lookup, what the suite can see here. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "history/history.h"
+#include "runner_cyclictest.h"
+#include "runner_profile.h"
+#include "sha256.h"
+
+void runner_measure_key(const struct suite *s, double scale, char *buf,
+			size_t len)
+{
+	const struct suite_measure *m = &s->measure;
+	char text[4096], hex[65];
+	size_t n = 0, i;
+
+	n += snprintf(text + n, sizeof(text) - n, "cyclictest");
+	for (i = 0; m->args && m->args[i] && n < sizeof(text); i++)
+		n += snprintf(text + n, sizeof(text) - n, " %s", m->args[i]);
+	if (n < sizeof(text))
+		n += snprintf(text + n, sizeof(text) - n, " D=%u L=%llu H=%u "
+			      "cpus=%ld", ct_duration_s(m, scale),
+			      ct_loops(m, scale), m->histogram_us,
+			      sysconf(_SC_NPROCESSORS_ONLN));
+	sha256_buf(text, n < sizeof(text) ? n : sizeof(text) - 1, hex);
+	/* 16 hex digits name a measurement well enough to look it up. */
+	snprintf(buf, len, "%.16s", hex);
+}
+
+void runner_history_db(const char *results, char *buf, size_t len)
+{
+	const char *env = getenv("RTGATE_DB");
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	if (!results)
+		results = getenv("RTGATE_RESULTS_DIR");
+	if (!results || !*results)
+		results = "results";
+	snprintf(buf, len, "%s/rtgate.db", results);
+}
+
+int runner_profile_find(const char *db, const char *key,
+			struct an_profile *out)
+{
+	struct history h;
+	char host[256] = "";
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	/* Only read: a lookup never creates a database. */
+	if (access(db, R_OK))
+		return 1;
+	gethostname(host, sizeof(host) - 1);
+	ret = history_open(&h, db);
+	if (ret)
+		return ret;
+	ret = history_profile_load(&h, host, key, out);
+	history_close(&h);
+	return ret;
+}
+
+/* The suite's comparisons that share alpha, as the analyzer counts them. */
+static size_t suite_family(const struct suite *s)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < s->nr_scenarios; i++)
+		k += s->scenarios[i].compare && !s->scenarios[i].control;
+	return k ? k : 1;
+}
+
+static void print_line(const struct an_profile *pr, const struct suite *s,
+		       unsigned int reps, double a, int cpu)
+{
+	const struct suite_gate *g = &s->gate;
+	double p99 = an_profile_can_see(pr, cpu, "p99", reps, a);
+	double mx = an_profile_can_see(pr, cpu, "max", reps, a);
+	double base = an_profile_typical(pr, cpu, "p99");
+	double floor = fmax(g->min_increase_us,
+			    g->min_increase_pct / 100 * base);
+	int need = an_profile_reps_for(pr, cpu, "p99", floor, a);
+
+	if (isnan(p99))
+		return;
+	printf("  CPU %d: a p99 rise of %.0f us or more (p99 is about %.0f "
+	       "us here), a max rise of %.0f us or more; ", cpu, p99, base,
+	       mx);
+	if (need < 0)
+		printf("no practical number of repetitions sees the %.0f us "
+		       "floor at p99\n", floor);
+	else if ((unsigned int)need <= reps)
+		printf("it sees the %.0f us floor at p99\n", floor);
+	else
+		printf("%d repetitions a side would see the %.0f us floor at "
+		       "p99\n", need, floor);
+}
+
+void runner_profile_print(const struct an_profile *pr, const struct suite *s,
+			  unsigned int reps)
+{
+	size_t family = suite_family(s), lines = pr->nlines, cpus = 0, i;
+	double a;
+
+	for (i = 0; i < pr->nlines; i++)
+		if (pr->lines[i].cpu + 1 > (int)cpus)
+			cpus = pr->lines[i].cpu + 1;
+	/* The family of a comparison: every profile line and a max law. */
+	a = s->gate.alpha / family / 2 / (lines + cpus);
+	printf("noise profile: %s\n", pr->origin);
+	printf("on this machine, %u repetition%s a side of this suite can "
+	       "see:\n", reps, reps == 1 ? "" : "s");
+	for (i = 0; i < cpus; i++)
+		print_line(pr, s, reps, a, i);
+	fflush(stdout);
+}
