@@ -345,6 +345,8 @@ struct analyze_params {
 	const char *out_dir;	/* compare: where reports go */
 	const char *labels;	/* compare RUN_A RUN_B [RUN_A2]: columns */
 	const char *profile;	/* --profile FILE: a noise profile */
+	bool interim;		/* a look while the run goes on: its own
+				 * repetitions are a baseline already */
 	bool quiet;		/* no verdict table on stdout */
 };
 
@@ -357,6 +359,25 @@ void analyze_params_init(struct analyze_params *p);
  * 2 inconclusive/invalid, 3 bad input, 5 run incomplete).
  */
 int analyze_report_run(const char *run_dir, const struct analyze_params *p);
+
+/* One comparison of a run, as analyze_judge_run() judged it. */
+struct an_run_verdict {
+	char candidate[128], baseline[128];
+	char reason[640];
+	enum an_verdict verdict;
+	enum an_verdict counts_as;	/* a control's: flagged passes */
+	bool control;
+	int more_reps;		/* of the line the verdict rests on; -1 none */
+	size_t nbase, ncand;	/* repetitions judged */
+};
+
+/*
+ * The same judgement as analyze_report_run() without writing or printing
+ * anything (--until-decided judges between rounds). *out is an array of
+ * *n, to free(). Returns 0 or an exit code (3 bad input, 4 environment).
+ */
+int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
+		      struct an_run_verdict **out, size_t *n);
 
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);

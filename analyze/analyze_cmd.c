@@ -203,6 +203,7 @@ static void refuse_incomplete_base(struct an_cmp *c)
 	if (!c->base->incomplete)
 		return;
 	an_result_release(&c->res);
+	c->res.decisive = -1;
 	c->res.verdict = AN_INVALID;
 	snprintf(c->res.reason, sizeof(c->res.reason),
 		 "the baseline %s comes from a run that did not complete, "
@@ -436,12 +437,68 @@ static void share_alpha(const struct an_results *res, const char *cand,
 			"shared by the looks of --until-decided", gate->alpha);
 }
 
+/* The first n repetitions of a side (execution order), sharing its data. */
+static struct an_side *first_reps(const struct an_side *s, size_t n)
+{
+	struct an_side *v = malloc(sizeof(*v));
+
+	if (!v)
+		return NULL;
+	*v = *s;
+	v->ref = NULL;
+	v->nruns = n < s->nruns ? n : s->nruns;
+	v->runs = malloc((v->nruns ? v->nruns : 1) * sizeof(*v->runs));
+	if (!v->runs) {
+		free(v);
+		return NULL;
+	}
+	memcpy(v->runs, s->runs, v->nruns * sizeof(*v->runs));
+	return v;
+}
+
+/*
+ * A candidate --until-decided stopped at an earlier look is judged on the
+ * repetitions of that look: rounds run later for other comparisons added
+ * baseline repetitions its decision never saw.
+ */
+static int stopped_view(const struct an_results *res, struct an_report *r,
+			struct an_cmp *c)
+{
+	struct an_side *vb, *vc, **v;
+	size_t nb, nc;
+
+	if (!an_results_stop(res, c->cand->name, &nb, &nc) ||
+	    (nb >= c->base->nruns && nc >= c->cand->nruns))
+		return 0;
+	v = realloc(r->views, (r->nviews + 2) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	r->views = v;
+	vb = first_reps(c->base, nb);
+	vc = first_reps(c->cand, nc);
+	if (!vb || !vc) {
+		if (vb)
+			free(vb->runs);
+		if (vc)
+			free(vc->runs);
+		free(vb);
+		free(vc);
+		return -ENOMEM;
+	}
+	r->views[r->nviews++] = vb;
+	r->views[r->nviews++] = vc;
+	c->base = vb;
+	c->cand = vc;
+	return 0;
+}
+
 static int run_compare(const struct an_results *res,
 		       const struct analyze_params *p, struct an_report *r)
 {
 	const cJSON *all, *s;
 	struct an_gate gate;
 	size_t k = 0, family;
+	int ret;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
 	family = suite_family(all);
@@ -461,12 +518,16 @@ static int run_compare(const struct an_results *res,
 			       res->dir, c->cand->name, base);
 			return -EINVAL;
 		}
+		ret = stopped_view(res, r, c);
+		if (ret)
+			return ret;
 		scenario_gate(s, p, &r->gate, &gate);
 		share_alpha(res, c->cand->name, family, &gate);
 		if (an_compare(c->base, c->cand, &gate, &c->res))
 			return -ENOMEM;
 		r->ncmps++;
-		refuse_incomplete_base(c);
+		if (!p->interim)
+			refuse_incomplete_base(c);
 		snprintf(c->control, sizeof(c->control), "%s", control);
 		an_cmp_apply_control(c);
 	}
@@ -488,51 +549,109 @@ static int run_profile(const struct an_results *res,
 	return 0;
 }
 
+/* A run judged in memory: every comparison its suite declares. */
+struct judged_run {
+	struct an_profile prof;
+	struct an_results res;
+	struct an_report r;
+};
+
+static void judged_free(struct judged_run *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->r.ncmps; i++)
+		an_result_release(&j->r.cmps[i].res);
+	for (i = 0; i < j->r.nsides; i++)
+		an_side_free(j->r.sides[i]);
+	/* Views share their runs' data: only their own arrays go. */
+	for (i = 0; i < j->r.nviews; i++) {
+		free(j->r.views[i]->runs);
+		free(j->r.views[i]);
+	}
+	free(j->r.views);
+	free(j->r.sides);
+	free(j->r.cmps);
+	an_profile_free(&j->prof);
+	an_results_close(&j->res);
+}
+
+/* Returns 0 or an exit code (bad input 3, environment 4). */
+static int judge_run(const char *run_dir, const struct analyze_params *p,
+		     struct judged_run *j)
+{
+	struct an_report *r = &j->r;
+	const cJSON *suite;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	if (an_results_open(run_dir, &j->res))
+		return EXIT_BAD_INPUT;
+	an_results_gate(&j->res, &r->gate);
+	if (gate_apply(&r->gate, p))
+		return EXIT_BAD_INPUT;
+	suite = cJSON_GetObjectItemCaseSensitive(j->res.manifest, "suite");
+	r->run_dir = run_dir;
+	r->run_id = json_get_str(j->res.manifest, "run_id", run_dir);
+	r->status = j->res.status;
+	r->scale = json_get_num(suite, "duration_scale", 1);
+	snprintf(r->title, sizeof(r->title), "suite %s, run %s",
+		 json_get_str(suite, "name", "?"), r->run_id);
+	ret = run_profile(&j->res, p, &j->prof, &r->gate);
+	if (!ret)
+		ret = run_sides(&j->res, r);
+	if (!ret)
+		ret = run_compare(&j->res, p, r);
+	if (ret)
+		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+	report_finish(r, strcmp(j->res.status, "complete") != 0);
+	return 0;
+}
+
 int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 {
-	struct an_profile prof = { 0 };
-	struct an_results res;
-	struct an_report r = { 0 };
+	struct judged_run j;
+	int ret;
+
+	ret = judge_run(run_dir, p, &j);
+	if (!ret)
+		ret = emit(&j.r, p, p->out_dir ? p->out_dir : run_dir, false);
+	judged_free(&j);
+	return ret;
+}
+
+int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
+		      struct an_run_verdict **out, size_t *n)
+{
+	struct judged_run j;
 	size_t i;
 	int ret;
 
-	if (an_results_open(run_dir, &res))
-		return EXIT_BAD_INPUT;
-	an_results_gate(&res, &r.gate);
-	if (gate_apply(&r.gate, p)) {
-		ret = EXIT_BAD_INPUT;
-		goto out;
+	*out = NULL;
+	*n = 0;
+	ret = judge_run(run_dir, p, &j);
+	if (!ret && j.r.ncmps) {
+		*out = calloc(j.r.ncmps, sizeof(**out));
+		if (!*out)
+			ret = EXIT_ENVIRONMENT;
 	}
-	r.run_dir = run_dir;
-	r.run_id = json_get_str(res.manifest, "run_id", run_dir);
-	r.status = res.status;
-	r.scale = json_get_num(cJSON_GetObjectItemCaseSensitive(res.manifest,
-								"suite"),
-			       "duration_scale", 1);
-	snprintf(r.title, sizeof(r.title), "suite %s, run %s",
-		 json_get_str(cJSON_GetObjectItemCaseSensitive(res.manifest,
-							       "suite"),
-			      "name", "?"), r.run_id);
-	ret = run_profile(&res, p, &prof, &r.gate);
-	if (!ret)
-		ret = run_sides(&res, &r);
-	if (!ret)
-		ret = run_compare(&res, p, &r);
-	if (ret) {
-		ret = ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
-		goto out;
+	for (i = 0; !ret && i < j.r.ncmps; i++) {
+		const struct an_cmp *c = &j.r.cmps[i];
+		struct an_run_verdict *v = &(*out)[(*n)++];
+
+		an_sfmt(v->candidate, sizeof(v->candidate), "%s",
+			c->cand->name);
+		an_sfmt(v->baseline, sizeof(v->baseline), "%s", c->base->name);
+		an_sfmt(v->reason, sizeof(v->reason), "%s", c->res.reason);
+		v->verdict = c->res.verdict;
+		v->counts_as = an_cmp_counts(c);
+		v->control = c->control[0] != '\0';
+		v->more_reps = c->res.decisive >= 0 ?
+			       c->res.lines[c->res.decisive].more_reps : -1;
+		v->nbase = c->res.nbase;
+		v->ncand = c->res.ncand;
 	}
-	report_finish(&r, strcmp(res.status, "complete") != 0);
-	ret = emit(&r, p, p->out_dir ? p->out_dir : run_dir, false);
-out:
-	for (i = 0; i < r.ncmps; i++)
-		an_result_release(&r.cmps[i].res);
-	for (i = 0; i < r.nsides; i++)
-		an_side_free(r.sides[i]);
-	free(r.sides);
-	free(r.cmps);
-	an_profile_free(&prof);
-	an_results_close(&res);
+	judged_free(&j);
 	return ret;
 }
 

@@ -69,6 +69,12 @@ int an_results_side(const struct an_results *res, const char *scenario,
 void an_results_gate(const struct an_results *res, struct an_gate *gate);
 /* The noise profile the run was judged with: 0, 1 (none) or -EINVAL. */
 int an_results_profile(const struct an_results *res, struct an_profile *pr);
+/*
+ * --until-decided: a candidate decided at an earlier look is judged on the
+ * repetitions it had then (*nbase, *ncand); 1 when it stopped so, else 0.
+ */
+int an_results_stop(const struct an_results *res, const char *candidate,
+		    size_t *nbase, size_t *ncand);
 /* The share of alpha of a candidate's last look (--until-decided). */
 double an_results_look_level(const struct an_results *res,
 			     const char *candidate, double alpha);

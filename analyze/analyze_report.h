@@ -42,6 +42,9 @@ struct an_report {
 	enum an_verdict worst;
 	int exit_code;
 	double scale;		/* the run's --duration-scale; 0 unknown */
+	/* Sides made for one comparison (a candidate stopped early). */
+	struct an_side **views;
+	size_t nviews;
 };
 
 /* The summary of one side's CPU over all its runs (a T: line). */

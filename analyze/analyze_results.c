@@ -110,6 +110,21 @@ int an_results_profile(const struct an_results *res, struct an_profile *pr)
  * was judged at when its candidate stopped, from the manifest's
  * "sequential" record; alpha itself when the run had none.
  */
+int an_results_stop(const struct an_results *res, const char *candidate,
+		    size_t *nbase, size_t *ncand)
+{
+	const cJSON *seq, *stop;
+
+	seq = cJSON_GetObjectItemCaseSensitive(res->manifest, "sequential");
+	stop = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(seq, "stopped"), candidate);
+	if (!cJSON_IsObject(stop))
+		return 0;
+	*nbase = json_get_num(stop, "baseline_repetitions", 0);
+	*ncand = json_get_num(stop, "candidate_repetitions", 0);
+	return *nbase && *ncand;
+}
+
 double an_results_look_level(const struct an_results *res,
 			     const char *candidate, double alpha)
 {
@@ -123,6 +138,7 @@ double an_results_look_level(const struct an_results *res,
 		return alpha;
 	stop = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(seq, "stopped"), candidate);
+	stop = cJSON_GetObjectItemCaseSensitive(stop, "look");
 	at = cJSON_IsNumber(stop) ? stop->valueint : n - 1;
 	if (at < 0 || at >= n)
 		at = n - 1;

@@ -3,7 +3,8 @@
  * The real-data tables of docs/statistics.md: recorded sittings
  * (tests/fixtures/real/, record.sh) replayed through an_compare() in many
  * splits with the default gate. Not a test:
- *   make bench && build/obj/bench/analyze_replay [-n SPLITS] RUN_DIR...
+ *   make bench && build/obj/bench/analyze_replay [-n SPLITS] [-L LEVEL]
+ *                                              [-P PROFILE_RUN] RUN_DIR...
  * For each sitting: A/A (idle against idle2, the same rounds) at 1, 2, 3
  * and 5 repetitions a side, and the share of splits that find the inject
  * spinner (30, 100, 300 us) and hackbench at 1, 2 and 3.
@@ -56,9 +57,12 @@ int main(int argc, char **argv)
 	static struct an_profile prof;
 
 	an_gate_default(&g);
-	while ((opt = getopt(argc, argv, "n:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:P:L:")) != -1) {
 		if (opt == 'n')
 			n = strtoul(optarg, NULL, 10);
+		/* -L: the share of alpha a comparison of a suite gets. */
+		if (opt == 'L')
+			g.level = strtod(optarg, NULL);
 		if (opt == 'P') {
 			/* A noise profile from another sitting's idle. */
 			struct an_results pr;

@@ -42,12 +42,14 @@ struct cal_params {
 	double duration_s;
 	double scale;
 	const char *out;
+	bool if_missing;
 };
 
 static void cal_usage(FILE *f)
 {
 	fprintf(f, "usage: rtgate calibrate [--suite NAME] [--duration T] "
-		"[--duration-scale F] [--out DIR]\n\n"
+		"[--duration-scale F] [--out DIR]\n"
+		"                        [--if-missing]\n\n"
 		"Records this machine's noise for a suite's measurement (as "
 		"root): A/A\nrepetitions of cyclictest with nothing else "
 		"running, their scatter stored\nin the history database "
@@ -61,7 +63,10 @@ static void cal_usage(FILE *f)
 		"                      has a measurement, and a profile, of "
 		"its own\n"
 		"  --out DIR           results directory (default: "
-		"$RTGATE_RESULTS_DIR or results)\n");
+		"$RTGATE_RESULTS_DIR or results)\n"
+		"  --if-missing        only when this host has no profile of "
+		"the measurement\n"
+		"                      yet (./run.sh's first run)\n");
 }
 
 static int cal_args(int argc, char **argv, struct cal_params *p)
@@ -71,6 +76,7 @@ static int cal_args(int argc, char **argv, struct cal_params *p)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "duration-scale", required_argument, NULL, 'S' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "if-missing", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,6 +109,9 @@ static int cal_args(int argc, char **argv, struct cal_params *p)
 			break;
 		case 'o':
 			p->out = optarg;
+			break;
+		case 'm':
+			p->if_missing = true;
 			break;
 		case 'h':
 			cal_usage(stdout);
@@ -219,6 +228,22 @@ static int keep_profile(const char *run_dir, const struct suite *s,
 	return 0;
 }
 
+/* --if-missing: a profile of this host and measurement is stored. */
+static bool have_profile(const struct suite *s, const struct cal_params *p)
+{
+	struct an_profile pr;
+	char db[PATH_MAX], key[32];
+
+	runner_history_db(p->out, db, sizeof(db));
+	runner_measure_key(s, p->scale, key, sizeof(key));
+	if (runner_profile_find(db, key, &pr))
+		return false;
+	printf("calibrate: this machine has a noise profile of %s's "
+	       "measurement (%s)\n", s->name, pr.origin);
+	an_profile_free(&pr);
+	return true;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	char bin_dir[PATH_MAX], path[PATH_MAX], tmp[] = "/tmp/rtgate-cal.XXXXXX";
@@ -247,6 +272,10 @@ int cmd_calibrate(int argc, char **argv)
 		       path, s.name);
 		suite_free(&s);
 		return EXIT_BAD_INPUT;
+	}
+	if (p.if_missing && have_profile(&s, &p)) {
+		suite_free(&s);
+		return EXIT_PASS;
 	}
 	rep_s = (s.measure.loops ? 0 : ct_duration_s(&s.measure, p.scale)) +
 		CAL_REP_OVERHEAD_S;

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runner_guard.h"
 #include "runner_model.h"
@@ -26,6 +27,8 @@ struct run_params {
 	bool no_history;	/* --no-history */
 	enum trace_capture trace;	/* --trace */
 	bool have_trace;
+	bool until_decided;	/* --until-decided */
+	uint64_t budget_ns;	/* --budget; 0: the suite's, else 10 min */
 };
 
 struct runner {
@@ -45,6 +48,7 @@ struct runner {
 	struct tunable *tunables;	/* every tunable the suite touches */
 	size_t nr_tunables;
 	size_t step;			/* 1-based, names and progress */
+	double started_mono;		/* when the repetitions began */
 };
 
 struct tunable *runner_tunable(struct runner *r,
@@ -64,6 +68,18 @@ void runner_program_path(const struct runner *r, const char *program,
  */
 int rep_run(struct runner *r, size_t scen, unsigned int rep,
 	    struct rep_result *rr);
+/*
+ * One step of the order: the repetition run, recorded in the order and
+ * the manifest, with its progress lines. 0, or -errno when the run cannot
+ * go on (a skipped scenario's step does nothing).
+ */
+int runner_run_step(struct runner *r, struct run_step st);
+/*
+ * --until-decided: rounds of the undecided comparisons' scenarios until
+ * each is decided or budget_ns is spent, alpha spent over the looks
+ * (runner_sequential.c). 0 or -errno.
+ */
+int runner_until_decided(struct runner *r, uint64_t budget_ns);
 /* The end-of-run table (until the analyzer reports). */
 void runner_summary_print(const struct run *run, const char *results);
 

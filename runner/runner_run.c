@@ -41,11 +41,14 @@
 #include "runner_util.h"
 #include "sha256.h"
 
+#define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
+
 static void run_usage(FILE *f)
 {
 	fprintf(f, "usage: rtgate run SUITE|NAME [--duration-scale F] "
 		"[--repeat N] [--out DIR] [--no-history]\n"
-		"                  [--trace off|spikes|on]\n\n"
+		"                  [--trace off|spikes|on] [--until-decided "
+		"[--budget T]]\n\n"
 		"Runs a suite on the running kernel (as root). NAME finds "
 		"suites/NAME.suite.\n"
 		"  --duration-scale F  multiply durations and scaled(N) "
@@ -60,7 +63,14 @@ static void run_usage(FILE *f)
 		"  --trace MODE        kernel events beside cyclictest, "
 		"saved per repetition\n"
 		"                      as trace.dat (default: the suite's "
-		"`trace`, else off)\n");
+		"`trace`, else off)\n"
+		"  --until-decided     then rounds of the INCONCLUSIVE "
+		"comparisons' scenarios\n"
+		"                      until each is decided (alpha spent "
+		"over the looks)\n"
+		"  --budget T          ... for at most T (default: the "
+		"suite's until_decided,\n"
+		"                      else 10m)\n");
 }
 
 static int parse_args(int argc, char **argv, struct run_params *p)
@@ -71,6 +81,8 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 		{ "out", required_argument, NULL, 'o' },
 		{ "no-history", no_argument, NULL, 'H' },
 		{ "trace", required_argument, NULL, 'T' },
+		{ "until-decided", no_argument, NULL, 'U' },
+		{ "budget", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -112,6 +124,18 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 				return -EINVAL;
 			}
 			p->have_trace = true;
+			break;
+		case 'U':
+			p->until_decided = true;
+			break;
+		case 'B':
+			if (parse_duration_ns(optarg, &p->budget_ns) ||
+			    !p->budget_ns) {
+				pr_err("--budget: '%s' is not a time (e.g. "
+				       "10m)", optarg);
+				return -EINVAL;
+			}
+			p->until_decided = true;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -547,6 +571,34 @@ static int build_order(struct runner *r, struct run_step **steps,
 
 /* ---- the run ------------------------------------------------------------- */
 
+int runner_run_step(struct runner *r, struct run_step st)
+{
+	struct scen_result *sr = &r->run.scens[st.scen];
+	struct rep_result *rr;
+	int ret;
+
+	if (sr->skipped)
+		return 0;
+	rr = array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
+	if (!array_push(&r->run.order, &r->run.nr_order,
+			sizeof(*r->run.order)) || !rr)
+		return -ENOMEM;
+	r->run.order[r->run.nr_order - 1] = st;
+	r->step++;
+	progress_rep_start(&r->progress, r->step, sr->sc->name, st.rep,
+			   st.rep > r->run.repetitions ? st.rep :
+			   r->run.repetitions);
+	ret = rep_run(r, st.scen, st.rep, rr);
+	if (ret)
+		return ret;
+	progress_rep_end(&r->progress, rep_status_name(rr->status),
+			 rr->reason);
+	ret = manifest_write(&r->run);
+	if (ret)
+		pr_err("%s/manifest.json: %s", r->run.dir, strerror(-ret));
+	return ret;
+}
+
 static int run_steps(struct runner *r)
 {
 	struct run_step *steps;
@@ -564,34 +616,8 @@ static int run_steps(struct runner *r)
 			progress_note(&r->progress, "SKIPPED %s: %s",
 				      r->suite.scenarios[i].name,
 				      r->run.scens[i].reason);
-	for (i = 0; i < nr && !signals_stop_requested(); i++) {
-		struct scen_result *sr = &r->run.scens[steps[i].scen];
-		struct rep_result *rr;
-
-		if (sr->skipped)
-			continue;
-		rr = array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
-		if (!array_push(&r->run.order, &r->run.nr_order,
-				sizeof(*r->run.order)) || !rr) {
-			ret = -ENOMEM;
-			break;
-		}
-		r->run.order[r->run.nr_order - 1] = steps[i];
-		r->step++;
-		progress_rep_start(&r->progress, r->step, sr->sc->name,
-				   steps[i].rep, r->run.repetitions);
-		ret = rep_run(r, steps[i].scen, steps[i].rep, rr);
-		if (ret)
-			break;
-		progress_rep_end(&r->progress, rep_status_name(rr->status),
-				 rr->reason);
-		ret = manifest_write(&r->run);
-		if (ret) {
-			pr_err("%s/manifest.json: %s", r->run.dir,
-			       strerror(-ret));
-			break;
-		}
-	}
+	for (i = 0; i < nr && !signals_stop_requested() && !ret; i++)
+		ret = runner_run_step(r, steps[i]);
 	free(steps);
 	return ret;
 }
@@ -871,7 +897,15 @@ int cmd_run(int argc, char **argv)
 	       r->run.repetitions, r->run.repetitions == 1 ? "" : "s",
 	       r->run.dir);
 	fflush(stdout);
+	r->started_mono = mono_now();
 	ret = signals_stop_requested() ? 0 : run_steps(r);
+	if (!ret && !signals_stop_requested() &&
+	    (r->params.until_decided || r->suite.gate.until_decided_ns))
+		ret = runner_until_decided(r, r->params.budget_ns ?
+					   r->params.budget_ns :
+					   r->suite.gate.until_decided_ns ?
+					   r->suite.gate.until_decided_ns :
+					   UNTIL_DECIDED_DEFAULT_NS);
 	code = finish(r, ret);
 out:
 	runner_free(r);

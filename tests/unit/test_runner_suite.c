@@ -71,6 +71,9 @@ static const char complete[] =
 	"alpha = 0.01\n"
 	"min_increase_us = 3\n"
 	"min_increase_pct = 7.5\n"
+	"max_us = 100\n"
+	"p99.9_us = 40\n"
+	"until_decided = 5m\n"
 	"\n"
 	"[scenario idle]\n"
 	"description = alone\n"
@@ -119,6 +122,11 @@ static void test_complete(void **state)
 	assert_int_equal(s.measure.trace, TRACE_CAPTURE_SPIKES);
 	assert_string_equal(s.gate.metric, "p99.9");
 	assert_true(s.gate.min_increase_pct == 7.5);
+	assert_int_equal(s.gate.nr_budgets, 2);
+	assert_string_equal(s.gate.budgets[0].metric, "max");
+	assert_true(s.gate.budgets[0].us == 100);
+	assert_string_equal(s.gate.budgets[1].metric, "p99.9");
+	assert_true(s.gate.until_decided_ns == 300000000000ULL);
 	assert_int_equal(s.nr_scenarios, 2);
 	assert_null(s.scenarios[0].compare);
 	assert_non_null(s.scenarios[0].reference);
@@ -318,6 +326,12 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-value", HEAD "[scenario a]\n[reference a]\n"
 	  "value.inject.spins = many\n", 7, "not a number" },
 	{ "nul-byte", HEAD "[scenario a]\ndescription = a\0b\n", 6, "NUL" },
+	{ "bad-order", "[suite]\norder = shuffled\n", 2,
+	  "not interleaved, randomized or blocked" },
+	{ "bad-budget", "[gate]\np99_us = fast\n", 2, "not a number" },
+	{ "bad-budget-metric", "[gate]\np200_us = 5\n", 2, "unknown key" },
+	{ "bad-until", "[gate]\nuntil_decided = soon\n", 2,
+	  "not a time budget" },
 };
 
 static void test_bad_files(void **state)

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtgate run SUITE --until-decided [--budget 10m]` (docs/statistics.md):
+ * after the suite's repetitions, rounds of the scenarios whose comparisons
+ * are still INCONCLUSIVE (each candidate with its baseline, in random
+ * order) until every comparison is decided or the time budget is spent.
+ *
+ * Every judgement between rounds is a look at the data, and looking until
+ * something shows is how false alarms are made: alpha is spent over the
+ * looks (a Lan-DeMets spending function of the Pocock type, an_alpha_spent)
+ * with the information fraction t = repetitions / the most the budget
+ * allows, and each look judges at what it adds, so the looks together
+ * stay within alpha. A comparison decided at a look keeps that look's
+ * level and repetitions (the manifest's "sequential" record), however many
+ * more rounds its baseline runs for others.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze/analyze.h"
+#include "analyze/analyze_stats.h"
+#include "log.h"
+#include "runner_manifest.h"
+#include "runner_priv.h"
+#include "runner_signal.h"
+#include "runner_util.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int scen_index(const struct runner *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->suite.nr_scenarios; i++)
+		if (!strcmp(r->suite.scenarios[i].name, name))
+			return i;
+	return -1;
+}
+
+/* The spent level of the look with t, appended to the record. */
+static void add_look(cJSON *seq, unsigned int reps, double level)
+{
+	cJSON *look = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(look, "repetitions", reps);
+	cJSON_AddNumberToObject(look, "level", level);
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(seq, "looks"),
+			     look);
+}
+
+/* Judges the run as it stands; verdicts to free(). */
+static int look(struct runner *r, struct an_run_verdict **v, size_t *n)
+{
+	struct analyze_params ap;
+	int ret;
+
+	ret = manifest_write(&r->run);
+	if (ret)
+		return ret;
+	analyze_params_init(&ap);
+	ap.quiet = true;
+	ap.interim = true;
+	return analyze_judge_run(r->run.dir, &ap, v, n) ? -EINVAL : 0;
+}
+
+/*
+ * Still open: INCONCLUSIVE. Even when the line it rests on cannot reach
+ * its floor here (a VM's maxima), another line may yet show a change.
+ */
+static bool undecided(const struct an_run_verdict *v)
+{
+	return v->verdict == AN_INCONCLUSIVE;
+}
+
+/* Decided comparisons keep their look and repetitions. */
+static void record_stops(cJSON *seq, const struct an_run_verdict *v, size_t n,
+			 int at)
+{
+	cJSON *stopped = cJSON_GetObjectItemCaseSensitive(seq, "stopped");
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cJSON *s;
+
+		if (undecided(&v[i]) ||
+		    cJSON_GetObjectItemCaseSensitive(stopped, v[i].candidate))
+			continue;
+		s = cJSON_AddObjectToObject(stopped, v[i].candidate);
+		cJSON_AddNumberToObject(s, "look", at);
+		cJSON_AddStringToObject(s, "verdict",
+					an_verdict_name(v[i].verdict));
+		cJSON_AddNumberToObject(s, "baseline_repetitions", v[i].nbase);
+		cJSON_AddNumberToObject(s, "candidate_repetitions",
+					v[i].ncand);
+	}
+}
+
+/* One round: every undecided candidate and its baseline, shuffled. */
+static int round_of(struct runner *r, const struct an_run_verdict *v,
+		    size_t n, unsigned int *max_reps)
+{
+	bool want[r->suite.nr_scenarios];
+	struct run_step st[r->suite.nr_scenarios];
+	size_t i, k = 0;
+	int ret = 0;
+
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < n; i++) {
+		int c = scen_index(r, v[i].candidate);
+		int b = scen_index(r, v[i].baseline);
+
+		if (!undecided(&v[i]) || c < 0 || b < 0)
+			continue;
+		want[c] = want[b] = true;
+	}
+	for (i = 0; i < r->suite.nr_scenarios; i++)
+		if (want[i] && !r->run.scens[i].skipped)
+			st[k++] = (struct run_step){
+				i, r->run.scens[i].nr_reps + 1 };
+	for (i = k; i > 1; i--) {
+		size_t j = (size_t)rand() % i;
+		struct run_step t = st[i - 1];
+
+		st[i - 1] = st[j];
+		st[j] = t;
+	}
+	r->progress.nr_steps += k;
+	for (i = 0; i < k && !ret && !signals_stop_requested(); i++) {
+		ret = runner_run_step(r, st[i]);
+		if (st[i].rep > *max_reps)
+			*max_reps = st[i].rep;
+	}
+	return ret;
+}
+
+static void say_waiting(struct runner *r, const struct an_run_verdict *v,
+			size_t n, int at, double left)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (undecided(&v[i]))
+			progress_note(&r->progress, "until decided, look %d "
+				      "(%.0f s of budget left): %s vs %s is "
+				      "INCONCLUSIVE: %.200s", at, left,
+				      v[i].candidate, v[i].baseline,
+				      v[i].reason);
+}
+
+int runner_until_decided(struct runner *r, uint64_t budget_ns)
+{
+	double alpha = r->suite.gate.alpha, t0 = now_s(), spent, t, left;
+	double budget = budget_ns / 1e9, rep_s, n_max;
+	size_t i, n = 0, active = 0;
+	struct an_run_verdict *v = NULL;
+	unsigned int reps = r->run.repetitions;
+	int at = 0, ret;
+	cJSON *seq;
+
+	for (i = 0; i < r->suite.nr_scenarios; i++)
+		active += !r->run.scens[i].skipped;
+	if (!active || !r->run.nr_order)
+		return 0;
+	/* What a repetition costs here, from the ones run so far. */
+	rep_s = (t0 - r->started_mono) / r->run.nr_order;
+	n_max = reps + floor(budget / (rep_s * active));
+	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
+	seq = cJSON_CreateObject();
+	cJSON_AddNumberToObject(seq, "budget_s", budget);
+	cJSON_AddNumberToObject(seq, "max_repetitions", n_max);
+	cJSON_AddStringToObject(seq, "spending", "pocock");
+	cJSON_AddArrayToObject(seq, "looks");
+	cJSON_AddObjectToObject(seq, "stopped");
+	cJSON_Delete(r->run.sequential);
+	r->run.sequential = seq;
+	spent = an_alpha_spent(alpha, reps / n_max);
+	add_look(seq, reps, spent);
+	ret = look(r, &v, &n);
+	while (!ret && !signals_stop_requested()) {
+		bool any = false;
+
+		record_stops(seq, v, n, at);
+		for (i = 0; i < n; i++)
+			any |= undecided(&v[i]);
+		left = budget - (now_s() - t0);
+		if (!any)
+			break;
+		if (left < rep_s * 2) {
+			progress_note(&r->progress, "until decided: the %.0f s "
+				      "budget is spent; what is still "
+				      "INCONCLUSIVE stays so", budget);
+			break;
+		}
+		say_waiting(r, v, n, at + 1, left);
+		ret = round_of(r, v, n, &reps);
+		free(v);
+		v = NULL;
+		if (ret)
+			break;
+		at++;
+		/* The last look the budget allows spends what is left. */
+		left = budget - (now_s() - t0);
+		t = left < 2 * rep_s * active ? 1 : fmin(1, reps / n_max);
+		add_look(seq, reps, an_alpha_spent(alpha, t) - spent);
+		spent = an_alpha_spent(alpha, t);
+		ret = look(r, &v, &n);
+	}
+	free(v);
+	return ret;
+}
