@@ -71,10 +71,12 @@ struct tail_law {
 /*
  * Hill's estimator on the top k samples of a pooled histogram. Overflows
  * (at or above the limit, value unknown) count as censored at the limit,
- * except the maximum, which is known. Returns false when the tail cannot
- * be fitted (too few samples, a threshold at 0).
+ * except the maximum, which is known. conservative: for a test, the shape
+ * is raised as below; for an estimate it is Hill's. Returns false when
+ * the tail cannot be fitted (too few samples, a threshold at 0).
  */
-static bool hill_fit(const struct an_cpu *c, struct tail_law *law)
+static bool hill_fit(const struct an_cpu *c, struct tail_law *law,
+		     bool conservative)
 {
 	double n = c->cycles, k, sum = 0, lim = c->limit + 1.0;
 	uint64_t o = c->overflows, need, got = 0;
@@ -131,7 +133,8 @@ static bool hill_fit(const struct an_cpu *c, struct tail_law *law)
 	 * k (x / u)^(-1 / xi) = -ln 0.01. One run says little about the next
 	 * run's worst case; this says as little as that.
 	 */
-	if (c->max_us + 1.0 > law->u && law->k > 2 * OWN_MAX_RATE)
+	if (conservative && c->max_us + 1.0 > law->u &&
+	    law->k > 2 * OWN_MAX_RATE)
 		law->xi = fmax(law->xi, log((c->max_us + 1.0) / law->u) /
 				       log(law->k / OWN_MAX_RATE));
 	return true;
@@ -175,7 +178,7 @@ static int hill_line(struct prep *p, size_t j, bool deciding)
 	struct line_test *t;
 	double xc = cc->max_us + 1.0, med;
 
-	if (!hill_fit(cb, &law))
+	if (!hill_fit(cb, &law, true))
 		return 0;
 	l = cmp_line_new(p, AN_LINE_EXCEED, "max", j);
 	if (!l)
@@ -442,7 +445,7 @@ static int add_exceedance(struct an_result *res, bool cand, int cpu,
 	*e = (struct an_exceedance){ .candidate = cand, .cpu = cpu,
 				     .p = EXCEED_P, .us = NAN, .lo = NAN,
 				     .hi = NAN };
-	if (!hill_fit(c, &law))
+	if (!hill_fit(c, &law, false))
 		return 0;
 	if (np >= law.k) {
 		/* Within the data: the measured quantile. */

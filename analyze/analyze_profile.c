@@ -72,14 +72,15 @@ static unsigned int count_bursts(struct an_side *const *groups,
 				 size_t ngroups, size_t j, double q)
 {
 	size_t g, r, n = 0, total = 0;
+	double *res, *mag, mad;
 	unsigned int k = 0;
-	double *res, mad;
 
 	for (g = 0; g < ngroups; g++)
 		total += groups[g]->nruns;
-	res = calloc(total ? total : 1, sizeof(*res));
+	res = calloc(2 * (total ? total : 1), sizeof(*res));
 	if (!res)
 		return 0;
+	mag = res + total;
 	for (g = 0; g < ngroups; g++) {
 		const struct an_side *s = groups[g];
 		double y[s->nruns], med;
@@ -87,23 +88,14 @@ static unsigned int count_bursts(struct an_side *const *groups,
 		for (r = 0; r < s->nruns; r++)
 			y[r] = run_value(&s->runs[r].cpus[j], q);
 		med = an_median(y, s->nruns);
-		for (r = 0; r < s->nruns; r++)
-			res[n++] = y[r] - med;
+		for (r = 0; r < s->nruns; r++, n++) {
+			res[n] = y[r] - med;
+			mag[n] = fabs(res[n]);
+		}
 	}
+	mad = fmax(1.4826 * an_median(mag, n), 0.01);
 	for (r = 0; r < n; r++)
-		res[r] = fabs(res[r]);
-	mad = fmax(1.4826 * an_median(res, n), 0.01);
-	/* Count the upward ones, residuals taken again per group. */
-	for (g = 0, n = 0; g < ngroups; g++) {
-		const struct an_side *s = groups[g];
-		double y[s->nruns], med;
-
-		for (r = 0; r < s->nruns; r++)
-			y[r] = run_value(&s->runs[r].cpus[j], q);
-		med = an_median(y, s->nruns);
-		for (r = 0; r < s->nruns; r++)
-			k += y[r] - med > BURST_SD * mad;
-	}
+		k += res[r] > BURST_SD * mad;
 	free(res);
 	return k;
 }

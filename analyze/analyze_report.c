@@ -314,6 +314,36 @@ static size_t cmp_ncpus(const struct an_cmp *c)
 	return nb < nc ? nb : nc;
 }
 
+/* "latency exceeded once per million wake-ups: CPU 1 412 (230..1900) -> ..." */
+static void txt_exceedance(FILE *f, const struct an_result *res)
+{
+	size_t i, k;
+
+	for (i = 0; i + 1 < res->nexceed; i += 2) {
+		const struct an_exceedance *e[2] = { &res->exceed[i],
+						     &res->exceed[i + 1] };
+		char v[2][64];
+
+		if (isnan(e[0]->us) && isnan(e[1]->us))
+			continue;
+		for (k = 0; k < 2; k++) {
+			if (isnan(e[k]->us))
+				snprintf(v[k], sizeof(v[k]), "-");
+			else if (e[k]->measured || isnan(e[k]->lo))
+				snprintf(v[k], sizeof(v[k]), "%.0f us%s",
+					 e[k]->us, e[k]->measured ?
+					 " (measured)" : "");
+			else
+				snprintf(v[k], sizeof(v[k]), "%.0f us "
+					 "(%.0f..%.0f)", e[k]->us, e[k]->lo,
+					 e[k]->hi);
+		}
+		fprintf(f, "exceeded once per %.0f wake-ups, CPU %d: %s -> %s "
+			"(the tail law; docs/statistics.md)\n", 1 / e[0]->p,
+			e[0]->cpu, v[0], v[1]);
+	}
+}
+
 static void txt_cmp(FILE *f, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
@@ -359,6 +389,7 @@ static void txt_cmp(FILE *f, const struct an_cmp *c)
 		res->reason);
 	for (i = 0; i < res->nnotes; i++)
 		fprintf(f, "note: %s\n", res->notes[i]);
+	txt_exceedance(f, res);
 	fputc('\n', f);
 }
 
