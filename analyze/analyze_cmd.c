@@ -268,6 +268,51 @@ static int compare_runs(char **dirs, int n, const struct analyze_params *p)
 	return ret;
 }
 
+/*
+ * The gate of a baseline that is a scenario of a results directory
+ * (DIR:SCENARIO, DIR/SCENARIO, or a DIR of one scenario): its suite's
+ * [gate] with the scenario's own metric, as the run itself judged it.
+ * Anything else (cyclictest files) is judged with the defaults.
+ */
+static void spec_gate(const char *spec, struct an_gate *gate)
+{
+	char dir[4096], scen[256] = "", *cut;
+	struct an_results res;
+	const cJSON *s;
+	size_t n;
+
+	an_gate_default(gate);
+	snprintf(dir, sizeof(dir), "%s", spec);
+	if (!is_run_dir(dir)) {
+		cut = strrchr(dir, ':');
+		if (!cut || !is_run_dir((*cut = '\0', dir))) {
+			snprintf(dir, sizeof(dir), "%s", spec);
+			while ((n = strlen(dir)) > 1 && dir[n - 1] == '/')
+				dir[n - 1] = '\0';
+			cut = strrchr(dir, '/');
+			if (!cut || !is_run_dir((*cut = '\0', dir)))
+				return;
+		}
+		snprintf(scen, sizeof(scen), "%s", cut + 1);
+	}
+	if (an_results_open(dir, &res))
+		return;
+	an_results_gate(&res, gate);
+	/* A timerlat scenario's IRQ side, S.irq, is judged as S. */
+	n = strlen(scen);
+	if (n > 4 && !strcmp(scen + n - 4, ".irq"))
+		scen[n - 4] = '\0';
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(res.manifest,
+								"scenarios")) {
+		const char *m = json_get_str(s, "metric", NULL);
+
+		if ((!scen[0] || !strcmp(json_get_str(s, "name", ""), scen)) &&
+		    m)
+			snprintf(gate->metric, sizeof(gate->metric), "%s", m);
+	}
+	an_results_close(&res);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct analyze_params p;
@@ -292,7 +337,7 @@ int cmd_compare(int argc, char **argv)
 		pr_err("usage: rtgate %s", COMPARE_USAGE);
 		return EXIT_BAD_INPUT;
 	}
-	an_gate_default(&r.gate);
+	spec_gate(argv[i], &r.gate);
 	if (gate_apply(&r.gate, &p))
 		return EXIT_BAD_INPUT;
 	if (an_input_read(argv[i], &sides[0]) ||

@@ -25,6 +25,8 @@ static const char lab_usage[] =
 	"[--cpus N]\n"
 	"                      [--mem MB] [--timeout DURATION] [--with PROG] "
 	"[--out DIR] [-v]\n"
+	"                      [--duration-scale F] [--repeat N] [--trace MODE] "
+	"[--no-history]\n"
 	"       rtgate lab initramfs (--kernel K | --debian-kernel F) "
 	"[--suite S] [--with PROG]\n"
 	"       rtgate lab gate KERNEL_A KERNEL_B --suite SUITE [--append-a "
@@ -38,7 +40,8 @@ static const char lab_usage[] =
 
 enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
-       OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO };
+       OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
+       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY };
 
 static const struct option lab_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -55,6 +58,11 @@ static const struct option lab_opts[] = {
 	{ "with", required_argument, NULL, OPT_WITH },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	/* `rtgate run`'s own options, passed to the guest as they are. */
+	{ "duration-scale", required_argument, NULL, OPT_RUN_SCALE },
+	{ "repeat", required_argument, NULL, OPT_RUN_REPEAT },
+	{ "trace", required_argument, NULL, OPT_RUN_TRACE },
+	{ "no-history", no_argument, NULL, OPT_RUN_NO_HISTORY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -81,6 +89,24 @@ static int number(const char *opt, const char *arg, uint64_t min,
 		return -EINVAL;
 	}
 	*out = v;
+	return 0;
+}
+
+/* A run option given to lab run/gate itself: the guest's rtgate run. */
+static int run_arg(struct lab_run_params *p, int c, const char *arg)
+{
+	static const char *const names[] = {
+		[OPT_RUN_SCALE - OPT_RUN_SCALE] = "--duration-scale",
+		[OPT_RUN_REPEAT - OPT_RUN_SCALE] = "--repeat",
+		[OPT_RUN_TRACE - OPT_RUN_SCALE] = "--trace",
+		[OPT_RUN_NO_HISTORY - OPT_RUN_SCALE] = "--no-history",
+	};
+
+	if (p->nr_args + 2 > LAB_MAX_ARGS)
+		return -E2BIG;
+	p->args[p->nr_args++] = names[c - OPT_RUN_SCALE];
+	if (arg)
+		p->args[p->nr_args++] = arg;
 	return 0;
 }
 
@@ -122,6 +148,11 @@ static int parse_opt(struct lab_cmd *lc, int c)
 			return -E2BIG;
 		lc->scenarios[lc->nr_scenarios++] = optarg;
 		return 0;
+	case OPT_RUN_SCALE:
+	case OPT_RUN_REPEAT:
+	case OPT_RUN_TRACE:
+	case OPT_RUN_NO_HISTORY:
+		return run_arg(p, c, optarg);
 	case OPT_WITH:
 		if (p->nr_tools == 16)
 			return -E2BIG;
@@ -270,22 +301,23 @@ static int worse_exit(int a, int b)
 }
 
 /*
- * The suite's [gate] as compare options: `rtgate compare A:S B:S` judges
- * with the analyzer's defaults, while the suite says what matters here.
+ * What the gate judges a scenario on, for the log line: `rtgate compare
+ * A:S B:S` reads the suite's [gate] and the scenario's own `metric` from
+ * A's manifest itself (a --metric here would override every scenario's).
  */
 struct gate_opts {
-	char metric[64], alpha[32], min_us[32], min_pct[32];
+	char metric[96], min_us[32], min_pct[32];
 };
 
-static void gate_opts_from(const cJSON *manifest, struct gate_opts *g)
+static void gate_opts_from(const cJSON *manifest, const cJSON *scen,
+			   struct gate_opts *g)
 {
 	const cJSON *suite = cJSON_GetObjectItem(manifest, "suite");
 	const cJSON *gate = cJSON_GetObjectItem(suite, "gate");
 
 	rtpath_fmt(g->metric, sizeof(g->metric), "%s",
-		   json_get_str(gate, "metric", "max"));
-	rtpath_fmt(g->alpha, sizeof(g->alpha), "%g",
-		   json_get_num(gate, "alpha", 0.05));
+		   json_get_str(scen, "metric",
+				json_get_str(gate, "metric", "max")));
 	rtpath_fmt(g->min_us, sizeof(g->min_us), "%g",
 		   json_get_num(gate, "min_increase_us", 5));
 	rtpath_fmt(g->min_pct, sizeof(g->min_pct), "%g",
@@ -299,11 +331,7 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	char self[PATH_MAX], exe[PATH_MAX + 16], sa[PATH_MAX + 80];
 	char sb[PATH_MAX + 80], dir[PATH_MAX + 80];
 	char *argv[] = { exe, "compare", sa, sb, "--report",
-			 "txt,md,json,junit,html", "--out", dir,
-			 "--metric", (char *)g->metric, "--alpha",
-			 (char *)g->alpha, "--min-increase-us",
-			 (char *)g->min_us, "--min-increase-pct",
-			 (char *)g->min_pct, NULL };
+			 "txt,md,json,junit,html", "--out", dir, NULL };
 	struct toolrun r = { .argv = argv, .inherit = true };
 	int ret, status;
 
@@ -323,13 +351,41 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	return status;
 }
 
+/* A scenario, and its IRQ latency too when it measures with timerlat. */
+static int compare_one(const cJSON *m, const cJSON *scen, const char *a,
+		       const char *b, const char *name, const char *out)
+{
+	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
+	const char *tool = json_get_str(cJSON_GetObjectItem(suite, "measure"),
+					"tool", "cyclictest");
+	struct gate_opts g;
+	char irq[192];
+	int code;
+
+	gate_opts_from(m, scen, &g);
+	code = compare_scenario(a, b, name, &g, out);
+	if (strcmp(json_get_str(scen, "tool", tool), "timerlat"))
+		return code;
+	rtpath_fmt(irq, sizeof(irq), "%s.irq", name);
+	return worse_exit(code, compare_scenario(a, b, irq, &g, out));
+}
+
+static const cJSON *scenario_named(const cJSON *m, const char *name)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+		if (!strcmp(json_get_str(s, "name", ""), name))
+			return s;
+	return NULL;
+}
+
 /* Every scenario of the baseline's manifest (or --scenario's), compared. */
 static int compare_runs(const struct lab_cmd *lc, const char *a,
 			const char *b, const char *out)
 {
 	char path[PATH_MAX + 32];
 	struct json_error err;
-	struct gate_opts g;
 	const cJSON *s;
 	cJSON *m;
 	int code = EXIT_PASS, n = 0, i;
@@ -339,11 +395,11 @@ static int compare_runs(const struct lab_cmd *lc, const char *a,
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
-	gate_opts_from(m, &g);
 	if (lc->nr_scenarios) {
 		for (i = 0; i < lc->nr_scenarios; i++)
-			code = worse_exit(code, compare_scenario(a, b,
-					  lc->scenarios[i], &g, out));
+			code = worse_exit(code, compare_one(m,
+					  scenario_named(m, lc->scenarios[i]),
+					  a, b, lc->scenarios[i], out));
 		n = 1;
 	} else {
 		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
@@ -351,8 +407,8 @@ static int compare_runs(const struct lab_cmd *lc, const char *a,
 
 			if (!name)
 				continue;
-			code = worse_exit(code, compare_scenario(a, b, name,
-					  &g, out));
+			code = worse_exit(code, compare_one(m, s, a, b, name,
+							    out));
 			n++;
 		}
 	}
