@@ -16,6 +16,7 @@
 #include "analyze_input.h"
 #include "analyze_report.h"
 #include "analyze_runs.h"
+#include "analyze_timerlat.h"
 #include "exitcode.h"
 #include "jsonio.h"
 #include "log.h"
@@ -383,19 +384,41 @@ static struct an_side *side_named(struct an_side **sides, size_t n,
 	return NULL;
 }
 
+/* A scenario measured with rtla timerlat: its IRQ latency is a side too. */
+static bool scen_timerlat(const struct an_results *res, const cJSON *s)
+{
+	const cJSON *suite, *measure;
+
+	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
+	return !strcmp(json_get_str(s, "tool", json_get_str(measure, "tool",
+							    "cyclictest")),
+		       "timerlat");
+}
+
 static int run_sides(const struct an_results *res, struct an_report *r)
 {
 	const cJSON *all, *s;
-	int ret;
+	char irq[160];
+	int ret, n;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
-	r->sides = calloc(cJSON_GetArraySize(all) + 1, sizeof(*r->sides));
-	r->cmps = calloc(cJSON_GetArraySize(all) + 1, sizeof(*r->cmps));
+	n = 2 * cJSON_GetArraySize(all) + 1;
+	r->sides = calloc(n, sizeof(*r->sides));
+	r->cmps = calloc(n, sizeof(*r->cmps));
 	if (!r->sides || !r->cmps)
 		return -ENOMEM;
 	cJSON_ArrayForEach(s, all) {
 		ret = an_results_side(res, json_get_str(s, "name", ""),
 				      &r->sides[r->nsides]);
+		if (ret)
+			return ret;
+		r->nsides++;
+		if (!scen_timerlat(res, s))
+			continue;
+		snprintf(irq, sizeof(irq), "%s%s", json_get_str(s, "name", ""),
+			 AN_TIMERLAT_IRQ_SUFFIX);
+		ret = an_results_side(res, irq, &r->sides[r->nsides]);
 		if (ret)
 			return ret;
 		r->nsides++;
@@ -414,37 +437,66 @@ static void scenario_gate(const cJSON *s, const struct analyze_params *p,
 		snprintf(out->metric, sizeof(out->metric), "%s", m);
 }
 
+static int compare_pair(const struct an_results *res,
+			const struct analyze_params *p, struct an_report *r,
+			const cJSON *s, const char *cand, const char *base,
+			bool irq)
+{
+	const char *control = json_get_str(s, "control", "");
+	struct an_cmp *c = &r->cmps[r->ncmps];
+	struct an_gate gate;
+
+	c->cand = side_named(r->sides, r->nsides, cand);
+	c->base = side_named(r->sides, r->nsides, base);
+	if (!c->base || !c->cand) {
+		pr_err("%s/manifest.json: scenario %s is compared with \"%s\", "
+		       "which is not in the run", res->dir, cand, base);
+		return -EINVAL;
+	}
+	scenario_gate(s, p, &r->gate, &gate);
+	if (an_compare(c->base, c->cand, &gate, &c->res))
+		return -ENOMEM;
+	r->ncmps++;
+	refuse_incomplete_base(c);
+	/*
+	 * A positive control delays the measuring thread; the IRQ latency
+	 * of its scenario is shown beside it, not required to move.
+	 */
+	if (irq && !strcmp(control, "positive"))
+		control = "shown";
+	snprintf(c->control, sizeof(c->control), "%s", control);
+	an_cmp_apply_control(c);
+	return 0;
+}
+
 static int run_compare(const struct an_results *res,
 		       const struct analyze_params *p, struct an_report *r)
 {
-	const cJSON *all, *s;
-	struct an_gate gate;
-	size_t k = 0;
+	const cJSON *all, *s, *b;
+	char ci[160], bi[160];
+	int ret;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
 	cJSON_ArrayForEach(s, all) {
 		const char *base = json_get_str(s, "compare", NULL);
-		const char *control = json_get_str(s, "control", "");
-		struct an_cmp *c = &r->cmps[r->ncmps];
+		const char *name = json_get_str(s, "name", "");
 
-		k++;
 		if (!base)
 			continue;
-		c->cand = r->sides[k - 1];
-		c->base = side_named(r->sides, r->nsides, base);
-		if (!c->base) {
-			pr_err("%s/manifest.json: scenario %s is compared "
-			       "with \"%s\", which is not in the run",
-			       res->dir, c->cand->name, base);
-			return -EINVAL;
-		}
-		scenario_gate(s, p, &r->gate, &gate);
-		if (an_compare(c->base, c->cand, &gate, &c->res))
-			return -ENOMEM;
-		r->ncmps++;
-		refuse_incomplete_base(c);
-		snprintf(c->control, sizeof(c->control), "%s", control);
-		an_cmp_apply_control(c);
+		ret = compare_pair(res, p, r, s, name, base, false);
+		if (ret)
+			return ret;
+		/* Both timerlat: the IRQ latencies are compared too. */
+		cJSON_ArrayForEach(b, all)
+			if (!strcmp(json_get_str(b, "name", ""), base))
+				break;
+		if (!scen_timerlat(res, s) || !b || !scen_timerlat(res, b))
+			continue;
+		snprintf(ci, sizeof(ci), "%s%s", name, AN_TIMERLAT_IRQ_SUFFIX);
+		snprintf(bi, sizeof(bi), "%s%s", base, AN_TIMERLAT_IRQ_SUFFIX);
+		ret = compare_pair(res, p, r, s, ci, bi, true);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
