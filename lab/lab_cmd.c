@@ -27,6 +27,8 @@ static const char lab_usage[] =
 	"[--out DIR] [-v]\n"
 	"                      [--duration-scale F] [--repeat N] [--trace MODE] "
 	"[--no-history]\n"
+	"                      [--tcg-thread single|multi] "
+	"[--on-crash rerun|stop]\n"
 	"       rtgate lab initramfs (--kernel K | --debian-kernel F) "
 	"[--suite S] [--with PROG]\n"
 	"       rtgate lab gate KERNEL_A KERNEL_B --suite SUITE [--append-a "
@@ -41,7 +43,8 @@ static const char lab_usage[] =
 enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
-       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY };
+       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_TCG_THREAD,
+       OPT_ON_CRASH };
 
 static const struct option lab_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -56,6 +59,8 @@ static const struct option lab_opts[] = {
 	{ "mem", required_argument, NULL, OPT_MEM },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "with", required_argument, NULL, OPT_WITH },
+	{ "tcg-thread", required_argument, NULL, OPT_TCG_THREAD },
+	{ "on-crash", required_argument, NULL, OPT_ON_CRASH },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
 	/* `rtgate run`'s own options, passed to the guest as they are. */
@@ -132,6 +137,21 @@ static int parse_opt(struct lab_cmd *lc, int c)
 			return -EINVAL;
 		}
 		p->accel = optarg;
+		return 0;
+	case OPT_TCG_THREAD:
+		if (strcmp(optarg, "single") && strcmp(optarg, "multi")) {
+			pr_err("--tcg-thread: single or multi, not '%s'",
+			       optarg);
+			return -EINVAL;
+		}
+		p->tcg_single = !strcmp(optarg, "single");
+		return 0;
+	case OPT_ON_CRASH:
+		if (strcmp(optarg, "rerun") && strcmp(optarg, "stop")) {
+			pr_err("--on-crash: rerun or stop, not '%s'", optarg);
+			return -EINVAL;
+		}
+		p->rerun_on_crash = !strcmp(optarg, "rerun");
 		return 0;
 	case OPT_CPUS: return number("cpus", optarg, 1, 64, &p->cpus);
 	case OPT_MEM: return number("mem", optarg, 256, 65536, &p->mem_mb);
