@@ -113,6 +113,16 @@ static int load_sets(struct build_ctx *c)
 		if (ret)
 			return ret;
 	}
+	if (c->p->nr_sets && c->p->last_set_prefix > 0) {
+		struct patch_set *s = &c->sets[c->p->nr_sets - 1];
+
+		if (c->p->last_set_prefix > s->nr) {
+			pr_err("patch set '%s' has %d patches, not %d", s->name,
+			       s->nr, c->p->last_set_prefix);
+			return -EINVAL;
+		}
+		s->nr = c->p->last_set_prefix;
+	}
 	return 0;
 }
 
