@@ -56,8 +56,10 @@ static void progress_steps(struct lab_crash *c, char *line)
 			if (*seg)
 				seg++;
 		}
-		if (*seg != '[' || sscanf(seg, "[%u/%u] %127s rep %u/%u%n", &i,
-					  &n, name, &r, &rr, &used) != 5)
+		/* Plain lines start with the time: "12:00:01 [1/4] ...". */
+		seg = strchr(seg, '[');
+		if (!seg || sscanf(seg, "[%u/%u] %127s rep %u/%u%n", &i, &n,
+				   name, &r, &rr, &used) != 5)
 			continue;
 		rtpath_fmt(c->step, sizeof(c->step), "%.*s", used, seg);
 		rtpath_fmt(c->scenario, sizeof(c->scenario), "%s", name);
