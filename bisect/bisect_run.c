@@ -22,7 +22,6 @@
 #include "kernel/kernel_build.h"
 #include "kernel/kernel_config.h"
 #include "kernel/kernel_patches.h"
-#include "lab/lab_gate.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"
@@ -184,7 +183,6 @@ static int state_open(struct bisect_ctx *c)
 	for (i = 0; i < c->series->nr; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(
 					     c->series->items[i].subject));
-	cJSON_AddObjectToObject(c->state, "base_runs");
 	cJSON_AddArrayToObject(c->state, "steps");
 	cJSON_AddStringToObject(c->state, "status", "running");
 	return state_save(c);
@@ -309,79 +307,101 @@ static unsigned int run_reps(const char *run_dir)
 	return n;
 }
 
-/* The base's run at @reps repetitions (0: the suite's), made once. */
-static int base_run(struct bisect_ctx *c, unsigned int reps, char *run_dir,
-		    size_t len)
+/*
+ * `rtgate compare A B A2`: the base before and after the prefix, so that
+ * the analyzer's A/B/A drift check sees a host whose noise changed during
+ * the step (a drift as large as the effect is INCONCLUSIVE, re-measured,
+ * never a wrong culprit). Its exit code, or -errno.
+ */
+static int compare_aba(const char *a, const char *b, const char *a2,
+		       int k, const char *out)
 {
-	cJSON *runs = cJSON_GetObjectItem(c->state, "base_runs");
-	char key[16], label[32];
-	const char *have;
-	int ret;
+	char self[PATH_MAX], exe[PATH_MAX + 16], labels[64];
+	char *argv[] = { exe, "compare", (char *)a, (char *)b, (char *)a2,
+			 "--labels", labels, "--report",
+			 "txt,md,json,junit,html", "--out", (char *)out, "-q",
+			 NULL };
+	struct toolrun r = { .argv = argv, .inherit = true };
+	int ret, status;
 
-	rtpath_fmt(key, sizeof(key), "%u", reps);
-	have = json_get_str(runs, key, NULL);
-	if (have && fsio_exists(have)) {
-		rtpath_fmt(run_dir, len, "%s", have);
-		return 0;
-	}
-	rtpath_fmt(label, sizeof(label), "base-r%u", reps);
-	pr_info("bisect: the base %s in the lab (%s)", c->base.name,
-		reps ? "more repetitions" : "the suite's repetitions");
-	ret = lab_suite(c, c->base.dir, reps, NULL, label, run_dir, len);
+	ret = fsio_self_dir(self, sizeof(self));
+	if (!ret)
+		ret = fsio_mkdir_p(out, 0755);
 	if (ret)
 		return ret;
-	cJSON_DeleteItemFromObject(runs, key);
-	cJSON_AddStringToObject(runs, key, run_dir);
-	return state_save(c);
+	rtpath_fmt(exe, sizeof(exe), "%s/rtgate", self);
+	rtpath_fmt(labels, sizeof(labels), "base,prefix %d,base again", k);
+	ret = toolrun(&r, &status);
+	return ret ? ret : status;
 }
 
-static const char *verdict_of(int code)
+static bool wanted(const struct bisect_ctx *c, const char *cand)
 {
-	switch (code) {
-	case EXIT_PASS: return "NO CHANGE";
-	case EXIT_REGRESSION: return "REGRESSION";
-	case EXIT_INCONCLUSIVE: return "INCONCLUSIVE";
-	default: return "ERROR";
-	}
+	size_t n = strcspn(cand, " ");
+	int i;
+
+	if (!c->p->nr_scenarios)
+		return true;
+	for (i = 0; i < c->p->nr_scenarios; i++)
+		if (strlen(c->p->scenarios[i]) == n &&
+		    !strncmp(cand, c->p->scenarios[i], n))
+			return true;
+	return false;
 }
 
-/* The reason of the worst comparison in a gate's reports (OUT/S/...). */
-static void gate_reason(const char *out, int code, char *verdict,
-			size_t vlen, char *reason, size_t len)
+static int counts_code(const char *counts)
 {
-	char path[PATH_MAX + 300];
+	if (!strcmp(counts, "REGRESSION"))
+		return EXIT_REGRESSION;
+	if (!strcmp(counts, "INCONCLUSIVE") || !strcmp(counts, "INVALID"))
+		return EXIT_INCONCLUSIVE;
+	return EXIT_PASS;
+}
+
+/*
+ * The step's code from OUT/report.json (the scenarios --scenario names,
+ * or all; a timerlat scenario's IRQ side too) and the reason of the
+ * comparison that made it. -EINVAL when there is no report.
+ */
+static int gate_verdict(const struct bisect_ctx *c, const char *out,
+			char *verdict, size_t vlen, char *reason, size_t len)
+{
+	char path[PATH_MAX + 32];
 	struct json_error err;
-	struct dirent **names;
-	const cJSON *cmp;
-	int n, i;
+	const cJSON *cmp, *pick = NULL;
+	int code = EXIT_PASS, n = 0, cc;
 	cJSON *j;
 
-	rtpath_fmt(verdict, vlen, "%s", verdict_of(code));
-	reason[0] = '\0';
-	n = scandir(out, &names, NULL, alphasort);
-	for (i = 0; i < n; i++) {
-		rtpath_fmt(path, sizeof(path), "%s/%s/report.json", out,
-			   names[i]->d_name);
-		free(names[i]);
-		if (reason[0] || !fsio_exists(path) ||
-		    json_read_file(path, &j, &err))
-			continue;
-		cmp = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "comparisons"),
-					 0);
-		/* The comparison that made the gate's code, or the first. */
-		if (!strcmp(json_get_str(cmp, "counts_as", ""),
-			    verdict_of(code)) || code == EXIT_PASS) {
-			rtpath_fmt(reason, len, "%s", json_get_str(cmp,
-				   "reason", ""));
-			if (code == EXIT_PASS)
-				rtpath_fmt(verdict, vlen, "%s",
-					   json_get_str(cmp, "verdict",
-							"NO CHANGE"));
-		}
-		cJSON_Delete(j);
+	rtpath_fmt(path, sizeof(path), "%s/report.json", out);
+	if (json_read_file(path, &j, &err)) {
+		pr_err("%s", err.msg);
+		return -EINVAL;
 	}
-	if (n > 0)
-		free(names);
+	cJSON_ArrayForEach(cmp, cJSON_GetObjectItem(j, "comparisons")) {
+		if (!wanted(c, json_get_str(cmp, "candidate", "")))
+			continue;
+		n++;
+		cc = counts_code(json_get_str(cmp, "counts_as", ""));
+		/* 1 over 2 over 0, as the exit codes rank. */
+		if (!pick || (cc == EXIT_REGRESSION && code != cc) ||
+		    (cc == EXIT_INCONCLUSIVE && code == EXIT_PASS)) {
+			pick = cmp;
+			code = cc;
+		}
+	}
+	if (pick) {
+		rtpath_fmt(verdict, vlen, "%s", json_get_str(pick, "verdict",
+							     "?"));
+		rtpath_fmt(reason, len, "%s: %s",
+			   json_get_str(pick, "candidate", ""),
+			   json_get_str(pick, "reason", ""));
+	}
+	cJSON_Delete(j);
+	if (!n) {
+		pr_err("%s: no comparison of the scenarios asked for", path);
+		return -EINVAL;
+	}
+	return code;
 }
 
 static cJSON *find_step(struct bisect_ctx *c, int k, unsigned int reps)
@@ -397,13 +417,14 @@ static cJSON *find_step(struct bisect_ctx *c, int k, unsigned int reps)
 
 /*
  * The gate base -> prefix k at @reps repetitions (0: the suite's): the
- * exit code of its comparisons (0, 1, 2), or -errno.
+ * base, the prefix, the base again, each booted in turn, then compared
+ * A/B/A. The exit code (0, 1, 2), or -errno.
  */
 static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 		     cJSON **step)
 {
-	char kernel[192], a[PATH_MAX], b[PATH_MAX], out[PATH_MAX + 64];
-	char verdict[32], reason[640], label[32];
+	char kernel[192], a[PATH_MAX], b[PATH_MAX], a2[PATH_MAX];
+	char verdict[32] = "", reason[640] = "", label[32], out[PATH_MAX + 64];
 	cJSON *s = find_step(c, k, reps);
 	time_t t0 = time(NULL);
 	int code, ret;
@@ -415,27 +436,40 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 		return (int)json_get_num(s, "exit", EXIT_INCONCLUSIVE);
 	}
 	ret = build_prefix(c, k, kernel, sizeof(kernel));
-	if (!ret)
-		ret = base_run(c, reps, a, sizeof(a));
+	rtpath_fmt(label, sizeof(label), "p%d-r%u-base", k, reps);
+	if (!ret) {
+		pr_info("bisect: prefix %d/%d: the base %s in the lab", k,
+			c->series->nr, c->base.name);
+		ret = lab_suite(c, c->base.dir, reps, NULL, label, a,
+				sizeof(a));
+	}
 	rtpath_fmt(label, sizeof(label), "p%d-r%u", k, reps);
 	if (!ret) {
-		pr_info("bisect: prefix %d/%d (%s) in the lab", k,
+		pr_info("bisect: prefix %d/%d: %s in the lab", k,
 			c->series->nr, kernel);
 		ret = lab_suite(c, kernel, reps, c->p->append_b, label, b,
 				sizeof(b));
 	}
+	rtpath_fmt(label, sizeof(label), "p%d-r%u-base2", k, reps);
+	if (!ret) {
+		pr_info("bisect: prefix %d/%d: the base again (A/B/A)", k,
+			c->series->nr);
+		ret = lab_suite(c, c->base.dir, reps, NULL, label, a2,
+				sizeof(a2));
+	}
 	if (ret)
 		return ret;
-	rtpath_fmt(out, sizeof(out), "%s/gate-%s", c->r->dir, label);
-	code = lab_gate_compare(a, b, c->p->scenarios, c->p->nr_scenarios,
-				out);
-	if (code > EXIT_INCONCLUSIVE) {
+	rtpath_fmt(out, sizeof(out), "%s/gate-p%d-r%u", c->r->dir, k, reps);
+	code = compare_aba(a, b, a2, k, out);
+	if (code < 0 || code > EXIT_INCONCLUSIVE) {
 		pr_err("bisect: the gate of prefix %d could not judge (exit "
 		       "%d; reports: %s)", k, code, out);
 		return -EIO;
 	}
-	gate_reason(out, code, verdict, sizeof(verdict), reason,
-		    sizeof(reason));
+	code = gate_verdict(c, out, verdict, sizeof(verdict), reason,
+			    sizeof(reason));
+	if (code < 0)
+		return code;
 	s = cJSON_CreateObject();
 	cJSON_AddNumberToObject(s, "prefix", k);
 	cJSON_AddStringToObject(s, "kernel", kernel);
@@ -443,6 +477,7 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 	cJSON_AddNumberToObject(s, "repetitions", run_reps(b));
 	cJSON_AddStringToObject(s, "baseline_run", a);
 	cJSON_AddStringToObject(s, "run", b);
+	cJSON_AddStringToObject(s, "baseline_run_after", a2);
 	cJSON_AddStringToObject(s, "reports", out);
 	cJSON_AddNumberToObject(s, "exit", code);
 	cJSON_AddStringToObject(s, "verdict", verdict);

@@ -5,7 +5,8 @@
 # series (patches/bisect-control: patches 1-3 and 5 harmless, patch 4 arms
 # the control knob by default, 30 ms every 100 ms) bisected on 6.12 with
 # the lab-control suite. The whole series is judged first, then prefixes
-# 2, 3 and 4: bisect must name patch 4. Run again, it must resume from
+# 2, 3 and 4, each step booting the base, the prefix and the base again
+# (A/B/A): bisect must name patch 4. Run again, it must resume from
 # its state file and build and boot nothing. The base (full preemption
 # with the hrtick fragment, as the hrtick lab kernels) and every prefix
 # share one .config, so ccache serves all but rtgate_inject.c: a first
@@ -45,6 +46,8 @@ check "an INCONCLUSIVE step was measured again before it steered" -- \
 	     all($p[]; . as $k | any(.steps[]; .prefix == $k and .repeat > 0))' "$st"
 check "each step names its kernel and reports" -- \
 	jqe 'all(.steps[]; (.kernel | test("^slow-full-hrtick\\+bisect-control\\.[0-9]$")) and (.reports | length > 0))' "$st"
+check "each step booted the base before and after its prefix (A/B/A)" -- \
+	jqe 'all(.steps[]; .baseline_run != .baseline_run_after and (.baseline_run_after | length > 0))' "$st"
 check "the armed prefix's console shows the knob armed by default" -- \
 	grep -q 'rtgate_inject: spinning 30000 us every 100 ms' \
 	"$(jget "$st" '.steps[] | select(.prefix == 4) | .run')/lab-console.log"
@@ -53,7 +56,7 @@ check "the report ends with the culprit" -- \
 check "the deciding line of the armed prefix is in the table" -- \
 	grep -qE '^[0-9]+ +4/5 +slow-full-hrtick\+bisect-control\.4 .*REGRESSION +.*rose from' "$B/report.txt"
 check "the prefixes shared the base's .config (ccache's objects)" -- \
-	cmp -s "$K/slow-full-hrtick/.config" "$K/slow-full-hrtick+bisect-control.4/.config"
+	cmp -s "$K/slow-full-hrtick/.config" "$K/slow-full-hrtick+bisect-control.5/.config"
 
 # Resumable: the same command again builds nothing and boots nothing.
 start=$SECONDS
