@@ -238,21 +238,6 @@ static int parse(int argc, char **argv, struct lab_cmd *lc,
 	return 0;
 }
 
-static int exit_code(int err)
-{
-	switch (err) {
-	case -EINVAL:
-	case -ENOENT:
-	case -E2BIG:
-	case -ENAMETOOLONG:
-		return EXIT_BAD_INPUT;
-	case -EINTR:
-		return EXIT_INCOMPLETE;
-	default:
-		return EXIT_ENVIRONMENT;
-	}
-}
-
 static int lab_run_cmd(int argc, char **argv)
 {
 	struct lab_cmd lc = { 0 };
@@ -263,7 +248,7 @@ static int lab_run_cmd(int argc, char **argv)
 
 	ret = parse(argc, argv, &lc, pos, &nr_pos, 0);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
 	if (!lc.p.kernel == !lc.debian || (!lc.p.suite == !lc.exec) ||
 	    (lc.exec && !lc.p.nr_exec) || lc.append_a || lc.append_b) {
 		pr_err("lab run needs one of --kernel/--debian-kernel and one "
@@ -278,7 +263,7 @@ static int lab_run_cmd(int argc, char **argv)
 	toolrun_catch_signals();
 	ret = lab_run(&lc.p, &res);
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	if (res.run_dir[0])
 		printf("%s\n", res.run_dir);
 	return res.exit_code;
@@ -293,7 +278,7 @@ static int lab_initramfs_cmd(int argc, char **argv)
 
 	ret = parse(argc, argv, &lc, pos, &nr_pos, 0);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
 	if (!lc.p.kernel == !lc.debian) {
 		pr_err("lab initramfs needs --kernel or --debian-kernel");
 		return EXIT_BAD_INPUT;
@@ -304,7 +289,7 @@ static int lab_initramfs_cmd(int argc, char **argv)
 	}
 	ret = lab_initramfs(&lc.p, path, sizeof(path));
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	printf("%s\n", path);
 	return EXIT_PASS;
 }
@@ -326,7 +311,7 @@ static int lab_gate_cmd(int argc, char **argv)
 
 	ret = parse(argc, argv, &lc, pos, &nr_pos, 2);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
 	if (nr_pos != 2 || !lc.p.suite || lc.exec || lc.p.kernel ||
 	    lc.debian) {
 		pr_err("lab gate needs KERNEL_A KERNEL_B and --suite");
@@ -340,7 +325,7 @@ static int lab_gate_cmd(int argc, char **argv)
 		lc.p.append = lc.append_a;
 	ret = lab_run(&lc.p, &ra);
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	if (ra.exit_code > EXIT_INCONCLUSIVE || !ra.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[0], ra.exit_code);
@@ -353,7 +338,7 @@ static int lab_gate_cmd(int argc, char **argv)
 		      lc.p.append;
 	ret = lab_run(&lc.p, &rb);
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	if (rb.exit_code > EXIT_INCONCLUSIVE || !rb.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[1], rb.exit_code);

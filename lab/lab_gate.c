@@ -14,7 +14,7 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
-static int exit_code(int err)
+int lab_exit_code(int err)
 {
 	switch (err) {
 	case -EINVAL:
@@ -88,7 +88,7 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 		"%s%%)", sa, sb, g->metric, g->min_us, g->min_pct);
 	ret = toolrun(&r, &status);
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	return status;
 }
 

@@ -408,88 +408,46 @@ static const char *timerlat_owned(const char *arg)
 	return NULL;
 }
 
-static void timerlat_args(struct suite_parser *p, const char *val)
+/*
+ * A tool's options (`cyclictest =`, `timerlat =`): split as a shell would,
+ * without expansion, refusing the ones the runner owns (@why says why).
+ */
+static void tool_args(struct suite_parser *p, const char *key,
+		      const char *val, const char *(*owned)(const char *),
+		      const char *why, char ***argv, char **text)
 {
-	struct suite_measure *m = &p->suite->measure;
 	wordexp_t we;
-	const char *own;
 	size_t i;
 	int ret;
 
 	if (strpbrk(val, "$`")) {
-		perr(p, p->line, "timerlat: '$' and '`' are not expanded; "
-		     "remove them");
+		perr(p, p->line, "%s: '$' and '`' are not expanded; remove "
+		     "them", key);
 		return;
 	}
 	ret = wordexp(val, &we, WRDE_NOCMD | WRDE_UNDEF);
 	if (ret) {
 		if (ret == WRDE_NOSPACE)
 			wordfree(&we);
-		perr(p, p->line, "timerlat: cannot split the options "
-		     "(unbalanced quotes or an unquoted | & ; < > ( ) { })");
+		perr(p, p->line, "%s: cannot split the options (unbalanced "
+		     "quotes or an unquoted | & ; < > ( ) { })", key);
 		return;
 	}
-	m->timerlat_args = calloc(1, sizeof(char *));
-	if (!check_alloc(p, m->timerlat_args))
+	*argv = calloc(1, sizeof(char *));
+	if (!check_alloc(p, *argv))
 		goto out;
 	for (i = 0; i < we.we_wordc; i++) {
-		own = timerlat_owned(we.we_wordv[i]);
-		if (own) {
-			perr(p, p->line, "timerlat: '%s' is the runner's (it "
-			     "sets -d, -E and -b from duration and histogram, "
-			     "reads both latencies' summary, and never stops "
-			     "a session early: no -a, -i, -T, -t)",
-			     we.we_wordv[i]);
+		if (owned(we.we_wordv[i])) {
+			perr(p, p->line, "%s: '%s' is the runner's (%s)", key,
+			     we.we_wordv[i], why);
 			goto out;
 		}
-		if (strv_push(&m->timerlat_args, we.we_wordv[i])) {
+		if (strv_push(argv, we.we_wordv[i])) {
 			check_alloc(p, NULL);
 			goto out;
 		}
 	}
-	dup_to(p, &m->timerlat_text, val);
-out:
-	wordfree(&we);
-}
-
-static void measure_args(struct suite_parser *p, const char *val)
-{
-	struct suite_measure *m = &p->suite->measure;
-	wordexp_t we;
-	const char *own;
-	size_t i;
-	int ret;
-
-	if (strpbrk(val, "$`")) {
-		perr(p, p->line, "cyclictest: '$' and '`' are not expanded; "
-		     "remove them");
-		return;
-	}
-	ret = wordexp(val, &we, WRDE_NOCMD | WRDE_UNDEF);
-	if (ret) {
-		if (ret == WRDE_NOSPACE)
-			wordfree(&we);
-		perr(p, p->line, "cyclictest: cannot split the options "
-		     "(unbalanced quotes or an unquoted | & ; < > ( ) { })");
-		return;
-	}
-	m->args = calloc(1, sizeof(char *));
-	if (!check_alloc(p, m->args))
-		goto out;
-	for (i = 0; i < we.we_wordc; i++) {
-		own = runner_owned(we.we_wordv[i]);
-		if (own) {
-			perr(p, p->line, "cyclictest: '%s' is the runner's "
-			     "(it adds -D/-l, -h, --histfile and --json "
-			     "itself and never -q)", we.we_wordv[i]);
-			goto out;
-		}
-		if (strv_push(&m->args, we.we_wordv[i])) {
-			check_alloc(p, NULL);
-			goto out;
-		}
-	}
-	dup_to(p, &m->args_text, val);
+	dup_to(p, text, val);
 out:
 	wordfree(&we);
 }
@@ -503,7 +461,9 @@ static void measure_key(struct suite_parser *p, const char *name,
 	if (!note_key(p, name))
 		return;
 	if (!strcmp(name, "cyclictest")) {
-		measure_args(p, val);
+		tool_args(p, name, val, runner_owned, "it adds -D/-l, -h, "
+			  "--histfile and --json itself and never -q",
+			  &m->args, &m->args_text);
 	} else if (!strcmp(name, "duration")) {
 		if (parse_duration_ns(val, &v) || v == 0)
 			perr(p, p->line, "duration: '%s' is not a duration "
@@ -524,7 +484,11 @@ static void measure_key(struct suite_parser *p, const char *name,
 	} else if (!strcmp(name, "tool")) {
 		parse_tool(p, val, &m->tool);
 	} else if (!strcmp(name, "timerlat")) {
-		timerlat_args(p, val);
+		tool_args(p, name, val, timerlat_owned, "it sets -d, -E and "
+			  "-b from duration and histogram, reads both "
+			  "latencies' summary, and never stops a session "
+			  "early: no -a, -i, -T, -t", &m->timerlat_args,
+			  &m->timerlat_text);
 	} else if (!strcmp(name, "timeout")) {
 		if (parse_duration_ns(val, &v) || v == 0)
 			perr(p, p->line, "timeout: '%s' is not a duration "
