@@ -31,7 +31,7 @@ LDFLAGS	+= $(SANFLAGS) -Wl,--as-needed
 LDLIBS	+= $(PKG_LIBS) -lm -lpthread
 
 # Components linked into bin/rtgate, one folder each (see DESIGN.md).
-RTGATE_DIRS := runner analyze trace kernel lab history nightly export
+RTGATE_DIRS := runner analyze trace kernel lab bisect history nightly export
 LIB_SRCS := $(wildcard common/*.c) \
 	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

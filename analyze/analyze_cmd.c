@@ -16,6 +16,7 @@
 #include "analyze_input.h"
 #include "analyze_report.h"
 #include "analyze_runs.h"
+#include "analyze_timerlat.h"
 #include "exitcode.h"
 #include "jsonio.h"
 #include "log.h"
@@ -292,6 +293,51 @@ static int compare_runs(char **dirs, int n, const struct analyze_params *p)
 	return ret;
 }
 
+/*
+ * The gate of a baseline that is a scenario of a results directory
+ * (DIR:SCENARIO, DIR/SCENARIO, or a DIR of one scenario): its suite's
+ * [gate] with the scenario's own metric, as the run itself judged it.
+ * Anything else (cyclictest files) is judged with the defaults.
+ */
+static void spec_gate(const char *spec, struct an_gate *gate)
+{
+	char dir[4096], scen[256] = "", *cut;
+	struct an_results res;
+	const cJSON *s;
+	size_t n;
+
+	an_gate_default(gate);
+	snprintf(dir, sizeof(dir), "%s", spec);
+	if (!is_run_dir(dir)) {
+		cut = strrchr(dir, ':');
+		if (!cut || !is_run_dir((*cut = '\0', dir))) {
+			snprintf(dir, sizeof(dir), "%s", spec);
+			while ((n = strlen(dir)) > 1 && dir[n - 1] == '/')
+				dir[n - 1] = '\0';
+			cut = strrchr(dir, '/');
+			if (!cut || !is_run_dir((*cut = '\0', dir)))
+				return;
+		}
+		snprintf(scen, sizeof(scen), "%s", cut + 1);
+	}
+	if (an_results_open(dir, &res))
+		return;
+	an_results_gate(&res, gate);
+	/* A timerlat scenario's IRQ side, S.irq, is judged as S. */
+	n = strlen(scen);
+	if (n > 4 && !strcmp(scen + n - 4, ".irq"))
+		scen[n - 4] = '\0';
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(res.manifest,
+								"scenarios")) {
+		const char *m = json_get_str(s, "metric", NULL);
+
+		if ((!scen[0] || !strcmp(json_get_str(s, "name", ""), scen)) &&
+		    m)
+			snprintf(gate->metric, sizeof(gate->metric), "%s", m);
+	}
+	an_results_close(&res);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct analyze_params p;
@@ -317,7 +363,7 @@ int cmd_compare(int argc, char **argv)
 		pr_err("usage: rtgate %s", COMPARE_USAGE);
 		return EXIT_BAD_INPUT;
 	}
-	an_gate_default(&r.gate);
+	spec_gate(argv[i], &r.gate);
 	if (gate_apply(&r.gate, &p))
 		return EXIT_BAD_INPUT;
 	if (p.profile) {
@@ -369,19 +415,41 @@ static struct an_side *side_named(struct an_side **sides, size_t n,
 	return NULL;
 }
 
+/* A scenario measured with rtla timerlat: its IRQ latency is a side too. */
+static bool scen_timerlat(const struct an_results *res, const cJSON *s)
+{
+	const cJSON *suite, *measure;
+
+	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
+	return !strcmp(json_get_str(s, "tool", json_get_str(measure, "tool",
+							    "cyclictest")),
+		       "timerlat");
+}
+
 static int run_sides(const struct an_results *res, struct an_report *r)
 {
 	const cJSON *all, *s;
-	int ret;
+	char irq[160];
+	int ret, n;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
-	r->sides = calloc(cJSON_GetArraySize(all) + 1, sizeof(*r->sides));
-	r->cmps = calloc(cJSON_GetArraySize(all) + 1, sizeof(*r->cmps));
+	n = 2 * cJSON_GetArraySize(all) + 1;
+	r->sides = calloc(n, sizeof(*r->sides));
+	r->cmps = calloc(n, sizeof(*r->cmps));
 	if (!r->sides || !r->cmps)
 		return -ENOMEM;
 	cJSON_ArrayForEach(s, all) {
 		ret = an_results_side(res, json_get_str(s, "name", ""),
 				      &r->sides[r->nsides]);
+		if (ret)
+			return ret;
+		r->nsides++;
+		if (!scen_timerlat(res, s))
+			continue;
+		snprintf(irq, sizeof(irq), "%s%s", json_get_str(s, "name", ""),
+			 AN_TIMERLAT_IRQ_SUFFIX);
+		ret = an_results_side(res, irq, &r->sides[r->nsides]);
 		if (ret)
 			return ret;
 		r->nsides++;
@@ -406,15 +474,23 @@ static void scenario_gate(const cJSON *s, const struct analyze_params *p,
  * Positive controls test the gate, not the kernel: they are judged at the
  * same share and do not count in the family.
  */
-static size_t suite_family(const cJSON *all)
+static size_t suite_family(const struct an_results *res, const cJSON *all)
 {
-	const cJSON *s;
+	const cJSON *s, *b;
 	size_t k = 0;
 
-	cJSON_ArrayForEach(s, all)
-		if (json_get_str(s, "compare", NULL) &&
-		    !*json_get_str(s, "control", ""))
-			k++;
+	cJSON_ArrayForEach(s, all) {
+		const char *base = json_get_str(s, "compare", NULL);
+
+		if (!base || *json_get_str(s, "control", ""))
+			continue;
+		k++;
+		/* A timerlat pair is two comparisons: thread and IRQ. */
+		cJSON_ArrayForEach(b, all)
+			if (!strcmp(json_get_str(b, "name", ""), base))
+				break;
+		k += scen_timerlat(res, s) && b && scen_timerlat(res, b);
+	}
 	return k ? k : 1;
 }
 
@@ -492,44 +568,74 @@ static int stopped_view(const struct an_results *res, struct an_report *r,
 	return 0;
 }
 
+static int compare_pair(const struct an_results *res,
+			const struct analyze_params *p, struct an_report *r,
+			const cJSON *s, const char *cand, const char *base,
+			bool irq, size_t family)
+{
+	const char *control = json_get_str(s, "control", "");
+	struct an_cmp *c = &r->cmps[r->ncmps];
+	struct an_gate gate;
+	int ret;
+
+	c->cand = side_named(r->sides, r->nsides, cand);
+	c->base = side_named(r->sides, r->nsides, base);
+	if (!c->base || !c->cand) {
+		pr_err("%s/manifest.json: scenario %s is compared with \"%s\", "
+		       "which is not in the run", res->dir, cand, base);
+		return -EINVAL;
+	}
+	ret = stopped_view(res, r, c);
+	if (ret)
+		return ret;
+	scenario_gate(s, p, &r->gate, &gate);
+	share_alpha(res, c->cand->name, family, &gate);
+	if (an_compare(c->base, c->cand, &gate, &c->res))
+		return -ENOMEM;
+	r->ncmps++;
+	if (!p->interim)
+		refuse_incomplete_base(c);
+	/*
+	 * A positive control delays the measuring thread; the IRQ latency
+	 * of its scenario is shown beside it, not required to move.
+	 */
+	if (irq && !strcmp(control, "positive"))
+		control = "shown";
+	snprintf(c->control, sizeof(c->control), "%s", control);
+	an_cmp_apply_control(c);
+	return 0;
+}
+
 static int run_compare(const struct an_results *res,
 		       const struct analyze_params *p, struct an_report *r)
 {
-	const cJSON *all, *s;
-	struct an_gate gate;
-	size_t k = 0, family;
+	const cJSON *all, *s, *b;
+	char ci[160], bi[160];
+	size_t family;
 	int ret;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
-	family = suite_family(all);
+	family = suite_family(res, all);
 	cJSON_ArrayForEach(s, all) {
 		const char *base = json_get_str(s, "compare", NULL);
-		const char *control = json_get_str(s, "control", "");
-		struct an_cmp *c = &r->cmps[r->ncmps];
+		const char *name = json_get_str(s, "name", "");
 
-		k++;
 		if (!base)
 			continue;
-		c->cand = r->sides[k - 1];
-		c->base = side_named(r->sides, r->nsides, base);
-		if (!c->base) {
-			pr_err("%s/manifest.json: scenario %s is compared "
-			       "with \"%s\", which is not in the run",
-			       res->dir, c->cand->name, base);
-			return -EINVAL;
-		}
-		ret = stopped_view(res, r, c);
+		ret = compare_pair(res, p, r, s, name, base, false, family);
 		if (ret)
 			return ret;
-		scenario_gate(s, p, &r->gate, &gate);
-		share_alpha(res, c->cand->name, family, &gate);
-		if (an_compare(c->base, c->cand, &gate, &c->res))
-			return -ENOMEM;
-		r->ncmps++;
-		if (!p->interim)
-			refuse_incomplete_base(c);
-		snprintf(c->control, sizeof(c->control), "%s", control);
-		an_cmp_apply_control(c);
+		/* Both timerlat: the IRQ latencies are compared too. */
+		cJSON_ArrayForEach(b, all)
+			if (!strcmp(json_get_str(b, "name", ""), base))
+				break;
+		if (!scen_timerlat(res, s) || !b || !scen_timerlat(res, b))
+			continue;
+		snprintf(ci, sizeof(ci), "%s%s", name, AN_TIMERLAT_IRQ_SUFFIX);
+		snprintf(bi, sizeof(bi), "%s%s", base, AN_TIMERLAT_IRQ_SUFFIX);
+		ret = compare_pair(res, p, r, s, ci, bi, true, family);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -416,6 +416,11 @@ int an_report_txt(const struct an_report *r, FILE *f)
 
 enum an_verdict an_cmp_counts(const struct an_cmp *c)
 {
+	/* Beside a control, shown and not judged: only unusable data counts. */
+	if (!strcmp(c->control, "shown"))
+		return c->res.verdict == AN_SKIPPED ||
+		       c->res.verdict == AN_INVALID ? c->res.verdict :
+						      AN_NO_CHANGE;
 	if (strcmp(c->control, "positive"))
 		return c->res.verdict;
 	switch (c->res.verdict) {
@@ -450,6 +455,12 @@ void an_cmp_apply_control(struct an_cmp *c)
 				      "flagged: this machine's noise hides a "
 				      "known latency, so no verdict of this run "
 				      "can be trusted: ");
+	} else if (!strcmp(c->control, "shown") && v != AN_SKIPPED &&
+		   v != AN_INVALID) {
+		prefix_reason(&c->res, "shown beside the positive control, not "
+			      "judged (its spinner delays the measuring "
+			      "thread, not the timer IRQ; under TCG the "
+			      "host's load moves both): ");
 	} else if (!strcmp(c->control, "negative") && v == AN_REGRESSION) {
 		prefix_reason(&c->res, "negative control flagged: the "
 			      "workload itself disturbs, not what it "
@@ -584,7 +595,10 @@ static const char *verdict_counts(const struct an_report *r, char *buf,
 			continue;
 		used += snprintf(buf + used, len - used, "%s%zu %s", used ?
 				 ", " : "", n, an_verdict_name(order[i]));
-		if (ctl == 1 && used < len)
+		if (ctl == 1 && used < len && !strcmp(kind, "shown"))
+			used += snprintf(buf + used, len - used, " (one shown "
+					 "beside a control, not judged)");
+		else if (ctl == 1 && used < len)
 			used += snprintf(buf + used, len - used, " (one the %s "
 					 "control)", kind);
 		else if (ctl && used < len)

@@ -16,14 +16,16 @@
 struct an_cmp {
 	const struct an_side *base, *cand;
 	struct an_result res;
-	char control[12];	/* "positive", "negative" or "" */
+	char control[12];	/* "positive", "negative", "shown" or "" */
 };
 
 /*
  * The verdict a comparison counts as for the gate: its own, except for a
  * positive control, which passes when it is flagged (the gate can see a
  * known latency here) and is INCONCLUSIVE when it is not (then nothing
- * this run says can be trusted).
+ * this run says can be trusted). A comparison "shown" beside a positive
+ * control (a timerlat control's IRQ latency) counts only when its data is
+ * unusable (SKIPPED, INVALID).
  */
 enum an_verdict an_cmp_counts(const struct an_cmp *c);
 /* Says in the reason what a control's verdict means. */

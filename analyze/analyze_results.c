@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze_input.h"
+#include "analyze_timerlat.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
@@ -241,8 +242,17 @@ static int read_workloads(const char *what, const cJSON *rep,
 	return 0;
 }
 
+/* How a scenario measured: cyclictest, timerlat (which latency), none. */
+struct rep_measure {
+	bool measured;
+	bool timerlat;
+	enum an_timerlat_kind kind;
+	uint32_t limit;		/* the histogram size (-h / rtla -E) */
+};
+
 static int read_rep(const struct an_results *res, const char *scen,
-		    const cJSON *rep, bool measured, struct an_side *side)
+		    const cJSON *rep, const struct rep_measure *how,
+		    struct an_side *side)
 {
 	char path[PATH_MAX], what[PATH_MAX + 64], label[32];
 	const char *dir = json_get_str(rep, "dir", NULL);
@@ -259,11 +269,22 @@ static int read_rep(const struct an_results *res, const char *scen,
 	an_sfmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
 		 res->dir, scen, r);
 	ret = read_workloads(what, rep, run);
-	if (ret || !measured)
+	if (ret || !how->measured)
 		return ret;
 	if (!dir) {
 		pr_err("%s: no \"dir\"", what);
 		return -EINVAL;
+	}
+	if (how->timerlat) {
+		an_sfmt(path, sizeof(path), "%s/%s/timerlat.txt", res->dir,
+			dir);
+		if (!fsio_exists(path)) {
+			pr_err("%s: no timerlat.txt (the manifest says this "
+			       "repetition is ok)", path);
+			return -EINVAL;
+		}
+		return an_parse_timerlat_file(path, how->kind, how->limit,
+					      run);
 	}
 	an_sfmt(path, sizeof(path), "%s/%s/cyclictest.json", res->dir, dir);
 	if (!fsio_exists(path))
@@ -348,13 +369,26 @@ static void first_invalid_reason(const cJSON *scen, struct an_side *side)
 int an_results_side(const struct an_results *res, const char *scenario,
 		    struct an_side **out)
 {
-	const cJSON *scen, *reps, *rep, *suite;
+	const cJSON *scen, *reps, *rep, *suite, *measure;
 	const char *status, *measure_tool;
+	struct rep_measure how = { 0 };
 	struct an_side *side;
 	int ret, invalid = 0, empty;
-	bool measured;
+	char base[128];
+	size_t n;
 
 	scen = find_scenario(res, scenario);
+	/* S.irq: the IRQ latency of S, a timerlat scenario. */
+	n = strlen(scenario);
+	if (!scen && n > strlen(AN_TIMERLAT_IRQ_SUFFIX) &&
+	    n - strlen(AN_TIMERLAT_IRQ_SUFFIX) < sizeof(base) &&
+	    !strcmp(scenario + n - strlen(AN_TIMERLAT_IRQ_SUFFIX),
+		    AN_TIMERLAT_IRQ_SUFFIX)) {
+		an_sfmt(base, sizeof(base), "%.*s",
+			(int)(n - strlen(AN_TIMERLAT_IRQ_SUFFIX)), scenario);
+		scen = find_scenario(res, base);
+		how.kind = AN_TIMERLAT_IRQ;
+	}
 	if (!scen) {
 		pr_err("%s: no scenario \"%s\" in the manifest", res->dir,
 		       scenario);
@@ -369,12 +403,19 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	side->order_known = cJSON_IsArray(
 		cJSON_GetObjectItemCaseSensitive(res->manifest, "order"));
 	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
-	measure_tool = json_get_str(
-		cJSON_GetObjectItemCaseSensitive(suite, "measure"), "tool",
-		"cyclictest");
+	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
+	measure_tool = json_get_str(measure, "tool", "cyclictest");
 	/* A scenario may measure otherwise than the suite (`tool`). */
 	measure_tool = json_get_str(scen, "tool", measure_tool);
-	measured = strcmp(measure_tool, "none") != 0;
+	how.measured = strcmp(measure_tool, "none") != 0;
+	how.timerlat = !strcmp(measure_tool, "timerlat");
+	how.limit = (uint32_t)json_get_num(measure, "histogram_us", 0);
+	if (how.kind == AN_TIMERLAT_IRQ && !how.timerlat) {
+		pr_err("%s: %s is not a timerlat scenario: it has no IRQ "
+		       "latency", res->dir, base);
+		an_side_free(side);
+		return -EINVAL;
+	}
 	status = json_get_str(scen, "status", "ok");
 	an_sfmt(side->reason, sizeof(side->reason), "%s",
 		 json_get_str(scen, "reason", ""));
@@ -403,7 +444,8 @@ int an_results_side(const struct an_results *res, const char *scenario,
 			invalid++;
 			continue;
 		}
-		ret = read_rep(res, scenario, rep, measured, side);
+		ret = read_rep(res, json_get_str(scen, "name", scenario), rep,
+			       &how, side);
 		if (ret)
 			goto fail;
 		empty = an_run_empty_thread(&side->runs[side->nruns - 1]);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -112,6 +114,16 @@ static int load_sets(struct build_ctx *c)
 			ret = patchset_locate(&c->sets[i], fetch_dir);
 		if (ret)
 			return ret;
+	}
+	if (c->p->nr_sets && c->p->last_set_prefix > 0) {
+		struct patch_set *s = &c->sets[c->p->nr_sets - 1];
+
+		if (c->p->last_set_prefix > s->nr) {
+			pr_err("patch set '%s' has %d patches, not %d", s->name,
+			       s->nr, c->p->last_set_prefix);
+			return -EINVAL;
+		}
+		s->nr = c->p->last_set_prefix;
 	}
 	return 0;
 }
@@ -377,7 +389,8 @@ static int build_steps(struct build_ctx *c)
 int kernel_build(const struct kernel_build_params *p, char *kdir, size_t len)
 {
 	struct build_ctx *c = calloc(1, sizeof(*c));
-	int ret;
+	char lock[PATH_MAX + 16];
+	int ret, lock_fd = -1;
 
 	if (!c)
 		return -ENOMEM;
@@ -400,6 +413,15 @@ int kernel_build(const struct kernel_build_params *p, char *kdir, size_t len)
 		ret = fsio_mkdir_p(c->obj, 0755);
 	if (ret)
 		goto out;
+	/* Two builds of one NAME would clone and make into each other. */
+	rtpath_fmt(lock, sizeof(lock), "%s/.build.lock", c->kdir);
+	lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB)) {
+		pr_err("[%s] another build of this kernel is running (%s): "
+		       "wait for it, or give another --name", c->name, lock);
+		ret = -EBUSY;
+		goto out;
+	}
 	ret = build_steps(c);
 	c->end = time(NULL);
 	write_manifest(c, ret ? "failed" : p->config_only ? "configured" :
@@ -409,6 +431,8 @@ int kernel_build(const struct kernel_build_params *p, char *kdir, size_t len)
 			c->release, (long)(c->end - c->start) / 60,
 			(long)(c->end - c->start) % 60, c->kdir);
 out:
+	if (lock_fd >= 0)
+		close(lock_fd);
 	free(c->sets);
 	free(c);
 	return ret;

@@ -23,6 +23,8 @@ struct kernel_build_params {
 	int nr_sets;
 	const char *fragments[KBUILD_MAX_FRAGMENTS];	/* beside defaults */
 	int nr_fragments;
+	int last_set_prefix;		/* > 0: only the first N patches of
+					 * the last set (bisect's prefixes) */
 	const char *name;		/* NULL: MODEL-base or MODEL-SET+SET */
 	int jobs;			/* 0: nproc */
 	int nice;			/* niceness of make (default 19) */

@@ -141,12 +141,17 @@ static int parse_directive(const struct kconfig_params *p, const char *d,
 		plan->nr_inc++;
 		return 0;
 	}
+	/* since X.Y / before X.Y: kept as ">X.Y" / "<X.Y" for the next symbol */
 	if (!strncmp(d, "since ", 6) && isdigit((unsigned char)d[6])) {
-		rtpath_fmt(since, len, "%s", d + 6);
+		rtpath_fmt(since, len, ">%s", d + 6);
+		return 0;
+	}
+	if (!strncmp(d, "before ", 7) && isdigit((unsigned char)d[7])) {
+		rtpath_fmt(since, len, "<%s", d + 7);
 		return 0;
 	}
 	pr_err("%s:%u: unknown directive '# rtgate: %s' (include NAME, "
-	       "since X.Y)", file, lineno, d);
+	       "since X.Y, before X.Y)", file, lineno, d);
 	return -EINVAL;
 }
 
@@ -199,11 +204,12 @@ static int plan_fragment(const struct kconfig_params *p, const char *path,
 			ret = -EINVAL;
 			goto out;
 		}
-		if (since[0] &&
-		    kernel_version_cmp(p->tree->version, since) < 0) {
+		if (since[0] && (since[0] == '>') ==
+		    (kernel_version_cmp(p->tree->version, since + 1) < 0)) {
 			pr_info("%s:%u: CONFIG_%s skipped: this tree is %s, "
-				"the symbol needs %s", path, lineno, r->sym,
-				p->tree->version, since);
+				"the symbol %s %s", path, lineno, r->sym,
+				p->tree->version, since[0] == '>' ?
+				"needs" : "is gone since", since + 1);
 			since[0] = '\0';
 			continue;
 		}

@@ -11,6 +11,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "lab.h"
+#include "lab_gate.h"
 #include "lab_run.h"
 #include "log.h"
 #include "parse.h"
@@ -25,6 +26,10 @@ static const char lab_usage[] =
 	"[--cpus N]\n"
 	"                      [--mem MB] [--timeout DURATION] [--with PROG] "
 	"[--out DIR] [-v]\n"
+	"                      [--duration-scale F] [--repeat N] [--trace MODE] "
+	"[--no-history]\n"
+	"                      [--tcg-thread single|multi] "
+	"[--on-crash rerun|stop]\n"
 	"       rtgate lab initramfs (--kernel K | --debian-kernel F) "
 	"[--suite S] [--with PROG]\n"
 	"       rtgate lab gate KERNEL_A KERNEL_B --suite SUITE [--append-a "
@@ -38,7 +43,9 @@ static const char lab_usage[] =
 
 enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
-       OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO };
+       OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
+       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_TCG_THREAD,
+       OPT_ON_CRASH };
 
 static const struct option lab_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -53,8 +60,15 @@ static const struct option lab_opts[] = {
 	{ "mem", required_argument, NULL, OPT_MEM },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "with", required_argument, NULL, OPT_WITH },
+	{ "tcg-thread", required_argument, NULL, OPT_TCG_THREAD },
+	{ "on-crash", required_argument, NULL, OPT_ON_CRASH },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	/* `rtgate run`'s own options, passed to the guest as they are. */
+	{ "duration-scale", required_argument, NULL, OPT_RUN_SCALE },
+	{ "repeat", required_argument, NULL, OPT_RUN_REPEAT },
+	{ "trace", required_argument, NULL, OPT_RUN_TRACE },
+	{ "no-history", no_argument, NULL, OPT_RUN_NO_HISTORY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -84,6 +98,24 @@ static int number(const char *opt, const char *arg, uint64_t min,
 	return 0;
 }
 
+/* A run option given to lab run/gate itself: the guest's rtgate run. */
+static int run_arg(struct lab_run_params *p, int c, const char *arg)
+{
+	static const char *const names[] = {
+		[OPT_RUN_SCALE - OPT_RUN_SCALE] = "--duration-scale",
+		[OPT_RUN_REPEAT - OPT_RUN_SCALE] = "--repeat",
+		[OPT_RUN_TRACE - OPT_RUN_SCALE] = "--trace",
+		[OPT_RUN_NO_HISTORY - OPT_RUN_SCALE] = "--no-history",
+	};
+
+	if (p->nr_args + 2 > LAB_MAX_ARGS)
+		return -E2BIG;
+	p->args[p->nr_args++] = names[c - OPT_RUN_SCALE];
+	if (arg)
+		p->args[p->nr_args++] = arg;
+	return 0;
+}
+
 static int parse_opt(struct lab_cmd *lc, int c)
 {
 	struct lab_run_params *p = &lc->p;
@@ -107,6 +139,21 @@ static int parse_opt(struct lab_cmd *lc, int c)
 		}
 		p->accel = optarg;
 		return 0;
+	case OPT_TCG_THREAD:
+		if (strcmp(optarg, "single") && strcmp(optarg, "multi")) {
+			pr_err("--tcg-thread: single or multi, not '%s'",
+			       optarg);
+			return -EINVAL;
+		}
+		p->tcg_single = !strcmp(optarg, "single");
+		return 0;
+	case OPT_ON_CRASH:
+		if (strcmp(optarg, "rerun") && strcmp(optarg, "stop")) {
+			pr_err("--on-crash: rerun or stop, not '%s'", optarg);
+			return -EINVAL;
+		}
+		p->rerun_on_crash = !strcmp(optarg, "rerun");
+		return 0;
 	case OPT_CPUS: return number("cpus", optarg, 1, 64, &p->cpus);
 	case OPT_MEM: return number("mem", optarg, 256, 65536, &p->mem_mb);
 	case OPT_TIMEOUT:
@@ -122,6 +169,11 @@ static int parse_opt(struct lab_cmd *lc, int c)
 			return -E2BIG;
 		lc->scenarios[lc->nr_scenarios++] = optarg;
 		return 0;
+	case OPT_RUN_SCALE:
+	case OPT_RUN_REPEAT:
+	case OPT_RUN_TRACE:
+	case OPT_RUN_NO_HISTORY:
+		return run_arg(p, c, optarg);
 	case OPT_WITH:
 		if (p->nr_tools == 16)
 			return -E2BIG;
@@ -186,21 +238,6 @@ static int parse(int argc, char **argv, struct lab_cmd *lc,
 	return 0;
 }
 
-static int exit_code(int err)
-{
-	switch (err) {
-	case -EINVAL:
-	case -ENOENT:
-	case -E2BIG:
-	case -ENAMETOOLONG:
-		return EXIT_BAD_INPUT;
-	case -EINTR:
-		return EXIT_INCOMPLETE;
-	default:
-		return EXIT_ENVIRONMENT;
-	}
-}
-
 static int lab_run_cmd(int argc, char **argv)
 {
 	struct lab_cmd lc = { 0 };
@@ -211,7 +248,7 @@ static int lab_run_cmd(int argc, char **argv)
 
 	ret = parse(argc, argv, &lc, pos, &nr_pos, 0);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
 	if (!lc.p.kernel == !lc.debian || (!lc.p.suite == !lc.exec) ||
 	    (lc.exec && !lc.p.nr_exec) || lc.append_a || lc.append_b) {
 		pr_err("lab run needs one of --kernel/--debian-kernel and one "
@@ -226,7 +263,7 @@ static int lab_run_cmd(int argc, char **argv)
 	toolrun_catch_signals();
 	ret = lab_run(&lc.p, &res);
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	if (res.run_dir[0])
 		printf("%s\n", res.run_dir);
 	return res.exit_code;
@@ -241,7 +278,7 @@ static int lab_initramfs_cmd(int argc, char **argv)
 
 	ret = parse(argc, argv, &lc, pos, &nr_pos, 0);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
 	if (!lc.p.kernel == !lc.debian) {
 		pr_err("lab initramfs needs --kernel or --debian-kernel");
 		return EXIT_BAD_INPUT;
@@ -252,116 +289,16 @@ static int lab_initramfs_cmd(int argc, char **argv)
 	}
 	ret = lab_initramfs(&lc.p, path, sizeof(path));
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	printf("%s\n", path);
 	return EXIT_PASS;
-}
-
-/* The documented priority when several codes apply: 3, 4, 5, 1, 2, 0. */
-static int worse_exit(int a, int b)
-{
-	static const int rank[] = { 0, 3, 2, 6, 5, 4 };
-
-	if (a < 0 || a > 5)
-		a = EXIT_ENVIRONMENT;
-	if (b < 0 || b > 5)
-		b = EXIT_ENVIRONMENT;
-	return rank[a] >= rank[b] ? a : b;
-}
-
-/*
- * The suite's [gate] as compare options: `rtgate compare A:S B:S` judges
- * with the analyzer's defaults, while the suite says what matters here.
- */
-struct gate_opts {
-	char metric[64], alpha[32], min_us[32], min_pct[32];
-};
-
-static void gate_opts_from(const cJSON *manifest, struct gate_opts *g)
-{
-	const cJSON *suite = cJSON_GetObjectItem(manifest, "suite");
-	const cJSON *gate = cJSON_GetObjectItem(suite, "gate");
-
-	rtpath_fmt(g->metric, sizeof(g->metric), "%s",
-		   json_get_str(gate, "metric", "max"));
-	rtpath_fmt(g->alpha, sizeof(g->alpha), "%g",
-		   json_get_num(gate, "alpha", 0.05));
-	rtpath_fmt(g->min_us, sizeof(g->min_us), "%g",
-		   json_get_num(gate, "min_increase_us", 5));
-	rtpath_fmt(g->min_pct, sizeof(g->min_pct), "%g",
-		   json_get_num(gate, "min_increase_pct", 10));
-}
-
-/* rtgate compare A:S B:S, reports into out/S: the analyzer's verdict. */
-static int compare_scenario(const char *a, const char *b, const char *scen,
-			    const struct gate_opts *g, const char *out)
-{
-	char self[PATH_MAX], exe[PATH_MAX + 16], sa[PATH_MAX + 80];
-	char sb[PATH_MAX + 80], dir[PATH_MAX + 80];
-	char *argv[] = { exe, "compare", sa, sb, "--report",
-			 "txt,md,json,junit,html", "--out", dir,
-			 "--metric", (char *)g->metric, "--alpha",
-			 (char *)g->alpha, "--min-increase-us",
-			 (char *)g->min_us, "--min-increase-pct",
-			 (char *)g->min_pct, NULL };
-	struct toolrun r = { .argv = argv, .inherit = true };
-	int ret, status;
-
-	if (fsio_self_dir(self, sizeof(self)))
-		return EXIT_ENVIRONMENT;
-	rtpath_fmt(exe, sizeof(exe), "%s/rtgate", self);
-	rtpath_fmt(sa, sizeof(sa), "%s:%s", a, scen);
-	rtpath_fmt(sb, sizeof(sb), "%s:%s", b, scen);
-	rtpath_fmt(dir, sizeof(dir), "%s/%s", out, scen);
-	if (fsio_mkdir_p(dir, 0755))
-		return EXIT_ENVIRONMENT;
-	pr_info("lab gate: rtgate compare %s %s (gate %s, floor %s us and "
-		"%s%%)", sa, sb, g->metric, g->min_us, g->min_pct);
-	ret = toolrun(&r, &status);
-	if (ret)
-		return exit_code(ret);
-	return status;
 }
 
 /* Every scenario of the baseline's manifest (or --scenario's), compared. */
 static int compare_runs(const struct lab_cmd *lc, const char *a,
 			const char *b, const char *out)
 {
-	char path[PATH_MAX + 32];
-	struct json_error err;
-	struct gate_opts g;
-	const cJSON *s;
-	cJSON *m;
-	int code = EXIT_PASS, n = 0, i;
-
-	rtpath_fmt(path, sizeof(path), "%s/manifest.json", a);
-	if (json_read_file(path, &m, &err)) {
-		pr_err("%s", err.msg);
-		return EXIT_BAD_INPUT;
-	}
-	gate_opts_from(m, &g);
-	if (lc->nr_scenarios) {
-		for (i = 0; i < lc->nr_scenarios; i++)
-			code = worse_exit(code, compare_scenario(a, b,
-					  lc->scenarios[i], &g, out));
-		n = 1;
-	} else {
-		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
-			const char *name = json_get_str(s, "name", NULL);
-
-			if (!name)
-				continue;
-			code = worse_exit(code, compare_scenario(a, b, name,
-					  &g, out));
-			n++;
-		}
-	}
-	cJSON_Delete(m);
-	if (!n) {
-		pr_err("%s: no scenarios to compare", path);
-		return EXIT_BAD_INPUT;
-	}
-	return code;
+	return lab_gate_compare(a, b, lc->scenarios, lc->nr_scenarios, out);
 }
 
 static int lab_gate_cmd(int argc, char **argv)
@@ -374,7 +311,7 @@ static int lab_gate_cmd(int argc, char **argv)
 
 	ret = parse(argc, argv, &lc, pos, &nr_pos, 2);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
 	if (nr_pos != 2 || !lc.p.suite || lc.exec || lc.p.kernel ||
 	    lc.debian) {
 		pr_err("lab gate needs KERNEL_A KERNEL_B and --suite");
@@ -388,7 +325,7 @@ static int lab_gate_cmd(int argc, char **argv)
 		lc.p.append = lc.append_a;
 	ret = lab_run(&lc.p, &ra);
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	if (ra.exit_code > EXIT_INCONCLUSIVE || !ra.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[0], ra.exit_code);
@@ -401,7 +338,7 @@ static int lab_gate_cmd(int argc, char **argv)
 		      lc.p.append;
 	ret = lab_run(&lc.p, &rb);
 	if (ret)
-		return exit_code(ret);
+		return lab_exit_code(ret);
 	if (rb.exit_code > EXIT_INCONCLUSIVE || !rb.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[1], rb.exit_code);

@@ -17,8 +17,9 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
+/* rtla: timerlat suites measure with it (its libraries are rtgate's). */
 const char *const initramfs_default_tools[] = { "cyclictest", "hackbench",
-						NULL };
+						"rtla", NULL };
 
 enum ir_type { IR_FILE, IR_LINK, IR_DIR, IR_DATA };
 

@@ -43,6 +43,7 @@ int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 {
 	char smp[16], mem[16], cmdline[2048], virtfs[4200];
 	const char *accel = !strcmp(p->accel, "kvm") ? "kvm" :
+			    p->tcg_single ? "tcg,thread=single" :
 			    "tcg,thread=multi";
 	const char *cpu = !strcmp(p->accel, "kvm") ? "host" : "max";
 	char *argv[] = {

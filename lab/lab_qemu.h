@@ -18,6 +18,7 @@ struct qemu_params {
 	const char *share;		/* host folder, tag LAB_SHARE_TAG */
 	const char *append;		/* more kernel command line */
 	const char *accel;		/* "kvm" or "tcg" */
+	bool tcg_single;		/* -accel tcg,thread=single */
 	int cpus;
 	int mem_mb;
 	unsigned int timeout_s;

@@ -12,7 +12,9 @@
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
+#include "analyze/analyze.h"
 #include "lab.h"
+#include "lab_crash.h"
 #include "lab_initramfs.h"
 #include "lab_kernel.h"
 #include "lab_qemu.h"
@@ -38,6 +40,8 @@ struct run_ctx {
 	struct qemu_params qp;
 	struct qemu_result qr;
 	cJSON *status;			/* the guest's status.json */
+	struct lab_crash crash;
+	bool crashed;
 };
 
 static int write_plan(const char *share, cJSON *plan)
@@ -378,6 +382,10 @@ static cJSON *json_lab(const struct run_ctx *c)
 		cJSON_AddStringToObject(o, "panic_line", c->qr.panic_line);
 	if (c->status)
 		cJSON_AddItemReferenceToObject(o, "guest", c->status);
+	cJSON_AddStringToObject(o, "tcg_threads", c->qp.tcg_single ?
+				"single" : "multi");
+	if (c->crashed)
+		cJSON_AddItemToObject(o, "crash", lab_crash_json(&c->crash));
 	cJSON_AddStringToObject(o, "console_log", "lab-console.log");
 	return o;
 }
@@ -456,6 +464,65 @@ static void judge(struct run_ctx *c)
 	res->exit_code = (int)json_get_num(c->status, "exit", EXIT_INCOMPLETE);
 }
 
+/*
+ * A crash (an oops, BUG or panic on the console, or a guest that hung) is
+ * a result: the run's exit is 5 whatever the guest managed to say.
+ */
+static void crash_check(struct run_ctx *c)
+{
+	if (!lab_crash_read(c->console, c->qr.timed_out, &c->crash))
+		return;
+	c->crashed = true;
+	lab_crash_tunables(&c->crash, c->res->run_dir);
+	c->res->crashed = true;
+	c->res->exit_code = EXIT_INCOMPLETE;
+	rtpath_fmt(c->res->crash, sizeof(c->res->crash), "%s%s%s rep %u: %s",
+		   c->crash.kind, c->crash.scenario[0] ? " in " : "",
+		   c->crash.scenario[0] ? c->crash.scenario : " at boot",
+		   c->crash.rep, c->crash.headline);
+}
+
+/* crash.json/txt, the reports' crash section and its JUnit testcase. */
+static void crash_record(struct run_ctx *c)
+{
+	const char *dir = c->res->run_dir[0] ? c->res->run_dir :
+			  c->res->lab_dir;
+	int ret;
+
+	ret = lab_crash_write(&c->crash, dir, c->k.name);
+	if (ret)
+		pr_err("%s: cannot write the crash record: %s", dir,
+		       strerror(-ret));
+	rtpath_fmt(c->res->crash_dir, sizeof(c->res->crash_dir), "%s", dir);
+	pr_err("lab: the guest crashed (%s) %s %s rep %u: %s", c->crash.kind,
+	       c->crash.step_ended ? "right after" : "during",
+	       c->crash.scenario[0] ? c->crash.scenario : "boot",
+	       c->crash.rep, c->crash.headline);
+	if (c->crash.tunables && cJSON_GetArraySize(c->crash.tunables)) {
+		char *t = cJSON_PrintUnformatted(c->crash.tunables);
+
+		pr_err("lab: that scenario's tunables: %s", t ? t : "");
+		free(t);
+	}
+	pr_err("lab: the crash is in %s/crash.txt (and its junit.xml)", dir);
+}
+
+/*
+ * The guest has no gnuplot: the reports are rendered again on the host,
+ * plots and all, from the results that came back (same data, same
+ * verdicts).
+ */
+static void render_on_host(struct run_ctx *c)
+{
+	struct analyze_params ap;
+
+	if (!c->res->run_dir[0])
+		return;
+	analyze_params_init(&ap);
+	ap.quiet = true;
+	analyze_report_run(c->res->run_dir, &ap);
+}
+
 static int lab_dirs(struct run_ctx *c, char *lab_root, size_t len)
 {
 	char stamp[32];
@@ -500,6 +567,7 @@ static int run_steps(struct run_ctx *c)
 		.mem_mb = c->p->mem_mb, .timeout_s = c->p->timeout_s,
 		.console_log = c->console, .verbose = c->p->verbose,
 	};
+	c->qp.tcg_single = c->p->tcg_single;
 	pick_accel(c);
 	c->qp.accel = c->accel;
 	pr_info("lab: booting %s (%s%s) under %s (%s); console: %s",
@@ -512,7 +580,13 @@ static int run_steps(struct run_ctx *c)
 	judge(c);
 	ret = bring_back(c);
 	if (!ret)
+		crash_check(c);
+	if (!ret)
 		ret = annotate(c);
+	if (!ret)
+		render_on_host(c);
+	if (!ret && c->crashed)
+		crash_record(c);
 	pr_info("lab: %s ran %.1f s under %s; exit %d%s%s", c->k.name,
 		c->qr.wall_s, !strcmp(c->accel, "kvm") ? "KVM" : "TCG",
 		c->res->exit_code, c->res->run_dir[0] ? "; results: " : "",
@@ -539,7 +613,8 @@ int lab_initramfs(const struct lab_run_params *p, char *path, size_t len)
 	return ret;
 }
 
-int lab_run(const struct lab_run_params *p, struct lab_run_result *res)
+static int lab_run_once(const struct lab_run_params *p,
+			struct lab_run_result *res)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
 	int ret;
@@ -552,6 +627,83 @@ int lab_run(const struct lab_run_params *p, struct lab_run_result *res)
 	c->res = res;
 	ret = run_steps(c);
 	cJSON_Delete(c->status);
+	lab_crash_free(&c->crash);
 	free(c);
+	return ret;
+}
+
+/* The first boot's crash and the re-run's answer, in both records. */
+static void note_rerun(const struct lab_run_result *first,
+		       const struct lab_run_result *again)
+{
+	char path[PATH_MAX + 32], verdict[256];
+	struct json_error err;
+	cJSON *j, *r;
+
+	rtpath_fmt(verdict, sizeof(verdict), again->crashed ?
+		   "crashed again under single-threaded TCG: reproducible, "
+		   "a kernel bug rather than a TCG artefact" :
+		   "no crash under single-threaded TCG: likely an artefact "
+		   "of multi-threaded TCG (e.g. code patching racing vCPU "
+		   "threads), not of the kernel under test");
+	pr_info("lab: re-run: %s", verdict);
+	rtpath_fmt(path, sizeof(path), "%s/crash.json", first->crash_dir);
+	if (!json_read_file(path, &j, &err)) {
+		r = cJSON_AddObjectToObject(j, "rerun");
+		cJSON_AddStringToObject(r, "accel", "tcg,thread=single");
+		cJSON_AddBoolToObject(r, "crashed", again->crashed);
+		cJSON_AddNumberToObject(r, "exit", again->exit_code);
+		cJSON_AddStringToObject(r, "results", again->run_dir);
+		cJSON_AddStringToObject(r, "verdict", verdict);
+		json_write_file(path, j);
+		cJSON_Delete(j);
+	}
+	if (!again->run_dir[0])
+		return;
+	rtpath_fmt(path, sizeof(path), "%s/lab.json", again->run_dir);
+	if (!json_read_file(path, &j, &err)) {
+		r = cJSON_AddObjectToObject(j, "first_boot");
+		cJSON_AddStringToObject(r, "crash", first->crash);
+		cJSON_AddStringToObject(r, "crash_record", first->crash_dir);
+		cJSON_AddStringToObject(r, "verdict", verdict);
+		json_write_file(path, j);
+		cJSON_Delete(j);
+	}
+}
+
+int lab_run(const struct lab_run_params *p, struct lab_run_result *res)
+{
+	struct lab_run_params single;
+	struct lab_run_result *again;
+	int ret;
+
+	ret = lab_run_once(p, res);
+	if (ret || !res->crashed || !p->rerun_on_crash || p->tcg_single)
+		return ret;
+	again = calloc(1, sizeof(*again));
+	if (!again)
+		return -ENOMEM;
+	single = *p;
+	single.tcg_single = true;
+	single.label = "rerun";
+	pr_info("lab: the guest crashed under multi-threaded TCG; booting "
+		"it again with -accel tcg,thread=single");
+	ret = lab_run_once(&single, again);
+	if (!ret) {
+		bool crashed_again = again->crashed;
+
+		note_rerun(res, again);
+		again->rerun = true;
+		again->rerun_crashed = crashed_again;
+		again->crashed = true;
+		if (!crashed_again) {
+			rtpath_fmt(again->crash, sizeof(again->crash), "%s",
+				   res->crash);
+			rtpath_fmt(again->crash_dir, sizeof(again->crash_dir),
+				   "%s", res->crash_dir);
+		}
+		*res = *again;
+	}
+	free(again);
 	return ret;
 }

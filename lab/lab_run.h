@@ -32,15 +32,28 @@ struct lab_run_params {
 	const char *out_dir;		/* out/ */
 	const char *results_dir;	/* where results/<run-id> go */
 	const char *label;		/* a word in the work folder's name */
+	bool tcg_single;		/* -accel tcg,thread=single */
+	bool rerun_on_crash;		/* a crash under multi-threaded TCG is
+					 * booted again single-threaded */
 };
 
 struct lab_run_result {
 	int exit_code;			/* the documented exit code */
 	char run_dir[PATH_MAX];		/* the results directory, or "" */
 	char lab_dir[PATH_MAX];		/* out/lab/ID */
+	bool crashed;			/* the guest crashed (lab_crash.h) */
+	char crash[320];		/* what and where, one line */
+	char crash_dir[PATH_MAX];	/* where crash.json went */
+	bool rerun;			/* booted again after a crash */
+	bool rerun_crashed;		/* and crashed again */
 };
 
-/* Returns 0 with res filled in (even for a failed boot), or -errno. */
+/*
+ * Returns 0 with res filled in (even for a failed boot), or -errno. A
+ * guest crash is exit 5 with the crash written beside the results; with
+ * rerun_on_crash, the result is the single-threaded re-run's, and res
+ * says what the first boot did.
+ */
 int lab_run(const struct lab_run_params *p, struct lab_run_result *res);
 
 /* Only the initramfs lab_run() would boot p->kernel with (and p->suite). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
+#include "bisect/bisect.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "export/export.h"
@@ -55,6 +56,8 @@ static const struct rtgate_command commands[] = {
 	{ "lab", "run|gate ...",
 	  "boot a kernel in QEMU, run a suite inside, compare", cmd_lab },
 	{ "lab-init", "", "the lab guest's /init (PID 1 only)", cmd_lab_init },
+	{ "bisect", "--base K --series SET --suite S ...",
+	  "find the patch of a set that added the latency", cmd_bisect },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -57,9 +57,11 @@ static cJSON *suite_json(const struct run *run)
 	cJSON_AddStringToObject(obj, "order", order_name(s->order));
 	cJSON_AddNumberToObject(obj, "duration_scale", run->scale);
 	m = cJSON_AddObjectToObject(obj, "measure");
-	cJSON_AddStringToObject(m, "tool", s->measure.tool ==
-				SUITE_TOOL_NONE ? "none" : "cyclictest");
-	if (suite_uses_cyclictest(s)) {
+	cJSON_AddStringToObject(m, "tool", suite_tool_name(s->measure.tool));
+	if (suite_uses_timerlat(s))
+		cJSON_AddItemToObject(m, "timerlat_args",
+				      strv_json(s->measure.timerlat_args));
+	if (suite_uses_cyclictest(s) || suite_uses_timerlat(s)) {
 		cJSON_AddItemToObject(m, "args", strv_json(s->measure.args));
 		if (run->duration_s)
 			cJSON_AddNumberToObject(m, "duration_s",
@@ -185,8 +187,7 @@ static cJSON *scen_json(const struct scen_result *sr)
 	add_str_or_null(obj, "description", sc->description);
 	add_str_or_null(obj, "compare", sc->compare);
 	add_str_or_null(obj, "control", suite_control_name(sc->control));
-	cJSON_AddStringToObject(obj, "tool", sc->tool == SUITE_TOOL_NONE ?
-				"none" : "cyclictest");
+	cJSON_AddStringToObject(obj, "tool", suite_tool_name(sc->tool));
 	add_str_or_null(obj, "metric", sc->metric);
 	cJSON_AddStringToObject(obj, "status", scen_status_name(sr));
 	if (sr->reason)

@@ -41,6 +41,7 @@ struct runner {
 	struct progress progress;
 	char bin_dir[PATH_MAX];
 	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
+	char rtla[PATH_MAX];		/* its path, "" without timerlat */
 	char debugfs[PATH_MAX];		/* mount points, "" if absent */
 	char tracefs[PATH_MAX];
 	char cgroup[PATH_MAX];		/* the run's cgroup, "" without */

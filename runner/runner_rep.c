@@ -21,6 +21,7 @@
 #include "log.h"
 #include "runner_cgroup.h"
 #include "runner_cyclictest.h"
+#include "runner_timerlat.h"
 #include "runner_priv.h"
 #include "runner_proc.h"
 #include "runner_signal.h"
@@ -49,6 +50,7 @@ struct rep_ctx {
 	struct proc ct;
 	bool ct_started;
 	struct ct_run ctr;
+	struct tl_run tlr;	/* tool = timerlat: rtla in the ct slot */
 	size_t ct_rp;
 	bool invalid;
 	char **blamed;		/* who rep_invalid() already blamed */
@@ -434,6 +436,60 @@ static void measure_cyclictest(struct rep_ctx *c)
 		rep_invalid(c, "cyclictest", "cyclictest %s", how);
 }
 
+/* rtla timerlat hist runs in the measurement's slot (c->ct). */
+static void measure_timerlat(struct rep_ctx *c)
+{
+	const struct suite_measure *m = &c->r->suite.measure;
+	unsigned int secs = ct_duration_s(m, c->r->run.scale);
+	char cg[PATH_MAX], err[256], how[128], *line;
+	struct proc_spec spec = {
+		.name = "rtla", .path = c->r->rtla,
+		.owner = c->r->state.dir, .stderr_fd = -1,
+	};
+	struct rep_proc *rp;
+	double deadline;
+
+	if (tl_init(&c->tlr, m, c->r->run.scale, c->dir))
+		return rep_invalid(c, "rtla", "cannot build rtla's command "
+				   "line");
+	spec.argv = c->tlr.argv;
+	spec.cgroup = leaf_for(c, "rtla", cg, sizeof(cg));
+	rp = add_rep_proc(c, "rtla", c->tlr.argv, &c->ct_rp);
+	if (!rp)
+		return rep_invalid(c, NULL, "out of memory");
+	if (proc_spawn(&c->ct, &spec, err, sizeof(err))) {
+		rp->error = strdup(err);
+		return rep_invalid(c, "rtla", "cannot start rtla: %s", err);
+	}
+	c->ct_started = true;
+	rp->pid = c->ct.pid;
+	progress_measure(&c->r->progress, secs);
+	deadline = mono_now() + secs + CT_EXTRA_S;
+	while (c->ct.running) {
+		wait_some(c, 0.25);
+		while ((line = proc_next_line(&c->ct)))
+			tl_feed(&c->tlr, line);
+		progress_tick(&c->r->progress);
+		if (stop_requested(c) || workload_died(c))
+			break;
+		if (mono_now() > deadline) {
+			rep_invalid(c, "rtla", "rtla timerlat hist did not "
+				    "finish within %u s", secs + CT_EXTRA_S);
+			break;
+		}
+	}
+	/* rtla prints what it has on SIGTERM too, but the run is cut. */
+	c->ct_early = c->ct.running;
+	stop_proc(c, &c->ct);
+	proc_drain(&c->ct);
+	while ((line = proc_next_line(&c->ct)))
+		tl_feed(&c->tlr, line);
+	proc_describe_exit(&c->ct, how, sizeof(how));
+	if (!c->aborted && !c->invalid &&
+	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
+		rep_invalid(c, "rtla", "rtla timerlat hist %s", how);
+}
+
 static void measure_none(struct rep_ctx *c)
 {
 	const struct suite_measure *m = &c->r->suite.measure;
@@ -675,6 +731,18 @@ static void check_expects(struct rep_ctx *c)
 	}
 }
 
+static void collect_timerlat(struct rep_ctx *c)
+{
+	char why[512];
+	bool complete;
+
+	note_exit(&c->rr->procs[c->ct_rp], &c->ct);
+	complete = c->ct_started && !c->ct_early && !c->ct.running &&
+		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
+	if (tl_finish(&c->tlr, complete, why, sizeof(why)))
+		rep_invalid(c, "rtla", "%s", why);
+}
+
 static void collect_cyclictest(struct rep_ctx *c)
 {
 	struct rep_result *rr = c->rr;
@@ -712,6 +780,7 @@ static void rep_cleanup(struct rep_ctx *c)
 	strv_free(c->blamed);
 	proc_close(&c->ct);
 	ct_free(&c->ctr);
+	tl_free(&c->tlr);
 }
 
 static int rep_prepare(struct rep_ctx *c, unsigned int rep)
@@ -758,20 +827,26 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 		goto out;
 	if (apply_tunables(&c))
 		goto out;
-	rtrace_begin(&c.trace, r->run.trace, c.dir);
+	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
+	rtrace_begin(&c.trace, c.sc->tool == SUITE_TOOL_TIMERLAT ?
+		     TRACE_CAPTURE_OFF : r->run.trace, c.dir);
 	start_workloads(&c);
 	if (!c.invalid)
 		wait_ready(&c);
 	if (!c.invalid && !stop_requested(&c)) {
 		if (c.sc->tool == SUITE_TOOL_CYCLICTEST)
 			measure_cyclictest(&c);
+		else if (c.sc->tool == SUITE_TOOL_TIMERLAT)
+			measure_timerlat(&c);
 		else
 			measure_none(&c);
 	}
 	stop_all(&c);
 	for (i = 0; i < c.nr_wls; i++)
 		collect_workload(&c, &c.wls[i]);
-	if (c.ct_started || c.ctr.argv)
+	if (c.tlr.argv)
+		collect_timerlat(&c);
+	else if (c.ct_started || c.ctr.argv)
 		collect_cyclictest(&c);
 	if (!c.aborted)
 		check_expects(&c);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -18,7 +19,7 @@
 static const char *const plain_reqs[] = {
 	"root", "tracefs", "debugfs", "sched-features", "base-slice",
 	"preempt-rt", "slice-extension", "slice-extension:v5",
-	"slice-extension:linux-7.0",
+	"slice-extension:linux-7.0", "timerlat",
 };
 
 bool req_valid(const char *req)
@@ -46,7 +47,38 @@ bool req_needs_debugfs(const char *req)
 
 bool req_needs_tracefs(const char *req)
 {
-	return !strcmp(req, "tracefs");
+	return !strcmp(req, "tracefs") || !strcmp(req, "timerlat");
+}
+
+/* The kernel's timerlat tracer (CONFIG_TIMERLAT_TRACER), for rtla. */
+static int check_timerlat(const struct req_env *env, char *reason,
+			  size_t len)
+{
+	char path[PATH_MAX], *buf, *p;
+	size_t n, w = strlen("timerlat");
+	bool found = false;
+
+	if (!env->tracefs) {
+		snprintf(reason, len, "tracefs is not mounted and could not be "
+			 "mounted (rtla timerlat needs it)");
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/available_tracers", env->tracefs);
+	if (fsio_read_all(path, &buf, &n)) {
+		snprintf(reason, len, "cannot read %s", path);
+		return 0;
+	}
+	for (p = strstr(buf, "timerlat"); p && !found;
+	     p = strstr(p + 1, "timerlat"))
+		found = (p == buf || p[-1] == ' ' || p[-1] == '\n') &&
+			(!p[w] || p[w] == ' ' || p[w] == '\n');
+	free(buf);
+	if (found)
+		return 1;
+	snprintf(reason, len, "this kernel has no timerlat tracer (%s does "
+		 "not list it: needs CONFIG_TIMERLAT_TRACER, e.g. the lab's "
+		 "kernels or Debian's linux-image-rt-amd64)", path);
+	return 0;
 }
 
 /* A debugfs sched file we can read and open for writing. */
@@ -74,6 +106,31 @@ static int check_debugfs_file(const struct req_env *env, const char *rel,
 			 "or a locked-down VM); run it where debugfs sched/ is "
 			 "writable, e.g. the QEMU lab", path, strerror(-ret));
 		return 0;
+	}
+	if (ret == -ENOENT && !strcmp(rel, "sched/base_slice_ns")) {
+		char old[PATH_MAX];
+
+		/* CFS before EEVDF (6.6) had min_granularity_ns instead. */
+		snprintf(old, sizeof(old), "%s/sched/min_granularity_ns",
+			 env->debugfs);
+		if (fsio_exists(old)) {
+			snprintf(reason, len, "%s does not exist: this kernel's "
+				 "scheduler predates EEVDF (Linux 6.6), it has "
+				 "min_granularity_ns instead", path);
+			return 0;
+		}
+	}
+	if (ret == -ENOENT && !strncmp(rel, "sched/", 6)) {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s/sched", env->debugfs);
+		if (!fsio_exists(dir)) {
+			snprintf(reason, len, "%s: no such file: the kernel has "
+				 "no sched debugfs (CONFIG_SCHED_DEBUG is off "
+				 "before 6.16; kconfigs/hrtick.config turns "
+				 "it on)", path);
+			return 0;
+		}
 	}
 	if (ret) {
 		snprintf(reason, len, "%s: %s", path, strerror(-ret));
@@ -162,6 +219,8 @@ int req_check(const char *req, const struct req_env *env, char *reason,
 			 "mounted", req);
 		return 0;
 	}
+	if (!strcmp(req, "timerlat"))
+		return check_timerlat(env, reason, len);
 	if (!strcmp(req, "sched-features"))
 		return check_debugfs_file(env, "sched/features", reason, len);
 	if (!strcmp(req, "base-slice"))

@@ -225,6 +225,12 @@ static int check_tools(struct runner *r)
 		       "rt-tests; Fedora: dnf install rt-tests)");
 		return -ENOENT;
 	}
+	if (suite_uses_timerlat(&r->suite) &&
+	    find_in_path("rtla", r->rtla, sizeof(r->rtla))) {
+		pr_err("rtla is not installed: timerlat scenarios measure "
+		       "with rtla timerlat hist (Debian: apt-get install rtla)");
+		return -ENOENT;
+	}
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const struct suite_scenario *sc = &r->suite.scenarios[i];
 
@@ -272,6 +278,8 @@ static bool suite_needs(const struct suite *s, bool tracefs)
 		for (j = 0; !tracefs && j < sc->nr_tunables; j++)
 			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
 				return true;
+		if (tracefs && sc->tool == SUITE_TOOL_TIMERLAT)
+			return true;
 	}
 	return false;
 }
@@ -499,6 +507,10 @@ static int preflight(struct runner *r)
 				       sizeof(reason)))
 				skip_scenario(sr, "requires %s: %s",
 					      sc->requires[j], reason);
+		/* rtla needs the kernel's tracer: no tracer, no measurement. */
+		if (sc->tool == SUITE_TOOL_TIMERLAT &&
+		    !req_check("timerlat", &env, reason, sizeof(reason)))
+			skip_scenario(sr, "tool timerlat: %s", reason);
 		check_cpus(sc, sr);
 		for (j = 0; j < sc->nr_tunables; j++) {
 			struct tunable *t = runner_tunable(r, &sc->tunables[j]);
@@ -881,7 +893,8 @@ int cmd_run(int argc, char **argv)
 	r->run.loops = ct_loops(&r->suite.measure, r->run.scale);
 	r->run.trace = r->params.have_trace ? (int)r->params.trace :
 		       r->suite.measure.trace;
-	if (!suite_uses_cyclictest(&r->suite))
+	if (!suite_uses_cyclictest(&r->suite) &&
+	    !suite_uses_timerlat(&r->suite))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
 	if (suite_uses_cyclictest(&r->suite))

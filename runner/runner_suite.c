@@ -370,44 +370,86 @@ static const char *runner_owned(const char *arg)
 	return NULL;
 }
 
-static void measure_args(struct suite_parser *p, const char *val)
+/* `tool =` in [measure] or a scenario. */
+static void parse_tool(struct suite_parser *p, const char *val,
+		       enum suite_tool *tool)
 {
-	struct suite_measure *m = &p->suite->measure;
+	if (!strcmp(val, "cyclictest"))
+		*tool = SUITE_TOOL_CYCLICTEST;
+	else if (!strcmp(val, "none"))
+		*tool = SUITE_TOOL_NONE;
+	else if (!strcmp(val, "timerlat"))
+		*tool = SUITE_TOOL_TIMERLAT;
+	else
+		perr(p, p->line, "tool: '%s' is not cyclictest, timerlat or "
+		     "none", val);
+}
+
+/*
+ * rtla timerlat hist options the runner sets itself (-d, -E, -b, and the
+ * output it parses), and those that stop the session early (a threshold
+ * would cut one repetition's histogram short of the others').
+ */
+static const char *timerlat_owned(const char *arg)
+{
+	static const char *const own[] = {
+		"-d", "--duration", "-E", "--entries", "-b", "--bucket-size",
+		"-n", "--nano", "--no-irq", "--no-thread", "--no-header",
+		"--no-summary", "--no-index", "--with-zeros", "-q", "--quiet",
+		"-t", "--trace", "-a", "--auto", "-i", "--irq", "-T",
+		"--thread", "-h", "--help",
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		n = strlen(own[i]);
+		if (!strncmp(arg, own[i], n) &&
+		    (!arg[n] || arg[n] == '=' || (own[i][1] != '-' && n == 2)))
+			return own[i];
+	}
+	return NULL;
+}
+
+/*
+ * A tool's options (`cyclictest =`, `timerlat =`): split as a shell would,
+ * without expansion, refusing the ones the runner owns (@why says why).
+ */
+static void tool_args(struct suite_parser *p, const char *key,
+		      const char *val, const char *(*owned)(const char *),
+		      const char *why, char ***argv, char **text)
+{
 	wordexp_t we;
-	const char *own;
 	size_t i;
 	int ret;
 
 	if (strpbrk(val, "$`")) {
-		perr(p, p->line, "cyclictest: '$' and '`' are not expanded; "
-		     "remove them");
+		perr(p, p->line, "%s: '$' and '`' are not expanded; remove "
+		     "them", key);
 		return;
 	}
 	ret = wordexp(val, &we, WRDE_NOCMD | WRDE_UNDEF);
 	if (ret) {
 		if (ret == WRDE_NOSPACE)
 			wordfree(&we);
-		perr(p, p->line, "cyclictest: cannot split the options "
-		     "(unbalanced quotes or an unquoted | & ; < > ( ) { })");
+		perr(p, p->line, "%s: cannot split the options (unbalanced "
+		     "quotes or an unquoted | & ; < > ( ) { })", key);
 		return;
 	}
-	m->args = calloc(1, sizeof(char *));
-	if (!check_alloc(p, m->args))
+	*argv = calloc(1, sizeof(char *));
+	if (!check_alloc(p, *argv))
 		goto out;
 	for (i = 0; i < we.we_wordc; i++) {
-		own = runner_owned(we.we_wordv[i]);
-		if (own) {
-			perr(p, p->line, "cyclictest: '%s' is the runner's "
-			     "(it adds -D/-l, -h, --histfile and --json "
-			     "itself and never -q)", we.we_wordv[i]);
+		if (owned(we.we_wordv[i])) {
+			perr(p, p->line, "%s: '%s' is the runner's (%s)", key,
+			     we.we_wordv[i], why);
 			goto out;
 		}
-		if (strv_push(&m->args, we.we_wordv[i])) {
+		if (strv_push(argv, we.we_wordv[i])) {
 			check_alloc(p, NULL);
 			goto out;
 		}
 	}
-	dup_to(p, &m->args_text, val);
+	dup_to(p, text, val);
 out:
 	wordfree(&we);
 }
@@ -421,7 +463,9 @@ static void measure_key(struct suite_parser *p, const char *name,
 	if (!note_key(p, name))
 		return;
 	if (!strcmp(name, "cyclictest")) {
-		measure_args(p, val);
+		tool_args(p, name, val, runner_owned, "it adds -D/-l, -h, "
+			  "--histfile and --json itself and never -q",
+			  &m->args, &m->args_text);
 	} else if (!strcmp(name, "duration")) {
 		if (parse_duration_ns(val, &v) || v == 0)
 			perr(p, p->line, "duration: '%s' is not a duration "
@@ -440,13 +484,13 @@ static void measure_key(struct suite_parser *p, const char *name,
 			     "number of us from 1 to 1000000", val);
 		m->histogram_us = (unsigned int)v;
 	} else if (!strcmp(name, "tool")) {
-		if (!strcmp(val, "cyclictest"))
-			m->tool = SUITE_TOOL_CYCLICTEST;
-		else if (!strcmp(val, "none"))
-			m->tool = SUITE_TOOL_NONE;
-		else
-			perr(p, p->line, "tool: '%s' is not cyclictest or "
-			     "none", val);
+		parse_tool(p, val, &m->tool);
+	} else if (!strcmp(name, "timerlat")) {
+		tool_args(p, name, val, timerlat_owned, "it sets -d, -E and "
+			  "-b from duration and histogram, reads both "
+			  "latencies' summary, and never stops a session "
+			  "early: no -a, -i, -T, -t", &m->timerlat_args,
+			  &m->timerlat_text);
 	} else if (!strcmp(name, "timeout")) {
 		if (parse_duration_ns(val, &v) || v == 0)
 			perr(p, p->line, "timeout: '%s' is not a duration "
@@ -466,8 +510,8 @@ static void measure_key(struct suite_parser *p, const char *name,
 		else
 			m->trace = c;
 	} else {
-		unknown_key(p, name, "cyclictest, duration, loops, histogram, "
-			    "tool, timeout, trace");
+		unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
+			    "histogram, tool, timeout, trace");
 	}
 }
 
@@ -781,13 +825,7 @@ static void scenario_key(struct suite_parser *p, const char *name,
 		parse_requires(p, &sc->requires, val);
 	} else if (!strcmp(name, "tool")) {
 		sc->has_tool = true;
-		if (!strcmp(val, "cyclictest"))
-			sc->tool = SUITE_TOOL_CYCLICTEST;
-		else if (!strcmp(val, "none"))
-			sc->tool = SUITE_TOOL_NONE;
-		else
-			perr(p, p->line, "tool: '%s' is not cyclictest or "
-			     "none", val);
+		parse_tool(p, val, &sc->tool);
 	} else if (!strcmp(name, "metric")) {
 		if (!valid_metric(val))
 			perr(p, p->line, "metric: '%s' is not max, avg, p50, "
@@ -952,6 +990,11 @@ static void check_suite(struct suite_parser *p)
 		return perr(p, p->sec_lines[SEC_MEASURE] ?
 			    p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
 			    "duration (e.g. 20s) or loops for cyclictest");
+	if (suite_uses_timerlat(s) && !p->has_duration)
+		return perr(p, p->sec_lines[SEC_MEASURE] ?
+			    p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
+			    "duration (e.g. 20s) for timerlat (rtla -d; it "
+			    "has no loop count)");
 	for (i = 0; i < s->nr_scenarios && !p->failed; i++) {
 		check_scenario(p, &s->scenarios[i]);
 		if (!s->scenarios[i].compare)
@@ -1058,6 +1101,25 @@ out:
 	return 0;
 }
 
+bool suite_uses_timerlat(const struct suite *suite)
+{
+	size_t i;
+
+	for (i = 0; i < suite->nr_scenarios; i++)
+		if (suite->scenarios[i].tool == SUITE_TOOL_TIMERLAT)
+			return true;
+	return false;
+}
+
+const char *suite_tool_name(enum suite_tool tool)
+{
+	switch (tool) {
+	case SUITE_TOOL_NONE: return "none";
+	case SUITE_TOOL_TIMERLAT: return "timerlat";
+	default: return "cyclictest";
+	}
+}
+
 bool suite_uses_cyclictest(const struct suite *suite)
 {
 	size_t i;
@@ -1130,6 +1192,8 @@ void suite_free(struct suite *suite)
 	strv_free(suite->requires);
 	strv_free(suite->measure.args);
 	free(suite->measure.args_text);
+	strv_free(suite->measure.timerlat_args);
+	free(suite->measure.timerlat_text);
 	free(suite->gate.metric);
 	free(suite->path);
 	free(suite->name);

@@ -27,6 +27,7 @@ enum suite_order {
 enum suite_tool {
 	SUITE_TOOL_CYCLICTEST,
 	SUITE_TOOL_NONE,	/* microbenchmarks: the workloads measure */
+	SUITE_TOOL_TIMERLAT,	/* rtla timerlat hist: IRQ and thread latency */
 };
 
 enum tunable_kind {
@@ -117,6 +118,8 @@ struct suite_measure {
 	enum suite_tool tool;
 	char **args;		/* cyclictest options, NULL-terminated */
 	char *args_text;
+	char **timerlat_args;	/* `timerlat =`: rtla timerlat hist options */
+	char *timerlat_text;
 	uint64_t duration_ns;	/* 0 when loops is used */
 	uint64_t loops;		/* 0 when duration is used */
 	unsigned int histogram_us;
@@ -165,8 +168,11 @@ struct suite_error {
 int suite_load(const char *path, struct suite *suite, struct suite_error *err);
 void suite_free(struct suite *suite);
 
-/* Whether any scenario measures with cyclictest. */
+/* Whether any scenario measures with cyclictest (with timerlat). */
 bool suite_uses_cyclictest(const struct suite *suite);
+bool suite_uses_timerlat(const struct suite *suite);
+/* "cyclictest", "none" or "timerlat", as suites and manifests say. */
+const char *suite_tool_name(enum suite_tool tool);
 
 const struct suite_scenario *suite_find(const struct suite *suite,
 					const char *name);

@@ -40,6 +40,18 @@ check "verdict table: published 163 -> 619 ns" -- \
 	grep -qE '^default +custom +[A-Z ]+ +[0-9]+ -> [0-9]+ ns +163 -> 619 ns' "$T/out"
 check "the source of the published numbers" -- \
 	grep -q '^published: Chengfeng Lin, v7.2, bare-metal i7-12700KF' "$T/out"
+# compare DIR:S DIR:S (what lab gate runs) judges each scenario on its
+# own metric, as the run did: ns/call, not the suite's max.
+"$RTGATE" compare "$dir:custom" "$dir:default" --report json --out "$T/cmp" \
+	>/dev/null 2>&1
+is "$(jget "$T/cmp/report.json" '.comparisons[0].gate.metric')" \
+	setparam.ns_per_call "compare A:custom B:default judges ns/call"
+is "$(jget "$T/cmp/report.json" '.comparisons[0].verdict')" "$(verdict default)" \
+	"... with the run's own verdict"
+"$RTGATE" compare "$dir:custom" "$dir:default" --metric max --report json \
+	--out "$T/cmp2" >/dev/null 2>&1
+is "$(jget "$T/cmp2/report.json" '.comparisons[0].gate.metric')" max \
+	"--metric still overrides it"
 for s in default-load custom-load; do
 	check "$s vs idle is judged" -- grep -qE \
 		'^(NO CHANGE|REGRESSION|IMPROVEMENT|INCONCLUSIVE)$' <<<"$(verdict $s)"

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `rtgate bisect`: which patch of a set added the latency (docs/kernels.md,
+ * "bisect"). Given a built base kernel, a patch set in series order, a
+ * suite and its gate, it builds the base's tree and config with the first
+ * k patches (ccache shares the objects), runs the lab gate base -> prefix
+ * and binary-searches for the first k whose gate is REGRESSION. Each
+ * step's kernel, runs and verdict are kept in out/bisect/NAME/state.json,
+ * so a run that was interrupted goes on where it stopped; an INCONCLUSIVE
+ * step is measured again with twice the repetitions before it steers.
+ *
+ *	struct bisect_params p = { .base = "rt-base", .series = "set",
+ *				   .suite = "lab-control" };
+ *	struct bisect_result r;
+ *	bisect_run(&p, &r);	// r.culprit: 1-based, 0 none
+ */
+#ifndef RTGATE_BISECT_H
+#define RTGATE_BISECT_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "lab/lab_run.h"
+
+#define BISECT_MAX_SCENARIOS 16
+
+struct bisect_params {
+	const char *base;		/* a built kernel: NAME or folder */
+	const char *series;		/* a patch set in patches/ */
+	const char *suite;
+	const char *scenarios[BISECT_MAX_SCENARIOS];	/* "" all */
+	int nr_scenarios;
+	const char *append_b;		/* more cmdline for the prefixes */
+	unsigned int remeasure;		/* re-measurements of INCONCLUSIVE */
+	const char *name;		/* the bisection's folder name */
+	int jobs;			/* make -j; 0: nproc */
+	struct lab_run_params lab;	/* boots: accel, timeout, args ... */
+};
+
+enum bisect_status {
+	BISECT_FOUND,		/* culprit named */
+	BISECT_CLEAN,		/* the whole series is no REGRESSION */
+	BISECT_STUCK,		/* a step stayed INCONCLUSIVE */
+	BISECT_FAILED,		/* a build or a run failed */
+};
+
+struct bisect_result {
+	enum bisect_status status;
+	int culprit;			/* 1-based patch number, 0 none */
+	char subject[256];
+	char dir[PATH_MAX];		/* out/bisect/NAME */
+	int exit_code;			/* docs/exit-codes.md */
+};
+
+/* Returns 0 with r filled, or -errno for bad input / the environment. */
+int bisect_run(const struct bisect_params *p, struct bisect_result *r);
+
+int cmd_bisect(int argc, char **argv);
+
+#endif

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `rtgate bisect` (bisect.h), its options parsed with glibc's argp. */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect.h"
+#include "exitcode.h"
+#include "log.h"
+#include "parse.h"
+#include "toolrun.h"
+
+enum {
+	OPT_BASE = 1000, OPT_SERIES, OPT_SUITE, OPT_SCENARIO, OPT_APPEND,
+	OPT_APPEND_B, OPT_REMEASURE, OPT_NAME, OPT_JOBS, OPT_ACCEL,
+	OPT_TIMEOUT, OPT_REPEAT, OPT_SCALE, OPT_TCG_THREAD, OPT_ON_CRASH,
+};
+
+static const struct argp_option bisect_options[] = {
+	{ "base", OPT_BASE, "KERNEL", 0,
+	  "the good kernel: a NAME under out/kernels or a build folder "
+	  "(rtgate kernel build); its tree, model, fragments and patch sets "
+	  "build every prefix", 0 },
+	{ "series", OPT_SERIES, "SET", 0,
+	  "the patch set to bisect, in its manifest's order", 0 },
+	{ "suite", OPT_SUITE, "SUITE", 0, "the suite whose gate judges", 0 },
+	{ "scenario", OPT_SCENARIO, "S", 0,
+	  "judge only this scenario (repeatable; default: all)", 0 },
+	{ "append", OPT_APPEND, "CMDLINE", 0,
+	  "more kernel command line for every boot", 0 },
+	{ "append-b", OPT_APPEND_B, "CMDLINE", 0,
+	  "more kernel command line for the prefixes only", 0 },
+	{ "remeasure", OPT_REMEASURE, "N", 0,
+	  "measure an INCONCLUSIVE step again up to N times, with twice the "
+	  "repetitions each time (default 2)", 0 },
+	{ "name", OPT_NAME, "NAME", 0,
+	  "the bisection's folder out/bisect/NAME (default "
+	  "BASE+SET-SUITE); the same name resumes it", 0 },
+	{ "jobs", OPT_JOBS, "N", 0, "make -jN (default: the CPU count)", 0 },
+	{ "repeat", OPT_REPEAT, "N", 0,
+	  "repetitions of the first measurement of each step (default: the "
+	  "suite's)", 0 },
+	{ "duration-scale", OPT_SCALE, "F", 0,
+	  "rtgate run's --duration-scale inside the guest", 0 },
+	{ "accel", OPT_ACCEL, "auto|kvm|tcg", 0, "as lab run", 0 },
+	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
+	  "longest one boot may take (default 30m)", 0 },
+	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "as lab run", 0 },
+	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "as lab run", 0 },
+	{ "verbose", 'v', NULL, 0, "the whole console of every boot", 0 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static const char bisect_doc[] =
+	"Which patch of SET added the latency: builds BASE's tree with the "
+	"first k patches of SET (ccache shares the objects), runs the lab "
+	"gate BASE -> prefix with SUITE, and binary-searches for the first "
+	"k that is a REGRESSION. Every step is kept in out/bisect/NAME/ "
+	"(state.json, report.txt): run the same command again to resume.\v"
+	"Exit: 1 a culprit was named, 0 the whole series is no REGRESSION, "
+	"2 a step stayed INCONCLUSIVE, 3 bad input, 4 a build or boot "
+	"failed, 5 interrupted (resumable). See docs/kernels.md.";
+
+struct bisect_cli {
+	struct bisect_params p;
+	char repeat[16];
+};
+
+static int cli_number(struct argp_state *st, const char *opt,
+		      const char *arg, uint64_t min, uint64_t max,
+		      uint64_t *out)
+{
+	if (parse_u64_range(arg, min, max, out)) {
+		argp_error(st, "--%s: '%s' is not a number in %llu..%llu", opt,
+			   arg, (unsigned long long)min,
+			   (unsigned long long)max);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int run_arg(struct argp_state *st, struct lab_run_params *lp,
+		   const char *opt, const char *arg)
+{
+	if (lp->nr_args + 2 > LAB_MAX_ARGS) {
+		argp_error(st, "too many run options");
+		return E2BIG;
+	}
+	lp->args[lp->nr_args++] = opt;
+	lp->args[lp->nr_args++] = arg;
+	return 0;
+}
+
+static error_t bisect_parse(int key, char *arg, struct argp_state *st)
+{
+	struct bisect_cli *cli = st->input;
+	struct bisect_params *p = &cli->p;
+	struct lab_run_params *lp = &p->lab;
+	uint64_t v, ns;
+
+	switch (key) {
+	case OPT_BASE: p->base = arg; return 0;
+	case OPT_SERIES: p->series = arg; return 0;
+	case OPT_SUITE: p->suite = arg; return 0;
+	case OPT_NAME: p->name = arg; return 0;
+	case OPT_APPEND: lp->append = arg; return 0;
+	case OPT_APPEND_B: p->append_b = arg; return 0;
+	case 'v': lp->verbose = true; return 0;
+	case OPT_SCENARIO:
+		if (p->nr_scenarios == BISECT_MAX_SCENARIOS) {
+			argp_error(st, "at most %d --scenario",
+				   BISECT_MAX_SCENARIOS);
+			return E2BIG;
+		}
+		p->scenarios[p->nr_scenarios++] = arg;
+		return 0;
+	case OPT_REMEASURE:
+		if (cli_number(st, "remeasure", arg, 0, 5, &v))
+			return EINVAL;
+		p->remeasure = v;
+		return 0;
+	case OPT_JOBS:
+		if (cli_number(st, "jobs", arg, 1, 256, &v))
+			return EINVAL;
+		p->jobs = v;
+		return 0;
+	case OPT_REPEAT:
+		if (cli_number(st, "repeat", arg, 1, 1000, &v))
+			return EINVAL;
+		snprintf(cli->repeat, sizeof(cli->repeat), "%llu",
+			 (unsigned long long)v);
+		return run_arg(st, lp, "--repeat", cli->repeat);
+	case OPT_SCALE:
+		return run_arg(st, lp, "--duration-scale", arg);
+	case OPT_ACCEL:
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") &&
+		    strcmp(arg, "tcg")) {
+			argp_error(st, "--accel: auto, kvm or tcg, not '%s'",
+				   arg);
+			return EINVAL;
+		}
+		lp->accel = arg;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL) {
+			argp_error(st, "--timeout: '%s' is not a duration of 1s "
+				   "or more (30s, 10m)", arg);
+			return EINVAL;
+		}
+		lp->timeout_s = ns / 1000000000ULL;
+		return 0;
+	case OPT_TCG_THREAD:
+		if (strcmp(arg, "single") && strcmp(arg, "multi")) {
+			argp_error(st, "--tcg-thread: single or multi");
+			return EINVAL;
+		}
+		lp->tcg_single = !strcmp(arg, "single");
+		return 0;
+	case OPT_ON_CRASH:
+		if (strcmp(arg, "rerun") && strcmp(arg, "stop")) {
+			argp_error(st, "--on-crash: rerun or stop");
+			return EINVAL;
+		}
+		lp->rerun_on_crash = !strcmp(arg, "rerun");
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(st, "unexpected argument '%s'", arg);
+		return EINVAL;
+	case ARGP_KEY_END:
+		if (!p->base || !p->series || !p->suite) {
+			argp_error(st, "--base, --series and --suite are "
+				   "needed");
+			return EINVAL;
+		}
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	static const struct argp argp = {
+		bisect_options, bisect_parse, NULL, bisect_doc, NULL, NULL,
+		NULL,
+	};
+	struct bisect_cli *cli = calloc(1, sizeof(*cli));
+	struct bisect_result r;
+	int ret, code;
+
+	if (!cli)
+		return EXIT_ENVIRONMENT;
+	cli->p.remeasure = 2;
+	cli->p.lab.accel = "auto";
+	cli->p.lab.cpus = 2;
+	cli->p.lab.mem_mb = 1024;
+	cli->p.lab.timeout_s = 1800;
+	/* Usage errors are exit 3 (docs/exit-codes.md), not argp's 64. */
+	argp_err_exit_status = EXIT_BAD_INPUT;
+	ret = argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, cli);
+	if (ret) {
+		free(cli);
+		return EXIT_BAD_INPUT;
+	}
+	toolrun_catch_signals();
+	ret = bisect_run(&cli->p, &r);
+	code = ret ? (ret == -EINVAL || ret == -ENOENT ? EXIT_BAD_INPUT :
+		      EXIT_ENVIRONMENT) : r.exit_code;
+	if (!ret)
+		pr_info("bisect: exit %d (state and report: %s)", code, r.dir);
+	free(cli);
+	return code;
+}

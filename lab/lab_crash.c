@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsio.h"
+#include "jsonio.h"
+#include "lab_crash.h"
+#include "log.h"
+#include "rtpaths.h"
+
+#define OOPS_MAX_LINES	48
+
+/* Lines that start a kernel crash report on the console. */
+static const char *crash_start(const char *line)
+{
+	static const char *const marks[] = {
+		"Oops:", "BUG:", "kernel BUG at", "general protection fault",
+		"Unable to handle kernel", "Kernel panic", "watchdog: BUG:",
+	};
+	const char *hit;
+	size_t i;
+
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		hit = strstr(line, marks[i]);
+		if (hit)
+			return hit;
+	}
+	return NULL;
+}
+
+/*
+ * The runner's progress: "[7/10] hrtick rep 4/5: start" (plain) or, on the
+ * guest's console (a terminal), "[7/10] hrtick rep 4/5  3s left" redrawn
+ * after "\r\033[K" and ended by "[7/10] hrtick rep 4/5: ok". Every
+ * segment of @line is read; the last one that names a step wins.
+ */
+static void progress_steps(struct lab_crash *c, char *line)
+{
+	char *seg, *next, name[128];
+	unsigned int i, n, r, rr;
+	int used;
+
+	for (seg = line; seg; seg = next) {
+		next = strchr(seg, '\r');
+		if (next)
+			*next++ = '\0';
+		while (*seg == '\033') {
+			seg++;
+			if (*seg == '[')
+				while (*seg && !((*seg >= 'A' && *seg <= 'Z') ||
+						 (*seg >= 'a' && *seg <= 'z')))
+					seg++;
+			if (*seg)
+				seg++;
+		}
+		/* Plain lines start with the time: "12:00:01 [1/4] ...". */
+		seg = strchr(seg, '[');
+		if (!seg || sscanf(seg, "[%u/%u] %127s rep %u/%u%n", &i, &n,
+				   name, &r, &rr, &used) != 5)
+			continue;
+		rtpath_fmt(c->step, sizeof(c->step), "%.*s", used, seg);
+		rtpath_fmt(c->scenario, sizeof(c->scenario), "%s", name);
+		c->rep = r;
+		c->reps = rr;
+		c->step_ended = seg[used] == ':' &&
+				strncmp(seg + used, ": start", 7);
+	}
+}
+
+bool lab_crash_read(const char *console, bool hung, struct lab_crash *c)
+{
+	char *buf, *line, *next, *out = NULL;
+	size_t len, olen = 0;
+	bool crashed = false, panic = false;
+	int lines = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (fsio_read_all(console, &buf, &len))
+		return false;
+	for (line = buf; line && *line; line = next) {
+		const char *hit;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		hit = crash_start(line);
+		/* A tty progress line has no newline: the oops may follow. */
+		if (!crashed && hit) {
+			char *before = strndup(line, hit - line);
+
+			if (before)
+				progress_steps(c, before);
+			free(before);
+		} else if (!crashed) {
+			progress_steps(c, line);
+		}
+		for (char *cr = strchr(line, '\r'); cr; cr = strchr(cr, '\r'))
+			*cr = ' ';
+		if (hit && !crashed) {
+			crashed = true;
+			rtpath_fmt(c->headline, sizeof(c->headline), "%s", hit);
+		}
+		if (hit && strstr(hit, "Kernel panic"))
+			panic = true;
+		if (crashed && lines < OOPS_MAX_LINES) {
+			size_t n = strlen(line);
+			char *grown = realloc(out, olen + n + 2);
+
+			if (!grown)
+				break;
+			out = grown;
+			memcpy(out + olen, line, n);
+			olen += n;
+			out[olen++] = '\n';
+			out[olen] = '\0';
+			lines++;
+		}
+	}
+	free(buf);
+	if (!crashed && !hung)
+		return false;
+	c->oops = out;
+	rtpath_fmt(c->kind, sizeof(c->kind), "%s", panic ? "panic" :
+		   crashed ? "oops" : "hang");
+	if (!crashed)
+		rtpath_fmt(c->headline, sizeof(c->headline), "the guest stopped "
+			   "answering: QEMU was killed at the lab's timeout");
+	return true;
+}
+
+void lab_crash_tunables(struct lab_crash *c, const char *run_dir)
+{
+	char path[PATH_MAX + 32];
+	struct json_error err;
+	const cJSON *s;
+	cJSON *m;
+
+	if (!c->scenario[0] || !run_dir || !run_dir[0])
+		return;
+	rtpath_fmt(path, sizeof(path), "%s/manifest.json", run_dir);
+	if (json_read_file(path, &m, &err))
+		return;
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+		if (!strcmp(json_get_str(s, "name", ""), c->scenario))
+			c->tunables = cJSON_Duplicate(
+				cJSON_GetObjectItem(s, "tunables"), 1);
+	cJSON_Delete(m);
+}
+
+/* "kernel.x=1, HRTICK=HRTICK" or "none". */
+static void tunables_text(const struct lab_crash *c, char *buf, size_t len)
+{
+	const cJSON *t;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(t, c->tunables)
+		if (cJSON_IsString(t) && used < len)
+			used += snprintf(buf + used, len - used, "%s%s = %s",
+					 used ? ", " : "", t->string,
+					 t->valuestring);
+	if (!buf[0])
+		rtpath_fmt(buf, len, "none");
+}
+
+static void where_text(const struct lab_crash *c, char *buf, size_t len)
+{
+	if (!c->scenario[0])
+		rtpath_fmt(buf, len, "before the runner's first repetition");
+	else
+		rtpath_fmt(buf, len, "%s scenario %s, repetition %u of %u",
+			   c->step_ended ? "right after" : "during",
+			   c->scenario, c->rep, c->reps);
+}
+
+cJSON *lab_crash_json(const struct lab_crash *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "kind", c->kind);
+	cJSON_AddStringToObject(o, "headline", c->headline);
+	if (c->scenario[0]) {
+		cJSON_AddStringToObject(o, "scenario", c->scenario);
+		cJSON_AddNumberToObject(o, "repetition", c->rep);
+		cJSON_AddNumberToObject(o, "repetitions", c->reps);
+		cJSON_AddBoolToObject(o, "during", !c->step_ended);
+	} else {
+		cJSON_AddNullToObject(o, "scenario");
+	}
+	cJSON_AddItemToObject(o, "tunables", c->tunables ?
+			      cJSON_Duplicate(c->tunables, 1) :
+			      cJSON_CreateObject());
+	if (c->oops)
+		cJSON_AddStringToObject(o, "console", c->oops);
+	else
+		cJSON_AddNullToObject(o, "console");
+	return o;
+}
+
+static int crash_text(const struct lab_crash *c, const char *kernel,
+		      char **out, size_t *len)
+{
+	char where[256], tun[1024];
+	FILE *f = open_memstream(out, len);
+
+	if (!f)
+		return -ENOMEM;
+	where_text(c, where, sizeof(where));
+	tunables_text(c, tun, sizeof(tun));
+	fprintf(f, "guest crash (%s) on %s, %s\n", c->kind, kernel, where);
+	fprintf(f, "  %s\n", c->headline);
+	fprintf(f, "  tunables of that scenario: %s\n", tun);
+	if (c->oops) {
+		const char *p = c->oops;
+
+		fputs("  console:\n", f);
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(f, "    %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	return fclose(f) ? -EIO : 0;
+}
+
+static void xml_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
+			    *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+/* The testcase, inserted before </testsuite> (or a junit.xml of its own). */
+static int junit_add(const struct lab_crash *c, const char *dir,
+		     const char *text)
+{
+	char path[PATH_MAX + 32], where[256], *old = NULL, *buf = NULL;
+	size_t olen = 0, len = 0;
+	const char *end;
+	FILE *f;
+	int ret;
+
+	rtpath_fmt(path, sizeof(path), "%s/junit.xml", dir);
+	if (fsio_read_all(path, &old, &olen))
+		old = NULL;
+	end = old ? strstr(old, "  </testsuite>") : NULL;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		free(old);
+		return -ENOMEM;
+	}
+	if (end)
+		fwrite(old, 1, end - old, f);
+	else
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		      "<testsuites name=\"rtgate\" tests=\"1\" errors=\"1\">\n"
+		      "  <testsuite name=\"rtgate.lab\" tests=\"1\" "
+		      "errors=\"1\">\n", f);
+	where_text(c, where, sizeof(where));
+	fputs("    <testcase classname=\"rtgate.lab\" name=\"guest crash: ",
+	      f);
+	xml_escape(f, c->scenario[0] ? c->scenario : "boot");
+	if (c->scenario[0])
+		fprintf(f, " rep %u", c->rep);
+	fputs("\" time=\"0\">\n      <error type=\"crash\" message=\"", f);
+	xml_escape(f, c->headline);
+	fputs(" (", f);
+	xml_escape(f, where);
+	fputs(")\">", f);
+	xml_escape(f, text);
+	fputs("</error>\n    </testcase>\n", f);
+	fputs(end ? end : "  </testsuite>\n</testsuites>\n", f);
+	ret = fclose(f) ? -EIO : 0;
+	if (!ret)
+		ret = fsio_write_atomic(path, buf, len);
+	free(buf);
+	free(old);
+	return ret;
+}
+
+/* report.txt / report.md: the crash at the end, when they exist. */
+static int append_to(const char *dir, const char *name, const char *pre,
+		     const char *text, const char *post)
+{
+	char path[PATH_MAX + 32], *old, *buf;
+	size_t olen;
+	int ret;
+
+	rtpath_fmt(path, sizeof(path), "%s/%s", dir, name);
+	if (fsio_read_all(path, &old, &olen))
+		return 0;
+	if (asprintf(&buf, "%s\n%s%s%s", old, pre, text, post) < 0) {
+		free(old);
+		return -ENOMEM;
+	}
+	ret = fsio_write_atomic(path, buf, strlen(buf));
+	free(buf);
+	free(old);
+	return ret;
+}
+
+int lab_crash_write(const struct lab_crash *c, const char *dir,
+		    const char *kernel)
+{
+	char path[PATH_MAX + 32], *text = NULL;
+	size_t len = 0;
+	cJSON *j;
+	int ret;
+
+	ret = crash_text(c, kernel, &text, &len);
+	if (ret)
+		return ret;
+	rtpath_fmt(path, sizeof(path), "%s/crash.txt", dir);
+	ret = fsio_write_atomic(path, text, len);
+	if (!ret) {
+		j = lab_crash_json(c);
+		rtpath_fmt(path, sizeof(path), "%s/crash.json", dir);
+		ret = json_write_file(path, j);
+		cJSON_Delete(j);
+	}
+	if (!ret)
+		ret = append_to(dir, "report.txt", "", text, "");
+	if (!ret)
+		ret = append_to(dir, "report.md", "## Guest crash\n\n```\n",
+				text, "```\n");
+	if (!ret)
+		ret = junit_add(c, dir, text);
+	free(text);
+	return ret;
+}
+
+void lab_crash_free(struct lab_crash *c)
+{
+	free(c->oops);
+	cJSON_Delete(c->tunables);
+	c->oops = NULL;
+	c->tunables = NULL;
+}

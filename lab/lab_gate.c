@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The comparisons of a lab gate (lab_gate.h). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "lab_gate.h"
+#include "log.h"
+#include "rtpaths.h"
+#include "toolrun.h"
+
+int lab_exit_code(int err)
+{
+	switch (err) {
+	case -EINVAL:
+	case -ENOENT:
+	case -E2BIG:
+	case -ENAMETOOLONG:
+		return EXIT_BAD_INPUT;
+	case -EINTR:
+		return EXIT_INCOMPLETE;
+	default:
+		return EXIT_ENVIRONMENT;
+	}
+}
+
+/* The documented priority when several codes apply: 3, 4, 5, 1, 2, 0. */
+int lab_worse_exit(int a, int b)
+{
+	static const int rank[] = { 0, 3, 2, 6, 5, 4 };
+
+	if (a < 0 || a > 5)
+		a = EXIT_ENVIRONMENT;
+	if (b < 0 || b > 5)
+		b = EXIT_ENVIRONMENT;
+	return rank[a] >= rank[b] ? a : b;
+}
+
+/*
+ * What the gate judges a scenario on, for the log line: `rtgate compare
+ * A:S B:S` reads the suite's [gate] and the scenario's own `metric` from
+ * A's manifest itself (a --metric here would override every scenario's).
+ */
+struct gate_opts {
+	char metric[96], min_us[32], min_pct[32];
+};
+
+static void gate_opts_from(const cJSON *manifest, const cJSON *scen,
+			   struct gate_opts *g)
+{
+	const cJSON *suite = cJSON_GetObjectItem(manifest, "suite");
+	const cJSON *gate = cJSON_GetObjectItem(suite, "gate");
+
+	rtpath_fmt(g->metric, sizeof(g->metric), "%s",
+		   json_get_str(scen, "metric",
+				json_get_str(gate, "metric", "max")));
+	rtpath_fmt(g->min_us, sizeof(g->min_us), "%g",
+		   json_get_num(gate, "min_increase_us", 5));
+	rtpath_fmt(g->min_pct, sizeof(g->min_pct), "%g",
+		   json_get_num(gate, "min_increase_pct", 10));
+}
+
+/* rtgate compare A:S B:S, reports into out/S: the analyzer's verdict. */
+static int compare_scenario(const char *a, const char *b, const char *scen,
+			    const struct gate_opts *g, const char *out)
+{
+	char self[PATH_MAX], exe[PATH_MAX + 16], sa[PATH_MAX + 80];
+	char sb[PATH_MAX + 80], dir[PATH_MAX + 80];
+	char *argv[] = { exe, "compare", sa, sb, "--report",
+			 "txt,md,json,junit,html", "--out", dir, NULL };
+	struct toolrun r = { .argv = argv, .inherit = true };
+	int ret, status;
+
+	if (fsio_self_dir(self, sizeof(self)))
+		return EXIT_ENVIRONMENT;
+	rtpath_fmt(exe, sizeof(exe), "%s/rtgate", self);
+	rtpath_fmt(sa, sizeof(sa), "%s:%s", a, scen);
+	rtpath_fmt(sb, sizeof(sb), "%s:%s", b, scen);
+	rtpath_fmt(dir, sizeof(dir), "%s/%s", out, scen);
+	if (fsio_mkdir_p(dir, 0755))
+		return EXIT_ENVIRONMENT;
+	pr_info("lab gate: rtgate compare %s %s (gate %s, floor %s us and "
+		"%s%%)", sa, sb, g->metric, g->min_us, g->min_pct);
+	ret = toolrun(&r, &status);
+	if (ret)
+		return lab_exit_code(ret);
+	return status;
+}
+
+/* A scenario, and its IRQ latency too when it measures with timerlat. */
+static int compare_one(const cJSON *m, const cJSON *scen, const char *a,
+		       const char *b, const char *name, const char *out)
+{
+	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
+	const char *tool = json_get_str(cJSON_GetObjectItem(suite, "measure"),
+					"tool", "cyclictest");
+	struct gate_opts g;
+	char irq[192];
+	int code;
+
+	gate_opts_from(m, scen, &g);
+	code = compare_scenario(a, b, name, &g, out);
+	if (strcmp(json_get_str(scen, "tool", tool), "timerlat"))
+		return code;
+	rtpath_fmt(irq, sizeof(irq), "%s.irq", name);
+	return lab_worse_exit(code, compare_scenario(a, b, irq, &g, out));
+}
+
+static const cJSON *scenario_named(const cJSON *m, const char *name)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+		if (!strcmp(json_get_str(s, "name", ""), name))
+			return s;
+	return NULL;
+}
+
+int lab_gate_compare(const char *a, const char *b,
+		     const char *const *scenarios, int nr_scenarios,
+		     const char *out)
+{
+	char path[PATH_MAX + 32];
+	struct json_error err;
+	const cJSON *s;
+	cJSON *m;
+	int code = EXIT_PASS, n = 0, i;
+
+	rtpath_fmt(path, sizeof(path), "%s/manifest.json", a);
+	if (json_read_file(path, &m, &err)) {
+		pr_err("%s", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	if (nr_scenarios) {
+		for (i = 0; i < nr_scenarios; i++)
+			code = lab_worse_exit(code, compare_one(m,
+					scenario_named(m, scenarios[i]), a, b,
+					scenarios[i], out));
+		n = 1;
+	} else {
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
+			const char *name = json_get_str(s, "name", NULL);
+
+			if (!name)
+				continue;
+			code = lab_worse_exit(code, compare_one(m, s, a, b,
+							name, out));
+			n++;
+		}
+	}
+	cJSON_Delete(m);
+	if (!n) {
+		pr_err("%s: no scenarios to compare", path);
+		return EXIT_BAD_INPUT;
+	}
+	return code;
+}
+

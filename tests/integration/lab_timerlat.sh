@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# rtla timerlat as a suite's measurement, for real: Debian's prebuilt
+# 6.1-rt (CONFIG_TIMERLAT_TRACER) boots in QEMU and runs the timerlat suite
+# (3 x 3 s of idle and of the inject positive control, rtla from the
+# initramfs); the thread latency of the control must be flagged, and both
+# latencies are judged from rtla's own histograms. Then the hrtick suite on
+# the same kernel: 6.1 predates EEVDF's base_slice_ns, and its scenarios
+# must be SKIPPED saying so, never run or passed.
+source "$(dirname "$0")/../lib.sh"
+
+export RTGATE_OUT_DIR=$T/out
+export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$TOP/out/cache}
+jqe() { jq -e "$1" "$2" >/dev/null; }
+
+if ! command -v rtla >/dev/null; then
+	skip "rtla is not installed" "timerlat in the lab"
+	done_testing
+	exit
+fi
+# One boot of this suite in about seven froze the guest under
+# multi-threaded TCG (no console output for minutes after a repetition's
+# rtla ended): --on-crash rerun turns such a hang into a second,
+# single-threaded boot, and the 4-minute timeout (a boot takes ~70 s)
+# keeps it within the tier's budget.
+"$RTGATE" lab run --debian-kernel rt --timeout 4m --on-crash rerun \
+	--suite timerlat --out "$T/results" >"$T/out.txt" 2>"$T/err"
+rc=$?
+is $rc 0 "the timerlat suite ran in the guest and passed (its control flagged)"
+grep -q 're-run:' "$T/err" && diag "$(grep -h 're-run:\|crashed' "$T/err")"
+man=$(ls -t "$T"/results/*/manifest.json 2>/dev/null | head -1)
+dir=$(dirname "${man:-x}")
+check "a complete results directory came back" -- \
+	jqe '.status == "complete" and .suite.measure.tool == "timerlat"' "$man"
+check "every repetition ran rtla and kept its histogram" -- \
+	test "$(ls "$dir"/*/*/timerlat.txt 2>/dev/null | wc -l)" -eq 6
+check "rtla ran as the suite says (-d, -E from the suite, 1 us buckets)" -- \
+	jqe '[.scenarios[0].repetitions[0].processes[] | select(.name == "rtla") | .argv | join(" ")][0] == "rtla timerlat hist -P f:95 -d3s -E100000 -b1"' "$man"
+rep=$dir/report.json
+check "thread and IRQ latency are judged as separate comparisons" -- \
+	jqe '[.comparisons[] | .candidate + " vs " + .baseline] == ["inject vs idle", "inject.irq vs idle.irq"]' "$rep"
+check "the positive control's thread latency is a REGRESSION" -- \
+	jqe '.comparisons[0].verdict == "REGRESSION"' "$rep"
+check "its deciding line rose on rtla's thread-latency histograms" -- \
+	jqe '[.comparisons[0].lines[] | select(.deciding and .verdict == "REGRESSION" and .candidate > .baseline)] | length > 0' "$rep"
+check "the IRQ comparison is shown beside the control, not judged" -- \
+	jqe '.comparisons[1].control == "shown" and .comparisons[1].counts_as != "REGRESSION"' "$rep"
+check "the report has each latency's T: lines" -- \
+	grep -q '^== idle.irq (3 repetitions' "$dir/report.txt"
+
+"$RTGATE" lab run --debian-kernel rt --timeout 4m --suite hrtick \
+	--out "$T/hr" >"$T/out2.txt" 2>"$T/err2"
+is $? 0 "the hrtick suite on 6.1-rt ends (exit 0: nothing to judge)"
+man=$(ls "$T"/hr/*/manifest.json 2>/dev/null | head -1)
+check "every hrtick scenario is SKIPPED" -- \
+	jqe '[.scenarios[].status] | all(. == "skipped")' "$man"
+check "naming the missing base_slice_ns" -- \
+	jqe '.scenarios[0].reason | test("base-slice: .*base_slice_ns does not exist: .*predates EEVDF")' "$man"
+
+done_testing

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading a guest crash from the lab's console: a real one (Debian's
+ * 6.1-rt panicked with sysrq-c during a repetition, the runner's terminal
+ * progress on the same line; tests/fixtures/lab/README.md), an oops the
+ * kernel survived, a hang, and a console without a crash.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lab/lab_crash.h"
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/rtgate-crash-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void test_real_panic(void **state)
+{
+	struct lab_crash c;
+
+	(void)state;
+	assert_true(lab_crash_read("tests/fixtures/lab/crash-console.log",
+				   false, &c));
+	assert_string_equal(c.kind, "panic");
+	assert_string_equal(c.scenario, "crash");
+	assert_int_equal(c.rep, 1);
+	assert_int_equal(c.reps, 2);
+	assert_false(c.step_ended);
+	assert_string_equal(c.step, "[2/4] crash rep 1/2");
+	assert_non_null(strstr(c.headline, "Kernel panic - not syncing: "
+			       "sysrq triggered crash"));
+	assert_non_null(c.oops);
+	assert_non_null(strstr(c.oops, "sysrq_handle_crash"));
+	lab_crash_free(&c);
+}
+
+/* Plain progress (not a terminal); an oops, then the run went on. */
+static void test_oops_after_a_step(void **state)
+{
+	struct lab_crash c;
+	char *p = write_tmp(
+		"12:00:01 [1/4] no-hrtick rep 1/2: start\n"
+		"12:00:11 [1/4] no-hrtick rep 1/2: ok\n"
+		"12:00:12 [2/4] hrtick rep 1/2: start\n"
+		"12:00:22 [2/4] hrtick rep 1/2: ok\n"
+		"[   40.1] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI\n"
+		"[   40.1] RIP: 0010:__schedule+0x86/0x8c0\n"
+		"[   40.2] Kernel panic - not syncing: Fatal exception in "
+		"interrupt\n");
+
+	(void)state;
+	assert_true(lab_crash_read(p, false, &c));
+	assert_string_equal(c.kind, "panic");
+	assert_string_equal(c.scenario, "hrtick");
+	assert_true(c.step_ended);
+	assert_string_equal(c.headline, "Oops: int3: 0000 [#1] PREEMPT SMP "
+			    "NOPTI");
+	assert_non_null(strstr(c.oops, "__schedule+0x86"));
+	assert_non_null(strstr(c.oops, "Fatal exception in interrupt"));
+	lab_crash_free(&c);
+	unlink(p);
+}
+
+static void test_hang_and_clean(void **state)
+{
+	struct lab_crash c;
+	char *p = write_tmp("\r\033[K[3/6] idle rep 2/3  4s left\r\033[K"
+			    "[3/6] idle rep 2/3  3s left");
+
+	(void)state;
+	assert_true(lab_crash_read(p, true, &c));
+	assert_string_equal(c.kind, "hang");
+	assert_string_equal(c.scenario, "idle");
+	assert_int_equal(c.rep, 2);
+	assert_false(c.step_ended);
+	lab_crash_free(&c);
+	unlink(p);
+	p = write_tmp("12:00:01 [1/1] idle rep 1/1: start\n"
+		      "12:00:11 [1/1] idle rep 1/1: ok\n"
+		      "rtgate-lab: done: exit 0\n");
+	assert_false(lab_crash_read(p, false, &c));
+	unlink(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_panic),
+		cmocka_unit_test(test_oops_after_a_step),
+		cmocka_unit_test(test_hang_and_clean),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
