@@ -70,6 +70,7 @@ struct an_run {
 	char label[64];		/* "rep 2", a file name */
 	int rep;		/* 1-based */
 	int order;		/* position in execution order; -1 unknown */
+	double seconds;		/* how long it ran (end - start); 0 unknown */
 	struct an_cpu *cpus;
 	size_t ncpus;
 	struct an_values *metrics;

@@ -161,19 +161,6 @@ static int gate_apply(struct an_gate *gate, const struct analyze_params *p)
 	return an_gate_check(gate);
 }
 
-/* The worst verdict, then the exit code (docs/exit-codes.md). */
-static void report_finish(struct an_report *r, bool incomplete)
-{
-	size_t i;
-
-	r->worst = AN_NO_CHANGE;
-	for (i = 0; i < r->ncmps; i++)
-		if (an_cmp_counts(&r->cmps[i]) > r->worst)
-			r->worst = an_cmp_counts(&r->cmps[i]);
-	r->exit_code = incomplete ? EXIT_INCOMPLETE :
-				    an_verdict_exit(r->worst);
-}
-
 /* An incomplete baseline is never judged against (DESIGN: Results). */
 static void refuse_incomplete_base(struct an_cmp *c)
 {
@@ -200,7 +187,7 @@ static int emit(struct an_report *r, const struct analyze_params *p,
 	if (full_stdout)
 		an_report_txt(r, stdout);
 	else
-		an_report_table(r, stdout);
+		an_report_table(r, stdout, an_term_width(stdout));
 	fflush(stdout);
 	return r->exit_code;
 }
@@ -268,12 +255,44 @@ static int compare_runs(char **dirs, int n, const struct analyze_params *p)
 	return ret;
 }
 
+/*
+ * The system a side of `compare` was measured on, when it comes from a
+ * results directory (DIR, DIR:SCENARIO or DIR/SCENARIO).
+ */
+static void spec_system(const char *spec, const char *label,
+			struct an_system *sys, size_t *n)
+{
+	char dir[4096], path[4096 + 16];
+	struct json_error err;
+	cJSON *m;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		snprintf(dir, sizeof(dir), "%s", spec);
+		if (strchr(dir, ':'))
+			*strchr(dir, ':') = '\0';
+		if (k == 1) {
+			if (!strrchr(dir, '/'))
+				return;
+			*strrchr(dir, '/') = '\0';
+		}
+		snprintf(path, sizeof(path), "%s/manifest.json", dir);
+		if (access(path, F_OK) || json_read_file(path, &m, &err))
+			continue;
+		an_system_from_manifest(m, label, &sys[*n]);
+		(*n)++;
+		cJSON_Delete(m);
+		return;
+	}
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct analyze_params p;
 	struct an_side *sides[2] = { NULL, NULL };
 	struct an_cmp cmp = { 0 };
 	struct an_report r = { 0 };
+	struct an_system sys[2];
 	int i, ret = EXIT_BAD_INPUT;
 
 	/* A history baseline: the store picks the runs, an_compare judges. */
@@ -318,7 +337,10 @@ int cmd_compare(int argc, char **argv)
 	r.nsides = 2;
 	r.cmps = &cmp;
 	r.ncmps = 1;
-	report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
+	spec_system(argv[i], "baseline", sys, &r.nsystems);
+	spec_system(argv[i + 1], "candidate", sys, &r.nsystems);
+	r.systems = sys;
+	an_report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
 	ret = emit(&r, &p, p.out_dir, true);
 	an_result_release(&cmp.res);
 out:
@@ -408,11 +430,15 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 {
 	struct an_results res;
 	struct an_report r = { 0 };
+	struct an_system sys;
 	size_t i;
 	int ret;
 
 	if (an_results_open(run_dir, &res))
 		return EXIT_BAD_INPUT;
+	an_system_from_manifest(res.manifest, NULL, &sys);
+	r.systems = &sys;
+	r.nsystems = 1;
 	an_results_gate(&res, &r.gate);
 	if (gate_apply(&r.gate, p)) {
 		ret = EXIT_BAD_INPUT;
@@ -435,7 +461,7 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 		ret = ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
 		goto out;
 	}
-	report_finish(&r, strcmp(res.status, "complete") != 0);
+	an_report_finish(&r, strcmp(res.status, "complete") != 0);
 	ret = emit(&r, p, p->out_dir ? p->out_dir : run_dir, false);
 out:
 	for (i = 0; i < r.ncmps; i++)

@@ -21,7 +21,7 @@ struct an_side;
 struct cJSON;
 
 /* The schema this code writes; older databases are migrated on open. */
-#define HISTORY_SCHEMA_VERSION	2
+#define HISTORY_SCHEMA_VERSION	3
 
 struct history {
 	struct sqlite3 *db;
@@ -200,7 +200,14 @@ struct history_verdict_row {
 	double p_value;
 	char prev_run[128];
 	char changed[1024];
+	char counts_as[24];		/* what the gate counts it as; "" old */
+	char control[12];		/* positive | negative | "" */
+	char unit[16];			/* of candidate/baseline_value */
+	char measured[160];		/* "CPU 1 p99 43 -> 273 us" */
 };
+
+/* The verdict a row counts as for a gate: counts_as, else the verdict. */
+const char *history_verdict_counts(const struct history_verdict_row *v);
 
 int history_verdicts(struct history *h, long long run,
 		     struct history_verdict_row **v, size_t *n);

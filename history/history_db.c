@@ -17,6 +17,9 @@
  * Version 1: runs, scenarios, repetitions, per-CPU metrics, workloads.
  * Version 2: verdicts (run-internal and against history), and the run's
  * report path, so the dashboard can link each point to its report.
+ * Version 3: what a run's verdict counts as for the gate (a flagged
+ * positive control passes), its control kind, and the deciding line's
+ * unit and words, so the exports tell the analyzer's story.
  * Never edit a released migration: add the next one.
  */
 static const char *const migrations[] = {
@@ -102,6 +105,11 @@ static const char *const migrations[] = {
 	"  prev_run TEXT,"
 	"  changed TEXT,"
 	"  UNIQUE (run, scenario, source));",
+	/* 2 -> 3 */
+	"ALTER TABLE verdicts ADD COLUMN counts_as TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN control TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN unit TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN measured TEXT;",
 };
 
 #define NR_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -429,6 +429,15 @@ static void fill_verdict(sqlite3_stmt *st, void *row)
 	v->p_value = col_num(st, 8);
 	history_col(st, 9, v->prev_run, sizeof(v->prev_run));
 	history_col(st, 10, v->changed, sizeof(v->changed));
+	history_col(st, 11, v->counts_as, sizeof(v->counts_as));
+	history_col(st, 12, v->control, sizeof(v->control));
+	history_col(st, 13, v->unit, sizeof(v->unit));
+	history_col(st, 14, v->measured, sizeof(v->measured));
+}
+
+const char *history_verdict_counts(const struct history_verdict_row *v)
+{
+	return v->counts_as[0] ? v->counts_as : v->verdict;
 }
 
 int history_verdicts(struct history *h, long long run,
@@ -440,7 +449,8 @@ int history_verdicts(struct history *h, long long run,
 
 	if (history_prepare(h, "SELECT scenario, source, baseline, metric,"
 			    " verdict, reason, candidate, baseline_value,"
-			    " p_value, prev_run, changed FROM verdicts"
+			    " p_value, prev_run, changed, counts_as, control,"
+			    " unit, measured FROM verdicts"
 			    " WHERE run = ?1"
 			    " ORDER BY id", &st))
 		return -EIO;
