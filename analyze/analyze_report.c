@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "analyze_report.h"
 #include "analyze_trace.h"
@@ -20,6 +18,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "textfmt.h"
 
 void an_side_summary(const struct an_side *s, size_t j,
 		     struct an_cpu_summary *out)
@@ -354,38 +353,12 @@ double an_cmp_seconds(const struct an_cmp *c)
 
 int an_term_width(FILE *f)
 {
-	struct winsize ws;
-	int fd = fileno(f);
-
-	if (fd >= 0 && isatty(fd) && !ioctl(fd, TIOCGWINSZ, &ws) &&
-	    ws.ws_col >= 40)
-		return ws.ws_col;
-	return 100;
+	return text_columns(fileno(f), 100);
 }
 
 void an_wrap(FILE *f, const char *text, int indent, int width)
 {
-	const char *p = text;
-	int col, avail = width - indent;
-
-	if (avail < 20)
-		avail = 20;
-	while (*p) {
-		const char *line = p, *brk = NULL, *q;
-
-		while (*line == ' ')
-			line++;
-		if (!*line)
-			break;
-		for (q = line, col = 0; *q && *q != '\n' && col < avail;
-		     q++, col++)
-			if (*q == ' ')
-				brk = q;
-		if (!*q || *q == '\n' || !brk)
-			brk = q;
-		fprintf(f, "%*s%.*s\n", indent, "", (int)(brk - line), line);
-		p = *brk ? brk + 1 : brk;
-	}
+	text_wrap(f, text, indent, width);
 }
 
 /* ---- text ---- */

@@ -522,7 +522,9 @@ static int run_steps(struct runner *r)
 		return ret;
 	for (i = 0; i < nr; i++)
 		todo += !r->run.scens[steps[i].scen].skipped;
-	progress_init(&r->progress, todo);
+	progress_init(&r->progress, todo,
+		      suite_uses_cyclictest(&r->suite) ?
+		      ct_duration_s(&r->suite.measure, r->run.scale) : 0);
 	for (i = 0; i < r->suite.nr_scenarios; i++)
 		if (r->run.scens[i].skipped)
 			progress_note(&r->progress, "SKIPPED %s: %s",
