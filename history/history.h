@@ -109,6 +109,7 @@ struct history_run {
 	char status[16];
 	char status_reason[256];
 	char results_dir[PATH_MAX];
+	double duration_scale;		/* --duration-scale; 1 a full run */
 };
 
 struct history_baseline_query {
@@ -119,6 +120,9 @@ struct history_baseline_query {
 	const char *before;		/* start_time before it (NULL: any) */
 	const char *exclude_run_id;	/* never the candidate itself */
 	unsigned int limit;		/* K: the newest K runs */
+	double scale;			/* only runs at this --duration-scale
+					 * (0: any): a scaled run is not
+					 * comparable with full ones */
 };
 
 /*
@@ -153,6 +157,22 @@ struct history_rep {
 int history_load_reps(struct history *h, long long run, const char *scenario,
 		      struct history_rep **reps, size_t *n);
 void history_free_reps(struct history_rep *reps, size_t n);
+
+/* One workload metric of one repetition: its summary's values. */
+struct history_rep_metric {
+	int rep;
+	char name[96];			/* WORKLOAD.METRIC */
+	char unit[16];
+	bool higher_better;
+	double *v;
+	size_t n;
+};
+
+/* Every workload metric of the ok repetitions of a stored scenario. */
+int history_load_metrics(struct history *h, long long run,
+			 const char *scenario, struct history_rep_metric **m,
+			 size_t *n);
+void history_free_metrics(struct history_rep_metric *m, size_t n);
 
 /* One point of a trend: the run-level statistic of a scenario. */
 struct history_point {
