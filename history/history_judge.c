@@ -151,15 +151,24 @@ int history_side_add(struct an_side *side, struct history *h, long long run,
 	return ret;
 }
 
-static void gate_from_manifest(const cJSON *m, const char *metric,
-			       struct an_gate *g)
+/*
+ * The gate of one scenario: the suite's [gate], the scenario's own
+ * `metric` (ns per call ...) over the suite's, --metric over both.
+ */
+static void gate_from_manifest(const cJSON *m, const char *scenario,
+			       const char *metric, struct an_gate *g)
 {
 	const cJSON *gate = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "suite"),
 						"gate");
+	const char *own = NULL;
+	const cJSON *s;
 
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+		if (!strcmp(json_get_str(s, "name", ""), scenario))
+			own = json_get_str(s, "metric", NULL);
 	an_gate_default(g);
 	snprintf(g->metric, sizeof(g->metric), "%s", metric ? metric :
-		 json_get_str(gate, "metric", g->metric));
+		 own ? own : json_get_str(gate, "metric", g->metric));
 	g->alpha = json_get_num(gate, "alpha", g->alpha);
 	g->min_increase_us = json_get_num(gate, "min_increase_us",
 					  g->min_increase_us);
@@ -202,14 +211,12 @@ static void identity_diff(const cJSON *prev, const cJSON *cur, char *buf,
 			 "'%s'", off ? "; " : "", a, b);
 }
 
+/* The line the verdict rests on (an_result.decisive). */
 static const struct an_line *deciding_line(const struct an_result *res)
 {
-	size_t i;
-
-	for (i = 0; i < res->nlines; i++)
-		if (res->lines[i].deciding)
-			return &res->lines[i];
-	return NULL;
+	if (res->decisive < 0 || (size_t)res->decisive >= res->nlines)
+		return NULL;
+	return &res->lines[res->decisive];
 }
 
 struct judge_ctx {
@@ -301,7 +308,7 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	memset(j, 0, sizeof(*j));
 	snprintf(j->scenario, sizeof(j->scenario), "%s", scenario);
 	j->cand = j->base = j->p_value = NAN;
-	gate_from_manifest(c->manifest, c->p->metric, &gate);
+	gate_from_manifest(c->manifest, scenario, c->p->metric, &gate);
 	snprintf(j->metric, sizeof(j->metric), "%s", gate.metric);
 	ret = history_baseline(c->h, &q, &runs, &nb);
 	if (ret)
@@ -362,9 +369,12 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 			snprintf(j->reason, sizeof(j->reason), "%s",
 				 res.reason);
 		line = deciding_line(&res);
+		/* As measured (a max line: its maxima), as the reason says. */
 		if (line) {
-			j->cand = line->cand;
-			j->base = line->base;
+			j->cand = isnan(line->raw_cand) ? line->cand :
+				  line->raw_cand;
+			j->base = isnan(line->raw_base) ? line->base :
+				  line->raw_base;
 			j->p_value = line->p_adj;
 		}
 		an_result_release(&res);
