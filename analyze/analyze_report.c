@@ -545,9 +545,7 @@ static bool cmp_has_max_raw(const struct an_cmp *c)
 	return false;
 }
 
-/* What the rows of a comparison table mean, under the table. */
-static const char *table_legend(const struct an_cmp *c, char *buf,
-				size_t len)
+const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len)
 {
 	an_sfmt(buf, len, "*: the line the verdict rests on%s", cmp_has_max_raw(c) ?
 		"; max rows: the median of the repetitions' measured maxima "
@@ -599,7 +597,7 @@ static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
 		an_wrap(f, w.evidence, 6, width);
 	}
 	if (res->nlines)
-		an_wrap(f, table_legend(c, text, sizeof(text)), 2, width);
+		an_wrap(f, an_cmp_legend(c, text, sizeof(text)), 2, width);
 	an_sfmt(text, sizeof(text), "verdict: %s: %s",
 		an_verdict_name(res->verdict), res->reason);
 	an_wrap(f, text, 0, width);
@@ -942,7 +940,7 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 	}
 	if (res->nlines) {
 		fprintf(f, "\n");
-		md_cell(f, table_legend(c, legend, sizeof(legend)));
+		md_cell(f, an_cmp_legend(c, legend, sizeof(legend)));
 		fprintf(f, "\n");
 	}
 	for (i = 0; i < res->nnotes; i++) {

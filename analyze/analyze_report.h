@@ -127,6 +127,8 @@ const char *an_line_values(char *buf, size_t len, const struct an_line *l);
 const char *an_line_adjusted(char *buf, size_t len, const struct an_line *l);
 const char *an_cmp_measured(char *buf, size_t len, const struct an_cmp *c);
 const char *an_cmp_published(char *buf, size_t len, const struct an_cmp *c);
+/* What a comparison table's rows mean: the decisive line, max rows. */
+const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len);
 /* The published reference applies to this comparison (its candidate's). */
 bool an_cmp_has_refs(const struct an_cmp *c);
 /* "published (idle): SOURCE" once per source, naming its scenarios. */

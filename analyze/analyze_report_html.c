@@ -269,12 +269,13 @@ static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 	for (i = 0; i < res->nlines; i++)
 		html_line(f, c, &res->lines[i], (int)i == res->decisive,
 			  an_cmp_has_refs(c));
-	if (res->nlines)
-		fprintf(f, "</table>\n<p class=\"muted\">* (highlighted): the "
-			"line the verdict rests on. max rows: the median of the "
-			"repetitions' measured maxima (the T: lines' Max is the "
-			"largest); the statistics judge them at equal sample "
-			"counts.</p>\n");
+	if (res->nlines) {
+		char legend[300];
+
+		fprintf(f, "</table>\n<p class=\"muted\">");
+		esc(f, an_cmp_legend(c, legend, sizeof(legend)));
+		fprintf(f, " (highlighted).</p>\n");
+	}
 	if (res->nnotes) {
 		fprintf(f, "<ul class=\"notes\">\n");
 		for (i = 0; i < res->nnotes; i++) {
