@@ -113,12 +113,29 @@ static double median_us(const struct an_cpu *c)
  * the frame; what lies beyond the histogram's limit (samples counted, not
  * binned) is shaded and labelled.
  */
+void an_plot_hist_xrange(const struct an_cpu *b, const struct an_cpu *k,
+			 long *lo, long *hi, bool *log_x)
+{
+	long top = b->max_us > k->max_us ? b->max_us : k->max_us;
+
+	/* A tail of host noise far from the body reads better on log x. */
+	*log_x = top > 50 * (median_us(b) + 1);
+	if (*log_x) {
+		*lo = 1;
+		*hi = (long)ceil(fmax(top * 1.3, 10));
+	} else {
+		*lo = 0;
+		*hi = top + 2 + top / 20;
+	}
+}
+
 static void hist_script(FILE *gp, size_t j, const struct an_cmp *c,
 			const struct an_cpu *b, const struct an_cpu *k)
 {
 	long top = b->max_us > k->max_us ? b->max_us : k->max_us;
 	uint32_t lim = b->limit < k->limit ? b->limit : k->limit;
-	long xmax;
+	long xmin, xmax;
+	bool log_x;
 
 	fprintf(gp, "set output 'hist-%zu.svg'\n", j);
 	fprintf(gp, "set title 'CPU %zu: latency histogram' noenhanced\n", j);
@@ -126,15 +143,13 @@ static void hist_script(FILE *gp, size_t j, const struct an_cmp *c,
 		"million (log)'\nset logscale y\nset format y '10^{%%L}'\n");
 	fprintf(gp, "set yrange [*:*]\n");
 	fprintf(gp, "unset arrow\nunset label\nunset object\n");
-	/* A tail of host noise far from the body reads better on log x. */
-	if (top > 50 * (median_us(b) + 1)) {
-		xmax = (long)ceil(fmax(top * 1.3, 10));
-		fprintf(gp, "set logscale x\nset xrange [1:%ld]\n", xmax);
-		fprintf(gp, "set xlabel 'latency (us, log)'\n");
-	} else {
-		xmax = top + 2 + top / 20;
-		fprintf(gp, "unset logscale x\nset xrange [0:%ld]\n", xmax);
-	}
+	an_plot_hist_xrange(b, k, &xmin, &xmax, &log_x);
+	if (log_x)
+		fprintf(gp, "set logscale x\nset xrange [%ld:%ld]\n"
+			"set xlabel 'latency (us, log)'\n", xmin, xmax);
+	else
+		fprintf(gp, "unset logscale x\nset xrange [%ld:%ld]\n", xmin,
+			xmax);
 	if (lim && top >= (long)lim) {
 		fprintf(gp, "set object 1 rect from first %u, graph 0 to "
 			"graph 1, graph 1 behind fc rgb '#eeeeee' fs solid "
