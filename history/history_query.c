@@ -226,6 +226,17 @@ static int add_cpu(struct history_rep *r, sqlite3_stmt *st)
 	return 0;
 }
 
+/* The end of a step loop: its error, SQLite's (said), the statement freed. */
+static int step_end(struct history *h, sqlite3_stmt *st, int rc, int ret)
+{
+	if (!ret && rc != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
 int history_load_reps(struct history *h, long long run, const char *scenario,
 		      struct history_rep **reps, size_t *n)
 {
@@ -264,11 +275,7 @@ int history_load_reps(struct history *h, long long run, const char *scenario,
 		if (ret)
 			break;
 	}
-	if (!ret && rc != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
+	ret = step_end(h, st, rc, ret);
 	if (ret) {
 		history_free_reps(v, cnt);
 		return ret;
@@ -351,11 +358,7 @@ int history_load_metrics(struct history *h, long long run,
 					  (const char *)wl,
 					  (const char *)text);
 	}
-	if (!ret && rc != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
+	ret = step_end(h, st, rc, ret);
 	if (ret) {
 		history_free_metrics(v, cnt);
 		return ret;
