@@ -789,6 +789,23 @@ const char *an_report_counts(const struct an_report *r, char *buf,
 	return buf;
 }
 
+/* The sources, each wrapped to the width under its first line. */
+static void table_sources(const struct an_report *r, FILE *f, int width)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	an_report_sources(r, m, "");
+	fclose(m);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		text_wrap_hanging(f, line, 0, 4, width);
+	free(buf);
+}
+
 struct table_row {
 	char cand[128], base[128], meas[160], publ[96];
 	const char *verdict;
@@ -846,7 +863,7 @@ void an_report_table(const struct an_report *r, FILE *f, int width)
 		an_wrap(f, "published: the suite's reference numbers for the "
 			"gate metric over all CPUs, where they belong to the "
 			"candidate's scenario", 0, width);
-		an_report_sources(r, f, "");
+		table_sources(r, f, width);
 	}
 	if (r->scale > 0 && r->scale != 1)
 		an_wrap(f, an_report_scale_note(r, note, sizeof(note)), 0,

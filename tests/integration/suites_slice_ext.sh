@@ -55,7 +55,8 @@ check "idle -> extend (5 us): published 12 -> 21 us" -- \
 check "load -> load + extend: published 30 -> 34 us" -- \
 	grep -qE '^load-extend-v5 +load +SKIPPED +- +max 30 -> 34 us$' "$T/out"
 check "the source names the machine and its scenarios" -- grep -q \
-	'^published (idle, extend-v5, .*): Steven Rostedt, 2025-06, 8-core bare-metal PREEMPT_RT' "$T/out"
+	'published (idle, extend-v5, .*): Steven Rostedt, 2025-06, 8-core bare-metal PREEMPT_RT' \
+	<(tr -s ' \n' ' ' <"$T/out")
 check "report.txt: the thread's T: lines under idle" -- \
 	grep -q 'T: 6 ( 4219) P:95 I:4000 C:   1290 Min:      3 Act:    3 Avg:    3 Max:       9' \
 	"$dir/report.txt"
