@@ -209,7 +209,8 @@ static void maxima_script(FILE *gp, const struct an_cmp *c, size_t ncpus)
 	size_t j;
 
 	fprintf(gp, "set output 'maxima.svg'\nunset arrow\nunset label\n"
-		"unset object\nunset logscale x\n");
+		"unset object\nunset logscale x\n"
+		"set key outside right top vertical\n");
 	fprintf(gp, "set title 'Maxima per repetition' noenhanced\n");
 	fprintf(gp, "set xlabel '%s'\nset ylabel 'max latency (us, log)'\n",
 		order ? "execution order" : "repetition");
@@ -290,7 +291,8 @@ static void metric_script(FILE *gp, size_t idx, const struct an_cmp *c,
 	bool order = c->base->order_known && c->cand->order_known;
 
 	fprintf(gp, "set output 'metric-%zu.svg'\nunset arrow\nunset label\n"
-		"unset object\nunset logscale x\nunset logscale y\n", idx);
+		"unset object\nunset logscale x\nunset logscale y\n"
+		"set key outside right top vertical\n", idx);
 	fprintf(gp, "set title '%s per round' noenhanced\n", metric);
 	fprintf(gp, "set xlabel '%s'\nset ylabel '%s' noenhanced\n",
 		order ? "execution order" : "repetition", unit);
