@@ -4,9 +4,16 @@
 # under workloads/; `make SAN=1` builds the same with ASan+UBSan under
 # build/san/ (the unit tests run from there); `make tests` builds the unit
 # test binaries. Libraries come from pkg-config; `make libs` lists the
-# shared libraries the binaries need (for initramfs images).
+# shared libraries the binaries need (for initramfs images). `make man`
+# makes the man pages from the programs' --help (help2man) into
+# build/man/; `make install [PREFIX=/usr/local] [DESTDIR=]` installs
+# rtgate, its workloads, suites, kconfigs and patch manifests under
+# PREFIX/lib/rtgate (the workloads are not put on PATH), PREFIX/bin/rtgate,
+# the man pages and the bash completion.
 
 CC	?= gcc
+PREFIX	?= /usr/local
+DESTDIR	?=
 PKGS	:= libcjson inih libtracefs libtraceevent libtracecmd sqlite3 zlib gsl
 VERSION	:= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
@@ -93,6 +100,37 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 
 bench: $(BENCH_BINS)
 
+# Man pages from the same usage text the programs print.
+MAN_DIR := build/man
+man: all
+	rm -rf $(MAN_DIR)
+	sh rtgate/gen-man.sh $(BIN) $(MAN_DIR)
+
+LIBDIR	:= $(PREFIX)/lib/rtgate
+install: all man
+	install -d $(DESTDIR)$(LIBDIR)/bin $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0755 $(BIN)/rtgate $(WL_BINS) $(DESTDIR)$(LIBDIR)/bin/
+	ln -sf ../lib/rtgate/bin/rtgate $(DESTDIR)$(PREFIX)/bin/rtgate
+	for d in suites kconfigs; do \
+		install -d $(DESTDIR)$(LIBDIR)/$$d && \
+		install -m 0644 $$d/* $(DESTDIR)$(LIBDIR)/$$d/ || exit 1; \
+	done
+	for d in patches/*/; do \
+		install -d $(DESTDIR)$(LIBDIR)/$$d && \
+		install -m 0644 $$d* $(DESTDIR)$(LIBDIR)/$$d || exit 1; \
+	done
+	install -m 0644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 rtgate/rtgate.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtgate
+
+uninstall:
+	rm -rf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/bin/rtgate \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtgate
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rtgate.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/rtgate-*.1
+
 # The shared libraries bin/ needs at run time, one path per line.
 libs: all
 	@ldd $(BIN)/* | awk '/=> \// { print $$3 } /^\t\/lib/ { print $$1 }' | sort -u
@@ -100,7 +138,7 @@ libs: all
 clean:
 	rm -rf build bin
 
-.PHONY: all tests bench libs clean
+.PHONY: all tests bench libs clean man install uninstall
 .SECONDARY:
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -91,7 +91,7 @@ usage: ./run.sh [COMMAND [ARGS]]
 
 bin/rtgate commands (./run.sh passes them through):
 USAGE
-	[ -x bin/rtgate ] && bin/rtgate help | sed -n '/^commands:/,/^$/p' | sed 1d
+	[ -x bin/rtgate ] && bin/rtgate help | sed -n '/^Commands:/,/^$/p' | sed 1d
 }
 
 cmd=${1:-}

@@ -85,6 +85,7 @@ struct an_run {
 	uint64_t ident;		/* content hash: the same measurement read
 				 * from two files (N.json, N.hist) is one
 				 * repetition; 0 unknown */
+	double seconds;		/* how long it ran (end - start); 0 unknown */
 	struct an_cpu *cpus;
 	size_t ncpus;
 	struct an_values *metrics;

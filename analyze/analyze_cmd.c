@@ -4,13 +4,13 @@
  * analyze_report_run() for the runner. Only these choose exit codes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "analyze.h"
+#include "cli.h"
 #include "fsio.h"
 #include "history/history.h"
 #include "analyze_input.h"
@@ -22,48 +22,41 @@
 #include "log.h"
 #include "parse.h"
 
-static const struct option an_opts[] = {
-	{ "metric", required_argument, NULL, 'm' },
-	{ "alpha", required_argument, NULL, 'a' },
-	{ "min-increase-us", required_argument, NULL, 'u' },
-	{ "min-increase-pct", required_argument, NULL, 'P' },
-	{ "report", required_argument, NULL, 'r' },
-	{ "out", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "labels", required_argument, NULL, 'L' },
-	{ "profile", required_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The options compare and report share (one table, one parser). */
+static const struct argp_option an_opts[] = {
+	{ NULL, 0, NULL, 0, "The gate (defaults: the suite's [gate] for a run, "
+	  "else these):", 1 },
+	{ "metric", 'm', "M", 0, "max (default), avg, p50 ... p99.999, or "
+	  "WORKLOAD.METRIC", 1 },
+	{ "alpha", 'a', "A", 0, "significance level (default 0.05)", 1 },
+	{ "min-increase-us", 'u', "U", 0, "practical floor in us (default 5)",
+	  1 },
+	{ "min-increase-pct", 'P', "P", 0, "practical floor in % (default 10)",
+	  1 },
+	{ "profile", 'p', "FILE", 0, "the machine's noise profile (rtgate "
+	  "calibrate): the prior of the repetitions' variance; a run's own "
+	  "manifest has one", 1 },
+	{ NULL, 0, NULL, 0, "Output:", 2 },
+	{ "report", 'r', "LIST", 0, "txt,md,json,junit,html or all", 2 },
+	{ "out", 'o', "DIR", 0, "where reports go (compare: default .; "
+	  "report: the run directory)", 2 },
+	{ "quiet", 'q', NULL, 0, "no tables on stdout, the exit code only", 2 },
+	{ "labels", 'L', "L", 0, "RUN_A RUN_B [RUN_A2]: the runs' column names "
+	  "(default \"original A,patched,original B\", or "
+	  "\"baseline,candidate\")", 2 },
+	{ 0 }
 };
 
-static const char an_help[] =
-	"A side is a results directory (DIR, DIR/SCENARIO or DIR:SCENARIO),\n"
-	"a cyclictest --json, --histfile or T: lines file, or a directory of\n"
-	"such files, one per repetition.\n\n"
-	"RUN_A RUN_B [RUN_A2]: whole results directories of one suite\n"
-	"(e.g. original kernel, patched, original again: a fresh boot\n"
-	"each), compared scenario by scenario; A2 joins A's baseline and\n"
-	"the A/B/A drift check compares them. Prints the threads' table.\n"
-	"  --labels L            the runs' column names (default\n"
-	"                        \"original A,patched,original B\", or\n"
-	"                        \"baseline,candidate\")\n"
-	"  --metric M            max (default), avg, p50 ... p99.999, or\n"
-	"                        WORKLOAD.METRIC\n"
-	"  --alpha A             significance level (default 0.05)\n"
-	"  --min-increase-us U   practical floor in us (default 5)\n"
-	"  --min-increase-pct P  practical floor in % (default 10)\n"
-	"  --profile FILE        the machine's noise profile (rtgate\n"
-	"                        calibrate): the prior of the repetitions'\n"
-	"                        variance; a run's own manifest has one\n"
-	"  --report LIST         txt,md,json,junit,html or all\n"
-	"  --out DIR             where reports go (compare: default .;\n"
-	"                        report: the run directory)\n"
-	"  -q, --quiet           no tables on stdout, the exit code only\n\n"
-	"Defaults come from the suite's [gate] for a run. Exit: 0 pass,\n"
-	"1 regression, 2 inconclusive or invalid, 3 bad input, 5 the run did\n"
-	"not complete. The method: docs/statistics.md.\n";
+struct an_cli {
+	struct analyze_params p;
+	bool compare;
+	char *args[3];
+	int nargs;
+};
 
-static int parse_formats(const char *s, unsigned int *out)
+/* "txt,md" into AN_FMT_* bits; -EINVAL with the word not known in bad. */
+static int parse_formats(const char *s, unsigned int *out, char *bad,
+			 size_t blen)
 {
 	static const char *const names[] = { "txt", "md", "json", "junit",
 					     "html" };
@@ -82,79 +75,119 @@ static int parse_formats(const char *s, unsigned int *out)
 			if (!strcmp(tok, names[i]))
 				break;
 		if (i == 5) {
-			pr_err("--report: unknown format '%s' (txt, md, json, "
-			       "junit, html, all)", tok);
+			snprintf(bad, blen, "%s", tok);
 			return -EINVAL;
 		}
 		*out |= 1u << i;
 	}
+	snprintf(bad, blen, "%s", s);
 	return *out ? 0 : -EINVAL;
 }
 
-static int parse_num_opt(const char *opt, const char *val, double min,
-			 double *out)
+static int parse_num_opt(const struct argp_state *state, const char *opt,
+			 const char *val, double min, double *out)
 {
-	if (parse_double(val, out) || !(*out >= min)) {
-		pr_err("--%s: '%s' is not a number >= %g", opt, val, min);
-		return -EINVAL;
+	if (parse_double(val, out) || !(*out >= min))
+		return -cli_error(state, "--%s: '%s' is not a number >= %g",
+				  opt, val, min);
+	return 0;
+}
+
+static error_t an_parse(int key, char *arg, struct argp_state *state)
+{
+	struct an_cli *c = state->input;
+	struct analyze_params *p = &c->p;
+	char bad[128];
+
+	switch (key) {
+	case 'm':
+		p->metric = arg;
+		break;
+	case 'a':
+		if (parse_num_opt(state, "alpha", arg, 0, &p->alpha))
+			return EINVAL;
+		break;
+	case 'u':
+		if (parse_num_opt(state, "min-increase-us", arg, 0,
+				  &p->min_increase_us))
+			return EINVAL;
+		break;
+	case 'P':
+		if (parse_num_opt(state, "min-increase-pct", arg, 0,
+				  &p->min_increase_pct))
+			return EINVAL;
+		break;
+	case 'r':
+		if (parse_formats(arg, &p->formats, bad, sizeof(bad)))
+			return cli_error(state, "--report: unknown format '%s' "
+					 "(txt, md, json, junit, html, all)",
+					 bad);
+		break;
+	case 'o':
+		p->out_dir = arg;
+		break;
+	case 'q':
+		p->quiet = true;
+		break;
+	case 'L':
+		p->labels = arg;
+		break;
+	case 'p':
+		p->profile = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (c->nargs == (c->compare ? 3 : 1))
+			return cli_error(state, "%s", c->compare ?
+					 "at most three inputs (RUN_A RUN_B "
+					 "RUN_A2)" : "one run directory at a "
+					 "time");
+		c->args[c->nargs++] = arg;
+		break;
+	case ARGP_KEY_END:
+		if (c->compare && c->nargs < 2)
+			return cli_error(state, "a baseline and a candidate, "
+					 "please (BASELINE CANDIDATE)");
+		if (!c->compare && c->nargs != 1)
+			return cli_error(state, "which run? (RUN_DIR)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
 
-/* Options shared by compare and report; returns the next argv index. */
-static int parse_opts(int argc, char **argv, struct analyze_params *p,
-		      const char *usage)
-{
-	int c;
+static const char compare_doc[] =
+	"Judges a candidate against a baseline, with evidence: the verdict "
+	"(REGRESSION, IMPROVEMENT, NO CHANGE, INCONCLUSIVE, SKIPPED, INVALID), "
+	"its reason and the line it rests on.\n\n"
+	"A side is a results directory (DIR, DIR/SCENARIO or DIR:SCENARIO), "
+	"a cyclictest --json, --histfile or T: lines file, or a directory of "
+	"such files, one per repetition. RUN_A RUN_B [RUN_A2]: whole results "
+	"directories of one suite (original kernel, patched, original again: "
+	"a fresh boot each), compared scenario by scenario; A2 joins A's "
+	"baseline and the A/B/A drift check compares them; the threads' "
+	"table is printed. `rtgate compare --history RUN_DIR` judges a run "
+	"against the last K runs of the history (rtgate compare --history "
+	"--help)."
+	"\vExit status: 0 pass, 1 regression, 2 inconclusive or invalid, 3 bad "
+	"input, 4 environment, 5 the run did not complete "
+	"(docs/exit-codes.md). The method: docs/statistics.md.";
 
-	analyze_params_init(p);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:a:u:P:r:o:qhL:p:", an_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			p->metric = optarg;
-			break;
-		case 'a':
-			if (parse_num_opt("alpha", optarg, 0, &p->alpha))
-				return -EINVAL;
-			break;
-		case 'u':
-			if (parse_num_opt("min-increase-us", optarg, 0,
-					  &p->min_increase_us))
-				return -EINVAL;
-			break;
-		case 'P':
-			if (parse_num_opt("min-increase-pct", optarg, 0,
-					  &p->min_increase_pct))
-				return -EINVAL;
-			break;
-		case 'r':
-			if (parse_formats(optarg, &p->formats))
-				return -EINVAL;
-			break;
-		case 'o':
-			p->out_dir = optarg;
-			break;
-		case 'q':
-			p->quiet = true;
-			break;
-		case 'L':
-			p->labels = optarg;
-			break;
-		case 'p':
-			p->profile = optarg;
-			break;
-		case 'h':
-			printf("usage: rtgate %s\n\n%s", usage, an_help);
-			return -ECANCELED;
-		default:
-			pr_err("usage: rtgate %s", usage);
-			return -EINVAL;
-		}
-	}
-	return optind;
-}
+static const char report_doc[] =
+	"Judges every comparison a finished (or interrupted) run declares and "
+	"writes report.txt, .md, .json, .html and junit.xml into it."
+	"\vExit status: 0 pass, 1 regression, 2 inconclusive or invalid, 3 bad "
+	"input, 4 environment, 5 the run did not complete "
+	"(docs/exit-codes.md).";
+
+static const struct argp compare_argp = {
+	an_opts, an_parse, "BASELINE CANDIDATE\nRUN_A RUN_B [RUN_A2]",
+	compare_doc, NULL, NULL, NULL
+};
+
+static const struct argp report_argp = {
+	an_opts, an_parse, "RUN_DIR", report_doc, NULL, NULL, NULL
+};
 
 static int gate_apply(struct an_gate *gate, const struct analyze_params *p)
 {
@@ -185,19 +218,6 @@ static int profile_read(const char *path, struct an_profile *pr)
 	return ret;
 }
 
-/* The worst verdict, then the exit code (docs/exit-codes.md). */
-static void report_finish(struct an_report *r, bool incomplete)
-{
-	size_t i;
-
-	r->worst = AN_NO_CHANGE;
-	for (i = 0; i < r->ncmps; i++)
-		if (an_cmp_counts(&r->cmps[i]) > r->worst)
-			r->worst = an_cmp_counts(&r->cmps[i]);
-	r->exit_code = incomplete ? EXIT_INCOMPLETE :
-				    an_verdict_exit(r->worst);
-}
-
 /* An incomplete baseline is never judged against (DESIGN: Results). */
 static void refuse_incomplete_base(struct an_cmp *c)
 {
@@ -225,7 +245,7 @@ static int emit(struct an_report *r, const struct analyze_params *p,
 	if (full_stdout)
 		an_report_txt(r, stdout);
 	else
-		an_report_table(r, stdout);
+		an_report_table(r, stdout, an_term_width(stdout));
 	fflush(stdout);
 	return r->exit_code;
 }
@@ -253,11 +273,6 @@ static int runs_table_write(const struct an_report *r,
 	free(buf);
 	return ret;
 }
-
-#define COMPARE_USAGE "compare BASELINE CANDIDATE | RUN_A RUN_B [RUN_A2] " \
-	"[--labels L] [--metric M] [--profile FILE] " \
-	"[--alpha A] [--min-increase-us U] [--min-increase-pct P] " \
-	"[--report txt,md,json,junit,html] [--out DIR] [-q]"
 
 /* A whole results directory (not DIR:SCENARIO, not a scenario's). */
 static bool is_run_dir(const char *spec)
@@ -338,32 +353,65 @@ static void spec_gate(const char *spec, struct an_gate *gate)
 	an_results_close(&res);
 }
 
+/*
+ * The system a side of `compare` was measured on, when it comes from a
+ * results directory (DIR, DIR:SCENARIO or DIR/SCENARIO).
+ */
+static void spec_system(const char *spec, const char *label,
+			struct an_system *sys, size_t *n)
+{
+	char dir[4096], path[4096 + 16];
+	struct json_error err;
+	cJSON *m;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		snprintf(dir, sizeof(dir), "%s", spec);
+		if (strchr(dir, ':'))
+			*strchr(dir, ':') = '\0';
+		if (k == 1) {
+			if (!strrchr(dir, '/'))
+				return;
+			*strrchr(dir, '/') = '\0';
+		}
+		snprintf(path, sizeof(path), "%s/manifest.json", dir);
+		if (access(path, F_OK) || json_read_file(path, &m, &err))
+			continue;
+		an_system_from_manifest(m, label, &sys[*n]);
+		(*n)++;
+		cJSON_Delete(m);
+		return;
+	}
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct analyze_params p;
+	struct an_cli cli = { 0 };
 	struct an_side *sides[2] = { NULL, NULL };
 	struct an_cmp cmp = { 0 };
 	struct an_report r = { 0 };
 	struct an_profile prof = { 0 };
+	struct an_system sys[2];
 	int i, ret = EXIT_BAD_INPUT;
 
 	/* A history baseline: the store picks the runs, an_compare judges. */
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--history"))
 			return history_compare_cmd(argc, argv);
-	i = parse_opts(argc, argv, &p, COMPARE_USAGE);
-	if (i == -ECANCELED)
-		return EXIT_PASS;
-	if (i < 0)
-		return EXIT_BAD_INPUT;
-	if (argc - i == 3 || (argc - i == 2 && is_run_dir(argv[i]) &&
-			      is_run_dir(argv[i + 1])))
-		return compare_runs(argv + i, argc - i, &p);
-	if (argc - i != 2) {
-		pr_err("usage: rtgate %s", COMPARE_USAGE);
-		return EXIT_BAD_INPUT;
-	}
-	spec_gate(argv[i], &r.gate);
+	cli.compare = true;
+	analyze_params_init(&cli.p);
+	ret = cli_parse("compare", &compare_argp, argc, argv, 0, &cli);
+	if (ret)
+		return cli_exit(ret);
+	p = cli.p;
+	argv = cli.args;
+	i = 0;
+	ret = EXIT_BAD_INPUT;
+	if (cli.nargs == 3 || (cli.nargs == 2 && is_run_dir(argv[0]) &&
+			       is_run_dir(argv[1])))
+		return compare_runs(argv, cli.nargs, &p);
+	spec_gate(argv[0], &r.gate);
 	if (gate_apply(&r.gate, &p))
 		return EXIT_BAD_INPUT;
 	if (p.profile) {
@@ -394,7 +442,10 @@ int cmd_compare(int argc, char **argv)
 	r.nsides = 2;
 	r.cmps = &cmp;
 	r.ncmps = 1;
-	report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
+	spec_system(argv[i], "baseline", sys, &r.nsystems);
+	spec_system(argv[i + 1], "candidate", sys, &r.nsystems);
+	r.systems = sys;
+	an_report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
 	ret = emit(&r, &p, p.out_dir, true);
 	an_result_release(&cmp.res);
 out:
@@ -660,6 +711,7 @@ struct judged_run {
 	struct an_profile prof;
 	struct an_results res;
 	struct an_report r;
+	struct an_system sys;
 };
 
 static void judged_free(struct judged_run *j)
@@ -693,6 +745,9 @@ static int judge_run(const char *run_dir, const struct analyze_params *p,
 	memset(j, 0, sizeof(*j));
 	if (an_results_open(run_dir, &j->res))
 		return EXIT_BAD_INPUT;
+	an_system_from_manifest(j->res.manifest, NULL, &j->sys);
+	r->systems = &j->sys;
+	r->nsystems = 1;
 	an_results_gate(&j->res, &r->gate);
 	if (gate_apply(&r->gate, p))
 		return EXIT_BAD_INPUT;
@@ -710,7 +765,7 @@ static int judge_run(const char *run_dir, const struct analyze_params *p,
 		ret = run_compare(&j->res, p, r);
 	if (ret)
 		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
-	report_finish(r, strcmp(j->res.status, "complete") != 0);
+	an_report_finish(r, strcmp(j->res.status, "complete") != 0);
 	return 0;
 }
 
@@ -761,25 +816,16 @@ int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
 	return ret;
 }
 
-#define REPORT_USAGE "report RUN_DIR [--metric M] [--alpha A] " \
-	"[--min-increase-us U] [--min-increase-pct P] " \
-	"[--report FORMATS] [--out DIR] [-q]"
-
 int cmd_report(int argc, char **argv)
 {
-	struct analyze_params p;
-	int i;
+	struct an_cli cli = { 0 };
+	int ret;
 
-	i = parse_opts(argc, argv, &p, REPORT_USAGE);
-	if (i == -ECANCELED)
-		return EXIT_PASS;
-	if (i < 0)
-		return EXIT_BAD_INPUT;
-	if (argc - i != 1) {
-		pr_err("usage: rtgate %s", REPORT_USAGE);
-		return EXIT_BAD_INPUT;
-	}
-	if (!p.formats)
-		p.formats = AN_FMT_ALL;
-	return analyze_report_run(argv[i], &p);
+	analyze_params_init(&cli.p);
+	ret = cli_parse("report", &report_argp, argc, argv, 0, &cli);
+	if (ret)
+		return cli_exit(ret);
+	if (!cli.p.formats)
+		cli.p.formats = AN_FMT_ALL;
+	return analyze_report_run(cli.args[0], &cli.p);
 }

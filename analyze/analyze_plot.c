@@ -17,6 +17,7 @@
 
 #include "analyze_hist.h"
 #include "analyze_plot.h"
+#include "analyze_stats.h"
 #include "analyze_util.h"
 #include "fsio.h"
 #include "log.h"
@@ -103,34 +104,61 @@ static double median_us(const struct an_cpu *c)
 	return isnan(v) ? 0 : v;
 }
 
+/*
+ * The x axis always reaches both maxima, so their markers stand inside
+ * the frame; what lies beyond the histogram's limit (samples counted, not
+ * binned) is shaded and labelled.
+ */
+void an_plot_hist_xrange(const struct an_cpu *b, const struct an_cpu *k,
+			 long *lo, long *hi, bool *log_x)
+{
+	long top = b->max_us > k->max_us ? b->max_us : k->max_us;
+
+	/* A tail of host noise far from the body reads better on log x. */
+	*log_x = top > 50 * (median_us(b) + 1);
+	if (*log_x) {
+		*lo = 1;
+		*hi = (long)ceil(fmax(top * 1.3, 10));
+	} else {
+		*lo = 0;
+		*hi = top + 2 + top / 20;
+	}
+}
+
 static void hist_script(FILE *gp, size_t j, const struct an_cmp *c,
 			const struct an_cpu *b, const struct an_cpu *k)
 {
 	long top = b->max_us > k->max_us ? b->max_us : k->max_us;
 	uint32_t lim = b->limit < k->limit ? b->limit : k->limit;
+	long xmin, xmax;
+	bool log_x;
 
 	fprintf(gp, "set output 'hist-%zu.svg'\n", j);
 	fprintf(gp, "set title 'CPU %zu: latency histogram' noenhanced\n", j);
 	fprintf(gp, "set xlabel 'latency (us)'\nset ylabel 'samples per "
 		"million (log)'\nset logscale y\nset format y '10^{%%L}'\n");
-	/* A tail of host noise far from the body reads better on log x. */
-	if (top > 50 * (median_us(b) + 1)) {
-		fprintf(gp, "set logscale x\nset xrange [1:%ld]\n",
-			(long)fmin(top * 1.2, lim + 2));
-		fprintf(gp, "set xlabel 'latency (us, log)'\n");
-	} else {
-		fprintf(gp, "unset logscale x\nset xrange [0:%ld]\n",
-			(long)fmin(top + 2, lim + 2));
-	}
 	fprintf(gp, "set yrange [*:*]\n");
-	fprintf(gp, "unset arrow\nunset label\n");
+	fprintf(gp, "unset arrow\nunset label\nunset object\n");
+	an_plot_hist_xrange(b, k, &xmin, &xmax, &log_x);
+	if (log_x)
+		fprintf(gp, "set logscale x\nset xrange [%ld:%ld]\n"
+			"set xlabel 'latency (us, log)'\n", xmin, xmax);
+	else
+		fprintf(gp, "unset logscale x\nset xrange [%ld:%ld]\n", xmin,
+			xmax);
+	if (lim && top >= (long)lim) {
+		fprintf(gp, "set object 1 rect from first %u, graph 0 to "
+			"graph 1, graph 1 behind fc rgb '#eeeeee' fs solid "
+			"noborder\n", lim);
+	}
 	fprintf(gp, "set arrow 1 from %ld, graph 0 to %ld, graph 1 nohead "
 		"dt 2 lw 1.2 lc rgb '%s'\n", b->max_us, b->max_us, COLOR_BASE);
 	fprintf(gp, "set arrow 2 from %ld, graph 0 to %ld, graph 1 nohead "
 		"dt 2 lw 1.2 lc rgb '%s'\n", k->max_us, k->max_us, COLOR_CAND);
 	if (b->overflows || k->overflows)
-		fprintf(gp, "set label 1 'beyond %u us: %llu vs %llu samples' "
-			"at graph 0.98, graph 0.04 right\n", lim,
+		fprintf(gp, "set label 1 'shaded: beyond the %u us histogram, "
+			"%llu vs %llu samples' at graph 0.98, graph 0.04 right "
+			"font ',9'\n", lim,
 			(unsigned long long)b->overflows,
 			(unsigned long long)k->overflows);
 	fprintf(gp, "plot 'hist-%zu-b.dat' with lines lw 1.6 lc rgb '%s' "
@@ -138,6 +166,7 @@ static void hist_script(FILE *gp, size_t j, const struct an_cmp *c,
 		"lw 1.6 lc rgb '%s' title '%s (max %ld)' noenhanced\n", j,
 		COLOR_BASE, c->base->name, b->max_us, j, COLOR_CAND,
 		c->cand->name, k->max_us);
+	fprintf(gp, "unset object 1\n");
 }
 
 /*
@@ -176,7 +205,8 @@ static void maxima_script(FILE *gp, const struct an_cmp *c, size_t ncpus)
 	size_t j;
 
 	fprintf(gp, "set output 'maxima.svg'\nunset arrow\nunset label\n"
-		"unset logscale x\n");
+		"unset object\nunset logscale x\n"
+		"set key outside right top vertical\n");
 	fprintf(gp, "set title 'Maxima per repetition' noenhanced\n");
 	fprintf(gp, "set xlabel '%s'\nset ylabel 'max latency (us, log)'\n",
 		order ? "execution order" : "repetition");
@@ -196,6 +226,104 @@ static void maxima_script(FILE *gp, const struct an_cmp *c, size_t ncpus)
 			"notitle", j + 2, 1 + j % 4, COLOR_BASE, j, j + 2,
 			1 + j % 4, COLOR_CAND);
 	fputc('\n', gp);
+}
+
+/* The workload metrics a comparison judges, each once. */
+static size_t cmp_metrics(const struct an_cmp *c, const char **names,
+			  size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < c->res.nlines && n < max; i++) {
+		const struct an_line *l = &c->res.lines[i];
+
+		if (l->kind != AN_LINE_METRIC)
+			continue;
+		for (k = 0; k < n && strcmp(names[k], l->metric); k++)
+			;
+		if (k == n)
+			names[n++] = l->metric;
+	}
+	return n;
+}
+
+/*
+ * A workload metric's rounds per repetition: x the repetition (its
+ * execution order when known), each round a point spread a little around
+ * it, and a line through the repetitions' medians (what is judged).
+ */
+static int metric_data(struct plot_dir *d, const char *file,
+		       const struct an_side *s, const char *metric,
+		       double shift, const char **unit)
+{
+	FILE *f = plot_open(d, file);
+	size_t r, m, i;
+
+	if (!f)
+		return -EIO;
+	for (r = 0; r < s->nruns; r++) {
+		const struct an_run *run = &s->runs[r];
+		double x = s->order_known && run->order >= 0 ?
+			   run->order + 1 : run->rep;
+
+		for (m = 0; m < run->nmetrics; m++) {
+			const struct an_values *v = &run->metrics[m];
+
+			if (strcmp(v->name, metric) || !v->n)
+				continue;
+			*unit = v->unit;
+			for (i = 0; i < v->n; i++)
+				fprintf(f, "%g %.6g %.6g\n", x + shift +
+					0.12 * ((double)i / v->n - 0.5),
+					v->v[i], an_median(v->v, v->n));
+		}
+	}
+	return fclose(f) ? -EIO : 0;
+}
+
+static void metric_script(FILE *gp, size_t idx, const struct an_cmp *c,
+			  const char *metric, const char *unit)
+{
+	bool order = c->base->order_known && c->cand->order_known;
+
+	fprintf(gp, "set output 'metric-%zu.svg'\nunset arrow\nunset label\n"
+		"unset object\nunset logscale x\nunset logscale y\n"
+		"set key outside right top vertical\n", idx);
+	fprintf(gp, "set title '%s per round' noenhanced\n", metric);
+	fprintf(gp, "set xlabel '%s'\nset ylabel '%s' noenhanced\n",
+		order ? "execution order" : "repetition", unit);
+	fprintf(gp, "set format y '%%g'\nset autoscale\nset offsets 0.5, "
+		"0.5, 0, 0\nset xtics 1\nset yrange [0:*]\n");
+	fprintf(gp, "plot 'metric-%zu-b.dat' using 1:2 with points pt 7 ps "
+		"0.6 lc rgb '%s' title '%s' noenhanced, 'metric-%zu-c.dat' "
+		"using 1:2 with points pt 5 ps 0.6 lc rgb '%s' title '%s' "
+		"noenhanced, 'metric-%zu-b.dat' using 1:3 with lines lw 1.4 "
+		"lc rgb '%s' title 'median per repetition', 'metric-%zu-c.dat' "
+		"using 1:3 with lines lw 1.4 lc rgb '%s' notitle\n", idx,
+		COLOR_BASE, c->base->name, idx, COLOR_CAND, c->cand->name, idx,
+		COLOR_BASE, idx, COLOR_CAND);
+}
+
+static int write_metric_plots(struct plot_dir *d, FILE *gp,
+			      const struct an_cmp *c, const char **names,
+			      size_t n)
+{
+	const char *unit = "";
+	char name[64];
+	size_t k;
+	int ret = 0;
+
+	for (k = 0; k < n && !ret; k++) {
+		snprintf(name, sizeof(name), "metric-%zu-b.dat", k);
+		ret = metric_data(d, name, c->base, names[k], -0.15, &unit);
+		snprintf(name, sizeof(name), "metric-%zu-c.dat", k);
+		if (!ret)
+			ret = metric_data(d, name, c->cand, names[k], 0.15,
+					  &unit);
+		if (!ret)
+			metric_script(gp, k, c, names[k], unit);
+	}
+	return ret;
 }
 
 static int run_gnuplot(struct plot_dir *d)
@@ -270,7 +398,8 @@ static bool cmp_has_hist(const struct an_cmp *c, size_t j)
 }
 
 static int write_plots(struct plot_dir *d, const struct an_cmp *c,
-		       size_t ncpus, bool *drawn)
+		       size_t ncpus, bool *drawn, const char **metrics,
+		       size_t nmetrics)
 {
 	struct an_cpu pb, pc;
 	char name[32];
@@ -285,7 +414,7 @@ static int write_plots(struct plot_dir *d, const struct an_cmp *c,
 	fprintf(gp, "cd '%s'\n", d->path);
 	fprintf(gp, "set terminal svg size 720,400 dynamic enhanced "
 		"font 'sans,11' background rgb 'white'\n"
-		"set grid\nset key top right\n");
+		"set grid\nset key top center\n");
 	for (j = 0; j < ncpus && j < 32 && !ret; j++) {
 		drawn[j] = cmp_has_hist(c, j);
 		if (!drawn[j])
@@ -304,12 +433,14 @@ static int write_plots(struct plot_dir *d, const struct an_cmp *c,
 		an_cpu_release(&pb);
 		an_cpu_release(&pc);
 	}
-	if (!ret)
+	if (!ret && ncpus)
 		ret = maxima_data(d, c->base, "max-base.dat", ncpus, -0.08);
-	if (!ret)
+	if (!ret && ncpus)
 		ret = maxima_data(d, c->cand, "max-cand.dat", ncpus, 0.08);
-	if (!ret)
+	if (!ret && ncpus)
 		maxima_script(gp, c, ncpus);
+	if (!ret)
+		ret = write_metric_plots(d, gp, c, metrics, nmetrics);
 	if (fclose(gp) && !ret)
 		ret = -EIO;
 	return ret;
@@ -320,8 +451,9 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	struct plot_dir d = { 0 };
 	const char *tmp = getenv("TMPDIR");
 	bool drawn[32] = { false };
+	const char *metrics[8];
 	char name[32], title[96];
-	size_t ncpus, j;
+	size_t ncpus, nmetrics, j;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -329,14 +461,15 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 		return 0;
 	ncpus = c->base->runs[0].ncpus < c->cand->runs[0].ncpus ?
 		c->base->runs[0].ncpus : c->cand->runs[0].ncpus;
-	if (!ncpus)
+	nmetrics = cmp_metrics(c, metrics, 8);
+	if (!ncpus && !nmetrics)
 		return 0;
 	if (!tmp || !*tmp || strchr(tmp, '\''))
 		tmp = "/tmp";
 	snprintf(d.path, sizeof(d.path), "%s/rtgate-plot.XXXXXX", tmp);
 	if (!mkdtemp(d.path))
 		return -errno;
-	ret = write_plots(&d, c, ncpus, drawn);
+	ret = write_plots(&d, c, ncpus, drawn, metrics, nmetrics);
 	if (!ret)
 		ret = run_gnuplot(&d);
 	for (j = 0; j < ncpus && j < 32 && !ret; j++) {
@@ -346,8 +479,13 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 		snprintf(title, sizeof(title), "CPU %zu latency histogram", j);
 		ret = read_svg(&d, name, title, out);
 	}
-	if (!ret)
+	if (!ret && ncpus)
 		ret = read_svg(&d, "maxima.svg", "Maxima per repetition", out);
+	for (j = 0; j < nmetrics && !ret; j++) {
+		snprintf(name, sizeof(name), "metric-%zu.svg", j);
+		snprintf(title, sizeof(title), "%.60s per round", metrics[j]);
+		ret = read_svg(&d, name, title, out);
+	}
 	plot_dir_remove(&d);
 	if (ret)
 		an_plots_release(out);

@@ -7,6 +7,7 @@
 #ifndef RTGATE_ANALYZE_PLOT_H
 #define RTGATE_ANALYZE_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze_report.h"
@@ -16,6 +17,15 @@ struct an_plots {
 	char title[64][96];
 	size_t n;
 };
+
+/*
+ * The x range of a CPU's histogram plot: it always reaches both sides'
+ * measured maxima (their markers stand inside the frame), log scale when
+ * the tail is far from the body. The part beyond the histogram's limit is
+ * shaded.
+ */
+void an_plot_hist_xrange(const struct an_cpu *b, const struct an_cpu *k,
+			 long *lo, long *hi, bool *log_x);
 
 /* Returns 0, -ENOENT when gnuplot is not installed, or -errno. */
 int an_plot_cmp(const struct an_cmp *c, struct an_plots *out);

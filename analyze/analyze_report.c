@@ -14,9 +14,11 @@
 
 #include "analyze_report.h"
 #include "analyze_trace.h"
+#include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "textfmt.h"
 
 void an_side_summary(const struct an_side *s, size_t j,
 		     struct an_cpu_summary *out)
@@ -78,13 +80,22 @@ static double ratio(const struct an_line *l)
 	return fabs(l->worse) / l->floor;
 }
 
+const struct an_line *an_cmp_decisive(const struct an_cmp *c)
+{
+	const struct an_result *res = &c->res;
+
+	if (res->decisive < 0 || (size_t)res->decisive >= res->nlines)
+		return NULL;
+	return &res->lines[res->decisive];
+}
+
 bool an_line_shown(const struct an_result *res, size_t i, size_t ncpus)
 {
 	const struct an_line *l = &res->lines[i];
 	size_t k;
 
 	if (ncpus <= 4 || l->cpu < 0 || l->verdict == AN_REGRESSION ||
-	    l->verdict == AN_IMPROVEMENT)
+	    l->verdict == AN_IMPROVEMENT || (int)i == res->decisive)
 		return true;
 	for (k = 0; k < res->nlines; k++) {
 		const struct an_line *o = &res->lines[k];
@@ -128,6 +139,28 @@ double an_ref_value(const struct an_side *s, const struct an_line *l)
 	return v;
 }
 
+/*
+ * A reference is a publication's numbers for one scenario: it applies to
+ * a comparison whose candidate is that scenario (then the baseline's own
+ * reference, if any, stands beside it), or whose baseline is the same
+ * scenario on another kernel (compare RUN_A RUN_B). A hackbench scenario
+ * compared with an idle that has published numbers gets none.
+ */
+bool an_cmp_has_refs(const struct an_cmp *c)
+{
+	return c->cand->ref || (c->base_ref_applies && c->base->ref);
+}
+
+double an_cmp_ref_base(const struct an_cmp *c, const struct an_line *l)
+{
+	return an_cmp_has_refs(c) ? an_ref_value(c->base, l) : NAN;
+}
+
+double an_cmp_ref_cand(const struct an_cmp *c, const struct an_line *l)
+{
+	return an_ref_value(c->cand, l);
+}
+
 const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g)
 {
 	double q;
@@ -143,14 +176,189 @@ const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g)
 
 const char *an_line_verdict(const struct an_line *l)
 {
-	if (!l->deciding && isnan(l->p_worse))
-		return "-";
+	if (!l->deciding)
+		return "not judged";
 	return an_verdict_name(l->verdict);
 }
 
-static bool has_refs(const struct an_cmp *c)
+const char *an_line_cpu(char *buf, size_t len, const struct an_line *l)
 {
-	return c->base->ref || c->cand->ref;
+	if (l->cpu < 0)
+		an_sfmt(buf, len, "all");
+	else
+		an_sfmt(buf, len, "%d", l->cpu);
+	return buf;
+}
+
+const char *an_line_label(char *buf, size_t len, const struct an_line *l)
+{
+	if (l->cpu >= 0)
+		an_sfmt(buf, len, "CPU %d %s", l->cpu, l->metric);
+	else if (l->kind == AN_LINE_METRIC)
+		an_sfmt(buf, len, "%s", l->metric);
+	else
+		an_sfmt(buf, len, "all CPUs %s", l->metric);
+	return buf;
+}
+
+static bool line_raw(const struct an_line *l)
+{
+	return !isnan(l->raw_base);
+}
+
+/* "595 -> 1696 ns" */
+static const char *fmt_pair(char *buf, size_t len, double b, bool bge,
+			    double c, bool cge, const char *unit)
+{
+	char x[24], y[24];
+
+	if (isnan(b) && isnan(c))
+		an_sfmt(buf, len, "-");
+	else
+		an_sfmt(buf, len, "%s -> %s%s%s",
+			an_fmt_val(x, sizeof(x), b, bge),
+			an_fmt_val(y, sizeof(y), c, cge), *unit ? " " : "",
+			unit);
+	return buf;
+}
+
+const char *an_line_values(char *buf, size_t len, const struct an_line *l)
+{
+	if (line_raw(l))
+		return fmt_pair(buf, len, l->raw_base, false, l->raw_cand,
+				false, l->unit);
+	return fmt_pair(buf, len, l->base, l->base_ge, l->cand, l->cand_ge,
+			l->unit);
+}
+
+const char *an_line_adjusted(char *buf, size_t len, const struct an_line *l)
+{
+	char pair[64];
+
+	buf[0] = '\0';
+	if (line_raw(l))
+		an_sfmt(buf, len, "judged at equal sample counts: %s",
+			fmt_pair(pair, sizeof(pair), l->base, l->base_ge,
+				 l->cand, l->cand_ge, l->unit));
+	return buf;
+}
+
+const char *an_cmp_measured(char *buf, size_t len, const struct an_cmp *c)
+{
+	const struct an_line *l = an_cmp_decisive(c);
+	char name[112], pair[64];
+
+	if (!l)
+		an_sfmt(buf, len, "-");
+	else
+		an_sfmt(buf, len, "%s %s", an_line_label(name, sizeof(name), l),
+			an_line_values(pair, sizeof(pair), l));
+	return buf;
+}
+
+/*
+ * The published value of a gate metric over all CPUs, from a side's
+ * reference alone: shown even when the comparison could not run (a
+ * scenario SKIPPED on this kernel still has the thread's numbers).
+ */
+static double ref_headline(const struct an_side *s, const char *metric,
+			   const char **unit)
+{
+	struct an_line l = { .cpu = -1 };
+	double q;
+
+	if (!strcmp(metric, "max") || !strcmp(metric, "avg")) {
+		l.kind = !strcmp(metric, "max") ? AN_LINE_MAX : AN_LINE_AVG;
+		*unit = "us";
+	} else if (strchr(metric, '.') && !an_metric_quantile(metric, &q)) {
+		l.kind = AN_LINE_METRIC;
+		an_sfmt(l.metric, sizeof(l.metric), "%s", metric);
+	} else {
+		return NAN;
+	}
+	return an_ref_value(s, &l);
+}
+
+/* The unit of a workload metric, from the lines or the runs' values. */
+static const char *metric_unit(const struct an_cmp *c, const char *metric)
+{
+	const struct an_side *s[2] = { c->cand, c->base };
+	size_t i, k, r, m;
+
+	for (i = 0; i < c->res.nlines; i++)
+		if (!strcmp(c->res.lines[i].metric, metric))
+			return c->res.lines[i].unit;
+	for (k = 0; k < 2; k++)
+		for (r = 0; r < s[k]->nruns; r++)
+			for (m = 0; m < s[k]->runs[r].nmetrics; m++)
+				if (!strcmp(s[k]->runs[r].metrics[m].name,
+					    metric))
+					return s[k]->runs[r].metrics[m].unit;
+	return "";
+}
+
+const char *an_cmp_published(char *buf, size_t len, const struct an_cmp *c)
+{
+	const char *metric = c->res.gate.metric, *unit = NULL;
+	double pb, pc;
+	char pair[64];
+
+	if (!an_cmp_has_refs(c)) {
+		an_sfmt(buf, len, "-");
+		return buf;
+	}
+	pb = ref_headline(c->base, metric, &unit);
+	pc = ref_headline(c->cand, metric, &unit);
+	if (!unit)
+		unit = metric_unit(c, metric);
+	if (isnan(pb) && isnan(pc))
+		an_sfmt(buf, len, "-");
+	else
+		an_sfmt(buf, len, "%s %s", strchr(metric, '.') ? "" : metric,
+			fmt_pair(pair, sizeof(pair), pb, false, pc, false,
+				 unit));
+	/* A workload metric's name is long: the pair alone. */
+	if (buf[0] == ' ')
+		memmove(buf, buf + 1, strlen(buf));
+	return buf;
+}
+
+/* One repetition's seconds: as timed, else its samples x interval. */
+static double run_seconds(const struct an_run *run)
+{
+	double s = 0;
+	size_t j;
+
+	if (run->seconds > 0)
+		return run->seconds;
+	for (j = 0; j < run->ncpus; j++)
+		s = fmax(s, run->cpus[j].cycles *
+			 (double)run->cpus[j].interval_us / 1e6);
+	return s;
+}
+
+double an_cmp_seconds(const struct an_cmp *c)
+{
+	double s = 0;
+	size_t r;
+
+	for (r = 0; r < c->base->nruns; r++)
+		s += run_seconds(&c->base->runs[r]);
+	for (r = 0; r < c->cand->nruns; r++)
+		s += run_seconds(&c->cand->runs[r]);
+	return s;
+}
+
+/* ---- layout helpers ---- */
+
+int an_term_width(FILE *f)
+{
+	return text_columns(fileno(f), 100);
+}
+
+void an_wrap(FILE *f, const char *text, int indent, int width)
+{
+	text_wrap(f, text, indent, width);
 }
 
 /* ---- text ---- */
@@ -193,6 +401,26 @@ static void txt_ref(FILE *f, const struct an_reference *ref)
 		fprintf(f, "%s = %g\n", ref->value_names[i], ref->values[i]);
 }
 
+/*
+ * The measured maximum of every repetition per CPU: the T: line's Max is
+ * the largest of them, the comparison's max lines their median.
+ */
+static void txt_rep_maxima(FILE *f, const struct an_side *s, size_t ncpus)
+{
+	size_t j, r;
+
+	if (s->nruns < 2 || !ncpus)
+		return;
+	fprintf(f, "measured maxima per repetition (us):");
+	for (j = 0; j < ncpus; j++) {
+		fprintf(f, "%s CPU %zu:", j ? ";" : "", j);
+		for (r = 0; r < s->nruns; r++)
+			if (j < s->runs[r].ncpus)
+				fprintf(f, " %ld", s->runs[r].cpus[j].max_us);
+	}
+	fputc('\n', f);
+}
+
 void an_report_tlines(FILE *f, const struct an_side *s)
 {
 	struct an_cpu_summary sum;
@@ -202,6 +430,7 @@ void an_report_tlines(FILE *f, const struct an_side *s)
 		an_side_summary(s, j, &sum);
 		txt_tline(f, &sum);
 	}
+	txt_rep_maxima(f, s, ncpus);
 	if (s->ref)
 		txt_ref(f, s->ref);
 }
@@ -218,15 +447,6 @@ static void txt_side(FILE *f, const struct an_side *s)
 	fputc('\n', f);
 }
 
-const char *an_line_cpu(char *buf, size_t len, const struct an_line *l)
-{
-	if (l->cpu < 0)
-		an_sfmt(buf, len, "all");
-	else
-		an_sfmt(buf, len, "%d", l->cpu);
-	return buf;
-}
-
 static const char *line_name(char *buf, size_t len, const struct an_line *l)
 {
 	if (strcmp(l->unit, "us"))
@@ -238,7 +458,7 @@ static const char *line_name(char *buf, size_t len, const struct an_line *l)
 
 static const char *line_delta(char *buf, size_t len, const struct an_line *l)
 {
-	double d = isnan(l->raw_base) ? l->delta : l->raw_cand - l->raw_base;
+	double d = line_raw(l) ? l->raw_cand - l->raw_base : l->delta;
 
 	if (isnan(d))
 		snprintf(buf, len, "-");
@@ -253,7 +473,7 @@ static const char *line_pct(char *buf, size_t len, const struct an_line *l)
 {
 	double pct = l->delta_pct;
 
-	if (!isnan(l->raw_base))
+	if (line_raw(l))
 		pct = l->raw_base ? 100 * (l->raw_cand - l->raw_base) /
 				    l->raw_base : NAN;
 	if (isnan(pct))
@@ -263,16 +483,15 @@ static const char *line_pct(char *buf, size_t len, const struct an_line *l)
 	return buf;
 }
 
-/* Evidence, and the judged values when the table shows measured ones. */
-static void line_evidence(FILE *f, const struct an_line *l)
+/* The evidence of a line, the judged values first when they differ. */
+static const char *line_evidence(char *buf, size_t len,
+				 const struct an_line *l)
 {
-	char b[32], c[32];
+	char adj[112];
 
-	if (!isnan(l->raw_base))
-		fprintf(f, "equal counts %s vs %s; ",
-			an_fmt_val(b, sizeof(b), l->base, l->base_ge),
-			an_fmt_val(c, sizeof(c), l->cand, l->cand_ge));
-	fputs(l->evidence, f);
+	an_line_adjusted(adj, sizeof(adj), l);
+	an_sfmt(buf, len, "%s%s%s", adj, adj[0] ? "; " : "", l->evidence);
+	return buf;
 }
 
 static const char *line_p(char *buf, size_t len, const struct an_line *l)
@@ -284,7 +503,7 @@ static const char *line_p(char *buf, size_t len, const struct an_line *l)
 /* The cells of one table row, shared by the text and Markdown tables. */
 struct row {
 	char name[112], cpu[8], base[24], bref[24], cand[24], cref[24];
-	char delta[24], pct[24], p[24];
+	char delta[24], pct[24], p[24], evidence[400];
 };
 
 static void row_fill(const struct an_cmp *c, const struct an_line *l,
@@ -292,18 +511,19 @@ static void row_fill(const struct an_cmp *c, const struct an_line *l,
 {
 	line_name(w->name, sizeof(w->name), l);
 	an_line_cpu(w->cpu, sizeof(w->cpu), l);
-	if (!isnan(l->raw_base)) {
+	if (line_raw(l)) {
 		an_fmt_val(w->base, sizeof(w->base), l->raw_base, false);
 		an_fmt_val(w->cand, sizeof(w->cand), l->raw_cand, false);
 	} else {
 		an_fmt_val(w->base, sizeof(w->base), l->base, l->base_ge);
 		an_fmt_val(w->cand, sizeof(w->cand), l->cand, l->cand_ge);
 	}
-	an_fmt_val(w->bref, sizeof(w->bref), an_ref_value(c->base, l), false);
-	an_fmt_val(w->cref, sizeof(w->cref), an_ref_value(c->cand, l), false);
+	an_fmt_val(w->bref, sizeof(w->bref), an_cmp_ref_base(c, l), false);
+	an_fmt_val(w->cref, sizeof(w->cref), an_cmp_ref_cand(c, l), false);
 	line_delta(w->delta, sizeof(w->delta), l);
 	line_pct(w->pct, sizeof(w->pct), l);
 	line_p(w->p, sizeof(w->p), l);
+	line_evidence(w->evidence, sizeof(w->evidence), l);
 }
 
 static size_t cmp_ncpus(const struct an_cmp *c)
@@ -344,29 +564,59 @@ static void txt_exceedance(FILE *f, const struct an_result *res)
 	}
 }
 
-static void txt_cmp(FILE *f, const struct an_cmp *c)
+static bool cmp_has_kind(const struct an_cmp *c, enum an_line_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < c->res.nlines; i++)
+		if (c->res.lines[i].kind == kind)
+			return true;
+	return false;
+}
+
+/*
+ * What the rows of a comparison table are, where a name alone would
+ * not say it: the per-repetition max rows and the tail law's max rows
+ * (docs/statistics.md) both read "max".
+ */
+const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len)
+{
+	bool mx = cmp_has_kind(c, AN_LINE_MAX);
+	bool law = cmp_has_kind(c, AN_LINE_EXCEED);
+
+	an_sfmt(buf, len, "*: the line the verdict rests on%s%s%s",
+		mx ? "; max rows: the geometric mean of the repetitions' "
+		"measured maxima (the T: lines' Max is the largest)" : "",
+		law ? (mx ? ", then" : "; max rows:") : "",
+		law ? " the maxima against the baseline's tail law, judged at "
+		"equal sample counts (their evidence names the law)" : "");
+	return buf;
+}
+
+static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
 {
 	const struct an_result *res = &c->res;
-	bool refs = has_refs(c);
-	char fl[48];
+	bool refs = an_cmp_has_refs(c);
+	char fl[48], text[800];
 	struct row w;
 	size_t i;
 
-	fprintf(f, "== %s vs %s: %s (%zu + %zu repetitions; gate %s, alpha "
-		"%g, floor %s%s)\n", c->cand->name, c->base->name,
+	an_sfmt(text, sizeof(text), "== %s vs %s: %s (%zu + %zu repetitions; "
+		"gate %s, alpha %g, floor %s%s)", c->cand->name, c->base->name,
 		an_verdict_name(res->verdict), res->nbase, res->ncand,
 		res->gate.metric, res->gate.alpha,
 		an_fmt_floor(fl, sizeof(fl), &res->gate),
 		res->drift_checked ? "; A/B/A drift checked" : "");
+	an_wrap(f, text, 0, width);
 	if (res->nlines) {
-		fprintf(f, "%-14s %3s %10s", "metric", "CPU", "baseline");
+		fprintf(f, "  %-14s %3s %10s", "metric", "CPU", "baseline");
 		if (refs)
 			fprintf(f, " %9s", "published");
 		fprintf(f, " %10s", "candidate");
 		if (refs)
 			fprintf(f, " %9s", "published");
-		fprintf(f, " %9s %8s  %-12s %-8s %s\n", "delta", "delta %",
-			"verdict", "p", "evidence");
+		fprintf(f, " %9s %8s  %-12s %s\n", "delta", "delta %",
+			"verdict", "p");
 	}
 	for (i = 0; i < res->nlines; i++) {
 		const struct an_line *l = &res->lines[i];
@@ -374,27 +624,33 @@ static void txt_cmp(FILE *f, const struct an_cmp *c)
 		if (!an_line_shown(res, i, cmp_ncpus(c)))
 			continue;
 		row_fill(c, l, &w);
-		fprintf(f, "%-14s %3s %10s", w.name, w.cpu, w.base);
+		fprintf(f, "%c %-14s %3s %10s", (int)i == res->decisive ?
+			'*' : ' ', w.name, w.cpu, w.base);
 		if (refs)
 			fprintf(f, " %9s", w.bref);
 		fprintf(f, " %10s", w.cand);
 		if (refs)
 			fprintf(f, " %9s", w.cref);
-		fprintf(f, " %9s %8s  %-12s %-8s ", w.delta, w.pct,
+		fprintf(f, " %9s %8s  %-12s %s\n", w.delta, w.pct,
 			an_line_verdict(l), w.p);
-		line_evidence(f, l);
-		fprintf(f, "%s\n", l->deciding ? "" : " (not judged)");
+		an_wrap(f, w.evidence, 6, width);
 	}
-	fprintf(f, "verdict: %s: %s\n", an_verdict_name(res->verdict),
-		res->reason);
-	for (i = 0; i < res->nnotes; i++)
-		fprintf(f, "note: %s\n", res->notes[i]);
+	if (res->nlines)
+		an_wrap(f, an_cmp_legend(c, text, sizeof(text)), 2, width);
+	an_sfmt(text, sizeof(text), "verdict: %s: %s",
+		an_verdict_name(res->verdict), res->reason);
+	an_wrap(f, text, 0, width);
+	for (i = 0; i < res->nnotes; i++) {
+		an_sfmt(text, sizeof(text), "note: %s", res->notes[i]);
+		an_wrap(f, text, 0, width);
+	}
 	txt_exceedance(f, res);
 	fputc('\n', f);
 }
 
 int an_report_txt(const struct an_report *r, FILE *f)
 {
+	int width = an_term_width(f);
 	char note[160];
 	size_t i;
 
@@ -404,13 +660,14 @@ int an_report_txt(const struct an_report *r, FILE *f)
 	if (r->scale > 0 && r->scale != 1)
 		fprintf(f, "%s\n", an_report_scale_note(r, note,
 							  sizeof(note)));
+	an_report_system_txt(r, f);
 	fputc('\n', f);
 	for (i = 0; i < r->nsides; i++)
 		txt_side(f, r->sides[i]);
 	for (i = 0; i < r->ncmps; i++)
-		txt_cmp(f, &r->cmps[i]);
+		txt_cmp(f, &r->cmps[i], width);
 	an_trace_txt(r, f);
-	an_report_table(r, f);
+	an_report_table(r, f, width);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -468,99 +725,63 @@ void an_cmp_apply_control(struct an_cmp *c)
 	}
 }
 
-/* The line the verdict table shows: the gate metric over all CPUs. */
-static const struct an_line *headline(const struct an_result *res)
+void an_report_finish(struct an_report *r, bool incomplete)
 {
-	const struct an_line *first = NULL;
+	bool ran = false;
 	size_t i;
 
-	for (i = 0; i < res->nlines; i++) {
-		const struct an_line *l = &res->lines[i];
+	r->worst = AN_NO_CHANGE;
+	for (i = 0; i < r->ncmps; i++) {
+		enum an_verdict v = an_cmp_counts(&r->cmps[i]);
 
-		if (!l->deciding)
+		if (v == AN_SKIPPED)
 			continue;
-		if (l->cpu < 0 && l->kind != AN_LINE_TAIL)
-			return l;
-		if (!first)
-			first = l;
+		if (!ran || v > r->worst)
+			r->worst = v;
+		ran = true;
 	}
-	return first;
+	if (!ran && r->ncmps)
+		r->worst = AN_SKIPPED;
+	r->exit_code = incomplete ? EXIT_INCOMPLETE :
+				    an_verdict_exit(r->worst);
 }
 
-/* "595 -> 1696 ns": measured (as in the tables) or published values. */
-static void fmt_pair(char *buf, size_t len, double b, double c,
-		     const char *unit)
+/* Where the published numbers come from: once per source, naming the
+ * scenarios whose comparisons show them. */
+void an_report_sources(const struct an_report *r, FILE *f,
+		       const char *prefix)
 {
-	char x[24], y[24];
+	const struct an_side *with[64];
+	size_t i, k, m, n = 0;
+	bool done[64] = { false };
 
-	if (isnan(b) && isnan(c)) {
-		an_sfmt(buf, len, "-");
-		return;
-	}
-	an_sfmt(buf, len, "%s -> %s%s%s", an_fmt_val(x, sizeof(x), b, false),
-		an_fmt_val(y, sizeof(y), c, false), *unit ? " " : "", unit);
-}
+	for (i = 0; i < r->ncmps && n < 64; i++) {
+		const struct an_cmp *c = &r->cmps[i];
+		const struct an_side *s[2] = { c->base, c->cand };
 
-/*
- * The published value of a gate metric over all CPUs, from the side's
- * reference alone: shown even when the comparison could not run (a
- * scenario SKIPPED on this kernel still has the thread's numbers).
- */
-static double ref_headline(const struct an_side *s, const char *metric,
-			   const char **unit)
-{
-	struct an_line l = { .cpu = -1 };
-	double q;
-
-	if (!strcmp(metric, "max") || !strcmp(metric, "avg")) {
-		l.kind = !strcmp(metric, "max") ? AN_LINE_MAX : AN_LINE_AVG;
-		*unit = "us";
-	} else if (strchr(metric, '.') && !an_metric_quantile(metric, &q)) {
-		l.kind = AN_LINE_METRIC;
-		an_sfmt(l.metric, sizeof(l.metric), "%s", metric);
-	} else {
-		return NAN;
-	}
-	return an_ref_value(s, &l);
-}
-
-static void table_values(const struct an_cmp *c, char *meas, char *publ,
-			 size_t len)
-{
-	const struct an_line *l = headline(&c->res);
-	const char *unit = l ? l->unit : "";
-	double pb, pc;
-	bool raw;
-
-	if (l) {
-		raw = !isnan(l->raw_base);
-		fmt_pair(meas, len, raw ? l->raw_base : l->base,
-			 raw ? l->raw_cand : l->cand, l->unit);
-	} else {
-		an_sfmt(meas, len, "-");
-	}
-	pb = ref_headline(c->base, c->res.gate.metric, &unit);
-	pc = ref_headline(c->cand, c->res.gate.metric, &unit);
-	fmt_pair(publ, len, pb, pc, unit);
-}
-
-/* Where the published numbers come from, once per source. */
-static void table_sources(const struct an_report *r, FILE *f,
-			  const char *prefix)
-{
-	size_t i, k;
-
-	for (i = 0; i < r->nsides; i++) {
-		const struct an_reference *ref = r->sides[i]->ref;
-
-		if (!ref || !ref->source[0])
+		if (!an_cmp_has_refs(c))
 			continue;
-		for (k = 0; k < i; k++)
-			if (r->sides[k]->ref &&
-			    !strcmp(r->sides[k]->ref->source, ref->source))
-				break;
-		if (k == i)
-			fprintf(f, "%spublished: %s\n", prefix, ref->source);
+		for (k = 0; k < 2 && n < 64; k++) {
+			if (!s[k]->ref || !s[k]->ref->source[0])
+				continue;
+			for (m = 0; m < n && with[m] != s[k]; m++)
+				;
+			if (m == n)
+				with[n++] = s[k];
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const char *src = with[i]->ref->source;
+
+		if (done[i])
+			continue;
+		fprintf(f, "%spublished (%s", prefix, with[i]->name);
+		for (k = i + 1; k < n; k++)
+			if (!done[k] && !strcmp(with[k]->ref->source, src)) {
+				fprintf(f, ", %s", with[k]->name);
+				done[k] = true;
+			}
+		fprintf(f, "): %s\n", src);
 	}
 }
 
@@ -589,8 +810,10 @@ static const char *verdict_counts(const struct an_report *r, char *buf,
 				kind = r->cmps[k].control;
 			}
 		}
-		if (n == r->ncmps && !ctl)
-			return an_verdict_name(order[i]);
+		if (n == r->ncmps && !ctl) {
+			an_sfmt(buf, len, "%s", an_verdict_name(order[i]));
+			return buf;
+		}
 		if (!n || used >= len)
 			continue;
 		used += snprintf(buf + used, len - used, "%s%zu %s", used ?
@@ -608,53 +831,102 @@ static const char *verdict_counts(const struct an_report *r, char *buf,
 	return buf;
 }
 
-void an_report_table(const struct an_report *r, FILE *f)
+const char *an_report_counts(const struct an_report *r, char *buf,
+			     size_t len)
 {
-	char meas[64], publ[64], note[160], counts[200];
-	bool refs = false;
-	int w = 16;
-	size_t i;
+	char counts[200];
 
-	for (i = 0; i < r->ncmps; i++) {
-		const struct an_cmp *c = &r->cmps[i];
-
-		refs |= has_refs(c);
-		if ((int)strlen(c->cand->name) > w)
-			w = strlen(c->cand->name);
-		if ((int)strlen(c->base->name) > w)
-			w = strlen(c->base->name);
-	}
-	fprintf(f, "%-*s %-*s %-13s ", w, "candidate", w, "baseline",
-		"verdict");
-	if (refs)
-		fprintf(f, "%-24s %-24s ", "measured", "published");
-	fprintf(f, "reason\n");
-	for (i = 0; i < r->ncmps; i++) {
-		const struct an_cmp *c = &r->cmps[i];
-
-		fprintf(f, "%-*s %-*s %-13s ", w, c->cand->name, w,
-			c->base->name, an_verdict_name(c->res.verdict));
-		if (refs) {
-			table_values(c, meas, publ, sizeof(meas));
-			fprintf(f, "%-24s %-24s ", meas, publ);
-		}
-		fprintf(f, "%s\n", c->res.reason);
-	}
-	if (refs) {
-		fprintf(f, "measured, published: the gate metric over all CPUs, "
-			"baseline -> candidate (max: the median of the "
-			"repetitions' maxima)\n");
-		table_sources(r, f, "");
-	}
-	if (r->scale > 0 && r->scale != 1)
-		fprintf(f, "%s\n", an_report_scale_note(r, note,
-							  sizeof(note)));
-	fprintf(f, "rtgate: %zu comparison%s, %s (exit %d)%s\n", r->ncmps,
+	an_sfmt(buf, len, "%zu comparison%s, %s", r->ncmps,
 		r->ncmps == 1 ? "" : "s", r->ncmps ?
 		verdict_counts(r, counts, sizeof(counts)) :
-		"nothing to compare",
-		r->exit_code, r->status && strcmp(r->status, "complete") ?
+		"nothing to compare");
+	return buf;
+}
+
+/* The sources, each wrapped to the width under its first line. */
+static void table_sources(const struct an_report *r, FILE *f, int width)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	an_report_sources(r, m, "");
+	fclose(m);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		text_wrap_hanging(f, line, 0, 4, width);
+	free(buf);
+}
+
+struct table_row {
+	char cand[128], base[128], meas[160], publ[96];
+	const char *verdict;
+};
+
+void an_report_table(const struct an_report *r, FILE *f, int width)
+{
+	struct table_row *rows = calloc(r->ncmps + 1, sizeof(*rows));
+	int wc = 9, wb = 8, wv = 10, wm = 8, wp = 9;
+	char note[160], counts[240], text[900];
+	bool refs = false, max_raw = false;
+	size_t i;
+
+	if (!rows)
+		return;
+	for (i = 0; i < r->ncmps; i++) {
+		const struct an_cmp *c = &r->cmps[i];
+		const struct an_line *d = an_cmp_decisive(c);
+		struct table_row *w = &rows[i];
+
+		an_sfmt(w->cand, sizeof(w->cand), "%s", c->cand->name);
+		an_sfmt(w->base, sizeof(w->base), "%s", c->base->name);
+		w->verdict = an_verdict_name(c->res.verdict);
+		an_cmp_measured(w->meas, sizeof(w->meas), c);
+		an_cmp_published(w->publ, sizeof(w->publ), c);
+		refs |= an_cmp_has_refs(c);
+		max_raw |= d && d->kind == AN_LINE_MAX && line_raw(d);
+		wc = fmax(wc, strlen(w->cand));
+		wb = fmax(wb, strlen(w->base));
+		wv = fmax(wv, strlen(w->verdict));
+		wm = fmax(wm, strlen(w->meas));
+		wp = fmax(wp, strlen(w->publ));
+	}
+	fprintf(f, "%-*s  %-*s  %-*s  %-*s", wc, "candidate", wb, "baseline",
+		wv, "verdict", refs ? wm : 0, "measured");
+	if (refs)
+		fprintf(f, "  %s", "published");
+	fputc('\n', f);
+	for (i = 0; i < r->ncmps; i++) {
+		const struct table_row *w = &rows[i];
+
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s", wc, w->cand, wb, w->base,
+			wv, w->verdict, refs ? wm : 0, w->meas);
+		if (refs)
+			fprintf(f, "  %s", w->publ);
+		fputc('\n', f);
+		an_wrap(f, r->cmps[i].res.reason, 4, width);
+	}
+	an_sfmt(text, sizeof(text), "measured: the line the verdict rests "
+		"on, baseline -> candidate%s", max_raw ? " (max: the median "
+		"of the repetitions' measured maxima)" : "");
+	if (r->ncmps)
+		an_wrap(f, text, 0, width);
+	if (refs) {
+		an_wrap(f, "published: the suite's reference numbers for the "
+			"gate metric over all CPUs, where they belong to the "
+			"candidate's scenario", 0, width);
+		table_sources(r, f, width);
+	}
+	if (r->scale > 0 && r->scale != 1)
+		an_wrap(f, an_report_scale_note(r, note, sizeof(note)), 0,
+			width);
+	fprintf(f, "rtgate: %s (exit %d)%s\n",
+		an_report_counts(r, counts, sizeof(counts)), r->exit_code,
+		r->status && strcmp(r->status, "complete") ?
 		"; the run is not complete" : "");
+	free(rows);
 }
 
 const char *an_report_scale_note(const struct an_report *r, char *buf,
@@ -702,7 +974,8 @@ static void md_side(FILE *f, const struct an_side *s)
 static void md_cmp(FILE *f, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
-	bool refs = has_refs(c);
+	bool refs = an_cmp_has_refs(c);
+	char legend[300];
 	struct row w;
 	size_t i;
 
@@ -719,11 +992,13 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 	}
 	for (i = 0; i < res->nlines; i++) {
 		const struct an_line *l = &res->lines[i];
+		bool dec = (int)i == res->decisive;
 
 		if (!an_line_shown(res, i, cmp_ncpus(c)))
 			continue;
 		row_fill(c, l, &w);
-		fprintf(f, "| %s | %s | %s |", w.name, w.cpu, w.base);
+		fprintf(f, "| %s%s%s | %s | %s |", dec ? "**" : "", w.name,
+			dec ? "** \\*" : "", w.cpu, w.base);
 		if (refs)
 			fprintf(f, " %s |", w.bref);
 		fprintf(f, " %s |", w.cand);
@@ -731,14 +1006,13 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 			fprintf(f, " %s |", w.cref);
 		fprintf(f, " %s | %s | %s | %s | ", w.delta, w.pct,
 			an_line_verdict(l), w.p);
-		if (!isnan(l->raw_base))
-			fprintf(f, "equal counts %s vs %s; ",
-				an_fmt_val(w.bref, sizeof(w.bref), l->base,
-					   l->base_ge),
-				an_fmt_val(w.cref, sizeof(w.cref), l->cand,
-					   l->cand_ge));
-		md_cell(f, l->evidence);
-		fprintf(f, "%s |\n", l->deciding ? "" : " (not judged)");
+		md_cell(f, w.evidence);
+		fprintf(f, " |\n");
+	}
+	if (res->nlines) {
+		fprintf(f, "\n");
+		md_cell(f, an_cmp_legend(c, legend, sizeof(legend)));
+		fprintf(f, "\n");
 	}
 	for (i = 0; i < res->nnotes; i++) {
 		fprintf(f, "%s- ", i ? "" : "\n");
@@ -748,42 +1022,66 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 	fputc('\n', f);
 }
 
+static void md_system(FILE *f, const struct an_report *r)
+{
+	struct an_system_row rows[8];
+	size_t i, k, n;
+
+	for (i = 0; i < r->nsystems; i++) {
+		const struct an_system *s = &r->systems[i];
+
+		n = an_system_rows(s, rows, 8);
+		if (s->label[0])
+			fprintf(f, "**%s** (`%s`):\n\n", s->label, s->run_id);
+		for (k = 0; k < n; k++) {
+			fprintf(f, "- %s: ", rows[k].key);
+			md_cell(f, rows[k].value);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+}
+
 int an_report_md(const struct an_report *r, FILE *f)
 {
-	char fl[160], meas[64], publ[64];
+	char fl[160], meas[160], publ[96], counts[240];
 	bool refs = false;
 	size_t i;
 
 	fprintf(f, "# rtgate report: %s\n\n", r->title);
+	md_system(f, r);
 	if (r->status)
 		fprintf(f, "Run status: **%s**. ", r->status);
 	if (r->scale > 0 && r->scale != 1)
 		fprintf(f, "**%s**. ", an_report_scale_note(r, fl,
 							     sizeof(fl)));
 	fprintf(f, "Gate: %s, alpha %g, floor %s. Overall: **%s** (exit "
-		"%d).\n\n", r->gate.metric, r->gate.alpha,
+		"%d): %s.\n\n", r->gate.metric, r->gate.alpha,
 		an_fmt_floor(fl, sizeof(fl), &r->gate),
 		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
-		r->exit_code);
+		r->exit_code, an_report_counts(r, counts, sizeof(counts)));
 	for (i = 0; i < r->ncmps; i++)
-		refs |= has_refs(&r->cmps[i]);
-	fprintf(f, "| candidate | baseline | verdict |%s reason |\n"
-		"|---|---|---|%s---|\n", refs ? " measured | published |" : "",
-		refs ? "---|---|" : "");
+		refs |= an_cmp_has_refs(&r->cmps[i]);
+	fprintf(f, "| candidate | baseline | verdict | measured |%s reason |\n"
+		"|---|---|---|---|%s---|\n", refs ? " published |" : "",
+		refs ? "---|" : "");
 	for (i = 0; i < r->ncmps; i++) {
-		fprintf(f, "| %s | %s | **%s** | ", r->cmps[i].cand->name,
-			r->cmps[i].base->name,
-			an_verdict_name(r->cmps[i].res.verdict));
-		if (refs) {
-			table_values(&r->cmps[i], meas, publ, sizeof(meas));
-			fprintf(f, "%s | %s | ", meas, publ);
-		}
-		md_cell(f, r->cmps[i].res.reason);
+		const struct an_cmp *c = &r->cmps[i];
+
+		fprintf(f, "| %s | %s | **%s** | %s | ", c->cand->name,
+			c->base->name, an_verdict_name(c->res.verdict),
+			an_cmp_measured(meas, sizeof(meas), c));
+		if (refs)
+			fprintf(f, "%s | ", an_cmp_published(publ, sizeof(publ),
+							      c));
+		md_cell(f, c->res.reason);
 		fprintf(f, " |\n");
 	}
+	fprintf(f, "\nmeasured: the line the verdict rests on, baseline -> "
+		"candidate.\n");
 	if (refs) {
 		fputc('\n', f);
-		table_sources(r, f, "- ");
+		an_report_sources(r, f, "- ");
 	}
 	fprintf(f, "\n## Comparisons\n\n");
 	for (i = 0; i < r->ncmps; i++)

@@ -17,6 +17,9 @@ struct an_cmp {
 	const struct an_side *base, *cand;
 	struct an_result res;
 	char control[12];	/* "positive", "negative", "shown" or "" */
+	bool base_ref_applies;	/* the baseline's reference is the
+				 * candidate's scenario's too (compare
+				 * RUN_A RUN_B: one scenario, two kernels) */
 };
 
 /*
@@ -31,6 +34,46 @@ enum an_verdict an_cmp_counts(const struct an_cmp *c);
 /* Says in the reason what a control's verdict means. */
 void an_cmp_apply_control(struct an_cmp *c);
 
+/*
+ * The machine and software a run measured, from its manifest: the header
+ * of every report (rteval's reports lead with it) and junit.xml's
+ * <properties>. Empty strings are unknown.
+ */
+struct an_system {
+	char label[32];		/* a run's column name; "" for one run */
+	char run_id[128];
+	char host[128];
+	char cpu_model[128];
+	int cpus;		/* online; 0 unknown */
+	char release[128];	/* uname -r */
+	char version[192];	/* uname -v */
+	char preempt[32];	/* the manifest's preempt_model */
+	bool preempt_rt;	/* /sys/kernel/realtime */
+	char cmdline[1024];
+	char config_sha256[72];
+	char cyclictest[32], stress_ng[32], rtgate[32];
+	char suite[128], suite_sha256[72];
+	char start_time[32], end_time[32];
+	double scale;		/* --duration-scale; 0 unknown */
+};
+
+/* Fills @sys from a results directory's manifest.json (cJSON). */
+void an_system_from_manifest(const cJSON *m, const char *label,
+			     struct an_system *sys);
+/* "rt (PREEMPT_RT)", "unknown (uname: PREEMPT_DYNAMIC)"; returns buf. */
+const char *an_system_preempt(const struct an_system *s, char *buf,
+			      size_t len);
+/* "6.18.44 #1 SMP PREEMPT_DYNAMIC ..." (release and version). */
+const char *an_system_kernel(const struct an_system *s, char *buf,
+			     size_t len);
+/* The header's lines as "key: value" pairs, for every format. */
+struct an_system_row {
+	const char *key;
+	char value[1100];
+};
+size_t an_system_rows(const struct an_system *s, struct an_system_row *rows,
+		      size_t max);
+
 struct an_report {
 	char title[160];	/* "suite quick, run ID" or "compare" */
 	const char *run_dir;	/* NULL for `rtgate compare` */
@@ -41,13 +84,25 @@ struct an_report {
 	size_t nsides;
 	struct an_cmp *cmps;
 	size_t ncmps;
+	/*
+	 * The overall verdict: the worst counts_as of the comparisons that
+	 * ran (SKIPPED only when every one was), set by an_report_finish().
+	 */
 	enum an_verdict worst;
 	int exit_code;
 	double scale;		/* the run's --duration-scale; 0 unknown */
 	/* Sides made for one comparison (a candidate stopped early). */
 	struct an_side **views;
 	size_t nviews;
+	const struct an_system *systems;	/* one per run; may be none */
+	size_t nsystems;
 };
+
+/* Sets r->worst and r->exit_code from the comparisons (exit-codes.md). */
+void an_report_finish(struct an_report *r, bool incomplete);
+/* "2 comparisons, 1 REGRESSION (one the positive control), 1 SKIPPED". */
+const char *an_report_counts(const struct an_report *r, char *buf,
+			     size_t len);
 
 /* The summary of one side's CPU over all its runs (a T: line). */
 struct an_cpu_summary {
@@ -59,6 +114,35 @@ struct an_cpu_summary {
 };
 void an_side_summary(const struct an_side *s, size_t j,
 		     struct an_cpu_summary *out);
+
+/*
+ * The deciding evidence, one wording for every format:
+ *   an_cmp_decisive()   the line the verdict rests on, NULL when none
+ *   an_line_label()     "CPU 1 p99", "max" (all CPUs), "setparam.ns_per_call"
+ *   an_line_values()    "43 -> 273 us": as measured (a max line: the median
+ *                       of the repetitions' measured maxima)
+ *   an_line_adjusted()  "judged at equal sample counts: >=1089 -> >=2027 us"
+ *                       when the judged values differ from the measured
+ *   an_cmp_measured()   the verdict row's cell: "CPU 1 p99 43 -> 273 us"
+ *   an_cmp_published()  "max 12 -> 36 us" where a reference applies, "-"
+ */
+const struct an_line *an_cmp_decisive(const struct an_cmp *c);
+const char *an_line_label(char *buf, size_t len, const struct an_line *l);
+const char *an_line_values(char *buf, size_t len, const struct an_line *l);
+const char *an_line_adjusted(char *buf, size_t len, const struct an_line *l);
+const char *an_cmp_measured(char *buf, size_t len, const struct an_cmp *c);
+const char *an_cmp_published(char *buf, size_t len, const struct an_cmp *c);
+/* What a comparison table's rows mean: the decisive line, max rows. */
+const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len);
+/* The published reference applies to this comparison (its candidate's). */
+bool an_cmp_has_refs(const struct an_cmp *c);
+/* "published (idle): SOURCE" once per source, naming its scenarios. */
+void an_report_sources(const struct an_report *r, FILE *f,
+		       const char *prefix);
+/* Word-wraps text to width columns, each line indented. */
+void an_wrap(FILE *f, const char *text, int indent, int width);
+/* Columns of the terminal f writes to; 100 for files and pipes. */
+int an_term_width(FILE *f);
 
 /* Formats "12", ">=2000", "-" (NAN); returns buf. */
 const char *an_fmt_val(char *buf, size_t len, double v, bool ge);
@@ -72,18 +156,28 @@ void an_xml_escape(FILE *f, const char *s);
 bool an_line_shown(const struct an_result *res, size_t i, size_t ncpus);
 /* "5 us and 10%", or "10%" for a workload metric (not in us). */
 const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g);
-/* The verdict column: "-" for a line that neither decides nor tests. */
+/* The verdict column: "not judged" for a line the gate does not judge. */
 const char *an_line_verdict(const struct an_line *l);
 /* The published value beside a line, NAN when none. */
 double an_ref_value(const struct an_side *s, const struct an_line *l);
+/* The same for a comparison: NAN where the reference does not apply. */
+double an_cmp_ref_base(const struct an_cmp *c, const struct an_line *l);
+double an_cmp_ref_cand(const struct an_cmp *c, const struct an_line *l);
+/* How long a comparison measured (both sides' repetitions), seconds. */
+double an_cmp_seconds(const struct an_cmp *c);
 
 int an_report_txt(const struct an_report *r, FILE *f);
 int an_report_md(const struct an_report *r, FILE *f);
 cJSON *an_report_json(const struct an_report *r);
 int an_report_junit(const struct an_report *r, FILE *f);
 int an_report_html(const struct an_report *r, FILE *f);
-/* The verdict table printed at the end of `rtgate report` and runs. */
-void an_report_table(const struct an_report *r, FILE *f);
+/*
+ * The verdict table printed at the end of `rtgate report` and runs, in
+ * width columns (the reason wrapped under its row).
+ */
+void an_report_table(const struct an_report *r, FILE *f, int width);
+/* The system header as text lines (txt report, terminal). */
+void an_report_system_txt(const struct an_report *r, FILE *f);
 
 /* "scaled run: durations and loop counts x 0.05 ..." (scale != 1). */
 const char *an_report_scale_note(const struct an_report *r, char *buf,

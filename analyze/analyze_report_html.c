@@ -36,7 +36,9 @@ static const char html_style[] =
 	"figure{margin:0;border:1px solid #eee;padding:.4em;"
 	"flex:1 1 30em;max-width:48%;min-width:24em}\n"
 	"figure svg{display:block;width:100%;height:auto}\n"
-	"figcaption{font-size:.85em;color:#555}\n";
+	"figcaption{font-size:.85em;color:#555}\n"
+	"tr.decisive td{background:#fff3bf;font-weight:600}\n"
+	"table.system th{width:9em}\n";
 
 static void esc(FILE *f, const char *s)
 {
@@ -54,11 +56,16 @@ static void badge(FILE *f, enum an_verdict v)
 
 static void html_verdicts(FILE *f, const struct an_report *r)
 {
+	char meas[160], publ[96];
+	bool refs = false;
 	size_t i;
 
+	for (i = 0; i < r->ncmps; i++)
+		refs |= an_cmp_has_refs(&r->cmps[i]);
 	fprintf(f, "<section id=\"verdicts\"><h2>Verdicts</h2>\n<table>"
 		"<tr><th>candidate</th><th>baseline</th><th>verdict</th>"
-		"<th>reason</th></tr>\n");
+		"<th>measured</th>%s<th>reason</th></tr>\n",
+		refs ? "<th>published</th>" : "");
 	for (i = 0; i < r->ncmps; i++) {
 		const struct an_cmp *c = &r->cmps[i];
 
@@ -68,11 +75,75 @@ static void html_verdicts(FILE *f, const struct an_report *r)
 		esc(f, c->base->name);
 		fprintf(f, "</td><td>");
 		badge(f, c->res.verdict);
+		if (an_cmp_counts(c) != c->res.verdict) {
+			fprintf(f, " <span class=\"muted\">counts as</span> ");
+			badge(f, an_cmp_counts(c));
+		}
+		fprintf(f, "</td><td class=\"n\">");
+		esc(f, an_cmp_measured(meas, sizeof(meas), c));
+		if (refs) {
+			fprintf(f, "</td><td class=\"n\">");
+			esc(f, an_cmp_published(publ, sizeof(publ), c));
+		}
 		fprintf(f, "</td><td>");
 		esc(f, c->res.reason);
 		fprintf(f, "</td></tr>\n");
 	}
-	fprintf(f, "</table></section>\n");
+	fprintf(f, "</table>\n<p class=\"muted\">measured: the line the "
+		"verdict rests on, baseline &rarr; candidate.");
+	if (refs)
+		fprintf(f, " published: the suite's reference numbers for the "
+			"gate metric over all CPUs, where they belong to the "
+			"candidate's scenario.");
+	fprintf(f, "</p>\n");
+	if (refs) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (m) {
+			an_report_sources(r, m, "");
+			fclose(m);
+			fprintf(f, "<pre class=\"sources\">");
+			esc(f, buf);
+			fprintf(f, "</pre>\n");
+			free(buf);
+		}
+	}
+	fprintf(f, "</section>\n");
+}
+
+/* The machine, kernel and tools of every run: what a number depends on. */
+static void html_system(FILE *f, const struct an_report *r)
+{
+	struct an_system_row rows[8];
+	size_t i, k, n;
+
+	if (!r->nsystems)
+		return;
+	fprintf(f, "<section id=\"system\"><h2>System</h2>\n");
+	for (i = 0; i < r->nsystems; i++) {
+		const struct an_system *s = &r->systems[i];
+
+		n = an_system_rows(s, rows, 8);
+		if (s->label[0]) {
+			fprintf(f, "<h3>");
+			esc(f, s->label);
+			fprintf(f, " <small class=\"muted\">");
+			esc(f, s->run_id);
+			fprintf(f, "</small></h3>\n");
+		}
+		fprintf(f, "<table class=\"system\">\n");
+		for (k = 0; k < n; k++) {
+			fprintf(f, "<tr><th>");
+			esc(f, rows[k].key);
+			fprintf(f, "</th><td>");
+			esc(f, rows[k].value);
+			fprintf(f, "</td></tr>\n");
+		}
+		fprintf(f, "</table>\n");
+	}
+	fprintf(f, "</section>\n");
 }
 
 static void cell_num(FILE *f, double v, bool ge)
@@ -84,23 +155,27 @@ static void cell_num(FILE *f, double v, bool ge)
 	fprintf(f, "</td>");
 }
 
-static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l)
+static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l,
+		      bool decisive, bool refs)
 {
-	char buf[64];
+	char buf[160];
 	bool raw = !isnan(l->raw_base);
 
-	fprintf(f, "<tr><td>");
+	fprintf(f, "<tr%s><td>", decisive ? " class=\"decisive\"" : "");
 	esc(f, l->metric);
 	if (strcmp(l->unit, "us")) {
 		fprintf(f, " [");
 		esc(f, l->unit);
 		fprintf(f, "]");
 	}
-	fprintf(f, "</td><td>%s</td>", an_line_cpu(buf, sizeof(buf), l));
+	fprintf(f, "%s</td><td>%s</td>", decisive ? " *" : "",
+		an_line_cpu(buf, sizeof(buf), l));
 	cell_num(f, raw ? l->raw_base : l->base, !raw && l->base_ge);
-	cell_num(f, an_ref_value(c->base, l), false);
+	if (refs)
+		cell_num(f, an_cmp_ref_base(c, l), false);
 	cell_num(f, raw ? l->raw_cand : l->cand, !raw && l->cand_ge);
-	cell_num(f, an_ref_value(c->cand, l), false);
+	if (refs)
+		cell_num(f, an_cmp_ref_cand(c, l), false);
 	if (raw)
 		fprintf(f, "<td class=\"n\">%+.4g</td><td class=\"n\">%+.1f%%",
 			l->raw_cand - l->raw_base, l->raw_base ? 100 *
@@ -117,18 +192,20 @@ static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l)
 	else
 		fprintf(f, "%.4g .. %.4g", l->lo, l->hi);
 	fprintf(f, "</td><td class=\"n\">%s</td><td>",
-		an_fmt_p(buf, sizeof(buf), l->p_adj));
-	if (!l->deciding && isnan(l->p_worse))
-		fprintf(f, "-");
+		an_fmt_p(buf, sizeof(buf), l->deciding ? l->p_adj :
+			 l->worse >= 0 ? l->p_worse : l->p_better));
+	if (!l->deciding)
+		fprintf(f, "<span class=\"muted\">not judged</span>");
 	else
 		badge(f, l->verdict);
 	fprintf(f, "%s</td><td>", l->hint ? " (sign)" : "");
+	an_line_adjusted(buf, sizeof(buf), l);
+	if (buf[0]) {
+		esc(f, buf);
+		fprintf(f, "; ");
+	}
 	esc(f, l->evidence);
-	if (raw)
-		fprintf(f, "; at equal sample counts %.4g vs %.4g", l->base,
-			l->cand);
-	fprintf(f, "%s</td></tr>\n", l->deciding ? "" :
-		" <span class=\"muted\">(not judged)</span>");
+	fprintf(f, "</td></tr>\n");
 }
 
 static void html_plots(FILE *f, const struct an_cmp *c)
@@ -184,14 +261,21 @@ static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 	html_plots(f, c);
 	if (res->nlines)
 		fprintf(f, "<table class=\"lines\"><tr><th>metric</th>"
-			"<th>CPU</th><th>baseline</th><th>published</th>"
-			"<th>candidate</th><th>published</th><th>delta</th>"
-			"<th>delta %%</th><th>interval</th><th>p</th>"
-			"<th>verdict</th><th>evidence</th></tr>\n");
+			"<th>CPU</th><th>baseline</th>%s<th>candidate</th>%s"
+			"<th>delta</th><th>delta %%</th><th>interval</th>"
+			"<th>p</th><th>verdict</th><th>evidence</th></tr>\n",
+			an_cmp_has_refs(c) ? "<th>published</th>" : "",
+			an_cmp_has_refs(c) ? "<th>published</th>" : "");
 	for (i = 0; i < res->nlines; i++)
-		html_line(f, c, &res->lines[i]);
-	if (res->nlines)
-		fprintf(f, "</table>\n");
+		html_line(f, c, &res->lines[i], (int)i == res->decisive,
+			  an_cmp_has_refs(c));
+	if (res->nlines) {
+		char legend[300];
+
+		fprintf(f, "</table>\n<p class=\"muted\">");
+		esc(f, an_cmp_legend(c, legend, sizeof(legend)));
+		fprintf(f, " (highlighted).</p>\n");
+	}
 	if (res->nnotes) {
 		fprintf(f, "<ul class=\"notes\">\n");
 		for (i = 0; i < res->nnotes; i++) {
@@ -240,6 +324,7 @@ static void html_side(FILE *f, const struct an_side *s)
 
 int an_report_html(const struct an_report *r, FILE *f)
 {
+	char counts[240];
 	size_t i;
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -266,8 +351,11 @@ int an_report_html(const struct an_report *r, FILE *f)
 		badge(f, r->worst);
 	else
 		fprintf(f, "nothing to compare");
-	fprintf(f, " (exit %d)</p></header>\n", r->exit_code);
+	fprintf(f, " (exit %d): ", r->exit_code);
+	esc(f, an_report_counts(r, counts, sizeof(counts)));
+	fprintf(f, "</p></header>\n");
 	html_verdicts(f, r);
+	html_system(f, r);
 	for (i = 0; i < r->ncmps; i++)
 		html_cmp(f, &r->cmps[i], i);
 	an_trace_html(r, f);

@@ -192,8 +192,8 @@ static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 	cJSON_AddBoolToObject(o, "candidate_ge", l->cand_ge);
 	add_num(o, "measured_baseline", l->raw_base);
 	add_num(o, "measured_candidate", l->raw_cand);
-	add_num(o, "published_baseline", an_ref_value(c->base, l));
-	add_num(o, "published_candidate", an_ref_value(c->cand, l));
+	add_num(o, "published_baseline", an_cmp_ref_base(c, l));
+	add_num(o, "published_candidate", an_cmp_ref_cand(c, l));
 	add_num(o, "delta", l->delta);
 	add_num(o, "delta_pct", l->delta_pct);
 	if (isnan(l->lo) || isnan(l->hi)) {
@@ -215,7 +215,12 @@ static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 	add_num(o, "df", l->df > 0 ? l->df : NAN);
 	add_num(o, "drift", l->drift);
 	cJSON_AddBoolToObject(o, "deciding", l->deciding);
-	cJSON_AddStringToObject(o, "verdict", an_verdict_name(l->verdict));
+	/* A line the gate does not judge has no verdict of its own. */
+	if (l->deciding)
+		cJSON_AddStringToObject(o, "verdict",
+					an_verdict_name(l->verdict));
+	else
+		cJSON_AddNullToObject(o, "verdict");
 	cJSON_AddBoolToObject(o, "hint", l->hint);
 	cJSON_AddStringToObject(o, "evidence", l->evidence);
 	return o;
@@ -224,7 +229,9 @@ static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 static cJSON *cmp_json(const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
+	const struct an_line *d = an_cmp_decisive(c);
 	cJSON *o = cJSON_CreateObject(), *lines, *notes, *g, *ex;
+	char buf[160];
 	size_t i;
 
 	cJSON_AddStringToObject(o, "baseline", c->base->name);
@@ -237,6 +244,19 @@ static cJSON *cmp_json(const struct an_cmp *c)
 		cJSON_AddNullToObject(o, "control");
 	cJSON_AddStringToObject(o, "counts_as",
 				an_verdict_name(an_cmp_counts(c)));
+	/* The deciding evidence, as the verdict tables print it. */
+	add_num(o, "decisive", d ? res->decisive : NAN);
+	if (d)
+		cJSON_AddStringToObject(o, "measured",
+					an_cmp_measured(buf, sizeof(buf), c));
+	else
+		cJSON_AddNullToObject(o, "measured");
+	if (an_cmp_has_refs(c) &&
+	    strcmp(an_cmp_published(buf, sizeof(buf), c), "-"))
+		cJSON_AddStringToObject(o, "published", buf);
+	else
+		cJSON_AddNullToObject(o, "published");
+	add_num(o, "seconds", an_cmp_seconds(c));
 	g = cJSON_AddObjectToObject(o, "gate");
 	cJSON_AddStringToObject(g, "metric", res->gate.metric);
 	cJSON_AddNumberToObject(g, "alpha", res->gate.alpha);
@@ -251,10 +271,6 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	add_num(o, "line_level", res->family ? res->level : NAN);
 	cJSON_AddNumberToObject(o, "family", res->family);
 	cJSON_AddBoolToObject(o, "profile_used", res->profile_used);
-	if (res->decisive >= 0)
-		cJSON_AddNumberToObject(o, "decisive_line", res->decisive);
-	else
-		cJSON_AddNullToObject(o, "decisive_line");
 	ex = cJSON_AddArrayToObject(o, "exceedance");
 	for (i = 0; i < res->nexceed; i++) {
 		const struct an_exceedance *e = &res->exceed[i];
@@ -285,9 +301,31 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	return o;
 }
 
+static cJSON *system_json(const struct an_system *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	char buf[400];
+
+	cJSON_AddStringToObject(o, "label", s->label);
+	cJSON_AddStringToObject(o, "run_id", s->run_id);
+	cJSON_AddStringToObject(o, "host", s->host);
+	cJSON_AddStringToObject(o, "cpu_model", s->cpu_model);
+	add_num(o, "cpus", s->cpus ? s->cpus : NAN);
+	cJSON_AddStringToObject(o, "kernel", an_system_kernel(s, buf,
+							       sizeof(buf)));
+	cJSON_AddStringToObject(o, "preemption",
+				an_system_preempt(s, buf, sizeof(buf)));
+	cJSON_AddStringToObject(o, "cmdline", s->cmdline);
+	cJSON_AddStringToObject(o, "cyclictest", s->cyclictest);
+	cJSON_AddStringToObject(o, "stress_ng", s->stress_ng);
+	cJSON_AddStringToObject(o, "suite_sha256", s->suite_sha256);
+	return o;
+}
+
 cJSON *an_report_json(const struct an_report *r)
 {
 	cJSON *o = cJSON_CreateObject(), *run, *g, *arr;
+	char counts[240];
 	size_t i;
 
 	if (!o)
@@ -317,6 +355,11 @@ cJSON *an_report_json(const struct an_report *r)
 	else
 		cJSON_AddNullToObject(o, "verdict");
 	cJSON_AddNumberToObject(o, "exit_code", r->exit_code);
+	cJSON_AddStringToObject(o, "summary",
+				an_report_counts(r, counts, sizeof(counts)));
+	arr = cJSON_AddArrayToObject(o, "systems");
+	for (i = 0; i < r->nsystems; i++)
+		cJSON_AddItemToArray(arr, system_json(&r->systems[i]));
 	arr = cJSON_AddArrayToObject(o, "scenarios");
 	for (i = 0; i < r->nsides; i++)
 		cJSON_AddItemToArray(arr, side_json(r->sides[i]));

@@ -16,6 +16,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "parse.h"
 
 int an_results_open(const char *dir, struct an_results *res)
 {
@@ -250,6 +251,17 @@ struct rep_measure {
 	uint32_t limit;		/* the histogram size (-h / rtla -E) */
 };
 
+/* How long a repetition ran, from its manifest times; 0 unknown. */
+static double rep_seconds(const cJSON *rep)
+{
+	time_t a, b;
+
+	if (parse_utc_time(json_get_str(rep, "start_time", NULL), &a) ||
+	    parse_utc_time(json_get_str(rep, "end_time", NULL), &b) || b < a)
+		return 0;
+	return difftime(b, a);
+}
+
 static int read_rep(const struct an_results *res, const char *scen,
 		    const cJSON *rep, const struct rep_measure *how,
 		    struct an_side *side)
@@ -266,6 +278,7 @@ static int read_rep(const struct an_results *res, const char *scen,
 		return -ENOMEM;
 	run->rep = r;
 	run->order = exec_order(res, scen, r);
+	run->seconds = rep_seconds(rep);
 	an_sfmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
 		 res->dir, scen, r);
 	ret = read_workloads(what, rep, run);

@@ -32,6 +32,7 @@ struct runs_ctx {
 	struct an_results res[RUNS_MAX];
 	size_t nres;
 	char labels[RUNS_MAX][32];
+	struct an_system sys[RUNS_MAX];
 	struct an_report r;
 	/* Per scenario: each run's own side, before A and A2 are merged. */
 	double (*vals)[RUNS_MAX];
@@ -267,6 +268,8 @@ static int add_scenario(struct runs_ctx *c, const cJSON *scen, size_t i)
 	c->r.sides[c->r.nsides++] = s[1];
 	cmp->base = s[0];
 	cmp->cand = s[1];
+	/* A's reference is the publication's number for this scenario. */
+	cmp->base_ref_applies = true;
 	if (an_compare(s[0], s[1], &gate, &cmp->res))
 		return -ENOMEM;
 	c->r.ncmps++;
@@ -447,12 +450,12 @@ int an_compare_runs(char **dirs, size_t n, const struct analyze_params *p,
 				  "duration_scale", 1);
 	for (i = 0; i < n; i++)
 		incomplete |= strcmp(c->res[i].status, "complete") != 0;
-	c->r.worst = AN_NO_CHANGE;
-	for (i = 0; i < c->r.ncmps; i++)
-		if (c->r.cmps[i].res.verdict > c->r.worst)
-			c->r.worst = c->r.cmps[i].res.verdict;
-	c->r.exit_code = incomplete ? EXIT_INCOMPLETE :
-				      an_verdict_exit(c->r.worst);
+	for (i = 0; i < n; i++)
+		an_system_from_manifest(c->res[i].manifest, c->labels[i],
+					&c->sys[i]);
+	c->r.systems = c->sys;
+	c->r.nsystems = n;
+	an_report_finish(&c->r, incomplete);
 	if (!p->quiet)
 		print_table(c, stdout);
 	*out = &c->r;

@@ -480,8 +480,12 @@ void an_trace_html(const struct an_report *r, FILE *f)
 	struct an_trace t;
 	size_t i;
 
-	if (an_trace_load(r->run_dir, &t) || !t.nscens)
+	if (an_trace_load(r->run_dir, &t))
 		return;
+	if (!t.nscens) {
+		an_trace_free(&t);
+		return;
+	}
 	fprintf(f, "<section id=\"root-causes\"><h2>Root causes</h2>\n"
 		"<p class=\"muted\">What delayed the worst wake-ups captured "
 		"(docs/tracing.md).</p>\n");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "cli.h"
 #include "exitcode.h"
 #include "log.h"
 #include "parse.h"
@@ -73,7 +74,7 @@ static int cli_number(struct argp_state *st, const char *opt,
 		      uint64_t *out)
 {
 	if (parse_u64_range(arg, min, max, out)) {
-		argp_error(st, "--%s: '%s' is not a number in %llu..%llu", opt,
+		cli_error(st, "--%s: '%s' is not a number in %llu..%llu", opt,
 			   arg, (unsigned long long)min,
 			   (unsigned long long)max);
 		return EINVAL;
@@ -85,7 +86,7 @@ static int run_arg(struct argp_state *st, struct lab_run_params *lp,
 		   const char *opt, const char *arg)
 {
 	if (lp->nr_args + 2 > LAB_MAX_ARGS) {
-		argp_error(st, "too many run options");
+		cli_error(st, "too many run options");
 		return E2BIG;
 	}
 	lp->args[lp->nr_args++] = opt;
@@ -110,7 +111,7 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 	case 'v': lp->verbose = true; return 0;
 	case OPT_SCENARIO:
 		if (p->nr_scenarios == BISECT_MAX_SCENARIOS) {
-			argp_error(st, "at most %d --scenario",
+			cli_error(st, "at most %d --scenario",
 				   BISECT_MAX_SCENARIOS);
 			return E2BIG;
 		}
@@ -137,7 +138,7 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 	case OPT_ACCEL:
 		if (strcmp(arg, "auto") && strcmp(arg, "kvm") &&
 		    strcmp(arg, "tcg")) {
-			argp_error(st, "--accel: auto, kvm or tcg, not '%s'",
+			cli_error(st, "--accel: auto, kvm or tcg, not '%s'",
 				   arg);
 			return EINVAL;
 		}
@@ -145,7 +146,7 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_TIMEOUT:
 		if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL) {
-			argp_error(st, "--timeout: '%s' is not a duration of 1s "
+			cli_error(st, "--timeout: '%s' is not a duration of 1s "
 				   "or more (30s, 10m)", arg);
 			return EINVAL;
 		}
@@ -153,24 +154,24 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_TCG_THREAD:
 		if (strcmp(arg, "single") && strcmp(arg, "multi")) {
-			argp_error(st, "--tcg-thread: single or multi");
+			cli_error(st, "--tcg-thread: single or multi");
 			return EINVAL;
 		}
 		lp->tcg_single = !strcmp(arg, "single");
 		return 0;
 	case OPT_ON_CRASH:
 		if (strcmp(arg, "rerun") && strcmp(arg, "stop")) {
-			argp_error(st, "--on-crash: rerun or stop");
+			cli_error(st, "--on-crash: rerun or stop");
 			return EINVAL;
 		}
 		lp->rerun_on_crash = !strcmp(arg, "rerun");
 		return 0;
 	case ARGP_KEY_ARG:
-		argp_error(st, "unexpected argument '%s'", arg);
+		cli_error(st, "unexpected argument '%s'", arg);
 		return EINVAL;
 	case ARGP_KEY_END:
 		if (!p->base || !p->series || !p->suite) {
-			argp_error(st, "--base, --series and --suite are "
+			cli_error(st, "--base, --series and --suite are "
 				   "needed");
 			return EINVAL;
 		}
@@ -197,12 +198,10 @@ int cmd_bisect(int argc, char **argv)
 	cli->p.lab.cpus = 2;
 	cli->p.lab.mem_mb = 1024;
 	cli->p.lab.timeout_s = 1800;
-	/* Usage errors are exit 3 (docs/exit-codes.md), not argp's 64. */
-	argp_err_exit_status = EXIT_BAD_INPUT;
-	ret = argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, cli);
+	ret = cli_parse("bisect", &argp, argc, argv, ARGP_IN_ORDER, cli);
 	if (ret) {
 		free(cli);
-		return EXIT_BAD_INPUT;
+		return cli_exit(ret);
 	}
 	toolrun_catch_signals();
 	ret = bisect_run(&cli->p, &r);

@@ -189,3 +189,30 @@ int fsio_self_dir(char *buf, size_t len)
 		return -ENAMETOOLONG;
 	return 0;
 }
+
+int fsio_relpath(const char *from_dir, const char *to, char *buf, size_t len)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	size_t i = 0, common = 0, used = 0;
+
+	if (!realpath(from_dir, a) || !realpath(to, b))
+		return -errno;
+	/* The longest common prefix that ends at a component boundary. */
+	while (a[i] && a[i] == b[i]) {
+		i++;
+		if ((a[i] == '/' || !a[i]) && (b[i] == '/' || !b[i]))
+			common = i;
+	}
+	if (!strcmp(a, "/"))
+		common = 0;
+	buf[0] = '\0';
+	for (i = common; a[i]; i++)
+		if (a[i] == '/' && used + 4 < len) {
+			memcpy(buf + used, "../", 4);
+			used += 3;
+		}
+	if (snprintf(buf + used, len - used, "%s", b[common] == '/' ?
+		     b + common + 1 : b + common) >= (int)(len - used))
+		return -ENAMETOOLONG;
+	return 0;
+}

@@ -21,5 +21,11 @@ int fsio_write_str(const char *path, const char *val);
 int fsio_exists(const char *path);
 /* The directory holding the running executable (for finding bin/ siblings). */
 int fsio_self_dir(char *buf, size_t len);
+/*
+ * @to as a path relative to directory @from_dir ("../run/report.html"),
+ * so that pages link to each other wherever the tree is served or copied.
+ * Both are resolved first; 0, or -errno when either cannot be.
+ */
+int fsio_relpath(const char *from_dir, const char *to, char *buf, size_t len);
 
 #endif

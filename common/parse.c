@@ -97,6 +97,20 @@ int parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
+int parse_utc_time(const char *s, time_t *out)
+{
+	struct tm tm = { 0 };
+	const char *end;
+
+	if (!s)
+		return -EINVAL;
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!end || *end)
+		return -EINVAL;
+	*out = timegm(&tm);
+	return 0;
+}
+
 int parse_duration_ns(const char *s, uint64_t *out_ns)
 {
 	static const struct {

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 int parse_u64(const char *s, uint64_t *out);
 int parse_s64(const char *s, int64_t *out);
@@ -19,6 +20,9 @@ int parse_bool(const char *s, bool *out);
 
 /* "10", "10s", "500ms", "2m", "1h" -> nanoseconds. A bare number is seconds. */
 int parse_duration_ns(const char *s, uint64_t *out_ns);
+
+/* "2026-11-30T20:03:53Z" (UTC, as manifests write it) -> seconds. */
+int parse_utc_time(const char *s, time_t *out);
 
 /* "0-3,5,7-8" -> set; rejects CPUs >= CPU_SETSIZE and reversed ranges. */
 int parse_cpulist(const char *s, cpu_set_t *set);

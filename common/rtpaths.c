@@ -80,7 +80,7 @@ int rtpaths_results(char *buf, size_t len)
 int rtpaths_in_top(char *buf, size_t len, const char *rel)
 {
 	const char *env = getenv("RTGATE_PATCHES_DIR");
-	char top[PATH_MAX];
+	char top[PATH_MAX], self[PATH_MAX], inst[PATH_MAX + 16];
 	int ret;
 
 	if (!strcmp(rel, "patches") && env && *env)
@@ -88,7 +88,20 @@ int rtpaths_in_top(char *buf, size_t len, const char *rel)
 	ret = rtpaths_top(top, sizeof(top));
 	if (ret)
 		return ret;
-	return copy_path(buf, len, top, rel);
+	ret = copy_path(buf, len, top, rel);
+	/*
+	 * An installed rtgate (make install) keeps kconfigs/, patches/ and
+	 * suites/ beside its bin/, outside any checkout.
+	 */
+	if (!ret && !fsio_exists(buf) && !(env = getenv("RTGATE_TOP")) &&
+	    !fsio_self_dir(self, sizeof(self)) && strlen(self) > 4 &&
+	    !strcmp(self + strlen(self) - 4, "/bin")) {
+		self[strlen(self) - 4] = '\0';
+		if (!copy_path(inst, sizeof(inst), self, rel) &&
+		    fsio_exists(inst))
+			return copy_path(buf, len, inst, NULL);
+	}
+	return ret;
 }
 
 int rtpath_fmt(char *buf, size_t len, const char *fmt, ...)

@@ -20,7 +20,7 @@ int rtpaths_cache(char *buf, size_t len);
 /* RTGATE_RESULTS_DIR, else TOP/results. Not created. */
 int rtpaths_results(char *buf, size_t len);
 /* buf = TOP/rel (for kconfigs/, suites/); RTGATE_PATCHES_DIR overrides
- * TOP/patches. */
+ * TOP/patches; an installed rtgate's BIN/../rel when TOP has none. */
 int rtpaths_in_top(char *buf, size_t len, const char *rel);
 
 /*

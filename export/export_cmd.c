@@ -4,7 +4,6 @@
  * `rtgate lava report RUN_DIR` (the last one runs inside a LAVA job).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "export.h"
 #include "fsio.h"
@@ -34,43 +34,72 @@ static int write_json_out(const char *path, const cJSON *doc)
 	return ret;
 }
 
+enum { OPT_ORIGIN = 0x100, OPT_CHECKOUT, OPT_BUILD, OPT_TREE, OPT_LOG_URL,
+       OPT_DB, OPT_DTB, OPT_RAMDISK, OPT_MODULES, OPT_ROOTFS, OPT_SUITE,
+       OPT_DEVICE_TYPE, OPT_JOB_NAME, OPT_RTGATE_ARGS, OPT_KERNEL_ARGS,
+       OPT_PROMPT, OPT_ARCH, OPT_BOOT_METHOD, OPT_BOOT_COMMANDS,
+       OPT_VISIBILITY, OPT_TIMEOUT, OPT_PRIORITY, OPT_KERNEL, OPT_EXIT_CODE,
+       OPT_PRINT };
+
+static const struct argp_option kcidb_opts[] = {
+	{ "origin", OPT_ORIGIN, "NAME", 0, "KCIDB origin, [a-z0-9_]+ (default "
+	  "rtgate)", 0 },
+	{ "checkout-id", OPT_CHECKOUT, "ID", 0, "an existing checkout (else "
+	  "one of our own)", 0 },
+	{ "build-id", OPT_BUILD, "ID", 0, "an existing build (else one of our "
+	  "own)", 0 },
+	{ "tree-name", OPT_TREE, "NAME", 0, "the checkout's tree name", 0 },
+	{ "log-url", OPT_LOG_URL, "URL", 0, "where the results are served", 0 },
+	{ "db", OPT_DB, "HISTORY_DB", 0, "a history database (its verdicts "
+	  "against history join the tests)", 0 },
+	{ "output", 'o', "FILE", 0, "write here (default stdout)", 0 },
+	{ 0 }
+};
+
+static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
+{
+	struct kcidb_params *p = state->input;
+
+	switch (key) {
+	case OPT_ORIGIN: p->origin = arg; break;
+	case OPT_CHECKOUT: p->checkout_id = arg; break;
+	case OPT_BUILD: p->build_id = arg; break;
+	case OPT_TREE: p->tree_name = arg; break;
+	case OPT_LOG_URL: p->log_url = arg; break;
+	case 'o': p->output = arg; break;
+	case OPT_DB: p->db = arg; break;
+	case ARGP_KEY_ARG:
+		if (p->run_dir)
+			return cli_error(state, "one run at a time");
+		p->run_dir = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!p->run_dir)
+			return cli_error(state, "which run? (RUN_DIR)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp kcidb_argp = {
+	kcidb_opts, kcidb_parse, "RUN_DIR",
+	"A run as KernelCI KCIDB v5 JSON: one checkout, one build, tests "
+	"rtgate.SUITE.SCENARIO[.METRIC] with the verdict as it counts for the "
+	"gate (a flagged positive control passes). docs/nightly.md.",
+	NULL, NULL, NULL
+};
+
 static int export_kcidb(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "origin", required_argument, NULL, 'O' },
-		{ "checkout-id", required_argument, NULL, 'c' },
-		{ "build-id", required_argument, NULL, 'b' },
-		{ "tree-name", required_argument, NULL, 't' },
-		{ "log-url", required_argument, NULL, 'l' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "db", required_argument, NULL, 'd' },
-		{ 0 }
-	};
 	struct kcidb_params p = { .origin = "rtgate" };
 	cJSON *doc;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'O': p.origin = optarg; break;
-		case 'c': p.checkout_id = optarg; break;
-		case 'b': p.build_id = optarg; break;
-		case 't': p.tree_name = optarg; break;
-		case 'l': p.log_url = optarg; break;
-		case 'o': p.output = optarg; break;
-		case 'd': p.db = optarg; break;
-		default: return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: rtgate export kcidb [--origin NAME] "
-			"[--checkout-id ID] [--build-id ID] [--tree-name NAME]\n"
-			"       [--log-url URL] [--db HISTORY_DB] [-o FILE] "
-			"RUN_DIR\n");
-		return EXIT_BAD_INPUT;
-	}
-	p.run_dir = argv[optind];
+	ret = cli_parse("export kcidb", &kcidb_argp, argc, argv, 0, &p);
+	if (ret)
+		return cli_exit(ret);
 	ret = kcidb_build(&p, &doc);
 	if (ret)
 		return ret == -ENOMEM || ret == -EIO ? EXIT_ENVIRONMENT :
@@ -86,85 +115,106 @@ static int export_kcidb(int argc, char **argv)
 
 int cmd_export(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "kcidb"))
-		return export_kcidb(argc - 1, argv + 1);
-	fprintf(stderr, "usage: rtgate export kcidb [OPTIONS] RUN_DIR\n");
-	return EXIT_BAD_INPUT;
+	static const struct cli_sub subs[] = {
+		{ "kcidb", "[OPTION...] RUN_DIR",
+		  "a run as KernelCI KCIDB v5 JSON", export_kcidb },
+	};
+
+	return cli_dispatch("export", "Results out to the lab's systems "
+			    "(docs/nightly.md).", subs, 1, argc, argv);
 }
 
 /* --- lava --- */
 
+static const struct argp_option job_opts[] = {
+	{ "kernel", OPT_KERNEL, "URL", 0, "the kernel image (required)", 0 },
+	{ "dtb", OPT_DTB, "URL", 0, "the device tree (boards)", 0 },
+	{ "ramdisk", OPT_RAMDISK, "URL", 0, "the initramfs carrying rtgate", 0 },
+	{ "modules", OPT_MODULES, "URL", 0, "a modules tarball", 0 },
+	{ "rootfs", OPT_ROOTFS, "URL", 0, "a root file system", 0 },
+	{ "suite", OPT_SUITE, "S", 0, "the suite to run inside (required)", 0 },
+	{ "device-type", OPT_DEVICE_TYPE, "T", 0, "qemu, or a board's LAVA "
+	  "device type (required)", 0 },
+	{ "job-name", OPT_JOB_NAME, "N", 0, "default: rtgate SUITE on TYPE", 0 },
+	{ "rtgate-args", OPT_RTGATE_ARGS, "ARGS", 0, "extra `rtgate run` "
+	  "arguments", 0 },
+	{ "kernel-args", OPT_KERNEL_ARGS, "A", 0, "qemu: the kernel command "
+	  "line", 0 },
+	{ "prompt", OPT_PROMPT, "P", 0, "the image's shell prompt (default "
+	  "\"/ #\")", 0 },
+	{ "arch", OPT_ARCH, "A", 0, "qemu: amd64, arm64, ...", 0 },
+	{ "boot-method", OPT_BOOT_METHOD, "M", 0, "qemu, u-boot, ... (default "
+	  "by device type)", 0 },
+	{ "boot-commands", OPT_BOOT_COMMANDS, "C", 0, "u-boot: ramdisk, nfs, "
+	  "...", 0 },
+	{ "visibility", OPT_VISIBILITY, "V", 0, "public (default) or "
+	  "personal", 0 },
+	{ "timeout", OPT_TIMEOUT, "MIN", 0, "the whole job, in minutes", 0 },
+	{ "priority", OPT_PRIORITY, "N", 0, "0..100 (default 50)", 0 },
+	{ "output", 'o', "FILE", 0, "write here (default stdout)", 0 },
+	{ 0 }
+};
+
+static error_t job_parse(int key, char *arg, struct argp_state *state)
+{
+	struct lava_job_params *p = state->input;
+	uint64_t v;
+
+	switch (key) {
+	case OPT_KERNEL: p->kernel = arg; break;
+	case OPT_DTB: p->dtb = arg; break;
+	case OPT_RAMDISK: p->ramdisk = arg; break;
+	case OPT_MODULES: p->modules = arg; break;
+	case OPT_ROOTFS: p->rootfs = arg; break;
+	case OPT_SUITE: p->suite = arg; break;
+	case OPT_DEVICE_TYPE: p->device_type = arg; break;
+	case OPT_JOB_NAME: p->job_name = arg; break;
+	case OPT_RTGATE_ARGS: p->rtgate_args = arg; break;
+	case OPT_KERNEL_ARGS: p->kernel_args = arg; break;
+	case OPT_PROMPT: p->prompt = arg; break;
+	case OPT_ARCH: p->arch = arg; break;
+	case OPT_BOOT_METHOD: p->boot_method = arg; break;
+	case OPT_BOOT_COMMANDS: p->boot_commands = arg; break;
+	case OPT_VISIBILITY: p->visibility = arg; break;
+	case 'o': p->output = arg; break;
+	case OPT_TIMEOUT:
+	case OPT_PRIORITY:
+		if (parse_u64_range(arg, key == OPT_TIMEOUT ? 1 : 0,
+				    key == OPT_TIMEOUT ? 10080 : 100, &v))
+			return cli_error(state, "--%s: '%s' is not a number in "
+					 "range", key == OPT_TIMEOUT ?
+					 "timeout" : "priority", arg);
+		if (key == OPT_TIMEOUT)
+			p->timeout_min = v;
+		else
+			p->priority = v;
+		break;
+	case ARGP_KEY_ARG:
+		return cli_error(state, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp job_argp = {
+	job_opts, job_parse, NULL,
+	"A LAVA job definition (YAML): deploy the kernel, boot it, run a suite "
+	"with rtgate inside and report its comparisons as lava-test-case "
+	"results. docs/nightly.md.", NULL, NULL, NULL
+};
+
 static int lava_job(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "dtb", required_argument, NULL, 'd' },
-		{ "ramdisk", required_argument, NULL, 'r' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "rootfs", required_argument, NULL, 'R' },
-		{ "suite", required_argument, NULL, 's' },
-		{ "device-type", required_argument, NULL, 't' },
-		{ "job-name", required_argument, NULL, 'n' },
-		{ "rtgate-args", required_argument, NULL, 'a' },
-		{ "kernel-args", required_argument, NULL, 'K' },
-		{ "prompt", required_argument, NULL, 'p' },
-		{ "arch", required_argument, NULL, 'A' },
-		{ "boot-method", required_argument, NULL, 'B' },
-		{ "boot-commands", required_argument, NULL, 'C' },
-		{ "visibility", required_argument, NULL, 'V' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "priority", required_argument, NULL, 'P' },
-		{ "output", required_argument, NULL, 'o' },
-		{ 0 }
-	};
 	struct lava_job_params p = { .prompt = "/ #", .priority = 50 };
 	char name[256];
-	uint64_t v;
 	cJSON *job;
 	FILE *f;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k': p.kernel = optarg; break;
-		case 'd': p.dtb = optarg; break;
-		case 'r': p.ramdisk = optarg; break;
-		case 'm': p.modules = optarg; break;
-		case 'R': p.rootfs = optarg; break;
-		case 's': p.suite = optarg; break;
-		case 't': p.device_type = optarg; break;
-		case 'n': p.job_name = optarg; break;
-		case 'a': p.rtgate_args = optarg; break;
-		case 'K': p.kernel_args = optarg; break;
-		case 'p': p.prompt = optarg; break;
-		case 'A': p.arch = optarg; break;
-		case 'B': p.boot_method = optarg; break;
-		case 'C': p.boot_commands = optarg; break;
-		case 'V': p.visibility = optarg; break;
-		case 'o': p.output = optarg; break;
-		case 'T':
-		case 'P':
-			if (parse_u64_range(optarg, c == 'T' ? 1 : 0,
-					    c == 'T' ? 10080 : 100, &v)) {
-				pr_err("--%s: '%s' is not a number in range",
-				       c == 'T' ? "timeout" : "priority",
-				       optarg);
-				return EXIT_BAD_INPUT;
-			}
-			if (c == 'T')
-				p.timeout_min = v;
-			else
-				p.priority = v;
-			break;
-		default:
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc) {
-		pr_err("lava job: unexpected argument '%s'", argv[optind]);
-		return EXIT_BAD_INPUT;
-	}
+	ret = cli_parse("lava job", &job_argp, argc, argv, 0, &p);
+	if (ret)
+		return cli_exit(ret);
 	if (!p.job_name) {
 		snprintf(name, sizeof(name), "rtgate %s on %s",
 			 p.suite ? p.suite : "?", p.device_type ?
@@ -259,41 +309,75 @@ static int on_path(const char *prog)
 	return 0;
 }
 
-static int lava_report(int argc, char **argv)
+static const struct argp_option report_opts[] = {
+	{ "print", OPT_PRINT, NULL, 0, "print the lava-test-case commands "
+	  "instead of running them", 0 },
+	{ "exit-code", OPT_EXIT_CODE, "N", 0, "`rtgate run`'s exit code: one "
+	  "more case, rtgate.exit, that fails unless it is 0", 0 },
+	{ 0 }
+};
+
+struct lava_report_args {
+	struct report_ctx *ctx;
+	int exit_code;
+	const char *run_dir;
+};
+
+static error_t report_parse(int key, char *arg, struct argp_state *state)
 {
-	static const struct option opts[] = {
-		{ "exit-code", required_argument, NULL, 'e' },
-		{ "print", no_argument, NULL, 'p' },
-		{ 0 }
-	};
-	struct report_ctx ctx = { 0 };
-	struct lava_case ec = { .measurement = NAN };
-	int c, ret, exit_code = -1;
+	struct lava_report_args *a = state->input;
 	uint64_t v;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'p') {
-			ctx.print = 1;
-		} else if (c == 'e' && !parse_u64_range(optarg, 0, 255, &v)) {
-			exit_code = v;
-		} else {
-			fprintf(stderr, "usage: rtgate lava report [--print] "
-				"[--exit-code N] RUN_DIR\n");
-			return EXIT_BAD_INPUT;
-		}
+	switch (key) {
+	case OPT_PRINT:
+		a->ctx->print = 1;
+		break;
+	case OPT_EXIT_CODE:
+		if (parse_u64_range(arg, 0, 255, &v))
+			return cli_error(state, "--exit-code: '%s' is not "
+					 "0..255", arg);
+		a->exit_code = v;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->run_dir)
+			return cli_error(state, "one run at a time");
+		a->run_dir = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->run_dir)
+			return cli_error(state, "which run? (RUN_DIR)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: rtgate lava report [--print] "
-			"[--exit-code N] RUN_DIR\n");
-		return EXIT_BAD_INPUT;
-	}
+	return 0;
+}
+
+static const struct argp lava_report_argp = {
+	report_opts, report_parse, "RUN_DIR",
+	"Inside a LAVA job: one lava-test-case per comparison (as it counts "
+	"for the gate: a flagged positive control passes, with the deciding "
+	"line's value as its measurement), per measured scenario's max, and "
+	"for the run.", NULL, NULL, NULL
+};
+
+static int lava_report(int argc, char **argv)
+{
+	struct report_ctx ctx = { 0 };
+	struct lava_report_args a = { .ctx = &ctx, .exit_code = -1 };
+	struct lava_case ec = { .measurement = NAN };
+	int ret, exit_code;
+
+	ret = cli_parse("lava report", &lava_report_argp, argc, argv, 0, &a);
+	if (ret)
+		return cli_exit(ret);
+	exit_code = a.exit_code;
 	if (!ctx.print && !on_path("lava-test-case")) {
 		pr_warn("lava-test-case is not on PATH (not inside a LAVA "
 			"job?): printing the cases");
 		ctx.print = 1;
 	}
-	ret = lava_cases(argv[optind], report_case, &ctx);
+	ret = lava_cases(a.run_dir, report_case, &ctx);
 	if (exit_code >= 0) {
 		snprintf(ec.name, sizeof(ec.name), "rtgate.exit");
 		ec.result = exit_code ? "fail" : "pass";
@@ -310,20 +394,15 @@ static int lava_report(int argc, char **argv)
 
 int cmd_lava(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "job"))
-		return lava_job(argc - 1, argv + 1);
-	if (argc >= 2 && !strcmp(argv[1], "report"))
-		return lava_report(argc - 1, argv + 1);
-	fprintf(stderr,
-		"usage: rtgate lava job --kernel URL [--ramdisk URL] [--dtb URL]"
-		" [--modules URL]\n"
-		"                       [--rootfs URL] --suite S --device-type T"
-		" [--job-name N]\n"
-		"                       [--rtgate-args ARGS] [--kernel-args A]"
-		" [--prompt P] [--arch A]\n"
-		"                       [--boot-method M]"
-		" [--boot-commands C] [--timeout MIN]"
-		" [--priority N] [-o FILE]\n"
-		"       rtgate lava report [--print] [--exit-code N] RUN_DIR\n");
-	return EXIT_BAD_INPUT;
+	static const struct cli_sub subs[] = {
+		{ "job", "--kernel URL --suite S --device-type T [OPTION...]",
+		  "a LAVA job definition (YAML)", lava_job },
+		{ "report", "[--print] [--exit-code N] RUN_DIR",
+		  "a run's lava-test-case results (inside a job)",
+		  lava_report },
+	};
+
+	return cli_dispatch("lava", "LAVA: job definitions for the lab, and "
+			    "the test cases of a run (docs/nightly.md).",
+			    subs, 2, argc, argv);
 }

@@ -12,7 +12,10 @@
  *
  * Verdict -> status: REGRESSION FAIL; NO CHANGE, IMPROVEMENT PASS;
  * INCONCLUSIVE DONE (measured, no statement about the code); INVALID
- * ERROR (the test did not do its work); SKIPPED SKIP.
+ * ERROR (the test did not do its work); SKIPPED SKIP. A run's verdict is
+ * mapped as it counts for the gate (report.json counts_as): a positive
+ * control flagged as it must be is PASS, one the gate missed DONE. The
+ * number of a verdict test is the line the verdict rests on, in its unit.
  */
 #include <errno.h>
 #include <math.h>
@@ -198,11 +201,19 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 	cJSON *t;
 
 	for (i = 0; i < nv; i++) {
+		const char *counts = history_verdict_counts(&v[i]);
+		char as[64] = "";
+
 		if (strcmp(v[i].scenario, s->name))
 			continue;
-		status = kcidb_status_of_verdict(v[i].verdict);
-		export_fmt(comment, sizeof(comment), "%s%s%s", v[i].verdict,
-			   *v[i].reason ? ": " : "", v[i].reason);
+		status = kcidb_status_of_verdict(counts);
+		if (strcmp(counts, v[i].verdict))
+			export_fmt(as, sizeof(as), " (%s control, counts as %s)",
+				   v[i].control, counts);
+		export_fmt(comment, sizeof(comment), "%s%s%s%s%s%s",
+			   v[i].verdict, as, *v[i].measured ? ": " : "",
+			   v[i].measured, !*v[i].reason ? "" : *v[i].measured ?
+			   "; " : ": ", v[i].reason);
 		if (!strcmp(v[i].source, "history")) {
 			export_fmt(path, sizeof(path), "%s.history", scen_path);
 		} else {
@@ -211,7 +222,8 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 		}
 		t = add_test(c, path, status, comment);
 		if (!isnan(v[i].candidate) && *v[i].metric)
-			add_number(t, v[i].candidate, "us");
+			add_number(t, v[i].candidate, *v[i].unit ? v[i].unit :
+				   "us");
 		worsen(c, status);
 	}
 	if (judged)

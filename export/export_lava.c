@@ -6,8 +6,10 @@
  * and its measurement.
  *
  * Case names (LAVA accepts [-_a-zA-Z0-9.]+):
- *   SUITE.SCENARIO          pass | fail | skip | unknown, measurement = the
- *                           gate metric of the candidate, in us
+ *   SUITE.SCENARIO          pass | fail | skip | unknown, as the verdict
+ *                           counts for the gate (a flagged positive control
+ *                           passes); measurement = the candidate's value of
+ *                           the line the verdict rests on, in its unit
  *   SUITE.SCENARIO.max      pass, measurement = max over CPUs and reps
  *   SUITE.run               fail when the run did not complete
  *   SUITE.exit              pass when rtgate run exited 0 (--exit-code)
@@ -70,8 +72,9 @@ static int scenario_cases(struct history *h, const struct history_run *run,
 		    strcmp(v[i].source, "run"))
 			continue;
 		export_fmt(c.name, sizeof(c.name), "%s.%s", suite, scen);
-		c.result = lava_result_of_verdict(v[i].verdict);
+		c.result = lava_result_of_verdict(history_verdict_counts(&v[i]));
 		c.measurement = v[i].candidate;
+		c.units = *v[i].unit ? v[i].unit : "us";
 		ret = fn(&c, arg);
 		if (ret)
 			return ret;
@@ -91,6 +94,7 @@ static int scenario_cases(struct history *h, const struct history_run *run,
 			return ret;
 	}
 	c.measurement = scenario_max(h, run->id, s->name);
+	c.units = "us";
 	if (isnan(c.measurement))
 		return 0;
 	export_fmt(c.name, sizeof(c.name), "%s.%s.max", suite, scen);

@@ -22,7 +22,7 @@ struct an_profile;
 struct cJSON;
 
 /* The schema this code writes; older databases are migrated on open. */
-#define HISTORY_SCHEMA_VERSION	3
+#define HISTORY_SCHEMA_VERSION	4
 
 struct history {
 	struct sqlite3 *db;
@@ -128,6 +128,7 @@ struct history_run {
 	char status[16];
 	char status_reason[256];
 	char results_dir[PATH_MAX];
+	double duration_scale;		/* --duration-scale; 1 a full run */
 };
 
 struct history_baseline_query {
@@ -138,6 +139,9 @@ struct history_baseline_query {
 	const char *before;		/* start_time before it (NULL: any) */
 	const char *exclude_run_id;	/* never the candidate itself */
 	unsigned int limit;		/* K: the newest K runs */
+	double scale;			/* only runs at this --duration-scale
+					 * (0: any): a scaled run is not
+					 * comparable with full ones */
 };
 
 /*
@@ -172,6 +176,22 @@ struct history_rep {
 int history_load_reps(struct history *h, long long run, const char *scenario,
 		      struct history_rep **reps, size_t *n);
 void history_free_reps(struct history_rep *reps, size_t n);
+
+/* One workload metric of one repetition: its summary's values. */
+struct history_rep_metric {
+	int rep;
+	char name[96];			/* WORKLOAD.METRIC */
+	char unit[16];
+	bool higher_better;
+	double *v;
+	size_t n;
+};
+
+/* Every workload metric of the ok repetitions of a stored scenario. */
+int history_load_metrics(struct history *h, long long run,
+			 const char *scenario, struct history_rep_metric **m,
+			 size_t *n);
+void history_free_metrics(struct history_rep_metric *m, size_t n);
 
 /* One point of a trend: the run-level statistic of a scenario. */
 struct history_point {
@@ -219,7 +239,14 @@ struct history_verdict_row {
 	double p_value;
 	char prev_run[128];
 	char changed[1024];
+	char counts_as[24];		/* what the gate counts it as; "" old */
+	char control[12];		/* positive | negative | "" */
+	char unit[16];			/* of candidate/baseline_value */
+	char measured[160];		/* "CPU 1 p99 43 -> 273 us" */
 };
+
+/* The verdict a row counts as for a gate: counts_as, else the verdict. */
+const char *history_verdict_counts(const struct history_verdict_row *v);
 
 int history_verdicts(struct history *h, long long run,
 		     struct history_verdict_row **v, size_t *n);

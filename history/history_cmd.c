@@ -5,11 +5,12 @@
  * $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
 #include "history.h"
@@ -18,7 +19,9 @@
 struct history_params {
 	const char *db;
 	const char *suite;
-	const char *path;
+	bool import;
+	char **paths;
+	int npaths;
 	char db_buf[PATH_MAX];
 };
 
@@ -37,43 +40,70 @@ int history_resolve_db(const char *opt, char *buf, size_t len)
 	return history_default_path(res, buf, len);
 }
 
-static void usage(void)
+enum { OPT_DB = 0x100, OPT_SUITE };
+
+static const struct argp_option db_opts[] = {
+	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
+	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
+	{ 0 }
+};
+
+static const struct argp_option list_opts[] = {
+	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
+	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
+	{ "suite", OPT_SUITE, "NAME", 0, "only the runs of this suite", 0 },
+	{ 0 }
+};
+
+static error_t history_parse(int key, char *arg, struct argp_state *state)
 {
-	fprintf(stderr,
-		"usage: rtgate history import [--db FILE] RESULTS_DIR...\n"
-		"       rtgate history list [--db FILE] [--suite NAME]\n"
-		"       rtgate history changepoints [--db FILE] [--suite NAME]"
-		" [--history K]\n"
-		"                                   [--reference GLOB]"
-		" [--rejudge]\n"
-		"RESULTS_DIR is one run (it has manifest.json) or a directory of"
-		" runs.\n");
+	struct history_params *p = state->input;
+
+	switch (key) {
+	case OPT_DB:
+		p->db = arg;
+		break;
+	case OPT_SUITE:
+		p->suite = arg;
+		break;
+	case ARGP_KEY_ARGS:
+		if (!p->import)
+			return cli_error(state, "unexpected argument '%s'",
+					 state->argv[state->next]);
+		p->paths = &state->argv[state->next];
+		p->npaths = state->argc - state->next;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (p->import && !p->npaths)
+			return cli_error(state, "which results? (RESULTS_DIR..."
+					 ")");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct history_params *p)
-{
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "suite", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
+static const struct argp import_argp = {
+	db_opts, history_parse, "RESULTS_DIR...",
+	"Stores results directories in the history: each one run (it has "
+	"manifest.json) or a directory of runs; a run stored before is "
+	"replaced. docs/nightly.md.", NULL, NULL, NULL
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:s:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			p->db = optarg;
-			break;
-		case 's':
-			p->suite = optarg;
-			break;
-		default:
-			usage();
-			return -EINVAL;
-		}
-	}
+static const struct argp list_argp = {
+	list_opts, history_parse, NULL,
+	"Lists the stored runs, oldest first.", NULL, NULL, NULL
+};
+
+static int parse_args(const char *cmd, const struct argp *argp, int argc,
+		      char **argv, struct history_params *p)
+{
+	int ret = cli_parse(cmd, argp, argc, argv, 0, p);
+
+	if (ret)
+		return ret;
 	if (history_resolve_db(p->db, p->db_buf, sizeof(p->db_buf))) {
 		pr_err("cannot place the history database");
 		return -EINVAL;
@@ -86,10 +116,6 @@ static int do_import(struct history *h, int argc, char **argv)
 	struct history_import_stats stats = { 0 };
 	int i, bad = 0;
 
-	if (argc < 1) {
-		usage();
-		return EXIT_BAD_INPUT;
-	}
 	for (i = 0; i < argc; i++)
 		if (history_import_path(h, argv[i], &stats) == -ENOENT)
 			bad = 1;
@@ -115,35 +141,52 @@ static int do_list(struct history *h, const char *suite)
 	return EXIT_PASS;
 }
 
-int cmd_history(int argc, char **argv)
+static int cmd_import(int argc, char **argv)
+{
+	struct history_params p = { .import = true };
+	struct history h;
+	int ret;
+
+	ret = parse_args("history import", &import_argp, argc, argv, &p);
+	if (ret)
+		return cli_exit(ret);
+	if (history_open(&h, p.db_buf))
+		return EXIT_ENVIRONMENT;
+	ret = do_import(&h, p.npaths, p.paths);
+	history_close(&h);
+	return ret;
+}
+
+static int cmd_list(int argc, char **argv)
 {
 	struct history_params p = { 0 };
 	struct history h;
-	const char *sub;
 	int ret;
 
-	if (argc < 2) {
-		usage();
-		return EXIT_BAD_INPUT;
-	}
-	sub = argv[1];
-	if (!strcmp(sub, "changepoints"))
-		return history_cmd_changepoints(argc - 1, argv + 1);
-	if (parse_args(argc - 1, argv + 1, &p))
-		return EXIT_BAD_INPUT;
-	if (strcmp(sub, "import") && strcmp(sub, "list")) {
-		pr_err("history: unknown subcommand '%s'", sub);
-		usage();
-		return EXIT_BAD_INPUT;
-	}
+	ret = parse_args("history list", &list_argp, argc, argv, &p);
+	if (ret)
+		return cli_exit(ret);
 	if (history_open(&h, p.db_buf))
 		return EXIT_ENVIRONMENT;
-	argc -= optind + 1;
-	argv += optind + 1;
-	if (!strcmp(sub, "import"))
-		ret = do_import(&h, argc, argv);
-	else
-		ret = do_list(&h, p.suite);
+	ret = do_list(&h, p.suite);
 	history_close(&h);
 	return ret;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	static const struct cli_sub subs[] = {
+		{ "import", "[--db FILE] RESULTS_DIR...",
+		  "store results directories", cmd_import },
+		{ "list", "[--db FILE] [--suite NAME]", "the stored runs",
+		  cmd_list },
+		{ "changepoints", "[--db FILE] [--suite S] [--history K] "
+		  "[--reference GLOB] [--rejudge]",
+		  "every night against the nights before it: where a metric "
+		  "stepped, and what changed", history_cmd_changepoints },
+	};
+
+	return cli_dispatch("history", "The SQLite history of every run "
+			    "(docs/nightly.md).", subs,
+			    sizeof(subs) / sizeof(subs[0]), argc, argv);
 }

@@ -17,7 +17,10 @@
  * Version 1: runs, scenarios, repetitions, per-CPU metrics, workloads.
  * Version 2: verdicts (run-internal and against history), and the run's
  * report path, so the dashboard can link each point to its report.
- * Version 3: noise profiles (rtgate calibrate), per host and measurement.
+ * Version 3: what a run's verdict counts as for the gate (a flagged
+ * positive control passes), its control kind, and the deciding line's
+ * unit and words, so the exports tell the analyzer's story.
+ * Version 4: noise profiles (rtgate calibrate), per host and measurement.
  * Never edit a released migration: add the next one.
  */
 static const char *const migrations[] = {
@@ -104,6 +107,11 @@ static const char *const migrations[] = {
 	"  changed TEXT,"
 	"  UNIQUE (run, scenario, source));",
 	/* 2 -> 3 */
+	"ALTER TABLE verdicts ADD COLUMN counts_as TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN control TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN unit TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN measured TEXT;",
+	/* 3 -> 4 */
 	"CREATE TABLE noise_profiles ("
 	"  id INTEGER PRIMARY KEY,"
 	"  host TEXT NOT NULL,"

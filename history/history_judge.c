@@ -83,12 +83,49 @@ static int fill_cpu(struct an_cpu *c, const struct history_cpu *src,
 	return ret;
 }
 
+/* The workload metrics of each repetition join its an_run (or make one:
+ * a scenario without cyclictest has only them). */
+static int side_add_metrics(struct an_side *side, size_t first,
+			    struct history *h, long long run,
+			    const char *run_id, const char *scenario)
+{
+	struct history_rep_metric *m;
+	struct an_run *r;
+	char label[64];
+	size_t n, i, k;
+	int ret;
+
+	ret = history_load_metrics(h, run, scenario, &m, &n);
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < n; i++) {
+		for (k = first, r = NULL; k < side->nruns && !r; k++)
+			if (side->runs[k].rep == m[i].rep)
+				r = &side->runs[k];
+		if (!r) {
+			snprintf(label, sizeof(label), "%.48s/%d", run_id,
+				 m[i].rep);
+			r = an_side_add_run(side, label, 0);
+			if (!r) {
+				ret = -ENOMEM;
+				break;
+			}
+			r->rep = m[i].rep;
+		}
+		ret = an_run_add_metric(r, m[i].name, m[i].unit,
+					m[i].higher_better, m[i].v, m[i].n);
+	}
+	history_free_metrics(m, n);
+	return ret;
+}
+
 /* Every ok repetition of @scenario in stored run @run becomes an an_run. */
 int history_side_add(struct an_side *side, struct history *h, long long run,
 		     const char *run_id, const char *scenario,
 		     unsigned int limit)
 {
 	struct history_rep *reps;
+	size_t first = side->nruns;
 	struct an_run *r;
 	char label[64];
 	size_t n, i, j;
@@ -109,18 +146,29 @@ int history_side_add(struct an_side *side, struct history *h, long long run,
 			ret = fill_cpu(&r->cpus[j], &reps[i].cpus[j], limit);
 	}
 	history_free_reps(reps, n);
+	if (!ret)
+		ret = side_add_metrics(side, first, h, run, run_id, scenario);
 	return ret;
 }
 
-static void gate_from_manifest(const cJSON *m, const char *metric,
-			       struct an_gate *g)
+/*
+ * The gate of one scenario: the suite's [gate], the scenario's own
+ * `metric` (ns per call ...) over the suite's, --metric over both.
+ */
+static void gate_from_manifest(const cJSON *m, const char *scenario,
+			       const char *metric, struct an_gate *g)
 {
 	const cJSON *gate = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "suite"),
 						"gate");
+	const char *own = NULL;
+	const cJSON *s;
 
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+		if (!strcmp(json_get_str(s, "name", ""), scenario))
+			own = json_get_str(s, "metric", NULL);
 	an_gate_default(g);
 	snprintf(g->metric, sizeof(g->metric), "%s", metric ? metric :
-		 json_get_str(gate, "metric", g->metric));
+		 own ? own : json_get_str(gate, "metric", g->metric));
 	g->alpha = json_get_num(gate, "alpha", g->alpha);
 	g->min_increase_us = json_get_num(gate, "min_increase_us",
 					  g->min_increase_us);
@@ -163,14 +211,12 @@ static void identity_diff(const cJSON *prev, const cJSON *cur, char *buf,
 			 "'%s'", off ? "; " : "", a, b);
 }
 
+/* The line the verdict rests on (an_result.decisive). */
 static const struct an_line *deciding_line(const struct an_result *res)
 {
-	size_t i;
-
-	for (i = 0; i < res->nlines; i++)
-		if (res->lines[i].deciding)
-			return &res->lines[i];
-	return NULL;
+	if (res->decisive < 0 || (size_t)res->decisive >= res->nlines)
+		return NULL;
+	return &res->lines[res->decisive];
 }
 
 struct judge_ctx {
@@ -236,6 +282,11 @@ static void store(struct judge_ctx *c, const struct history_judgement *j)
 			c->run.run_id, j->scenario);
 }
 
+static double q_scale(const struct judge_ctx *c)
+{
+	return c->run.duration_scale > 0 ? c->run.duration_scale : 1;
+}
+
 static int judge_scenario(struct judge_ctx *c, const char *scenario,
 			  struct history_judgement *j)
 {
@@ -244,6 +295,7 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		.scenario = scenario, .reference = c->p->reference,
 		.before = c->run.start_time, .exclude_run_id = c->run.run_id,
 		.limit = c->p->history ? c->p->history : 7,
+		.scale = c->run.duration_scale > 0 ? c->run.duration_scale : 1,
 	};
 	struct an_side *base = NULL, *cand = NULL;
 	const struct an_line *line;
@@ -256,21 +308,40 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	memset(j, 0, sizeof(*j));
 	snprintf(j->scenario, sizeof(j->scenario), "%s", scenario);
 	j->cand = j->base = j->p_value = NAN;
-	gate_from_manifest(c->manifest, c->p->metric, &gate);
+	gate_from_manifest(c->manifest, scenario, c->p->metric, &gate);
 	snprintf(j->metric, sizeof(j->metric), "%s", gate.metric);
 	ret = history_baseline(c->h, &q, &runs, &nb);
 	if (ret)
 		return ret;
 	j->baseline_runs = nb;
 	if (!nb) {
+		size_t other = 0;
+
+		free(runs);
+		/* Runs at another --duration-scale: not comparable. */
+		q.scale = 0;
+		q.limit = 1000;
+		if (history_baseline(c->h, &q, &runs, &other))
+			other = 0;
+		else
+			free(runs);
 		snprintf(j->verdict, sizeof(j->verdict), "%s",
 			 an_verdict_name(AN_SKIPPED));
 		j->exit_code = an_verdict_exit(AN_SKIPPED);
-		snprintf(j->reason, sizeof(j->reason), "no earlier complete run"
-			 " of this suite, host and scenario%s%s yet",
-			 c->p->reference ? " on a kernel matching " : "",
-			 c->p->reference ? c->p->reference : "");
-		free(runs);
+		if (other)
+			snprintf(j->reason, sizeof(j->reason), "a run at "
+				 "--duration-scale %g is not judged against "
+				 "the history: its %zu earlier run%s of this "
+				 "suite, host and scenario ran at another "
+				 "scale (shorter runs see fewer and smaller "
+				 "maxima)", q_scale(c), other,
+				 other == 1 ? "" : "s");
+		else
+			snprintf(j->reason, sizeof(j->reason), "no earlier "
+				 "complete run of this suite, host and "
+				 "scenario%s%s yet",
+				 c->p->reference ? " on a kernel matching " :
+				 "", c->p->reference ? c->p->reference : "");
 		return 0;
 	}
 	snprintf(j->prev_run_id, sizeof(j->prev_run_id), "%s", runs[0].run_id);
@@ -289,11 +360,21 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		snprintf(j->verdict, sizeof(j->verdict), "%s",
 			 an_verdict_name(res.verdict));
 		j->exit_code = an_verdict_exit(res.verdict);
-		snprintf(j->reason, sizeof(j->reason), "%s", res.reason);
+		if (q_scale(c) != 1)
+			snprintf(j->reason, sizeof(j->reason), "%.560s (a "
+				 "scaled run, judged against runs at "
+				 "--duration-scale %g only)", res.reason,
+				 q_scale(c));
+		else
+			snprintf(j->reason, sizeof(j->reason), "%s",
+				 res.reason);
 		line = deciding_line(&res);
+		/* As measured (a max line: its maxima), as the reason says. */
 		if (line) {
-			j->cand = line->cand;
-			j->base = line->base;
+			j->cand = isnan(line->raw_cand) ? line->cand :
+				  line->raw_cand;
+			j->base = isnan(line->raw_base) ? line->base :
+				  line->raw_base;
 			j->p_value = line->p_adj;
 		}
 		an_result_release(&res);

@@ -12,6 +12,7 @@
 
 #include "history.h"
 #include "history_priv.h"
+#include "jsonio.h"
 #include "log.h"
 
 int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st)
@@ -31,7 +32,8 @@ void history_col(sqlite3_stmt *st, int col, char *buf, size_t len)
 
 #define RUN_COLS "r.id, r.run_id, r.suite, r.host, r.kernel_release," \
 	" r.kernel_version, r.config_sha256, r.start_time, r.status," \
-	" r.status_reason, r.results_dir"
+	" r.status_reason, r.results_dir, r.duration_scale"
+#define RUN_NCOLS 12
 
 static void read_run(sqlite3_stmt *st, struct history_run *r)
 {
@@ -47,6 +49,8 @@ static void read_run(sqlite3_stmt *st, struct history_run *r)
 	history_col(st, 8, r->status, sizeof(r->status));
 	history_col(st, 9, r->status_reason, sizeof(r->status_reason));
 	history_col(st, 10, r->results_dir, sizeof(r->results_dir));
+	r->duration_scale = sqlite3_column_type(st, 11) == SQLITE_NULL ? 1 :
+			    sqlite3_column_double(st, 11);
 }
 
 /*
@@ -128,6 +132,8 @@ int history_baseline(struct history *h, const struct history_baseline_query *q,
 		" AND (?4 IS NULL OR r.kernel_release GLOB ?4)"
 		" AND (?5 IS NULL OR r.start_time < ?5)"
 		" AND (?6 IS NULL OR r.run_id != ?6)"
+		" AND (?8 IS NULL OR abs(coalesce(r.duration_scale, 1) - ?8)"
+		"      < 1e-9)"
 		" ORDER BY r.start_time DESC, r.run_id DESC LIMIT ?7";
 	sqlite3_stmt *st;
 	int ret;
@@ -141,6 +147,8 @@ int history_baseline(struct history *h, const struct history_baseline_query *q,
 	bind_opt(st, 5, q->before);
 	bind_opt(st, 6, q->exclude_run_id);
 	sqlite3_bind_int(st, 7, q->limit ? (int)q->limit : -1);
+	if (q->scale > 0)
+		sqlite3_bind_double(st, 8, q->scale);
 	ret = collect_runs(h, st, runs, n);
 	sqlite3_finalize(st);
 	return ret;
@@ -218,6 +226,17 @@ static int add_cpu(struct history_rep *r, sqlite3_stmt *st)
 	return 0;
 }
 
+/* The end of a step loop: its error, SQLite's (said), the statement freed. */
+static int step_end(struct history *h, sqlite3_stmt *st, int rc, int ret)
+{
+	if (!ret && rc != SQLITE_DONE) {
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+		ret = -EIO;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
 int history_load_reps(struct history *h, long long run, const char *scenario,
 		      struct history_rep **reps, size_t *n)
 {
@@ -256,11 +275,7 @@ int history_load_reps(struct history *h, long long run, const char *scenario,
 		if (ret)
 			break;
 	}
-	if (!ret && rc != SQLITE_DONE) {
-		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
+	ret = step_end(h, st, rc, ret);
 	if (ret) {
 		history_free_reps(v, cnt);
 		return ret;
@@ -270,18 +285,110 @@ int history_load_reps(struct history *h, long long run, const char *scenario,
 	return 0;
 }
 
+static int add_metrics(struct history_rep_metric **v, size_t *cnt, int rep,
+		       const char *wl, const char *text)
+{
+	struct history_rep_metric *t, *m;
+	const cJSON *metrics, *e, *x;
+	cJSON *j = cJSON_Parse(text);
+	size_t k;
+
+	if (!j)
+		return 0;	/* a summary that is not JSON has no metrics */
+	metrics = cJSON_GetObjectItem(j, "metrics");
+	cJSON_ArrayForEach(e, metrics) {
+		const cJSON *vals = cJSON_GetObjectItem(e, "values");
+
+		if (!cJSON_IsArray(vals))
+			continue;
+		t = realloc(*v, (*cnt + 1) * sizeof(**v));
+		if (!t) {
+			cJSON_Delete(j);
+			return -ENOMEM;
+		}
+		*v = t;
+		m = &t[(*cnt)++];
+		memset(m, 0, sizeof(*m));
+		m->rep = rep;
+		snprintf(m->name, sizeof(m->name), "%.40s.%.50s", wl,
+			 e->string);
+		snprintf(m->unit, sizeof(m->unit), "%s",
+			 json_get_str(e, "unit", ""));
+		m->higher_better = !strcmp(json_get_str(e, "better", "lower"),
+					   "higher");
+		m->v = calloc(cJSON_GetArraySize(vals) + 1, sizeof(double));
+		if (!m->v) {
+			cJSON_Delete(j);
+			return -ENOMEM;
+		}
+		k = 0;
+		cJSON_ArrayForEach(x, vals)
+			if (cJSON_IsNumber(x))
+				m->v[k++] = x->valuedouble;
+		m->n = k;
+	}
+	cJSON_Delete(j);
+	return 0;
+}
+
+int history_load_metrics(struct history *h, long long run,
+			 const char *scenario, struct history_rep_metric **out,
+			 size_t *n)
+{
+	static const char sql[] =
+		"SELECT p.rep, w.name, w.summary FROM scenarios s"
+		" JOIN reps p ON p.scenario = s.id JOIN workloads w"
+		" ON w.rep = p.id WHERE s.run = ?1 AND s.name = ?2"
+		" AND p.status = 'ok' ORDER BY p.rep, w.name";
+	struct history_rep_metric *v = NULL;
+	size_t cnt = 0;
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *wl = sqlite3_column_text(st, 1);
+		const unsigned char *text = sqlite3_column_text(st, 2);
+
+		if (wl && text)
+			ret = add_metrics(&v, &cnt, sqlite3_column_int(st, 0),
+					  (const char *)wl,
+					  (const char *)text);
+	}
+	ret = step_end(h, st, rc, ret);
+	if (ret) {
+		history_free_metrics(v, cnt);
+		return ret;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+void history_free_metrics(struct history_rep_metric *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(m[i].v);
+	free(m);
+}
+
 static void fill_point(sqlite3_stmt *st, void *row)
 {
 	struct history_point *pt = row;
 
 	read_run(st, &pt->run);
-	pt->max_us = sqlite3_column_type(st, 11) == SQLITE_NULL ?
-		     -1 : sqlite3_column_double(st, 11);
+	pt->max_us = sqlite3_column_type(st, RUN_NCOLS) == SQLITE_NULL ?
+		     -1 : sqlite3_column_double(st, RUN_NCOLS);
 	pt->p9999_us = -1;
 	pt->p99_us = -1;
-	history_col(st, 12, pt->verdict, sizeof(pt->verdict));
-	history_col(st, 13, pt->report, sizeof(pt->report));
-	history_col(st, 14, pt->metric, sizeof(pt->metric));
+	history_col(st, RUN_NCOLS + 1, pt->verdict, sizeof(pt->verdict));
+	history_col(st, RUN_NCOLS + 2, pt->report, sizeof(pt->report));
+	history_col(st, RUN_NCOLS + 3, pt->metric, sizeof(pt->metric));
 }
 
 int history_series(struct history *h, const char *suite, const char *host,
@@ -429,6 +536,15 @@ static void fill_verdict(sqlite3_stmt *st, void *row)
 	v->p_value = col_num(st, 8);
 	history_col(st, 9, v->prev_run, sizeof(v->prev_run));
 	history_col(st, 10, v->changed, sizeof(v->changed));
+	history_col(st, 11, v->counts_as, sizeof(v->counts_as));
+	history_col(st, 12, v->control, sizeof(v->control));
+	history_col(st, 13, v->unit, sizeof(v->unit));
+	history_col(st, 14, v->measured, sizeof(v->measured));
+}
+
+const char *history_verdict_counts(const struct history_verdict_row *v)
+{
+	return v->counts_as[0] ? v->counts_as : v->verdict;
 }
 
 int history_verdicts(struct history *h, long long run,
@@ -440,7 +556,8 @@ int history_verdicts(struct history *h, long long run,
 
 	if (history_prepare(h, "SELECT scenario, source, baseline, metric,"
 			    " verdict, reason, candidate, baseline_value,"
-			    " p_value, prev_run, changed FROM verdicts"
+			    " p_value, prev_run, changed, counts_as, control,"
+			    " unit, measured FROM verdicts"
 			    " WHERE run = ?1"
 			    " ORDER BY id", &st))
 		return -EIO;

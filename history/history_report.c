@@ -17,15 +17,44 @@
 #include "jsonio.h"
 #include "log.h"
 
-/* The deciding line's numbers: what the gate judged. */
+/*
+ * The line the verdict rests on ("decisive"), else (older reports) the
+ * first deciding line: its numbers are what the exports show.
+ */
 static const cJSON *deciding_line(const cJSON *cmp)
 {
-	const cJSON *l;
+	const cJSON *lines = cJSON_GetObjectItem(cmp, "lines"), *l;
+	const cJSON *d = cJSON_GetObjectItem(cmp, "decisive");
 
-	cJSON_ArrayForEach(l, cJSON_GetObjectItem(cmp, "lines"))
+	if (cJSON_IsNumber(d))
+		return cJSON_GetArrayItem(lines, d->valueint);
+	if (cJSON_HasObjectItem(cmp, "decisive"))
+		return NULL;
+	cJSON_ArrayForEach(l, lines)
 		if (cJSON_IsTrue(cJSON_GetObjectItem(l, "deciding")))
 			return l;
 	return NULL;
+}
+
+/* As measured (a max line's measured maxima), else as judged. */
+static const char *measured_key(const cJSON *line, const char *side)
+{
+	const cJSON *m = cJSON_GetObjectItem(line, !strcmp(side, "candidate") ?
+					     "measured_candidate" :
+					     "measured_baseline");
+
+	if (cJSON_IsNumber(m))
+		return !strcmp(side, "candidate") ? "measured_candidate" :
+		       "measured_baseline";
+	return side;
+}
+
+static void bind_str_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s && *s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
 }
 
 static void bind_num_or_null(sqlite3_stmt *st, int i, const cJSON *o,
@@ -44,8 +73,9 @@ static int insert_cmp(struct history *h, long long run, const cJSON *cmp)
 	static const char sql[] =
 		"INSERT OR REPLACE INTO verdicts (run, scenario, source,"
 		" baseline, metric, verdict, reason, candidate,"
-		" baseline_value, p_value) VALUES (?1, ?2, 'run', ?3, ?4, ?5,"
-		" ?6, ?7, ?8, ?9)";
+		" baseline_value, p_value, counts_as, control, unit, measured)"
+		" VALUES (?1, ?2, 'run', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		" ?12, ?13)";
 	const cJSON *line = deciding_line(cmp);
 	const cJSON *gate = cJSON_GetObjectItem(cmp, "gate");
 	sqlite3_stmt *st;
@@ -67,9 +97,13 @@ static int insert_cmp(struct history *h, long long run, const cJSON *cmp)
 			  SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 6, json_get_str(cmp, "reason", ""), -1,
 			  SQLITE_TRANSIENT);
-	bind_num_or_null(st, 7, line, "candidate");
-	bind_num_or_null(st, 8, line, "baseline");
+	bind_num_or_null(st, 7, line, measured_key(line, "candidate"));
+	bind_num_or_null(st, 8, line, measured_key(line, "baseline"));
 	bind_num_or_null(st, 9, line, "p_adjusted");
+	bind_str_or_null(st, 10, json_get_str(cmp, "counts_as", NULL));
+	bind_str_or_null(st, 11, json_get_str(cmp, "control", NULL));
+	bind_str_or_null(st, 12, json_get_str(line, "unit", NULL));
+	bind_str_or_null(st, 13, json_get_str(cmp, "measured", NULL));
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	if (ret)
 		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));

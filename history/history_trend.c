@@ -6,12 +6,14 @@
  * against its history; the analyzer's compare hands --history here).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
+#include "cli.h"
 #include "exitcode.h"
 #include "history.h"
 #include "jsonio.h"
@@ -72,9 +74,19 @@ static void print_num(double v)
 		printf(" %8.1f", v);
 }
 
+/* "setparam.ns_per_call" -> "ns_per_call": the column stays narrow. */
+static const char *metric_short(const char *m)
+{
+	const char *dot = strchr(m, '.');
+	double q;
+
+	return dot && !an_metric_quantile(m, &q) ? dot + 1 : m;
+}
+
 static void print_series(struct history *h, const struct history_key *k,
 			 unsigned int K)
 {
+	char max[32];
 	const struct history_verdict_row *vr;
 	struct history_verdict_row *v;
 	struct history_point *pts;
@@ -85,18 +97,24 @@ static void print_series(struct history *h, const struct history_key *k,
 		return;
 	printf("\n%s / %s on %s (baseline: the last %u complete runs)\n",
 	       k->suite, k->scenario, k->host, K);
-	printf("  %-10s  %-24s %-18s %8s  %-7s %8s %8s  %s\n", "night", "run",
-	       "kernel", "max", "metric", "tonight", "history",
+	printf("  %-16s  %-24s %-18s %8s  %-10s %8s %8s  %s\n", "run started",
+	       "run", "kernel", "max us", "metric", "tonight", "history",
 	       "against history");
 	for (i = 0; i < n; i++) {
 		reg = !strcmp(pts[i].verdict, "REGRESSION");
 		if (history_verdicts(h, pts[i].run.id, &v, &nv))
 			continue;
 		vr = find_verdict(v, nv, k->scenario);
-		printf("  %.10s  %-24s %-18.18s %8.0f  %-7.7s ",
-		       pts[i].run.start_time, pts[i].run.run_id,
-		       pts[i].run.kernel_release, pts[i].max_us,
-		       vr ? vr->metric : "-");
+		/* A workload metric's scenario has no latency maximum. */
+		if (pts[i].max_us >= 0)
+			snprintf(max, sizeof(max), "%.0f", pts[i].max_us);
+		else
+			snprintf(max, sizeof(max), "-");
+		printf("  %.10s %.5s  %-24s %-18.18s %8s  %-10s ",
+		       pts[i].run.start_time, pts[i].run.start_time[0] ?
+		       pts[i].run.start_time + 11 : "", pts[i].run.run_id,
+		       pts[i].run.kernel_release, max,
+		       vr ? metric_short(vr->metric) : "-");
 		print_num(vr ? vr->candidate : NAN);
 		print_num(vr ? vr->baseline_value : NAN);
 		printf("  %s%s\n", pts[i].verdict[0] ? pts[i].verdict : "-",
@@ -112,77 +130,148 @@ static void print_series(struct history *h, const struct history_key *k,
 }
 
 /* K of --history K and --history-runs K: 1..1000 runs of history. */
-static int parse_runs(const char *opt, const char *arg, unsigned int *runs)
+static int parse_runs(const struct argp_state *state, const char *opt,
+		      const char *arg, unsigned int *runs)
 {
 	uint64_t v;
 
-	if (parse_u64_range(arg, 1, 1000, &v)) {
-		pr_err("%s: 1..1000 runs", opt);
-		return -EINVAL;
-	}
+	if (parse_u64_range(arg, 1, 1000, &v))
+		return cli_error(state, "%s: '%s' is not 1..1000 runs", opt,
+				 arg);
 	*runs = (unsigned int)v;
 	return 0;
 }
 
+enum { OPT_SUITE = 0x100, OPT_HISTORY, OPT_REFERENCE, OPT_REJUDGE, OPT_DB,
+       OPT_HISTORY_RUNS, OPT_METRIC };
+
+struct trend_params {
+	struct history_judge_params jp;
+	const char *suite, *db, *run_dir;
+	bool rejudge, compare;
+};
+
+static const struct argp_option changepoint_opts[] = {
+	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
+	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
+	{ "suite", OPT_SUITE, "S", 0, "only this suite", 0 },
+	{ "history", OPT_HISTORY, "K", 0, "each night against its last K "
+	  "complete runs (default 7)", 0 },
+	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
+	  "whose release matches GLOB", 0 },
+	{ "rejudge", OPT_REJUDGE, NULL, 0, "judge every night again (not only "
+	  "the new ones)", 0 },
+	{ 0 }
+};
+
+static const struct argp_option hcompare_opts[] = {
+	{ "history", OPT_HISTORY, NULL, 0, "against the history (this form)",
+	  0 },
+	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
+	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
+	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "the last K complete runs "
+	  "(default 7)", 0 },
+	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
+	  "whose release matches GLOB", 0 },
+	{ "metric", OPT_METRIC, "M", 0, "the gate metric (default: the "
+	  "suite's)", 0 },
+	{ 0 }
+};
+
+static error_t trend_parse(int key, char *arg, struct argp_state *state)
+{
+	struct trend_params *p = state->input;
+
+	switch (key) {
+	case OPT_SUITE:
+		p->suite = arg;
+		break;
+	case OPT_HISTORY:
+		if (!p->compare)
+			return parse_runs(state, "--history", arg,
+					  &p->jp.history);
+		break;
+	case OPT_HISTORY_RUNS:
+		return parse_runs(state, "--history-runs", arg, &p->jp.history);
+	case OPT_REFERENCE:
+		p->jp.reference = arg;
+		break;
+	case OPT_REJUDGE:
+		p->rejudge = true;
+		break;
+	case OPT_DB:
+		p->db = arg;
+		break;
+	case OPT_METRIC:
+		p->jp.metric = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (!p->compare || p->run_dir)
+			return cli_error(state, "unexpected argument '%s'", arg);
+		p->run_dir = arg;
+		break;
+	case ARGP_KEY_END:
+		if (p->compare && !p->run_dir)
+			return cli_error(state, "which run? (RUN_DIR)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp changepoint_argp = {
+	changepoint_opts, trend_parse, NULL,
+	"Judges every night against the nights before it and prints each "
+	"series: on which night a metric stepped up, and what changed in the "
+	"kernel identity that night.", NULL, NULL, NULL
+};
+
+static const struct argp hcompare_argp = {
+	hcompare_opts, trend_parse, "RUN_DIR",
+	"Judges every scenario of a run against the last K complete runs of "
+	"the same suite, host and scenario at the same --duration-scale (a "
+	"scaled run is not judged against full ones), and stores the run in "
+	"the history."
+	"\vExit status: 0 pass, 1 regression, 2 inconclusive, 3 bad input, 4 "
+	"environment, 5 the run did not complete.", NULL, NULL, NULL
+};
+
 int history_cmd_changepoints(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "suite", required_argument, NULL, 's' },
-		{ "history", required_argument, NULL, 'k' },
-		{ "reference", required_argument, NULL, 'r' },
-		{ "rejudge", no_argument, NULL, 'R' },
-		{ "db", required_argument, NULL, 'd' },
-		{ 0 }
-	};
-	struct history_judge_params p = { .history = 7, .store = true };
+	struct trend_params tp = { .jp = { .history = 7, .store = true } };
 	struct history_key *keys;
-	const char *suite = NULL, *db = NULL;
 	char dbpath[PATH_MAX];
 	struct history hist, *h = &hist;
-	bool rejudge = false;
 	size_t nk, i;
-	int c;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			suite = optarg;
-			break;
-		case 'k':
-			if (parse_runs("--history", optarg, &p.history))
-				return EXIT_BAD_INPUT;
-			break;
-		case 'r':
-			p.reference = optarg;
-			break;
-		case 'R':
-			rejudge = true;
-			break;
-		case 'd':
-			db = optarg;
-			break;
-		default:
-			fprintf(stderr, "usage: rtgate history changepoints "
-				"[--db FILE] [--suite S] [--history K] "
-				"[--reference GLOB] [--rejudge]\n");
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (history_resolve_db(db, dbpath, sizeof(dbpath)) ||
+	ret = cli_parse("history changepoints", &changepoint_argp, argc, argv,
+			0, &tp);
+	if (ret)
+		return cli_exit(ret);
+	if (history_resolve_db(tp.db, dbpath, sizeof(dbpath)) ||
 	    history_open(h, dbpath))
 		return EXIT_ENVIRONMENT;
-	if (history_judge_missing(h, &p, rejudge) || history_keys(h, &keys,
-								  &nk)) {
+	if (history_judge_missing(h, &tp.jp, tp.rejudge) ||
+	    history_keys(h, &keys, &nk)) {
 		history_close(h);
 		return EXIT_ENVIRONMENT;
 	}
 	for (i = 0; i < nk; i++)
-		if (!suite || !strcmp(suite, keys[i].suite))
-			print_series(h, &keys[i], p.history);
+		if (!tp.suite || !strcmp(tp.suite, keys[i].suite))
+			print_series(h, &keys[i], tp.jp.history);
 	free(keys);
 	history_close(h);
 	return EXIT_PASS;
+}
+
+static void judgement_num(double v)
+{
+	if (isnan(v))
+		printf(" %9s", "-");
+	else
+		printf(" %9.1f", v);
 }
 
 static void print_judgements(const char *run_id,
@@ -191,12 +280,15 @@ static void print_judgements(const char *run_id,
 	size_t i;
 
 	printf("%s against its history\n", run_id);
-	printf("  %-16s %-8s %9s %9s  %-4s %s\n", "scenario", "metric",
+	printf("  %-16s %-12s %9s %9s  %-4s %s\n", "scenario", "metric",
 	       "candidate", "history", "runs", "verdict");
 	for (i = 0; i < n; i++) {
-		printf("  %-16s %-8s %9.1f %9.1f  %-4u %s: %s\n", j[i].scenario,
-		       j[i].metric, j[i].cand, j[i].base, j[i].baseline_runs,
-		       j[i].verdict, j[i].reason);
+		printf("  %-16s %-12s", j[i].scenario,
+		       metric_short(j[i].metric));
+		judgement_num(j[i].cand);
+		judgement_num(j[i].base);
+		printf("  %-4u %s: %s\n", j[i].baseline_runs, j[i].verdict,
+		       j[i].reason);
 		if (!strcmp(j[i].verdict, "REGRESSION"))
 			printf("  %-16s changed since %s: %s\n", "",
 			       j[i].prev_run_id, j[i].changed[0] ?
@@ -211,54 +303,26 @@ static void print_judgements(const char *run_id,
  */
 int history_compare_cmd(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "history", no_argument, NULL, 'H' },
-		{ "history-runs", required_argument, NULL, 'k' },
-		{ "reference", required_argument, NULL, 'r' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "db", required_argument, NULL, 'd' },
-		{ 0 }
-	};
-	struct history_judge_params p = { .history = 7, .store = true };
+	struct trend_params tp = { .jp = { .history = 7, .store = true },
+				   .compare = true };
+	struct history_judge_params p;
 	struct history_import_stats stats = { 0 };
 	struct history_judgement *j = NULL;
 	struct json_error err;
-	const char *db = NULL;
+	const char *db;
 	char dbpath[PATH_MAX], path[PATH_MAX];
 	struct history h;
-	int c, code = EXIT_PASS;
+	int code = EXIT_PASS, ret;
 	size_t n = 0, i;
 	cJSON *m;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'H':
-			break;
-		case 'k':
-			if (parse_runs("--history-runs", optarg, &p.history))
-				return EXIT_BAD_INPUT;
-			break;
-		case 'r':
-			p.reference = optarg;
-			break;
-		case 'm':
-			p.metric = optarg;
-			break;
-		case 'd':
-			db = optarg;
-			break;
-		default:
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: rtgate compare --history [--db FILE] "
-			"[--history-runs K] [--reference GLOB] [--metric M] "
-			"RUN_DIR\n");
-		return EXIT_BAD_INPUT;
-	}
-	snprintf(path, sizeof(path), "%.4000s/manifest.json", argv[optind]);
+	ret = cli_parse("compare --history", &hcompare_argp, argc, argv, 0,
+			&tp);
+	if (ret)
+		return cli_exit(ret);
+	p = tp.jp;
+	db = tp.db;
+	snprintf(path, sizeof(path), "%.4000s/manifest.json", tp.run_dir);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
@@ -268,12 +332,12 @@ int history_compare_cmd(int argc, char **argv)
 		cJSON_Delete(m);
 		return EXIT_ENVIRONMENT;
 	}
-	if (history_import_run(&h, argv[optind], &stats)) {
+	if (history_import_run(&h, tp.run_dir, &stats)) {
 		code = EXIT_BAD_INPUT;
 		goto out;
 	}
 	if (strcmp(json_get_str(m, "status", ""), "complete")) {
-		pr_err("%s: the run is %s: not judged", argv[optind],
+		pr_err("%s: the run is %s: not judged", tp.run_dir,
 		       json_get_str(m, "status", "?"));
 		code = EXIT_INCOMPLETE;
 		goto out;

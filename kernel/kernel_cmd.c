@@ -2,12 +2,13 @@
 /* Command lines of `rtgate kernel ...` and `rtgate patches ...`. */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
 #include "kernel.h"
@@ -18,30 +19,6 @@
 #include "parse.h"
 #include "rtpaths.h"
 #include "toolrun.h"
-
-static const char kernel_usage[] =
-	"usage: rtgate kernel build [--src TREE | --debian SERIES] "
-	"--model rt|full|lazy|none\n"
-	"                           [--patches SET,...] [--fragments F,...] "
-	"[--name NAME]\n"
-	"                           [--jobs N] [--nice N] [--config-only] "
-	"[--kconfigs DIR]\n"
-	"       rtgate kernel matrix [--src TREE | --debian SERIES] "
-	"--patches SET,...\n"
-	"                           [--models rt,full] [--jobs N] [--nice N]\n"
-	"       rtgate kernel config ...  (build --config-only: fragments "
-	"merged and checked)\n"
-	"Kernels land in out/kernels/NAME/ (bzImage, .config, build.json); "
-	"the default\ntree is Debian's linux-source-6.12 (--debian 6.12). "
-	"See docs/kernels.md.\n";
-
-static const char patches_usage[] =
-	"usage: rtgate patches fetch SET [--mbox FILE | --seeds DIR] [--pin]\n"
-	"       rtgate patches check SET[,SET...] [--src TREE | --debian "
-	"SERIES] [--keep DIR]\n"
-	"       rtgate patches list\n"
-	"Sets are patches/SET/manifest.ini; fetched patches land in "
-	"out/patches/SET/.\n";
 
 /* -errno from the library -> the documented exit code. */
 static int exit_code(int err)
@@ -101,22 +78,30 @@ static int default_dirs(struct kernel_build_params *p, char *out, char *kc,
 
 enum { OPT_SRC = 1000, OPT_DEBIAN, OPT_MODEL, OPT_MODELS, OPT_PATCHES,
        OPT_FRAGMENTS, OPT_NAME, OPT_JOBS, OPT_NICE, OPT_CONFIG_ONLY,
-       OPT_KCONFIGS };
+       OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP };
 
-static const struct option build_opts[] = {
-	{ "src", required_argument, NULL, OPT_SRC },
-	{ "debian", required_argument, NULL, OPT_DEBIAN },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "models", required_argument, NULL, OPT_MODELS },
-	{ "patches", required_argument, NULL, OPT_PATCHES },
-	{ "fragments", required_argument, NULL, OPT_FRAGMENTS },
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "jobs", required_argument, NULL, OPT_JOBS },
-	{ "nice", required_argument, NULL, OPT_NICE },
-	{ "config-only", no_argument, NULL, OPT_CONFIG_ONLY },
-	{ "kconfigs", required_argument, NULL, OPT_KCONFIGS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct argp_option build_opts[] = {
+	{ "src", OPT_SRC, "TREE", 0, "a kernel tree (default: Debian's "
+	  "linux-source package, --debian)", 0 },
+	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES "
+	  "(default 6.12)", 0 },
+	{ "model", OPT_MODEL, "MODEL", 0, "build: rt, full, lazy or none", 0 },
+	{ "models", OPT_MODELS, "M,...", 0, "matrix: the preemption models "
+	  "(default rt,full)", 0 },
+	{ "patches", OPT_PATCHES, "SET,...", 0, "patch sets (patches/SET/) "
+	  "applied in order", 0 },
+	{ "fragments", OPT_FRAGMENTS, "F,...", 0, "more kconfigs/ fragments",
+	  0 },
+	{ "name", OPT_NAME, "NAME", 0, "the kernel's name (out/kernels/NAME/)",
+	  0 },
+	{ "jobs", OPT_JOBS, "N", 0, "make -jN (1..256)", 0 },
+	{ "nice", OPT_NICE, "N", 0, "the build's nice level (0..19, default "
+	  "19)", 0 },
+	{ "config-only", OPT_CONFIG_ONLY, NULL, 0, "merge and check the "
+	  ".config, build nothing", 0 },
+	{ "kconfigs", OPT_KCONFIGS, "DIR", 0, "the fragments' folder (default "
+	  "kconfigs/)", 0 },
+	{ 0 }
 };
 
 struct matrix_models {
@@ -124,62 +109,90 @@ struct matrix_models {
 	int n;
 };
 
-static int parse_build_opts(int argc, char **argv,
+struct build_args {
+	struct kernel_build_params *p;
+	struct matrix_models *mm;
+};
+
+static error_t build_parse(int key, char *arg, struct argp_state *state)
+{
+	struct build_args *a = state->input;
+	struct kernel_build_params *p = a->p;
+	uint64_t v;
+
+	switch (key) {
+	case OPT_SRC: p->src = arg; break;
+	case OPT_DEBIAN: p->debian = arg; break;
+	case OPT_MODEL: p->model = arg; break;
+	case OPT_MODELS:
+		if (split_list(arg, a->mm->v, &a->mm->n, 4, "models"))
+			return cli_error(state, "--models: '%s'", arg);
+		break;
+	case OPT_PATCHES:
+		if (split_list(arg, p->sets, &p->nr_sets, KBUILD_MAX_SETS,
+			       "patch sets"))
+			return cli_error(state, "--patches: '%s'", arg);
+		break;
+	case OPT_FRAGMENTS:
+		if (split_list(arg, p->fragments, &p->nr_fragments,
+			       KBUILD_MAX_FRAGMENTS, "fragments"))
+			return cli_error(state, "--fragments: '%s'", arg);
+		break;
+	case OPT_NAME: p->name = arg; break;
+	case OPT_JOBS:
+	case OPT_NICE:
+		if (parse_u64_range(arg, key == OPT_JOBS,
+				    key == OPT_JOBS ? 256 : 19, &v))
+			return cli_error(state, "--%s: '%s' is not a valid "
+					 "number", key == OPT_JOBS ? "jobs" :
+					 "nice", arg);
+		if (key == OPT_JOBS)
+			p->jobs = v;
+		else
+			p->nice = v;
+		break;
+	case OPT_CONFIG_ONLY: p->config_only = true; break;
+	case OPT_KCONFIGS: p->kconfigs_dir = arg; break;
+	case ARGP_KEY_ARG:
+		return cli_error(state, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+#define KERNEL_POST_DOC "\vKernels land in out/kernels/NAME/ (bzImage, " \
+	".config, build.json); the default tree is Debian's " \
+	"linux-source-6.12 (--debian 6.12). docs/kernels.md."
+
+static const struct argp build_argp = {
+	build_opts, build_parse, NULL,
+	"Builds a named kernel: a tree, a preemption model (--model), patch "
+	"sets and config fragments merged onto defconfig." KERNEL_POST_DOC,
+	NULL, NULL, NULL
+};
+
+static const struct argp config_argp = {
+	build_opts, build_parse, NULL,
+	"The .config of a kernel build (build --config-only): fragments merged "
+	"and checked, nothing compiled." KERNEL_POST_DOC, NULL, NULL, NULL
+};
+
+static const struct argp matrix_argp = {
+	build_opts, build_parse, NULL,
+	"{models} x {base, patched}: one build after the other (--patches "
+	"SET,... required; --models, not --model/--name)." KERNEL_POST_DOC,
+	NULL, NULL, NULL
+};
+
+static int parse_build_opts(const char *cmd, const struct argp *argp,
+			    int argc, char **argv,
 			    struct kernel_build_params *p,
 			    struct matrix_models *mm)
 {
-	uint64_t v;
-	int c, ret = 0;
+	struct build_args a = { .p = p, .mm = mm };
 
-	optind = 1;
-	while (!ret && (c = getopt_long(argc, argv, "h", build_opts,
-					NULL)) != -1) {
-		switch (c) {
-		case OPT_SRC: p->src = optarg; break;
-		case OPT_DEBIAN: p->debian = optarg; break;
-		case OPT_MODEL: p->model = optarg; break;
-		case OPT_MODELS:
-			ret = split_list(optarg, mm->v, &mm->n, 4, "models");
-			break;
-		case OPT_PATCHES:
-			ret = split_list(optarg, p->sets, &p->nr_sets,
-					 KBUILD_MAX_SETS, "patch sets");
-			break;
-		case OPT_FRAGMENTS:
-			ret = split_list(optarg, p->fragments,
-					 &p->nr_fragments,
-					 KBUILD_MAX_FRAGMENTS, "fragments");
-			break;
-		case OPT_NAME: p->name = optarg; break;
-		case OPT_JOBS:
-		case OPT_NICE:
-			if (parse_u64_range(optarg, c == OPT_JOBS,
-					    c == OPT_JOBS ? 256 : 19, &v)) {
-				pr_err("--%s: '%s' is not a valid number",
-				       c == OPT_JOBS ? "jobs" : "nice", optarg);
-				return -EINVAL;
-			}
-			if (c == OPT_JOBS)
-				p->jobs = v;
-			else
-				p->nice = v;
-			break;
-		case OPT_CONFIG_ONLY: p->config_only = true; break;
-		case OPT_KCONFIGS: p->kconfigs_dir = optarg; break;
-		case 'h':
-			fputs(kernel_usage, stdout);
-			return 1;
-		default:
-			fputs(kernel_usage, stderr);
-			return -EINVAL;
-		}
-	}
-	if (!ret && optind < argc) {
-		pr_err("unexpected argument '%s'", argv[optind]);
-		fputs(kernel_usage, stderr);
-		return -EINVAL;
-	}
-	return ret;
+	return cli_parse(cmd, argp, argc, argv, 0, &a);
 }
 
 static int do_build(int argc, char **argv, bool config_only)
@@ -190,9 +203,11 @@ static int do_build(int argc, char **argv, bool config_only)
 	struct matrix_models mm = { .n = 0 };
 	int ret;
 
-	ret = parse_build_opts(argc, argv, &p, &mm);
+	ret = parse_build_opts(config_only ? "kernel config" : "kernel build",
+			       config_only ? &config_argp : &build_argp, argc,
+			       argv, &p, &mm);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return cli_exit(ret);
 	p.config_only |= config_only;
 	if (!p.model || mm.n) {
 		pr_err("kernel build needs --model rt|full|lazy|none");
@@ -218,9 +233,10 @@ static int do_matrix(int argc, char **argv)
 	char built[8][PATH_MAX + 16];
 	int ret, i, k, n = 0, nr_sets;
 
-	ret = parse_build_opts(argc, argv, &p, &mm);
+	ret = parse_build_opts("kernel matrix", &matrix_argp, argc, argv, &p,
+			       &mm);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : exit_code(ret);
+		return cli_exit(ret);
 	if (!p.nr_sets || p.model || p.name || p.config_only) {
 		pr_err("kernel matrix needs --patches SET,... (and takes "
 		       "--models, not --model/--name)");
@@ -250,52 +266,127 @@ static int do_matrix(int argc, char **argv)
 	return exit_code(ret);
 }
 
+static int kernel_build_cmd(int argc, char **argv)
+{
+	return do_build(argc, argv, false);
+}
+
+static int kernel_config_cmd(int argc, char **argv)
+{
+	return do_build(argc, argv, true);
+}
+
 int cmd_kernel(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(kernel_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_BAD_INPUT : EXIT_PASS;
-	}
-	if (!strcmp(argv[1], "build"))
-		return do_build(argc - 1, argv + 1, false);
-	if (!strcmp(argv[1], "config"))
-		return do_build(argc - 1, argv + 1, true);
-	if (!strcmp(argv[1], "matrix"))
-		return do_matrix(argc - 1, argv + 1);
-	pr_err("unknown kernel command '%s' (build, matrix, config)", argv[1]);
-	return EXIT_BAD_INPUT;
+	static const struct cli_sub subs[] = {
+		{ "build", "[--src TREE | --debian SERIES] --model "
+		  "rt|full|lazy|none [OPTION...]", "build a named kernel",
+		  kernel_build_cmd },
+		{ "matrix", "[--src TREE | --debian SERIES] --patches SET,... "
+		  "[--models rt,full]", "{models} x {base, patched}",
+		  do_matrix },
+		{ "config", "[OPTION...]", "build --config-only: fragments "
+		  "merged and checked", kernel_config_cmd },
+	};
+
+	return cli_dispatch("kernel", "Named kernels from a tree, a preemption "
+			    "model and patch sets (docs/kernels.md).", subs,
+			    sizeof(subs) / sizeof(subs[0]), argc, argv);
 }
+
+struct patches_args {
+	const char *mbox, *seeds, *src, *debian, *keep, *set;
+	bool pin;
+	int nwords;		/* positional words it takes */
+};
+
+static const struct argp_option fetch_opts[] = {
+	{ "mbox", OPT_MBOX, "FILE", 0, "the patches from a local mbox, not b4",
+	  0 },
+	{ "seeds", OPT_SEEDS, "DIR", 0, "the mail text the manifest names "
+	  "(mail = FILE), in DIR", 0 },
+	{ "pin", OPT_PIN, NULL, 0, "write each patch's sha256 into the "
+	  "manifest", 0 },
+	{ 0 }
+};
+
+static const struct argp_option check_opts[] = {
+	{ "src", OPT_SRC, "TREE", 0, "a kernel tree (default: Debian's "
+	  "linux-source)", 0 },
+	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES",
+	  0 },
+	{ "keep", OPT_KEEP, "DIR", 0, "apply in DIR and keep it (default: a "
+	  "throw-away clone)", 0 },
+	{ 0 }
+};
+
+static error_t patches_parse(int key, char *arg, struct argp_state *state)
+{
+	struct patches_args *a = state->input;
+
+	switch (key) {
+	case OPT_MBOX: a->mbox = arg; break;
+	case OPT_SEEDS: a->seeds = arg; break;
+	case OPT_PIN: a->pin = true; break;
+	case OPT_SRC: a->src = arg; break;
+	case OPT_DEBIAN: a->debian = arg; break;
+	case OPT_KEEP: a->keep = arg; break;
+	case ARGP_KEY_ARG:
+		if (!a->nwords || a->set)
+			return cli_error(state, "unexpected argument '%s'", arg);
+		a->set = arg;
+		break;
+	case ARGP_KEY_END:
+		if (a->nwords && !a->set)
+			return cli_error(state, "which patch set? (patches "
+					 "list)");
+		if (a->mbox && a->seeds)
+			return cli_error(state, "--mbox or --seeds, not both");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+#define PATCHES_POST_DOC "\vSets are patches/SET/manifest.ini; fetched " \
+	"patches land in out/patches/SET/. docs/kernels.md."
+
+static const struct argp fetch_argp = {
+	fetch_opts, patches_parse, "SET",
+	"Fetches a patch set (b4 am by its message-ids, a local mbox, or the "
+	"seed mail) and checks each patch's sha256." PATCHES_POST_DOC,
+	NULL, NULL, NULL
+};
+
+static const struct argp check_argp = {
+	check_opts, patches_parse, "SET[,SET...]",
+	"Applies patch sets, in order, to a clone of the tree." PATCHES_POST_DOC,
+	NULL, NULL, NULL
+};
+
+static const struct argp list_argp = {
+	NULL, patches_parse, NULL,
+	"Lists the patch sets: ours, fetched, or not fetched yet."
+	PATCHES_POST_DOC, NULL, NULL, NULL
+};
 
 static int patches_fetch(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "pin", no_argument, NULL, 'p' },
-		{ "seeds", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct patches_args a = { .nwords = 1 };
 	char out[PATH_MAX], pd[PATH_MAX], fetch[PATH_MAX + 16];
 	char seed[2 * PATH_MAX];
-	const char *mbox = NULL, *seeds = NULL;
+	const char *mbox, *seeds;
 	struct patch_set *s;
-	bool pin = false;
-	int c, ret, i;
+	bool pin;
+	int ret, i;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'm')
-			mbox = optarg;
-		else if (c == 'p')
-			pin = true;
-		else if (c == 's')
-			seeds = optarg;
-		else
-			return EXIT_BAD_INPUT;
-	}
-	if (optind != argc - 1 || (mbox && seeds)) {
-		fputs(patches_usage, stderr);
-		return EXIT_BAD_INPUT;
-	}
+	ret = cli_parse("patches fetch", &fetch_argp, argc, argv, 0, &a);
+	if (ret)
+		return cli_exit(ret);
+	mbox = a.mbox;
+	seeds = a.seeds;
+	pin = a.pin;
 	if (rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches"))
 		return EXIT_ENVIRONMENT;
@@ -303,7 +394,7 @@ static int patches_fetch(int argc, char **argv)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return EXIT_ENVIRONMENT;
-	ret = patchset_load(pd, argv[optind], s);
+	ret = patchset_load(pd, a.set, s);
 	/* --seeds DIR: the mail text the manifest names, in DIR. */
 	if (!ret && seeds && !s->mail[0]) {
 		pr_err("%s names no mail text (mail = FILE)", s->manifest);
@@ -326,35 +417,21 @@ static int patches_fetch(int argc, char **argv)
 /* Applies sets to a throw-away clone of the tree (or --keep DIR). */
 static int patches_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "src", required_argument, NULL, 's' },
-		{ "debian", required_argument, NULL, 'd' },
-		{ "keep", required_argument, NULL, 'k' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *src = NULL, *debian = NULL, *keep = NULL, *sets[16];
+	struct patches_args a = { .nwords = 1 };
+	const char *src, *debian, *keep, *sets[16];
 	char out[PATH_MAX], pd[PATH_MAX], fetch[PATH_MAX + 16];
 	char clone[PATH_MAX + 32], log[PATH_MAX + 48], cache[PATH_MAX];
 	struct kernel_tree tree;
 	struct patch_set *s;
-	int c, ret, i, n = 0;
+	int ret, i, n = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 's')
-			src = optarg;
-		else if (c == 'd')
-			debian = optarg;
-		else if (c == 'k')
-			keep = optarg;
-		else
-			return EXIT_BAD_INPUT;
-	}
-	if (optind != argc - 1) {
-		fputs(patches_usage, stderr);
-		return EXIT_BAD_INPUT;
-	}
-	ret = split_list(argv[optind], sets, &n, 16, "patch sets");
+	ret = cli_parse("patches check", &check_argp, argc, argv, 0, &a);
+	if (ret)
+		return cli_exit(ret);
+	src = a.src;
+	debian = a.debian;
+	keep = a.keep;
+	ret = split_list(a.set, sets, &n, 16, "patch sets");
 	if (ret)
 		return exit_code(ret);
 	if (rtpaths_out(out, sizeof(out)) ||
@@ -402,13 +479,18 @@ static int patches_check(int argc, char **argv)
 	return exit_code(ret);
 }
 
-static int patches_list(void)
+static int patches_list(int argc, char **argv)
 {
 	char out[PATH_MAX], pd[PATH_MAX], fetch[PATH_MAX + 16];
+	struct patches_args a = { 0 };
 	struct dirent **names;
-	struct patch_set *s = calloc(1, sizeof(*s));
+	struct patch_set *s;
 	int i, n;
 
+	n = cli_parse("patches list", &list_argp, argc, argv, 0, &a);
+	if (n)
+		return cli_exit(n);
+	s = calloc(1, sizeof(*s));
 	if (!s || rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches")) {
 		free(s);
@@ -439,18 +521,18 @@ static int patches_list(void)
 
 int cmd_patches(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(patches_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_BAD_INPUT : EXIT_PASS;
-	}
-	if (!strcmp(argv[1], "fetch"))
-		return patches_fetch(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "check")) {
-		int ret = patches_check(argc - 1, argv + 1);
-		return ret;
-	}
-	if (!strcmp(argv[1], "list"))
-		return patches_list();
-	pr_err("unknown patches command '%s' (fetch, check, list)", argv[1]);
-	return EXIT_BAD_INPUT;
+	static const struct cli_sub subs[] = {
+		{ "fetch", "SET [--mbox FILE | --seeds DIR] [--pin]",
+		  "fetch a patch set (b4, mbox, the seed mail)",
+		  patches_fetch },
+		{ "check", "SET[,SET...] [--src TREE | --debian SERIES] "
+		  "[--keep DIR]", "check that patch sets apply",
+		  patches_check },
+		{ "list", "", "the patch sets and whether they are fetched",
+		  patches_list },
+	};
+
+	return cli_dispatch("patches", "Patch sets from the threads, fetched "
+			    "(b4, mbox), never committed (docs/kernels.md).",
+			    subs, sizeof(subs) / sizeof(subs[0]), argc, argv);
 }

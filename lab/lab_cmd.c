@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Command lines of `rtgate lab run` and `rtgate lab gate`. */
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
@@ -18,64 +19,60 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
-static const char lab_usage[] =
-	"usage: rtgate lab run (--kernel DIR|NAME | --debian-kernel rt|std)\n"
-	"                      (--suite SUITE [-- RUN-ARGS] | --exec -- CMD "
-	"[ARGS])\n"
-	"                      [--append CMDLINE] [--accel auto|kvm|tcg] "
-	"[--cpus N]\n"
-	"                      [--mem MB] [--timeout DURATION] [--with PROG] "
-	"[--out DIR] [-v]\n"
-	"                      [--duration-scale F] [--repeat N] [--trace MODE] "
-	"[--no-history]\n"
-	"                      [--tcg-thread single|multi] "
-	"[--on-crash rerun|stop]\n"
-	"       rtgate lab initramfs (--kernel K | --debian-kernel F) "
-	"[--suite S] [--with PROG]\n"
-	"       rtgate lab gate KERNEL_A KERNEL_B --suite SUITE [--append-a "
-	"CMDLINE]\n"
-	"                      [--append-b CMDLINE] [--scenario S] [lab run "
-	"options] [-- RUN-ARGS]\n"
-	"KERNEL: a folder from `rtgate kernel build`, a NAME under "
-	"out/kernels, or\ndebian:rt / debian:std (Debian's prebuilt 6.1 "
-	"images). RUN-ARGS go to\n`rtgate run` inside the guest. "
-	"See docs/kernels.md.\n";
-
 enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
        OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_TCG_THREAD,
        OPT_ON_CRASH };
 
-static const struct option lab_opts[] = {
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
-	{ "debian-kernel", required_argument, NULL, OPT_DEBIAN },
-	{ "suite", required_argument, NULL, OPT_SUITE },
-	{ "exec", no_argument, NULL, OPT_EXEC },
-	{ "append", required_argument, NULL, OPT_APPEND },
-	{ "append-a", required_argument, NULL, OPT_APPEND_A },
-	{ "append-b", required_argument, NULL, OPT_APPEND_B },
-	{ "accel", required_argument, NULL, OPT_ACCEL },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "mem", required_argument, NULL, OPT_MEM },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "with", required_argument, NULL, OPT_WITH },
-	{ "tcg-thread", required_argument, NULL, OPT_TCG_THREAD },
-	{ "on-crash", required_argument, NULL, OPT_ON_CRASH },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "scenario", required_argument, NULL, OPT_SCENARIO },
-	/* `rtgate run`'s own options, passed to the guest as they are. */
-	{ "duration-scale", required_argument, NULL, OPT_RUN_SCALE },
-	{ "repeat", required_argument, NULL, OPT_RUN_REPEAT },
-	{ "trace", required_argument, NULL, OPT_RUN_TRACE },
-	{ "no-history", no_argument, NULL, OPT_RUN_NO_HISTORY },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct argp_option lab_opts[] = {
+	{ NULL, 0, NULL, 0, "The kernel and what runs inside:", 1 },
+	{ "kernel", OPT_KERNEL, "DIR|NAME", 0, "a folder from `rtgate kernel "
+	  "build` or a NAME under out/kernels", 1 },
+	{ "debian-kernel", OPT_DEBIAN, "rt|std", 0, "Debian's prebuilt 6.1 "
+	  "images", 1 },
+	{ "suite", OPT_SUITE, "SUITE", 0, "run this suite inside (RUN-ARGS "
+	  "after -- go to `rtgate run`)", 1 },
+	{ "exec", OPT_EXEC, NULL, 0, "run the command after -- inside "
+	  "instead", 1 },
+	{ "scenario", OPT_SCENARIO, "S", 0, "gate: compare only this scenario "
+	  "(repeatable)", 1 },
+	{ "with", OPT_WITH, "PROG", 0, "put PROG into the initramfs too "
+	  "(repeatable)", 1 },
+	{ NULL, 0, NULL, 0, "The guest:", 2 },
+	{ "append", OPT_APPEND, "CMDLINE", 0, "more kernel command line", 2 },
+	{ "append-a", OPT_APPEND_A, "CMDLINE", 0, "gate: KERNEL_A's command "
+	  "line", 2 },
+	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "gate: KERNEL_B's command "
+	  "line", 2 },
+	{ "accel", OPT_ACCEL, "auto|kvm|tcg", 0, "QEMU's accelerator (default "
+	  "auto)", 2 },
+	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default 2)", 2 },
+	{ "mem", OPT_MEM, "MB", 0, "guest memory (default 1024)", 2 },
+	{ "timeout", OPT_TIMEOUT, "DURATION", 0, "the whole boot and run "
+	  "(default 30m)", 2 },
+	{ "out", OPT_OUT, "DIR", 0, "results directory (default results/)",
+	  2 },
+	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "TCG's threads "
+	  "(default multi; single for scenarios that flip sched features)",
+	  2 },
+	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "a guest that crashed: "
+	  "boot again single-threaded to tell a reproducible crash from a "
+	  "TCG artefact (default stop)", 2 },
+	{ "verbose", 'v', NULL, 0, "the guest's console on stderr", 2 },
+	{ NULL, 0, NULL, 0, "The guest's `rtgate run` (as RUN-ARGS after -- "
+	  "too):", 3 },
+	{ "duration-scale", OPT_RUN_SCALE, "F", 0, "its --duration-scale", 3 },
+	{ "repeat", OPT_RUN_REPEAT, "N", 0, "its --repeat", 3 },
+	{ "trace", OPT_RUN_TRACE, "MODE", 0, "its --trace", 3 },
+	{ "no-history", OPT_RUN_NO_HISTORY, NULL, 0, "its --no-history", 3 },
+	{ 0 }
 };
 
 struct lab_cmd {
 	struct lab_run_params p;
+	const char **pos;
+	int *nr_pos, max_pos;
 	const char *debian;
 	const char *append_a, *append_b;
 	bool exec;
@@ -84,22 +81,23 @@ struct lab_cmd {
 	char out[PATH_MAX], results[PATH_MAX];
 };
 
-static int number(const char *opt, const char *arg, uint64_t min,
-		  uint64_t max, int *out)
+static int number(const struct argp_state *state, const char *opt,
+		  const char *arg, uint64_t min, uint64_t max, int *out)
 {
 	uint64_t v;
 
-	if (parse_u64_range(arg, min, max, &v)) {
-		pr_err("--%s: '%s' is not a number in %llu..%llu", opt, arg,
-		       (unsigned long long)min, (unsigned long long)max);
-		return -EINVAL;
-	}
+	if (parse_u64_range(arg, min, max, &v))
+		return cli_error(state, "--%s: '%s' is not a number in "
+				 "%llu..%llu", opt, arg,
+				 (unsigned long long)min,
+				 (unsigned long long)max);
 	*out = v;
 	return 0;
 }
 
 /* A run option given to lab run/gate itself: the guest's rtgate run. */
-static int run_arg(struct lab_run_params *p, int c, const char *arg)
+static error_t run_arg(struct lab_cmd *lc, struct argp_state *state,
+		       int key, const char *arg)
 {
 	static const char *const names[] = {
 		[OPT_RUN_SCALE - OPT_RUN_SCALE] = "--duration-scale",
@@ -107,126 +105,155 @@ static int run_arg(struct lab_run_params *p, int c, const char *arg)
 		[OPT_RUN_TRACE - OPT_RUN_SCALE] = "--trace",
 		[OPT_RUN_NO_HISTORY - OPT_RUN_SCALE] = "--no-history",
 	};
+	struct lab_run_params *p = &lc->p;
 
 	if (p->nr_args + 2 > LAB_MAX_ARGS)
-		return -E2BIG;
-	p->args[p->nr_args++] = names[c - OPT_RUN_SCALE];
+		return cli_error(state, "too many arguments for the guest");
+	p->args[p->nr_args++] = names[key - OPT_RUN_SCALE];
 	if (arg)
 		p->args[p->nr_args++] = arg;
 	return 0;
 }
 
-static int parse_opt(struct lab_cmd *lc, int c)
+/* The words after "--": RUN-ARGS for the guest's rtgate, or --exec's. */
+static error_t guest_args(struct lab_cmd *lc, struct argp_state *state)
 {
+	struct lab_run_params *p = &lc->p;
+	int i;
+
+	for (i = state->next - 1; i < state->argc; i++) {
+		const char **dst = lc->exec ? p->exec : p->args;
+		int *n = lc->exec ? &p->nr_exec : &p->nr_args;
+
+		if (*n == LAB_MAX_ARGS)
+			return cli_error(state, "too many arguments after --");
+		dst[(*n)++] = state->argv[i];
+	}
+	state->next = state->argc;
+	return 0;
+}
+
+static error_t lab_parse(int key, char *arg, struct argp_state *state)
+{
+	struct lab_cmd *lc = state->input;
 	struct lab_run_params *p = &lc->p;
 	uint64_t ns;
 
-	switch (c) {
-	case OPT_KERNEL: p->kernel = optarg; return 0;
-	case OPT_DEBIAN: lc->debian = optarg; return 0;
-	case OPT_SUITE: p->suite = optarg; return 0;
+	switch (key) {
+	case OPT_KERNEL: p->kernel = arg; return 0;
+	case OPT_DEBIAN: lc->debian = arg; return 0;
+	case OPT_SUITE: p->suite = arg; return 0;
 	case OPT_EXEC: lc->exec = true; return 0;
-	case OPT_APPEND: p->append = optarg; return 0;
-	case OPT_APPEND_A: lc->append_a = optarg; return 0;
-	case OPT_APPEND_B: lc->append_b = optarg; return 0;
-	case OPT_OUT: p->results_dir = optarg; return 0;
+	case OPT_APPEND: p->append = arg; return 0;
+	case OPT_APPEND_A: lc->append_a = arg; return 0;
+	case OPT_APPEND_B: lc->append_b = arg; return 0;
+	case OPT_OUT: p->results_dir = arg; return 0;
 	case 'v': p->verbose = true; return 0;
 	case OPT_ACCEL:
-		if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") &&
-		    strcmp(optarg, "tcg")) {
-			pr_err("--accel: auto, kvm or tcg, not '%s'", optarg);
-			return -EINVAL;
-		}
-		p->accel = optarg;
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") &&
+		    strcmp(arg, "tcg"))
+			return cli_error(state, "--accel: auto, kvm or tcg, "
+					 "not '%s'", arg);
+		p->accel = arg;
 		return 0;
 	case OPT_TCG_THREAD:
-		if (strcmp(optarg, "single") && strcmp(optarg, "multi")) {
-			pr_err("--tcg-thread: single or multi, not '%s'",
-			       optarg);
-			return -EINVAL;
-		}
-		p->tcg_single = !strcmp(optarg, "single");
+		if (strcmp(arg, "single") && strcmp(arg, "multi"))
+			return cli_error(state, "--tcg-thread: single or multi, "
+					 "not '%s'", arg);
+		p->tcg_single = !strcmp(arg, "single");
 		return 0;
 	case OPT_ON_CRASH:
-		if (strcmp(optarg, "rerun") && strcmp(optarg, "stop")) {
-			pr_err("--on-crash: rerun or stop, not '%s'", optarg);
-			return -EINVAL;
-		}
-		p->rerun_on_crash = !strcmp(optarg, "rerun");
-		return 0;
-	case OPT_CPUS: return number("cpus", optarg, 1, 64, &p->cpus);
-	case OPT_MEM: return number("mem", optarg, 256, 65536, &p->mem_mb);
-	case OPT_TIMEOUT:
-		if (parse_duration_ns(optarg, &ns) || ns < 1000000000ULL) {
-			pr_err("--timeout: '%s' is not a duration of 1s or "
-			       "more (30s, 10m)", optarg);
-			return -EINVAL;
-		}
-		p->timeout_s = ns / 1000000000ULL;
-		return 0;
-	case OPT_SCENARIO:
-		if (lc->nr_scenarios == 16)
-			return -E2BIG;
-		lc->scenarios[lc->nr_scenarios++] = optarg;
+		if (strcmp(arg, "rerun") && strcmp(arg, "stop"))
+			return cli_error(state, "--on-crash: rerun or stop, "
+					 "not '%s'", arg);
+		p->rerun_on_crash = !strcmp(arg, "rerun");
 		return 0;
 	case OPT_RUN_SCALE:
 	case OPT_RUN_REPEAT:
 	case OPT_RUN_TRACE:
 	case OPT_RUN_NO_HISTORY:
-		return run_arg(p, c, optarg);
+		return run_arg(lc, state, key, arg);
+	case OPT_CPUS: return number(state, "cpus", arg, 1, 64, &p->cpus);
+	case OPT_MEM:
+		return number(state, "mem", arg, 256, 65536, &p->mem_mb);
+	case OPT_TIMEOUT:
+		if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL)
+			return cli_error(state, "--timeout: '%s' is not a "
+					 "duration of 1s or more (30s, 10m)",
+					 arg);
+		p->timeout_s = ns / 1000000000ULL;
+		return 0;
+	case OPT_SCENARIO:
+		if (lc->nr_scenarios == 16)
+			return cli_error(state, "at most 16 --scenario");
+		lc->scenarios[lc->nr_scenarios++] = arg;
+		return 0;
 	case OPT_WITH:
 		if (p->nr_tools == 16)
-			return -E2BIG;
-		p->tools[p->nr_tools++] = optarg;
+			return cli_error(state, "at most 16 --with");
+		p->tools[p->nr_tools++] = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		/* After "--": the guest's; before it: KERNEL_A KERNEL_B. */
+		if (state->quoted && state->next - 1 >= state->quoted)
+			return guest_args(lc, state);
+		if (*lc->nr_pos == lc->max_pos)
+			return cli_error(state, "unexpected argument '%s' "
+					 "(arguments for the guest go after "
+					 "--)", arg);
+		lc->pos[(*lc->nr_pos)++] = arg;
 		return 0;
 	default:
-		fputs(lab_usage, stderr);
-		return -EINVAL;
+		return ARGP_ERR_UNKNOWN;
 	}
 }
 
-/* Options, then positional arguments up to "--", then the rest. */
-static int parse(int argc, char **argv, struct lab_cmd *lc,
-		 const char **pos, int *nr_pos, int max_pos)
+#define LAB_POST_DOC "\vKERNEL: a folder from `rtgate kernel build`, a " \
+	"NAME under out/kernels, or debian:rt / debian:std (Debian's " \
+	"prebuilt 6.1 images). RUN-ARGS go to `rtgate run` inside the " \
+	"guest. docs/kernels.md."
+
+static const struct argp run_argp = {
+	lab_opts, lab_parse,
+	"(--kernel DIR|NAME | --debian-kernel rt|std) --suite SUITE [-- "
+	"RUN-ARGS]\n(--kernel DIR|NAME | --debian-kernel rt|std) --exec -- "
+	"CMD [ARG...]",
+	"Boots a kernel in QEMU with an initramfs carrying rtgate, runs a suite "
+	"(or a command) inside and brings the results back." LAB_POST_DOC,
+	NULL, NULL, NULL
+};
+
+static const struct argp initramfs_argp = {
+	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel rt|std)",
+	"Builds the initramfs a lab run would boot, and prints its path."
+	LAB_POST_DOC, NULL, NULL, NULL
+};
+
+static const struct argp gate_argp = {
+	lab_opts, lab_parse, "KERNEL_A KERNEL_B --suite SUITE [-- RUN-ARGS]",
+	"One suite on two kernels, each booted in QEMU, then every scenario "
+	"compared (A the baseline) with the suite's gate." LAB_POST_DOC,
+	NULL, NULL, NULL
+};
+
+/* Options, positional arguments, then after "--" the guest's. */
+static int parse(const char *cmd, const struct argp *argp, int argc,
+		 char **argv, struct lab_cmd *lc, const char **pos,
+		 int *nr_pos, int max_pos)
 {
 	struct lab_run_params *p = &lc->p;
-	int c, ret, i;
+	int ret;
 
 	p->accel = "auto";
 	p->cpus = 2;
 	p->mem_mb = 1024;
 	p->timeout_s = 1800;
-	optind = 1;
-	for (;;) {
-		c = getopt_long(argc, argv, "+vh", lab_opts, NULL);
-		if (c == 'h') {
-			fputs(lab_usage, stdout);
-			return 1;
-		}
-		if (c != -1) {
-			ret = parse_opt(lc, c);
-			if (ret)
-				return ret;
-			continue;
-		}
-		/* getopt stops at "--" (consumed) or at a positional. */
-		if (optind >= argc || !strcmp(argv[optind - 1], "--"))
-			break;
-		if (*nr_pos == max_pos) {
-			pr_err("unexpected argument '%s' (arguments for the "
-			       "guest go after --)", argv[optind]);
-			return -EINVAL;
-		}
-		pos[(*nr_pos)++] = argv[optind++];
-	}
-	for (i = optind; i < argc; i++) {
-		const char **dst = lc->exec ? p->exec : p->args;
-		int *n = lc->exec ? &p->nr_exec : &p->nr_args;
-
-		if (*n == LAB_MAX_ARGS)
-			return -E2BIG;
-		dst[(*n)++] = argv[i];
-	}
+	lc->pos = pos;
+	lc->nr_pos = nr_pos;
+	lc->max_pos = max_pos;
+	ret = cli_parse(cmd, argp, argc, argv, ARGP_IN_ORDER, lc);
+	if (ret)
+		return ret;
 	if (rtpaths_out(lc->out, sizeof(lc->out)))
 		return -ENAMETOOLONG;
 	p->out_dir = lc->out;
@@ -246,15 +273,16 @@ static int lab_run_cmd(int argc, char **argv)
 	int nr_pos = 0, ret;
 	char spec[32];
 
-	ret = parse(argc, argv, &lc, pos, &nr_pos, 0);
+	ret = parse("lab run", &run_argp, argc, argv, &lc, pos, &nr_pos, 0);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
+		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
+		       lab_exit_code(ret);
 	if (!lc.p.kernel == !lc.debian || (!lc.p.suite == !lc.exec) ||
 	    (lc.exec && !lc.p.nr_exec) || lc.append_a || lc.append_b) {
-		pr_err("lab run needs one of --kernel/--debian-kernel and one "
-		       "of --suite/--exec -- CMD");
-		fputs(lab_usage, stderr);
-		return EXIT_BAD_INPUT;
+		return cli_exit(cli_usage_error("lab run", "one of --kernel/"
+						"--debian-kernel and one of "
+						"--suite/--exec -- CMD, "
+						"please"));
 	}
 	if (lc.debian) {
 		rtpath_fmt(spec, sizeof(spec), "debian:%s", lc.debian);
@@ -276,9 +304,11 @@ static int lab_initramfs_cmd(int argc, char **argv)
 	const char *pos[1];
 	int nr_pos = 0, ret;
 
-	ret = parse(argc, argv, &lc, pos, &nr_pos, 0);
+	ret = parse("lab initramfs", &initramfs_argp, argc, argv, &lc, pos,
+		    &nr_pos, 0);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
+		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
+		       lab_exit_code(ret);
 	if (!lc.p.kernel == !lc.debian) {
 		pr_err("lab initramfs needs --kernel or --debian-kernel");
 		return EXIT_BAD_INPUT;
@@ -309,15 +339,15 @@ static int lab_gate_cmd(int argc, char **argv)
 	const char *pos[2];
 	int nr_pos = 0, ret;
 
-	ret = parse(argc, argv, &lc, pos, &nr_pos, 2);
+	ret = parse("lab gate", &gate_argp, argc, argv, &lc, pos, &nr_pos,
+		    2);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : lab_exit_code(ret);
+		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
+		       lab_exit_code(ret);
 	if (nr_pos != 2 || !lc.p.suite || lc.exec || lc.p.kernel ||
-	    lc.debian) {
-		pr_err("lab gate needs KERNEL_A KERNEL_B and --suite");
-		fputs(lab_usage, stderr);
-		return EXIT_BAD_INPUT;
-	}
+	    lc.debian)
+		return cli_exit(cli_usage_error("lab gate", "KERNEL_A KERNEL_B "
+						"and --suite, please"));
 	toolrun_catch_signals();
 	lc.p.kernel = pos[0];
 	lc.p.label = "a";
@@ -356,16 +386,18 @@ static int lab_gate_cmd(int argc, char **argv)
 
 int cmd_lab(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(lab_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_BAD_INPUT : EXIT_PASS;
-	}
-	if (!strcmp(argv[1], "run"))
-		return lab_run_cmd(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "gate"))
-		return lab_gate_cmd(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "initramfs"))
-		return lab_initramfs_cmd(argc - 1, argv + 1);
-	pr_err("unknown lab command '%s' (run, gate, initramfs)", argv[1]);
-	return EXIT_BAD_INPUT;
+	static const struct cli_sub subs[] = {
+		{ "run", "(--kernel K | --debian-kernel rt|std) (--suite S "
+		  "[-- RUN-ARGS] | --exec -- CMD)", "boot a kernel in QEMU, "
+		  "run a suite inside", lab_run_cmd },
+		{ "gate", "KERNEL_A KERNEL_B --suite SUITE [OPTION...]",
+		  "one suite on two kernels, judged", lab_gate_cmd },
+		{ "initramfs", "(--kernel K | --debian-kernel rt|std)",
+		  "the initramfs a lab run boots", lab_initramfs_cmd },
+	};
+
+	return cli_dispatch("lab", "The QEMU lab: built kernels booted with "
+			    "rtgate inside, the results brought back "
+			    "(docs/kernels.md).", subs,
+			    sizeof(subs) / sizeof(subs[0]), argc, argv);
 }

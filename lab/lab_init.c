@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
@@ -263,18 +264,29 @@ static void __attribute__((noreturn)) power_off(void)
 		pause();
 }
 
+static const struct argp init_argp = {
+	NULL, NULL, NULL,
+	"The lab guest's /init: mounts what the guest needs, runs the plan the "
+	"host shared (9p), writes its status and powers the machine off. Only "
+	"as PID 1 (`rtgate lab run` boots it).", NULL, NULL, NULL
+};
+
 int cmd_lab_init(int argc, char **argv)
 {
 	struct guest_status st = { .exit_code = -1 };
 	struct utsname u;
+	int ret;
 
-	(void)argc;
-	(void)argv;
 	if (getpid() != 1) {
+		ret = cli_parse("lab-init", &init_argp, argc, argv, 0, NULL);
+		if (ret)
+			return cli_exit(ret);
 		pr_err("lab-init is the lab guest's /init (PID 1); it powers "
 		       "the machine off when done");
 		return EXIT_BAD_INPUT;
 	}
+	(void)argc;
+	(void)argv;
 	clock_gettime(CLOCK_MONOTONIC, &st.start);
 	mount_basics();
 	uname(&u);

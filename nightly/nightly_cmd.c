@@ -3,7 +3,7 @@
  * `rtgate nightly [--config FILE]` and `rtgate dashboard`.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
+#include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
 #include "history/history.h"
@@ -19,6 +20,7 @@
 #include "log.h"
 #include "nightly/nightly.h"
 #include "nightly/nightly_priv.h"
+#include "parse.h"
 
 int nightly_exit_merge(int a, int b)
 {
@@ -193,39 +195,64 @@ static int run_nightly(struct nightly_config *cfg)
 	return code;
 }
 
+enum { OPT_CONFIG = 'c', OPT_CHECK = 0x100, OPT_DB, OPT_OUT = 'o',
+       OPT_REPORT_URL, OPT_HISTORY, OPT_REFERENCE };
+
+struct nightly_args {
+	const char *file;
+	bool check;
+};
+
+static const struct argp_option nightly_opts[] = {
+	{ "config", OPT_CONFIG, "FILE", 0, "the nightly's configuration "
+	  "(lab/nightly/nightly.conf.example; default: the environment's)", 0 },
+	{ "check", OPT_CHECK, NULL, 0, "print what the nightly would do, and "
+	  "stop", 0 },
+	{ 0 }
+};
+
+static error_t nightly_parse(int key, char *arg, struct argp_state *state)
+{
+	struct nightly_args *a = state->input;
+
+	switch (key) {
+	case OPT_CONFIG:
+		a->file = arg;
+		break;
+	case OPT_CHECK:
+		a->check = true;
+		break;
+	case ARGP_KEY_ARG:
+		return cli_error(state, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp nightly_argp = {
+	nightly_opts, nightly_parse, NULL,
+	"Runs the configured suites (or collects runs a lab sent), stores them "
+	"in the history, judges every scenario against its last K runs, writes "
+	"the morning's summary and refreshes the dashboard. One at a time (a "
+	"lock). docs/nightly.md."
+	"\vExit status: the worst of the night: 0 pass, 1 regression against "
+	"history, 2 inconclusive, 3 bad configuration, 4 environment, 5 a run "
+	"did not complete.", NULL, NULL, NULL
+};
+
 int cmd_nightly(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	static struct nightly_config cfg;
-	const char *file = NULL;
-	bool check = false;
-	int c;
+	struct nightly_args a = { 0 };
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
-		if (c == 'C') {
-			check = true;
-			continue;
-		}
-		if (c != 'c') {
-			fprintf(stderr, "usage: rtgate nightly [--config FILE]"
-				" [--check]\n(docs/nightly.md)\n");
-			return EXIT_BAD_INPUT;
-		}
-		file = optarg;
-	}
-	if (optind != argc) {
-		pr_err("nightly: unexpected argument '%s'", argv[optind]);
+	ret = cli_parse("nightly", &nightly_argp, argc, argv, 0, &a);
+	if (ret)
+		return cli_exit(ret);
+	if (nightly_config_load(&cfg, a.file))
 		return EXIT_BAD_INPUT;
-	}
-	if (nightly_config_load(&cfg, file))
-		return EXIT_BAD_INPUT;
-	if (check)
+	if (a.check)
 		return nightly_config_print(&cfg, stdout);
 	if (self_rtgate(&cfg)) {
 		pr_err("nightly: cannot find the rtgate binary");
@@ -234,65 +261,92 @@ int cmd_nightly(int argc, char **argv)
 	return run_nightly(&cfg);
 }
 
+struct dashboard_args {
+	struct dashboard_params dp;
+	const char *db;
+};
+
+static const struct argp_option dashboard_opts[] = {
+	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
+	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
+	{ "out", OPT_OUT, "DIR", 0, "where index.html and the plots go "
+	  "(default RESULTS/dashboard)", 0 },
+	{ "report-url", OPT_REPORT_URL, "URL", 0, "the URL results/ is served "
+	  "at, for the points' links (default: links relative to DIR)", 0 },
+	{ "history", OPT_HISTORY, "K", 0, "runs not judged yet: against their "
+	  "last K runs (default 7)", 0 },
+	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
+	  "whose release matches GLOB", 0 },
+	{ 0 }
+};
+
+static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
+{
+	struct dashboard_args *a = state->input;
+	uint64_t v;
+
+	switch (key) {
+	case OPT_DB:
+		a->db = arg;
+		break;
+	case OPT_OUT:
+		a->dp.out_dir = arg;
+		break;
+	case OPT_REPORT_URL:
+		a->dp.report_url = arg;
+		break;
+	case OPT_REFERENCE:
+		a->dp.reference = arg;
+		break;
+	case OPT_HISTORY:
+		if (parse_u64_range(arg, 1, 1000, &v))
+			return cli_error(state, "--history: '%s' is not 1..1000 "
+					 "runs", arg);
+		a->dp.history = v;
+		break;
+	case ARGP_KEY_ARG:
+		return cli_error(state, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp dashboard_argp = {
+	dashboard_opts, dashboard_parse, NULL,
+	"Static HTML trends from the history: per suite, host and scenario the "
+	"maximum, p99.99 and p99 of every run (a workload metric, such as ns "
+	"per call, where the scenario is gated on one), regressions against "
+	"history marked, scaled runs ringed, every point a link to its report.",
+	NULL, NULL, NULL
+};
+
 int cmd_dashboard(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "report-url", required_argument, NULL, 'u' },
-		{ "history", required_argument, NULL, 'k' },
-		{ "reference", required_argument, NULL, 'r' },
-		{ 0 }
-	};
-	struct dashboard_params dp = { .history = 7 };
+	struct dashboard_args a = { .dp = { .history = 7 } };
 	char db[PATH_MAX], out[PATH_MAX];
-	const char *dbopt = NULL, *res;
-	int c;
+	const char *res;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dbopt = optarg;
-			break;
-		case 'o':
-			dp.out_dir = optarg;
-			break;
-		case 'u':
-			dp.report_url = optarg;
-			break;
-		case 'r':
-			dp.reference = optarg;
-			break;
-		case 'k':
-			dp.history = strtoul(optarg, NULL, 10);
-			if (dp.history >= 1 && dp.history <= 1000)
-				break;
-			pr_err("--history: 1..1000 runs");
-			return EXIT_BAD_INPUT;
-		default:
-			fprintf(stderr, "usage: rtgate dashboard [--db FILE] "
-				"[--out DIR] [--report-url URL] [--history K]"
-				" [--reference GLOB]\n");
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (history_resolve_db(dbopt, db, sizeof(db)))
+	ret = cli_parse("dashboard", &dashboard_argp, argc, argv, 0, &a);
+	if (ret)
+		return cli_exit(ret);
+	if (history_resolve_db(a.db, db, sizeof(db)))
 		return EXIT_BAD_INPUT;
-	if (!dbopt && !fsio_exists(db)) {
+	if (!a.db && !fsio_exists(db)) {
 		pr_err("%s: no history database yet (rtgate history import "
 		       "RESULTS_DIR fills one)", db);
 		return EXIT_BAD_INPUT;
 	}
-	if (!dp.out_dir) {
+	if (!a.dp.out_dir) {
 		res = getenv("RTGATE_RESULTS_DIR");
 		snprintf(out, sizeof(out), "%.4000s/dashboard",
 			 res && *res ? res : "results");
-		dp.out_dir = out;
+		a.dp.out_dir = out;
 	}
-	dp.database = db;
-	if (dashboard_build(&dp))
+	a.dp.database = db;
+	if (dashboard_build(&a.dp))
 		return EXIT_ENVIRONMENT;
-	printf("dashboard: %s/index.html\n", dp.out_dir);
+	printf("dashboard: %s/index.html\n", a.dp.out_dir);
 	return EXIT_PASS;
 }

@@ -4,7 +4,12 @@
  * per suite, host and scenario with the maximum and the p99.99 latency of
  * every night (OSADL's long-term latency plots are the model), nights that
  * regressed against their history marked, and every point a link to that
- * night's report.
+ * night's report. A scenario gated on a workload metric (ns per call, ns
+ * per read) is trended on that metric instead: the median of its rounds
+ * per run, their range as an error bar. Every run has an x position of
+ * its own (runs of one day do not share one), labelled with its date, or
+ * date and time when a day has several; scaled runs (--duration-scale)
+ * are ringed and say so. Links are relative to the dashboard.
  *
  * gnuplot draws the plot with margins and ranges fixed by us, so the
  * position of every point is known here, and the HTML lays a transparent
@@ -27,6 +32,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "nightly/nightly.h"
+#include "parse.h"
 
 /* The plot's geometry: pixels and margins (fractions of the screen). */
 #define PLOT_W	900
@@ -43,6 +49,11 @@ struct plot {
 	time_t *t;
 	double xmin, xmax, ymin, ymax;
 	char slug[400];
+	/* A workload metric's trend (WORKLOAD.METRIC gate) instead of us. */
+	char metric[96];
+	char unit[16];
+	double *mval, *mlo, *mhi;	/* per point: median, min, max; NAN */
+	bool any_scaled;
 };
 
 static void html_esc(FILE *f, const char *s)
@@ -60,34 +71,90 @@ static void html_esc(FILE *f, const char *s)
 
 static time_t parse_time(const char *s)
 {
-	struct tm tm = { 0 };
+	time_t t;
 
-	if (!strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return (time_t)-1;
-	return timegm(&tm);
+	return parse_utc_time(s, &t) ? (time_t)-1 : t;
+}
+
+static bool scaled(const struct history_point *pt)
+{
+	return fabs(pt->run.duration_scale - 1) > 1e-9;
+}
+
+/* The scenario's gate metric in a run's manifest (its own, else the
+ * suite's); "" when the manifest has none. */
+static void gate_metric(const cJSON *m, const char *scenario, char *buf,
+			size_t len)
+{
+	const cJSON *s, *suite = cJSON_GetObjectItem(m, "suite");
+	const char *metric = json_get_str(cJSON_GetObjectItem(suite, "gate"),
+					  "metric", "");
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+		if (!strcmp(json_get_str(s, "name", ""), scenario))
+			metric = json_get_str(s, "metric", metric);
+	snprintf(buf, len, "%s", metric);
+}
+
+static bool is_workload_metric(const char *metric)
+{
+	double q;
+
+	return strchr(metric, '.') && !an_metric_quantile(metric, &q);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, min and max of a workload metric's rounds in one run. */
+static void night_metric(struct history *h, struct plot *p, size_t i)
+{
+	struct history_rep_metric *m;
+	double *all = NULL, *t;
+	size_t n, k, cnt = 0;
+
+	p->mval[i] = p->mlo[i] = p->mhi[i] = NAN;
+	if (history_load_metrics(h, p->pts[i].run.id, p->key->scenario, &m,
+				 &n))
+		return;
+	for (k = 0; k < n; k++) {
+		if (strcmp(m[k].name, p->metric) || !m[k].n)
+			continue;
+		t = realloc(all, (cnt + m[k].n) * sizeof(*all));
+		if (!t)
+			break;
+		all = t;
+		memcpy(all + cnt, m[k].v, m[k].n * sizeof(*all));
+		cnt += m[k].n;
+		snprintf(p->unit, sizeof(p->unit), "%s", m[k].unit);
+	}
+	history_free_metrics(m, n);
+	if (cnt) {
+		qsort(all, cnt, sizeof(*all), cmp_double);
+		p->mval[i] = cnt % 2 ? all[cnt / 2] :
+			     (all[cnt / 2 - 1] + all[cnt / 2]) / 2;
+		p->mlo[i] = all[0];
+		p->mhi[i] = all[cnt - 1];
+	}
+	free(all);
 }
 
 /* Quantiles of all CPUs and repetitions of the night, pooled. */
 static void night_quantiles(struct history *h, struct history_point *pt,
-			    const char *scenario)
+			    const char *scenario, unsigned int limit)
 {
 	struct an_side *side = an_side_new("night");
 	struct an_cpu acc = { 0 };
 	size_t i, j;
 	bool ge;
-	char *text;
-	cJSON *m;
-	unsigned int limit = 0;
 
 	pt->p9999_us = pt->p99_us = -1;
 	if (!side)
 		return;
-	if (!history_run_manifest(h, pt->run.id, &text)) {
-		m = cJSON_Parse(text);
-		limit = history_manifest_limit(m);
-		cJSON_Delete(m);
-		free(text);
-	}
 	if (history_side_add(side, h, pt->run.id, pt->run.run_id, scenario,
 			     limit))
 		goto out;
@@ -106,17 +173,27 @@ out:
 	an_side_free(side);
 }
 
+/*
+ * x is the run's position in the series (1..n), so that runs of one day
+ * never share one; the labels carry the dates.
+ */
 static void ranges(struct plot *p)
 {
 	double lo = INFINITY, hi = 0;
 	size_t i;
 
-	p->xmin = p->xmax = p->t[0];
+	p->xmin = 0.5;
+	p->xmax = p->n + 0.5;
+	if (p->metric[0]) {
+		for (i = 0; i < p->n; i++) {
+			if (!isnan(p->mhi[i]))
+				hi = fmax(hi, p->mhi[i]);
+		}
+		p->ymin = 0;
+		p->ymax = hi > 0 ? hi * 1.25 : 1;
+		return;
+	}
 	for (i = 0; i < p->n; i++) {
-		if (p->t[i] < p->xmin)
-			p->xmin = p->t[i];
-		if (p->t[i] > p->xmax)
-			p->xmax = p->t[i];
 		if (p->pts[i].max_us > 0) {
 			lo = fmin(lo, p->pts[i].max_us);
 			hi = fmax(hi, p->pts[i].max_us);
@@ -126,9 +203,6 @@ static void ranges(struct plot *p)
 		if (p->pts[i].p99_us > 0)
 			lo = fmin(lo, p->pts[i].p99_us);
 	}
-	/* Half a day either side, so the first and last nights are inside. */
-	p->xmin -= 43200;
-	p->xmax += 43200;
 	if (!isfinite(lo) || hi <= 0) {
 		lo = 1;
 		hi = 10;
@@ -145,9 +219,49 @@ static double px_x(const struct plot *p, double t)
 
 static double px_y(const struct plot *p, double v)
 {
-	double f = (log(v) - log(p->ymin)) / (log(p->ymax) - log(p->ymin));
+	double f = p->metric[0] ? (v - p->ymin) / (p->ymax - p->ymin) :
+		   (log(v) - log(p->ymin)) / (log(p->ymax) - log(p->ymin));
 
 	return PLOT_H * (1 - (M_BOTTOM + f * (M_TOP - M_BOTTOM)));
+}
+
+/* The value a point's link sits on: max latency, or the metric. */
+static double point_value(const struct plot *p, size_t i)
+{
+	return p->metric[0] ? p->mval[i] : p->pts[i].max_us;
+}
+
+static bool point_shown(const struct plot *p, size_t i)
+{
+	double v = point_value(p, i);
+
+	return !isnan(v) && v > 0;
+}
+
+/*
+ * "11-23"; "11-23 02:00" when the series has two runs on one day;
+ * "11-23 02:00:41" when two share a minute.
+ */
+static void x_label(const struct plot *p, size_t i, char *buf, size_t len)
+{
+	const char *s = p->pts[i].run.start_time;
+	bool same_day = false, same_min = false;
+	size_t k;
+
+	for (k = 0; k < p->n; k++) {
+		if (k == i)
+			continue;
+		same_day |= !strncmp(p->pts[k].run.start_time, s, 10);
+		same_min |= !strncmp(p->pts[k].run.start_time, s, 16);
+	}
+	if (strlen(s) < 19)
+		snprintf(buf, len, "%s", s);
+	else if (same_min)
+		snprintf(buf, len, "%.5s %.8s", s + 5, s + 11);
+	else if (same_day)
+		snprintf(buf, len, "%.5s %.5s", s + 5, s + 11);
+	else
+		snprintf(buf, len, "%.5s", s + 5);
 }
 
 static int is_regression(const struct history_point *pt)
@@ -165,6 +279,14 @@ static double judged_value(const struct history_point *pt)
 	return pt->max_us;
 }
 
+static void num_or_missing(FILE *f, double v)
+{
+	if (!isnan(v) && v > 0)
+		fprintf(f, " %.6g", v);
+	else
+		fputs(" ?", f);
+}
+
 static int write_data(const struct plot *p, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -172,23 +294,40 @@ static int write_data(const struct plot *p, const char *path)
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# night(epoch) max_us p99.99_us regression run_id "
-		"p99_us judged_us\n");
+	fprintf(f, "# x max_us p99.99_us regression run_id p99_us judged "
+		"scaled metric_median metric_min metric_max\n");
 	for (i = 0; i < p->n; i++) {
-		fprintf(f, "%lld %.1f ", (long long)p->t[i], p->pts[i].max_us);
-		if (p->pts[i].p9999_us > 0)
-			fprintf(f, "%.1f", p->pts[i].p9999_us);
-		else
-			fputc('?', f);
-		fprintf(f, " %d %s ", is_regression(&p->pts[i]),
-			p->pts[i].run.run_id);
-		if (p->pts[i].p99_us > 0)
-			fprintf(f, "%.1f ", p->pts[i].p99_us);
-		else
-			fputs("? ", f);
-		fprintf(f, "%.1f\n", judged_value(&p->pts[i]));
+		const struct history_point *pt = &p->pts[i];
+
+		fprintf(f, "%zu", i + 1);
+		num_or_missing(f, pt->max_us);
+		num_or_missing(f, pt->p9999_us);
+		fprintf(f, " %d %s", is_regression(pt), pt->run.run_id);
+		num_or_missing(f, pt->p99_us);
+		num_or_missing(f, p->metric[0] ? p->mval[i] :
+			       judged_value(pt));
+		fprintf(f, " %d", scaled(pt));
+		num_or_missing(f, p->metric[0] ? p->mval[i] : NAN);
+		num_or_missing(f, p->metric[0] ? p->mlo[i] : NAN);
+		num_or_missing(f, p->metric[0] ? p->mhi[i] : NAN);
+		fputc('\n', f);
 	}
 	return fclose(f) ? -errno : 0;
+}
+
+static void script_xtics(FILE *f, const struct plot *p)
+{
+	size_t i, every = p->n > 24 ? (p->n + 23) / 24 : 1;
+	char label[32];
+
+	fprintf(f, "set xtics (");
+	for (i = 0; i < p->n; i++) {
+		if (i % every && i != p->n - 1)
+			continue;
+		x_label(p, i, label, sizeof(label));
+		fprintf(f, "%s'%s' %zu", i ? ", " : "", label, i + 1);
+	}
+	fprintf(f, ") rotate by -35 font ',9'\n");
 }
 
 static int write_script(const struct plot *p, const char *dir,
@@ -205,29 +344,44 @@ static int write_script(const struct plot *p, const char *dir,
 	fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\n"
 		"set bmargin at screen %g\nset tmargin at screen %g\n",
 		M_LEFT, M_RIGHT, M_BOTTOM, M_TOP);
-	fprintf(f, "set xdata time\nset timefmt '%%s'\nset format x '%%m-%%d'\n"
-		"set xrange ['%.0f':'%.0f']\n", p->xmin, p->xmax);
-	fprintf(f, "set logscale y\nset yrange [%g:%g]\n", p->ymin, p->ymax);
-	fprintf(f, "set ylabel 'latency (us)'\nset grid\nset key at screen "
-		"0.53, 0.985 center top horizontal\nset datafile missing '?'\n");
+	fprintf(f, "set xrange [%g:%g]\n", p->xmin, p->xmax);
+	script_xtics(f, p);
+	if (p->metric[0])
+		fprintf(f, "set yrange [%g:%g]\nset ylabel '%s (%s)' "
+			"noenhanced\n", p->ymin, p->ymax, p->metric,
+			p->unit[0] ? p->unit : "?");
+	else
+		fprintf(f, "set logscale y\nset yrange [%g:%g]\n"
+			"set ylabel 'latency (us)'\n", p->ymin, p->ymax);
+	fprintf(f, "set grid\nset key at screen 0.53, 0.985 center top "
+		"horizontal\nset datafile missing '?'\n");
 	/* A dashed line where a regression starts: the changepoint. */
 	for (i = 0; i < p->n; i++)
 		if (is_regression(&p->pts[i]) &&
 		    (!i || !is_regression(&p->pts[i - 1])))
-			fprintf(f, "set arrow from '%lld', graph 0 to '%lld', "
+			fprintf(f, "set arrow from %zu, graph 0 to %zu, "
 				"graph 1 nohead dt 2 lw 1.5 lc rgb '#d62728'\n"
-				"set label 'step' at '%lld', graph 0.96 offset "
-				"0.5,0 tc rgb '#d62728'\n", (long long)p->t[i],
-				(long long)p->t[i], (long long)p->t[i]);
-	fprintf(f, "plot '%s/%s.dat' using 1:2 with linespoints pt 7 ps 0.9 "
-		"lc rgb '#1f77b4' title 'max', \\\n"
-		"  '' using 1:3 with linespoints pt 5 ps 0.8 lc rgb '#2ca02c' "
-		"title 'p99.99', \\\n"
-		"  '' using 1:6 with linespoints pt 13 ps 0.8 lc rgb '#9467bd' "
-		"title 'p99', \\\n"
-		"  '' using 1:($4 > 0 ? $7 : 1/0) with points pt 9 ps 2.2 "
-		"lc rgb '#d62728' title 'regression vs history'\n",
-		dir, p->slug);
+				"set label 'step' at %zu, graph 0.96 offset "
+				"0.5,0 tc rgb '#d62728'\n", i + 1, i + 1, i + 1);
+	if (p->metric[0])
+		fprintf(f, "plot '%s/%s.dat' using 1:9:10:11 with yerrorbars "
+			"pt 7 ps 0.9 lc rgb '#1f77b4' title 'median of the "
+			"rounds (bars: min..max)', \\\n"
+			"  '' using 1:9 with lines lc rgb '#1f77b4' notitle",
+			dir, p->slug);
+	else
+		fprintf(f, "plot '%s/%s.dat' using 1:2 with linespoints pt 7 "
+			"ps 0.9 lc rgb '#1f77b4' title 'max', \\\n"
+			"  '' using 1:3 with linespoints pt 5 ps 0.8 lc rgb "
+			"'#2ca02c' title 'p99.99', \\\n"
+			"  '' using 1:6 with linespoints pt 13 ps 0.8 lc rgb "
+			"'#9467bd' title 'p99'", dir, p->slug);
+	if (p->any_scaled)
+		fprintf(f, ", \\\n  '' using 1:($8 > 0 ? $%d : 1/0) with "
+			"points pt 6 ps 2.4 lw 1.5 lc rgb '#ff7f0e' title "
+			"'scaled run (--duration-scale)'", p->metric[0] ? 9 : 2);
+	fprintf(f, ", \\\n  '' using 1:($4 > 0 ? $7 : 1/0) with points "
+		"pt 9 ps 2.2 lc rgb '#d62728' title 'regression vs history'\n");
 	return fclose(f) ? -errno : 0;
 }
 
@@ -259,18 +413,28 @@ static int run_gnuplot(const char *script, const char *log)
 	return 0;
 }
 
-/* The link of a point: REPORT_URL/RUN/report.html, or the local file. */
+/*
+ * The link of a point: REPORT_URL/RUN/report.html, else the run's report
+ * (or manifest) relative to the dashboard, so the pages still link when
+ * results/ and the dashboard are served or copied together.
+ */
 static void point_link(const struct dashboard_params *dp,
 		       const struct history_point *pt, char *buf, size_t len)
 {
-	if (dp->report_url)
+	char target[PATH_MAX + 32];
+
+	if (dp->report_url) {
 		snprintf(buf, len, "%s/%s/report.html", dp->report_url,
 			 pt->run.run_id);
-	else if (pt->report[0])
-		snprintf(buf, len, "file://%s", pt->report);
+		return;
+	}
+	if (pt->report[0])
+		snprintf(target, sizeof(target), "%s", pt->report);
 	else
-		snprintf(buf, len, "file://%s/manifest.json",
+		snprintf(target, sizeof(target), "%s/manifest.json",
 			 pt->run.results_dir);
+	if (fsio_relpath(dp->out_dir, target, buf, len))
+		snprintf(buf, len, "%s", target);
 }
 
 static void html_plot(FILE *f, const struct dashboard_params *dp,
@@ -285,27 +449,49 @@ static void html_plot(FILE *f, const struct dashboard_params *dp,
 	html_esc(f, p->key->scenario);
 	fputs(" <small>on ", f);
 	html_esc(f, p->key->host);
+	if (p->metric[0]) {
+		fputs(", ", f);
+		html_esc(f, p->metric);
+	}
 	fprintf(f, "</small></h2>\n<div class=\"frame\" style=\"width:%dpx;"
 		"height:%dpx\">\n<img src=\"%s.svg\" width=\"%d\" height=\"%d\""
-		" alt=\"max and p99.99 latency per night\">\n"
+		" alt=\"%s per run\">\n"
 		"<svg class=\"links\" width=\"%d\" height=\"%d\">\n", PLOT_W,
-		PLOT_H, p->slug, PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+		PLOT_H, p->slug, PLOT_W, PLOT_H, p->metric[0] ? p->metric :
+		"max and p99.99 latency", PLOT_W, PLOT_H);
 	for (i = 0; i < p->n; i++) {
-		if (p->pts[i].max_us <= 0)
+		const struct history_point *pt = &p->pts[i];
+
+		if (!point_shown(p, i))
 			continue;
-		point_link(dp, &p->pts[i], link, sizeof(link));
-		fprintf(f, "<a class=\"point%s\" href=\"",
-			is_regression(&p->pts[i]) ? " regression" : "");
+		point_link(dp, pt, link, sizeof(link));
+		fprintf(f, "<a class=\"point%s%s\" href=\"",
+			is_regression(pt) ? " regression" : "",
+			scaled(pt) ? " scaled" : "");
 		html_esc(f, link);
 		fprintf(f, "\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\"/>"
-			"<title>", px_x(p, p->t[i]), px_y(p, p->pts[i].max_us));
-		html_esc(f, p->pts[i].run.run_id);
-		fprintf(f, ": max %.0f us", p->pts[i].max_us);
-		if (p->pts[i].verdict[0])
-			fprintf(f, ", %s vs history", p->pts[i].verdict);
+			"<title>", px_x(p, i + 1), px_y(p, point_value(p, i)));
+		html_esc(f, pt->run.run_id);
+		if (p->metric[0])
+			fprintf(f, ": %s %.6g %s", p->metric, p->mval[i],
+				p->unit);
+		else
+			fprintf(f, ": max %.0f us", pt->max_us);
+		if (scaled(pt))
+			fprintf(f, ", scaled run x%g", pt->run.duration_scale);
+		if (pt->verdict[0])
+			fprintf(f, ", %s vs history", pt->verdict);
 		fputs("</title></a>\n", f);
 	}
 	fputs("</svg>\n</div>\n", f);
+}
+
+static void cell(FILE *f, double v, bool ge)
+{
+	if (isnan(v) || v <= 0)
+		fputs("<td>-</td>", f);
+	else
+		fprintf(f, "<td>%s%.6g</td>", ge ? "&ge; " : "", v);
 }
 
 static void html_table(FILE *f, const struct dashboard_params *dp,
@@ -314,17 +500,24 @@ static void html_table(FILE *f, const struct dashboard_params *dp,
 	char link[PATH_MAX + 64];
 	size_t i;
 
-	fputs("<table>\n<tr><th>night</th><th>run</th><th>kernel</th>"
-	      "<th>max (us)</th><th>p99.99 (us)</th><th>p99 (us)</th>"
-	      "<th>vs history</th></tr>\n",
-	      f);
+	fputs("<table>\n<tr><th>run started (UTC)</th><th>run</th>"
+	      "<th>kernel</th>", f);
+	if (p->metric[0])
+		fprintf(f, "<th>median (%s)</th><th>min</th><th>max</th>",
+			p->unit[0] ? p->unit : "?");
+	else
+		fputs("<th>max (us)</th><th>p99.99 (us)</th><th>p99 (us)</th>",
+		      f);
+	fputs("<th>scale</th><th>vs history</th></tr>\n", f);
 	for (i = p->n; i-- > 0;) {
 		const struct history_point *pt = &p->pts[i];
 
 		point_link(dp, pt, link, sizeof(link));
-		fprintf(f, "<tr%s><td>%.10s</td><td><a href=\"",
-			is_regression(pt) ? " class=\"regression\"" : "",
-			pt->run.start_time);
+		fprintf(f, "<tr class=\"%s%s\"><td>%.10s %.5s</td><td>"
+			"<a href=\"", is_regression(pt) ? "regression" : "",
+			scaled(pt) ? " scaled" : "", pt->run.start_time,
+			strlen(pt->run.start_time) > 11 ?
+			pt->run.start_time + 11 : "");
 		html_esc(f, link);
 		fputs("\">", f);
 		html_esc(f, pt->run.run_id);
@@ -332,9 +525,21 @@ static void html_table(FILE *f, const struct dashboard_params *dp,
 		html_esc(f, pt->run.kernel_release);
 		fputc(' ', f);
 		html_esc(f, pt->run.kernel_version);
-		fprintf(f, "</td><td>%.0f</td><td>%s%.0f</td><td>%.0f</td><td>",
-			pt->max_us, pt->p9999_lower_bound ? "&ge; " : "",
-			pt->p9999_us, pt->p99_us);
+		fputs("</td>", f);
+		if (p->metric[0]) {
+			cell(f, p->mval[i], false);
+			cell(f, p->mlo[i], false);
+			cell(f, p->mhi[i], false);
+		} else {
+			cell(f, pt->max_us, false);
+			cell(f, pt->p9999_us, pt->p9999_lower_bound);
+			cell(f, pt->p99_us, false);
+		}
+		if (scaled(pt))
+			fprintf(f, "<td>x%g (scaled)</td><td>",
+				pt->run.duration_scale);
+		else
+			fputs("<td>x1</td><td>", f);
 		html_esc(f, pt->verdict[0] ? pt->verdict : "-");
 		fputs("</td></tr>\n", f);
 	}
@@ -352,6 +557,32 @@ static void slugify(const struct history_key *k, char *buf, size_t len)
 			buf[i] = '_';
 }
 
+/* One run's numbers: its pooled quantiles, or its workload metric. */
+static int night(struct history *h, struct plot *p, size_t i)
+{
+	unsigned int limit = 0;
+	char metric[96] = "";
+	char *text;
+	cJSON *m;
+
+	p->t[i] = parse_time(p->pts[i].run.start_time);
+	if (!history_run_manifest(h, p->pts[i].run.id, &text)) {
+		m = cJSON_Parse(text);
+		limit = history_manifest_limit(m);
+		gate_metric(m, p->key->scenario, metric, sizeof(metric));
+		cJSON_Delete(m);
+		free(text);
+	}
+	/* The newest run's gate decides what the plot trends. */
+	if (is_workload_metric(metric))
+		snprintf(p->metric, sizeof(p->metric), "%s", metric);
+	else if (i == p->n - 1)
+		p->metric[0] = '\0';
+	p->any_scaled |= scaled(&p->pts[i]);
+	night_quantiles(h, &p->pts[i], p->key->scenario, limit);
+	return 0;
+}
+
 static int build_plot(struct history *h, const struct dashboard_params *dp,
 		      struct plot *p, FILE *html)
 {
@@ -364,11 +595,18 @@ static int build_plot(struct history *h, const struct dashboard_params *dp,
 	if (ret || !p->n)
 		return ret;
 	p->t = calloc(p->n, sizeof(*p->t));
-	if (!p->t)
+	p->mval = calloc(p->n, sizeof(double));
+	p->mlo = calloc(p->n, sizeof(double));
+	p->mhi = calloc(p->n, sizeof(double));
+	if (!p->t || !p->mval || !p->mlo || !p->mhi)
 		return -ENOMEM;
+	for (i = 0; i < p->n; i++)
+		night(h, p, i);
 	for (i = 0; i < p->n; i++) {
-		p->t[i] = parse_time(p->pts[i].run.start_time);
-		night_quantiles(h, &p->pts[i], p->key->scenario);
+		if (p->metric[0])
+			night_metric(h, p, i);
+		else
+			p->mval[i] = p->mlo[i] = p->mhi[i] = NAN;
 	}
 	ranges(p);
 	slugify(p->key, p->slug, sizeof(p->slug));
@@ -396,7 +634,8 @@ static const char style[] =
 	"svg.links a.regression circle{stroke:#d62728;stroke-width:2}"
 	"table{border-collapse:collapse;margin-top:1em;font-size:.9em}"
 	"td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
-	"tr.regression td{background:#fde0e0}";
+	"tr.regression td{background:#fde0e0}"
+	"tr.scaled td{color:#a05a00}";
 
 /* Counts the plots the browser actually rendered (checked by the tests). */
 static const char script[] =
@@ -448,10 +687,14 @@ int dashboard_build(const struct dashboard_params *dp)
 		"<title>rtgate: latency per night</title>\n<style>%s</style>\n"
 		"<script>%s</script></head>\n<body data-plots=\"%zu\">\n"
 		"<h1>rtgate: latency per night</h1>\n<p>Maximum, p99.99 and "
-		"p99 latency of every night (all CPUs and repetitions), per "
-		"suite, host and scenario. A red triangle, on the line of the "
-		"metric the suite gates on: the night was a REGRESSION against "
-		"its last %u nights; the dashed line: where that began. Every "
+		"p99 latency of every run (all CPUs and repetitions), per "
+		"suite, host and scenario; a scenario gated on a workload "
+		"metric (ns per call, ns per read) shows that metric. One x "
+		"position per run. A red triangle, on the line of the "
+		"metric the suite gates on: the run was a REGRESSION against "
+		"its last %u runs; the dashed line: where that began. An "
+		"orange ring: a scaled run (--duration-scale), shorter than "
+		"the suite's, judged only against runs of its own scale. Every "
 		"point links to its report. Built %s from ", style, script,
 		nk, dp->history ? dp->history : 7, now);
 	html_esc(f, dp->database);
@@ -462,6 +705,9 @@ int dashboard_build(const struct dashboard_params *dp)
 		ret = build_plot(&h, dp, &p, f);
 		free(p.pts);
 		free(p.t);
+		free(p.mval);
+		free(p.mlo);
+		free(p.mhi);
 	}
 	if (!nk)
 		fputs("<p>No complete runs in the history yet.</p>\n", f);

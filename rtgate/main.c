@@ -11,6 +11,7 @@
 
 #include "analyze/analyze.h"
 #include "bisect/bisect.h"
+#include "cli.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "export/export.h"
@@ -23,25 +24,21 @@
 #include "trace/trace_cmd.h"
 
 static const struct rtgate_command commands[] = {
-	{ "help", "", "list the commands", cmd_help },
-	{ "version", "", "print the version", cmd_version },
-	{ "run", "SUITE|NAME [OPTIONS]",
-	  "run a suite on this kernel (run --help)", cmd_run },
+	{ "run", "SUITE|NAME [OPTION...]", "run a suite on this kernel",
+	  cmd_run },
 	{ "restore", "", "restore what a killed run left changed",
 	  cmd_restore },
-	{ "calibrate", "[--suite NAME] [--duration T]",
-	  "record this machine's noise profile (calibrate --help)",
-	  cmd_calibrate },
-	{ "compare", "BASELINE CANDIDATE [OPTIONS]",
+	{ "calibrate", "[OPTION...]",
+	  "record this machine's noise profile", cmd_calibrate },
+	{ "compare", "BASELINE CANDIDATE [OPTION...]",
 	  "judge a candidate against a baseline", cmd_compare },
-	{ "report", "RUN_DIR [OPTIONS]",
+	{ "report", "RUN_DIR [OPTION...]",
 	  "judge a finished run, write its reports", cmd_report },
-	{ "history", "import DIR | list | changepoints",
-	  "the SQLite history of every run",
-	  cmd_history },
+	{ "history", "import|list|changepoints ...",
+	  "the SQLite history of every run", cmd_history },
 	{ "export", "kcidb RUN_DIR", "a run as KernelCI KCIDB v5 JSON",
 	  cmd_export },
-	{ "lava", "job ... | report RUN_DIR", "LAVA job definitions, test cases",
+	{ "lava", "job|report ...", "LAVA job definitions, test cases",
 	  cmd_lava },
 	{ "nightly", "[--config FILE]",
 	  "run, store, judge against history, summarize", cmd_nightly },
@@ -58,49 +55,114 @@ static const struct rtgate_command commands[] = {
 	{ "lab-init", "", "the lab guest's /init (PID 1 only)", cmd_lab_init },
 	{ "bisect", "--base K --series SET --suite S ...",
 	  "find the patch of a set that added the latency", cmd_bisect },
+	{ "help", "[COMMAND]", "this list, or a command's options", cmd_help },
+	{ "version", "", "print the version", cmd_version },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-int cmd_help(int argc, char **argv)
+static const struct rtgate_command *find_command(const char *name)
 {
 	size_t i;
 
-	(void)argc;
-	(void)argv;
-	printf("usage: rtgate COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < NR_COMMANDS; i++)
-		printf("  %-10s %-34s %s\n", commands[i].name,
-		       commands[i].usage, commands[i].summary);
-	printf("\nExit codes: 0 pass, 1 regression, 2 inconclusive or invalid, "
-	       "3 bad input,\n4 environment, 5 run incomplete "
-	       "(docs/exit-codes.md).\n");
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* GNU style, as help2man reads it (`make man`). */
+static void usage(FILE *f)
+{
+	char left[96];
+	size_t i;
+
+	fprintf(f, "Usage: rtgate COMMAND [OPTION...] [ARG...]\n"
+		"A real-time latency regression suite for Linux kernels: runs "
+		"workload\ngenerators beside cyclictest on the running kernel "
+		"and says, with\nevidence, whether a change made worst-case "
+		"latency worse.\n\nCommands:\n");
+	for (i = 0; i < NR_COMMANDS; i++) {
+		snprintf(left, sizeof(left), "%s %s", commands[i].name,
+			 commands[i].usage);
+		if (strlen(left) > 40)
+			fprintf(f, "  %s\n  %-40s  %s\n", left, "",
+				commands[i].summary);
+		else
+			fprintf(f, "  %-40s  %s\n", left, commands[i].summary);
+	}
+	fprintf(f, "\n  -?, -h, --help                            give this "
+		"help list\n"
+		"  -V, --version                             print the program "
+		"version\n\n"
+		"'rtgate COMMAND --help' gives a command's options.\n\n"
+		"Exit status: 0 pass, 1 regression, 2 inconclusive or invalid, "
+		"3 bad input,\n4 environment, 5 run incomplete "
+		"(docs/exit-codes.md).\n");
+}
+
+int cmd_help(int argc, char **argv)
+{
+	const struct rtgate_command *c;
+	char *av[3];
+
+	if (argc > 1) {
+		c = find_command(argv[1]);
+		if (c && c->fn != cmd_help) {
+			av[0] = (char *)c->name;
+			av[1] = "--help";
+			av[2] = NULL;
+			return c->fn(2, av);
+		}
+	}
+	usage(stdout);
 	return EXIT_PASS;
 }
 
+static const struct argp version_argp = {
+	NULL, NULL, NULL, "Prints rtgate's version.", NULL, NULL, NULL
+};
+
 int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	int ret = cli_parse("version", &version_argp, argc, argv, 0, NULL);
+
+	if (ret)
+		return cli_exit(ret);
 	printf("rtgate %s\n", RTGATE_VERSION);
 	return EXIT_PASS;
 }
 
 int main(int argc, char **argv)
 {
+	const struct rtgate_command *c;
+	const char *names[NR_COMMANDS], *near;
 	size_t i;
 
 	log_init("rtgate");
 	/* In the lab's guest, rtgate is /init. */
 	if (getpid() == 1)
 		return cmd_lab_init(argc, argv);
-	if (argc < 2)
-		return cmd_help(argc, argv);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return cmd_help(argc, argv);
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-?") || !strcmp(argv[1], "--usage"))
+		return cmd_help(1, argv);
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		return cmd_version(1, argv);
+	c = find_command(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
 	for (i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	pr_err("unknown command '%s' (try: rtgate help)", argv[1]);
+		names[i] = commands[i].name;
+	near = cli_nearest(argv[1], names, NR_COMMANDS);
+	if (near)
+		pr_err("unknown command '%s' (did you mean '%s'?)", argv[1],
+		       near);
+	else
+		pr_err("unknown command '%s'", argv[1]);
+	fprintf(stderr, "Try 'rtgate --help' for the list of commands.\n");
 	return EXIT_BAD_INPUT;
 }

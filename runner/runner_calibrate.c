@@ -13,7 +13,6 @@
  * the suite can see here. Calibrations of one host and measurement pool.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include "analyze/analyze.h"
 #include "analyze/analyze_input.h"
+#include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
@@ -45,88 +45,77 @@ struct cal_params {
 	bool if_missing;
 };
 
-static void cal_usage(FILE *f)
+enum { CAL_SUITE = 0x100, CAL_DURATION, CAL_SCALE, CAL_OUT, CAL_IF_MISSING };
+
+static const struct argp_option cal_opts[] = {
+	{ "suite", CAL_SUITE, "NAME", 0, "whose [measure] (default quick)", 0 },
+	{ "duration", CAL_DURATION, "T", 0, "time to spend (default 10m; e.g. "
+	  "3m, 600s)", 0 },
+	{ "duration-scale", CAL_SCALE, "F", 0, "as `rtgate run "
+	  "--duration-scale F`: a scaled run has a measurement, and a "
+	  "profile, of its own", 0 },
+	{ "out", CAL_OUT, "DIR", 0, "results directory (default: "
+	  "$RTGATE_RESULTS_DIR or results)", 0 },
+	{ "if-missing", CAL_IF_MISSING, NULL, 0, "only when this host has no "
+	  "profile of the measurement yet (./run.sh's first run)", 0 },
+	{ 0 }
+};
+
+static const char cal_doc[] =
+	"Records this machine's noise for a suite's measurement (as root): "
+	"A/A repetitions of cyclictest with nothing else running, their "
+	"scatter stored in the history database ($RTGATE_DB or DIR/rtgate.db) "
+	"as the noise profile every later run of that measurement uses "
+	"(docs/statistics.md).\v"
+	"Exit: 0 the profile was stored (or, with --if-missing, is there), "
+	"3 bad input, 4 the calibration run or its profile failed, 5 "
+	"interrupted. See docs/exit-codes.md.";
+
+static error_t cal_parse(int key, char *arg, struct argp_state *st)
 {
-	fprintf(f, "usage: rtgate calibrate [--suite NAME] [--duration T] "
-		"[--duration-scale F] [--out DIR]\n"
-		"                        [--if-missing]\n\n"
-		"Records this machine's noise for a suite's measurement (as "
-		"root): A/A\nrepetitions of cyclictest with nothing else "
-		"running, their scatter stored\nin the history database "
-		"($RTGATE_DB or DIR/rtgate.db) as the noise\nprofile every "
-		"later run of that measurement uses.\n"
-		"  --suite NAME        whose [measure] (default quick)\n"
-		"  --duration T        time to spend (default 10m; e.g. 3m, "
-		"600s)\n"
-		"  --duration-scale F  as `rtgate run --duration-scale F`: a "
-		"scaled run\n"
-		"                      has a measurement, and a profile, of "
-		"its own\n"
-		"  --out DIR           results directory (default: "
-		"$RTGATE_RESULTS_DIR or results)\n"
-		"  --if-missing        only when this host has no profile of "
-		"the measurement\n"
-		"                      yet (./run.sh's first run)\n");
+	struct cal_params *p = st->input;
+	uint64_t ns;
+
+	switch (key) {
+	case CAL_SUITE:
+		p->suite = arg;
+		return 0;
+	case CAL_DURATION:
+		if (parse_duration_ns(arg, &ns) || !ns)
+			return cli_error(st, "--duration: '%s' is not a time "
+					 "(e.g. 10m)", arg);
+		p->duration_s = ns / 1e9;
+		return 0;
+	case CAL_SCALE:
+		if (parse_double(arg, &p->scale) || p->scale <= 0 ||
+		    p->scale > 1000)
+			return cli_error(st, "--duration-scale: '%s' is not a "
+					 "number above 0", arg);
+		return 0;
+	case CAL_OUT:
+		p->out = arg;
+		return 0;
+	case CAL_IF_MISSING:
+		p->if_missing = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		return cli_error(st, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
 }
 
+/* 0 to go on, else the exit code (--help: 0). */
 static int cal_args(int argc, char **argv, struct cal_params *p)
 {
-	static const struct option opts[] = {
-		{ "suite", required_argument, NULL, 's' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "duration-scale", required_argument, NULL, 'S' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "if-missing", no_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t ns;
-	int c;
+	static const struct argp argp = { cal_opts, cal_parse, NULL, cal_doc,
+					  NULL, NULL, NULL };
+	int ret;
 
 	*p = (struct cal_params){ .suite = "quick", .duration_s = 600,
 				  .scale = 1 };
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			p->suite = optarg;
-			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &ns) || !ns) {
-				pr_err("--duration: '%s' is not a time (e.g. "
-				       "10m)", optarg);
-				return -EINVAL;
-			}
-			p->duration_s = ns / 1e9;
-			break;
-		case 'S':
-			if (parse_double(optarg, &p->scale) || p->scale <= 0 ||
-			    p->scale > 1000) {
-				pr_err("--duration-scale: '%s' is not a number "
-				       "above 0", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'o':
-			p->out = optarg;
-			break;
-		case 'm':
-			p->if_missing = true;
-			break;
-		case 'h':
-			cal_usage(stdout);
-			return 1;
-		default:
-			cal_usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (optind != argc) {
-		pr_err("calibrate: unexpected argument '%s'", argv[optind]);
-		cal_usage(stderr);
-		return -EINVAL;
-	}
-	return 0;
+	ret = cli_parse("calibrate", &argp, argc, argv, 0, p);
+	return ret ? cli_exit(ret) : -1;
 }
 
 /*
@@ -257,8 +246,8 @@ int cmd_calibrate(int argc, char **argv)
 	ssize_t len;
 
 	ret = cal_args(argc, argv, &p);
-	if (ret)
-		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+	if (ret >= 0)
+		return ret;
 	if (fsio_self_dir(bin_dir, sizeof(bin_dir)) ||
 	    runner_resolve_suite(p.suite, bin_dir, path, sizeof(path)))
 		return EXIT_BAD_INPUT;

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runner_progress.h"
 #include "runner_util.h"
+#include "textfmt.h"
 
 #define PROGRESS_TTY_PERIOD	0.25
 #define PROGRESS_PLAIN_PERIOD	10.0
@@ -23,18 +24,59 @@ static void stamp(char *buf, size_t len)
 
 static int columns(void)
 {
-	struct winsize ws;
-
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || ws.ws_col < 20)
-		return 80;
-	return ws.ws_col;
+	return text_columns(STDOUT_FILENO, 80);
 }
 
-void progress_init(struct progress *pg, size_t nr_steps)
+void progress_init(struct progress *pg, size_t nr_steps, double step_s)
 {
 	memset(pg, 0, sizeof(*pg));
 	pg->tty = isatty(STDOUT_FILENO);
 	pg->nr_steps = nr_steps;
+	pg->step_s = step_s;
+}
+
+static void fmt_span(char *buf, size_t len, double s)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lds", t);
+}
+
+/*
+ * The current step's rest (its measurement, then its share of overhead),
+ * then every step to come at the average wall time of the finished ones,
+ * or at the expected measurement when none finished yet.
+ */
+const char *progress_suite_left(const struct progress *pg, double now,
+				char *buf, size_t len)
+{
+	double per, left, in_step;
+	size_t after;
+
+	buf[0] = '\0';
+	if (!pg->nr_steps || pg->step < 1 || pg->step > pg->nr_steps)
+		return buf;
+	per = pg->done ? pg->done_s / pg->done : pg->step_s;
+	if (per <= 0)
+		return buf;
+	after = pg->nr_steps - pg->step;
+	if (pg->step_start <= 0) {
+		left = after * per;	/* between steps */
+	} else {
+		in_step = now - pg->step_start;
+		left = per - in_step;
+		if (pg->end > now)
+			left = fmax(left, pg->end - now);
+		left = fmax(left, 0) + after * per;
+	}
+	buf[0] = '~';
+	fmt_span(buf + 1, len - 1, left);
+	return buf;
 }
 
 void progress_clear(struct progress *pg)
@@ -45,32 +87,40 @@ void progress_clear(struct progress *pg)
 	fflush(stdout);
 }
 
+/* "max CPU0 1013 us, CPU1 -" (cyclictest --smp: thread N on CPU N). */
 static void maxima(const struct progress *pg, char *buf, size_t len)
 {
 	size_t used = 0;
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < pg->nr_cpus && used + 8 < len; i++)
+	if (!pg->nr_cpus)
+		return;
+	used = snprintf(buf, len, "max");
+	for (i = 0; i < pg->nr_cpus && used + 24 < len; i++)
 		used += pg->max_us[i] < 0 ?
-			snprintf(buf + used, len - used, " -") :
-			snprintf(buf + used, len - used, " %ld",
-				 pg->max_us[i]);
+			snprintf(buf + used, len - used, "%s CPU%d -",
+				 i ? "," : "", i) :
+			snprintf(buf + used, len - used, "%s CPU%d %ld us",
+				 i ? "," : "", i, pg->max_us[i]);
 }
 
 static void draw(struct progress *pg)
 {
-	char line[512], max[256], left[32] = "";
+	char line[1024], max[512], left[32] = "", suite[32], when[64];
 	double now = mono_now();
 	int cols = columns();
 
 	maxima(pg, max, sizeof(max));
 	if (pg->end > 0)
-		snprintf(left, sizeof(left), "%.0fs left",
-			 pg->end > now ? pg->end - now : 0);
+		fmt_span(left, sizeof(left), pg->end > now ? pg->end - now : 0);
+	progress_suite_left(pg, now, suite, sizeof(suite));
+	snprintf(when, sizeof(when), "%s%s%s%s%s", left[0] ? left : "",
+		 left[0] ? " left" : pg->tty ? "" : "running",
+		 suite[0] ? " (suite " : "", suite, suite[0] ? ")" : "");
 	if (pg->tty) {
-		snprintf(line, sizeof(line), "%s  %s%s%s", pg->what, left,
-			 pg->nr_cpus ? "  max us:" : "", max);
+		snprintf(line, sizeof(line), "%s  %s%s%s", pg->what, when,
+			 max[0] ? "  " : "", max);
 		if ((int)strlen(line) >= cols)
 			line[cols - 1] = '\0';
 		printf("\r\033[K%s", line);
@@ -79,9 +129,8 @@ static void draw(struct progress *pg)
 		char ts[16];
 
 		stamp(ts, sizeof(ts));
-		printf("%s %s: %s%s%s\n", ts, pg->what,
-		       left[0] ? left : "running", pg->nr_cpus ?
-		       ", max us:" : "", max);
+		printf("%s %s: %s%s%s\n", ts, pg->what, when,
+		       max[0] ? ", " : "", max);
 	}
 	fflush(stdout);
 	pg->last = now;
@@ -96,6 +145,7 @@ void progress_rep_start(struct progress *pg, size_t step,
 	pg->step = step;
 	pg->end = 0;
 	pg->nr_cpus = 0;
+	pg->step_start = mono_now();
 	/* -1 (all bits set): no T: line from that CPU yet. */
 	memset(pg->max_us, 0xff, sizeof(pg->max_us));
 	snprintf(pg->what, sizeof(pg->what), "[%zu/%zu] %s rep %u/%u", step,
@@ -141,36 +191,51 @@ void progress_tick(struct progress *pg)
 		draw(pg);
 }
 
+/* "12:00:03 [2/9] hackbench rep 1/3: ok, max CPU0 1013 us, CPU1 772 us",
+ * a reason wrapped beneath it, indented. */
 void progress_rep_end(struct progress *pg, const char *status,
 		      const char *reason)
 {
-	char max[256], ts[16] = "";
+	char max[512], ts[16] = "", suite[32];
+	double now = mono_now();
 
+	if (pg->step_start > 0) {
+		pg->done_s += now - pg->step_start;
+		pg->done++;
+		pg->step_start = 0;
+	}
 	maxima(pg, max, sizeof(max));
 	progress_clear(pg);
 	if (!pg->tty) {
 		stamp(ts, sizeof(ts));
 		strcat(ts, " ");
 	}
-	printf("%s%s: %s%s%s%s%s\n", ts, pg->what, status,
-	       reason ? ": " : "", reason ? reason : "",
-	       pg->nr_cpus ? ", max us:" : "", max);
+	pg->end = 0;
+	progress_suite_left(pg, now, suite, sizeof(suite));
+	printf("%s%s: %s%s%s%s%s%s\n", ts, pg->what, status,
+	       max[0] ? ", " : "", max, suite[0] && pg->step < pg->nr_steps ?
+	       "; suite " : "", suite[0] && pg->step < pg->nr_steps ? suite :
+	       "", suite[0] && pg->step < pg->nr_steps ? " left" : "");
+	if (reason && *reason)
+		text_wrap(stdout, reason, (int)strlen(ts) + 4, columns());
 	fflush(stdout);
 }
 
 void progress_note(struct progress *pg, const char *fmt, ...)
 {
-	char ts[16];
+	char ts[16] = "", msg[2048];
 	va_list ap;
 
 	progress_clear(pg);
 	if (!pg->tty) {
 		stamp(ts, sizeof(ts));
-		printf("%s ", ts);
+		strcat(ts, " ");
 	}
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	fputs(ts, stdout);
+	text_wrap_hanging(stdout, msg, (int)strlen(ts), (int)strlen(ts) + 4,
+			  columns());
 	fflush(stdout);
 }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Progress on stdout. On a terminal: one live status line (step i/n,
- * scenario, repetition, time left, current max per CPU from cyclictest's
- * T: lines), redrawn a few times a second, and one permanent line per
- * repetition. Not on a terminal (CI logs): plain timestamped lines, a
- * live one every 10 s at most.
+ * scenario, repetition, time left in it and in the whole suite, current
+ * max per CPU from cyclictest's T: lines: "max CPU0 1013 us, CPU1 772 us")
+ * cut to the terminal's width, redrawn a few times a second, and one
+ * permanent line per repetition, a long reason wrapped under it. Not on a
+ * terminal (CI logs): plain timestamped lines, a live one every 10 s at
+ * most. The suite's time left is the expected measurement time of the
+ * steps to come plus each step's overhead as measured so far.
  */
 #ifndef RTGATE_RUNNER_PROGRESS_H
 #define RTGATE_RUNNER_PROGRESS_H
@@ -25,9 +28,17 @@ struct progress {
 	double end;		/* expected end of the measurement, or 0 */
 	long max_us[PROGRESS_MAX_CPUS];
 	int nr_cpus;
+	double step_s;		/* expected measurement of a step; 0 unknown */
+	double step_start;	/* mono_now() at the current step's start */
+	double done_s;		/* wall time of the finished steps */
+	size_t done;		/* finished steps */
 };
 
-void progress_init(struct progress *pg, size_t nr_steps);
+/* @step_s: the measurement each step is expected to take (0 unknown). */
+void progress_init(struct progress *pg, size_t nr_steps, double step_s);
+/* "~2m10s" for the suite (0 when unknown) into buf. */
+const char *progress_suite_left(const struct progress *pg, double now,
+				char *buf, size_t len);
 void progress_rep_start(struct progress *pg, size_t step,
 			const char *scenario, unsigned int rep,
 			unsigned int nr_reps);

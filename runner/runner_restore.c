@@ -9,28 +9,37 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "log.h"
 #include "runner.h"
 #include "runner_state.h"
+
+static error_t restore_parse(int key, char *arg, struct argp_state *state)
+{
+	if (key == ARGP_KEY_ARG)
+		return cli_error(state, "restore takes no arguments ('%s')",
+				 arg);
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp restore_argp = {
+	NULL, restore_parse, NULL,
+	"Restores what a killed run left changed: the tunables and the "
+	"processes recorded in the state directory ($RTGATE_STATE_DIR, "
+	"default " STATE_DEFAULT_DIR "). Every rtgate run does it at its "
+	"start, and says so; this does it by hand (as root).",
+	NULL, NULL, NULL
+};
 
 int cmd_restore(int argc, char **argv)
 {
 	struct state st;
 	int ret;
 
-	(void)argv;
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: rtgate restore\n\nRestores what a "
-			       "killed run left changed (state in "
-			       "$RTGATE_STATE_DIR, default %s).\n",
-			       STATE_DEFAULT_DIR);
-			return EXIT_PASS;
-		}
-		pr_err("restore takes no arguments");
-		return EXIT_BAD_INPUT;
-	}
+	ret = cli_parse("restore", &restore_argp, argc, argv, 0, NULL);
+	if (ret)
+		return cli_exit(ret);
 	if (geteuid() != 0) {
 		pr_err("rtgate restore needs root (it writes kernel tunables)");
 		return EXIT_ENVIRONMENT;

@@ -9,7 +9,7 @@
  * only then the repetitions. Every exit path after that point restores.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <dirent.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
+#include "cli.h"
 #include "exitcode.h"
 #include "history/history.h"
 #include "fsio.h"
@@ -41,119 +42,152 @@
 #include "runner_util.h"
 #include "sha256.h"
 
+/* `rtgate run`: one option table, its parser (common/cli.h). */
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
 
-static void run_usage(FILE *f)
+enum { RUN_SCALE = 0x100, RUN_REPEAT, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,
+       RUN_UNTIL_DECIDED, RUN_BUDGET };
+
+static const struct argp_option run_opts[] = {
+	{ "duration-scale", RUN_SCALE, "F", 0, "multiply durations and scaled(N) "
+	  "counts by F (> 0): a scaled run, not a reproduction", 0 },
+	{ "repeat", RUN_REPEAT, "N", 0, "repetitions per scenario (default: the "
+	  "suite's)", 0 },
+	{ "out", RUN_OUT, "DIR", 0, "results directory (default: "
+	  "$RTGATE_RESULTS_DIR or results)", 0 },
+	{ "no-history", RUN_NO_HISTORY, NULL, 0, "do not store the run in the SQLite "
+	  "history (results/rtgate.db or $RTGATE_DB)", 0 },
+	{ "trace", RUN_TRACE, "MODE", 0, "off, spikes or on: kernel events beside "
+	  "cyclictest, saved per repetition as trace.dat (default: the "
+	  "suite's `trace`, else off)", 0 },
+	{ "until-decided", RUN_UNTIL_DECIDED, NULL, 0, "then rounds of the "
+	  "INCONCLUSIVE comparisons' scenarios until each is decided, alpha "
+	  "spent over the looks (docs/statistics.md)", 0 },
+	{ "budget", RUN_BUDGET, "T", 0, "--until-decided for at most T "
+	  "(default: the suite's until_decided, else 10m)", 0 },
+	{ 0 }
+};
+
+static error_t run_parse(int key, char *arg, struct argp_state *state)
 {
-	fprintf(f, "usage: rtgate run SUITE|NAME [--duration-scale F] "
-		"[--repeat N] [--out DIR] [--no-history]\n"
-		"                  [--trace off|spikes|on] [--until-decided "
-		"[--budget T]]\n\n"
-		"Runs a suite on the running kernel (as root). NAME finds "
-		"suites/NAME.suite.\n"
-		"  --duration-scale F  multiply durations and scaled(N) "
-		"counts by F (> 0)\n"
-		"  --repeat N          repetitions per scenario (default: "
-		"the suite's)\n"
-		"  --out DIR           results directory (default: "
-		"$RTGATE_RESULTS_DIR or results)\n"
-		"  --no-history        do not store the run in the SQLite "
-		"history\n"
-		"                      (results/rtgate.db or $RTGATE_DB)\n"
-		"  --trace MODE        kernel events beside cyclictest, "
-		"saved per repetition\n"
-		"                      as trace.dat (default: the suite's "
-		"`trace`, else off)\n"
-		"  --until-decided     then rounds of the INCONCLUSIVE "
-		"comparisons' scenarios\n"
-		"                      until each is decided (alpha spent "
-		"over the looks)\n"
-		"  --budget T          ... for at most T (default: the "
-		"suite's until_decided,\n"
-		"                      else 10m)\n");
+	struct run_params *p = state->input;
+	uint64_t n;
+
+	switch (key) {
+	case RUN_SCALE:
+		if (parse_double(arg, &p->scale) || p->scale <= 0 ||
+		    p->scale > 1000)
+			return cli_error(state, "--duration-scale: '%s' is not "
+					 "a number above 0", arg);
+		break;
+	case RUN_REPEAT:
+		if (parse_u64_range(arg, 1, 1000, &n))
+			return cli_error(state, "--repeat: '%s' is not a whole "
+					 "number from 1 to 1000", arg);
+		p->repeat = (unsigned int)n;
+		break;
+	case RUN_OUT:
+		p->out = arg;
+		break;
+	case RUN_NO_HISTORY:
+		p->no_history = true;
+		break;
+	case RUN_TRACE:
+		if (trace_capture_parse(arg, &p->trace))
+			return cli_error(state, "--trace: '%s' is not off, "
+					 "spikes or on", arg);
+		p->have_trace = true;
+		break;
+	case RUN_UNTIL_DECIDED:
+		p->until_decided = true;
+		break;
+	case RUN_BUDGET:
+		if (parse_duration_ns(arg, &p->budget_ns) || !p->budget_ns)
+			return cli_error(state, "--budget: '%s' is not a time "
+					 "(e.g. 10m)", arg);
+		p->until_decided = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (p->suite)
+			return cli_error(state, "one suite at a time ('%s' and "
+					 "'%s')", p->suite, arg);
+		p->suite = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!p->suite)
+			return cli_error(state, "which suite? (e.g. rtgate run "
+					 "quick)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
 }
+
+static const struct argp run_argp = {
+	run_opts, run_parse, "SUITE|NAME",
+	"Runs a suite on the running kernel (as root): every repetition of "
+	"every scenario, interleaved, tunables restored on every exit path, "
+	"then the analyzer's verdicts and reports. NAME finds "
+	"suites/NAME.suite (./suites, then beside bin/)."
+	"\vExit status: 0 pass, 1 regression, 2 inconclusive or invalid, 3 bad "
+	"input, 4 environment, 5 the run did not complete "
+	"(docs/exit-codes.md). The suite format: suites/README.md; the runner: "
+	"docs/runner.md.",
+	NULL, NULL, NULL
+};
 
 static int parse_args(int argc, char **argv, struct run_params *p)
 {
-	static const struct option opts[] = {
-		{ "duration-scale", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "no-history", no_argument, NULL, 'H' },
-		{ "trace", required_argument, NULL, 'T' },
-		{ "until-decided", no_argument, NULL, 'U' },
-		{ "budget", required_argument, NULL, 'B' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t n;
-	int c;
-
 	p->scale = 1.0;
-	opterr = 0;
-	optind = 1;
 	/* Options may follow the suite too: `rtgate run slice-ext --repeat 1`. */
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (parse_double(optarg, &p->scale) || p->scale <= 0 ||
-			    p->scale > 1000) {
-				pr_err("--duration-scale: '%s' is not a number "
-				       "above 0", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'r':
-			if (parse_u64_range(optarg, 1, 1000, &n)) {
-				pr_err("--repeat: '%s' is not a whole number "
-				       "from 1 to 1000", optarg);
-				return -EINVAL;
-			}
-			p->repeat = (unsigned int)n;
-			break;
-		case 'o':
-			p->out = optarg;
-			break;
-		case 'H':
-			p->no_history = true;
-			break;
-		case 'T':
-			if (trace_capture_parse(optarg, &p->trace)) {
-				pr_err("--trace: '%s' is not off, spikes or on",
-				       optarg);
-				return -EINVAL;
-			}
-			p->have_trace = true;
-			break;
-		case 'U':
-			p->until_decided = true;
-			break;
-		case 'B':
-			if (parse_duration_ns(optarg, &p->budget_ns) ||
-			    !p->budget_ns) {
-				pr_err("--budget: '%s' is not a time (e.g. "
-				       "10m)", optarg);
-				return -EINVAL;
-			}
-			p->until_decided = true;
-			break;
-		case 'h':
-			run_usage(stdout);
-			return 1;
-		default:
-			pr_err("run: unknown option '%s'", argv[optind - 1]);
-			run_usage(stderr);
-			return -EINVAL;
+	return cli_parse("run", &run_argp, argc, argv, 0, p);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The suites NAME can find, for the message of one that is not there. */
+static void list_suites(const char *bin_dir, const char *arg)
+{
+	const char *names[128], *near;
+	char dirs[2][PATH_MAX], *n;
+	size_t nn = 0, i, k;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dirs[0], sizeof(dirs[0]), "suites");
+	path_fmt(dirs[1], sizeof(dirs[1]), "%s/../suites", bin_dir);
+	for (k = 0; k < 2; k++) {
+		d = opendir(dirs[k]);
+		while (d && (e = readdir(d)) && nn < 128) {
+			size_t len = strlen(e->d_name);
+
+			if (len <= 6 || strcmp(e->d_name + len - 6, ".suite"))
+				continue;
+			n = strndup(e->d_name, len - 6);
+			for (i = 0; n && i < nn && strcmp(names[i], n); i++)
+				;
+			if (n && i == nn)
+				names[nn++] = n;
+			else
+				free(n);
 		}
+		if (d)
+			closedir(d);
 	}
-	if (optind != argc - 1) {
-		pr_err("run: %s", optind >= argc ? "which suite? (e.g. "
-		       "rtgate run quick)" : "one suite at a time");
-		run_usage(stderr);
-		return -EINVAL;
-	}
-	p->suite = argv[optind];
-	return 0;
+	qsort(names, nn, sizeof(names[0]), cmp_str);
+	near = cli_nearest(arg, names, nn);
+	if (near)
+		fprintf(stderr, "Did you mean '%s'? ", near);
+	fprintf(stderr, "Suites: ");
+	for (i = 0; i < nn; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+	fprintf(stderr, "%s\n", nn ? "" : "none found");
+	for (i = 0; i < nn; i++)
+		free((char *)names[i]);
 }
 
 int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
@@ -173,6 +207,7 @@ int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
 		return 0;
 	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
 	       "%s.suite exists", arg, arg, bin_dir, arg);
+	list_suites(bin_dir, arg);
 	return -ENOENT;
 }
 
@@ -622,7 +657,9 @@ static int run_steps(struct runner *r)
 		return ret;
 	for (i = 0; i < nr; i++)
 		todo += !r->run.scens[steps[i].scen].skipped;
-	progress_init(&r->progress, todo);
+	progress_init(&r->progress, todo,
+		      suite_uses_cyclictest(&r->suite) ?
+		      ct_duration_s(&r->suite.measure, r->run.scale) : 0);
 	for (i = 0; i < r->suite.nr_scenarios; i++)
 		if (r->run.scens[i].skipped)
 			progress_note(&r->progress, "SKIPPED %s: %s",
@@ -880,7 +917,7 @@ int cmd_run(int argc, char **argv)
 	ret = parse_args(argc, argv, &r->params);
 	if (ret) {
 		free(r);
-		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+		return cli_exit(ret);
 	}
 	code = load(r);
 	if (code)

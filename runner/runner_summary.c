@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "runner_priv.h"
+#include "textfmt.h"
 
 #define SUMMARY_CPUS 256
 
@@ -17,6 +20,16 @@ struct cpu_sum {
 	long cycles;
 	bool seen;
 };
+
+/* "SKIPPED: why", the why wrapped to the terminal under the row. */
+static void wrap_reason(const char *what, const char *why, int col)
+{
+	char buf[1280];
+
+	snprintf(buf, sizeof(buf), "%s: %s", what, why);
+	text_wrap_hanging(stdout, buf, col, col + 2,
+			  text_columns(STDOUT_FILENO, 100));
+}
 
 static void scenario_rows(const struct scen_result *sr, int width)
 {
@@ -51,8 +64,8 @@ static void scenario_rows(const struct scen_result *sr, int width)
 	}
 	snprintf(reps, sizeof(reps), "%zu/%zu", valid, sr->nr_reps);
 	if (sr->skipped) {
-		printf("%-*s %-*s SKIPPED: %s\n", width, sr->sc->name, width,
-		       vs, sr->reason);
+		printf("%-*s %-*s ", width, sr->sc->name, width, vs);
+		wrap_reason("SKIPPED", sr->reason, 2 * width + 2);
 		return;
 	}
 	if (!valid) {
@@ -61,10 +74,15 @@ static void scenario_rows(const struct scen_result *sr, int width)
 		for (i = 0; i < sr->nr_reps && !bad; i++)
 			if (sr->reps[i].status == REP_INVALID)
 				bad = &sr->reps[i];
-		if (bad)
-			printf("%-*s %-*s %-6s INVALID: rep %u: %s\n", width,
-			       sr->sc->name, width, vs, reps, bad->rep,
-			       bad->reason ? bad->reason : "");
+		if (bad) {
+			char why[1024];
+
+			printf("%-*s %-*s %-6s ", width, sr->sc->name, width,
+			       vs, reps);
+			snprintf(why, sizeof(why), "rep %u: %s", bad->rep,
+				 bad->reason ? bad->reason : "");
+			wrap_reason("INVALID", why, 2 * width + 9);
+		}
 		else
 			printf("%-*s %-*s %-6s not run\n", width, sr->sc->name,
 			       width, vs, reps);

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <dirent.h>
-#include <getopt.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "jsonio.h"
 #include "log.h"
@@ -47,32 +47,6 @@ struct trace_explain_params {
 	unsigned int nr_files[2];
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: rtgate trace record [-m spikes|on] [-o FILE] [-e latency|switch]\n"
-"                           [-b KB] [--max-mb N] [-c CPUS] [--no-kallsyms]\n"
-"                           [--stop-on-exit COMM|none] -- COMMAND [ARG]...\n"
-"       rtgate trace explain [-n TOP] [--comm NAME] [--tids LIST]\n"
-"                            [--break-tid TID [--break-value US]] [--json]\n"
-"                            FILE\n"
-"       rtgate trace compare [-n TOP] [--comm NAME] [--tids LIST]\n"
-"                            BASE[,BASE...] CAND[,CAND...]\n"
-"       rtgate trace events FILE\n"
-"       rtgate trace clean\n"
-"\n"
-"record   traces COMMAND into rtgate's own tracefs instance and saves\n"
-"         trace.dat (trace-cmd report, KernelShark). spikes: the ring\n"
-"         buffer's tail (default), stopped in the kernel when an RT thread\n"
-"         of COMMAND's cyclictest exits (its break, -b); on: the whole\n"
-"         run, streamed, capped.\n"
-"explain  the worst wake-ups of cyclictest's threads, and what ran instead\n"
-"compare  culprits of the worst wake-ups, baseline against candidate\n"
-"         (files: trace.dat, or the attribution JSON of explain --json)\n"
-"events   decoded events per type (a check against trace-cmd report)\n"
-"clean    removes tracefs instances left by killed rtgate processes\n");
-}
-
 static volatile sig_atomic_t got_signal;
 static volatile pid_t child_pid;
 
@@ -83,94 +57,106 @@ static void forward_signal(int sig)
 		kill(child_pid, sig);
 }
 
+enum { OPT_MAX_MB = 0x100, OPT_NO_KALLSYMS, OPT_STOP_ON_EXIT, OPT_COMM,
+       OPT_TIDS, OPT_BREAK_TID, OPT_BREAK_VALUE, OPT_JSON };
+
+static const struct argp_option record_opts[] = {
+	{ "mode", 'm', "MODE", 0, "spikes: the ring buffer's tail (default), "
+	  "stopped in the kernel when an RT thread of COMMAND's cyclictest "
+	  "exits (its break, -b); on: the whole run, streamed, capped", 0 },
+	{ "output", 'o', "FILE", 0, "where trace.dat goes (default trace.dat)",
+	  0 },
+	{ "events", 'e', "SET", 0, "latency (default) or switch", 0 },
+	{ "buffer-kb", 'b', "KB", 0, "ring buffer size per CPU", 0 },
+	{ "max-mb", OPT_MAX_MB, "N", 0, "on: stop the stream at N MiB", 0 },
+	{ "cpus", 'c', "CPUS", 0, "trace these CPUs only (a CPU list)", 0 },
+	{ "no-kallsyms", OPT_NO_KALLSYMS, NULL, 0, "do not save "
+	  "/proc/kallsyms into trace.dat", 0 },
+	{ "stop-on-exit", OPT_STOP_ON_EXIT, "COMM", 0, "spikes: the process "
+	  "whose exit stops the buffer (default cyclictest; none)", 0 },
+	{ 0 }
+};
+
+static error_t record_parse(int key, char *arg, struct argp_state *state)
+{
+	struct trace_record_params *p = state->input;
+	uint64_t v;
+
+	switch (key) {
+	case 'm':
+		if (trace_capture_parse(arg, &p->capture) ||
+		    p->capture == TRACE_CAPTURE_OFF)
+			return cli_error(state, "--mode: '%s' is not spikes or "
+					 "on", arg);
+		break;
+	case 'o':
+		p->out = arg;
+		break;
+	case 'e':
+		if (!strcmp(arg, "latency"))
+			p->events = TRACE_EVENTS_LATENCY;
+		else if (!strcmp(arg, "switch"))
+			p->events = TRACE_EVENTS_SWITCH;
+		else
+			return cli_error(state, "--events: '%s' is not latency "
+					 "or switch", arg);
+		break;
+	case 'b':
+	case OPT_MAX_MB:
+		if (parse_u64_range(arg, 1, 1 << 20, &v))
+			return cli_error(state, "--%s: '%s' is not a size in "
+					 "%s", key == 'b' ? "buffer-kb" :
+					 "max-mb", arg, key == 'b' ? "KiB" :
+					 "MiB");
+		if (key == 'b')
+			p->buffer_kb = v;
+		else
+			p->max_mb = v;
+		break;
+	case 'c':
+		if (parse_cpulist(arg, &p->cpus))
+			return cli_error(state, "--cpus: '%s' is not a CPU "
+					 "list", arg);
+		p->have_cpus = true;
+		break;
+	case OPT_NO_KALLSYMS:
+		p->no_kallsyms = true;
+		break;
+	case OPT_STOP_ON_EXIT:
+		p->stop_comm = strcmp(arg, "none") ? arg : NULL;
+		break;
+	case ARGP_KEY_ARG:
+		/* COMMAND [ARG]...: the rest is the command's own. */
+		p->argv = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!p->argv)
+			return cli_error(state, "no command to trace (rtgate "
+					 "trace record -- COMMAND)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp record_argp = {
+	record_opts, record_parse, "[--] COMMAND [ARG...]",
+	"Traces COMMAND into rtgate's own tracefs instance and saves trace.dat "
+	"(trace-cmd report, KernelShark). docs/tracing.md.",
+	NULL, NULL, NULL
+};
+
 static int parse_record(int argc, char **argv, struct trace_record_params *p)
 {
-	static const struct option opts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "buffer-kb", required_argument, NULL, 'b' },
-		{ "max-mb", required_argument, NULL, 'M' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "no-kallsyms", no_argument, NULL, 'K' },
-		{ "stop-on-exit", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int c;
-
 	memset(p, 0, sizeof(*p));
 	p->capture = TRACE_CAPTURE_SPIKES;
 	p->out = "trace.dat";
 	p->stop_comm = "cyclictest";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+m:o:e:b:c:h", opts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'm':
-			if (trace_capture_parse(optarg, &p->capture) ||
-			    p->capture == TRACE_CAPTURE_OFF) {
-				pr_err("--mode: '%s' is not spikes or on",
-				       optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'o':
-			p->out = optarg;
-			break;
-		case 'e':
-			if (!strcmp(optarg, "latency")) {
-				p->events = TRACE_EVENTS_LATENCY;
-			} else if (!strcmp(optarg, "switch")) {
-				p->events = TRACE_EVENTS_SWITCH;
-			} else {
-				pr_err("--events: '%s' is not latency or "
-				       "switch", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'b':
-		case 'M':
-			if (parse_u64_range(optarg, 1, 1 << 20, &v)) {
-				pr_err("--%s: '%s' is not a size in %s",
-				       c == 'b' ? "buffer-kb" : "max-mb",
-				       optarg, c == 'b' ? "KiB" : "MiB");
-				return -EINVAL;
-			}
-			if (c == 'b')
-				p->buffer_kb = v;
-			else
-				p->max_mb = v;
-			break;
-		case 'c':
-			if (parse_cpulist(optarg, &p->cpus)) {
-				pr_err("--cpus: '%s' is not a CPU list",
-				       optarg);
-				return -EINVAL;
-			}
-			p->have_cpus = true;
-			break;
-		case 'K':
-			p->no_kallsyms = true;
-			break;
-		case 'S':
-			p->stop_comm = strcmp(optarg, "none") ? optarg : NULL;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (optind >= argc) {
-		pr_err("trace record: no command to trace (rtgate trace "
-		       "record -- COMMAND)");
-		return -EINVAL;
-	}
-	p->argv = argv + optind;
-	return 0;
+	/* In order: options stop at COMMAND, whose options are its own. */
+	return cli_parse("trace record", &record_argp, argc, argv,
+			 ARGP_IN_ORDER, p);
 }
 
 static bool comm_is(int pid, const char *comm)
@@ -380,7 +366,7 @@ static int cmd_record(int argc, char **argv)
 
 	ret = parse_record(argc, argv, &p);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+		return cli_exit(ret);
 	tp.mode = p.capture == TRACE_CAPTURE_ON ? TRACE_MODE_STREAM :
 						  TRACE_MODE_RING;
 	tp.events = p.events;
@@ -434,86 +420,110 @@ static int split_files(char *arg, const char **files, unsigned int *nr)
 	return *nr ? 0 : -EINVAL;
 }
 
+static const struct argp_option explain_opts[] = {
+	{ "top", 'n', "TOP", 0, "the worst TOP wake-ups (default 50)", 0 },
+	{ "comm", OPT_COMM, "NAME", 0, "the measuring threads' name (default "
+	  "cyclictest)", 0 },
+	{ "tids", OPT_TIDS, "LIST", 0, "the measuring threads' ids", 0 },
+	{ "break-tid", OPT_BREAK_TID, "TID", 0, "the thread whose break "
+	  "stopped the trace", 0 },
+	{ "break-value", OPT_BREAK_VALUE, "US", 0, "the latency of that break",
+	  0 },
+	{ "json", OPT_JSON, NULL, 0, "explain: the attribution as JSON", 0 },
+	{ 0 }
+};
+
+struct explain_ctx {
+	struct trace_explain_params *p;
+	int nr_sides;
+	char *args[2];
+	int nargs;
+};
+
+static error_t explain_parse(int key, char *arg, struct argp_state *state)
+{
+	struct explain_ctx *x = state->input;
+	struct trace_explain_params *p = x->p;
+	uint64_t v;
+
+	switch (key) {
+	case 'n':
+		if (parse_u64_range(arg, 1, 10000, &v))
+			return cli_error(state, "--top: '%s' is not 1..10000",
+					 arg);
+		p->attr.top_n = v;
+		break;
+	case OPT_COMM:
+		p->attr.comm = arg;
+		break;
+	case OPT_TIDS:
+		if (parse_tids(arg, p))
+			return cli_error(state, "--tids: '%s' is not a list of "
+					 "thread ids", arg);
+		break;
+	case OPT_BREAK_TID:
+		if (parse_u64_range(arg, 1, 1 << 30, &v))
+			return cli_error(state, "--break-tid: '%s' is not a "
+					 "thread id", arg);
+		p->attr.break_tid = v;
+		break;
+	case OPT_BREAK_VALUE:
+		if (parse_u64_range(arg, 1, 1 << 30, &v))
+			return cli_error(state, "--break-value: '%s' is not a "
+					 "latency in us", arg);
+		p->attr.break_us = v;
+		break;
+	case OPT_JSON:
+		p->json = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (x->nargs == x->nr_sides)
+			return cli_error(state, "unexpected argument '%s'", arg);
+		x->args[x->nargs++] = arg;
+		break;
+	case ARGP_KEY_END:
+		if (x->nargs != x->nr_sides)
+			return cli_error(state, "expected %s", x->nr_sides == 1 ?
+					 "one trace file" :
+					 "BASE[,BASE...] CAND[,CAND...]");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp explain_argp = {
+	explain_opts, explain_parse, "FILE",
+	"The worst wake-ups of cyclictest's threads in a trace, and what ran "
+	"instead (docs/tracing.md).", NULL, NULL, NULL
+};
+
+static const struct argp tcompare_argp = {
+	explain_opts, explain_parse, "BASE[,BASE...] CAND[,CAND...]",
+	"Culprits of the worst wake-ups, baseline against candidate (files: "
+	"trace.dat, or the attribution JSON of explain --json).",
+	NULL, NULL, NULL
+};
+
 static int parse_explain(int argc, char **argv, struct trace_explain_params *p,
 			 int nr_sides)
 {
-	static const struct option opts[] = {
-		{ "top", required_argument, NULL, 'n' },
-		{ "comm", required_argument, NULL, 'C' },
-		{ "tids", required_argument, NULL, 'T' },
-		{ "break-tid", required_argument, NULL, 'B' },
-		{ "break-value", required_argument, NULL, 'V' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int c, i;
+	struct explain_ctx x = { .p = p, .nr_sides = nr_sides };
+	const char *cmd = nr_sides == 1 ? "trace explain" : "trace compare";
+	int i, ret;
 
 	memset(p, 0, sizeof(*p));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (parse_u64_range(optarg, 1, 10000, &v)) {
-				pr_err("--top: '%s' is not 1..10000", optarg);
-				return -EINVAL;
-			}
-			p->attr.top_n = v;
-			break;
-		case 'C':
-			p->attr.comm = optarg;
-			break;
-		case 'T':
-			if (parse_tids(optarg, p)) {
-				pr_err("--tids: '%s' is not a list of thread "
-				       "ids", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'B':
-			if (parse_u64_range(optarg, 1, 1 << 30, &v)) {
-				pr_err("--break-tid: '%s' is not a thread id",
-				       optarg);
-				return -EINVAL;
-			}
-			p->attr.break_tid = v;
-			break;
-		case 'V':
-			if (parse_u64_range(optarg, 1, 1 << 30, &v)) {
-				pr_err("--break-value: '%s' is not a latency "
-				       "in us", optarg);
-				return -EINVAL;
-			}
-			p->attr.break_us = v;
-			break;
-		case 'j':
-			p->json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (argc - optind != nr_sides) {
-		pr_err("trace %s: expected %s", argv[0], nr_sides == 1 ?
-		       "one trace file" : "BASE[,BASE...] CAND[,CAND...]");
-		return -EINVAL;
-	}
-	for (i = 0; i < nr_sides; i++) {
-		if (split_files(argv[optind + i], p->files[i],
-				&p->nr_files[i])) {
-			pr_err("trace %s: bad file list '%s'", argv[0],
-			       argv[optind + i]);
-			return -EINVAL;
-		}
-	}
-	if (nr_sides == 1 && p->nr_files[0] != 1) {
-		pr_err("trace explain: one file at a time");
-		return -EINVAL;
-	}
+	ret = cli_parse(cmd, nr_sides == 1 ? &explain_argp : &tcompare_argp,
+			argc, argv, 0, &x);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr_sides; i++)
+		if (split_files(x.args[i], p->files[i], &p->nr_files[i]))
+			return cli_usage_error(cmd, "bad file list '%s'",
+					       x.args[i]);
+	if (nr_sides == 1 && p->nr_files[0] != 1)
+		return cli_usage_error(cmd, "one file at a time");
 	return 0;
 }
 
@@ -532,7 +542,7 @@ static int cmd_explain(int argc, char **argv)
 
 	ret = parse_explain(argc, argv, &p, 1);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+		return cli_exit(ret);
 	ret = trace_attr_file(p.files[0][0], &p.attr, &r);
 	if (ret)
 		return file_error_code(ret);
@@ -593,7 +603,7 @@ static int cmd_compare(int argc, char **argv)
 
 	ret = parse_explain(argc, argv, &p, 2);
 	if (ret)
-		return ret > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+		return cli_exit(ret);
 	for (s = 0; s < 2 && code == EXIT_PASS; s++) {
 		for (i = 0; i < p.nr_files[s]; i++) {
 			ret = load_result(p.files[s][i], &p.attr, &res[s][i]);
@@ -623,16 +633,48 @@ static int cmd_compare(int argc, char **argv)
 	return code;
 }
 
+/* A command of positional words only: FILE, or nothing. */
+static error_t words_parse(int key, char *arg, struct argp_state *state)
+{
+	char **file = state->input;
+
+	switch (key) {
+	case ARGP_KEY_ARG:
+		if (!file || *file)
+			return cli_error(state, "unexpected argument '%s'", arg);
+		*file = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (file && !*file)
+			return cli_error(state, "which trace file?");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp events_argp = {
+	NULL, words_parse, "FILE",
+	"Decoded events per type in a trace.dat (a check against trace-cmd "
+	"report).", NULL, NULL, NULL
+};
+
+static const struct argp clean_argp = {
+	NULL, words_parse, NULL,
+	"Removes tracefs instances left by killed rtgate processes.",
+	NULL, NULL, NULL
+};
+
 static int cmd_events(int argc, char **argv)
 {
 	struct trace_file_info info;
+	char *file = NULL;
 	int i, ret;
 
-	if (argc != 2) {
-		pr_err("usage: rtgate trace events FILE");
-		return EXIT_BAD_INPUT;
-	}
-	ret = trace_file_check(argv[1], &info);
+	ret = cli_parse("trace events", &events_argp, argc, argv, 0, &file);
+	if (ret)
+		return cli_exit(ret);
+	ret = trace_file_check(file, &info);
 	if (ret)
 		return file_error_code(ret);
 	printf("records %llu\nevents %llu\nlost %llu\nspan_ns %llu\n",
@@ -648,11 +690,9 @@ static int cmd_clean(int argc, char **argv)
 	char why[256];
 	int ret;
 
-	(void)argv;
-	if (argc != 1) {
-		pr_err("usage: rtgate trace clean");
-		return EXIT_BAD_INPUT;
-	}
+	ret = cli_parse("trace clean", &clean_argp, argc, argv, 0, NULL);
+	if (ret)
+		return cli_exit(ret);
 	if (trace_available(why, sizeof(why))) {
 		pr_err("tracing unavailable: %s", why);
 		return EXIT_ENVIRONMENT;
@@ -667,29 +707,21 @@ static int cmd_clean(int argc, char **argv)
 
 int cmd_trace(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int argc, char **argv);
-	} sub[] = {
-		{ "record", cmd_record }, { "explain", cmd_explain },
-		{ "compare", cmd_compare }, { "events", cmd_events },
-		{ "clean", cmd_clean },
+	static const struct cli_sub subs[] = {
+		{ "record", "[OPTION...] -- COMMAND [ARG...]",
+		  "trace COMMAND into trace.dat", cmd_record },
+		{ "explain", "[OPTION...] FILE",
+		  "the worst wake-ups, and what ran instead", cmd_explain },
+		{ "compare", "[OPTION...] BASE[,BASE...] CAND[,CAND...]",
+		  "culprits of the worst wake-ups, baseline against candidate",
+		  cmd_compare },
+		{ "events", "FILE", "decoded events per type", cmd_events },
+		{ "clean", "", "remove tracefs instances of killed rtgates",
+		  cmd_clean },
 	};
-	size_t i;
 
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return EXIT_PASS;
-	}
-	for (i = 0; i < sizeof(sub) / sizeof(sub[0]); i++)
-		if (!strcmp(argv[1], sub[i].name))
-			return sub[i].fn(argc - 1, argv + 1);
-	pr_err("trace: unknown subcommand '%s' (try: rtgate trace help)",
-	       argv[1]);
-	return EXIT_BAD_INPUT;
+	return cli_dispatch("trace", "Kernel events beside cyclictest, in "
+			    "rtgate's own tracefs instance, and what delayed "
+			    "the worst wake-ups (docs/tracing.md).", subs,
+			    sizeof(subs) / sizeof(subs[0]), argc, argv);
 }

@@ -31,7 +31,7 @@ is "$(cmp_of inject100 .line_level)" "$(jq -n '0.05 / 2 / 2 / '"$(cmp_of inject1
 check "... and the notes say alpha is shared by the suite's 2 comparisons" -- \
 	grep -q 'shared by the suite.s 2 comparisons' <<<"$(cmp_of inject100 '.notes[]')"
 check "... its deciding line is on CPU 1 and inside its interval" -- test \
-	"$(cmp_of inject100 '.lines[.decisive_line] | .cpu == 1 and .interval[0] <= .delta and .delta <= .interval[1]')" = true
+	"$(cmp_of inject100 '.lines[.decisive] | .cpu == 1 and .interval[0] <= .delta and .delta <= .interval[1]')" = true
 check "... and for every tested line, its interval excludes 0 exactly when its p is below the level" -- test \
 	"$(cmp_of inject100 '. as $c | [.lines[] | select((.kind == "tail" or .kind == "max") and .interval != null) | ((.interval[0] > 0) == (.p_worse < $c.line_level)) and ((.interval[1] < 0) == (.p_better < $c.line_level))] | all')" = true
 is "$(cmp_of hackbench .verdict)" INCONCLUSIVE "hackbench: INCONCLUSIVE (no pass without evidence)"
@@ -39,7 +39,7 @@ check "... the reason says what the measurement could have seen" -- \
 	grep -Eq 'could only have seen a CPU [01] [a-z0-9.]+ rise of [0-9.]+ us or more' \
 	<<<"$(cmp_of hackbench .reason)"
 check "... and report.json carries could_see and more_repetitions" -- test \
-	"$(cmp_of hackbench '.lines[.decisive_line] | (.could_see > 0) and (.more_repetitions != null)')" = true
+	"$(cmp_of hackbench '.lines[.decisive] | (.could_see > 0) and (.more_repetitions != null)')" = true
 
 # A positive control is judged at the share but is not in the family.
 run_with "$two | (.scenarios[] | select(.name == \"inject300\")) |= (.compare = \"idle\" | .control = \"positive\")"

@@ -16,8 +16,8 @@ for f in report.txt report.md report.json report.html junit.xml; do
 	check "report writes $f into the run" -- test -s "$RUN/$f"
 done
 check "the verdict table is printed" -- grep -Eq '^inject +idle +REGRESSION ' $T/out
-check "the skipped scenario says why" -- \
-	grep -Eq '^rt-only +idle +SKIPPED .*preempt-rt' $T/out
+check "the skipped scenario says why, under its row" -- \
+	grep -A1 -E '^rt-only +idle +SKIPPED' $T/out | grep -q '^    .*preempt-rt'
 is "$(jget $RUN/report.json '.run.status')" complete "report.json: run status"
 is "$(jget $RUN/report.json '[.comparisons[].verdict] | join(",")')" \
 	REGRESSION,SKIPPED "report.json: one entry per declared comparison"
@@ -76,8 +76,10 @@ jq '(.scenarios[] | select(.name == "inject")).control = "positive"' \
 	"$T/runc/manifest.json" >$T/m && mv $T/m "$T/runc/manifest.json"
 "$RTGATE" report "$T/runc" >$T/out
 is "$?" 0 "a flagged positive control passes (exit 0)"
-check "... and the table says so" -- \
-	grep -Eq '^inject +idle +REGRESSION +.*positive control, flagged' $T/out
+check "... and the table names the line the verdict rests on" -- \
+	grep -Eq '^inject +idle +REGRESSION +CPU 1 p[0-9.]+ [0-9.]+ -> [0-9.]+ us$' $T/out
+check "... the reason: positive control, flagged" -- \
+	grep -Eq '^    positive control, flagged as it must be' $T/out
 is "$(jget $T/runc/report.json '.comparisons[0] | "\(.control) \(.verdict) \(.counts_as)"')" \
 	"positive REGRESSION NO CHANGE" "report.json: the control and what it counts as"
 check "junit: no failure for the flagged control" -- grep -q \

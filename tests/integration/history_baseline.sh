@@ -53,4 +53,21 @@ check "compare --history: a flat night is not a regression (exit $rc)" -- \
 	"$W/20261127-020000-quick" >"$T/c6"
 is $? 0 "no reference-kernel history: SKIPPED, which passes"
 check "... and says why" -- grep -q 'SKIPPED: no earlier complete run' "$T/c6"
+
+# A scaled run (quick at --duration-scale 0.2, recorded by the runner:
+# tests/fixtures/nightly/scaled) against the full-scale week: refused.
+cp -r "$TOP/tests/fixtures/nightly/scaled/20261201-103331-quick" "$T/q02"
+"$RTGATE" compare --history --db "$T/part2.db" "$T/q02" >"$T/c7"
+is $? 0 "a scaled run against full-scale history: SKIPPED (no verdict), exit 0"
+check "... saying the history ran at another scale" -- grep -qE \
+	'idle .*SKIPPED: a run at --duration-scale 0.2 is not judged against the history: its [0-9]+ earlier runs .* ran at another scale' "$T/c7"
+is "$(sqlite3 "$T/part2.db" "SELECT verdict FROM verdicts v JOIN runs r ON r.id = v.run WHERE r.run_id = '20261201-103331-quick' AND v.scenario = 'idle' AND v.source = 'history'")" \
+	SKIPPED "... and the history keeps it as SKIPPED, not as a pass of the gate"
+# Runs of the same scale are judged together (three setparam runs at x0.1).
+"$RTGATE" history import --db "$T/sp.db" "$TOP/tests/fixtures/nightly/scaled/20261201-103223-setparam" \
+	"$TOP/tests/fixtures/nightly/scaled/20261201-103246-setparam" >/dev/null
+cp -r "$TOP/tests/fixtures/nightly/scaled/20261201-103308-setparam" "$T/sp3"
+"$RTGATE" compare --history --db "$T/sp.db" "$T/sp3" >"$T/c8"
+check "scaled runs of one scale: judged, on the scenario's own metric (ns/call)" -- \
+	grep -qE '^  default +ns_per_call +[0-9.]+ +[0-9.]+ +2 .*judged against runs at --duration-scale 0.1 only' "$T/c8"
 done_testing

@@ -48,7 +48,7 @@ is "$ra $rb" "0 0" "two concurrent imports both succeed"
 is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "integrity check after concurrent writers"
 is "$(sqlite3 "$DB" 'SELECT count(*) FROM runs')" 40 "all 40 runs are stored"
 is "$(partial_runs "$DB")" 0 "every run is whole"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "schema version"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 4 "schema version"
 
 # SIGKILL in the middle of a long import.
 copies "$T/c" 600 20250103-00

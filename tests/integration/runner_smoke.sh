@@ -119,6 +119,12 @@ check "plain timestamped progress lines" -- \
 	"$T/out"
 check "the skip is announced" -- grep -q 'SKIPPED no-hrtick' "$T/out"
 check "the summary table" -- grep -qE '^scenario +vs +reps +CPU' "$T/out"
+check "progress names the CPU of each maximum" -- \
+	grep -qE '^[0-9:]+ \[[0-9]+/[0-9]+\] idle rep 1/2: ok, max CPU0 [0-9]+ us, CPU1 [0-9]+ us; suite ~[0-9ms]+ left$' "$T/out"
+check "the verdict table names each verdict's deciding line" -- \
+	grep -qE '^hackbench +idle +[A-Z ]+ +(CPU [0-9]+ |all CPUs )[a-z0-9.]+ [0-9>=]+ -> [0-9>=]+ us$' "$T/out"
+check "junit.xml carries the suite's hash" -- \
+	grep -q '<property name="suite_sha256" value="[0-9a-f]\{64\}"/>' "$dir/junit.xml"
 check "where the results are" -- grep -q "^results: .*$run" "$T/out"
 
 check "the state file is gone" -- test ! -e "$RTGATE_STATE_DIR/state.json"

@@ -53,7 +53,7 @@ check "period or runtime reads cost > 1.1x the rr control (the unpatched signatu
 check "the published 8547 ns/read beside read-period" -- \
 	test "$(line read-period published_candidate)" = 8547.294
 check "verdict table: published 253 -> 8547 ns" -- \
-	grep -qE '^read-period +read-rr +[A-Z ]+ +[0-9]+ -> [0-9]+ ns +253 -> 8547 ns' "$T/out"
+	grep -qE '^read-period +read-rr +[A-Z ]+ +sysctl-read.ns_per_read [0-9.]+ -> [0-9.]+ ns +253 -> 8547 ns$' "$T/out"
 for s in period-reader rr-reader; do
 	check "$s vs idle is judged on the max" -- \
 		grep -qE '^(NO CHANGE|REGRESSION|IMPROVEMENT|INCONCLUSIVE)$' <<<"$(verdict $s)"
@@ -63,15 +63,22 @@ is "$(sysctl -n kernel.sched_rt_period_us kernel.sched_rt_runtime_us \
 
 # Kernels: the thread's table form, A/B/A.
 "$RTGATE" compare "$dir" "$dir" "$dir" --out "$T/cmp" >"$T/cmp.out" 2>&1
-is "$?" 0 "compare RUN RUN RUN: nothing changed, exit 0"
+rc=$?
+# The same data three times: nothing changed. The cyclictest scenarios'
+# one short repetition cannot rule out a rise of the floor's size, and
+# the gate says so (INCONCLUSIVE, exit 2) rather than pass them.
+check "compare RUN RUN RUN: nothing changed, exit 0 or 2 (got $rc)" -- \
+	test "$rc" = 0 -o "$rc" = 2
 check "the thread's columns" -- grep -qE \
 	'^scenario +unit +original A +patched +original B +published +change +CV +drift +verdict' \
 	"$T/cmp.out"
 check "read-period row: ns, the published 8547.3, no drift" -- grep -qE \
 	'^read-period +ns( +[0-9.]+){3} +8547\.3 +\+0\.00% +[0-9.]+% +\+0\.00% +NO CHANGE' \
 	"$T/cmp.out"
-is "$(jget "$T/cmp/report.json" '[.comparisons[].verdict] | unique | join(",")')" \
-	"NO CHANGE" "every scenario NO CHANGE"
+is "$(jget "$T/cmp/report.json" '[.comparisons[] | select(.candidate | startswith("read-")) | .verdict] | unique | join(",")')" \
+	"NO CHANGE" "every bench scenario NO CHANGE"
+is "$(jget "$T/cmp/report.json" '[.comparisons[] | select(.verdict != "NO CHANGE") | select(.verdict != "INCONCLUSIVE" or (.reason | test("^no change seen") | not))] | length')" \
+	0 "the others NO CHANGE, or INCONCLUSIVE saying what was left open"
 is "$(jget "$T/cmp/report.json" '[.comparisons[] | select(.candidate | startswith("read-")) | .lines[] | select(.deciding) | .drift] | all(. == 0)')" \
 	true "the A/B/A drift was checked (and is 0)"
 check "runs.txt holds the table" -- grep -q '^read-rr ' "$T/cmp/runs.txt"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include "log.h"
 #include "parse.h"
 #include "workloads/common/wl_opt.h"
+#include "workloads/common/wl_proto.h"
 
 /*
  * getopt_long() accepts any unambiguous prefix of a long option ("--width"
@@ -31,12 +33,25 @@ static int long_name_exact(char *const argv[], const struct option *o)
 	return 0;
 }
 
+/*
+ * --version, as every GNU tool and rtgate's commands answer it (help2man
+ * reads it for the man pages): printed, and the program ends there.
+ */
+static void version_exit(void)
+{
+	printf("%s (rtgate) %s\n", wl_name(), RTGATE_VERSION);
+	fflush(stdout);
+	exit(WL_EXIT_OK);
+}
+
 int wl_getopt(int argc, char *const argv[], const char *shortopts,
 	      const struct option *longopts)
 {
 	char sopts[128];
 	int c, idx = -1;
 
+	if (optind < argc && !strcmp(argv[optind], "--version"))
+		version_exit();
 	/* A leading ':' makes getopt return ':' for a missing argument. */
 	snprintf(sopts, sizeof(sopts), ":%s", shortopts);
 	opterr = 0;

@@ -16,6 +16,9 @@
 /*
  * getopt_long() that reports unknown options and missing arguments itself:
  * returns the option, -1 at the end, or '?' after printing the message.
+ * --version prints "NAME (rtgate) VERSION" and exits 0. Workloads take
+ * options written in suites and passed verbatim, so unlike rtgate's own
+ * commands (glibc argp, common/cli.h) an abbreviation is refused here.
  */
 int wl_getopt(int argc, char *const argv[], const char *shortopts,
 	      const struct option *longopts);

@@ -24,7 +24,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " [OPTIONS]\n"
+"Usage: " NAME " [OPTIONS]\n"
 "Per CPU one lock thread (a spin lock shared by all CPUs; the holder asks\n"
 "the kernel for a time-slice extension around its critical section and\n"
 "yields when it was extended) and N busy threads that spin briefly and\n"

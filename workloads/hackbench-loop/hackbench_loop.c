@@ -49,7 +49,7 @@ struct hb_stats {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " [OPTIONS]\n"
+"Usage: " NAME " [OPTIONS]\n"
 "Runs rt-tests' hackbench in a loop until stopped (SIGTERM/SIGINT) or for\n"
 "--duration; prints a one-line JSON summary on stdout.\n"
 "\n"

@@ -77,7 +77,7 @@ struct hogs {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " [OPTIONS]\n"
+"Usage: " NAME " [OPTIONS]\n"
 "Two CPU-bound nice-0 fair tasks and a periodic sleeper on one CPU (the\n"
 "hrtick thread's setup). Reports how long each CPU-bound task ran between\n"
 "switches, from sched_switch events in rtgate's own tracefs instance.\n"

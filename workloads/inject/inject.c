@@ -63,7 +63,7 @@ struct inject {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " [OPTIONS]\n"
+"Usage: " NAME " [OPTIONS]\n"
 "A SCHED_FIFO thread pinned to one CPU spins for --width-us every\n"
 "--period-us (+- --jitter-us, drawn per cycle): a latency of known width\n"
 "for cyclictest to see. Runs until SIGTERM/SIGINT, --duration or --spins;\n"

@@ -42,7 +42,7 @@ struct kb_run {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " [OPTIONS]\n"
+"Usage: " NAME " [OPTIONS]\n"
 "A kernel-build load: make -jN on a Linux source tree in a scratch O=\n"
 "directory, in a loop with `make clean` between rounds, until SIGTERM/\n"
 "SIGINT, --duration or --rounds. Without a tree, a generated compile load\n"

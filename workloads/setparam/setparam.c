@@ -53,7 +53,7 @@ struct sp_run {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " bench|load [OPTIONS]\n"
+"Usage: " NAME " bench|load [OPTIONS]\n"
 "A SCHED_OTHER nice-0 task pinned to one CPU calls sched_setparam(0,\n"
 "prio 0) on itself: a call that changes nothing.\n"
 "  bench: --warmups + --rounds rounds of --calls calls; ns/call per round\n"

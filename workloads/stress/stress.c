@@ -47,7 +47,7 @@ struct stress_params {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " -s STRESSOR[:N] [-s …] [OPTIONS] [-- STRESS-NG-OPTIONS]\n"
+"Usage: " NAME " -s STRESSOR[:N] [-s …] [OPTIONS] [-- STRESS-NG-OPTIONS]\n"
 "Runs stress-ng with the given stressors until SIGTERM/SIGINT or\n"
 "--duration, and reports the bogo-ops of each stressor from stress-ng's own\n"
 "metrics report. A one-line JSON summary goes to stdout.\n"

@@ -53,7 +53,7 @@ struct sr_state {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " NAME " bench|load [OPTIONS]\n"
+"Usage: " NAME " bench|load [OPTIONS]\n"
 "Reads one /proc/sys file with pread() at offset 0 on an open fd and\n"
 "checks every value read.\n"
 "  bench: --warmups + --rounds rounds of --reads reads; ns/read per round\n"

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The shared half of every command's argp parser (cli.h): the common
+ * options, usage errors with "did you mean", and subcommand dispatch.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exitcode.h"
+#include "log.h"
+#include "textfmt.h"
+
+#define KEY_USAGE	0x1101
+#define KEY_VERSION	0x1102
+#define MAX_NAMES	256
+
+struct cli_ctx {
+	const char *cmd;
+	char prog[160];			/* "rtgate compare" */
+	const struct argp *cmd_argp;
+	void *input;
+	bool done;			/* help or version printed */
+	bool reported;			/* an error was printed */
+	bool h_free, v_free;		/* -h and -V are ours to take */
+	const char *names[MAX_NAMES];	/* every long option, for hints */
+	int has_arg[MAX_NAMES];		/* 0 none, 1 required, 2 optional */
+	size_t nnames;
+};
+
+static struct cli_ctx *cli_current;
+
+static const char *version_line(void)
+{
+	return "rtgate " RTGATE_VERSION;
+}
+
+/* ---- names and distances ---- */
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64], prev, tmp;
+
+	if (la > 63 || lb > 63)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev :
+				 1 + (prev < row[j] ? (prev < row[j - 1] ?
+				 prev : row[j - 1]) : (row[j] < row[j - 1] ?
+				 row[j] : row[j - 1]));
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *cli_nearest(const char *word, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	size_t i, d, bd = (size_t)-1, len = strlen(word);
+	size_t limit = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+
+	for (i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		d = edit_distance(word, names[i]);
+		/* A word that starts a name, or a name that starts it. */
+		if (len >= 3 && (!strncmp(word, names[i], len) ||
+				 !strncmp(names[i], word, strlen(names[i]))))
+			d = d < 1 ? d : 1;
+		if (d < bd) {
+			bd = d;
+			best = names[i];
+		}
+	}
+	return bd <= limit ? best : NULL;
+}
+
+static void collect(struct cli_ctx *c, const struct argp *a)
+{
+	const struct argp_option *o;
+	const struct argp_child *ch;
+	int last_arg = 0;
+
+	for (o = a->options; o && (o->name || o->key || o->doc); o++) {
+		if (o->flags & OPTION_DOC)
+			continue;
+		if (!(o->flags & OPTION_ALIAS))
+			last_arg = !o->arg ? 0 : (o->flags & OPTION_ARG_OPTIONAL) ?
+				   2 : 1;
+		if (o->key == 'h')
+			c->h_free = false;
+		if (o->key == 'V')
+			c->v_free = false;
+		if (o->name && c->nnames < MAX_NAMES) {
+			c->has_arg[c->nnames] = last_arg;
+			c->names[c->nnames++] = o->name;
+		}
+	}
+	for (ch = a->children; ch && ch->argp; ch++)
+		collect(c, ch->argp);
+}
+
+/* The short option @key of the command, its argument need (-1: none). */
+static int short_arg(const struct argp *a, int key)
+{
+	const struct argp_option *o;
+	const struct argp_child *ch;
+	int r;
+
+	for (o = a->options; o && (o->name || o->key || o->doc); o++)
+		if (o->key == key && !(o->flags & OPTION_DOC))
+			return o->arg ? 1 : 0;
+	for (ch = a->children; ch && ch->argp; ch++) {
+		r = short_arg(ch->argp, key);
+		if (r >= 0)
+			return r;
+	}
+	return -1;
+}
+
+/* ---- messages ---- */
+
+static void try_help(const struct cli_ctx *c)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", c->prog);
+}
+
+error_t cli_error(const struct argp_state *state, const char *fmt, ...)
+{
+	struct cli_ctx *c = cli_current;
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("%s: %s", c ? c->cmd : state ? state->name : "?", msg);
+	if (c && !c->reported)
+		try_help(c);
+	if (c)
+		c->reported = true;
+	return EINVAL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("%s: %s", cmd, msg);
+	fprintf(stderr, "Try 'rtgate %s --help' for more information.\n", cmd);
+	return -EINVAL;
+}
+
+/* What getopt refused, said with the option's name and a hint. */
+static void report_bad_word(struct cli_ctx *c, const struct argp_state *st)
+{
+	const char *tok = st->next > 0 && st->next <= st->argc ?
+			  st->argv[st->next - 1] : NULL;
+	const char *near, *match = NULL;
+	char name[128];
+	size_t i, len, nmatch = 0;
+	int key, arg = 0;
+
+	if (!tok || tok[0] != '-' || !tok[1]) {
+		if (st->next < st->argc)
+			cli_error(st, "unexpected argument '%s'",
+				  st->argv[st->next]);
+		else
+			cli_error(st, "unexpected argument");
+		return;
+	}
+	if (tok[1] != '-') {
+		key = (unsigned char)tok[strlen(tok) - 1];
+		arg = short_arg(c->cmd_argp, key);
+		if (arg > 0)
+			cli_error(st, "option '-%c' requires an argument", key);
+		else
+			cli_error(st, "unrecognized option '-%c'", key);
+		return;
+	}
+	len = strcspn(tok + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)len, tok + 2);
+	for (i = 0; i < c->nnames; i++) {
+		if (!strcmp(c->names[i], name)) {
+			match = c->names[i];
+			nmatch = 1;
+			arg = c->has_arg[i];
+			break;
+		}
+		if (!strncmp(c->names[i], name, len)) {
+			match = c->names[i];
+			arg = c->has_arg[i];
+			nmatch++;
+		}
+	}
+	if (nmatch == 1 && arg == 1 && !tok[2 + len]) {
+		cli_error(st, "option '--%s' requires an argument", match);
+	} else if (nmatch == 1 && !arg && tok[2 + len]) {
+		cli_error(st, "option '--%s' takes no argument", match);
+	} else if (nmatch > 1) {
+		char list[256];
+		size_t used = 0;
+
+		for (i = 0; i < c->nnames && used < sizeof(list); i++)
+			if (!strncmp(c->names[i], name, len))
+				used += snprintf(list + used, sizeof(list) -
+						 used, "%s--%s", used ? ", " :
+						 "", c->names[i]);
+		cli_error(st, "option '--%s' is ambiguous: %s", name, list);
+	} else {
+		near = cli_nearest(name, c->names, c->nnames);
+		if (near)
+			cli_error(st, "unrecognized option '--%s' (did you "
+				  "mean '--%s'?)", name, near);
+		else
+			cli_error(st, "unrecognized option '--%s'", name);
+	}
+}
+
+/* ---- the common options ---- */
+
+static const struct argp_option common_opts[] = {
+	{ "help", '?', NULL, 0, "give this help list", -1 },
+	{ NULL, 'h', NULL, OPTION_ALIAS, NULL, 0 },
+	{ "usage", KEY_USAGE, NULL, 0, "give a short usage message", -1 },
+	{ "version", 'V', NULL, 0, "print the program version", -1 },
+	{ 0 }
+};
+
+/* The same without the short keys the command uses itself. */
+static void common_table(const struct cli_ctx *c, struct argp_option *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; common_opts[i].name || common_opts[i].key; i++) {
+		struct argp_option o = common_opts[i];
+
+		if (o.key == 'h' && !c->h_free)
+			continue;
+		if (o.key == 'V' && !c->v_free)
+			o.key = KEY_VERSION;
+		out[n++] = o;
+	}
+	memset(&out[n], 0, sizeof(out[n]));
+}
+
+static void print_help(struct cli_ctx *c, const struct argp *top,
+		       unsigned int what)
+{
+	fflush(stdout);
+	argp_help(top, stdout, what, c->prog);
+	fflush(stdout);
+	c->done = true;
+}
+
+static error_t top_parser(int key, char *arg, struct argp_state *state)
+{
+	struct cli_ctx *c = state->input;
+
+	(void)arg;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = c->input;
+		return 0;
+	case '?':
+	case 'h':
+		print_help(c, state->root_argp, ARGP_HELP_SHORT_USAGE |
+			   ARGP_HELP_PRE_DOC | ARGP_HELP_LONG |
+			   ARGP_HELP_POST_DOC);
+		return 0;
+	case KEY_USAGE:
+		print_help(c, state->root_argp, ARGP_HELP_USAGE);
+		return 0;
+	case 'V':
+	case KEY_VERSION:
+		printf("%s\n", version_line());
+		c->done = true;
+		return 0;
+	case ARGP_KEY_ERROR:
+		if (!c->reported && !c->done)
+			report_bad_word(c, state);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+/* Which common option a word is (before "--"), 0 for none. */
+static int common_word(const struct cli_ctx *c, const char *w)
+{
+	static const struct { const char *name; int key; } words[] = {
+		{ "help", '?' }, { "usage", KEY_USAGE }, { "version", 'V' },
+	};
+	size_t i, k, len, hits;
+	int key = 0;
+
+	if (!strcmp(w, "-?") || (c->h_free && !strcmp(w, "-h")))
+		return '?';
+	if (c->v_free && !strcmp(w, "-V"))
+		return 'V';
+	if (strncmp(w, "--", 2) || !w[2] || strchr(w, '='))
+		return 0;
+	w += 2;
+	len = strlen(w);
+	for (i = 0; i < 3; i++) {
+		if (strncmp(words[i].name, w, len))
+			continue;
+		/* A prefix counts only when no other option has it. */
+		for (k = hits = 0; k < c->nnames; k++)
+			hits += !strncmp(c->names[k], w, len);
+		if (!strcmp(words[i].name, w) || !hits)
+			key = words[i].key;
+	}
+	return key;
+}
+
+int cli_parse(const char *cmd, const struct argp *argp, int argc, char **argv,
+	      unsigned int flags, void *input)
+{
+	struct argp_option common[8];
+	struct argp_child children[2] = { { argp, 0, NULL, 0 }, { 0 } };
+	struct argp top = { .parser = top_parser, .children = children };
+	struct cli_ctx c = { .cmd = cmd, .cmd_argp = argp, .input = input,
+			     .h_free = true, .v_free = true };
+	char **av = argv, *argv0 = argv[0];
+	int i, key, ret;
+
+	snprintf(c.prog, sizeof(c.prog), "rtgate %s", cmd);
+	collect(&c, argp);
+	common_table(&c, common);
+	top.options = common;
+	for (i = 0; common[i].name || common[i].key; i++)
+		if (common[i].name && c.nnames < MAX_NAMES)
+			c.names[c.nnames++] = common[i].name;
+	/*
+	 * argv[0] names the command in argp's help (restored at the end);
+	 * argv itself is parsed in place, so a parser may keep pointers into
+	 * it (trace record's COMMAND...).
+	 */
+	av[0] = c.prog;
+	/* --help anywhere before "--" answers at once, whatever else. */
+	for (i = 1; i < argc && strcmp(av[i], "--"); i++) {
+		key = common_word(&c, av[i]);
+		if (key == '?' || key == KEY_USAGE) {
+			print_help(&c, &top, key == '?' ?
+				   ARGP_HELP_SHORT_USAGE | ARGP_HELP_PRE_DOC |
+				   ARGP_HELP_LONG | ARGP_HELP_POST_DOC :
+				   ARGP_HELP_USAGE);
+			av[0] = argv0;
+			return CLI_DONE;
+		}
+		if (key == 'V') {
+			printf("%s\n", version_line());
+			av[0] = argv0;
+			return CLI_DONE;
+		}
+	}
+	cli_current = &c;
+	ret = argp_parse(&top, argc, av, flags | ARGP_NO_EXIT | ARGP_NO_ERRS |
+			 ARGP_NO_HELP, NULL, &c);
+	cli_current = NULL;
+	av[0] = argv0;
+	if (c.done)
+		return CLI_DONE;
+	if (ret) {
+		if (!c.reported) {
+			pr_err("%s: %s", cmd, strerror(ret));
+			try_help(&c);
+		}
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cli_exit(int parsed)
+{
+	if (parsed == CLI_DONE)
+		return EXIT_PASS;
+	return parsed == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+}
+
+/* ---- subcommands ---- */
+
+void cli_subs_help(FILE *f, const char *cmd, const char *doc,
+		   const struct cli_sub *subs, size_t n)
+{
+	size_t i, w = 0;
+	char left[256];
+
+	for (i = 0; i < n; i++) {
+		snprintf(left, sizeof(left), "%s %s", subs[i].name,
+			 subs[i].args);
+		if (strlen(left) > w)
+			w = strlen(left);
+	}
+	if (w > 40)
+		w = 40;
+	fprintf(f, "Usage: rtgate %s SUBCOMMAND [OPTION...] [ARG...]\n", cmd);
+	for (i = 0; i < n; i++)
+		fprintf(f, "  or:  rtgate %s %s%s%s\n", cmd, subs[i].name,
+			subs[i].args[0] ? " " : "", subs[i].args);
+	text_wrap(f, doc, 0, 79);
+	fprintf(f, "\nSubcommands:\n");
+	for (i = 0; i < n; i++) {
+		snprintf(left, sizeof(left), "%s %s", subs[i].name,
+			 subs[i].args);
+		if (strlen(left) > w)
+			fprintf(f, "  %s\n  %-*s  %s\n", left, (int)w, "",
+				subs[i].summary);
+		else
+			fprintf(f, "  %-*s  %s\n", (int)w, left,
+				subs[i].summary);
+	}
+	fprintf(f, "\n  -?, -h, --help             give this help list\n"
+		"  -V, --version              print the program version\n"
+		"\n'rtgate %s SUBCOMMAND --help' lists a subcommand's "
+		"options.\n", cmd);
+}
+
+int cli_dispatch(const char *cmd, const char *doc, const struct cli_sub *subs,
+		 size_t n, int argc, char **argv)
+{
+	const char *names[64], *near, *w = argc > 1 ? argv[1] : NULL;
+	size_t i;
+
+	if (w && (!strcmp(w, "--help") || !strcmp(w, "-h") ||
+		  !strcmp(w, "-?") || !strcmp(w, "help") ||
+		  !strcmp(w, "--usage"))) {
+		cli_subs_help(stdout, cmd, doc, subs, n);
+		return EXIT_PASS;
+	}
+	if (w && (!strcmp(w, "--version") || !strcmp(w, "-V"))) {
+		printf("%s\n", version_line());
+		return EXIT_PASS;
+	}
+	for (i = 0; w && i < n; i++)
+		if (!strcmp(w, subs[i].name))
+			return subs[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < n && i < 64; i++)
+		names[i] = subs[i].name;
+	if (!w) {
+		pr_err("%s: which subcommand?", cmd);
+	} else {
+		near = cli_nearest(w, names, i);
+		if (near)
+			pr_err("%s: unknown subcommand '%s' (did you mean "
+			       "'%s'?)", cmd, w, near);
+		else
+			pr_err("%s: unknown subcommand '%s'", cmd, w);
+	}
+	fprintf(stderr, "Subcommands:");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", subs[i].name);
+	fprintf(stderr, ". Try 'rtgate %s --help' for more information.\n",
+		cmd);
+	return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rtgate's command line, one mechanism for every command: glibc argp.
+ * Each *_cmd.c keeps one option table (struct argp_option[]) and one
+ * parser per command; this module adds what they all share:
+ *
+ *   --help (-?, and -h where the command has no -h of its own), --usage,
+ *   --version (-V where free): printed on stdout, exit 0;
+ *   a usage error: one line naming the option or word, "did you mean"
+ *   when one is close, a pointer to --help, exit 3 (docs/exit-codes.md);
+ *   subcommands (history import, lava job ...) dispatched by name.
+ *
+ *	static const struct argp_option opts[] = {
+ *		{ "db", 'd', "FILE", 0, "the history database" },
+ *		{ 0 }
+ *	};
+ *	static error_t parse(int key, char *arg, struct argp_state *st) ...
+ *	static const struct argp argp = { opts, parse, "RUN_DIR", doc };
+ *
+ *	int ret = cli_parse("export kcidb", &argp, argc, argv, 0, &params);
+ *	if (ret)
+ *		return cli_exit(ret);
+ *
+ * The same --help text is what help2man turns into the man pages
+ * (`make man`), so it is written for both.
+ */
+#ifndef RTGATE_CLI_H
+#define RTGATE_CLI_H
+
+#include <argp.h>
+#include <stddef.h>
+
+#define CLI_DONE	1	/* --help, --usage or --version was printed */
+
+/*
+ * Parses argv (argv[0]: the command word) for command @cmd ("compare",
+ * "history import") with @argp, whose parser gets @input as state->input.
+ * @flags are argp_parse() flags (ARGP_IN_ORDER ...). Returns 0 to go on,
+ * CLI_DONE when help or the version was printed, -EINVAL after printing a
+ * usage error.
+ */
+int cli_parse(const char *cmd, const struct argp *argp, int argc, char **argv,
+	      unsigned int flags, void *input);
+/* The exit code of a cli_parse() or cli_dispatch() result other than 0. */
+int cli_exit(int parsed);
+
+/*
+ * A usage error found by a parser: prints "rtgate: error: CMD: MSG" and
+ * the --help pointer once, returns EINVAL for the parser to return.
+ */
+error_t cli_error(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The same outside a parser (after cli_parse): returns -EINVAL. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The closest of @names to @word, NULL when none is close. */
+const char *cli_nearest(const char *word, const char *const *names, size_t n);
+
+struct cli_sub {
+	const char *name;
+	const char *args;	/* its synopsis: "[--db FILE] RUN_DIR..." */
+	const char *summary;	/* one line */
+	int (*fn)(int argc, char **argv);	/* argv[0]: the subcommand */
+};
+
+/*
+ * `rtgate CMD SUB ...`: runs the subcommand named by argv[1]; --help,
+ * --version and a missing or unknown (did you mean) subcommand are
+ * answered here. @doc describes the command. Returns the exit code.
+ */
+int cli_dispatch(const char *cmd, const char *doc, const struct cli_sub *subs,
+		 size_t n, int argc, char **argv);
+
+/* Prints the usage of a command that has subcommands, for `rtgate help`. */
+void cli_subs_help(FILE *f, const char *cmd, const char *doc,
+		   const struct cli_sub *subs, size_t n);
+
+#endif

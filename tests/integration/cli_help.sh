@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# rtgate's command line (common/cli.h, glibc argp): every command and
+# subcommand answers --help with its usage on stdout and exit 0, --version
+# everywhere, a typo gets "did you mean" and exit 3, an unknown suite
+# lists the suites; the man pages are made from the same text (help2man)
+# and installed with the bash completion by `make install`.
+source "$(dirname "$0")/../lib.sh"
+
+# Every command, and every subcommand its own --help lists ("or:" lines).
+cmds=$("$RTGATE" --help | sed -n '/^Commands:/,/^$/p' | awk '/^  [a-z]/ { print $1 }')
+check "rtgate --help lists the commands" -- test "$(wc -w <<<"$cmds")" -ge 14
+n=0
+for c in $cmds; do
+	out=$("$RTGATE" $c --help 2>$T/err)
+	rc=$?
+	ok $([ $rc -eq 0 ] && grep -q '^Usage: rtgate' <<<"$out" && ! test -s $T/err; echo $?) \
+		"rtgate $c --help: usage on stdout, exit 0 (exit $rc)"
+	n=$((n + 1))
+	for s in $(sed -n "s/^  or:  rtgate $c \([a-z][a-z0-9-]*\).*/\1/p" <<<"$out"); do
+		out2=$("$RTGATE" $c $s --help 2>$T/err)
+		rc=$?
+		ok $([ $rc -eq 0 ] && grep -q "^Usage: rtgate $c $s" <<<"$out2" &&
+		     ! test -s $T/err; echo $?) \
+			"rtgate $c $s --help: its usage, exit 0 (exit $rc)"
+		n=$((n + 1))
+	done
+done
+diag "$n commands and subcommands answered --help"
+check "the subcommands were found (history, lava, trace, kernel, patches, lab ...)" -- test $n -ge 30
+out=$("$RTGATE" compare --history --help)
+is "$?" 0 "compare --history --help exits 0"
+check "... with its own usage" -- grep -q '^Usage: rtgate compare --history .*RUN_DIR' <<<"$out"
+is "$("$RTGATE" --version)" "rtgate $(cat "$TOP/VERSION")" "rtgate --version"
+is "$("$RTGATE" history import --version)" "rtgate $(cat "$TOP/VERSION")" "a subcommand's --version"
+is "$("$RTGATE" lab --version)" "rtgate $(cat "$TOP/VERSION")" "a command with subcommands: --version"
+"$RTGATE" report -h >$T/out
+is "$?" 0 "-h is --help where a command has no -h of its own"
+
+# Usage errors: exit 3, one line naming the word, a hint, no usage dump.
+"$RTGATE" compre a b 2>$T/err
+is "$?" 3 "a mistyped command: exit 3"
+check "... did you mean 'compare'?" -- grep -q "unknown command 'compre' (did you mean 'compare'?)" $T/err
+"$RTGATE" history imprt x 2>$T/err
+is "$?" 3 "a mistyped subcommand: exit 3"
+check "... did you mean 'import'?" -- grep -q "unknown subcommand 'imprt' (did you mean 'import'?)" $T/err
+"$RTGATE" compare --alhpa 0.1 a b 2>$T/err
+is "$?" 3 "a mistyped option: exit 3"
+check "... did you mean '--alpha'?" -- grep -q "unrecognized option '--alhpa' (did you mean '--alpha'?)" $T/err
+check "... and where to look" -- grep -q "^Try 'rtgate compare --help'" $T/err
+"$RTGATE" dashboard --out 2>$T/err
+is "$?" 3 "an option without its argument: exit 3"
+check "... named" -- grep -q "option '--out' requires an argument" $T/err
+"$RTGATE" export kcidb 2>$T/err
+is "$?" 3 "export kcidb without a run: exit 3"
+check "... says what is missing" -- grep -q 'which run? (RUN_DIR)' $T/err
+"$RTGATE" lava 2>$T/err
+is "$?" 3 "lava without a subcommand: exit 3"
+check "... lists them" -- grep -q 'Subcommands: job, report' $T/err
+"$RTGATE" run quik 2>$T/err
+is "$?" 3 "an unknown suite: exit 3"
+check "... did you mean quick, and the suites there are" -- \
+	grep -q "Did you mean 'quick'? Suites: .*quick.*smoke" $T/err
+
+# Workloads: --help and --version for help2man.
+for w in $(cd "$BIN" && ls | grep -v '^rtgate$'); do
+	"$BIN/$w" --help >$T/out 2>$T/err
+	ok $([ $? -eq 0 ] && grep -q "^Usage: $w" $T/out; echo $?) "$w --help: usage, exit 0"
+	is "$("$BIN/$w" --version)" "$w (rtgate) $(cat "$TOP/VERSION")" "$w --version"
+done
+
+# Man pages from the same text, installed with the completion.
+if ! command -v help2man >/dev/null; then
+	skip "help2man is not installed" "make install with the man pages"
+	done_testing
+	exit
+fi
+make -s -C "$TOP" install PREFIX=/usr DESTDIR="$T/inst" >$T/make.log 2>&1
+is "$?" 0 "make install PREFIX=/usr DESTDIR=..."
+I=$T/inst/usr
+check "rtgate on PATH's bin, beside its workloads in lib/rtgate/bin" -- \
+	test -L $I/bin/rtgate -a -x $I/lib/rtgate/bin/inject
+is "$($I/bin/rtgate --version)" "rtgate $(cat "$TOP/VERSION")" "the installed rtgate runs"
+check "the installed rtgate finds its suites" -- \
+	grep -q 'Suites: .*smoke' <(cd "$T" && $I/bin/rtgate run nosuch 2>&1)
+check "suites, kconfigs and patch manifests are installed" -- \
+	test -f $I/lib/rtgate/suites/quick.suite -a -f $I/lib/rtgate/kconfigs/preempt-rt.config \
+	     -a -f $I/lib/rtgate/patches/control-latency/manifest.ini
+M=$I/share/man/man1
+for p in rtgate rtgate-run rtgate-compare rtgate-history-import rtgate-lava-job rtgate-inject rtgate-setparam; do
+	check "man page $p.1" -- test -s $M/$p.1
+done
+check "rtgate-compare.1 has compare's options" -- grep -q 'min\\-increase\\-us' $M/rtgate-compare.1
+check "... and its name line" -- grep -q '^rtgate-compare \\- judge a candidate against a baseline' $M/rtgate-compare.1
+check "man renders rtgate.1" -- bash -c "man -l '$M/rtgate.1' 2>/dev/null | grep -q 'Commands:'"
+check "one page per workload" -- test "$(ls $M | grep -c -E '^rtgate-(inject|stress|kbuild|setparam|sysctl-read|hackbench-loop|hrtick-hogs|extend-sched)\.1$')" -eq 8
+C=$I/share/bash-completion/completions/rtgate
+check "bash completion installed" -- test -s $C
+complete_words() {	# complete_words WORD...: what <TAB> offers after them
+	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1));
+		 _rtgate; echo "${COMPREPLY[*]}"' _ "$C" "$I/bin/rtgate" "$@"
+}
+is "$(complete_words hist)" history "completion: a command"
+is "$(complete_words history "")" "import list changepoints --help" "completion: the subcommands"
+is "$(complete_words compare --min)" "--min-increase-pct --min-increase-us" \
+	"completion: a command's options, from its --help"
+is "$(cd "$T" && complete_words run smo)" smoke "completion: suite names (the installed ones)"
+make -s -C "$TOP" uninstall PREFIX=/usr DESTDIR="$T/inst" >>$T/make.log 2>&1
+check "make uninstall removes it" -- test ! -e $I/lib/rtgate -a ! -e $C -a ! -e $M/rtgate.1
+done_testing
