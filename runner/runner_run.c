@@ -361,6 +361,7 @@ static int setup_results(struct runner *r)
 		return ret;
 	}
 	link_latest(r, results);
+	state_label(&r->state, r->run.id);
 	return state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
 }
 
@@ -660,8 +661,7 @@ static int finish(struct runner *r, int err)
 		pr_err("%d tunable%s could not be restored; %s keeps them for "
 		       "`rtgate restore`", failed, failed == 1 ? "" : "s",
 		       r->state.path);
-		close(r->state.lock_fd);
-		r->state.lock_fd = -1;
+		state_leave(&r->state);
 	} else {
 		state_release(&r->state);
 	}
@@ -676,9 +676,14 @@ static int prepare(struct runner *r)
 
 	r->guard.fd = -1;
 	ret = state_acquire(&r->state, state_dir_default(),
-			    STATE_LOCK_WAIT_S);
+			    STATE_LOCK_WAIT_S, "run", r->suite.name);
 	if (ret)
 		return ret;
+	/* Every process the run starts carries its owner, tools included. */
+	if (setenv("RTGATE_OWNER", r->state.dir, 1)) {
+		ret = -errno;
+		goto fail;
+	}
 	ret = guard_start(&r->guard, r->state.dir);
 	if (ret) {
 		pr_err("cannot start the guardian: %s", strerror(-ret));
