@@ -15,6 +15,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 
 int an_results_open(const char *dir, struct an_results *res)
 {
@@ -189,6 +190,11 @@ static int read_rep(const struct an_results *res, const char *scen,
 		return ret;
 	if (!dir) {
 		pr_err("%s: no \"dir\"", what);
+		return -EINVAL;
+	}
+	if (!rtpaths_below(dir)) {
+		pr_err("%s: \"dir\" '%s' leaves the results directory", what,
+		       dir);
 		return -EINVAL;
 	}
 	an_sfmt(path, sizeof(path), "%s/%s/cyclictest.json", res->dir, dir);
