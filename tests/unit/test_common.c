@@ -163,6 +163,15 @@ static void test_ctline(void **state)
 	assert_false(ctline_parse("policy: fifo: loadavg: 0.35", &c));
 	assert_false(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 5 Min: 9 Act: 3 "
 				  "Avg: 3 Max: 2", &c));
+	/* Too large to be counted: refused, not clamped to LONG_MAX. */
+	assert_false(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 5 Min: 1 Act: 3 "
+				  "Avg: 3 Max: 99999999999999999999999", &c));
+	assert_false(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 9007199254740993 "
+				  "Min: 1 Act: 3 Avg: 3 Max: 9", &c));
+	assert_false(ctline_parse("T: 0 ( 99999999999) P:95 I:1000 C: 5 Min: "
+				  "1 Act: 3 Avg: 3 Max: 9", &c));
+	assert_true(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 9007199254740992 "
+				 "Min: 1 Act: 3 Avg: 3 Max: 9", &c));
 }
 
 int main(void)
