@@ -56,6 +56,8 @@ int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
+	c->expect_s = ct_duration_s(m, scale);
+	c->expect_loops = ct_loops(m, scale);
 	ret = strv_push(&c->argv, "cyclictest");
 	for (i = 0; !ret && m->args && m->args[i]; i++)
 		ret = strv_push(&c->argv, m->args[i]);
@@ -206,6 +208,50 @@ static int rename_part(const char *dir, const char *name)
 	return 0;
 }
 
+/*
+ * Each thread took the samples its -D or -l implies, within a factor of
+ * two (threads start late and host pauses cost samples; an option that
+ * ends the measurement early costs most of them). A -b break ends it
+ * early by the suite's own choice.
+ */
+static int check_samples(struct ct_run *c, const cJSON *json, char *why,
+			 size_t len)
+{
+	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
+	const cJSON *t;
+	double want, got;
+	int i;
+
+	if ((c->header && strstr(c->header, "# Break thread:")) ||
+	    (c->notes && strstr(c->notes, "# Break thread:")))
+		return 0;
+	for (i = 0; i < c->nr_threads; i++) {
+		char key[16];
+
+		if (!c->have[i] || c->last[i].interval_us <= 0)
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		t = cJSON_GetObjectItemCaseSensitive(threads, key);
+		got = json_get_num(t, "cycles", c->last[i].cycles);
+		want = c->expect_loops ? (double)c->expect_loops :
+		       c->expect_s * 1e6 / c->last[i].interval_us;
+		if (got >= want / 2)
+			continue;
+		if (c->expect_loops)
+			snprintf(why, len, "cyclictest thread %d took %.0f "
+				 "samples where -l %llu asks for %.0f (the "
+				 "measurement was cut short)", i, got,
+				 c->expect_loops, want);
+		else
+			snprintf(why, len, "cyclictest thread %d took %.0f "
+				 "samples where %u s at %ld us imply %.0f (the "
+				 "measurement was cut short)", i, got,
+				 c->expect_s, c->last[i].interval_us, want);
+		return -ERANGE;
+	}
+	return 0;
+}
+
 int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 {
 	char path[PATH_MAX];
@@ -240,13 +286,15 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 		snprintf(why, len, "cyclictest's JSON has no \"thread\" data");
 		return -EINVAL;
 	}
-	cJSON_Delete(json);
 	ret = rename_part(c->dir, "cyclictest.hist");
 	if (!ret)
 		ret = rename_part(c->dir, "cyclictest.json");
 	if (ret)
 		snprintf(why, len, "cannot rename cyclictest's files: %s",
 			 strerror(-ret));
+	else
+		ret = check_samples(c, json, why, len);
+	cJSON_Delete(json);
 	return ret;
 }
 

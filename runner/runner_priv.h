@@ -45,6 +45,8 @@ struct runner {
 	struct tunable *tunables;	/* every tunable the suite touches */
 	size_t nr_tunables;
 	size_t step;			/* 1-based, names and progress */
+	bool bad_input;			/* the kernel refused a suite value */
+	char stop_reason[512];		/* what stopped the run, if not "" */
 };
 
 struct tunable *runner_tunable(struct runner *r,

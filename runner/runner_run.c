@@ -632,8 +632,9 @@ static int finish(struct runner *r, int err)
 			 "interrupted by SIG%s", sigabbrev_np(stop));
 	} else if (err) {
 		r->run.status = RUN_ABORTED;
-		snprintf(r->run.reason, sizeof(r->run.reason),
-			 "stopped by an error: %s", strerror(-err));
+		path_fmt(r->run.reason, sizeof(r->run.reason),
+			 "stopped by an error: %s", r->stop_reason[0] ?
+			 r->stop_reason : strerror(-err));
 	} else {
 		r->run.status = RUN_COMPLETE;
 	}
@@ -644,13 +645,31 @@ static int finish(struct runner *r, int err)
 	runner_summary_print(&r->run, r->run.dir);
 
 	verdict = judge_run(r);
+	if (!stop && signals_stop_requested() && r->run.status == RUN_COMPLETE) {
+		/*
+		 * Stopped while the reports were written: the run did not
+		 * finish as asked, and says so (exit 5), in reports that
+		 * match the manifest.
+		 */
+		stop = signals_stop_requested();
+		r->run.status = RUN_ABORTED;
+		snprintf(r->run.reason, sizeof(r->run.reason), "interrupted by "
+			 "SIG%s while the reports were written",
+			 sigabbrev_np(stop));
+		if (manifest_write(&r->run))
+			pr_err("%s/manifest.json: cannot write it", r->run.dir);
+		pr_warn("run %s: %s", r->run.id, r->run.reason);
+		verdict = judge_run(r);
+	}
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const char *st = scen_status_name(&r->run.scens[i]);
 
 		invalid |= !strcmp(st, "invalid") || !strcmp(st, "partial");
 	}
-	if (r->run.status != RUN_COMPLETE)
+	if (r->bad_input)
+		code = EXIT_BAD_INPUT;
+	else if (r->run.status != RUN_COMPLETE)
 		code = EXIT_INCOMPLETE;
 	else if (verdict != EXIT_PASS)
 		code = verdict;
@@ -738,6 +757,36 @@ static void runner_free(struct runner *r)
 	free(r->tunables);
 }
 
+/*
+ * Values the kernel would refuse, found before anything changes: a sysctl
+ * that holds numbers set to a word is the suite's error (exit 3). Values
+ * out of the knob's range are only known when written (runner_rep.c).
+ */
+static int check_values(struct runner *r)
+{
+	char why[512];
+	size_t i, j;
+
+	for (i = 0; i < r->suite.nr_scenarios; i++) {
+		const struct suite_scenario *sc = &r->suite.scenarios[i];
+
+		for (j = 0; j < sc->nr_tunables; j++) {
+			const struct suite_tunable *st = &sc->tunables[j];
+			struct tunable t;
+
+			if (st->kind != TUNABLE_SYSCTL ||
+			    tunable_init(&t, st, NULL) ||
+			    !tunable_check_value(&t, st->value, why,
+						 sizeof(why)))
+				continue;
+			pr_err("%s:%u: sysctl %s=%s: %s", r->suite.path,
+			       st->line, st->name, st->value, why);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int load(struct runner *r)
 {
 	struct suite_error err;
@@ -764,6 +813,8 @@ static int load(struct runner *r)
 	}
 	if (check_tools(r))
 		return EXIT_ENVIRONMENT;
+	if (check_values(r))
+		return EXIT_BAD_INPUT;
 	return 0;
 }
 
