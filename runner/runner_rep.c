@@ -715,6 +715,7 @@ static void collect_cyclictest(struct rep_ctx *c)
 	note_exit(&rr->procs[c->ct_rp], &c->ct);
 	complete = c->ct_started && !c->ct_early && !c->ct.running &&
 		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
+	c->ctr.elapsed_s = c->ct.t_exit - c->ct.t_start;
 	if (ct_finish(&c->ctr, complete, why, sizeof(why)))
 		rep_invalid(c, "cyclictest", "%s", why);
 	rr->finals = calloc(c->ctr.nr_threads ? c->ctr.nr_threads : 1,
