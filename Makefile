@@ -110,7 +110,8 @@ FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(BUILD)/bin/%)
 
 $(BUILD)/bin/fuzz_%: fuzz/fuzz_%.c $(BUILD)/fuzz/input.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ \
+		$(filter %.c %.o %.a,$^) $(LDLIBS)
 
 ifeq ($(FUZZ),1)
 fuzz: $(FUZZ_BINS)

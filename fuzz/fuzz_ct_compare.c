@@ -15,13 +15,10 @@
 
 static struct an_side *base;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+int fuzz_target_init(void)
 {
 	const char *path = getenv("RTGATE_FUZZ_BASELINE");
 
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
 	if (!path)
 		path = "tests/fixtures/analyze/recorded/aa1/a";
 	if (an_input_read(path, &base)) {

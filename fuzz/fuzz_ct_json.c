@@ -1,31 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cyclictest --json (analyze_parse.c): any bytes, never a crash. */
-#include <stdlib.h>
-
-#include "analyze/analyze_hist.h"
 #include "analyze/analyze_input.h"
 #include "input.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+static int parse(const char *buf, size_t len, struct an_run *run)
 {
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
+	return an_parse_json("fuzz.json", buf, len, run);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct an_run run = { 0 };
-	char *buf = fuzz_string(data, size);
-	size_t i;
-
-	if (!buf)
-		return 0;
-	an_parse_json("fuzz.json", buf, size, &run);
-	for (i = 0; run.cpus && i < run.ncpus; i++)
-		an_cpu_release(&run.cpus[i]);
-	free(run.cpus);
-	free(buf);
-	return 0;
+	return fuzz_parse(data, size, parse);
 }

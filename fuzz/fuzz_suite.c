@@ -3,14 +3,6 @@
 #include "input.h"
 #include "runner/runner_suite.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_file(data, size);

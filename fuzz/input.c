@@ -6,8 +6,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analyze/analyze_hist.h"
 #include "input.h"
 #include "log.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	log_set_level(LOG_ERR);
+	return fuzz_target_init ? fuzz_target_init() : 0;
+}
 
 char *fuzz_string(const uint8_t *data, size_t size)
 {
@@ -40,11 +51,19 @@ const char *fuzz_file(const uint8_t *data, size_t size)
 	return path;
 }
 
-void fuzz_quiet(void)
+int fuzz_parse(const uint8_t *data, size_t size,
+	       int (*parse)(const char *buf, size_t len, struct an_run *run))
 {
-	/*
-	 * Errors only; run with -close_fd_mask=2 to discard those too
-	 * (libFuzzer and the sanitizers keep a copy of stderr).
-	 */
-	log_set_level(LOG_ERR);
+	struct an_run run = { 0 };
+	char *buf = fuzz_string(data, size);
+	size_t i;
+
+	if (!buf)
+		return 0;
+	parse(buf, size, &run);
+	for (i = 0; run.cpus && i < run.ncpus; i++)
+		an_cpu_release(&run.cpus[i]);
+	free(run.cpus);
+	free(buf);
+	return 0;
 }

@@ -52,10 +52,6 @@ procs() { leftover_procs | wc -l; }
 instances() { ls $tracefs/instances 2>/dev/null | grep -c "^rtgate-$1-"; }
 cgroups() { find /sys/fs/cgroup -maxdepth 6 -type d -name "rtgate-$1" 2>/dev/null | wc -l; }
 saver() { pgrep -f "trace-cmd .*$RTGATE_RESULTS_DIR" | head -1; }
-guardian_of() {
-	ps -o pid=,comm= --ppid "$1" | awk '$2 == "rtgate-guard" { print $1 }'
-}
-
 # The kinds of kill, the first ones in a fixed order so that a short loop
 # still sees the worst cases.
 fixed=(KILL-both-save KILL-save TERM-any INT-any KILL-both-any KILL-any)

@@ -45,24 +45,11 @@ requires = file:/nonexistent-rtgate-test
 EOF
 
 owned() { leftover_procs 2>/dev/null; }
-guardian_of() {
-	ps -o pid=,comm= --ppid "$1" | awk '$2 == "rtgate-guard" { print $1 }'
-}
-wait_measuring() {
-	local i
-	for i in $(seq 1 600); do
-		[ "$(cat $sysctl)" = "$val" ] && owned | grep -q cyclictest &&
-			return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 
 # ---- two runs, two state directories: the second is refused -------------
 "$RTGATE" run "$T/long.suite" >"$T/a.out" 2>"$T/a.err" &
 pid=$!
-check "run A reaches the measurement" -- wait_measuring
+check "run A reaches the measurement" -- wait_measuring $sysctl $val "$pid"
 start=$(date +%s.%N)
 RTGATE_STATE_DIR=$T/state-b "$RTGATE" run "$T/second.suite" >"$T/b.out" \
 	2>"$T/b.err"
@@ -94,7 +81,7 @@ is "$?" 0 "once A is gone, B runs"
 # ---- A and its guardian killed: B, in another state dir, restores A ------
 "$RTGATE" run "$T/long.suite" >"$T/k.out" 2>"$T/k.err" &
 pid=$!
-check "run A reaches the measurement again" -- wait_measuring
+check "run A reaches the measurement again" -- wait_measuring $sysctl $val "$pid"
 gpid=$(guardian_of "$pid")
 check "its guardian is found" -- test -n "$gpid"
 kill -9 "$gpid" "$pid"

@@ -44,10 +44,6 @@ saving() {
 	return 1
 }
 
-guardian_of() {
-	ps -o pid=,comm= --ppid "$1" | awk '$2 == "rtgate-guard" { print $1 }'
-}
-
 # ---- kill -9 rtgate while trace-cmd runs: the guardian cleans up --------
 check "the run reaches the trace saving" -- saving guard
 gpid=$(guardian_of "$pid")
