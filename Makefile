@@ -3,7 +3,8 @@
 # rtgate build. `make` builds bin/rtgate and one bin/<workload> per folder
 # under workloads/; `make SAN=1` builds the same with ASan+UBSan under
 # build/san/ (the unit tests run from there); `make tests` builds the unit
-# test binaries. Libraries come from pkg-config; `make libs` lists the
+# test binaries; `make fuzz` the libFuzzer targets (clang, build/fuzz/).
+# Libraries come from pkg-config; `make libs` lists the
 # shared libraries the binaries need (for initramfs images). `make man`
 # makes the man pages from the programs' --help (help2man) into
 # build/man/; `make install [PREFIX=/usr/local] [DESTDIR=]` installs
@@ -17,15 +18,24 @@ DESTDIR	?=
 PKGS	:= libcjson inih libtracefs libtraceevent libtracecmd sqlite3 zlib gsl
 VERSION	:= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+# libFuzzer (clang): the library instrumented for coverage, with ASan+UBSan.
+BUILD	:= build/fuzz
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined,float-cast-overflow \
+	    -fsanitize=float-divide-by-zero -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=all
+else ifeq ($(SAN),1)
 BUILD	:= build/san
-SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
-	    -fno-sanitize-recover=undefined
+# GCC's "undefined" leaves out the float checks: a count of 1e95 cast to
+# an integer is what a parser must refuse, not compute with.
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow \
+	    -fsanitize=float-divide-by-zero -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=all
 else
 BUILD	:= build/obj
 SANFLAGS :=
 endif
-BIN	:= $(if $(filter 1,$(SAN)),$(BUILD)/bin,bin)
+BIN	:= $(if $(filter 1,$(SAN) $(FUZZ)),$(BUILD)/bin,bin)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -130,6 +140,22 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtgate
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rtgate.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/rtgate-*.1
+# Fuzz targets, one per fuzz/fuzz_NAME.c: `make fuzz` builds
+# build/fuzz/bin/fuzz_NAME with clang's libFuzzer (docs/fuzzing.md).
+FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(BUILD)/bin/%)
+
+$(BUILD)/bin/fuzz_%: fuzz/fuzz_%.c $(BUILD)/fuzz/input.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ \
+		$(filter %.c %.o %.a,$^) $(LDLIBS)
+
+ifeq ($(FUZZ),1)
+fuzz: $(FUZZ_BINS)
+else
+fuzz:
+	$(MAKE) FUZZ=1 CC=clang fuzz
+endif
 
 # The shared libraries bin/ needs at run time, one path per line.
 libs: all
@@ -138,7 +164,7 @@ libs: all
 clean:
 	rm -rf build bin
 
-.PHONY: all tests bench libs clean man install uninstall
+.PHONY: all tests bench fuzz libs clean man install uninstall
 .SECONDARY:
 
 -include $(shell find build -name '*.d' 2>/dev/null)

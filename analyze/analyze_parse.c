@@ -22,6 +22,59 @@
 #include "log.h"
 #include "parse.h"
 
+/*
+ * Counts are exact only up to 2^53 (cJSON keeps numbers as doubles) and a
+ * sum of them must not wrap: anything larger is refused, naming the line.
+ */
+#define COUNT_MAX	9007199254740992.0	/* 2^53 */
+
+/*
+ * The JSON being parsed, for the line of a bad value in a message (cJSON
+ * keeps no positions): an_parse_json() sets it for its own duration.
+ */
+static const char *json_src;
+
+static const char *find_key(const char *from, const char *key)
+{
+	char quoted[64];
+	const char *p = from;
+	size_t n;
+
+	n = snprintf(quoted, sizeof(quoted), "\"%s\"", key);
+	if (n >= sizeof(quoted))
+		return NULL;
+	while ((p = strstr(p, quoted))) {
+		const char *q = p + n;
+
+		q += strspn(q, " \t\r\n");
+		if (*q == ':')
+			return p;
+		p += n;
+	}
+	return NULL;
+}
+
+/* The line of thread @thread's @key (in its "histogram" when @bucket). */
+static unsigned int json_line(int thread, const char *key, bool bucket)
+{
+	const char *p, *start = json_src;
+	char num[16];
+	unsigned int line = 1;
+
+	if (!json_src)
+		return 0;
+	snprintf(num, sizeof(num), "%d", thread);
+	p = find_key(start, "thread");
+	p = p ? find_key(p, num) : NULL;
+	p = p && bucket ? find_key(p, "histogram") : p;
+	p = p ? find_key(p, key) : NULL;
+	if (!p)
+		return 0;
+	for (; start < p; start++)
+		line += *start == '\n';
+	return line;
+}
+
 /* What the cyclictest command line says about the threads. */
 struct ct_cmdline {
 	long limit;		/* -h / -H; 0 none */
@@ -136,9 +189,11 @@ static int json_int(const char *path, const cJSON *obj, int thread,
 		return -EINVAL;
 	}
 	if (!cJSON_IsNumber(v) || v->valuedouble < min ||
-	    v->valuedouble > 9007199254740992.0) {
-		pr_err("%s: thread %d: \"%s\" is not a valid number", path,
-		       thread, key);
+	    v->valuedouble > COUNT_MAX) {
+		pr_err("%s:%u: thread %d: \"%s\" is not a valid number%s",
+		       path, json_line(thread, key, false), thread, key,
+		       cJSON_IsNumber(v) && v->valuedouble > COUNT_MAX ?
+		       " (above 2^53)" : "");
 		return -EINVAL;
 	}
 	*out = v->valuedouble;
@@ -151,6 +206,7 @@ static int json_histogram(const char *path, const cJSON *h, int thread,
 	const cJSON *b;
 	struct an_bucket *buckets;
 	uint64_t key, top = 0;
+	double sum = 0;
 	uint32_t limit;
 	size_t n = 0;
 	int ret;
@@ -161,11 +217,23 @@ static int json_histogram(const char *path, const cJSON *h, int thread,
 			       "latency in us", path, thread, b->string);
 			return -EINVAL;
 		}
+		/* Range first: casting 1e95 to an integer is undefined. */
 		if (!cJSON_IsNumber(b) || b->valuedouble < 0 ||
+		    b->valuedouble > COUNT_MAX ||
 		    b->valuedouble != (double)(uint64_t)b->valuedouble) {
-			pr_err("%s: thread %d: histogram bucket \"%s\" has a "
-			       "count that is not a non-negative integer",
-			       path, thread, b->string);
+			pr_err("%s:%u: thread %d: histogram bucket \"%s\" has a "
+			       "count that is not a non-negative integer up "
+			       "to 2^53", path,
+			       json_line(thread, b->string, true), thread,
+			       b->string);
+			return -EINVAL;
+		}
+		sum += b->valuedouble;
+		if (sum > COUNT_MAX) {
+			pr_err("%s:%u: thread %d: the histogram's counts add "
+			       "up to more than 2^53 by bucket \"%s\"", path,
+			       json_line(thread, b->string, true), thread,
+			       b->string);
 			return -EINVAL;
 		}
 		if (cl->limit && key >= (uint64_t)cl->limit) {
@@ -273,7 +341,9 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 	int n = 0, i, ret = -EINVAL;
 	double num;
 
+	json_src = buf;
 	if (json_parse_buf(path, buf, len, &json, &err)) {
+		json_src = NULL;
 		/* cyclictest prints "avg": -nan for a thread that never ran. */
 		pr_err("%s%s", err.msg, strstr(buf, "-nan") ? " (cyclictest "
 		       "writes -nan for a thread that took no samples: the "
@@ -324,6 +394,7 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 	}
 	ret = 0;
 out:
+	json_src = NULL;
 	cJSON_Delete(json);
 	return ret;
 }
@@ -340,6 +411,7 @@ struct hist_text {
 	long max[HIST_MAX_COLS], ovf[HIST_MAX_COLS];
 	int ntotal, nmin, navg, nmax, novf, nthread_lines;
 	bool seen_total;
+	uint64_t colsum[HIST_MAX_COLS];	/* per column, for overflow */
 	struct ctline tl[HIST_MAX_COLS];
 	int ntl;
 };
@@ -357,9 +429,12 @@ static int row_split(const char *s, uint64_t *v, int max)
 			break;
 		if (!isdigit((unsigned char)*s) || n == max)
 			return -1;
+		errno = 0;
 		v[n++] = strtoull(s, &end, 10);
 		if (*end && *end != ' ' && *end != '\t' && *end != '\r')
 			return -1;
+		if (errno == ERANGE || v[n - 1] > (uint64_t)COUNT_MAX)
+			return -ERANGE;
 		s = end;
 	}
 	return n;
@@ -376,8 +451,10 @@ static int summary_list(const char *s, long *v)
 			s++;
 		if (!*s)
 			break;
+		errno = 0;
 		v[n] = strtol(s, &end, 10);
-		if (end == s)
+		if (end == s || errno == ERANGE || v[n] < 0 ||
+		    v[n] > (long)COUNT_MAX)
 			return -1;
 		n++;
 		s = end;
@@ -404,7 +481,8 @@ static int hist_summary(const char *path, unsigned int lineno,
 			continue;
 		*counts[i] = summary_list(line + l, lists[i]);
 		if (*counts[i] < 0) {
-			pr_err("%s:%u: malformed summary line", path, lineno);
+			pr_err("%s:%u: malformed summary line (numbers from 0 "
+			       "to 2^53)", path, lineno);
 			return -EINVAL;
 		}
 		if (i == 0)
@@ -420,8 +498,13 @@ static int hist_row(const char *path, unsigned int lineno, const char *line,
 		    struct hist_text *h)
 {
 	uint64_t v[HIST_MAX_COLS + 1];
-	int n = row_split(line, v, HIST_MAX_COLS + 1);
+	int n = row_split(line, v, HIST_MAX_COLS + 1), j;
 
+	if (n == -ERANGE) {
+		pr_err("%s:%u: a count beyond 2^53 in a histogram row", path,
+		       lineno);
+		return -EINVAL;
+	}
 	if (n < 2) {
 		pr_err("%s:%u: not a histogram row: \"%.40s\"", path, lineno,
 		       line);
@@ -453,6 +536,14 @@ static int hist_row(const char *path, unsigned int lineno, const char *line,
 			return -ENOMEM;
 		h->rows = r;
 		h->cap = cap;
+	}
+	for (j = 0; j < h->ncols; j++) {
+		h->colsum[j] += v[j + 1];
+		if (h->colsum[j] > (uint64_t)COUNT_MAX) {
+			pr_err("%s:%u: column %d: the counts add up to more "
+			       "than 2^53", path, lineno, j + 1);
+			return -EINVAL;
+		}
 	}
 	memcpy(h->rows + h->nrows * h->ncols, v + 1, h->ncols * sizeof(*v));
 	h->nrows++;

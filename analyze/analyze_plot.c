@@ -5,14 +5,11 @@
  * comparison, and the SVGs are read back to be inlined into the HTML.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analyze_hist.h"
@@ -21,8 +18,7 @@
 #include "analyze_util.h"
 #include "fsio.h"
 #include "log.h"
-
-extern char **environ;
+#include "toolrun.h"
 
 #define COLOR_BASE	"#1f5fa8"
 #define COLOR_CAND	"#d9480f"
@@ -330,31 +326,18 @@ static int run_gnuplot(struct plot_dir *d)
 {
 	char log[PATH_MAX], script[PATH_MAX];
 	char *argv[] = { "gnuplot", script, NULL };
-	posix_spawn_file_actions_t fa;
 	int status, ret;
-	pid_t pid;
 
 	if (an_path_join(log, sizeof(log), d->path, "gnuplot.log") ||
 	    an_path_join(script, sizeof(script), d->path, "plots.gp"))
 		return -ENAMETOOLONG;
 	snprintf(d->files[d->nfiles++], sizeof(d->files[0]), "gnuplot.log");
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log,
-					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	ret = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	/* toolrun: gnuplot dies with us, whatever kills us. */
+	ret = toolrun_simple(argv, NULL, log, &status);
 	if (ret)
-		return -ret;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return -ENOENT;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		pr_warn("gnuplot failed with exit %d: no plots",
-			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return ret;
+	if (status) {
+		pr_warn("gnuplot failed with exit %d: no plots", status);
 		return -EIO;
 	}
 	return 0;

@@ -17,6 +17,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 
 int an_results_open(const char *dir, struct an_results *res)
 {
@@ -286,6 +287,11 @@ static int read_rep(const struct an_results *res, const char *scen,
 		return ret;
 	if (!dir) {
 		pr_err("%s: no \"dir\"", what);
+		return -EINVAL;
+	}
+	if (!rtpaths_below(dir)) {
+		pr_err("%s: \"dir\" '%s' leaves the results directory", what,
+		       dir);
 		return -EINVAL;
 	}
 	if (how->timerlat) {

@@ -12,6 +12,7 @@
 #include "analyze_trace.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 
 #define MAX_TIDS	256
 #define AN_TRACE_TOP	50	/* as the runner keeps (RTRACE_TOP) */
@@ -53,7 +54,8 @@ static int load_rep(const char *run_dir, const cJSON *rj,
 	cJSON *j;
 	int ret;
 
-	if (!dir || !file || strchr(file, '/') || (attr && strchr(attr, '/')))
+	if (!dir || !rtpaths_below(dir) || !file || strchr(file, '/') ||
+	    (attr && strchr(attr, '/')))
 		return -ENOENT;
 	rep->rep = json_get_num(rj, "rep", 0);
 	an_sfmt(rep->mode, sizeof(rep->mode), "%s",

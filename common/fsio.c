@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -6,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,29 +47,188 @@ static int fsync_dir_of(const char *path)
 	return ret;
 }
 
+/* "<path>.tmp.<pid>.XXXXXX" with a random suffix. */
+static int tmp_name(char *buf, size_t len, const char *path)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[6];
+	size_t i, n;
+
+	n = snprintf(buf, len, "%s" FSIO_TMP_INFIX "%d.XXXXXX", path,
+		     getpid());
+	if (n >= len)
+		return -ENAMETOOLONG;
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+		return -errno;
+	for (i = 0; i < sizeof(rnd); i++)
+		buf[n - sizeof(rnd) + i] = chars[rnd[i] % (sizeof(chars) - 1)];
+	return 0;
+}
+
+/*
+ * The data goes into a file that has no name yet (O_TMPFILE) and gets one
+ * only when complete, so a writer killed meanwhile leaves nothing; the
+ * name is random and linkat() never follows or replaces what is there.
+ * Where the filesystem has no O_TMPFILE, O_CREAT|O_EXCL under a random
+ * name does the same, less the first property.
+ */
+static int open_tmp(const char *path, char *tmp, size_t len, bool *named)
+{
+	char dir[PATH_MAX];
+	int fd, ret, tries;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	/* linkat() reaches the file through /proc: without it, a name. */
+	fd = access("/proc/self/fd", X_OK) ? -1 :
+	     open(dirname(dir), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	*named = fd < 0;
+	if (fd >= 0)
+		return fd;
+	for (tries = 0; tries < 100; tries++) {
+		ret = tmp_name(tmp, len, path);
+		if (ret)
+			return ret;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+static int link_tmp(int fd, const char *path, char *tmp, size_t len)
+{
+	char proc[64];
+	int ret, tries;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (tries = 0; tries < 100; tries++) {
+		ret = tmp_name(tmp, len, path);
+		if (ret)
+			return ret;
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
 int fsio_write_atomic(const char *path, const void *buf, size_t len)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX] = "";
+	bool named;
 	int fd, ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open_tmp(path, tmp, sizeof(tmp), &named);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = write_full(fd, buf, len);
+	/* O_TMPFILE honours the umask; results are for everyone to read. */
+	if (!ret && fchmod(fd, 0644))
+		ret = -errno;
 	if (!ret && fsync(fd))
 		ret = -errno;
+	if (!ret && !named) {
+		ret = link_tmp(fd, path, tmp, sizeof(tmp));
+		if (ret)
+			tmp[0] = '\0';
+	}
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret) {
-		unlink(tmp);
+		if (tmp[0])
+			unlink(tmp);
 		return ret;
 	}
 	return fsync_dir_of(path);
+}
+
+/* NAME.tmp.PID[.X] or NAME.spool.PID[.X]: a temporary of process @pid. */
+static bool is_tmp_of(const char *name, long pid)
+{
+	static const char *const infixes[] = { FSIO_TMP_INFIX, ".spool." };
+	const char *p;
+	char *end;
+	size_t i;
+
+	for (i = 0; i < sizeof(infixes) / sizeof(infixes[0]); i++) {
+		p = strstr(name, infixes[i]);
+		if (!p || p == name)
+			continue;
+		p += strlen(infixes[i]);
+		if (strtol(p, &end, 10) == pid && end != p &&
+		    (!*end || *end == '.'))
+			return true;
+	}
+	return false;
+}
+
+static int remove_tree_at(int dfd, const char *name)
+{
+	struct dirent *de;
+	int fd;
+	DIR *d;
+
+	if (!unlinkat(dfd, name, 0))
+		return 1;
+	if (errno != EISDIR)
+		return 0;
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	return !unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+static int sweep_tmp(int dfd, long pid, int depth)
+{
+	struct dirent *de;
+	int n = 0, sub;
+	DIR *d = fdopendir(dfd);
+
+	if (!d) {
+		close(dfd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] ||
+		    (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if (is_tmp_of(de->d_name, pid)) {
+			n += remove_tree_at(dirfd(d), de->d_name);
+			continue;
+		}
+		if (depth <= 0 || de->d_type != DT_DIR)
+			continue;
+		sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
+			     O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			n += sweep_tmp(sub, pid, depth - 1);
+	}
+	closedir(d);
+	return n;
+}
+
+int fsio_remove_tmp_of(const char *dir, long pid, int depth)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return sweep_tmp(fd, pid, depth);
 }
 
 int fsio_mkdir_p(const char *path, mode_t mode)
@@ -89,15 +251,12 @@ int fsio_mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
-int fsio_read_all(const char *path, char **buf, size_t *len)
+int fsio_read_fd(int fd, char **buf, size_t *len)
 {
 	size_t cap = 4096, used = 0;
 	char *data, *tmp;
-	int fd, ret = 0;
+	int ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	data = malloc(cap);
 	while (data) {
 		ssize_t n;
@@ -118,7 +277,6 @@ int fsio_read_all(const char *path, char **buf, size_t *len)
 		}
 		if (!n) {
 			data[used] = '\0';
-			close(fd);
 			*buf = data;
 			if (len)
 				*len = used;
@@ -126,9 +284,20 @@ int fsio_read_all(const char *path, char **buf, size_t *len)
 		}
 		used += n;
 	}
-	close(fd);
 	free(data);
 	return ret ? ret : -ENOMEM;
+}
+
+int fsio_read_all(const char *path, char **buf, size_t *len)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = fsio_read_fd(fd, buf, len);
+	close(fd);
+	return ret;
 }
 
 int fsio_read_str(const char *path, char *buf, size_t len)

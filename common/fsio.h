@@ -10,10 +10,20 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#define FSIO_TMP_INFIX	".tmp."
+
 int fsio_write_atomic(const char *path, const void *buf, size_t len);
+/*
+ * Removes the temporaries a dead process @pid left in @dir and up to
+ * @depth levels below (NAME.tmp.PID... and NAME.spool.PID... files or
+ * directories). Returns how many, or -errno.
+ */
+int fsio_remove_tmp_of(const char *dir, long pid, int depth);
 int fsio_mkdir_p(const char *path, mode_t mode);
 /* Reads a whole file, NUL-terminated; *len excludes the NUL. */
 int fsio_read_all(const char *path, char **buf, size_t *len);
+/* The same from an open descriptor, to its end. */
+int fsio_read_fd(int fd, char **buf, size_t *len);
 /* Reads a small kernel file (sysfs, procfs) and strips the trailing newline. */
 int fsio_read_str(const char *path, char *buf, size_t len);
 /* Writes a string to a kernel file in one write(2); returns 0 or -errno. */

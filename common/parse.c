@@ -64,7 +64,8 @@ int parse_double(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	/* Decimal only: strtod would take 0x1p4 (16) and "infinity" too. */
+	if (!s || !*s || isspace((unsigned char)*s) || strpbrk(s, "xX"))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -124,10 +125,16 @@ int parse_duration_ns(const char *s, uint64_t *out_ns)
 	double v;
 	size_t i;
 
+	/* Digits with an optional fraction: no hex, no exponent, no sign. */
 	if (!s || !isdigit((unsigned char)*s))
 		return -EINVAL;
+	end = (char *)s + strspn(s, "0123456789");
+	if (*end == '.')
+		end += 1 + strspn(end + 1, "0123456789");
+	if (end[-1] == '.')
+		return -EINVAL;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod(s, NULL);
 	if (errno || !isfinite(v) || v < 0)
 		return -EINVAL;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {

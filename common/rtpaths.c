@@ -114,3 +114,20 @@ int rtpath_fmt(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
+
+bool rtpaths_below(const char *rel)
+{
+	const char *p = rel;
+	size_t n;
+
+	if (!rel || !*rel || *rel == '/')
+		return false;
+	while (*p) {
+		n = strcspn(p, "/");
+		if (n == 2 && !strncmp(p, "..", 2))
+			return false;
+		p += n;
+		p += strspn(p, "/");
+	}
+	return true;
+}

@@ -6,6 +6,7 @@
 #ifndef RTGATE_RTPATHS_H
 #define RTGATE_RTPATHS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -22,6 +23,12 @@ int rtpaths_results(char *buf, size_t len);
 /* buf = TOP/rel (for kconfigs/, suites/); RTGATE_PATCHES_DIR overrides
  * TOP/patches; an installed rtgate's BIN/../rel when TOP has none. */
 int rtpaths_in_top(char *buf, size_t len, const char *rel);
+
+/*
+ * Whether @rel, read from a file (a manifest's "dir"), stays inside the
+ * directory it is relative to: not empty, not absolute, no ".." part.
+ */
+bool rtpaths_below(const char *rel);
 
 /*
  * snprintf for paths and other bounded strings: returns 0, or

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/close_range.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -37,6 +39,15 @@ void toolrun_catch_signals(void)
 bool toolrun_stop_requested(void)
 {
 	return stop_requested;
+}
+
+void toolrun_child_bind(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	/* The parent may have died before the prctl: nobody would kill us. */
+	if (getppid() != parent)
+		_exit(127);
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 }
 
 bool toolrun_have(const char *name)
@@ -97,10 +108,11 @@ static char **build_env(char *const *extra)
 
 /* In the child: never returns. Reports an exec failure through errfd. */
 static void child_exec(const struct toolrun *r, int outfd, int errfd,
-		       char **env)
+		       char **env, pid_t parent)
 {
 	int in, err;
 
+	toolrun_child_bind(parent);
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -260,8 +272,8 @@ int toolrun(const struct toolrun *r, int *status)
 	struct outbuf o = { .r = r, .logfd = -1 };
 	int pfd[2] = { -1, -1 }, efd[2], err = 0, ret;
 	bool piped = !r->inherit;
+	pid_t pid, parent;
 	char **env;
-	pid_t pid;
 	ssize_t n;
 
 	*status = -1;
@@ -278,6 +290,7 @@ int toolrun(const struct toolrun *r, int *status)
 		goto out;
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
@@ -286,7 +299,7 @@ int toolrun(const struct toolrun *r, int *status)
 		goto out_pipe;
 	}
 	if (pid == 0)
-		child_exec(r, piped ? pfd[1] : -1, efd[1], env);
+		child_exec(r, piped ? pfd[1] : -1, efd[1], env, parent);
 	setpgid(pid, pid);
 	close(efd[1]);
 	do {

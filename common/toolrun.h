@@ -12,6 +12,7 @@
 #define RTGATE_TOOLRUN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct toolrun {
 	char *const *argv;		/* argv[0] is looked up in PATH */
@@ -46,6 +47,15 @@ int toolrun_simple(char *const *argv, const char *cwd, const char *log_path,
 /* SIGINT, SIGTERM and SIGHUP set a flag that stops running tools. */
 void toolrun_catch_signals(void);
 bool toolrun_stop_requested(void);
+
+/*
+ * In a child between fork and exec: dies with @parent (PR_SET_PDEATHSIG
+ * SIGKILL; exits at once if @parent is already gone) and marks every
+ * descriptor above stderr close-on-exec, so that no tool inherits what it
+ * was not given (trace_pipe_raw descriptors keep a tracefs instance busy).
+ * Async-signal-safe.
+ */
+void toolrun_child_bind(pid_t parent);
 
 /* Whether an executable named name is in PATH (or name is a path to one). */
 bool toolrun_have(const char *name);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
 
 #include "history.h"
@@ -189,20 +190,55 @@ rollback:
 	return ret;
 }
 
+#define BUSY_TIMEOUT_MS	60000
+
+/*
+ * WAL: readers (the dashboard) never block the nightly's writes, and a
+ * writer killed mid-transaction leaves the last commit intact.
+ *
+ * Switching a database to WAL takes a read lock, then the write lock to
+ * change its header. When another process holds the write lock meanwhile
+ * (the other of two imports creating the same new database, each
+ * switching it), SQLite returns SQLITE_BUSY at once without calling the
+ * busy handler, since waiting with a read lock held could deadlock. So
+ * retry the whole statement, which starts with no lock, until the other
+ * is done.
+ */
+static int set_wal(struct history *h)
+{
+	unsigned int waited_ms = 0, step_ms;
+	char *msg = NULL;
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(h->db, "PRAGMA journal_mode = WAL", NULL,
+				  NULL, &msg);
+		if (rc != SQLITE_BUSY || waited_ms >= BUSY_TIMEOUT_MS)
+			break;
+		sqlite3_free(msg);
+		msg = NULL;
+		/* 5-20 ms: two that collided should not collide again. */
+		step_ms = 5 + (unsigned int)(getpid() + waited_ms) % 16;
+		usleep(step_ms * 1000);
+		waited_ms += step_ms;
+	}
+	if (rc == SQLITE_OK)
+		return 0;
+	pr_err("%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
+	sqlite3_free(msg);
+	return -EIO;
+}
+
 static int configure(struct history *h)
 {
 	int ret;
 
 	/* Two writers wait for each other instead of failing at once. */
-	sqlite3_busy_timeout(h->db, 60000);
+	sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
 	ret = history_exec(h, "PRAGMA foreign_keys = ON");
 	if (ret)
 		return ret;
-	/*
-	 * WAL: readers (the dashboard) never block the nightly's writes, and
-	 * a writer killed mid-transaction leaves the last commit intact.
-	 */
-	ret = history_exec(h, "PRAGMA journal_mode = WAL");
+	ret = set_wal(h);
 	if (ret)
 		return ret;
 	return history_exec(h, "PRAGMA synchronous = NORMAL");

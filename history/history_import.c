@@ -20,6 +20,7 @@
 #include "history_priv.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 
 static void now_utc(char *buf, size_t len)
 {
@@ -304,6 +305,11 @@ static int insert_rep(struct history *h, const char *run_dir, long long scen,
 	ret = insert_workloads(h, id, cJSON_GetObjectItem(r, "workloads"));
 	if (ret || !dir)
 		return ret;
+	if (!rtpaths_below(dir)) {
+		pr_err("%s/manifest.json: repetition \"dir\" '%s' leaves the "
+		       "results directory", run_dir, dir);
+		return -EINVAL;
+	}
 	if (snprintf(path, sizeof(path), "%s/%s/cyclictest.json", run_dir,
 		     dir) >= (int)sizeof(path))
 		return -ENAMETOOLONG;

@@ -56,6 +56,8 @@ int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
+	c->expect_s = ct_duration_s(m, scale);
+	c->expect_loops = ct_loops(m, scale);
 	ret = strv_push(&c->argv, "cyclictest");
 	for (i = 0; !ret && m->args && m->args[i]; i++)
 		ret = strv_push(&c->argv, m->args[i]);
@@ -206,6 +208,65 @@ static int rename_part(const char *dir, const char *name)
 	return 0;
 }
 
+/*
+ * A measurement cut short: cyclictest ended well before its -D (an option
+ * that ends it early, such as an abbreviated --loops), or a thread took
+ * far fewer samples than its -D and I: interval, or -l, imply. The floors
+ * are loose on purpose: threads start late, host pauses cost samples, and
+ * under QEMU's TCG a thread takes a third of them; a cut-short run takes
+ * a few percent. A -b break ends it early by the suite's own choice.
+ */
+#define CT_MIN_TIME	0.9	/* of -D */
+#define CT_MIN_SAMPLES	0.1	/* of -D / I: */
+#define CT_MIN_LOOPS	0.9	/* of -l */
+
+static int check_samples(struct ct_run *c, const cJSON *json, char *why,
+			 size_t len)
+{
+	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
+	const cJSON *t;
+	double want, got;
+	int i;
+
+	if ((c->header && strstr(c->header, "# Break thread:")) ||
+	    (c->notes && strstr(c->notes, "# Break thread:")))
+		return 0;
+	if (c->expect_s && c->elapsed_s > 0 &&
+	    c->elapsed_s < CT_MIN_TIME * c->expect_s) {
+		snprintf(why, len, "cyclictest ran %.1f s of its %u s (the "
+			 "measurement was cut short)", c->elapsed_s,
+			 c->expect_s);
+		return -ERANGE;
+	}
+	for (i = 0; i < c->nr_threads; i++) {
+		char key[16];
+
+		if (!c->have[i] || c->last[i].interval_us <= 0)
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		t = cJSON_GetObjectItemCaseSensitive(threads, key);
+		got = json_get_num(t, "cycles", c->last[i].cycles);
+		want = c->expect_loops ? (double)c->expect_loops :
+		       c->expect_s * 1e6 / c->last[i].interval_us;
+		if (got >= want * (c->expect_loops ? CT_MIN_LOOPS :
+						     CT_MIN_SAMPLES))
+			continue;
+		if (c->expect_loops)
+			snprintf(why, len, "cyclictest thread %d took %.0f "
+				 "samples where -l %llu asks for %.0f (the "
+				 "measurement was cut short)", i, got,
+				 c->expect_loops, want);
+		else
+			snprintf(why, len, "cyclictest thread %d took %.0f "
+				 "samples where %u s at %ld us imply %.0f (the "
+				 "thread hardly ran, or the measurement was cut "
+				 "short)", i, got, c->expect_s,
+				 c->last[i].interval_us, want);
+		return -ERANGE;
+	}
+	return 0;
+}
+
 int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 {
 	char path[PATH_MAX];
@@ -240,13 +301,15 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 		snprintf(why, len, "cyclictest's JSON has no \"thread\" data");
 		return -EINVAL;
 	}
-	cJSON_Delete(json);
 	ret = rename_part(c->dir, "cyclictest.hist");
 	if (!ret)
 		ret = rename_part(c->dir, "cyclictest.json");
 	if (ret)
 		snprintf(why, len, "cannot rename cyclictest's files: %s",
 			 strerror(-ret));
+	else
+		ret = check_samples(c, json, why, len);
+	cJSON_Delete(json);
 	return ret;
 }
 

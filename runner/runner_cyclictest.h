@@ -28,6 +28,9 @@ struct ct_run {
 	struct ctline last[CT_MAX_THREADS];
 	bool have[CT_MAX_THREADS];
 	int nr_threads;		/* highest thread seen + 1 */
+	unsigned int expect_s;	/* -D, or 0 */
+	unsigned long long expect_loops;	/* -l, or 0 */
+	double elapsed_s;	/* how long it ran; the caller sets it */
 };
 
 /* Scaled -D seconds (at least 1) or -l loops, for the manifest. */
@@ -40,7 +43,10 @@ int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
 bool ct_feed(struct ct_run *c, const char *line, struct ctline *t);
 /*
  * Writes cyclictest.log; when @complete, renames the JSON and histogram
- * into place. Returns 0, or -errno with @why said.
+ * into place and checks that the measurement was not cut short: it ran
+ * 90% of its -D, every thread took 10% of the samples -D implies or 90%
+ * of -l (-ERANGE otherwise; a -b break is not checked). Returns 0, or
+ * -errno with @why said.
  */
 int ct_finish(struct ct_run *c, bool complete, char *why, size_t len);
 void ct_free(struct ct_run *c);

@@ -18,6 +18,7 @@
 #include "runner_env.h"
 #include "runner_util.h"
 #include "sha256.h"
+#include "toolrun.h"
 
 #define CONFIG_MAX	(16 << 20)
 
@@ -356,10 +357,11 @@ int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
 	double deadline = mono_now() + timeout_s;
 	size_t used = 0;
 	int fds[2], status, null;
-	pid_t pid;
+	pid_t pid, parent;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -367,6 +369,7 @@ int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
 		return -errno;
 	}
 	if (!pid) {
+		toolrun_child_bind(parent);
 		null = open("/dev/null", O_RDONLY);
 		dup2(null, STDIN_FILENO);
 		dup2(fds[1], STDOUT_FILENO);

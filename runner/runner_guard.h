@@ -5,7 +5,7 @@
  * whose only writer is rtgate; when rtgate dies (even by SIGKILL) it
  * restores from the state file at once (runner_state.h) and exits. After a
  * clean end the state file is gone and the guardian exits silently. It
- * shares the state directory's lock, so the next run waits for it.
+ * shares the machine lock (runner_state.h), so the next run waits for it.
  */
 #ifndef RTGATE_RUNNER_GUARD_H
 #define RTGATE_RUNNER_GUARD_H

@@ -50,6 +50,8 @@ struct runner {
 	size_t nr_tunables;
 	size_t step;			/* 1-based, names and progress */
 	double started_mono;		/* when the repetitions began */
+	bool bad_input;			/* the kernel refused a suite value */
+	char stop_reason[512];		/* what stopped the run, if not "" */
 };
 
 struct tunable *runner_tunable(struct runner *r,

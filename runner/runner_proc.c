@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/close_range.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -105,6 +106,8 @@ child_exec(const struct proc_spec *spec, char **env, pid_t parent,
 	/* rtgate may have died before the prctl: then nobody kills us. */
 	if (getppid() != parent)
 		_exit(127);
+	/* Nothing of rtgate's (trace_pipe_raw descriptors...) past exec. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* Without the leaf, the process group and RTGATE_OWNER still work. */
 	if (spec->cgroup)
 		cgroup_enter(spec->cgroup);

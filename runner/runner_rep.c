@@ -153,7 +153,22 @@ static void restore_tunables(struct rep_ctx *c)
 	c->applied = 0;
 }
 
-/* A tunable that cannot be written makes the scenario SKIPPED. */
+/*
+ * Whether a write error is the machine's (the kernel lacks the knob, or
+ * lockdown or a read-only file refuses it: the scenario SKIPS) rather than
+ * the suite's (EINVAL, ERANGE: a value the kernel does not take).
+ */
+static bool machine_lacks(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -EPERM ||
+	       err == -EACCES || err == -EROFS;
+}
+
+/*
+ * A tunable the machine lacks makes the scenario SKIPPED; a value the
+ * kernel refuses is the suite's error and stops the run (exit 3); any
+ * other error stops it too. Either way what was set is restored first.
+ */
 static int apply_tunables(struct rep_ctx *c)
 {
 	char reason[512];
@@ -169,13 +184,28 @@ static int apply_tunables(struct rep_ctx *c)
 		ret = t->save_err ? t->save_err : tunable_write(t, st->value);
 		if (!ret)
 			continue;
-		path_fmt(reason, sizeof(reason), "cannot set %s = %s: %s: %s",
-			 t->key, st->value, t->path, strerror(-ret));
 		restore_tunables(c);
-		c->sr->skipped = true;
-		free(c->sr->reason);
-		c->sr->reason = strdup(reason);
-		c->rr->status = REP_SKIPPED;
+		if (machine_lacks(ret)) {
+			path_fmt(reason, sizeof(reason), "cannot set %s = %s: "
+				 "%s: %s", t->key, st->value, t->path,
+				 strerror(-ret));
+			c->sr->skipped = true;
+			free(c->sr->reason);
+			c->sr->reason = strdup(reason);
+			c->rr->status = REP_SKIPPED;
+			c->rr->reason = strdup(reason);
+			return 0;
+		}
+		c->r->bad_input = ret == -EINVAL || ret == -ERANGE ||
+				  ret == -EOVERFLOW;
+		path_fmt(reason, sizeof(reason), "%s:%u: %s = %s: %s%s: %s",
+			 c->r->suite.path, st->line, t->key, st->value,
+			 c->r->bad_input ? "the kernel refuses the value: " :
+			 "", t->path, strerror(-ret));
+		pr_err("%s", reason);
+		snprintf(c->r->stop_reason, sizeof(c->r->stop_reason), "%s",
+			 reason);
+		c->rr->status = REP_ABORTED;
 		c->rr->reason = strdup(reason);
 		return ret;
 	}
@@ -753,6 +783,7 @@ static void collect_cyclictest(struct rep_ctx *c)
 	note_exit(&rr->procs[c->ct_rp], &c->ct);
 	complete = c->ct_started && !c->ct_early && !c->ct.running &&
 		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
+	c->ctr.elapsed_s = c->ct.t_exit - c->ct.t_start;
 	if (ct_finish(&c->ctr, complete, why, sizeof(why)))
 		rep_invalid(c, "cyclictest", "%s", why);
 	rr->finals = calloc(c->ctr.nr_threads ? c->ctr.nr_threads : 1,
@@ -825,7 +856,8 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 	ret = rep_prepare(&c, rep);
 	if (ret)
 		goto out;
-	if (apply_tunables(&c))
+	ret = apply_tunables(&c);
+	if (ret || rr->status == REP_SKIPPED)
 		goto out;
 	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
 	rtrace_begin(&c.trace, c.sc->tool == SUITE_TOOL_TIMERLAT ?

@@ -45,7 +45,8 @@ int cmd_restore(int argc, char **argv)
 		return EXIT_ENVIRONMENT;
 	}
 	/* Acquiring restores a dead run's state, and says so. */
-	ret = state_acquire(&st, state_dir_default(), STATE_LOCK_WAIT_S);
+	ret = state_acquire(&st, state_dir_default(), STATE_LOCK_WAIT_S,
+			    "restore", "rtgate restore");
 	if (ret)
 		return EXIT_ENVIRONMENT;
 	state_release(&st);

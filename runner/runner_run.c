@@ -433,6 +433,7 @@ static int setup_results(struct runner *r)
 		return ret;
 	}
 	link_latest(r, results);
+	state_label(&r->state, r->run.id);
 	return state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
 }
 
@@ -742,8 +743,9 @@ static int finish(struct runner *r, int err)
 			 "interrupted by SIG%s", sigabbrev_np(stop));
 	} else if (err) {
 		r->run.status = RUN_ABORTED;
-		snprintf(r->run.reason, sizeof(r->run.reason),
-			 "stopped by an error: %s", strerror(-err));
+		path_fmt(r->run.reason, sizeof(r->run.reason),
+			 "stopped by an error: %s", r->stop_reason[0] ?
+			 r->stop_reason : strerror(-err));
 	} else {
 		r->run.status = RUN_COMPLETE;
 	}
@@ -754,13 +756,31 @@ static int finish(struct runner *r, int err)
 	runner_summary_print(&r->run, r->run.dir);
 
 	verdict = judge_run(r);
+	if (!stop && signals_stop_requested() && r->run.status == RUN_COMPLETE) {
+		/*
+		 * Stopped while the reports were written: the run did not
+		 * finish as asked, and says so (exit 5), in reports that
+		 * match the manifest.
+		 */
+		stop = signals_stop_requested();
+		r->run.status = RUN_ABORTED;
+		snprintf(r->run.reason, sizeof(r->run.reason), "interrupted by "
+			 "SIG%s while the reports were written",
+			 sigabbrev_np(stop));
+		if (manifest_write(&r->run))
+			pr_err("%s/manifest.json: cannot write it", r->run.dir);
+		pr_warn("run %s: %s", r->run.id, r->run.reason);
+		verdict = judge_run(r);
+	}
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const char *st = scen_status_name(&r->run.scens[i]);
 
 		invalid |= !strcmp(st, "invalid") || !strcmp(st, "partial");
 	}
-	if (r->run.status != RUN_COMPLETE)
+	if (r->bad_input)
+		code = EXIT_BAD_INPUT;
+	else if (r->run.status != RUN_COMPLETE)
 		code = EXIT_INCOMPLETE;
 	else if (verdict != EXIT_PASS)
 		code = verdict;
@@ -771,8 +791,7 @@ static int finish(struct runner *r, int err)
 		pr_err("%d tunable%s could not be restored; %s keeps them for "
 		       "`rtgate restore`", failed, failed == 1 ? "" : "s",
 		       r->state.path);
-		close(r->state.lock_fd);
-		r->state.lock_fd = -1;
+		state_leave(&r->state);
 	} else {
 		state_release(&r->state);
 	}
@@ -787,9 +806,14 @@ static int prepare(struct runner *r)
 
 	r->guard.fd = -1;
 	ret = state_acquire(&r->state, state_dir_default(),
-			    STATE_LOCK_WAIT_S);
+			    STATE_LOCK_WAIT_S, "run", r->suite.name);
 	if (ret)
 		return ret;
+	/* Every process the run starts carries its owner, tools included. */
+	if (setenv("RTGATE_OWNER", r->state.dir, 1)) {
+		ret = -errno;
+		goto fail;
+	}
 	ret = guard_start(&r->guard, r->state.dir);
 	if (ret) {
 		pr_err("cannot start the guardian: %s", strerror(-ret));
@@ -844,6 +868,36 @@ static void runner_free(struct runner *r)
 	free(r->tunables);
 }
 
+/*
+ * Values the kernel would refuse, found before anything changes: a sysctl
+ * that holds numbers set to a word is the suite's error (exit 3). Values
+ * out of the knob's range are only known when written (runner_rep.c).
+ */
+static int check_values(struct runner *r)
+{
+	char why[512];
+	size_t i, j;
+
+	for (i = 0; i < r->suite.nr_scenarios; i++) {
+		const struct suite_scenario *sc = &r->suite.scenarios[i];
+
+		for (j = 0; j < sc->nr_tunables; j++) {
+			const struct suite_tunable *st = &sc->tunables[j];
+			struct tunable t;
+
+			if (st->kind != TUNABLE_SYSCTL ||
+			    tunable_init(&t, st, NULL) ||
+			    !tunable_check_value(&t, st->value, why,
+						 sizeof(why)))
+				continue;
+			pr_err("%s:%u: sysctl %s=%s: %s", r->suite.path,
+			       st->line, st->name, st->value, why);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int load(struct runner *r)
 {
 	struct suite_error err;
@@ -870,6 +924,8 @@ static int load(struct runner *r)
 	}
 	if (check_tools(r))
 		return EXIT_ENVIRONMENT;
+	if (check_values(r))
+		return EXIT_BAD_INPUT;
 	return 0;
 }
 

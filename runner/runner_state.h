@@ -2,8 +2,12 @@
 /*
  * Crash-safe run state (docs/runner.md, "Crash safety").
  *
- * A run owns a state directory (RTGATE_STATE_DIR, default /run/rtgate),
- * locked with flock(2) for its lifetime. Its state.json records, before
+ * One run at a time on a machine: the machine lock (STATE_MACHINE_LOCK,
+ * flock(2), whatever the state directory) is held by the run and by its
+ * guardian until both are gone; it records who holds it (pid, suite, run
+ * id, since when) for the message a second run gets. A run owns a state
+ * directory (RTGATE_STATE_DIR, default /run/rtgate), root's and writable
+ * by nobody else, as its state file must be. Its state.json records, before
  * anything on the machine is changed, how to undo that change: an "undo"
  * list of entries {"kind": K, "key": ..., ...}. Whoever finds the file of
  * a dead run (the guardian, the next start, `rtgate restore`) kills the
@@ -24,11 +28,13 @@
 
 #define STATE_DEFAULT_DIR	"/run/rtgate"
 #define STATE_FILE		"state.json"
+#define STATE_MACHINE_LOCK	"/run/rtgate.lock"
 
 struct state {
 	char dir[PATH_MAX];	/* absolute: our children's RTGATE_OWNER */
 	char path[PATH_MAX];	/* dir/state.json */
-	int lock_fd;
+	int machine_fd;		/* the machine lock, held */
+	cJSON *holder;		/* what the lock file says about us */
 	cJSON *doc;
 	bool restored;		/* state_acquire() restored a dead run */
 };
@@ -46,12 +52,17 @@ const char *state_dir_default(void);
 #define STATE_LOCK_WAIT_S	15.0
 
 /*
- * Creates and locks @dir (waiting up to @wait_s for a dying run's
- * guardian), restores what a dead run left (saying so on stderr) and
- * starts a new state file owned by this process. -EBUSY: another run is
- * alive.
+ * Takes the machine lock (waiting up to @wait_s for the clean-up of a run
+ * that died; a live run: -EBUSY at once, named on stderr), creates @dir,
+ * restores what a dead run left in it or in the previous holder's state
+ * directory (saying so on stderr) and starts a new state file owned by
+ * this process. @what ("run", "restore") and @label (the suite) go into
+ * the lock's record. -EPERM: @dir or a state file is not root's alone.
  */
-int state_acquire(struct state *st, const char *dir, double wait_s);
+int state_acquire(struct state *st, const char *dir, double wait_s,
+		  const char *what, const char *label);
+/* Adds the run id to the lock's record, once the run has one. */
+void state_label(struct state *st, const char *run_id);
 /* Sets a top-level field (takes @value) and writes the file. */
 int state_set(struct state *st, const char *field, cJSON *value);
 /*
@@ -64,6 +75,22 @@ int state_add_undo(struct state *st, const char *kind, const char *key,
 int state_drop_undo(struct state *st, const char *kind, const char *key);
 /* The run ended cleanly: removes the file and drops the lock. */
 void state_release(struct state *st);
+/*
+ * Keeps the state file for the guardian or the next start (something
+ * could not be restored) and drops our hold of the lock.
+ */
+void state_leave(struct state *st);
+
+/* What a state file may make a restorer write or remove. */
+enum state_target {
+	STATE_TARGET_KNOB,	/* a file under /proc/sys, debugfs or tracefs */
+	STATE_TARGET_CGROUP,	/* a run's cgroup2 directory, rtgate-PID */
+};
+/* 0 when @path is such a target; else -errno with @why said. */
+int state_check_target(const char *path, enum state_target kind, char *why,
+		       size_t len);
+/* Unit tests only: a lock of their own and a directory of fake knobs. */
+void state_testing_use(const char *machine_lock, const char *knob_root);
 
 /*
  * Restores from the state file in @dir if there is one: kills the run's

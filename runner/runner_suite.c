@@ -348,19 +348,26 @@ static void suite_key(struct suite_parser *p, const char *name,
 	}
 }
 
-/* Options that the runner adds itself (suites/README.md, [measure]). */
+/*
+ * Options that the runner adds itself (suites/README.md, [measure]).
+ * cyclictest's getopt_long() takes any unambiguous abbreviation of a long
+ * option (--loo=100 is --loops=100): every prefix of these is refused.
+ */
 static const char *runner_owned(const char *arg)
 {
 	static const char *const longs[] = {
 		"--duration", "--loops", "--histogram", "--histofall",
 		"--histfile", "--json", "--quiet",
 	};
+	size_t i, n = strcspn(arg, "=");
 	const char *c;
-	size_t i;
 
-	for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
-		if (!strncmp(arg, longs[i], strlen(longs[i])))
-			return longs[i];
+	if (!strncmp(arg, "--", 2) && n > 2) {
+		for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+			if (n <= strlen(longs[i]) && !strncmp(arg, longs[i], n))
+				return longs[i];
+		return NULL;
+	}
 	if (arg[0] != '-' || arg[1] == '-')
 		return NULL;
 	/* A cluster of flags such as -Smq; stops at an option's value. */
@@ -418,6 +425,7 @@ static void tool_args(struct suite_parser *p, const char *key,
 		      const char *val, const char *(*owned)(const char *),
 		      const char *why, char ***argv, char **text)
 {
+	const char *own;
 	wordexp_t we;
 	size_t i;
 	int ret;
@@ -439,9 +447,16 @@ static void tool_args(struct suite_parser *p, const char *key,
 	if (!check_alloc(p, *argv))
 		goto out;
 	for (i = 0; i < we.we_wordc; i++) {
-		if (owned(we.we_wordv[i])) {
-			perr(p, p->line, "%s: '%s' is the runner's (%s)", key,
-			     we.we_wordv[i], why);
+		own = owned(we.we_wordv[i]);
+		if (own) {
+			char ab[64] = "";
+
+			if (own != we.we_wordv[i] &&
+			    strncmp(we.we_wordv[i], own, strlen(own)))
+				snprintf(ab, sizeof(ab), " (to %s, an "
+					 "abbreviation of %s)", key, own);
+			perr(p, p->line, "%s: '%s'%s is the runner's (%s)", key,
+			     we.we_wordv[i], ab, why);
 			goto out;
 		}
 		if (strv_push(argv, we.we_wordv[i])) {
@@ -971,6 +986,31 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 	}
 }
 
+/* a compares b, b compares a: neither is measured against a baseline. */
+static void check_cycle(struct suite_parser *p, const struct suite_scenario *sc)
+{
+	const struct suite_scenario *cur = sc;
+	char path[512];
+	size_t n, used;
+
+	used = snprintf(path, sizeof(path), "%s", sc->name);
+	for (n = 0; n < p->suite->nr_scenarios; n++) {
+		cur = cur->compare ? suite_find(p->suite, cur->compare) : NULL;
+		if (!cur)
+			return;
+		if (used < sizeof(path))
+			used += snprintf(path + used, sizeof(path) - used,
+					 " -> %s", cur->name);
+		if (cur == sc)
+			break;
+	}
+	/* A chain into a cycle sc is not part of: said at a member. */
+	if (cur != sc)
+		return;
+	perr(p, sc->compare_line, "compare cycle: %s (a scenario must be "
+	     "compared with a chain that ends at a baseline)", path);
+}
+
 static void check_suite(struct suite_parser *p)
 {
 	struct suite *s = p->suite;
@@ -1005,6 +1045,10 @@ static void check_suite(struct suite_parser *p)
 	if (!baseline)
 		return perr(p, s->scenarios[0].line, "no baseline: every "
 			    "scenario has 'compare'; at least one must not");
+	for (i = 0; i < s->nr_scenarios && !p->failed; i++)
+		check_cycle(p, &s->scenarios[i]);
+	if (p->failed)
+		return;
 	for (i = 0; i < s->nr_references; i++) {
 		struct suite_scenario *sc;
 

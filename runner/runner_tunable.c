@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,42 @@ int tunable_read(const struct tunable *t, char *buf, size_t len)
 int tunable_write(const struct tunable *t, const char *value)
 {
 	return fsio_write_str(t->path, value);
+}
+
+/* Whole numbers separated by blanks: "5", "4 4 1 7", "-1". */
+static bool all_integers(const char *s)
+{
+	bool any = false;
+
+	for (;;) {
+		s += strspn(s, " \t");
+		if (!*s)
+			return any;
+		if (*s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		s += strspn(s, "0123456789");
+		if (*s && *s != ' ' && *s != '\t')
+			return false;
+		any = true;
+	}
+}
+
+int tunable_check_value(const struct tunable *t, const char *value,
+			char *why, size_t len)
+{
+	char now[TUNABLE_VALUE_MAX];
+
+	if (t->kind == TUNABLE_SCHED_FEATURE || tunable_read(t, now,
+							     sizeof(now)))
+		return 0;	/* checked when written, or SKIPPED */
+	if (all_integers(now) && !all_integers(value)) {
+		snprintf(why, len, "%s holds whole numbers (now '%s'); '%s' "
+			 "is not", t->key, now, value);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int tunable_save(struct tunable *t)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fsio.h"
 #include "jsonio.h"
 #include "runner_cgroup.h"
 #include "runner_state.h"
@@ -50,6 +51,10 @@ static int undo_tunable(const cJSON *e, char *done, size_t len)
 	snprintf(t.feature, sizeof(t.feature), "%s",
 		 json_get_str(e, "feature", ""));
 	snprintf(t.orig, sizeof(t.orig), "%s", json_get_str(e, "value", ""));
+	/* A state file names the files it makes root write: only knobs. */
+	ret = state_check_target(t.path, STATE_TARGET_KNOB, done, len);
+	if (ret)
+		return ret;
 	if (!tunable_read(&t, now, sizeof(now)) && !strcmp(now, t.orig))
 		return 0;
 	ret = tunable_restore(&t);
@@ -67,8 +72,11 @@ static int undo_cgroup(const cJSON *e, char *done, size_t len)
 	const char *path = json_get_str(e, "key", "");
 	int ret;
 
-	if (!*path)
+	if (!*path || !fsio_exists(path))
 		return 0;
+	ret = state_check_target(path, STATE_TARGET_CGROUP, done, len);
+	if (ret)
+		return ret;
 	ret = cgroup_destroy(path);
 	if (ret)
 		snprintf(done, len, "cannot remove cgroup %s: %s", path,

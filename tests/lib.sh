@@ -89,3 +89,21 @@ leftover_procs() {
 		echo "$pid $(cat /proc/$pid/comm 2>/dev/null)"
 	done
 }
+
+# guardian_of PID: the guardian (rtgate-guard) of the rtgate run PID.
+guardian_of() {
+	ps -o pid=,comm= --ppid "$1" | awk '$2 == "rtgate-guard" { print $1 }'
+}
+
+# wait_measuring FILE VALUE PID: until the tunable FILE reads VALUE and a
+# cyclictest of ours measures (60 s at most); fails when PID is gone.
+wait_measuring() {
+	local i
+	for i in $(seq 1 600); do
+		[ "$(cat "$1")" = "$2" ] && leftover_procs 2>/dev/null |
+			grep -q cyclictest && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}

@@ -18,22 +18,28 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "toolrun.h"
 #include "trace.h"
 #include "trace_read.h"
 #include "trace_spool.h"
 
 #define MAX_ARGS	(8 + 1024)
 
-/* Runs argv with its output in log; 0, -ENOENT (no tool) or -EIO. */
+/*
+ * Runs argv with its output in log; 0, -ENOENT (no tool) or -EIO. The tool
+ * dies with us and inherits none of our trace_pipe_raw descriptors, so a
+ * killed rtgate leaves nothing that keeps the instance busy.
+ */
 static int run_tool(char *const argv[], const char *log)
 {
+	pid_t pid, parent = getpid();
 	int status, fd;
-	pid_t pid;
 
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
+		toolrun_child_bind(parent);
 		fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);

@@ -150,10 +150,13 @@ static bool valid_instance_name(const char *name)
 	       !strchr(name, '/') && strlen(name) < 64;
 }
 
+#define REMOVE_TRIES	100
+#define REMOVE_WAIT_US	50000	/* 5 s in all */
+
 int trace_instance_remove(const char *name)
 {
 	struct tracefs_instance *inst;
-	int ret = 0;
+	int ret = 0, tries;
 
 	if (!valid_instance_name(name))
 		return -EINVAL;
@@ -165,8 +168,22 @@ int trace_instance_remove(const char *name)
 	/* Stop it first: removing a busy buffer can take a while. */
 	tracefs_trace_off(inst);
 	tracefs_event_disable(inst, NULL, NULL);
-	if (tracefs_instance_destroy(inst) && tracefs_instance_exists(name))
+	/*
+	 * EBUSY while a reader still has its trace_pipe_raw open: a tool of
+	 * a killed run that has yet to die of its PR_SET_PDEATHSIG.
+	 */
+	for (tries = 0; tries < REMOVE_TRIES; tries++) {
+		errno = 0;
+		if (!tracefs_instance_destroy(inst) ||
+		    !tracefs_instance_exists(name)) {
+			ret = 0;
+			break;
+		}
 		ret = errno ? -errno : -EBUSY;
+		if (ret != -EBUSY)
+			break;
+		usleep(REMOVE_WAIT_US);
+	}
 	tracefs_instance_free(inst);
 	if (ret)
 		pr_err("tracefs instance %s: cannot remove it: %s", name,

@@ -33,18 +33,6 @@ start_run() {	# start_run NAME: rtgate in the background, $pid
 	pid=$!
 }
 
-# Until the sysctl is changed and cyclictest measures (60 s at most).
-wait_measuring() {
-	local i
-	for i in $(seq 1 600); do
-		[ "$(cat $sysctl)" = "$val" ] && owned | grep -q cyclictest &&
-			return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # Until the sysctl is back, nothing of the run is left and the restorer
 # has finished (its last step removes the state file); 20 s at most.
 wait_restored() {
@@ -59,13 +47,9 @@ wait_restored() {
 
 manifest_of() { echo "$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")/manifest.json"; }
 
-guardian_of() {
-	ps -o pid=,comm= --ppid "$1" | awk '$2 == "rtgate-guard" { print $1 }'
-}
-
 # ---- kill -9 rtgate: the guardian restores at once ------------------------
 start_run kill9
-check "kill -9: the run reaches the measurement" -- wait_measuring
+check "kill -9: the run reaches the measurement" -- wait_measuring $sysctl $val "$pid"
 check "kill -9: hackbench runs under the run" -- \
 	grep -q hackbench <<<"$(owned)"
 cg=/sys/fs/cgroup/unified/rtgate-$pid
@@ -86,7 +70,7 @@ check "kill -9: the run's cgroup is gone" -- test ! -d "$cg"
 
 # ---- kill -9 the guardian too: the next start restores --------------------
 start_run both
-check "kill -9 both: the run reaches the measurement" -- wait_measuring
+check "kill -9 both: the run reaches the measurement" -- wait_measuring $sysctl $val "$pid"
 gpid=$(guardian_of "$pid")
 check "kill -9 both: the guardian is found" -- test -n "$gpid"
 kill -9 "$gpid" "$pid"
@@ -102,7 +86,7 @@ is "$(cat $sysctl)" "$orig" "rtgate restore restored the sysctl"
 is "$(owned | wc -l)" 0 "rtgate restore left no process of the run"
 
 start_run next
-check "next start: the run reaches the measurement" -- wait_measuring
+check "next start: the run reaches the measurement" -- wait_measuring $sysctl $val "$pid"
 gpid=$(guardian_of "$pid")
 kill -9 "$gpid" "$pid"
 { wait "$pid"; } 2>/dev/null
@@ -123,7 +107,7 @@ is "$(owned | wc -l)" 0 "the next start left no process of the dead run"
 # ---- SIGINT and SIGTERM: restored, exit 5, aborted ------------------------
 for sig in INT TERM; do
 	start_run "sig$sig"
-	check "SIG$sig: the run reaches the measurement" -- wait_measuring
+	check "SIG$sig: the run reaches the measurement" -- wait_measuring $sysctl $val "$pid"
 	kill -"$sig" "$pid"
 	wait "$pid"
 	is "$?" 5 "SIG$sig: exit 5 (run incomplete)"

@@ -167,6 +167,9 @@ static void test_bad_inputs(void **state)
 		"totals-mismatch.hist", "empty-thread.hist",
 		"malformed-tline.txt", "thread-order.txt", "empty.txt",
 		"not-cyclictest.txt",
+		/* Numbers beyond what can be counted exactly (2^53). */
+		"count-wraps.json", "count-1e95.json", "count-erange.hist",
+		"count-sum-wraps.hist", "max-erange.txt",
 	};
 	char path[256];
 	size_t i;
@@ -197,6 +200,12 @@ static void test_json_semantics(void **state)
 		"\"max\": 20, \"avg\": 3}}}",
 		"{\"thread\": {\"0\": {\"histogram\": {\"2\": 1.5}, "
 		"\"cycles\": 5, \"min\": 1, \"max\": 2, \"avg\": 1}}}",
+		/* Each count exact, their sum not: 2^53 + 2^53. */
+		"{\"thread\": {\"0\": {\"histogram\": {\"1\": "
+		"9007199254740992, \"2\": 9007199254740992}, \"cycles\": "
+		"9007199254740992, \"min\": 1, \"max\": 2, \"avg\": 1}}}",
+		"{\"thread\": {\"0\": {\"cycles\": 1e95, \"min\": 1, "
+		"\"max\": 2, \"avg\": 1}}}",
 	};
 	const char *good = "{\"cmdline\": \"cyclictest -i500 --distance=100 "
 			   "-h 10 -p 80\", \"thread\": {\"0\": {\"histogram\": "

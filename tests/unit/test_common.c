@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "ctline.h"
@@ -100,6 +101,43 @@ static void test_atomic_write_and_json(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/*
+ * A planted link at any name the temporary file could take is never
+ * written through: root writing results into a world-writable --out or
+ * state directory must not overwrite someone else's file.
+ */
+static void test_atomic_write_no_follow(void **state)
+{
+	char dir[] = "/tmp/rtgate-unit.XXXXXX", path[256], victim[256];
+	char link[300], cmd[300], *buf;
+	struct stat st;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	assert_int_equal(fsio_write_atomic(victim, "orig\n", 5), 0);
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	/* The name the old code used, and that name with a suffix. */
+	snprintf(link, sizeof(link), "%s.tmp.%d", path, getpid());
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(fsio_write_atomic(path, "{}\n", 3), 0);
+	assert_int_equal(fsio_read_all(victim, &buf, &len), 0);
+	assert_string_equal(buf, "orig\n");
+	free(buf);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0644);
+	assert_int_equal(fsio_read_all(path, &buf, &len), 0);
+	assert_string_equal(buf, "{}\n");
+	free(buf);
+	/* Nothing but the target, the victim and the planted link is left. */
+	snprintf(cmd, sizeof(cmd), "test $(ls -A %s | wc -l) = 3", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_ctline(void **state)
 {
 	struct ctline c;
@@ -125,6 +163,15 @@ static void test_ctline(void **state)
 	assert_false(ctline_parse("policy: fifo: loadavg: 0.35", &c));
 	assert_false(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 5 Min: 9 Act: 3 "
 				  "Avg: 3 Max: 2", &c));
+	/* Too large to be counted: refused, not clamped to LONG_MAX. */
+	assert_false(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 5 Min: 1 Act: 3 "
+				  "Avg: 3 Max: 99999999999999999999999", &c));
+	assert_false(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 9007199254740993 "
+				  "Min: 1 Act: 3 Avg: 3 Max: 9", &c));
+	assert_false(ctline_parse("T: 0 ( 99999999999) P:95 I:1000 C: 5 Min: "
+				  "1 Act: 3 Avg: 3 Max: 9", &c));
+	assert_true(ctline_parse("T: 0 ( 1) P:95 I:1000 C: 9007199254740992 "
+				 "Min: 1 Act: 3 Avg: 3 Max: 9", &c));
 }
 
 int main(void)
@@ -134,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_atomic_write_and_json),
+		cmocka_unit_test(test_atomic_write_no_follow),
 		cmocka_unit_test(test_ctline),
 	};
 

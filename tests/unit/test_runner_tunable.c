@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -24,7 +25,7 @@
 #include "runner/runner_tunable.h"
 
 static char tmpdir[] = "/tmp/rtgate-unit-tunable.XXXXXX";
-static char statedir[256];
+static char statedir[256], lockpath[256];
 
 static int setup(void **state)
 {
@@ -35,6 +36,9 @@ static int setup(void **state)
 		return -1;
 	snprintf(path, sizeof(path), "%s/sched", tmpdir);
 	snprintf(statedir, sizeof(statedir), "%s/state", tmpdir);
+	/* Our own machine lock; tmpdir stands in for debugfs. */
+	snprintf(lockpath, sizeof(lockpath), "%s/machine.lock", tmpdir);
+	state_testing_use(lockpath, tmpdir);
 	return fsio_mkdir_p(path, 0755);
 }
 
@@ -177,7 +181,7 @@ static void test_dead_run_restored(void **state)
 	run = fork();
 	assert_true(run >= 0);
 	if (!run) {
-		if (state_acquire(&st, statedir, 1) ||
+		if (state_acquire(&st, statedir, 1, "run", "test") ||
 		    state_add_undo(&st, "tunable", "debugfs.sched/knob2",
 				   undo_for("sched/knob2", "5")) ||
 		    /* A second record of the same key keeps the first. */
@@ -204,7 +208,7 @@ static void test_dead_run_restored(void **state)
 	snprintf(path, sizeof(path), "%s/" STATE_FILE, statedir);
 	assert_true(fsio_exists(path));
 
-	assert_int_equal(state_acquire(&st, statedir, 1), 0);
+	assert_int_equal(state_acquire(&st, statedir, 1, "run", "test"), 0);
 	assert_true(st.restored);
 	get("sched/knob2", buf, sizeof(buf));
 	assert_string_equal(buf, "5");
@@ -223,12 +227,10 @@ static void test_unknown_kind_kept(void **state)
 	char path[300];
 
 	(void)state;
-	assert_int_equal(state_acquire(&st, statedir, 1), 0);
+	assert_int_equal(state_acquire(&st, statedir, 1, "run", "test"), 0);
 	assert_int_equal(state_add_undo(&st, "frobnicator", "x", NULL), 0);
 	/* Leave it as a dead run would (the lock goes with the fd). */
-	cJSON_Delete(st.doc);
-	st.doc = NULL;
-	close(st.lock_fd);
+	state_leave(&st);
 	assert_int_equal(state_restore(st.dir, "test"), -EIO);
 	snprintf(path, sizeof(path), "%s/" STATE_FILE, statedir);
 	assert_true(fsio_exists(path));
@@ -242,17 +244,132 @@ static void test_lock_excludes(void **state)
 	int status;
 
 	(void)state;
-	assert_int_equal(state_acquire(&a, statedir, 1), 0);
+	assert_int_equal(state_acquire(&a, statedir, 1, "run", "test"), 0);
 	pid = fork();
 	if (!pid) {
 		struct state b;
 
 		/* Another process: waits, then gives up with -EBUSY. */
-		_exit(state_acquire(&b, statedir, 0.3) == -EBUSY ? 0 : 1);
+		_exit(state_acquire(&b, statedir, 0.3, "run", "test") == -EBUSY ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_int_equal(WEXITSTATUS(status), 0);
 	state_release(&a);
+}
+
+/* One lock for the machine: another state directory does not get past. */
+static void test_lock_machine_wide(void **state)
+{
+	char other[300];
+	struct state a;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	snprintf(other, sizeof(other), "%s/other-state", tmpdir);
+	assert_int_equal(state_acquire(&a, statedir, 1, "run", "test"), 0);
+	pid = fork();
+	if (!pid) {
+		struct state b;
+
+		_exit(state_acquire(&b, other, 0.3, "run", "test") == -EBUSY ?
+		      0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	state_release(&a);
+}
+
+/*
+ * A run in another state directory died with its state file: the next
+ * start, whatever its own state directory, restores it first (it learns
+ * where from the machine lock's record).
+ */
+static void test_previous_holder_restored(void **state)
+{
+	char other[300], buf[64], path[400];
+	struct state st;
+	pid_t run;
+	int status;
+
+	(void)state;
+	snprintf(other, sizeof(other), "%s/dead-state", tmpdir);
+	put("sched/knob3", "1");
+	run = fork();
+	if (!run) {
+		if (state_acquire(&st, other, 1, "run", "test") ||
+		    state_add_undo(&st, "tunable", "debugfs.sched/knob3",
+				   undo_for("sched/knob3", "1")))
+			_exit(1);
+		put("sched/knob3", "8");
+		_exit(0);
+	}
+	assert_int_equal(waitpid(run, &status, 0), run);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(state_acquire(&st, statedir, 1, "run", "test"), 0);
+	get("sched/knob3", buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	snprintf(path, sizeof(path), "%s/" STATE_FILE, other);
+	assert_false(fsio_exists(path));
+	state_release(&st);
+}
+
+static void write_state(const char *victim, const char *vdir)
+{
+	char path[300], text[1024];
+
+	snprintf(path, sizeof(path), "%s/" STATE_FILE, statedir);
+	snprintf(text, sizeof(text), "{\"schema\": \"rtgate-state/1\", "
+		 "\"pid\": 999999, \"undo\": [{\"kind\": \"cgroup\", "
+		 "\"key\": \"%s\"}, {\"kind\": \"tunable\", \"key\": "
+		 "\"kernel.x\", \"tunable\": \"sysctl\", \"path\": \"%s\", "
+		 "\"value\": \"pwned\"}]}\n", vdir, victim);
+	assert_int_equal(fsio_mkdir_p(statedir, 0755), 0);
+	assert_int_equal(fsio_write_atomic(path, text, strlen(text)), 0);
+}
+
+/*
+ * A state file makes root write files and remove directories: it is
+ * trusted only when root's alone, and even then it reaches only kernel
+ * knobs and the run's cgroups.
+ */
+static void test_untrusted_state(void **state)
+{
+	char vtop[] = "/tmp/rtgate-unit-victim.XXXXXX";
+	char victim[300], vdir[300], path[300], buf[64], cmd[400];
+
+	(void)state;
+	assert_non_null(mkdtemp(vtop));
+	snprintf(victim, sizeof(victim), "%s/passwd", vtop);
+	snprintf(vdir, sizeof(vdir), "%s/rtgate-1", vtop);
+	assert_int_equal(fsio_write_atomic(victim, "root\n", 5), 0);
+	assert_int_equal(mkdir(vdir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/" STATE_FILE, statedir);
+
+	/* Root's own file, pointing outside the knobs: refused, kept. */
+	write_state(victim, vdir);
+	assert_int_equal(state_restore(statedir, "test"), -EIO);
+	assert_int_equal(fsio_read_str(victim, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "root");
+	assert_true(fsio_exists(vdir));
+	assert_true(fsio_exists(path));
+
+	/* Writable by others, or someone else's: not even read. */
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(state_restore(statedir, "test"), -EPERM);
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(state_restore(statedir, "test"), -EPERM);
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(chmod(statedir, 0777), 0);
+	assert_int_equal(state_restore(statedir, "test"), -EPERM);
+	assert_int_equal(chmod(statedir, 0755), 0);
+	assert_int_equal(fsio_read_str(victim, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "root");
+	assert_true(fsio_exists(vdir));
+	unlink(path);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", vtop);
+	assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
@@ -265,6 +382,9 @@ int main(void)
 		cmocka_unit_test(test_dead_run_restored),
 		cmocka_unit_test(test_unknown_kind_kept),
 		cmocka_unit_test(test_lock_excludes),
+		cmocka_unit_test(test_lock_machine_wide),
+		cmocka_unit_test(test_previous_holder_restored),
+		cmocka_unit_test(test_untrusted_state),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

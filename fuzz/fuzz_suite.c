@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The suite parser (runner_suite.c): any bytes, never a crash. */
+#include "input.h"
+#include "runner/runner_suite.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_file(data, size);
+	struct suite_error err;
+	struct suite s;
+
+	if (path && !suite_load(path, &s, &err))
+		suite_free(&s);
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the fuzz targets share (docs/fuzzing.md): their initialisation,
+ * the input as a string or as a file (a memfd behind /proc/self/fd/N) for
+ * readers that take a path, and the run a cyclictest parser fills.
+ */
+#ifndef RTGATE_FUZZ_INPUT_H
+#define RTGATE_FUZZ_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/analyze.h"
+
+/*
+ * input.c's LLVMFuzzerInitialize() keeps bad input quiet (errors only;
+ * run with -close_fd_mask=2 to discard those too), then calls the
+ * target's own fuzz_target_init() if it has one (0, or it exits).
+ */
+int fuzz_target_init(void) __attribute__((weak));
+
+/* A NUL-terminated copy (the caller frees); NULL for an embedded NUL. */
+char *fuzz_string(const uint8_t *data, size_t size);
+/* Puts the input in the target's file; its path, or NULL. */
+const char *fuzz_file(const uint8_t *data, size_t size);
+/* The input, as a string, through a cyclictest parser; the run freed. */
+int fuzz_parse(const uint8_t *data, size_t size,
+	       int (*parse)(const char *buf, size_t len, struct an_run *run));
+
+#endif
