@@ -962,6 +962,16 @@ static void use_profile(struct runner *r)
 	an_profile_free(&pr);
 }
 
+static bool suite_compares(const struct suite *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_scenarios; i++)
+		if (s->scenarios[i].compare)
+			return true;
+	return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct runner *r;
@@ -990,7 +1000,8 @@ int cmd_run(int argc, char **argv)
 	    !suite_uses_timerlat(&r->suite))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
-	if (suite_uses_cyclictest(&r->suite))
+	/* A suite that compares nothing (a calibration) has nothing to see. */
+	if (suite_uses_cyclictest(&r->suite) && suite_compares(&r->suite))
 		use_profile(r);
 	realtime_now(&r->run.start);
 	ret = prepare(r);
