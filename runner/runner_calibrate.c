@@ -57,7 +57,8 @@ static const struct argp_option cal_opts[] = {
 	{ "out", CAL_OUT, "DIR", 0, "results directory (default: "
 	  "$RTGATE_RESULTS_DIR or results)", 0 },
 	{ "if-missing", CAL_IF_MISSING, NULL, 0, "only when this host has no "
-	  "profile of the measurement yet (./run.sh's first run)", 0 },
+	  "profile of the measurement yet (./run.sh's first run: the suite's "
+	  "run that follows says what it can see)", 0 },
 	{ 0 }
 };
 
@@ -158,7 +159,7 @@ static int write_suite(const struct suite *s, double scale, unsigned int reps,
 
 /* The profile of the calibration run: stored, written, printed. */
 static int keep_profile(const char *run_dir, const struct suite *s,
-			double scale, const char *out)
+			double scale, const char *out, bool if_missing)
 {
 	struct an_results res;
 	struct an_side *g[2] = { NULL, NULL };
@@ -209,8 +210,11 @@ static int keep_profile(const char *run_dir, const struct suite *s,
 	if (ret)
 		return ret;
 	printf("noise profile stored in %s (and %s)\n", db, path);
-	/* What the suite itself can see now, with every calibration pooled. */
-	if (!runner_profile_find(db, key, &pr)) {
+	/*
+	 * What the suite itself can see now, with every calibration pooled;
+	 * with --if-missing the suite's run comes next and says it.
+	 */
+	if (!if_missing && !runner_profile_find(db, key, &pr)) {
 		runner_profile_print(&pr, s, s->repetitions);
 		an_profile_free(&pr);
 	}
@@ -309,8 +313,8 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	run_dir[len] = '\0';
 	path_fmt(latest, sizeof(latest), "%s/%s", results, run_dir);
-	code = keep_profile(latest, &s, p.scale, p.out) ? EXIT_ENVIRONMENT :
-							  EXIT_PASS;
+	ret = keep_profile(latest, &s, p.scale, p.out, p.if_missing);
+	code = ret ? EXIT_ENVIRONMENT : EXIT_PASS;
 out:
 	unlink(path);
 	rmdir(tmp);
