@@ -469,8 +469,11 @@ static void html_plot(FILE *f, const struct dashboard_params *dp,
 			is_regression(pt) ? " regression" : "",
 			scaled(pt) ? " scaled" : "");
 		html_esc(f, link);
+		/* A regression's ring is on its triangle: the judged line. */
 		fprintf(f, "\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\"/>"
-			"<title>", px_x(p, i + 1), px_y(p, point_value(p, i)));
+			"<title>", px_x(p, i + 1),
+			px_y(p, is_regression(pt) && !p->metric[0] ?
+			     judged_value(pt) : point_value(p, i)));
 		html_esc(f, pt->run.run_id);
 		if (p->metric[0])
 			fprintf(f, ": %s %.6g %s", p->metric, p->mval[i],
