@@ -29,6 +29,8 @@
 
 /* More repetitions than this per side are "none would". */
 #define REPS_PRACTICAL	1000
+/* A change it could only see beyond this many times the baseline: blind. */
+#define SEE_BLIND	100
 
 static bool tested(const struct prep *p, size_t i)
 {
@@ -395,6 +397,19 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 	fmt_num(fl, sizeof(fl), l->floor);
 	fmt_num(hi, sizeof(hi), l->hi);
 	fmt_num(d, sizeof(d), l->worse);
+	if (l->see > SEE_BLIND * fmax(l->base, l->floor)) {
+		/* 9e13 us says nothing a reader can use: say what it means. */
+		char base[32];
+
+		fmt_num(base, sizeof(base), l->base);
+		more_text(more, sizeof(more), l->more_reps, "reach the floor");
+		set_reason(res, "no change seen, but this measurement could "
+			   "not have seen a %s%s rise even of %d times its %s "
+			   "%s: its repetitions scatter too much (the floor is "
+			   "%s %s); %s", where, l->metric, SEE_BLIND, base,
+			   l->unit, fl, l->unit, more);
+		return;
+	}
 	if (l->see >= l->floor) {
 		more_text(more, sizeof(more), l->more_reps, "reach the floor");
 		set_reason(res, "no change seen, but this measurement could "
