@@ -14,8 +14,10 @@
 
 #include "fsio.h"
 
-static int write_full(int fd, const char *buf, size_t len)
+int fsio_write_full(int fd, const void *data, size_t len)
 {
+	const char *buf = data;
+
 	while (len) {
 		ssize_t n = write(fd, buf, len);
 
@@ -125,7 +127,7 @@ int fsio_write_atomic(const char *path, const void *buf, size_t len)
 	fd = open_tmp(path, tmp, sizeof(tmp), &named);
 	if (fd < 0)
 		return fd;
-	ret = write_full(fd, buf, len);
+	ret = fsio_write_full(fd, buf, len);
 	/* O_TMPFILE honours the umask; results are for everyone to read. */
 	if (!ret && fchmod(fd, 0644))
 		ret = -errno;

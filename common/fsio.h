@@ -26,6 +26,8 @@ int fsio_read_all(const char *path, char **buf, size_t *len);
 int fsio_read_fd(int fd, char **buf, size_t *len);
 /* Reads a small kernel file (sysfs, procfs) and strips the trailing newline. */
 int fsio_read_str(const char *path, char *buf, size_t len);
+/* Writes all of @len bytes to @fd, again after EINTR and short writes. */
+int fsio_write_full(int fd, const void *buf, size_t len);
 /* Writes a string to a kernel file in one write(2); returns 0 or -errno. */
 int fsio_write_str(const char *path, const char *val);
 int fsio_exists(const char *path);

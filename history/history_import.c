@@ -21,15 +21,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "rtpaths.h"
-
-static void now_utc(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
+#include "timefmt.h"
 
 /* Binds a manifest string, or NULL when absent: fields are never invented. */
 static void bind_str(sqlite3_stmt *st, int i, const cJSON *obj, const char *key)
@@ -114,7 +106,7 @@ static int insert_run(struct history *h, const char *run_dir,
 		snprintf(abs, sizeof(abs), "%s", run_dir);
 	/* The report the analyzer wrote (report.json with it), if any. */
 	snprintf(report, sizeof(report), "%s/report.html", abs);
-	now_utc(now, sizeof(now));
+	timefmt_iso8601_now(now, sizeof(now));
 	if (history_prepare(h, sql, &st))
 		return -EIO;
 	bind_str(st, 1, m, "run_id");
@@ -559,7 +551,7 @@ int history_begin_pending(struct history *h, const char *token,
 	char now[32];
 	int ret;
 
-	now_utc(now, sizeof(now));
+	timefmt_iso8601_now(now, sizeof(now));
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		return ret;
@@ -612,7 +604,7 @@ static int finish_pending(struct history *h, const char *token,
 	char now[32];
 	int ret;
 
-	now_utc(now, sizeof(now));
+	timefmt_iso8601_now(now, sizeof(now));
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		return ret;

@@ -48,9 +48,4 @@ int kconfig_make(const struct kconfig_params *p);
  */
 int kconfig_check(const struct kconfig_params *p, const char *config_path);
 
-/* Reads CONFIG_name's value from a .config: "y", "n" (not set), "..."; or
- * "" when absent. */
-int kconfig_get(const char *config_path, const char *name, char *val,
-		unsigned int len);
-
 #endif

@@ -31,9 +31,9 @@ static bool valid_name(const char *s)
 
 #define SET_STR(field)							\
 	do {								\
-		if (rtpath_fmt(s->field, sizeof(s->field), "%s",	\
-			       value)) {				\
-			rtpath_fmt(c->err, sizeof(c->err), "%s is too long", \
+		if (rtpaths_fmt(s->field, sizeof(s->field), "%s",	\
+				value)) {				\
+			rtpaths_fmt(c->err, sizeof(c->err), "%s is too long", \
 				 name);					\
 			return 0;					\
 		}							\
@@ -68,7 +68,7 @@ static int set_key(struct load_ctx *c, const char *name, const char *value)
 	}
 	if (!strcmp(name, "fuzz")) {
 		if (parse_u64_range(value, 0, 3, &v)) {
-			rtpath_fmt(c->err, sizeof(c->err),
+			rtpaths_fmt(c->err, sizeof(c->err),
 				 "fuzz must be 0..3, not '%s'", value);
 			return 0;
 		}
@@ -77,14 +77,14 @@ static int set_key(struct load_ctx *c, const char *name, const char *value)
 	}
 	if (!strcmp(name, "own")) {
 		if (parse_bool(value, &b)) {
-			rtpath_fmt(c->err, sizeof(c->err),
+			rtpaths_fmt(c->err, sizeof(c->err),
 				 "own must be yes or no, not '%s'", value);
 			return 0;
 		}
 		s->own = b;
 		return 1;
 	}
-	rtpath_fmt(c->err, sizeof(c->err), "unknown key '%s' in [set]", name);
+	rtpaths_fmt(c->err, sizeof(c->err), "unknown key '%s' in [set]", name);
 	return 0;
 }
 
@@ -95,16 +95,16 @@ static int patch_key(struct load_ctx *c, int idx, const char *name,
 	const char *p;
 
 	if (!strcmp(name, "subject")) {
-		rtpath_fmt(it->subject, sizeof(it->subject), "%s", value);
+		rtpaths_fmt(it->subject, sizeof(it->subject), "%s", value);
 		return 1;
 	}
 	if (!strcmp(name, "file")) {
 		if (strchr(value, '/') || !*value) {
-			rtpath_fmt(c->err, sizeof(c->err),
+			rtpaths_fmt(c->err, sizeof(c->err),
 				 "file must be a name in the set's folder");
 			return 0;
 		}
-		rtpath_fmt(it->file, sizeof(it->file), "%s/%s", c->s->dir,
+		rtpaths_fmt(it->file, sizeof(it->file), "%s/%s", c->s->dir,
 			 value);
 		return 1;
 	}
@@ -113,14 +113,14 @@ static int patch_key(struct load_ctx *c, int idx, const char *name,
 			if (!isxdigit((unsigned char)*p))
 				break;
 		if (*p || p - value != FILEHASH_HEX_LEN) {
-			rtpath_fmt(c->err, sizeof(c->err),
+			rtpaths_fmt(c->err, sizeof(c->err),
 				 "sha256 must be 64 hex digits");
 			return 0;
 		}
-		rtpath_fmt(it->sha256, sizeof(it->sha256), "%s", value);
+		rtpaths_fmt(it->sha256, sizeof(it->sha256), "%s", value);
 		return 1;
 	}
-	rtpath_fmt(c->err, sizeof(c->err), "unknown key '%s' in [patch N]",
+	rtpaths_fmt(c->err, sizeof(c->err), "unknown key '%s' in [patch N]",
 		 name);
 	return 0;
 }
@@ -139,7 +139,7 @@ static int load_handler(void *user, const char *section, const char *name,
 			c->s->nr = n;
 		return patch_key(c, n - 1, name, value);
 	}
-	rtpath_fmt(c->err, sizeof(c->err), "unknown section [%s] ([set], "
+	rtpaths_fmt(c->err, sizeof(c->err), "unknown section [%s] ([set], "
 		 "[patch N] with N 1..%d)", section, PATCHSET_MAX);
 	return 0;
 }
@@ -170,9 +170,9 @@ static int check_loaded(struct patch_set *s)
 		return -EINVAL;
 	}
 	if (!s->own && !s->b4[0] && s->message_id[0])
-		rtpath_fmt(s->b4, sizeof(s->b4), "b4 am %s", s->message_id);
+		rtpaths_fmt(s->b4, sizeof(s->b4), "b4 am %s", s->message_id);
 	if (!s->pick[0])
-		rtpath_fmt(s->pick, sizeof(s->pick), "series");
+		rtpaths_fmt(s->pick, sizeof(s->pick), "series");
 	return 0;
 }
 
@@ -188,9 +188,9 @@ int patchset_load(const char *patches_dir, const char *name,
 		       name);
 		return -EINVAL;
 	}
-	rtpath_fmt(s->name, sizeof(s->name), "%s", name);
-	rtpath_fmt(s->dir, sizeof(s->dir), "%s/%s", patches_dir, name);
-	rtpath_fmt(s->manifest, sizeof(s->manifest), "%s/manifest.ini", s->dir);
+	rtpaths_fmt(s->name, sizeof(s->name), "%s", name);
+	rtpaths_fmt(s->dir, sizeof(s->dir), "%s/%s", patches_dir, name);
+	rtpaths_fmt(s->manifest, sizeof(s->manifest), "%s/manifest.ini", s->dir);
 	ret = ini_parse(s->manifest, load_handler, &c);
 	if (ret < 0) {
 		pr_err("patch set '%s' not found (%s)", name, s->manifest);
@@ -229,7 +229,7 @@ static void patch_file_name(int idx, const char *subject, char *buf,
 	while (n && slug[n - 1] == '-')
 		n--;
 	slug[n] = '\0';
-	rtpath_fmt(buf, len, "%04d-%s.patch", idx, n ? slug : "patch");
+	rtpaths_fmt(buf, len, "%04d-%s.patch", idx, n ? slug : "patch");
 }
 
 static int reset_dir(const char *dir)
@@ -257,8 +257,8 @@ static int store_patch(struct patch_set *s, const char *dir, int idx,
 		return -E2BIG;
 	}
 	patch_file_name(idx + 1, subject, name, sizeof(name));
-	rtpath_fmt(it->subject, sizeof(it->subject), "%s", subject);
-	rtpath_fmt(it->file, sizeof(it->file), "%s/%s", dir, name);
+	rtpaths_fmt(it->subject, sizeof(it->subject), "%s", subject);
+	rtpaths_fmt(it->file, sizeof(it->file), "%s/%s", dir, name);
 	ret = fsio_write_atomic(it->file, text, len);
 	if (ret)
 		pr_err("%s: %s", it->file, strerror(-ret));
@@ -393,8 +393,8 @@ static int split_mbx(struct patch_set *s, const char *mbx, const char *dir)
 	int ret, status, i;
 	size_t len;
 
-	rtpath_fmt(split, sizeof(split), "%s/.split", dir);
-	rtpath_fmt(oarg, sizeof(oarg), "-o%s", split);
+	rtpaths_fmt(split, sizeof(split), "%s/.split", dir);
+	rtpaths_fmt(oarg, sizeof(oarg), "-o%s", split);
 	ret = fsio_mkdir_p(split, 0755);
 	if (!ret)
 		ret = toolrun_simple(argv, NULL, NULL, &status);
@@ -405,7 +405,7 @@ static int split_mbx(struct patch_set *s, const char *mbx, const char *dir)
 		return ret;
 	}
 	for (i = 0;; i++) {
-		rtpath_fmt(f, sizeof(f), "%s/%04d", split, i + 1);
+		rtpaths_fmt(f, sizeof(f), "%s/%04d", split, i + 1);
 		if (!fsio_exists(f))
 			break;
 		ret = fsio_read_all(f, &text, &len);
@@ -442,7 +442,7 @@ static int fetch_b4(struct patch_set *s, const char *mbox, const char *dir)
 		       "--mbox FILE", s->manifest);
 		return -EINVAL;
 	}
-	rtpath_fmt(cmd, sizeof(cmd), "%s", s->b4);
+	rtpaths_fmt(cmd, sizeof(cmd), "%s", s->b4);
 	for (tok = strtok_r(cmd, " \t", &save); tok && n < 40;
 	     tok = strtok_r(NULL, " \t", &save)) {
 		argv[n++] = tok;
@@ -452,7 +452,7 @@ static int fetch_b4(struct patch_set *s, const char *mbox, const char *dir)
 				       "[OPTIONS] MSGID'", s->manifest, s->b4);
 				return -EINVAL;
 			}
-			rtpath_fmt(odir, sizeof(odir), "%s/.b4", dir);
+			rtpaths_fmt(odir, sizeof(odir), "%s/.b4", dir);
 			argv[n++] = "-o";
 			argv[n++] = odir;
 			argv[n++] = "-n";
@@ -469,7 +469,7 @@ static int fetch_b4(struct patch_set *s, const char *mbox, const char *dir)
 		       s->manifest, s->b4);
 		return -EINVAL;
 	}
-	rtpath_fmt(log, sizeof(log), "%s/b4.log", dir);
+	rtpaths_fmt(log, sizeof(log), "%s/b4.log", dir);
 	ret = fsio_mkdir_p(odir, 0755);
 	if (ret)
 		return ret;
@@ -478,7 +478,7 @@ static int fetch_b4(struct patch_set *s, const char *mbox, const char *dir)
 		pr_err("b4 is not installed (apt-get install b4)");
 		return -ENOPKG;
 	}
-	rtpath_fmt(mbx, sizeof(mbx), "%s/%s.mbx", odir, s->name);
+	rtpaths_fmt(mbx, sizeof(mbx), "%s/%s.mbx", odir, s->name);
 	if (!ret && (status || !fsio_exists(mbx))) {
 		pr_err("b4 am could not get %s%s%s (log: %s)", s->message_id,
 		       mbox ? " from " : "; no network? use --mbox FILE",
@@ -531,7 +531,7 @@ static int write_series(const struct patch_set *s, const char *dir,
 		len += snprintf(buf + len, sizeof(buf) - len, "%s\n",
 				base ? base + 1 : s->items[i].file);
 	}
-	rtpath_fmt(path, sizeof(path), "%s/series", dir);
+	rtpaths_fmt(path, sizeof(path), "%s/series", dir);
 	return fsio_write_atomic(path, buf, len);
 }
 
@@ -652,7 +652,7 @@ int patchset_fetch(struct patch_set *s, const char *mbox,
 	memcpy(pinned, s->items, sizeof(pinned));
 	memset(s->items, 0, sizeof(s->items));
 	s->nr = 0;
-	rtpath_fmt(dir, sizeof(dir), "%s/%s", fetch_dir, s->name);
+	rtpaths_fmt(dir, sizeof(dir), "%s/%s", fetch_dir, s->name);
 	ret = reset_dir(dir);
 	if (ret)
 		return ret;
@@ -668,7 +668,7 @@ int patchset_fetch(struct patch_set *s, const char *mbox,
 	if (!ret && !pin)
 		nr_pinned = pins_apply(s, kind, nr_pinned);
 	if (pin)
-		rtpath_fmt(s->pinned, sizeof(s->pinned), "%s", kind);
+		rtpaths_fmt(s->pinned, sizeof(s->pinned), "%s", kind);
 	if (!ret)
 		ret = hash_items(s);
 	for (i = 0; !ret && i < s->nr; i++)
@@ -694,8 +694,8 @@ int patchset_locate(struct patch_set *s, const char *fetch_dir)
 		ret = hash_items(s);
 		return ret ? ret : verify_pins(s, s->nr);
 	}
-	rtpath_fmt(dir, sizeof(dir), "%s/%s", fetch_dir, s->name);
-	rtpath_fmt(path, sizeof(path), "%s/series", dir);
+	rtpaths_fmt(dir, sizeof(dir), "%s/%s", fetch_dir, s->name);
+	rtpaths_fmt(path, sizeof(path), "%s/series", dir);
 	if (fsio_read_all(path, &buf, &len)) {
 		pr_err("patch set '%s' is not fetched: ./run.sh patches fetch "
 		       "%s [--mbox FILE]", s->name, s->name);
@@ -707,10 +707,10 @@ int patchset_locate(struct patch_set *s, const char *fetch_dir)
 		size_t tl;
 
 		if (!strncmp(line, "# source: ", 10)) {
-			rtpath_fmt(kind, sizeof(kind), "%s", line + 10);
+			rtpaths_fmt(kind, sizeof(kind), "%s", line + 10);
 			continue;
 		}
-		rtpath_fmt(s->items[n].file, sizeof(s->items[n].file), "%s/%s",
+		rtpaths_fmt(s->items[n].file, sizeof(s->items[n].file), "%s/%s",
 			 dir, line);
 		if (!fsio_read_all(s->items[n].file, &text, &tl)) {
 			mail_subject(text, s->items[n].subject,
@@ -782,7 +782,7 @@ static int run_patch(const struct patch_set *s, int idx, const char *tree,
 	int ret, status;
 	FILE *f;
 
-	rtpath_fmt(fuzz, sizeof(fuzz), "--fuzz=%d", s->fuzz);
+	rtpaths_fmt(fuzz, sizeof(fuzz), "--fuzz=%d", s->fuzz);
 	ret = toolrun(&r, &status);
 	if (ret == -ENOENT) {
 		pr_err("patch(1) is not installed");

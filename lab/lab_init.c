@@ -215,8 +215,8 @@ static void run_plan(struct guest_status *st)
 	} else if (!strcmp(mode, "exec")) {
 		argv = json_argv(cJSON_GetObjectItem(plan, "argv"), NULL);
 	} else if (!strcmp(mode, "suite")) {
-		rtpath_fmt(suite, sizeof(suite), "%s/%s", LAB_GUEST_SHARE,
-			   json_get_str(plan, "suite", "suite.suite"));
+		rtpaths_fmt(suite, sizeof(suite), "%s/%s", LAB_GUEST_SHARE,
+			    json_get_str(plan, "suite", "suite.suite"));
 		prefix[2] = suite;
 		argv = json_argv(cJSON_GetObjectItem(plan, "args"), prefix);
 	} else {

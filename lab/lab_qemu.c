@@ -18,9 +18,9 @@
 void qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
 {
 	/* panic=-1 and -no-reboot: a panicking guest ends QEMU at once. */
-	rtpath_fmt(buf, len, "console=ttyS0 panic=-1 rdinit=/init%s%s",
-		   p->append && *p->append ? " " : "",
-		   p->append ? p->append : "");
+	rtpaths_fmt(buf, len, "console=ttyS0 panic=-1 rdinit=/init%s%s",
+		    p->append && *p->append ? " " : "",
+		    p->append ? p->append : "");
 }
 
 static void on_console(const char *line, void *arg)
@@ -31,7 +31,7 @@ static void on_console(const char *line, void *arg)
 
 	if (panic && !r->panic) {
 		r->panic = true;
-		rtpath_fmt(r->panic_line, sizeof(r->panic_line), "%s", panic);
+		rtpaths_fmt(r->panic_line, sizeof(r->panic_line), "%s", panic);
 	}
 	if (p->quiet)
 		return;
@@ -63,12 +63,12 @@ int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
-	rtpath_fmt(smp, sizeof(smp), "%d", p->cpus);
-	rtpath_fmt(mem, sizeof(mem), "%d", p->mem_mb);
+	rtpaths_fmt(smp, sizeof(smp), "%d", p->cpus);
+	rtpaths_fmt(mem, sizeof(mem), "%d", p->mem_mb);
 	qemu_kernel_cmdline(p, cmdline, sizeof(cmdline));
-	rtpath_fmt(virtfs, sizeof(virtfs), "local,path=%s,mount_tag=%s,"
-		   "security_model=none,id=%s", p->share, LAB_SHARE_TAG,
-		   LAB_SHARE_TAG);
+	rtpaths_fmt(virtfs, sizeof(virtfs), "local,path=%s,mount_tag=%s,"
+		    "security_model=none,id=%s", p->share, LAB_SHARE_TAG,
+		    LAB_SHARE_TAG);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	ret = toolrun(&t, &r->status);
 	clock_gettime(CLOCK_MONOTONIC, &b);
@@ -94,7 +94,7 @@ int qemu_version(char *buf, size_t len)
 	ret = toolrun(&t, &status);
 	if (!ret && !status && out) {
 		out[strcspn(out, "\n")] = '\0';
-		rtpath_fmt(buf, len, "%s", out);
+		rtpaths_fmt(buf, len, "%s", out);
 	}
 	free(out);
 	return ret == -ENOENT ? -ENOPKG : ret;

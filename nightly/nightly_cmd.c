@@ -21,19 +21,8 @@
 #include "nightly/nightly.h"
 #include "nightly/nightly_priv.h"
 #include "parse.h"
-
-int nightly_exit_merge(int a, int b)
-{
-	static const int prio[] = { EXIT_BAD_INPUT, EXIT_ENVIRONMENT,
-				    EXIT_INCOMPLETE, EXIT_REGRESSION,
-				    EXIT_INCONCLUSIVE, EXIT_PASS };
-	size_t i;
-
-	for (i = 0; i < sizeof(prio) / sizeof(prio[0]); i++)
-		if (a == prio[i] || b == prio[i])
-			return prio[i];
-	return a > b ? a : b;
-}
+#include "stopsig.h"
+#include "timefmt.h"
 
 static void kernel_of(const cJSON *m, char *buf, size_t len)
 {
@@ -96,8 +85,8 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 	r->run_gate = gate;
 	r->exit_code = c->cfg->gate_run ? gate : EXIT_PASS;
 	if (strcmp(r->status, "complete")) {
-		r->exit_code = nightly_exit_merge(r->exit_code,
-						  EXIT_INCOMPLETE);
+		r->exit_code = exitcode_worse(r->exit_code,
+					      EXIT_INCOMPLETE);
 		return 0;
 	}
 	ret = history_judge_run(c->h, r->run_id, &jp, &r->judged,
@@ -105,18 +94,9 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 	if (ret)
 		return ret;
 	for (i = 0; i < r->nr_judged; i++)
-		r->exit_code = nightly_exit_merge(r->exit_code,
-						  r->judged[i].exit_code);
+		r->exit_code = exitcode_worse(r->exit_code,
+					      r->judged[i].exit_code);
 	return 0;
-}
-
-static void now_utc(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 static int self_rtgate(struct nightly_config *cfg)
@@ -142,20 +122,20 @@ static int run_nightly(struct nightly_config *cfg)
 	ret = nightly_lock(cfg->lock, &fd);
 	if (ret)
 		return EXIT_ENVIRONMENT;
-	nightly_signals_init();
+	stopsig_catch_terminal();
 	if (fsio_mkdir_p(cfg->results, 0755) ||
 	    history_open(&h, cfg->database)) {
 		nightly_unlock(fd, cfg->lock);
 		return EXIT_ENVIRONMENT;
 	}
 	c.h = &h;
-	now_utc(c.started, sizeof(c.started));
+	timefmt_iso8601_now(c.started, sizeof(c.started));
 	/* We hold the lock: placeholders left now belong to dead nightlies. */
 	reaped = history_reap_pending(&h, "the nightly running it was killed");
 	if (reaped > 0)
 		pr_warn("%d run(s) of an earlier nightly that was killed stay "
 			"marked incomplete", reaped);
-	for (i = 0; i < cfg->nr_suites && !nightly_signalled(); i++) {
+	for (i = 0; i < cfg->nr_suites && !stopsig_requested(); i++) {
 		size_t first = nres;
 
 		pr_info("nightly: suite %s (%zu/%zu)", cfg->suites[i].name,
@@ -163,18 +143,18 @@ static int run_nightly(struct nightly_config *cfg)
 		ret = nightly_suite_run(&c, &cfg->suites[i], res, &nres,
 					sizeof(res) / sizeof(res[0]));
 		if (ret)
-			code = nightly_exit_merge(code, ret == -EINVAL ?
-						  EXIT_BAD_INPUT :
-						  EXIT_ENVIRONMENT);
+			code = exitcode_worse(code, ret == -EINVAL ?
+					      EXIT_BAD_INPUT :
+					      EXIT_ENVIRONMENT);
 		for (; first < nres; first++)
-			code = nightly_exit_merge(code, res[first].exit_code);
+			code = exitcode_worse(code, res[first].exit_code);
 	}
-	if (nightly_signalled())
-		code = nightly_exit_merge(code, EXIT_INCOMPLETE);
-	if (!nres && !nightly_signalled() && !ret)
+	if (stopsig_requested())
+		code = exitcode_worse(code, EXIT_INCOMPLETE);
+	if (!nres && !stopsig_requested() && !ret)
 		pr_info("nightly: nothing new to judge");
 	if (nightly_summary_write(&c, res, nres, code, stdout))
-		code = nightly_exit_merge(code, EXIT_ENVIRONMENT);
+		code = exitcode_worse(code, EXIT_ENVIRONMENT);
 	if (cfg->dashboard[0]) {
 		struct dashboard_params dp = {
 			.database = cfg->database, .out_dir = cfg->dashboard,
@@ -186,7 +166,7 @@ static int run_nightly(struct nightly_config *cfg)
 
 		history_close(&h);
 		if (dashboard_build(&dp))
-			code = nightly_exit_merge(code, EXIT_ENVIRONMENT);
+			code = exitcode_worse(code, EXIT_ENVIRONMENT);
 	}
 	for (i = 0; i < nres; i++)
 		free(res[i].judged);

@@ -28,6 +28,7 @@
 #include "history/history.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 #include "runner.h"
 #include "runner_cyclictest.h"
 #include "runner_priv.h"
@@ -200,7 +201,7 @@ static int keep_profile(const char *run_dir, const struct suite *s,
 	o = an_profile_json(&pr);
 	text = o ? cJSON_Print(o) : NULL;
 	cJSON_Delete(o);
-	path_fmt(path, sizeof(path), "%s/noise-profile.json", run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/noise-profile.json", run_dir);
 	if (!ret && text)
 		ret = fsio_write_atomic(path, text, strlen(text));
 	free(text);
@@ -300,7 +301,7 @@ int cmd_calibrate(int argc, char **argv)
 	/* A calibration compares nothing: 0 or 2 (a repetition invalid). */
 	if (code != EXIT_PASS && code != EXIT_INCONCLUSIVE)
 		goto out;
-	path_fmt(latest, sizeof(latest), "%s/latest", results);
+	rtpaths_fmt(latest, sizeof(latest), "%s/latest", results);
 	len = readlink(latest, run_dir, sizeof(run_dir) - 1);
 	if (len <= 0) {
 		pr_err("%s: the calibration run left no results", latest);
@@ -308,7 +309,7 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	run_dir[len] = '\0';
-	path_fmt(latest, sizeof(latest), "%s/%s", results, run_dir);
+	rtpaths_fmt(latest, sizeof(latest), "%s/%s", results, run_dir);
 	code = keep_profile(latest, &s, p.scale, p.out) ? EXIT_ENVIRONMENT :
 							  EXIT_PASS;
 out:

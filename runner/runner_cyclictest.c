@@ -9,6 +9,7 @@
 
 #include "fsio.h"
 #include "jsonio.h"
+#include "rtpaths.h"
 #include "runner_cyclictest.h"
 #include "runner_util.h"
 
@@ -177,7 +178,7 @@ static int write_log(struct ct_run *c)
 			 t->act_us, t->avg_us, t->max_us);
 		append(&text, tline);
 	}
-	path_fmt(path, sizeof(path), "%s/cyclictest.log", c->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.log", c->dir);
 	ret = fsio_write_atomic(path, text ? text : "",
 				text ? strlen(text) : 0);
 	free(text);
@@ -283,7 +284,7 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	if (!complete)
 		return 0;
 	/* cyclictest writes the JSON last: check it is whole first. */
-	path_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
 	ret = json_read_file(path, &json, &jerr);
 	if (ret) {
 		if (json_has_nan(path))

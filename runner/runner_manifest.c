@@ -8,6 +8,7 @@
 #include "jsonio.h"
 #include "runner_manifest.h"
 #include "runner_util.h"
+#include "timefmt.h"
 #include "trace/trace.h"
 
 static void add_str_or_null(cJSON *obj, const char *key, const char *val)
@@ -24,7 +25,7 @@ static void add_time(cJSON *obj, const char *key, const struct timespec *ts)
 
 	if (!ts->tv_sec)
 		return;
-	iso_time(ts, buf, sizeof(buf));
+	timefmt_iso8601(ts->tv_sec, buf, sizeof(buf));
 	cJSON_AddStringToObject(obj, key, buf);
 }
 

@@ -14,8 +14,8 @@
 
 #include "runner_cgroup.h"
 #include "runner_proc.h"
-#include "runner_signal.h"
 #include "runner_util.h"
+#include "stopsig.h"
 
 #define PROC_OUT_MAX	(1 << 20)	/* stdout kept per process */
 
@@ -309,7 +309,7 @@ void proc_wait(struct proc **procs, size_t n, double timeout_s)
 	struct proc *owner[1 + 2 * 16];
 	size_t i, nfds = 0;
 
-	pfd[nfds].fd = signals_fd();
+	pfd[nfds].fd = stopsig_fd();
 	pfd[nfds].events = POLLIN;
 	owner[nfds++] = NULL;
 	for (i = 0; i < n && nfds + 2 <= sizeof(pfd) / sizeof(pfd[0]); i++) {
@@ -334,7 +334,7 @@ void proc_wait(struct proc **procs, size_t n, double timeout_s)
 				read_ready(owner[i]);
 		}
 	if (pfd[0].revents)
-		signals_drain();
+		stopsig_drain();
 	reap(procs, n);
 }
 

@@ -19,14 +19,15 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "runner_cgroup.h"
 #include "runner_cyclictest.h"
 #include "runner_timerlat.h"
 #include "runner_priv.h"
 #include "runner_proc.h"
-#include "runner_signal.h"
 #include "runner_trace.h"
 #include "runner_util.h"
+#include "stopsig.h"
 
 #define REP_MAX_PROCS	16	/* workloads + cyclictest */
 
@@ -94,7 +95,7 @@ rep_invalid(struct rep_ctx *c, const char *who, const char *fmt, ...)
 
 static bool stop_requested(struct rep_ctx *c)
 {
-	if (signals_stop_requested())
+	if (stopsig_signal())
 		c->aborted = true;
 	return c->aborted;
 }
@@ -186,9 +187,9 @@ static int apply_tunables(struct rep_ctx *c)
 			continue;
 		restore_tunables(c);
 		if (machine_lacks(ret)) {
-			path_fmt(reason, sizeof(reason), "cannot set %s = %s: "
-				 "%s: %s", t->key, st->value, t->path,
-				 strerror(-ret));
+			rtpaths_fmt(reason, sizeof(reason), "cannot set %s = %s: "
+				    "%s: %s", t->key, st->value, t->path,
+				    strerror(-ret));
 			c->sr->skipped = true;
 			free(c->sr->reason);
 			c->sr->reason = strdup(reason);
@@ -198,10 +199,10 @@ static int apply_tunables(struct rep_ctx *c)
 		}
 		c->r->bad_input = ret == -EINVAL || ret == -ERANGE ||
 				  ret == -EOVERFLOW;
-		path_fmt(reason, sizeof(reason), "%s:%u: %s = %s: %s%s: %s",
-			 c->r->suite.path, st->line, t->key, st->value,
-			 c->r->bad_input ? "the kernel refuses the value: " :
-			 "", t->path, strerror(-ret));
+		rtpaths_fmt(reason, sizeof(reason), "%s:%u: %s = %s: %s%s: %s",
+			    c->r->suite.path, st->line, t->key, st->value,
+			    c->r->bad_input ? "the kernel refuses the value: " :
+			    "", t->path, strerror(-ret));
 		pr_err("%s", reason);
 		snprintf(c->r->stop_reason, sizeof(c->r->stop_reason), "%s",
 			 reason);
@@ -260,8 +261,8 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	rp->policy = wl->policy ? strdup(wl->policy) : NULL;
 	rp->has_nice = wl->has_nice;
 	rp->nice = wl->nice;
-	path_fmt(s->log_part, sizeof(s->log_part), "%s/%s.log.part", c->dir,
-		 wl->alias);
+	rtpaths_fmt(s->log_part, sizeof(s->log_part), "%s/%s.log.part", c->dir,
+		    wl->alias);
 	s->log_fd = open(s->log_part, O_WRONLY | O_CREAT | O_TRUNC |
 			 O_CLOEXEC, 0644);
 	spec.stderr_fd = s->log_fd;
@@ -269,8 +270,8 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	spec.cgroup = leaf_for(c, wl->alias, cg, sizeof(cg));
 	if (s->log_fd < 0) {
 		ret = -errno;
-		path_fmt(err, sizeof(err), "%s: %s", s->log_part,
-			 strerror(errno));
+		rtpaths_fmt(err, sizeof(err), "%s: %s", s->log_part,
+			    strerror(errno));
 	} else {
 		ret = proc_spawn(&s->proc, &spec, err, sizeof(err));
 	}
@@ -624,7 +625,7 @@ static void keep_stdout(struct rep_ctx *c, const struct proc *p)
 {
 	char path[PATH_MAX];
 
-	path_fmt(path, sizeof(path), "%s/%s.stdout", c->dir, p->name);
+	rtpaths_fmt(path, sizeof(path), "%s/%s.stdout", c->dir, p->name);
 	fsio_write_atomic(path, p->out ? p->out : "", p->out_len);
 }
 
@@ -671,7 +672,7 @@ static void collect_summary(struct rep_ctx *c, struct wl_slot *s)
 				   "%s's summary is not a JSON object",
 				   p->name);
 	}
-	path_fmt(path, sizeof(path), "%s/%s.json", c->dir, p->name);
+	rtpaths_fmt(path, sizeof(path), "%s/%s.json", c->dir, p->name);
 	{
 		char *copy = strndup(line, n + 1);
 
@@ -701,7 +702,7 @@ static void collect_workload(struct rep_ctx *c, struct wl_slot *s)
 	if (s->log_fd >= 0) {
 		close(s->log_fd);
 		s->log_fd = -1;
-		path_fmt(log, sizeof(log), "%s/%s.log", c->dir, s->wl->alias);
+		rtpaths_fmt(log, sizeof(log), "%s/%s.log", c->dir, s->wl->alias);
 		rename(s->log_part, log);
 	}
 	if (!s->started)
@@ -820,7 +821,7 @@ static int rep_prepare(struct rep_ctx *c, unsigned int rep)
 	int ret;
 
 	snprintf(c->rr->dir, sizeof(c->rr->dir), "%s/%u", c->sc->name, rep);
-	path_fmt(c->dir, sizeof(c->dir), "%s/%s", c->r->run.dir, c->rr->dir);
+	rtpaths_fmt(c->dir, sizeof(c->dir), "%s/%s", c->r->run.dir, c->rr->dir);
 	ret = fsio_mkdir_p(c->dir, 0755);
 	if (ret) {
 		pr_err("%s: %s", c->dir, strerror(-ret));

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 #include "runner.h"
 #include "runner_cgroup.h"
 #include "runner_cyclictest.h"
@@ -37,10 +39,11 @@
 #include "runner_priv.h"
 #include "runner_profile.h"
 #include "runner_req.h"
-#include "runner_signal.h"
 #include "runner_trace.h"
 #include "runner_util.h"
 #include "sha256.h"
+#include "stopsig.h"
+#include "timefmt.h"
 
 /* `rtgate run`: one option table, its parser (common/cli.h). */
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
@@ -159,7 +162,7 @@ static void list_suites(const char *bin_dir, const char *arg)
 	DIR *d;
 
 	snprintf(dirs[0], sizeof(dirs[0]), "suites");
-	path_fmt(dirs[1], sizeof(dirs[1]), "%s/../suites", bin_dir);
+	rtpaths_fmt(dirs[1], sizeof(dirs[1]), "%s/../suites", bin_dir);
 	for (k = 0; k < 2; k++) {
 		d = opendir(dirs[k]);
 		while (d && (e = readdir(d)) && nn < 128) {
@@ -202,7 +205,7 @@ int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
 	snprintf(buf, len, "suites/%s.suite", arg);
 	if (fsio_exists(buf))
 		return 0;
-	path_fmt(buf, len, "%s/../suites/%s.suite", bin_dir, arg);
+	rtpaths_fmt(buf, len, "%s/../suites/%s.suite", bin_dir, arg);
 	if (fsio_exists(buf))
 		return 0;
 	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
@@ -223,7 +226,7 @@ void runner_program_path(const struct runner *r, const char *program,
 	if (strchr(program, '/'))
 		snprintf(buf, len, "%s", program);
 	else
-		path_fmt(buf, len, "%s/%s", r->bin_dir, program);
+		rtpaths_fmt(buf, len, "%s/%s", r->bin_dir, program);
 }
 
 static int find_in_path(const char *name, char *buf, size_t len)
@@ -363,15 +366,31 @@ static int setup_cgroup(struct runner *r)
 	return 0;
 }
 
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT ask the run to stop (it then
+ * restores and exits 5); SIGCHLD wakes the event loop; a reader gone is
+ * an EPIPE to handle, not a death.
+ */
+static int install_signals(void)
+{
+	static const int stop[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < sizeof(stop) / sizeof(stop[0]); i++)
+		ret = stopsig_catch(stop[i], STOPSIG_STOP);
+	if (!ret)
+		ret = stopsig_catch(SIGCHLD, STOPSIG_WAKE);
+	signal(SIGPIPE, SIG_IGN);
+	return ret;
+}
+
 static int make_run_id(struct runner *r, const char *results)
 {
 	char stamp[32];
-	struct tm tm;
-	time_t now = time(NULL);
 	int i;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	timefmt_compact(time(NULL), stamp, sizeof(stamp));
 	for (i = 1; i < 100; i++) {
 		if (i == 1)
 			snprintf(r->run.id, sizeof(r->run.id), "%s-%s", stamp,
@@ -424,7 +443,7 @@ static int setup_results(struct runner *r)
 	ret = fsio_read_all(r->suite_path, &text, &len);
 	if (!ret) {
 		sha256_buf(text, len, r->run.suite_sha256);
-		path_fmt(path, sizeof(path), "%s/suite.suite", r->run.dir);
+		rtpaths_fmt(path, sizeof(path), "%s/suite.suite", r->run.dir);
 		ret = fsio_write_atomic(path, text, len);
 		free(text);
 	}
@@ -666,7 +685,7 @@ static int run_steps(struct runner *r)
 			progress_note(&r->progress, "SKIPPED %s: %s",
 				      r->suite.scenarios[i].name,
 				      r->run.scens[i].reason);
-	for (i = 0; i < nr && !signals_stop_requested() && !ret; i++)
+	for (i = 0; i < nr && !stopsig_signal() && !ret; i++)
 		ret = runner_run_step(r, steps[i]);
 	free(steps);
 	return ret;
@@ -725,7 +744,7 @@ static int judge_run(struct runner *r)
 
 static int finish(struct runner *r, int err)
 {
-	int stop = signals_stop_requested(), failed, killed, code, verdict;
+	int stop = stopsig_signal(), failed, killed, code, verdict;
 	bool invalid = false;
 	size_t i;
 
@@ -743,9 +762,9 @@ static int finish(struct runner *r, int err)
 			 "interrupted by SIG%s", sigabbrev_np(stop));
 	} else if (err) {
 		r->run.status = RUN_ABORTED;
-		path_fmt(r->run.reason, sizeof(r->run.reason),
-			 "stopped by an error: %s", r->stop_reason[0] ?
-			 r->stop_reason : strerror(-err));
+		rtpaths_fmt(r->run.reason, sizeof(r->run.reason),
+			    "stopped by an error: %s", r->stop_reason[0] ?
+			    r->stop_reason : strerror(-err));
 	} else {
 		r->run.status = RUN_COMPLETE;
 	}
@@ -756,13 +775,13 @@ static int finish(struct runner *r, int err)
 	runner_summary_print(&r->run, r->run.dir);
 
 	verdict = judge_run(r);
-	if (!stop && signals_stop_requested() && r->run.status == RUN_COMPLETE) {
+	if (!stop && stopsig_signal() && r->run.status == RUN_COMPLETE) {
 		/*
 		 * Stopped while the reports were written: the run did not
 		 * finish as asked, and says so (exit 5), in reports that
 		 * match the manifest.
 		 */
-		stop = signals_stop_requested();
+		stop = stopsig_signal();
 		r->run.status = RUN_ABORTED;
 		snprintf(r->run.reason, sizeof(r->run.reason), "interrupted by "
 			 "SIG%s while the reports were written",
@@ -819,7 +838,7 @@ static int prepare(struct runner *r)
 		pr_err("cannot start the guardian: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = signals_install();
+	ret = install_signals();
 	if (!ret && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
 		ret = -errno;
 	if (ret)
@@ -1004,8 +1023,8 @@ int cmd_run(int argc, char **argv)
 	       r->run.dir);
 	fflush(stdout);
 	r->started_mono = mono_now();
-	ret = signals_stop_requested() ? 0 : run_steps(r);
-	if (!ret && !signals_stop_requested() &&
+	ret = stopsig_signal() ? 0 : run_steps(r);
+	if (!ret && !stopsig_signal() &&
 	    (r->params.until_decided || r->suite.gate.until_decided_ns))
 		ret = runner_until_decided(r, r->params.budget_ns ?
 					   r->params.budget_ns :

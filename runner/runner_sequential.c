@@ -27,16 +27,8 @@
 #include "log.h"
 #include "runner_manifest.h"
 #include "runner_priv.h"
-#include "runner_signal.h"
 #include "runner_util.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "stopsig.h"
 
 static int scen_index(const struct runner *r, const char *name)
 {
@@ -136,7 +128,7 @@ static int round_of(struct runner *r, const struct an_run_verdict *v,
 		st[j] = t;
 	}
 	r->progress.nr_steps += k;
-	for (i = 0; i < k && !ret && !signals_stop_requested(); i++) {
+	for (i = 0; i < k && !ret && !stopsig_signal(); i++) {
 		ret = runner_run_step(r, st[i]);
 		if (st[i].rep > *max_reps)
 			*max_reps = st[i].rep;
@@ -160,7 +152,7 @@ static void say_waiting(struct runner *r, const struct an_run_verdict *v,
 
 int runner_until_decided(struct runner *r, uint64_t budget_ns)
 {
-	double alpha = r->suite.gate.alpha, t0 = now_s(), spent, t, left;
+	double alpha = r->suite.gate.alpha, t0 = mono_now(), spent, t, left;
 	double budget = budget_ns / 1e9, rep_s, n_max;
 	size_t i, n = 0, active = 0;
 	struct an_run_verdict *v = NULL;
@@ -187,13 +179,13 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 	spent = an_alpha_spent(alpha, reps / n_max);
 	add_look(seq, reps, spent);
 	ret = look(r, &v, &n);
-	while (!ret && !signals_stop_requested()) {
+	while (!ret && !stopsig_signal()) {
 		bool any = false;
 
 		record_stops(seq, v, n, at);
 		for (i = 0; i < n; i++)
 			any |= undecided(&v[i]);
-		left = budget - (now_s() - t0);
+		left = budget - (mono_now() - t0);
 		if (!any)
 			break;
 		if (left < rep_s * 2) {
@@ -210,7 +202,7 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 			break;
 		at++;
 		/* The last look the budget allows spends what is left. */
-		left = budget - (now_s() - t0);
+		left = budget - (mono_now() - t0);
 		t = left < 2 * rep_s * active ? 1 : fmin(1, reps / n_max);
 		add_look(seq, reps, an_alpha_spent(alpha, t) - spent);
 		spent = an_alpha_spent(alpha, t);

@@ -16,8 +16,10 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "runner_state.h"
 #include "runner_util.h"
+#include "timefmt.h"
 #include "trace/trace_spool.h"
 
 #define STATE_SCHEMA		"rtgate-state/1"
@@ -93,8 +95,8 @@ static int read_state(const char *path, cJSON **doc, struct json_error *err)
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		path_fmt(err->msg, sizeof(err->msg), "%s: %s", path,
-			 strerror(errno));
+		rtpaths_fmt(err->msg, sizeof(err->msg), "%s: %s", path,
+			    strerror(errno));
 		return ret;
 	}
 	ret = fstat(fd, &st) ? -errno : check_owned(path, &st, false);
@@ -102,8 +104,8 @@ static int read_state(const char *path, cJSON **doc, struct json_error *err)
 		ret = fsio_read_fd(fd, &buf, &len);
 	close(fd);
 	if (ret) {
-		path_fmt(err->msg, sizeof(err->msg), "%s: %s", path,
-			 strerror(-ret));
+		rtpaths_fmt(err->msg, sizeof(err->msg), "%s: %s", path,
+			    strerror(-ret));
 		return ret;
 	}
 	ret = json_parse_buf(path, buf, len, doc, err);
@@ -291,7 +293,7 @@ static int restore_previous(struct state *st)
 	int ret = 0;
 
 	if (dir && strcmp(dir, st->dir)) {
-		path_fmt(path, sizeof(path), "%s/" STATE_FILE, dir);
+		rtpaths_fmt(path, sizeof(path), "%s/" STATE_FILE, dir);
 		if (fsio_exists(path))
 			ret = state_restore(dir, "start");
 	}
@@ -303,12 +305,10 @@ static int machine_claim(struct state *st, const char *what,
 			 const char *label)
 {
 	unsigned long long start = 0;
-	struct timespec now;
 	char stamp[32];
 
 	trace_proc_start_time(getpid(), &start);
-	realtime_now(&now);
-	iso_time(&now, stamp, sizeof(stamp));
+	timefmt_iso8601_now(stamp, sizeof(stamp));
 	st->holder = cJSON_CreateObject();
 	if (!st->holder ||
 	    !cJSON_AddNumberToObject(st->holder, "pid", getpid()) ||
@@ -347,7 +347,6 @@ static void machine_unlock(struct state *st)
 int state_acquire(struct state *st, const char *dir, double wait_s,
 		  const char *what, const char *label)
 {
-	struct timespec now;
 	char stamp[32];
 	int ret;
 
@@ -360,7 +359,7 @@ int state_acquire(struct state *st, const char *dir, double wait_s,
 		       strerror(-ret));
 		return ret;
 	}
-	path_fmt(st->path, sizeof(st->path), "%s/" STATE_FILE, st->dir);
+	rtpaths_fmt(st->path, sizeof(st->path), "%s/" STATE_FILE, st->dir);
 	ret = check_dir(st->dir);
 	if (ret)
 		return ret;
@@ -376,8 +375,7 @@ int state_acquire(struct state *st, const char *dir, double wait_s,
 	ret = machine_claim(st, what, label);
 	if (ret)
 		goto fail;
-	realtime_now(&now);
-	iso_time(&now, stamp, sizeof(stamp));
+	timefmt_iso8601_now(stamp, sizeof(stamp));
 	st->doc = cJSON_CreateObject();
 	if (!st->doc ||
 	    !cJSON_AddStringToObject(st->doc, "schema", STATE_SCHEMA) ||

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fsio.h"
+#include "rtpaths.h"
 #include "runner_cyclictest.h"
 #include "runner_timerlat.h"
 #include "runner_util.h"
@@ -82,7 +83,7 @@ int tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
 	size_t n;
 	int ret;
 
-	path_fmt(path, sizeof(path), "%s/timerlat.log", t->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/timerlat.log", t->dir);
 	ret = fsio_write_atomic(path, t->out ? t->out : "", t->len);
 	if (ret) {
 		snprintf(why, len, "cannot write %s: %s", path, strerror(-ret));
@@ -95,7 +96,7 @@ int tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
 			 "summary (timerlat.log says what it did)");
 		return -ENODATA;
 	}
-	path_fmt(path, sizeof(path), "%s/timerlat.txt", t->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/timerlat.txt", t->dir);
 	ret = fsio_write_atomic(path, hist, n);
 	if (ret)
 		snprintf(why, len, "cannot write %s: %s", path, strerror(-ret));

@@ -19,6 +19,7 @@
 
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "runner_priv.h"
 #include "runner_trace.h"
 #include "runner_util.h"
@@ -234,7 +235,7 @@ static void attribute(struct rep_trace *t, const char *dir,
 		cJSON_AddBoolToObject(t->info, "break_found",
 				      res.break_idx >= 0);
 	json = trace_attr_to_json(&res);
-	path_fmt(out, sizeof(out), "%s/" RTRACE_ATTR_FILE, dir);
+	rtpaths_fmt(out, sizeof(out), "%s/" RTRACE_ATTR_FILE, dir);
 	if (!json || json_write_file(out, json))
 		info_error(t, "%s: cannot write it", out);
 	else
@@ -255,7 +256,7 @@ static void save(struct rep_trace *t, const char *dir,
 	trace_session_stats(&t->s, &st);
 	cJSON_AddNumberToObject(t->info, "overrun", st.overrun);
 	cJSON_AddBoolToObject(t->info, "truncated", st.truncated);
-	path_fmt(path, sizeof(path), "%s/" RTRACE_FILE, dir);
+	rtpaths_fmt(path, sizeof(path), "%s/" RTRACE_FILE, dir);
 	if (trace_session_save(&t->s, path)) {
 		info_error(t, "%s could not be saved", path);
 		return;

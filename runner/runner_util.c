@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,17 +93,6 @@ char *strv_join(char *const *v)
 	return out;
 }
 
-int path_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
 double mono_now(void)
 {
 	struct timespec ts;
@@ -116,12 +104,4 @@ double mono_now(void)
 void realtime_now(struct timespec *ts)
 {
 	clock_gettime(CLOCK_REALTIME, ts);
-}
-
-void iso_time(const struct timespec *ts, char *buf, size_t len)
-{
-	struct tm tm;
-
-	gmtime_r(&ts->tv_sec, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -24,17 +24,8 @@ void strv_free(char **v);
 /* Joins with single spaces (for messages); the caller frees. */
 char *strv_join(char *const *v);
 
-/*
- * snprintf for paths and messages built from paths: 0, or -ENAMETOOLONG
- * when the result was cut (the buffer then holds the cut string).
- */
-int path_fmt(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* CLOCK_MONOTONIC in seconds. */
 double mono_now(void);
-/* "2026-11-30T19:41:00Z" (UTC) into buf (at least 21 bytes). */
-void iso_time(const struct timespec *ts, char *buf, size_t len);
 void realtime_now(struct timespec *ts);
 
 #endif

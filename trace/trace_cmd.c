@@ -18,6 +18,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "stopsig.h"
 #include "trace.h"
 #include "trace_attr.h"
 #include "trace_cmd.h"
@@ -46,16 +47,6 @@ struct trace_explain_params {
 	const char *files[2][MAX_FILES];	/* explain: [0]; compare */
 	unsigned int nr_files[2];
 };
-
-static volatile sig_atomic_t got_signal;
-static volatile pid_t child_pid;
-
-static void forward_signal(int sig)
-{
-	got_signal = sig;
-	if (child_pid > 0)
-		kill(child_pid, sig);
-}
 
 enum { OPT_MAX_MB = 0x100, OPT_NO_KALLSYMS, OPT_STOP_ON_EXIT, OPT_COMM,
        OPT_TIDS, OPT_BREAK_TID, OPT_BREAK_VALUE, OPT_JSON };
@@ -319,12 +310,13 @@ static void report_saved(struct trace_session *s, const char *out)
 
 static int record_run(struct trace_record_params *p, struct trace_session *s)
 {
-	struct sigaction sa = { .sa_handler = forward_signal };
 	int status = 0, ret, code = EXIT_PASS;
 	pid_t pid;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* A stop signal goes to the command too; the trace is then kept. */
+	if (stopsig_catch(SIGINT, STOPSIG_STOP) ||
+	    stopsig_catch(SIGTERM, STOPSIG_STOP))
+		return EXIT_ENVIRONMENT;
 	ret = trace_session_start(s);
 	if (ret)
 		return EXIT_ENVIRONMENT;
@@ -336,11 +328,11 @@ static int record_run(struct trace_record_params *p, struct trace_session *s)
 		pr_err("fork: %s", strerror(errno));
 		return EXIT_ENVIRONMENT;
 	}
-	child_pid = pid;
+	stopsig_forward(pid);
 	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm)
 		arm_stop_on_exit(s, pid, p->stop_comm);
 	wait_child(pid, &status);
-	child_pid = 0;
+	stopsig_forward(0);
 	trace_session_stop(s);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		pr_err("%s could not be started", p->argv[0]);
@@ -348,7 +340,7 @@ static int record_run(struct trace_record_params *p, struct trace_session *s)
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		pr_warn("%s exited with %d", p->argv[0], WEXITSTATUS(status));
-	if (got_signal)
+	if (stopsig_requested())
 		code = EXIT_INCOMPLETE;
 	ret = trace_session_save(s, p->out);
 	if (ret)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <tracefs.h>
 
+#include "fsio.h"
 #include "log.h"
 #include "trace.h"
 #include "trace_spool.h"
@@ -154,22 +155,6 @@ int trace_spool_create(struct trace_session *s)
 	return trace_spool_open(s, NULL);
 }
 
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Copies the readable pages of one CPU; each read is one whole page. */
 static int drain_cpu(struct trace_spool *sp, int cpu)
 {
@@ -188,7 +173,7 @@ static int drain_cpu(struct trace_spool *sp, int cpu)
 		/* restore reads page-sized records: pad a short read. */
 		if (n < sp->page_size)
 			memset(sp->page + n, 0, sp->page_size - n);
-		ret = write_full(sp->fd[cpu], sp->page, sp->page_size);
+		ret = fsio_write_full(sp->fd[cpu], sp->page, sp->page_size);
 		if (ret)
 			return ret;
 		atomic_fetch_add(&sp->bytes, sp->page_size);
