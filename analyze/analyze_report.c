@@ -51,6 +51,17 @@ void an_side_summary(const struct an_side *s, size_t j,
 	out->avg_us = out->cycles ? sum / out->cycles : 0;
 }
 
+void an_ref_summary(const struct an_cpu *c, struct an_cpu_summary *out)
+{
+	*out = (struct an_cpu_summary){
+		.thread = c->thread, .prio = c->prio,
+		.interval_us = c->interval_us, .tid = c->tid,
+		.act_us = c->act_us, .cycles = c->cycles,
+		.min_us = c->min_us, .max_us = c->max_us,
+		.avg_us = c->avg_us,
+	};
+}
+
 const char *an_fmt_val(char *buf, size_t len, double v, bool ge)
 {
 	if (isnan(v))
@@ -386,15 +397,7 @@ static void txt_ref(FILE *f, const struct an_reference *ref)
 	fprintf(f, "published%s%s:\n", ref->source[0] ? ", " : "",
 		ref->source);
 	for (i = 0; i < ref->ncpus; i++) {
-		const struct an_cpu *c = &ref->cpus[i];
-
-		s = (struct an_cpu_summary){
-			.thread = c->thread, .prio = c->prio,
-			.interval_us = c->interval_us, .tid = c->tid,
-			.act_us = c->act_us, .cycles = c->cycles,
-			.min_us = c->min_us, .max_us = c->max_us,
-			.avg_us = c->avg_us,
-		};
+		an_ref_summary(&ref->cpus[i], &s);
 		txt_tline(f, &s);
 	}
 	for (i = 0; i < ref->nvalues; i++)
@@ -526,6 +529,37 @@ static void row_fill(const struct an_cmp *c, const struct an_line *l,
 	line_evidence(w->evidence, sizeof(w->evidence), l);
 }
 
+static size_t cmp_ncpus(const struct an_cmp *c);
+
+/*
+ * The next line from *i on that the tables show, its row filled; NULL
+ * after the last. *i is left at the line's index.
+ */
+static const struct an_line *next_row(const struct an_cmp *c, size_t *i,
+				      struct row *w)
+{
+	const struct an_result *res = &c->res;
+
+	for (; *i < res->nlines; (*i)++) {
+		if (!an_line_shown(res, *i, cmp_ncpus(c)))
+			continue;
+		row_fill(c, &res->lines[*i], w);
+		return &res->lines[*i];
+	}
+	return NULL;
+}
+
+/* The published and candidate cells, in a format's own cell layout. */
+static void put_values(FILE *f, const struct row *w, bool refs,
+		       const char *ref_cell, const char *cand_cell)
+{
+	if (refs)
+		fprintf(f, ref_cell, w->bref);
+	fprintf(f, cand_cell, w->cand);
+	if (refs)
+		fprintf(f, ref_cell, w->cref);
+}
+
 static size_t cmp_ncpus(const struct an_cmp *c)
 {
 	size_t nb = c->base->nruns ? c->base->runs[0].ncpus : 0;
@@ -596,9 +630,11 @@ const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len)
 static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
 {
 	const struct an_result *res = &c->res;
+	struct row w = { .bref = "published", .cand = "candidate",
+			 .cref = "published" };
 	bool refs = an_cmp_has_refs(c);
+	const struct an_line *l;
 	char fl[48], text[800];
-	struct row w;
 	size_t i;
 
 	an_sfmt(text, sizeof(text), "== %s vs %s: %s (%zu + %zu repetitions; "
@@ -610,27 +646,14 @@ static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
 	an_wrap(f, text, 0, width);
 	if (res->nlines) {
 		fprintf(f, "  %-14s %3s %10s", "metric", "CPU", "baseline");
-		if (refs)
-			fprintf(f, " %9s", "published");
-		fprintf(f, " %10s", "candidate");
-		if (refs)
-			fprintf(f, " %9s", "published");
+		put_values(f, &w, refs, " %9s", " %10s");
 		fprintf(f, " %9s %8s  %-12s %s\n", "delta", "delta %",
 			"verdict", "p");
 	}
-	for (i = 0; i < res->nlines; i++) {
-		const struct an_line *l = &res->lines[i];
-
-		if (!an_line_shown(res, i, cmp_ncpus(c)))
-			continue;
-		row_fill(c, l, &w);
+	for (i = 0; (l = next_row(c, &i, &w)); i++) {
 		fprintf(f, "%c %-14s %3s %10s", (int)i == res->decisive ?
 			'*' : ' ', w.name, w.cpu, w.base);
-		if (refs)
-			fprintf(f, " %9s", w.bref);
-		fprintf(f, " %10s", w.cand);
-		if (refs)
-			fprintf(f, " %9s", w.cref);
+		put_values(f, &w, refs, " %9s", " %10s");
 		fprintf(f, " %9s %8s  %-12s %s\n", w.delta, w.pct,
 			an_line_verdict(l), w.p);
 		an_wrap(f, w.evidence, 6, width);
@@ -974,7 +997,8 @@ static void md_side(FILE *f, const struct an_side *s)
 static void md_cmp(FILE *f, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
-	bool refs = an_cmp_has_refs(c);
+	bool refs = an_cmp_has_refs(c), dec;
+	const struct an_line *l;
 	char legend[300];
 	struct row w;
 	size_t i;
@@ -990,20 +1014,11 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 		fprintf(f, "|---|---|--:|%s--:|%s--:|--:|---|---|---|\n",
 			refs ? "--:|" : "", refs ? "--:|" : "");
 	}
-	for (i = 0; i < res->nlines; i++) {
-		const struct an_line *l = &res->lines[i];
-		bool dec = (int)i == res->decisive;
-
-		if (!an_line_shown(res, i, cmp_ncpus(c)))
-			continue;
-		row_fill(c, l, &w);
+	for (i = 0; (l = next_row(c, &i, &w)); i++) {
+		dec = (int)i == res->decisive;
 		fprintf(f, "| %s%s%s | %s | %s |", dec ? "**" : "", w.name,
 			dec ? "** \\*" : "", w.cpu, w.base);
-		if (refs)
-			fprintf(f, " %s |", w.bref);
-		fprintf(f, " %s |", w.cand);
-		if (refs)
-			fprintf(f, " %s |", w.cref);
+		put_values(f, &w, refs, " %s |", " %s |");
 		fprintf(f, " %s | %s | %s | %s | ", w.delta, w.pct,
 			an_line_verdict(l), w.p);
 		md_cell(f, w.evidence);
@@ -1098,23 +1113,16 @@ static int write_stream(const char *dir, const char *name,
 			int (*fn)(const struct an_report *, FILE *),
 			const struct an_report *r)
 {
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct fsio_stream s;
+	char path[PATH_MAX];
 	int ret;
 
-	f = open_memstream(&buf, &len);
-	if (!f)
+	if (fsio_stream_open(&s))
 		return -ENOMEM;
-	ret = fn(r, f);
-	if (fclose(f) && !ret)
-		ret = -EIO;
 	an_sfmt(path, sizeof(path), "%s/%s", dir, name);
-	if (!ret)
-		ret = fsio_write_atomic(path, buf, len);
+	ret = fsio_stream_commit(&s, path, fn(r, s.f));
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
-	free(buf);
 	return ret;
 }
 

@@ -114,6 +114,8 @@ struct an_cpu_summary {
 };
 void an_side_summary(const struct an_side *s, size_t j,
 		     struct an_cpu_summary *out);
+/* One published T: line (an_reference), as a summary. */
+void an_ref_summary(const struct an_cpu *c, struct an_cpu_summary *out);
 
 /*
  * The deciding evidence, one wording for every format:

@@ -147,6 +147,35 @@ int history_exec(struct history *h, const char *sql)
 	return -EIO;
 }
 
+int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) == SQLITE_OK)
+		return 0;
+	pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+	return -EIO;
+}
+
+void history_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	snprintf(buf, len, "%s", s ? (const char *)s : "");
+}
+
+int history_exec_bound(struct history *h, const char *sql, const char *arg)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return ret;
+}
+
 int history_schema_version(struct history *h)
 {
 	sqlite3_stmt *st;

@@ -303,15 +303,8 @@ static int mkparent(const char *path)
 
 static int copy_file(const char *from, const char *to, mode_t mode)
 {
-	char *buf;
-	size_t len;
-	int ret;
+	int ret = fsio_copy(from, to);
 
-	ret = fsio_read_all(from, &buf, &len);
-	if (ret)
-		return ret;
-	ret = fsio_write_atomic(to, buf, len);
-	free(buf);
 	if (!ret && chmod(to, mode))
 		ret = -errno;
 	return ret;

@@ -53,20 +53,6 @@ static int write_plan(const char *share, cJSON *plan)
 	return json_write_file(path, plan);
 }
 
-static int copy_to(const char *from, const char *to)
-{
-	char *buf;
-	size_t len;
-	int ret;
-
-	ret = fsio_read_all(from, &buf, &len);
-	if (ret)
-		return ret;
-	ret = fsio_write_atomic(to, buf, len);
-	free(buf);
-	return ret;
-}
-
 /* The accelerator probe's verdict, cached per host kernel and QEMU. */
 static bool probe_cached(struct run_ctx *c, const char *cache, const char *key)
 {
@@ -258,7 +244,7 @@ static int prepare_share(struct run_ctx *c)
 		/* Same file name: a suite's default name is its file's. */
 		base = strrchr(c->suite, '/') + 1;
 		rtpaths_fmt(to, sizeof(to), "%s/%s", c->share, base);
-		ret = copy_to(c->suite, to);
+		ret = fsio_copy(c->suite, to);
 		if (ret)
 			goto out;
 		cJSON_AddStringToObject(plan, "mode", "suite");
@@ -407,7 +393,7 @@ static int annotate(struct run_ctx *c)
 	ret = json_write_file(path, lab);
 	rtpaths_fmt(path, sizeof(path), "%s/lab-console.log", c->res->run_dir);
 	if (!ret)
-		ret = copy_to(c->console, path);
+		ret = fsio_copy(c->console, path);
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", c->res->run_dir);
 	if (ret || json_read_file(path, &m, &err))
 		goto out;

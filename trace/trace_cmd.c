@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "exitcode.h"
+#include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
@@ -153,18 +154,9 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 static bool comm_is(int pid, const char *comm)
 {
 	char path[64], buf[64];
-	size_t n;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return !strcmp(buf, comm);
+	return !fsio_read_str(path, buf, sizeof(buf)) && !strcmp(buf, comm);
 }
 
 /*
@@ -215,16 +207,10 @@ static int find_descendant(int root, const char *comm, int depth)
 static bool child_running(pid_t pid)
 {
 	char path[64], buf[256], *p;
-	size_t n;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (fsio_read_str(path, buf, sizeof(buf)))
 		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
