@@ -147,157 +147,10 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 	return cli_parse("run", &run_argp, argc, argv, 0, p);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The suites NAME can find, for the message of one that is not there. */
-static void list_suites(const char *bin_dir, const char *arg)
-{
-	const char *names[128], *near;
-	char dirs[2][PATH_MAX], *n;
-	size_t nn = 0, i, k;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dirs[0], sizeof(dirs[0]), "suites");
-	rtpaths_fmt(dirs[1], sizeof(dirs[1]), "%s/../suites", bin_dir);
-	for (k = 0; k < 2; k++) {
-		d = opendir(dirs[k]);
-		while (d && (e = readdir(d)) && nn < 128) {
-			size_t len = strlen(e->d_name);
-
-			if (len <= 6 || strcmp(e->d_name + len - 6, ".suite"))
-				continue;
-			n = strndup(e->d_name, len - 6);
-			for (i = 0; n && i < nn && strcmp(names[i], n); i++)
-				;
-			if (n && i == nn)
-				names[nn++] = n;
-			else
-				free(n);
-		}
-		if (d)
-			closedir(d);
-	}
-	qsort(names, nn, sizeof(names[0]), cmp_str);
-	near = cli_nearest(arg, names, nn);
-	if (near)
-		fprintf(stderr, "Did you mean '%s'? ", near);
-	fprintf(stderr, "Suites: ");
-	for (i = 0; i < nn; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
-	fprintf(stderr, "%s\n", nn ? "" : "none found");
-	for (i = 0; i < nn; i++)
-		free((char *)names[i]);
-}
-
-int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
-			 size_t len)
-{
-	size_t n = strlen(arg);
-
-	if (strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".suite"))) {
-		snprintf(buf, len, "%s", arg);
-		return 0;
-	}
-	snprintf(buf, len, "suites/%s.suite", arg);
-	if (fsio_exists(buf))
-		return 0;
-	rtpaths_fmt(buf, len, "%s/../suites/%s.suite", bin_dir, arg);
-	if (fsio_exists(buf))
-		return 0;
-	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
-	       "%s.suite exists", arg, arg, bin_dir, arg);
-	list_suites(bin_dir, arg);
-	return -ENOENT;
-}
-
 static int resolve_suite(struct runner *r)
 {
 	return runner_resolve_suite(r->params.suite, r->bin_dir,
 				    r->suite_path, sizeof(r->suite_path));
-}
-
-void runner_program_path(const struct runner *r, const char *program,
-			 char *buf, size_t len)
-{
-	if (strchr(program, '/'))
-		snprintf(buf, len, "%s", program);
-	else
-		rtpaths_fmt(buf, len, "%s/%s", r->bin_dir, program);
-}
-
-static int find_in_path(const char *name, char *buf, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	int ret = -ENOENT;
-
-	copy = strdup(path && *path ? path : "/usr/local/sbin:/usr/local/bin:"
-		      "/usr/sbin:/usr/bin:/sbin:/bin");
-	if (!copy)
-		return -ENOMEM;
-	for (dir = strtok_r(copy, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", dir, name);
-		if (!access(buf, X_OK)) {
-			ret = 0;
-			break;
-		}
-	}
-	free(copy);
-	return ret;
-}
-
-/* Missing programs are a broken installation: exit 4 before any change. */
-static int check_tools(struct runner *r)
-{
-	char path[PATH_MAX];
-	size_t i, j;
-
-	if (suite_uses_cyclictest(&r->suite) &&
-	    find_in_path("cyclictest", r->cyclictest, sizeof(r->cyclictest))) {
-		pr_err("cyclictest is not installed (Debian: apt-get install "
-		       "rt-tests; Fedora: dnf install rt-tests)");
-		return -ENOENT;
-	}
-	if (suite_uses_timerlat(&r->suite) &&
-	    find_in_path("rtla", r->rtla, sizeof(r->rtla))) {
-		pr_err("rtla is not installed: timerlat scenarios measure "
-		       "with rtla timerlat hist (Debian: apt-get install rtla)");
-		return -ENOENT;
-	}
-	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const struct suite_scenario *sc = &r->suite.scenarios[i];
-
-		for (j = 0; j < sc->nr_workloads; j++) {
-			runner_program_path(r, sc->workloads[j].program, path,
-					    sizeof(path));
-			if (!access(path, X_OK))
-				continue;
-			pr_err("%s:%u: workload program %s: %s (build it: "
-			       "make)", r->suite.path, sc->workloads[j].line,
-			       path, strerror(errno));
-			return -ENOENT;
-		}
-	}
-	return 0;
-}
-
-struct tunable *runner_tunable(struct runner *r,
-			       const struct suite_tunable *st)
-{
-	struct tunable t;
-	size_t i;
-
-	if (tunable_init(&t, st, r->debugfs[0] ? r->debugfs : NULL))
-		return NULL;
-	for (i = 0; i < r->nr_tunables; i++)
-		if (!strcmp(r->tunables[i].key, t.key))
-			return &r->tunables[i];
-	return NULL;
 }
 
 /* ---- preparing the machine ----------------------------------------------- */
@@ -583,113 +436,7 @@ static int preflight(struct runner *r)
 	return 0;
 }
 
-/*
- * Fisher-Yates over one round. The manifest's "order" records what ran,
- * so the seed needs no keeping; it only has to differ between runs.
- */
-static void shuffle_round(struct run_step *round, size_t n)
-{
-	static unsigned short xsubi[3];
-	size_t i, j;
-
-	if (!xsubi[0] && !xsubi[1] && !xsubi[2]) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		xsubi[0] = ts.tv_nsec;
-		xsubi[1] = ts.tv_nsec >> 16;
-		xsubi[2] = getpid();
-	}
-	for (i = n; i > 1; i--) {
-		struct run_step tmp;
-
-		j = nrand48(xsubi) % i;
-		tmp = round[i - 1];
-		round[i - 1] = round[j];
-		round[j] = tmp;
-	}
-}
-
-static int build_order(struct runner *r, struct run_step **steps,
-		       size_t *nr)
-{
-	size_t n = r->suite.nr_scenarios, i, k = 0;
-	unsigned int reps = r->run.repetitions, rep;
-
-	*steps = calloc(n * reps, sizeof(**steps));
-	if (!*steps)
-		return -ENOMEM;
-	if (r->suite.order != SUITE_ORDER_BLOCKED) {
-		for (rep = 1; rep <= reps; rep++) {
-			for (i = 0; i < n; i++)
-				(*steps)[k + i] = (struct run_step){ i, rep };
-			if (r->suite.order == SUITE_ORDER_RANDOMIZED)
-				shuffle_round(*steps + k, n);
-			k += n;
-		}
-	} else {
-		for (i = 0; i < n; i++)
-			for (rep = 1; rep <= reps; rep++)
-				(*steps)[k++] = (struct run_step){ i, rep };
-	}
-	*nr = k;
-	return 0;
-}
-
 /* ---- the run ------------------------------------------------------------- */
-
-int runner_run_step(struct runner *r, struct run_step st)
-{
-	struct scen_result *sr = &r->run.scens[st.scen];
-	struct rep_result *rr;
-	int ret;
-
-	if (sr->skipped)
-		return 0;
-	rr = array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
-	if (!array_push(&r->run.order, &r->run.nr_order,
-			sizeof(*r->run.order)) || !rr)
-		return -ENOMEM;
-	r->run.order[r->run.nr_order - 1] = st;
-	r->step++;
-	progress_rep_start(&r->progress, r->step, sr->sc->name, st.rep,
-			   st.rep > r->run.repetitions ? st.rep :
-			   r->run.repetitions);
-	ret = rep_run(r, st.scen, st.rep, rr);
-	if (ret)
-		return ret;
-	progress_rep_end(&r->progress, rep_status_name(rr->status),
-			 rr->reason);
-	ret = manifest_write(&r->run);
-	if (ret)
-		pr_err("%s/manifest.json: %s", r->run.dir, strerror(-ret));
-	return ret;
-}
-
-static int run_steps(struct runner *r)
-{
-	struct run_step *steps;
-	size_t nr, i, todo = 0;
-	int ret;
-
-	ret = build_order(r, &steps, &nr);
-	if (ret)
-		return ret;
-	for (i = 0; i < nr; i++)
-		todo += !r->run.scens[steps[i].scen].skipped;
-	progress_init(&r->progress, todo,
-		      suite_uses_cyclictest(&r->suite) ?
-		      ct_duration_s(&r->suite.measure, r->run.scale) : 0);
-	for (i = 0; i < r->suite.nr_scenarios; i++)
-		if (r->run.scens[i].skipped)
-			progress_note(&r->progress, "SKIPPED %s: %s",
-				      r->suite.scenarios[i].name,
-				      r->run.scens[i].reason);
-	for (i = 0; i < nr && !stopsig_signal() && !ret; i++)
-		ret = runner_run_step(r, steps[i]);
-	free(steps);
-	return ret;
-}
 
 /* Restores every tunable; returns how many could not be restored. */
 static int restore_all(struct runner *r)
@@ -941,7 +688,7 @@ static int load(struct runner *r)
 		       "%s)", r->params.suite);
 		return EXIT_ENVIRONMENT;
 	}
-	if (check_tools(r))
+	if (runner_check_tools(r))
 		return EXIT_ENVIRONMENT;
 	if (check_values(r))
 		return EXIT_BAD_INPUT;
@@ -1023,7 +770,7 @@ int cmd_run(int argc, char **argv)
 	       r->run.dir);
 	fflush(stdout);
 	r->started_mono = mono_now();
-	ret = stopsig_signal() ? 0 : run_steps(r);
+	ret = stopsig_signal() ? 0 : runner_run_steps(r);
 	if (!ret && !stopsig_signal() &&
 	    (r->params.until_decided || r->suite.gate.until_decided_ns))
 		ret = runner_until_decided(r, r->params.budget_ns ?

@@ -24,7 +24,10 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
+
+#include "jsonio.h"
 
 #define STATE_DEFAULT_DIR	"/run/rtgate"
 #define STATE_FILE		"state.json"
@@ -104,5 +107,18 @@ int state_kill_owned(const char *dir);
 
 /* runner_undo.c: the table of undo kinds. */
 const struct state_undo_ops *state_undo_find(const char *kind);
+
+/*
+ * Between the state's files: runner_state.c (the file, and what of one on
+ * disk is trusted) under runner_undo.c (restoring) under runner_lock.c
+ * (the machine lock, state_acquire to state_release).
+ */
+int state_write(struct state *st);
+const char *state_lock_path(void);
+/* Ours (root's, when root) and writable by nobody else; else -EPERM. */
+int state_check_owned(const char *path, const struct stat *st, bool dir);
+int state_check_dir(const char *dir);
+/* A state file, through a descriptor that followed no link. */
+int state_read_file(const char *path, cJSON **doc, struct json_error *err);
 
 #endif

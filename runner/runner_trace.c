@@ -43,25 +43,6 @@ int rtrace_prepare(struct runner *r)
 	return state_add_undo(&r->state, RTRACE_UNDO_KIND, prefix, NULL);
 }
 
-int rtrace_undo(const cJSON *e, char *done, size_t len)
-{
-	const char *prefix = json_get_str(e, "key", "");
-	int ret, stale;
-
-	ret = trace_instances_remove_prefix(prefix);
-	/* Workloads' own instances (hrtick-hogs), killed just before. */
-	stale = trace_instances_clean();
-	if (ret < 0) {
-		snprintf(done, len, "cannot remove tracefs instances %s-*: %s",
-			 prefix, strerror(-ret));
-		return ret;
-	}
-	if (ret + (stale > 0 ? stale : 0))
-		snprintf(done, len, "removed %d tracefs instance%s", ret +
-			 (stale > 0 ? stale : 0), ret + stale == 1 ? "" : "s");
-	return 0;
-}
-
 static void info_error(struct rep_trace *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

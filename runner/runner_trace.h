@@ -58,7 +58,4 @@ void rtrace_finish(struct rep_trace *t, const char *dir, bool save,
 		   const struct ct_run *ctr, const struct ctline *finals,
 		   size_t nr_finals, cJSON **info);
 
-/* The undo of RTRACE_UNDO_KIND (runner_undo.c). */
-int rtrace_undo(const cJSON *entry, char *done, size_t len);
-
 #endif

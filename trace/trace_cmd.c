@@ -19,6 +19,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "procstat.h"
 #include "stopsig.h"
 #include "trace.h"
 #include "trace_attr.h"
@@ -206,13 +207,9 @@ static int find_descendant(int root, const char *comm, int depth)
 
 static bool child_running(pid_t pid)
 {
-	char path[64], buf[256], *p;
+	struct procstat ps;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (fsio_read_str(path, buf, sizeof(buf)))
-		return false;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return !procstat_read(pid, &ps) && ps.state != 'Z' && ps.state != 'X';
 }
 
 /*

@@ -19,6 +19,7 @@
 
 #include "fsio.h"
 #include "log.h"
+#include "procstat.h"
 #include "trace.h"
 #include "trace_spool.h"
 
@@ -79,7 +80,7 @@ static int make_dir(struct trace_spool *sp, const char *dir)
 		return 0;
 	}
 	/* Owner in the name: a later start removes it if we are killed. */
-	trace_proc_start_time(getpid(), &start);
+	procstat_start_time(getpid(), &start);
 	snprintf(sp->dir, sizeof(sp->dir), "%s/" SPOOL_PREFIX "%d-%llu.XXXXXX",
 		 tmp_dir(), getpid(), start);
 	if (!mkdtemp(sp->dir))
@@ -329,7 +330,7 @@ void trace_spool_clean_stale(void)
 		return;
 	while ((e = readdir(d))) {
 		if (sscanf(e->d_name, SPOOL_PREFIX "%d-%llu.", &pid,
-			   &start) != 2 || trace_owner_alive(pid, start))
+			   &start) != 2 || procstat_alive(pid, start))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", tmp_dir(),
 			     e->d_name) < (int)sizeof(path))
