@@ -12,7 +12,6 @@
 #include "analyze.h"
 #include "cli.h"
 #include "fsio.h"
-#include "history/history.h"
 #include "analyze_input.h"
 #include "analyze_report.h"
 #include "analyze_runs.h"
@@ -395,10 +394,6 @@ int cmd_compare(int argc, char **argv)
 	struct an_system sys[2];
 	int i, ret = EXIT_BAD_INPUT;
 
-	/* A history baseline: the store picks the runs, an_compare judges. */
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--history"))
-			return history_compare_cmd(argc, argv);
 	cli.compare = true;
 	analyze_params_init(&cli.p);
 	ret = cli_parse("compare", &compare_argp, argc, argv, 0, &cli);

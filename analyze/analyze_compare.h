@@ -14,6 +14,8 @@
  *   analyze_verdict.c     the family of deciding lines, each line's
  *                         interval and verdict, the comparison's verdict
  *                         and its reason
+ *   analyze_lines.c       what every line shares: made, its effect and
+ *                         floor, notes (the others call down into it)
  *
  * A line is first built with the ingredients of its test (struct
  * line_test, kept beside it); the verdict file turns them into p-values
@@ -91,6 +93,7 @@ struct prep {
 	size_t *early, *late, nhalf;
 };
 
+/* analyze_lines.c */
 /* A new line (lines may move: hold indices, not pointers, across calls). */
 struct an_line *cmp_line_new(struct prep *p, enum an_line_kind kind,
 			     const char *metric, int cpu);

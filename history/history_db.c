@@ -7,11 +7,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "fsio.h"
 #include "history.h"
+#include "history_priv.h"
 #include "log.h"
 
 /*
@@ -174,6 +177,21 @@ int history_exec_bound(struct history *h, const char *sql, const char *arg)
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int history_resolve_db(const char *opt, char *buf, size_t len)
+{
+	const char *env = getenv("RTGATE_DB");
+	const char *res = getenv("RTGATE_RESULTS_DIR");
+
+	if (opt || (env && *env))
+		return snprintf(buf, len, "%s", opt ? opt : env) >= (int)len ?
+		       -ENAMETOOLONG : 0;
+	if (!res || !*res)
+		res = "results";
+	if (fsio_mkdir_p(res, 0755))
+		return -errno;
+	return history_default_path(res, buf, len);
 }
 
 int history_schema_version(struct history *h)

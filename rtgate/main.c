@@ -31,7 +31,7 @@ static const struct rtgate_command commands[] = {
 	{ "calibrate", "[OPTION...]",
 	  "record this machine's noise profile", cmd_calibrate },
 	{ "compare", "BASELINE CANDIDATE [OPTION...]",
-	  "judge a candidate against a baseline", cmd_compare },
+	  "judge a candidate against a baseline", history_cmd_compare },
 	{ "report", "RUN_DIR [OPTION...]",
 	  "judge a finished run, write its reports", cmd_report },
 	{ "history", "import|list|changepoints ...",
