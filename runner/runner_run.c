@@ -756,7 +756,8 @@ int cmd_run(int argc, char **argv)
 	    !suite_uses_timerlat(&r->suite))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
-	if (suite_uses_cyclictest(&r->suite))
+	/* A suite that compares nothing (a calibration) has nothing to see. */
+	if (suite_uses_cyclictest(&r->suite) && suite_compares(&r->suite))
 		use_profile(r);
 	realtime_now(&r->run.start);
 	ret = prepare(r);

@@ -171,6 +171,8 @@ void suite_free(struct suite *suite);
 /* Whether any scenario measures with cyclictest (with timerlat). */
 bool suite_uses_cyclictest(const struct suite *suite);
 bool suite_uses_timerlat(const struct suite *suite);
+/* Whether any scenario compares (a calibration suite compares nothing). */
+bool suite_compares(const struct suite *suite);
 /* "cyclictest", "none" or "timerlat", as suites and manifests say. */
 const char *suite_tool_name(enum suite_tool tool);
 

@@ -59,6 +59,16 @@ bool suite_uses_cyclictest(const struct suite *suite)
 	return false;
 }
 
+bool suite_compares(const struct suite *suite)
+{
+	size_t i;
+
+	for (i = 0; i < suite->nr_scenarios; i++)
+		if (suite->scenarios[i].compare)
+			return true;
+	return false;
+}
+
 const struct suite_scenario *suite_find(const struct suite *suite,
 					const char *name)
 {

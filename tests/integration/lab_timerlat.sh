@@ -3,7 +3,7 @@
 #
 # rtla timerlat as a suite's measurement, for real: Debian's prebuilt
 # 6.1-rt (CONFIG_TIMERLAT_TRACER) boots in QEMU and runs the timerlat suite
-# (3 x 3 s of idle and of the inject positive control, rtla from the
+# (5 x 3 s of idle and of the inject positive control, rtla from the
 # initramfs); the thread latency of the control must be flagged, and both
 # latencies are judged from rtla's own histograms. Then the hrtick suite on
 # the same kernel: 6.1 predates EEVDF's base_slice_ns, and its scenarios
@@ -34,7 +34,7 @@ dir=$(dirname "${man:-x}")
 check "a complete results directory came back" -- \
 	jqe '.status == "complete" and .suite.measure.tool == "timerlat"' "$man"
 check "every repetition ran rtla and kept its histogram" -- \
-	test "$(ls "$dir"/*/*/timerlat.txt 2>/dev/null | wc -l)" -eq 6
+	test "$(ls "$dir"/*/*/timerlat.txt 2>/dev/null | wc -l)" -eq 10
 check "rtla ran as the suite says (-d, -E from the suite, 1 us buckets)" -- \
 	jqe '[.scenarios[0].repetitions[0].processes[] | select(.name == "rtla") | .argv | join(" ")][0] == "rtla timerlat hist -P f:95 -d3s -E100000 -b1"' "$man"
 rep=$dir/report.json
@@ -47,7 +47,7 @@ check "its deciding line rose on rtla's thread-latency histograms" -- \
 check "the IRQ comparison is shown beside the control, not judged" -- \
 	jqe '.comparisons[1].control == "shown" and .comparisons[1].counts_as != "REGRESSION"' "$rep"
 check "the report has each latency's T: lines" -- \
-	grep -q '^== idle.irq (3 repetitions' "$dir/report.txt"
+	grep -q '^== idle.irq (5 repetitions' "$dir/report.txt"
 
 "$RTGATE" lab run --debian-kernel rt --timeout 4m --suite hrtick \
 	--out "$T/hr" >"$T/out2.txt" 2>"$T/err2"

@@ -64,21 +64,21 @@ is "$(sysctl -n kernel.sched_rt_period_us kernel.sched_rt_runtime_us \
 # Kernels: the thread's table form, A/B/A.
 "$RTGATE" compare "$dir" "$dir" "$dir" --out "$T/cmp" >"$T/cmp.out" 2>&1
 rc=$?
-# The same data three times: nothing changed. The cyclictest scenarios'
-# one short repetition cannot rule out a rise of the floor's size, and
-# the gate says so (INCONCLUSIVE, exit 2) rather than pass them.
+# The same data three times: nothing changed. Whether the gate can also
+# rule out a rise of the floor's size depends on the scatter it measured
+# (one short cyclictest repetition cannot; nine busy rounds of reads may
+# not): NO CHANGE, or INCONCLUSIVE saying what it left open (exit 2),
+# never a change.
 check "compare RUN RUN RUN: nothing changed, exit 0 or 2 (got $rc)" -- \
 	test "$rc" = 0 -o "$rc" = 2
 check "the thread's columns" -- grep -qE \
 	'^scenario +unit +original A +patched +original B +published +change +CV +drift +verdict' \
 	"$T/cmp.out"
-check "read-period row: ns, the published 8547.3, no drift" -- grep -qE \
-	'^read-period +ns( +[0-9.]+){3} +8547\.3 +\+0\.00% +[0-9.]+% +\+0\.00% +NO CHANGE' \
+check "read-period row: ns, the published 8547.3, no change, no drift" -- grep -qE \
+	'^read-period +ns( +[0-9.]+){3} +8547\.3 +\+0\.00% +[0-9.]+% +\+0\.00% +(NO CHANGE|INCONCLUSIVE)' \
 	"$T/cmp.out"
-is "$(jget "$T/cmp/report.json" '[.comparisons[] | select(.candidate | startswith("read-")) | .verdict] | unique | join(",")')" \
-	"NO CHANGE" "every bench scenario NO CHANGE"
 is "$(jget "$T/cmp/report.json" '[.comparisons[] | select(.verdict != "NO CHANGE") | select(.verdict != "INCONCLUSIVE" or (.reason | test("^no change seen") | not))] | length')" \
-	0 "the others NO CHANGE, or INCONCLUSIVE saying what was left open"
+	0 "every scenario NO CHANGE, or INCONCLUSIVE saying what was left open"
 is "$(jget "$T/cmp/report.json" '[.comparisons[] | select(.candidate | startswith("read-")) | .lines[] | select(.deciding) | .drift] | all(. == 0)')" \
 	true "the A/B/A drift was checked (and is 0)"
 check "runs.txt holds the table" -- grep -q '^read-rr ' "$T/cmp/runs.txt"
