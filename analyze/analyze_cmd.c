@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtgate compare BASELINE CANDIDATE` and `rtgate report RUN_DIR`, and
- * analyze_report_run() for the runner. Only these choose exit codes.
+ * an_report_run() for the runner. Only these choose exit codes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -383,7 +383,7 @@ static void spec_system(const char *spec, const char *label,
 	}
 }
 
-int cmd_compare(int argc, char **argv)
+int an_cmd_compare(int argc, char **argv)
 {
 	struct analyze_params p;
 	struct an_cli cli = { 0 };
@@ -395,7 +395,7 @@ int cmd_compare(int argc, char **argv)
 	int i, ret = EXIT_BAD_INPUT;
 
 	cli.compare = true;
-	analyze_params_init(&cli.p);
+	an_params_init(&cli.p);
 	ret = cli_parse("compare", &compare_argp, argc, argv, 0, &cli);
 	if (ret)
 		return cli_exit(ret);
@@ -764,7 +764,7 @@ static int judge_run(const char *run_dir, const struct analyze_params *p,
 	return 0;
 }
 
-int analyze_report_run(const char *run_dir, const struct analyze_params *p)
+int an_report_run(const char *run_dir, const struct analyze_params *p)
 {
 	struct judged_run j;
 	int ret;
@@ -776,7 +776,7 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 	return ret;
 }
 
-int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
+int an_judge_run(const char *run_dir, const struct analyze_params *p,
 		      struct an_run_verdict **out, size_t *n)
 {
 	struct judged_run j;
@@ -811,16 +811,16 @@ int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
 	return ret;
 }
 
-int cmd_report(int argc, char **argv)
+int an_cmd_report(int argc, char **argv)
 {
 	struct an_cli cli = { 0 };
 	int ret;
 
-	analyze_params_init(&cli.p);
+	an_params_init(&cli.p);
 	ret = cli_parse("report", &report_argp, argc, argv, 0, &cli);
 	if (ret)
 		return cli_exit(ret);
 	if (!cli.p.formats)
 		cli.p.formats = AN_FMT_ALL;
-	return analyze_report_run(cli.args[0], &cli.p);
+	return an_report_run(cli.args[0], &cli.p);
 }

@@ -191,7 +191,7 @@ static int prep_init(struct prep *p)
 	p->ncpus = p->sb->runs[0].ncpus < p->sc->runs[0].ncpus ?
 		   p->sb->runs[0].ncpus : p->sc->runs[0].ncpus;
 	if (p->sb->runs[0].ncpus != p->sc->runs[0].ncpus)
-		cmp_note(p->res, "the baseline measured %zu threads and the "
+		an_cmp_note(p->res, "the baseline measured %zu threads and the "
 		     "candidate %zu: the first %zu are compared",
 		     p->sb->runs[0].ncpus, p->sc->runs[0].ncpus, p->ncpus);
 	p->b = calloc(p->ncpus, sizeof(*p->b));
@@ -268,17 +268,17 @@ static int compute_lines(struct prep *p)
 	int ret = 0;
 
 	if (p->ncpus) {
-		ret = cmp_rep_lines(p);
+		ret = an_cmp_rep_lines(p);
 		if (!ret)
-			ret = cmp_exceed_lines(p);
+			ret = an_cmp_exceed_lines(p);
 		if (!ret)
-			ret = cmp_avg_lines(p, is_avg);
+			ret = an_cmp_avg_lines(p, is_avg);
 		if (!ret)
-			ret = cmp_budget_lines(p);
+			ret = an_cmp_budget_lines(p);
 		if (!ret)
-			ret = cmp_exceedances(p);
+			ret = an_cmp_exceedances(p);
 	}
-	return ret ? ret : cmp_metric_lines(p);
+	return ret ? ret : an_cmp_metric_lines(p);
 }
 
 /*
@@ -304,7 +304,7 @@ static void note_starved(struct prep *p)
 			med = an_median(t, n);
 			for (j = 0; j < n; j++)
 				if (t[j] < med / 2)
-					cmp_note(p->res, "%s %s: thread %zu "
+					an_cmp_note(p->res, "%s %s: thread %zu "
 						 "took %llu samples, under half "
 						 "of what its interval gives "
 						 "beside its siblings (starved?)",
@@ -324,19 +324,19 @@ static void add_notes(struct prep *p)
 
 	for (s = 0; s < 2; s++)
 		if (sides[s]->reason[0])
-			cmp_note(p->res, "%s: %s", sides[s]->name,
+			an_cmp_note(p->res, "%s: %s", sides[s]->name,
 			     sides[s]->reason);
 	if (p->ncpus && !isnan(p->sigma))
-		cmp_note(p->res, "no histograms: maxima are brought to equal "
+		an_cmp_note(p->res, "no histograms: maxima are brought to equal "
 		     "sample counts with a Gumbel tail of scale %.2g us",
 		     p->sigma);
 	if (p->gate->level_why[0])
-		cmp_note(p->res, "judged at %.2g of alpha: %s", p->gate->level,
+		an_cmp_note(p->res, "judged at %.2g of alpha: %s", p->gate->level,
 			 p->gate->level_why);
 	if (p->drift)
 		p->res->drift_checked = true;
 	else if (p->sb->nruns > 1)
-		cmp_note(p->res, "no A/B/A drift check: the baseline did not "
+		an_cmp_note(p->res, "no A/B/A drift check: the baseline did not "
 		     "run both before and after the candidate%s",
 		     p->sb->order_known ? "" : " (order unknown)");
 }
@@ -370,7 +370,7 @@ int an_compare(const struct an_side *base, const struct an_side *cand,
 		ret = compute_lines(&p);
 	if (!ret) {
 		add_notes(&p);
-		cmp_decide(&p);
+		an_cmp_decide(&p);
 	}
 	prep_release(&p);
 	if (ret)

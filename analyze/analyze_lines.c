@@ -15,7 +15,7 @@
 #include "analyze_compare.h"
 #include "analyze_stats.h"
 
-struct an_line *cmp_line_new(struct prep *p, enum an_line_kind kind,
+struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
 			     const char *metric, int cpu)
 {
 	struct an_result *res = p->res;
@@ -51,7 +51,7 @@ struct an_line *cmp_line_new(struct prep *p, enum an_line_kind kind,
 	return l;
 }
 
-void cmp_line_effect_us(const struct prep *p, struct an_line *l)
+void an_cmp_line_effect_us(const struct prep *p, struct an_line *l)
 {
 	l->delta = l->cand - l->base;
 	l->worse = l->delta;
@@ -62,7 +62,7 @@ void cmp_line_effect_us(const struct prep *p, struct an_line *l)
 		l->floor = 1e-9;
 }
 
-void cmp_note(struct an_result *res, const char *fmt, ...)
+void an_cmp_note(struct an_result *res, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,7 +73,7 @@ void cmp_note(struct an_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
-double cmp_subset_median(const double *v, const size_t *idx, size_t n)
+double an_cmp_subset_median(const double *v, const size_t *idx, size_t n)
 {
 	double buf[n ? n : 1];
 	size_t i;

@@ -53,7 +53,7 @@ struct bisect_ctx {
 
 static bool is_default_fragment(const char *f, const char *model)
 {
-	const char *mf = kconfig_model_fragment(model);
+	const char *mf = kernel_config_model_fragment(model);
 	int i;
 
 	for (i = 0; kernel_default_fragments[i]; i++)
@@ -125,10 +125,10 @@ static int load_series(struct bisect_ctx *c)
 	c->series = calloc(1, sizeof(*c->series));
 	if (!c->series)
 		return -ENOMEM;
-	ret = patchset_load(c->patches, c->p->series, c->series);
+	ret = kernel_patchset_load(c->patches, c->p->series, c->series);
 	if (!ret) {
 		rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", c->out);
-		ret = patchset_locate(c->series, fetch);
+		ret = kernel_patchset_locate(c->series, fetch);
 	}
 	if (!ret && c->series->nr < 1) {
 		pr_err("patch set '%s' has no patches", c->p->series);

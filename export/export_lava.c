@@ -102,7 +102,7 @@ static int scenario_cases(struct history *h, const struct history_run *run,
 	return fn(&c, arg);
 }
 
-int lava_cases(const char *run_dir,
+int export_lava_cases(const char *run_dir,
 	       int (*fn)(const struct lava_case *c, void *arg), void *arg)
 {
 	struct history_verdict_row *v = NULL;
@@ -120,9 +120,9 @@ int lava_cases(const char *run_dir,
 	if (!fsio_exists(report)) {
 		struct analyze_params ap;
 
-		analyze_params_init(&ap);
+		an_params_init(&ap);
 		ap.quiet = true;
-		analyze_report_run(run_dir, &ap);
+		an_report_run(run_dir, &ap);
 	}
 	ret = export_load_run(run_dir, NULL, &h, &run, &m);
 	if (ret)
@@ -312,7 +312,7 @@ static cJSON *wrap(const char *key, cJSON *action)
 	return o;
 }
 
-int lava_job_build(const struct lava_job_params *p, cJSON **out)
+int export_lava_job_build(const struct lava_job_params *p, cJSON **out)
 {
 	const char *method = p->boot_method;
 	unsigned int total = p->timeout_min ? p->timeout_min : 60;

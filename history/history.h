@@ -328,7 +328,7 @@ int history_run_manifest(struct history *h, long long run, char **text);
 int history_resolve_db(const char *opt, char *buf, size_t len);
 
 /* `rtgate history ...` */
-int cmd_history(int argc, char **argv);
+int history_cmd_history(int argc, char **argv);
 int history_cmd_changepoints(int argc, char **argv);
 /*
  * `rtgate compare`: with --history (before a --) the run against the

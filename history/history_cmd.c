@@ -158,7 +158,7 @@ static int cmd_list(int argc, char **argv)
 	return ret;
 }
 
-int cmd_history(int argc, char **argv)
+int history_cmd_history(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "import", "[--db FILE] RESULTS_DIR...",

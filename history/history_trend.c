@@ -365,5 +365,5 @@ int history_cmd_compare(int argc, char **argv)
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--history"))
 			return compare_history(argc, argv);
-	return cmd_compare(argc, argv);
+	return an_cmd_compare(argc, argv);
 }

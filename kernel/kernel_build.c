@@ -85,7 +85,7 @@ static int prepare_sources(struct build_ctx *c)
 
 		pr_info("[%s] applying %s (%d patch%s)", c->name, s->name,
 			s->nr, s->nr == 1 ? "" : "es");
-		ret = patchset_apply(s, c->src, log);
+		ret = kernel_patchset_apply(s, c->src, log);
 		if (ret)
 			return ret;
 	}
@@ -102,10 +102,10 @@ static int load_sets(struct build_ctx *c)
 	if (!c->sets)
 		return -ENOMEM;
 	for (i = 0; i < c->p->nr_sets; i++) {
-		ret = patchset_load(c->p->patches_dir, c->p->sets[i],
+		ret = kernel_patchset_load(c->p->patches_dir, c->p->sets[i],
 				    &c->sets[i]);
 		if (!ret)
-			ret = patchset_locate(&c->sets[i], fetch_dir);
+			ret = kernel_patchset_locate(&c->sets[i], fetch_dir);
 		if (ret)
 			return ret;
 	}
@@ -124,7 +124,7 @@ static int load_sets(struct build_ctx *c)
 
 static int configure(struct build_ctx *c)
 {
-	const char *model_frag = kconfig_model_fragment(c->p->model);
+	const char *model_frag = kernel_config_model_fragment(c->p->model);
 	struct kconfig_params *kc = &c->kc;
 	int i;
 
@@ -146,7 +146,7 @@ static int configure(struct build_ctx *c)
 	pr_info("[%s] config: x86_64_defconfig + kvm_guest.config + "
 		"%s%s%s%s", c->name, "qemu-guest, tracing",
 		c->p->nr_fragments ? ", ..." : "", ", ", model_frag);
-	return kconfig_make(kc);
+	return kernel_config_make(kc);
 }
 
 static void on_build_line(const char *line, void *arg)

@@ -258,7 +258,7 @@ static int kernel_config_cmd(int argc, char **argv)
 	return do_build(argc, argv, true);
 }
 
-int cmd_kernel(int argc, char **argv)
+int kernel_cmd_kernel(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "build", "[--src TREE | --debian SERIES] --model "
@@ -376,7 +376,7 @@ static int patches_fetch(int argc, char **argv)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return EXIT_ENVIRONMENT;
-	ret = patchset_load(pd, a.set, s);
+	ret = kernel_patchset_load(pd, a.set, s);
 	/* --seeds DIR: the mail text the manifest names, in DIR. */
 	if (!ret && seeds && !s->mail[0]) {
 		pr_err("%s names no mail text (mail = FILE)", s->manifest);
@@ -386,7 +386,7 @@ static int patches_fetch(int argc, char **argv)
 		mbox = seed;
 	}
 	if (!ret)
-		ret = patchset_fetch(s, mbox, fetch, pin);
+		ret = kernel_patchset_fetch(s, mbox, fetch, pin);
 	for (i = 0; !ret && i < s->nr; i++)
 		printf("%s  %s  %s\n", s->items[i].actual, s->items[i].file,
 		       s->items[i].subject);
@@ -437,11 +437,11 @@ static int patches_check(int argc, char **argv)
 	if (!s)
 		ret = -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
-		ret = patchset_load(pd, sets[i], s);
+		ret = kernel_patchset_load(pd, sets[i], s);
 		if (!ret)
-			ret = patchset_locate(s, fetch);
+			ret = kernel_patchset_locate(s, fetch);
 		if (!ret)
-			ret = patchset_apply(s, clone, log);
+			ret = kernel_patchset_apply(s, clone, log);
 		if (!ret)
 			printf("%s: %d patch%s appl%s to %s %s\n", s->name,
 			       s->nr, s->nr == 1 ? "" : "es",
@@ -482,7 +482,7 @@ static int patches_list(int argc, char **argv)
 	n = scandir(pd, &names, NULL, alphasort);
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.' &&
-		    !patchset_load(pd, names[i]->d_name, s)) {
+		    !kernel_patchset_load(pd, names[i]->d_name, s)) {
 			const char *state = s->own ? "own" : "not fetched";
 			char series[2 * PATH_MAX + 96];
 
@@ -501,7 +501,7 @@ static int patches_list(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-int cmd_patches(int argc, char **argv)
+int kernel_cmd_patches(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "fetch", "SET [--mbox FILE | --seeds DIR] [--pin]",

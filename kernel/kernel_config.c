@@ -44,7 +44,7 @@ static const struct {
 	{ "none", "preempt-none" },
 };
 
-const char *kconfig_model_fragment(const char *model)
+const char *kernel_config_model_fragment(const char *model)
 {
 	size_t i;
 
@@ -354,7 +354,7 @@ static int make_plan(const struct kconfig_params *p, struct kconfig_plan *plan)
 	return 0;
 }
 
-int kconfig_check(const struct kconfig_params *p, const char *config_path)
+int kernel_config_check(const struct kconfig_params *p, const char *config_path)
 {
 	struct kconfig_plan *plan = calloc(1, sizeof(*plan));
 	int ret;
@@ -431,7 +431,7 @@ static int base_config(const struct kconfig_params *p, char *objarg,
 	return 0;
 }
 
-int kconfig_make(const struct kconfig_params *p)
+int kernel_config_make(const struct kconfig_params *p)
 {
 	char objarg[PATH_MAX + 4], config[PATH_MAX + 16], log[PATH_MAX + 16];
 	const char *merge_argv[6 + KCONFIG_MAX_INCLUDES +

@@ -246,7 +246,7 @@ static bool flattened(const char *buf, size_t len)
 	       (size_t)(strstr(buf, "diff --git ") - buf) < first;
 }
 
-int mail_text_parse(const char *path, struct mail_patch **out, int *n)
+int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n)
 {
 	struct mail_patch *v = NULL;
 	struct lines l = { 0 };
@@ -280,7 +280,7 @@ int mail_text_parse(const char *path, struct mail_patch **out, int *n)
 	free(l.v);
 	free(buf);
 	if (ret) {
-		mail_text_free(v, *n);
+		kernel_mail_text_free(v, *n);
 		*n = 0;
 		return ret;
 	}
@@ -288,7 +288,7 @@ int mail_text_parse(const char *path, struct mail_patch **out, int *n)
 	return 0;
 }
 
-void mail_text_free(struct mail_patch *p, int n)
+void kernel_mail_text_free(struct mail_patch *p, int n)
 {
 	int i;
 

@@ -176,7 +176,7 @@ static int check_loaded(struct patch_set *s)
 	return 0;
 }
 
-int patchset_load(const char *patches_dir, const char *name,
+int kernel_patchset_load(const char *patches_dir, const char *name,
 		  struct patch_set *s)
 {
 	struct load_ctx c = { .s = s };
@@ -348,7 +348,7 @@ static int fetch_mail_text(struct patch_set *s, const char *path,
 	struct mail_patch *v;
 	int n, count = 0, i, ret, *sel;
 
-	ret = mail_text_parse(path, &v, &n);
+	ret = kernel_mail_text_parse(path, &v, &n);
 	if (ret)
 		return ret;
 	sel = calloc(n + 1, sizeof(*sel));
@@ -359,7 +359,7 @@ static int fetch_mail_text(struct patch_set *s, const char *path,
 	if (!ret)
 		s->nr = count;
 	free(sel);
-	mail_text_free(v, n);
+	kernel_mail_text_free(v, n);
 	return ret;
 }
 
@@ -632,7 +632,7 @@ static int pin_manifest(const struct patch_set *s)
 	return ret;
 }
 
-int patchset_fetch(struct patch_set *s, const char *mbox,
+int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
 		   const char *fetch_dir, bool pin)
 {
 	struct patch_item pinned[PATCHSET_MAX];
@@ -645,7 +645,7 @@ int patchset_fetch(struct patch_set *s, const char *mbox,
 		return ret ? ret : pin_manifest(s);
 	}
 	if (s->own)
-		return patchset_locate(s, fetch_dir);
+		return kernel_patchset_locate(s, fetch_dir);
 	for (i = 0; i < s->nr; i++)
 		if (s->items[i].sha256[0])
 			nr_pinned = s->nr;
@@ -683,7 +683,7 @@ int patchset_fetch(struct patch_set *s, const char *mbox,
 	return ret;
 }
 
-int patchset_locate(struct patch_set *s, const char *fetch_dir)
+int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 8], *buf, *line, *save;
 	char kind[8] = "b4";
@@ -799,7 +799,7 @@ static int run_patch(const struct patch_set *s, int idx, const char *tree,
 	return status ? -EINVAL : 0;
 }
 
-int patchset_apply(const struct patch_set *s, const char *tree,
+int kernel_patchset_apply(const struct patch_set *s, const char *tree,
 		   const char *log)
 {
 	int i, ret;

@@ -42,7 +42,7 @@ struct patch_set {
 };
 
 /* Reads patches_dir/NAME/manifest.ini. Errors name file and line. */
-int patchset_load(const char *patches_dir, const char *name,
+int kernel_patchset_load(const char *patches_dir, const char *name,
 		  struct patch_set *s);
 
 /*
@@ -51,18 +51,18 @@ int patchset_load(const char *patches_dir, const char *name,
  * as the project's seeds hold, extracted by rtgate). Verifies the pinned
  * sha256 of each patch; pin = true writes them into the manifest instead.
  */
-int patchset_fetch(struct patch_set *s, const char *mbox,
+int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
 		   const char *fetch_dir, bool pin);
 
 /* Finds the patch files (fetched or own) and checks their sha256. */
-int patchset_locate(struct patch_set *s, const char *fetch_dir);
+int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir);
 
 /*
  * Applies the set to tree (a writable clone) in order; log gets patch(1)'s
  * output. A patch that does not apply: -EINVAL, with every failing file
  * and hunk named on stderr; the tree is then partly patched.
  */
-int patchset_apply(const struct patch_set *s, const char *tree,
+int kernel_patchset_apply(const struct patch_set *s, const char *tree,
 		   const char *log);
 
 /* Mail texts (the seeds' thread format) -> patch files. */
@@ -76,7 +76,7 @@ struct mail_patch {
 };
 
 /* All patches found in a mail text; *n = 0 when there are none. */
-int mail_text_parse(const char *path, struct mail_patch **out, int *n);
-void mail_text_free(struct mail_patch *p, int n);
+int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n);
+void kernel_mail_text_free(struct mail_patch *p, int n);
 
 #endif

@@ -384,7 +384,7 @@ static int lab_gate_cmd(int argc, char **argv)
 	return ret;
 }
 
-int cmd_lab(int argc, char **argv)
+int lab_cmd_lab(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "run", "(--kernel K | --debian-kernel rt|std) (--suite S "

@@ -271,7 +271,7 @@ static const struct argp init_argp = {
 	"as PID 1 (`rtgate lab run` boots it).", NULL, NULL, NULL
 };
 
-int cmd_lab_init(int argc, char **argv)
+int lab_cmd_init(int argc, char **argv)
 {
 	struct guest_status st = { .exit_code = -1 };
 	struct utsname u;

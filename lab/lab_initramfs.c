@@ -18,7 +18,7 @@
 #include "toolrun.h"
 
 /* rtla: timerlat suites measure with it (its libraries are rtgate's). */
-const char *const initramfs_default_tools[] = { "cyclictest", "hackbench",
+const char *const lab_initramfs_default_tools[] = { "cyclictest", "hackbench",
 						"rtla", NULL };
 
 enum ir_type { IR_FILE, IR_LINK, IR_DIR, IR_DATA };
@@ -436,7 +436,7 @@ static void prune_cache(const char *dir)
 	free(v);
 }
 
-int initramfs_build(const struct initramfs_params *p, char *path,
+int lab_initramfs_build(const struct initramfs_params *p, char *path,
 		    size_t len, char hash[FILEHASH_HEX_LEN + 1])
 {
 	char stage_dir[PATH_MAX], tmp[PATH_MAX];

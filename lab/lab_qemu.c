@@ -15,7 +15,7 @@
 
 #define QEMU "qemu-system-x86_64"
 
-void qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
+void lab_qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
 {
 	/* panic=-1 and -no-reboot: a panicking guest ends QEMU at once. */
 	rtpaths_fmt(buf, len, "console=ttyS0 panic=-1 rdinit=/init%s%s",
@@ -39,7 +39,7 @@ static void on_console(const char *line, void *arg)
 		fprintf(stderr, "  | %s\n", line);
 }
 
-int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
+int lab_qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 {
 	char smp[16], mem[16], cmdline[2048], virtfs[4200];
 	const char *accel = !strcmp(p->accel, "kvm") ? "kvm" :
@@ -65,7 +65,7 @@ int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 	r->status = -1;
 	rtpaths_fmt(smp, sizeof(smp), "%d", p->cpus);
 	rtpaths_fmt(mem, sizeof(mem), "%d", p->mem_mb);
-	qemu_kernel_cmdline(p, cmdline, sizeof(cmdline));
+	lab_qemu_kernel_cmdline(p, cmdline, sizeof(cmdline));
 	rtpaths_fmt(virtfs, sizeof(virtfs), "local,path=%s,mount_tag=%s,"
 		    "security_model=none,id=%s", p->share, LAB_SHARE_TAG,
 		    LAB_SHARE_TAG);
@@ -85,7 +85,7 @@ int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 	return ret;
 }
 
-int qemu_version(char *buf, size_t len)
+int lab_qemu_version(char *buf, size_t len)
 {
 	char *argv[] = { QEMU, "--version", NULL }, *out = NULL;
 	struct toolrun t = { .argv = argv, .capture = &out };
@@ -100,7 +100,7 @@ int qemu_version(char *buf, size_t len)
 	return ret == -ENOENT ? -ENOPKG : ret;
 }
 
-bool qemu_kvm_device(void)
+bool lab_qemu_kvm_device(void)
 {
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 

@@ -95,7 +95,7 @@ static void probe_kvm(struct run_ctx *c, const char *dir)
 	qp.timeout_s = PROBE_TIMEOUT_S;
 	qp.quiet = true;
 	pr_info("lab: probing KVM (a %d s boot at most) ...", PROBE_TIMEOUT_S);
-	if (qemu_boot(&qp, &qr)) {
+	if (lab_qemu_boot(&qp, &qr)) {
 		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
 			    "QEMU could not run");
 	} else if (fsio_exists(st)) {
@@ -126,7 +126,7 @@ static void pick_accel(struct run_ctx *c)
 			    "--accel %s", c->p->accel);
 		return;
 	}
-	if (!qemu_kvm_device()) {
+	if (!lab_qemu_kvm_device()) {
 		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
 			    "/dev/kvm cannot be opened");
 		return;
@@ -195,14 +195,14 @@ static int make_initramfs(struct run_ctx *c)
 		return ret;
 	ip.bin_dir = bin;
 	ip.suites_dir = fsio_exists(suites) ? suites : NULL;
-	for (i = 0; initramfs_default_tools[i]; i++) {
+	for (i = 0; lab_initramfs_default_tools[i]; i++) {
 		/* cyclictest is what suites measure with; the rest if there. */
-		if (i && !toolrun_have(initramfs_default_tools[i])) {
+		if (i && !toolrun_have(lab_initramfs_default_tools[i])) {
 			pr_warn("lab: %s is not installed; the guest will "
-				"lack it", initramfs_default_tools[i]);
+				"lack it", lab_initramfs_default_tools[i]);
 			continue;
 		}
-		ip.tools[ip.nr_tools++] = initramfs_default_tools[i];
+		ip.tools[ip.nr_tools++] = lab_initramfs_default_tools[i];
 	}
 	for (i = 0; i < c->p->nr_tools && ip.nr_tools < INITRAMFS_MAX_TOOLS;
 	     i++)
@@ -216,7 +216,7 @@ static int make_initramfs(struct run_ctx *c)
 		return ret;
 	strcat(cache, "/initramfs");
 	ip.cache_dir = cache;
-	ret = initramfs_build(&ip, path, sizeof(path), c->initrd_sha);
+	ret = lab_initramfs_build(&ip, path, sizeof(path), c->initrd_sha);
 	if (!ret)
 		rtpaths_fmt(c->initrd, sizeof(c->initrd), "%s", path);
 	return ret;
@@ -355,7 +355,7 @@ static cJSON *json_lab(const struct run_ctx *c)
 	cJSON_AddStringToObject(o, "accel", c->accel);
 	cJSON_AddStringToObject(o, "accel_reason", c->accel_reason);
 	cJSON_AddStringToObject(o, "qemu", c->qemu);
-	qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
+	lab_qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
 	cJSON_AddStringToObject(o, "cmdline", cmdline);
 	cJSON_AddNumberToObject(o, "cpus", c->qp.cpus);
 	cJSON_AddNumberToObject(o, "mem_mb", c->qp.mem_mb);
@@ -505,9 +505,9 @@ static void render_on_host(struct run_ctx *c)
 
 	if (!c->res->run_dir[0])
 		return;
-	analyze_params_init(&ap);
+	an_params_init(&ap);
 	ap.quiet = true;
-	analyze_report_run(c->res->run_dir, &ap);
+	an_report_run(c->res->run_dir, &ap);
 }
 
 static int lab_dirs(struct run_ctx *c, char *lab_root, size_t len)
@@ -536,7 +536,7 @@ static int run_steps(struct run_ctx *c)
 	if (!ret && !c->p->nr_exec)
 		ret = find_suite(c);
 	if (!ret)
-		ret = qemu_version(c->qemu, sizeof(c->qemu));
+		ret = lab_qemu_version(c->qemu, sizeof(c->qemu));
 	if (!ret)
 		ret = make_initramfs(c);
 	if (!ret)
@@ -558,7 +558,7 @@ static int run_steps(struct run_ctx *c)
 		c->k.name, c->k.release, c->k.preempt_rt ? ", PREEMPT_RT" : "",
 		!strcmp(c->accel, "kvm") ? "KVM" : "TCG", c->accel_reason,
 		c->console);
-	ret = qemu_boot(&c->qp, &c->qr);
+	ret = lab_qemu_boot(&c->qp, &c->qr);
 	if (ret)
 		return ret;
 	judge(c);

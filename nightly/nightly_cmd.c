@@ -90,7 +90,7 @@ static int run_nightly(struct nightly_config *cfg)
 		};
 
 		history_close(&h);
-		if (dashboard_build(&dp))
+		if (nightly_dashboard_build(&dp))
 			code = exitcode_worse(code, EXIT_ENVIRONMENT);
 	}
 	for (i = 0; i < nres; i++)
@@ -146,7 +146,7 @@ static const struct argp nightly_argp = {
 	"did not complete.", NULL, NULL, NULL
 };
 
-int cmd_nightly(int argc, char **argv)
+int nightly_cmd_nightly(int argc, char **argv)
 {
 	static struct nightly_config cfg;
 	struct nightly_args a = { 0 };
@@ -226,7 +226,7 @@ static const struct argp dashboard_argp = {
 	NULL, NULL, NULL
 };
 
-int cmd_dashboard(int argc, char **argv)
+int nightly_cmd_dashboard(int argc, char **argv)
 {
 	struct dashboard_args a = { .dp = { .history = 7 } };
 	char db[PATH_MAX], out[PATH_MAX];
@@ -250,7 +250,7 @@ int cmd_dashboard(int argc, char **argv)
 		a.dp.out_dir = out;
 	}
 	a.dp.database = db;
-	if (dashboard_build(&a.dp))
+	if (nightly_dashboard_build(&a.dp))
 		return EXIT_ENVIRONMENT;
 	printf("dashboard: %s/index.html\n", a.dp.out_dir);
 	return EXIT_PASS;

@@ -62,9 +62,9 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 	 */
 	snprintf(path, sizeof(path), "%.4000s/report.json", run_dir);
 	if (r->runner_exit < 0 || !fsio_exists(path)) {
-		analyze_params_init(&ap);
+		an_params_init(&ap);
 		ap.quiet = true;
-		gate = analyze_report_run(run_dir, &ap);
+		gate = an_report_run(run_dir, &ap);
 	}
 	if (r->runner_exit >= 0)
 		gate = r->runner_exit;

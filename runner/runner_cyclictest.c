@@ -15,7 +15,7 @@
 
 #define CT_NOTES_MAX	(64 * 1024)
 
-unsigned int ct_duration_s(const struct suite_measure *m, double scale)
+unsigned int runner_ct_duration_s(const struct suite_measure *m, double scale)
 {
 	double s;
 
@@ -25,7 +25,7 @@ unsigned int ct_duration_s(const struct suite_measure *m, double scale)
 	return s < 1 ? 1 : (unsigned int)s;
 }
 
-unsigned long long ct_loops(const struct suite_measure *m, double scale)
+unsigned long long runner_ct_loops(const struct suite_measure *m, double scale)
 {
 	double l;
 
@@ -46,10 +46,10 @@ static int push_fmt(char ***argv, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return strv_push(argv, buf);
+	return runner_strv_push(argv, buf);
 }
 
-int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
+int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
 	    const char *dir)
 {
 	size_t i;
@@ -57,15 +57,15 @@ int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
-	c->expect_s = ct_duration_s(m, scale);
-	c->expect_loops = ct_loops(m, scale);
-	ret = strv_push(&c->argv, "cyclictest");
+	c->expect_s = runner_ct_duration_s(m, scale);
+	c->expect_loops = runner_ct_loops(m, scale);
+	ret = runner_strv_push(&c->argv, "cyclictest");
 	for (i = 0; !ret && m->args && m->args[i]; i++)
-		ret = strv_push(&c->argv, m->args[i]);
+		ret = runner_strv_push(&c->argv, m->args[i]);
 	if (!ret && m->duration_ns)
-		ret = push_fmt(&c->argv, "-D%u", ct_duration_s(m, scale));
+		ret = push_fmt(&c->argv, "-D%u", runner_ct_duration_s(m, scale));
 	if (!ret && m->loops)
-		ret = push_fmt(&c->argv, "-l%llu", ct_loops(m, scale));
+		ret = push_fmt(&c->argv, "-l%llu", runner_ct_loops(m, scale));
 	if (!ret)
 		ret = push_fmt(&c->argv, "-h%u", m->histogram_us);
 	if (!ret)
@@ -74,7 +74,7 @@ int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
 	if (!ret)
 		ret = push_fmt(&c->argv, "--json=%s/cyclictest.json.part", dir);
 	if (ret)
-		ct_free(c);
+		runner_ct_free(c);
 	return ret;
 }
 
@@ -125,7 +125,7 @@ static void strip_escapes(char *s)
 		*--w = '\0';
 }
 
-bool ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
+bool runner_ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
 {
 	char line[1024];
 
@@ -268,7 +268,7 @@ static int check_samples(struct ct_run *c, const cJSON *json, char *why,
 	return 0;
 }
 
-int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
+int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 {
 	char path[PATH_MAX];
 	struct json_error jerr;
@@ -314,9 +314,9 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	return ret;
 }
 
-void ct_free(struct ct_run *c)
+void runner_ct_free(struct ct_run *c)
 {
-	strv_free(c->argv);
+	runner_strv_free(c->argv);
 	free(c->header);
 	free(c->notes);
 	free(c->status_line);

@@ -115,17 +115,6 @@ static void preempt_model(const char *debugfs, const struct kconfig *kc,
 	snprintf(buf, len, "%s", def ? def : "unknown");
 }
 
-void env_preempt_model(const char *debugfs, char *buf, size_t len)
-{
-	struct kconfig kc;
-	struct utsname u;
-
-	uname(&u);
-	kconfig_load_running(&kc, u.release);
-	preempt_model(debugfs, &kc, buf, len);
-	kconfig_free(&kc);
-}
-
 /* ---- host ---------------------------------------------------------------- */
 
 static void add_file_str(cJSON *obj, const char *key, const char *path)
@@ -258,9 +247,14 @@ static cJSON *environment_json(const struct env_opts *o)
 
 /* ---- tools --------------------------------------------------------------- */
 
-int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
+/*
+ * Runs @argv (searched in PATH) with stdout and stderr captured into
+ * @buf, for at most @timeout_s. Returns its exit status or -errno.
+ */
+static int runner_env_capture(char *const *argv, char *buf, size_t len,
+			      double timeout_s)
 {
-	double deadline = mono_now() + timeout_s;
+	double deadline = runner_mono_now() + timeout_s;
 	size_t used = 0;
 	int fds[2], status, null;
 	pid_t pid, parent;
@@ -286,7 +280,7 @@ int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
 	close(fds[1]);
 	for (;;) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		double left = deadline - mono_now();
+		double left = deadline - runner_mono_now();
 		ssize_t n;
 
 		if (left <= 0 || poll(&pfd, 1, (int)(left * 1000) + 1) == 0) {
@@ -318,7 +312,7 @@ static void tool_version(cJSON *tools, const char *name, char *const *argv,
 	char out[8192], *p;
 	size_t n;
 
-	if (env_capture(argv, out, sizeof(out), 5) < 0)
+	if (runner_env_capture(argv, out, sizeof(out), 5) < 0)
 		return;
 	p = strstr(out, marker);
 	if (!p)
@@ -349,7 +343,7 @@ static cJSON *tools_json(bool probe)
 	return tools;
 }
 
-cJSON *env_record(const struct env_opts *opts)
+cJSON *runner_env_record(const struct env_opts *opts)
 {
 	cJSON *env = cJSON_CreateObject();
 

@@ -61,7 +61,7 @@ static int machine_write(struct state *st)
 	free(text);
 	if (ret)
 		pr_warn("%s: cannot record who holds it: %s",
-			state_lock_path(), strerror(-ret));
+			runner_state_lock_path(), strerror(-ret));
 	return 0;
 }
 
@@ -98,24 +98,24 @@ static void describe_holder(const cJSON *rec, char *buf, size_t len)
  */
 static int machine_lock(struct state *st, double wait_s)
 {
-	double deadline = mono_now() + wait_s;
+	double deadline = runner_mono_now() + wait_s;
 	char who[PATH_MAX + 256];
 	struct stat sb;
 	bool said = false;
 	cJSON *rec;
 
-	st->machine_fd = open(state_lock_path(), O_RDWR | O_CREAT | O_NOFOLLOW |
+	st->machine_fd = open(runner_state_lock_path(), O_RDWR | O_CREAT | O_NOFOLLOW |
 			      O_CLOEXEC, 0644);
 	if (st->machine_fd < 0) {
-		pr_err("%s: %s", state_lock_path(), strerror(errno));
+		pr_err("%s: %s", runner_state_lock_path(), strerror(errno));
 		return -errno;
 	}
 	if (fstat(st->machine_fd, &sb) ||
-	    state_check_owned(state_lock_path(), &sb, false))
+	    runner_state_check_owned(runner_state_lock_path(), &sb, false))
 		goto fail_perm;
 	while (flock(st->machine_fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
-			pr_err("%s: flock: %s", state_lock_path(),
+			pr_err("%s: flock: %s", runner_state_lock_path(),
 			       strerror(errno));
 			goto fail;
 		}
@@ -133,10 +133,10 @@ static int machine_lock(struct state *st, double wait_s)
 			goto fail;
 		}
 		cJSON_Delete(rec);
-		if (mono_now() > deadline) {
+		if (runner_mono_now() > deadline) {
 			pr_err("the clean-up of an rtgate run that ended (%s) "
 			       "still holds %s after %.0f s; see `ps -C "
-			       "rtgate-guard`", who, state_lock_path(), wait_s);
+			       "rtgate-guard`", who, runner_state_lock_path(), wait_s);
 			errno = EBUSY;
 			goto fail;
 		}
@@ -169,7 +169,7 @@ static int restore_previous(struct state *st)
 	if (dir && strcmp(dir, st->dir)) {
 		rtpaths_fmt(path, sizeof(path), "%s/" STATE_FILE, dir);
 		if (fsio_exists(path))
-			ret = state_restore(dir, "start");
+			ret = runner_state_restore(dir, "start");
 	}
 	cJSON_Delete(rec);
 	return ret;
@@ -195,7 +195,7 @@ static int machine_claim(struct state *st, const char *what,
 	return machine_write(st);
 }
 
-void state_label(struct state *st, const char *run_id)
+void runner_state_label(struct state *st, const char *run_id)
 {
 	if (!st->holder || st->machine_fd < 0)
 		return;
@@ -210,7 +210,7 @@ static void machine_unlock(struct state *st)
 		/* Not unlinked: a waiter holding the old inode would lock a
 		 * ghost. The guardian keeps the lock until it exits. */
 		if (ftruncate(st->machine_fd, 0))
-			pr_debug("%s: truncate failed", state_lock_path());
+			pr_debug("%s: truncate failed", runner_state_lock_path());
 		close(st->machine_fd);
 	}
 	st->machine_fd = -1;
@@ -218,7 +218,7 @@ static void machine_unlock(struct state *st)
 	st->holder = NULL;
 }
 
-int state_acquire(struct state *st, const char *dir, double wait_s,
+int runner_state_acquire(struct state *st, const char *dir, double wait_s,
 		  const char *what, const char *label)
 {
 	char stamp[32];
@@ -234,7 +234,7 @@ int state_acquire(struct state *st, const char *dir, double wait_s,
 		return ret;
 	}
 	rtpaths_fmt(st->path, sizeof(st->path), "%s/" STATE_FILE, st->dir);
-	ret = state_check_dir(st->dir);
+	ret = runner_state_check_dir(st->dir);
 	if (ret)
 		return ret;
 	ret = machine_lock(st, wait_s);
@@ -242,7 +242,7 @@ int state_acquire(struct state *st, const char *dir, double wait_s,
 		return ret;
 	ret = restore_previous(st);
 	if (ret >= 0)
-		ret = state_restore(st->dir, "start");
+		ret = runner_state_restore(st->dir, "start");
 	if (ret < 0)
 		goto fail;
 	st->restored = ret > 0;
@@ -259,7 +259,7 @@ int state_acquire(struct state *st, const char *dir, double wait_s,
 		ret = -ENOMEM;
 		goto fail;
 	}
-	ret = state_write(st);
+	ret = runner_state_write(st);
 	if (!ret)
 		return 0;
 fail:
@@ -269,7 +269,7 @@ fail:
 	return ret;
 }
 
-void state_release(struct state *st)
+void runner_state_release(struct state *st)
 {
 	if (st->doc && unlink(st->path) && errno != ENOENT)
 		pr_warn("%s: %s", st->path, strerror(errno));
@@ -278,7 +278,7 @@ void state_release(struct state *st)
 	machine_unlock(st);
 }
 
-void state_leave(struct state *st)
+void runner_state_leave(struct state *st)
 {
 	cJSON_Delete(st->doc);
 	st->doc = NULL;

@@ -123,13 +123,13 @@ int runner_check_tools(struct runner *r)
 	char path[PATH_MAX];
 	size_t i, j;
 
-	if (suite_uses_cyclictest(&r->suite) &&
+	if (runner_suite_uses_cyclictest(&r->suite) &&
 	    find_in_path("cyclictest", r->cyclictest, sizeof(r->cyclictest))) {
 		pr_err("cyclictest is not installed (Debian: apt-get install "
 		       "rt-tests; Fedora: dnf install rt-tests)");
 		return -ENOENT;
 	}
-	if (suite_uses_timerlat(&r->suite) &&
+	if (runner_suite_uses_timerlat(&r->suite) &&
 	    find_in_path("rtla", r->rtla, sizeof(r->rtla))) {
 		pr_err("rtla is not installed: timerlat scenarios measure "
 		       "with rtla timerlat hist (Debian: apt-get install rtla)");
@@ -158,7 +158,7 @@ struct tunable *runner_tunable(struct runner *r,
 	struct tunable t;
 	size_t i;
 
-	if (tunable_init(&t, st, r->debugfs[0] ? r->debugfs : NULL))
+	if (runner_tunable_init(&t, st, r->debugfs[0] ? r->debugfs : NULL))
 		return NULL;
 	for (i = 0; i < r->nr_tunables; i++)
 		if (!strcmp(r->tunables[i].key, t.key))

@@ -79,7 +79,7 @@ void runner_program_path(const struct runner *r, const char *program,
  * Runs repetition @rep of scenario @scen into @rr. Returns 0 (whatever
  * the repetition's status) or -errno when the run cannot go on.
  */
-int rep_run(struct runner *r, size_t scen, unsigned int rep,
+int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	    struct rep_result *rr);
 /* runner_steps.c */
 /*

@@ -163,8 +163,8 @@ static bool suite_needs(const struct suite *s, bool tracefs)
 		const struct suite_scenario *sc = &s->scenarios[i];
 
 		for (j = 0; sc->requires[j]; j++)
-			if (tracefs ? req_needs_tracefs(sc->requires[j]) :
-			    req_needs_debugfs(sc->requires[j]))
+			if (tracefs ? runner_req_needs_tracefs(sc->requires[j]) :
+			    runner_req_needs_debugfs(sc->requires[j]))
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_tunables; j++)
 			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
@@ -180,21 +180,21 @@ static void find_mounts(struct runner *r)
 	bool mounted;
 
 	if (suite_needs(&r->suite, false)) {
-		if (!mount_ensure("debugfs", r->debugfs, sizeof(r->debugfs),
+		if (!runner_mount_ensure("debugfs", r->debugfs, sizeof(r->debugfs),
 				  &mounted) && mounted)
 			pr_info("mounted debugfs on %s", r->debugfs);
-	} else if (mount_find("debugfs", r->debugfs, sizeof(r->debugfs))) {
+	} else if (runner_mount_find("debugfs", r->debugfs, sizeof(r->debugfs))) {
 		r->debugfs[0] = '\0';
 	}
 	if (suite_needs(&r->suite, true)) {
-		if (!mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
+		if (!runner_mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
 				  &mounted) && mounted)
 			pr_info("mounted tracefs on %s", r->tracefs);
 	} else if (r->run.trace != TRACE_CAPTURE_OFF) {
 		/* libtracefs mounts it when tracing starts; say where. */
-		mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
+		runner_mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
 			     &mounted);
-	} else if (mount_find("tracefs", r->tracefs, sizeof(r->tracefs))) {
+	} else if (runner_mount_find("tracefs", r->tracefs, sizeof(r->tracefs))) {
 		r->tracefs[0] = '\0';
 	}
 }
@@ -204,14 +204,14 @@ static int setup_cgroup(struct runner *r)
 {
 	int ret;
 
-	if (cgroup_run_path(r->cgroup, sizeof(r->cgroup))) {
+	if (runner_cgroup_run_path(r->cgroup, sizeof(r->cgroup))) {
 		r->cgroup[0] = '\0';
 		return 0;
 	}
-	ret = state_add_undo(&r->state, "cgroup", r->cgroup, NULL);
+	ret = runner_state_add_undo(&r->state, "cgroup", r->cgroup, NULL);
 	if (ret)
 		return ret;
-	if (cgroup_create(r->cgroup)) {
+	if (runner_cgroup_create(r->cgroup)) {
 		pr_debug("no cgroup for the run (%s): process groups only",
 			 r->cgroup);
 		r->cgroup[0] = '\0';
@@ -305,8 +305,8 @@ static int setup_results(struct runner *r)
 		return ret;
 	}
 	link_latest(r, results);
-	state_label(&r->state, r->run.id);
-	return state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
+	runner_state_label(&r->state, r->run.id);
+	return runner_state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
 }
 
 /* Every distinct tunable, its original saved and recorded for undo. */
@@ -326,26 +326,26 @@ static int save_tunables(struct runner *r)
 
 			if (runner_tunable(r, &sc->tunables[j]))
 				continue;
-			t = array_push(&r->tunables, &r->nr_tunables,
+			t = runner_array_push(&r->tunables, &r->nr_tunables,
 				       sizeof(*t));
 			if (!t)
 				return -ENOMEM;
-			ret = tunable_init(t, &sc->tunables[j], dbg);
+			ret = runner_tunable_init(t, &sc->tunables[j], dbg);
 			if (ret)
 				return ret;
-			if (tunable_save(t))
+			if (runner_tunable_save(t))
 				continue;	/* the scenario will SKIP */
 			cJSON_AddStringToObject(r->run.tunables_before, t->key,
 						t->orig);
 			undo = cJSON_CreateObject();
 			cJSON_AddStringToObject(undo, "tunable",
-					suite_tunable_kind_name(t->kind));
+					runner_suite_tunable_kind_name(t->kind));
 			cJSON_AddStringToObject(undo, "path", t->path);
 			if (t->feature[0])
 				cJSON_AddStringToObject(undo, "feature",
 							t->feature);
 			cJSON_AddStringToObject(undo, "value", t->orig);
-			ret = state_add_undo(&r->state, "tunable", t->key,
+			ret = runner_state_add_undo(&r->state, "tunable", t->key,
 					     undo);
 			if (ret)
 				return ret;
@@ -387,8 +387,8 @@ static void check_cpus(const struct suite_scenario *sc, struct scen_result *sr)
 		CPU_AND(&both, &wl->cpuset, &avail);
 		if (CPU_EQUAL(&both, &wl->cpuset))
 			continue;
-		format_cpulist(&wl->cpuset, want, sizeof(want));
-		format_cpulist(&avail, online, sizeof(online));
+		parse_cpulist_format(&wl->cpuset, want, sizeof(want));
+		parse_cpulist_format(&avail, online, sizeof(online));
 		skip_scenario(sr, "workload %s wants CPUs %s; this machine "
 			      "offers %s", wl->alias, want, online);
 	}
@@ -411,13 +411,13 @@ static int preflight(struct runner *r)
 		sr->sc = sc;
 		sr->tunables = cJSON_CreateObject();
 		for (j = 0; sc->requires[j]; j++)
-			if (!req_check(sc->requires[j], &env, reason,
+			if (!runner_req_check(sc->requires[j], &env, reason,
 				       sizeof(reason)))
 				skip_scenario(sr, "requires %s: %s",
 					      sc->requires[j], reason);
 		/* rtla needs the kernel's tracer: no tracer, no measurement. */
 		if (sc->tool == SUITE_TOOL_TIMERLAT &&
-		    !req_check("timerlat", &env, reason, sizeof(reason)))
+		    !runner_req_check("timerlat", &env, reason, sizeof(reason)))
 			skip_scenario(sr, "tool timerlat: %s", reason);
 		check_cpus(sc, sr);
 		for (j = 0; j < sc->nr_tunables; j++) {
@@ -450,7 +450,7 @@ static int restore_all(struct runner *r)
 
 		if (t->save_err)
 			continue;
-		ret = tunable_restore(t);
+		ret = runner_tunable_restore(t);
 		if (ret) {
 			pr_err("cannot restore %s = %s (%s): %s", t->key,
 			       t->orig, t->path, strerror(-ret));
@@ -458,7 +458,7 @@ static int restore_all(struct runner *r)
 		}
 		if (!r->run.tunables_after)
 			r->run.tunables_after = cJSON_CreateObject();
-		if (tunable_read(t, now, sizeof(now)))
+		if (runner_tunable_read(t, now, sizeof(now)))
 			continue;
 		cJSON_AddStringToObject(r->run.tunables_after, t->key, now);
 		if (strcmp(now, t->orig))
@@ -482,8 +482,8 @@ static int judge_run(struct runner *r)
 	struct analyze_params ap;
 	int code;
 
-	analyze_params_init(&ap);
-	code = analyze_report_run(r->run.dir, &ap);
+	an_params_init(&ap);
+	code = an_report_run(r->run.dir, &ap);
 	if (!r->params.no_history)
 		history_record_run(r->run.dir);
 	return code;
@@ -495,11 +495,11 @@ static int finish(struct runner *r, int err)
 	bool invalid = false;
 	size_t i;
 
-	progress_clear(&r->progress);
+	runner_progress_clear(&r->progress);
 	failed = restore_all(r);
 	if (r->cgroup[0])
-		cgroup_destroy(r->cgroup);
-	killed = state_kill_owned(r->state.dir);
+		runner_cgroup_destroy(r->cgroup);
+	killed = runner_state_kill_owned(r->state.dir);
 	if (killed > 0)
 		pr_warn("killed %d leftover process%s of the run", killed,
 			killed == 1 ? "" : "es");
@@ -516,8 +516,8 @@ static int finish(struct runner *r, int err)
 		r->run.status = RUN_COMPLETE;
 	}
 	r->run.ended = true;
-	realtime_now(&r->run.end);
-	if (manifest_write(&r->run))
+	runner_realtime_now(&r->run.end);
+	if (runner_manifest_write(&r->run))
 		pr_err("%s/manifest.json: cannot write it", r->run.dir);
 	runner_summary_print(&r->run, r->run.dir);
 
@@ -533,14 +533,14 @@ static int finish(struct runner *r, int err)
 		snprintf(r->run.reason, sizeof(r->run.reason), "interrupted by "
 			 "SIG%s while the reports were written",
 			 sigabbrev_np(stop));
-		if (manifest_write(&r->run))
+		if (runner_manifest_write(&r->run))
 			pr_err("%s/manifest.json: cannot write it", r->run.dir);
 		pr_warn("run %s: %s", r->run.id, r->run.reason);
 		verdict = judge_run(r);
 	}
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const char *st = scen_status_name(&r->run.scens[i]);
+		const char *st = runner_scen_status_name(&r->run.scens[i]);
 
 		invalid |= !strcmp(st, "invalid") || !strcmp(st, "partial");
 	}
@@ -557,11 +557,11 @@ static int finish(struct runner *r, int err)
 		pr_err("%d tunable%s could not be restored; %s keeps them for "
 		       "`rtgate restore`", failed, failed == 1 ? "" : "s",
 		       r->state.path);
-		state_leave(&r->state);
+		runner_state_leave(&r->state);
 	} else {
-		state_release(&r->state);
+		runner_state_release(&r->state);
 	}
-	guard_stop(&r->guard);
+	runner_guard_stop(&r->guard);
 	return failed ? EXIT_ENVIRONMENT : code;
 }
 
@@ -571,7 +571,7 @@ static int prepare(struct runner *r)
 	int ret;
 
 	r->guard.fd = -1;
-	ret = state_acquire(&r->state, state_dir_default(),
+	ret = runner_state_acquire(&r->state, runner_state_dir_default(),
 			    STATE_LOCK_WAIT_S, "run", r->suite.name);
 	if (ret)
 		return ret;
@@ -580,7 +580,7 @@ static int prepare(struct runner *r)
 		ret = -errno;
 		goto fail;
 	}
-	ret = guard_start(&r->guard, r->state.dir);
+	ret = runner_guard_start(&r->guard, r->state.dir);
 	if (ret) {
 		pr_err("cannot start the guardian: %s", strerror(-ret));
 		goto fail;
@@ -593,7 +593,7 @@ static int prepare(struct runner *r)
 	find_mounts(r);
 	ret = setup_cgroup(r);
 	if (!ret)
-		ret = rtrace_prepare(r);
+		ret = runner_trace_prepare(r);
 	if (!ret)
 		ret = setup_results(r);
 	if (ret)
@@ -601,7 +601,7 @@ static int prepare(struct runner *r)
 	env.debugfs = r->debugfs[0] ? r->debugfs : NULL;
 	env.tracefs = r->tracefs[0] ? r->tracefs : NULL;
 	env.cgroup = r->cgroup[0] ? r->cgroup : NULL;
-	r->run.env = env_record(&env);
+	r->run.env = runner_env_record(&env);
 	r->run.scens = calloc(r->suite.nr_scenarios, sizeof(*r->run.scens));
 	if (!r->run.scens)
 		ret = -ENOMEM;
@@ -610,7 +610,7 @@ static int prepare(struct runner *r)
 	if (!ret)
 		ret = preflight(r);
 	if (!ret)
-		ret = manifest_write(&r->run);
+		ret = runner_manifest_write(&r->run);
 	if (!ret) {
 		/* A run killed from here on stays in the history. */
 		if (!r->params.no_history)
@@ -621,16 +621,16 @@ static int prepare(struct runner *r)
 fail:
 	/* Nothing was changed but the cgroup: undo through the state. */
 	if (r->cgroup[0])
-		cgroup_destroy(r->cgroup);
-	state_release(&r->state);
-	guard_stop(&r->guard);
+		runner_cgroup_destroy(r->cgroup);
+	runner_state_release(&r->state);
+	runner_guard_stop(&r->guard);
 	return ret;
 }
 
 static void runner_free(struct runner *r)
 {
-	run_model_free(&r->run);
-	suite_free(&r->suite);
+	runner_run_model_free(&r->run);
+	runner_suite_free(&r->suite);
 	free(r->tunables);
 }
 
@@ -652,8 +652,8 @@ static int check_values(struct runner *r)
 			struct tunable t;
 
 			if (st->kind != TUNABLE_SYSCTL ||
-			    tunable_init(&t, st, NULL) ||
-			    !tunable_check_value(&t, st->value, why,
+			    runner_tunable_init(&t, st, NULL) ||
+			    !runner_tunable_check_value(&t, st->value, why,
 						 sizeof(why)))
 				continue;
 			pr_err("%s:%u: sysctl %s=%s: %s", r->suite.path,
@@ -677,7 +677,7 @@ static int load(struct runner *r)
 	}
 	if (resolve_suite(r))
 		return EXIT_BAD_INPUT;
-	ret = suite_load(r->suite_path, &r->suite, &err);
+	ret = runner_suite_load(r->suite_path, &r->suite, &err);
 	if (ret) {
 		pr_err("%s", err.msg);
 		return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
@@ -728,7 +728,7 @@ static void use_profile(struct runner *r)
 	an_profile_free(&pr);
 }
 
-int cmd_run(int argc, char **argv)
+int runner_cmd_run(int argc, char **argv)
 {
 	struct runner *r;
 	int ret, code;
@@ -748,18 +748,18 @@ int cmd_run(int argc, char **argv)
 	r->run.scale = r->params.scale;
 	r->run.repetitions = r->params.repeat ? r->params.repeat :
 			     r->suite.repetitions;
-	r->run.duration_s = ct_duration_s(&r->suite.measure, r->run.scale);
-	r->run.loops = ct_loops(&r->suite.measure, r->run.scale);
+	r->run.duration_s = runner_ct_duration_s(&r->suite.measure, r->run.scale);
+	r->run.loops = runner_ct_loops(&r->suite.measure, r->run.scale);
 	r->run.trace = r->params.have_trace ? (int)r->params.trace :
 		       r->suite.measure.trace;
-	if (!suite_uses_cyclictest(&r->suite) &&
-	    !suite_uses_timerlat(&r->suite))
+	if (!runner_suite_uses_cyclictest(&r->suite) &&
+	    !runner_suite_uses_timerlat(&r->suite))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
 	/* A suite that compares nothing (a calibration) has nothing to see. */
-	if (suite_uses_cyclictest(&r->suite) && suite_compares(&r->suite))
+	if (runner_suite_uses_cyclictest(&r->suite) && runner_suite_compares(&r->suite))
 		use_profile(r);
-	realtime_now(&r->run.start);
+	runner_realtime_now(&r->run.start);
 	ret = prepare(r);
 	if (ret) {
 		code = EXIT_ENVIRONMENT;
@@ -770,7 +770,7 @@ int cmd_run(int argc, char **argv)
 	       r->run.repetitions, r->run.repetitions == 1 ? "" : "s",
 	       r->run.dir);
 	fflush(stdout);
-	r->started_mono = mono_now();
+	r->started_mono = runner_mono_now();
 	ret = stopsig_signal() ? 0 : runner_run_steps(r);
 	if (!ret && !stopsig_signal() &&
 	    (r->params.until_decided || r->suite.gate.until_decided_ns))

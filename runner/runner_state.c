@@ -22,14 +22,14 @@
 #include "rtpaths.h"
 #include "runner_state.h"
 
-const char *state_dir_default(void)
+const char *runner_state_dir_default(void)
 {
 	const char *dir = getenv("RTGATE_STATE_DIR");
 
 	return dir && *dir ? dir : STATE_DEFAULT_DIR;
 }
 
-int state_write(struct state *st)
+int runner_state_write(struct state *st)
 {
 	int ret = json_write_file(st->path, st->doc);
 
@@ -43,13 +43,13 @@ int state_write(struct state *st)
 static const char *machine_lock_path = STATE_MACHINE_LOCK;
 static const char *test_knob_root;
 
-void state_testing_use(const char *machine_lock, const char *knob_root)
+void runner_state_testing_use(const char *machine_lock, const char *knob_root)
 {
 	machine_lock_path = machine_lock;
 	test_knob_root = knob_root;
 }
 
-const char *state_lock_path(void)
+const char *runner_state_lock_path(void)
 {
 	return machine_lock_path;
 }
@@ -57,7 +57,7 @@ const char *state_lock_path(void)
 /* ---- trusting what is on disk -------------------------------------------- */
 
 /* Ours (root's, when root) and writable by nobody else. */
-int state_check_owned(const char *path, const struct stat *st, bool dir)
+int runner_state_check_owned(const char *path, const struct stat *st, bool dir)
 {
 	if (dir ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode)) {
 		pr_err("%s: not a %s: not trusted", path, dir ? "directory" :
@@ -76,7 +76,7 @@ int state_check_owned(const char *path, const struct stat *st, bool dir)
 	return 0;
 }
 
-int state_check_dir(const char *dir)
+int runner_state_check_dir(const char *dir)
 {
 	struct stat st;
 
@@ -84,11 +84,11 @@ int state_check_dir(const char *dir)
 		pr_err("%s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	return state_check_owned(dir, &st, true);
+	return runner_state_check_owned(dir, &st, true);
 }
 
 /* The state file, through a descriptor that followed no link. */
-int state_read_file(const char *path, cJSON **doc, struct json_error *err)
+int runner_state_read_file(const char *path, cJSON **doc, struct json_error *err)
 {
 	struct stat st;
 	char *buf;
@@ -102,7 +102,7 @@ int state_read_file(const char *path, cJSON **doc, struct json_error *err)
 			    strerror(errno));
 		return ret;
 	}
-	ret = fstat(fd, &st) ? -errno : state_check_owned(path, &st, false);
+	ret = fstat(fd, &st) ? -errno : runner_state_check_owned(path, &st, false);
 	if (!ret)
 		ret = fsio_read_fd(fd, &buf, &len);
 	close(fd);
@@ -123,7 +123,7 @@ static bool under(const char *path, const char *root)
 	return !strncmp(path, root, n) && (path[n] == '/' || !path[n]);
 }
 
-int state_check_target(const char *path, enum state_target kind, char *why,
+int runner_state_check_target(const char *path, enum state_target kind, char *why,
 		       size_t len)
 {
 	char real[PATH_MAX];
@@ -155,7 +155,7 @@ int state_check_target(const char *path, enum state_target kind, char *why,
 	return -EPERM;
 }
 
-int state_set(struct state *st, const char *field, cJSON *value)
+int runner_state_set(struct state *st, const char *field, cJSON *value)
 {
 	if (!value)
 		return -ENOMEM;
@@ -163,7 +163,7 @@ int state_set(struct state *st, const char *field, cJSON *value)
 		cJSON_ReplaceItemInObjectCaseSensitive(st->doc, field, value);
 	else
 		cJSON_AddItemToObject(st->doc, field, value);
-	return state_write(st);
+	return runner_state_write(st);
 }
 
 static cJSON *find_undo(cJSON *undo, const char *kind, const char *key)
@@ -178,7 +178,7 @@ static cJSON *find_undo(cJSON *undo, const char *kind, const char *key)
 	return NULL;
 }
 
-int state_add_undo(struct state *st, const char *kind, const char *key,
+int runner_state_add_undo(struct state *st, const char *kind, const char *key,
 		   cJSON *data)
 {
 	cJSON *undo = cJSON_GetObjectItemCaseSensitive(st->doc, "undo");
@@ -199,10 +199,10 @@ int state_add_undo(struct state *st, const char *kind, const char *key,
 		return -ENOMEM;
 	}
 	cJSON_AddItemToArray(undo, data);
-	return state_write(st);
+	return runner_state_write(st);
 }
 
-int state_drop_undo(struct state *st, const char *kind, const char *key)
+int runner_state_drop_undo(struct state *st, const char *kind, const char *key)
 {
 	cJSON *undo = cJSON_GetObjectItemCaseSensitive(st->doc, "undo");
 	cJSON *e = find_undo(undo, kind, key);
@@ -210,5 +210,5 @@ int state_drop_undo(struct state *st, const char *kind, const char *key)
 	if (!e)
 		return 0;
 	cJSON_Delete(cJSON_DetachItemViaPointer(undo, e));
-	return state_write(st);
+	return runner_state_write(st);
 }

@@ -34,8 +34,8 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 	struct suite *s = p->suite;
 	size_t i;
 
-	if (!suite_valid_name(name)) {
-		suite_perr(p, p->line, "[%s %s]: a name of letters, digits, '-' and "
+	if (!runner_suite_valid_name(name)) {
+		runner_suite_perr(p, p->line, "[%s %s]: a name of letters, digits, '-' and "
 			   "'_' is needed", kind, name);
 		return;
 	}
@@ -44,37 +44,37 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 
 		for (i = 0; i < s->nr_scenarios; i++)
 			if (!strcmp(s->scenarios[i].name, name)) {
-				suite_perr(p, p->line, "duplicate scenario '%s' "
+				runner_suite_perr(p, p->line, "duplicate scenario '%s' "
 					   "(first at line %u)", name,
 					   s->scenarios[i].line);
 				return;
 			}
-		sc = array_push(&s->scenarios, &s->nr_scenarios, sizeof(*sc));
-		if (!suite_check_alloc(p, sc))
+		sc = runner_array_push(&s->scenarios, &s->nr_scenarios, sizeof(*sc));
+		if (!runner_suite_check_alloc(p, sc))
 			return;
 		sc->line = p->line;
 		sc->name = strdup(name);
-		suite_check_alloc(p, sc->name);
+		runner_suite_check_alloc(p, sc->name);
 		p->cur = s->nr_scenarios - 1;
 	} else {
 		struct suite_reference *ref;
 
 		for (i = 0; i < s->nr_references; i++)
 			if (!strcmp(s->references[i].scenario, name)) {
-				suite_perr(p, p->line, "duplicate [reference %s] "
+				runner_suite_perr(p, p->line, "duplicate [reference %s] "
 					   "(first at line %u)", name,
 					   s->references[i].line);
 				return;
 			}
-		ref = array_push(&s->references, &s->nr_references,
+		ref = runner_array_push(&s->references, &s->nr_references,
 				 sizeof(*ref));
-		if (!suite_check_alloc(p, ref))
+		if (!runner_suite_check_alloc(p, ref))
 			return;
 		ref->line = p->line;
 		ref->scenario = strdup(name);
 		ref->T = calloc(1, sizeof(char *));
-		suite_check_alloc(p, ref->scenario);
-		suite_check_alloc(p, ref->T);
+		runner_suite_check_alloc(p, ref->scenario);
+		runner_suite_check_alloc(p, ref->T);
 		p->cur = s->nr_references - 1;
 	}
 }
@@ -91,27 +91,27 @@ static void open_section(struct suite_parser *p, const char *raw)
 
 	p->nr_seen = 0;
 	if (strlen(raw) >= INIH_MAX_SECTION - 1) {
-		suite_perr(p, p->line, "section name too long (at most %d "
+		runner_suite_perr(p, p->line, "section name too long (at most %d "
 			   "characters)", INIH_MAX_SECTION - 2);
 		return;
 	}
 	snprintf(text, sizeof(text), "%s", raw);
 	snprintf(p->secname, sizeof(p->secname), "%s", raw);
-	name = str_strip(text);
+	name = parse_strip(text);
 	arg = name + strcspn(name, " \t");
 	if (*arg) {
 		*arg++ = '\0';
-		arg = str_strip(arg);
+		arg = parse_strip(arg);
 	}
 	for (sec = SEC_SUITE; sec <= SEC_GATE; sec++) {
 		if (strcmp(name, plain[sec]))
 			continue;
 		if (*arg) {
-			suite_perr(p, p->line, "[%s] takes no name", name);
+			runner_suite_perr(p, p->line, "[%s] takes no name", name);
 			return;
 		}
 		if (p->sec_lines[sec]) {
-			suite_perr(p, p->line, "duplicate section [%s] (first at "
+			runner_suite_perr(p, p->line, "duplicate section [%s] (first at "
 				   "line %u)", name, p->sec_lines[sec]);
 			return;
 		}
@@ -125,7 +125,7 @@ static void open_section(struct suite_parser *p, const char *raw)
 		open_named(p, p->sec, name, arg);
 		return;
 	}
-	suite_perr(p, p->line, "unknown section [%s] (expected [suite], [measure], "
+	runner_suite_perr(p, p->line, "unknown section [%s] (expected [suite], [measure], "
 		   "[gate], [scenario NAME] or [reference NAME])", raw);
 }
 
@@ -145,12 +145,12 @@ static char *suite_reader(char *str, int num, void *stream)
 	if (p->line == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
 		line += 3, n -= 3;
 	if ((size_t)n != strlen(line)) {
-		suite_perr(p, p->line, "NUL byte in the file (not a text file?)");
+		runner_suite_perr(p, p->line, "NUL byte in the file (not a text file?)");
 		return NULL;
 	}
 	/* inih needs room for "\r\n\0" after the text. */
 	if (n + 3 > num) {
-		suite_perr(p, p->line, "line too long (%zd characters; at most %d)",
+		runner_suite_perr(p, p->line, "line too long (%zd characters; at most %d)",
 			   n, num - 3);
 		return NULL;
 	}
@@ -177,23 +177,23 @@ static int suite_handler(void *user, const char *section, const char *name,
 		return 0;
 	switch (p->sec) {
 	case SEC_NONE:
-		suite_perr(p, p->line, "'%s' outside any section (start with "
+		runner_suite_perr(p, p->line, "'%s' outside any section (start with "
 			   "[suite])", name);
 		break;
 	case SEC_SUITE:
-		suite_key_suite(p, name, val);
+		runner_suite_key_suite(p, name, val);
 		break;
 	case SEC_MEASURE:
-		suite_key_measure(p, name, val);
+		runner_suite_key_measure(p, name, val);
 		break;
 	case SEC_GATE:
-		suite_key_gate(p, name, val);
+		runner_suite_key_gate(p, name, val);
 		break;
 	case SEC_SCENARIO:
-		suite_key_scenario(p, name, val);
+		runner_suite_key_scenario(p, name, val);
 		break;
 	case SEC_REFERENCE:
-		suite_key_reference(p, name, val);
+		runner_suite_key_reference(p, name, val);
 		break;
 	}
 	return !p->failed;
@@ -206,15 +206,15 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 
 	if (sc->compare) {
 		if (!strcmp(sc->compare, sc->name))
-			return suite_perr(p, sc->compare_line, "scenario '%s' is "
+			return runner_suite_perr(p, sc->compare_line, "scenario '%s' is "
 					  "compared against itself", sc->name);
-		if (!suite_find(s, sc->compare))
-			return suite_perr(p, sc->compare_line, "scenario '%s' is "
+		if (!runner_suite_find(s, sc->compare))
+			return runner_suite_perr(p, sc->compare_line, "scenario '%s' is "
 					  "compared against unknown scenario '%s'",
 					  sc->name, sc->compare);
 	}
 	if (sc->control != CONTROL_NONE && !sc->compare)
-		return suite_perr(p, sc->control_line, "control: scenario '%s' is "
+		return runner_suite_perr(p, sc->control_line, "control: scenario '%s' is "
 				  "a control but is compared with nothing (add "
 				  "compare = BASELINE)", sc->name);
 	for (i = 0; i < sc->nr_expects; i++) {
@@ -223,17 +223,17 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 				    sc->expects[i].workload))
 				break;
 		if (j == sc->nr_workloads)
-			return suite_perr(p, sc->expects[i].line, "expect: scenario "
+			return runner_suite_perr(p, sc->expects[i].line, "expect: scenario "
 					  "'%s' has no workload named '%s'",
 					  sc->name, sc->expects[i].workload);
 	}
 	/* Each scenario's list holds the suite's requirements too. */
 	for (i = 0; s->requires && s->requires[i]; i++)
-		if (strv_push(&sc->requires, s->requires[i]))
-			return suite_perr(p, sc->line, "out of memory");
+		if (runner_strv_push(&sc->requires, s->requires[i]))
+			return runner_suite_perr(p, sc->line, "out of memory");
 	if (!sc->requires) {
 		sc->requires = calloc(1, sizeof(char *));
-		suite_check_alloc(p, sc->requires);
+		runner_suite_check_alloc(p, sc->requires);
 	}
 }
 
@@ -246,7 +246,7 @@ static void check_cycle(struct suite_parser *p, const struct suite_scenario *sc)
 
 	used = snprintf(path, sizeof(path), "%s", sc->name);
 	for (n = 0; n < p->suite->nr_scenarios; n++) {
-		cur = cur->compare ? suite_find(p->suite, cur->compare) : NULL;
+		cur = cur->compare ? runner_suite_find(p->suite, cur->compare) : NULL;
 		if (!cur)
 			return;
 		if (used < sizeof(path))
@@ -258,7 +258,7 @@ static void check_cycle(struct suite_parser *p, const struct suite_scenario *sc)
 	/* A chain into a cycle sc is not part of: said at a member. */
 	if (cur != sc)
 		return;
-	suite_perr(p, sc->compare_line, "compare cycle: %s (a scenario must be "
+	runner_suite_perr(p, sc->compare_line, "compare cycle: %s (a scenario must be "
 		   "compared with a chain that ends at a baseline)", path);
 }
 
@@ -269,20 +269,20 @@ static void check_suite(struct suite_parser *p)
 	size_t i;
 
 	if (!s->nr_scenarios)
-		return suite_perr(p, p->line ? p->line : 1, "no [scenario NAME] "
+		return runner_suite_perr(p, p->line ? p->line : 1, "no [scenario NAME] "
 				  "section: a suite needs at least one");
 	if (p->has_duration && p->has_loops)
-		return suite_perr(p, p->sec_lines[SEC_MEASURE], "[measure] has both "
+		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE], "[measure] has both "
 				  "duration and loops; keep one");
 	for (i = 0; i < s->nr_scenarios; i++)
 		if (!s->scenarios[i].has_tool)
 			s->scenarios[i].tool = s->measure.tool;
-	if (suite_uses_cyclictest(s) && !p->has_duration && !p->has_loops)
-		return suite_perr(p, p->sec_lines[SEC_MEASURE] ?
+	if (runner_suite_uses_cyclictest(s) && !p->has_duration && !p->has_loops)
+		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
 				  p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
 				  "duration (e.g. 20s) or loops for cyclictest");
-	if (suite_uses_timerlat(s) && !p->has_duration)
-		return suite_perr(p, p->sec_lines[SEC_MEASURE] ?
+	if (runner_suite_uses_timerlat(s) && !p->has_duration)
+		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
 				  p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
 				  "duration (e.g. 20s) for timerlat (rtla -d; it "
 				  "has no loop count)");
@@ -294,7 +294,7 @@ static void check_suite(struct suite_parser *p)
 	if (p->failed)
 		return;
 	if (!baseline)
-		return suite_perr(p, s->scenarios[0].line, "no baseline: every "
+		return runner_suite_perr(p, s->scenarios[0].line, "no baseline: every "
 				  "scenario has 'compare'; at least one must not");
 	for (i = 0; i < s->nr_scenarios && !p->failed; i++)
 		check_cycle(p, &s->scenarios[i]);
@@ -303,10 +303,10 @@ static void check_suite(struct suite_parser *p)
 	for (i = 0; i < s->nr_references; i++) {
 		struct suite_scenario *sc;
 
-		sc = (struct suite_scenario *)suite_find(s,
+		sc = (struct suite_scenario *)runner_suite_find(s,
 						s->references[i].scenario);
 		if (!sc)
-			return suite_perr(p, s->references[i].line, "[reference %s]: "
+			return runner_suite_perr(p, s->references[i].line, "[reference %s]: "
 					  "no scenario '%s'",
 					  s->references[i].scenario,
 					  s->references[i].scenario);
@@ -355,7 +355,7 @@ static void inih_configure(void)
 	ini_allow_no_value = false;
 }
 
-int suite_load(const char *path, struct suite *suite, struct suite_error *err)
+int runner_suite_load(const char *path, struct suite *suite, struct suite_error *err)
 {
 	struct suite_parser p = {
 		.suite = suite, .file = path, .err = err,
@@ -373,24 +373,24 @@ int suite_load(const char *path, struct suite *suite, struct suite_error *err)
 	}
 	set_defaults(suite, path);
 	if (!suite->path || !suite->name || !suite->gate.metric) {
-		suite_perr(&p, 1, "out of memory");
+		runner_suite_perr(&p, 1, "out of memory");
 		goto out;
 	}
 	inih_configure();
 	ret = ini_parse_stream(suite_reader, &p, suite_handler, &p);
 	if (!p.failed && ferror(p.f))
-		suite_perr(&p, p.line, "read error");
+		runner_suite_perr(&p, p.line, "read error");
 	if (!p.failed && ret > 0)
-		suite_perr(&p, ret, "expected [section], key = value, or a comment");
+		runner_suite_perr(&p, ret, "expected [section], key = value, or a comment");
 	if (!p.failed && ret < 0)
-		suite_perr(&p, p.line, "out of memory");
+		runner_suite_perr(&p, p.line, "out of memory");
 	if (!p.failed)
 		check_suite(&p);
 out:
 	fclose(p.f);
 	free(p.buf);
 	if (p.failed) {
-		suite_free(suite);
+		runner_suite_free(suite);
 		return -EINVAL;
 	}
 	return 0;

@@ -18,25 +18,25 @@
 #include "runner_util.h"
 #include "trace/trace.h"
 
-void suite_key_suite(struct suite_parser *p, const char *name,
+void runner_suite_key_suite(struct suite_parser *p, const char *name,
 		     const char *val)
 {
 	struct suite *s = p->suite;
 	uint64_t v;
 
-	if (!suite_note_key(p, name))
+	if (!runner_suite_note_key(p, name))
 		return;
 	if (!strcmp(name, "name")) {
-		if (!suite_valid_name(val))
-			suite_perr(p, p->line, "name: '%s' is not a name of "
+		if (!runner_suite_valid_name(val))
+			runner_suite_perr(p, p->line, "name: '%s' is not a name of "
 				   "letters, digits, '-' and '_'", val);
 		else
-			suite_dup(p, &s->name, val);
+			runner_suite_dup(p, &s->name, val);
 	} else if (!strcmp(name, "description")) {
-		suite_dup(p, &s->description, val);
+		runner_suite_dup(p, &s->description, val);
 	} else if (!strcmp(name, "repetitions")) {
 		if (parse_u64_range(val, 1, 1000, &v))
-			suite_perr(p, p->line, "repetitions: '%s' is not a whole "
+			runner_suite_perr(p, p->line, "repetitions: '%s' is not a whole "
 				   "number from 1 to 1000", val);
 		else
 			s->repetitions = (unsigned int)v;
@@ -48,12 +48,12 @@ void suite_key_suite(struct suite_parser *p, const char *name,
 		else if (!strcmp(val, "randomized"))
 			s->order = SUITE_ORDER_RANDOMIZED;
 		else
-			suite_perr(p, p->line, "order: '%s' is not interleaved, "
+			runner_suite_perr(p, p->line, "order: '%s' is not interleaved, "
 				   "randomized or blocked", val);
 	} else if (!strcmp(name, "requires")) {
-		suite_parse_requires(p, &s->requires, val);
+		runner_suite_parse_requires(p, &s->requires, val);
 	} else {
-		suite_unknown_key(p, name, "name, description, repetitions, order, "
+		runner_suite_unknown_key(p, name, "name, description, repetitions, order, "
 				  "requires");
 	}
 }
@@ -88,7 +88,7 @@ static const char *runner_owned(const char *arg)
 }
 
 /* `tool =` in [measure] or a scenario. */
-void suite_parse_tool(struct suite_parser *p, const char *val,
+void runner_suite_parse_tool(struct suite_parser *p, const char *val,
 		      enum suite_tool *tool)
 {
 	if (!strcmp(val, "cyclictest"))
@@ -98,7 +98,7 @@ void suite_parse_tool(struct suite_parser *p, const char *val,
 	else if (!strcmp(val, "timerlat"))
 		*tool = SUITE_TOOL_TIMERLAT;
 	else
-		suite_perr(p, p->line, "tool: '%s' is not cyclictest, timerlat or "
+		runner_suite_perr(p, p->line, "tool: '%s' is not cyclictest, timerlat or "
 			   "none", val);
 }
 
@@ -141,7 +141,7 @@ static void tool_args(struct suite_parser *p, const char *key,
 	int ret;
 
 	if (strpbrk(val, "$`")) {
-		suite_perr(p, p->line, "%s: '$' and '`' are not expanded; remove "
+		runner_suite_perr(p, p->line, "%s: '$' and '`' are not expanded; remove "
 			   "them", key);
 		return;
 	}
@@ -149,12 +149,12 @@ static void tool_args(struct suite_parser *p, const char *key,
 	if (ret) {
 		if (ret == WRDE_NOSPACE)
 			wordfree(&we);
-		suite_perr(p, p->line, "%s: cannot split the options (unbalanced "
+		runner_suite_perr(p, p->line, "%s: cannot split the options (unbalanced "
 			   "quotes or an unquoted | & ; < > ( ) { })", key);
 		return;
 	}
 	*argv = calloc(1, sizeof(char *));
-	if (!suite_check_alloc(p, *argv))
+	if (!runner_suite_check_alloc(p, *argv))
 		goto out;
 	for (i = 0; i < we.we_wordc; i++) {
 		own = owned(we.we_wordv[i]);
@@ -165,27 +165,27 @@ static void tool_args(struct suite_parser *p, const char *key,
 			    strncmp(we.we_wordv[i], own, strlen(own)))
 				snprintf(ab, sizeof(ab), " (to %s, an "
 					 "abbreviation of %s)", key, own);
-			suite_perr(p, p->line, "%s: '%s'%s is the runner's (%s)", key,
+			runner_suite_perr(p, p->line, "%s: '%s'%s is the runner's (%s)", key,
 				   we.we_wordv[i], ab, why);
 			goto out;
 		}
-		if (strv_push(argv, we.we_wordv[i])) {
-			suite_check_alloc(p, NULL);
+		if (runner_strv_push(argv, we.we_wordv[i])) {
+			runner_suite_check_alloc(p, NULL);
 			goto out;
 		}
 	}
-	suite_dup(p, text, val);
+	runner_suite_dup(p, text, val);
 out:
 	wordfree(&we);
 }
 
-void suite_key_measure(struct suite_parser *p, const char *name,
+void runner_suite_key_measure(struct suite_parser *p, const char *name,
 		       const char *val)
 {
 	struct suite_measure *m = &p->suite->measure;
 	uint64_t v;
 
-	if (!suite_note_key(p, name))
+	if (!runner_suite_note_key(p, name))
 		return;
 	if (!strcmp(name, "cyclictest")) {
 		tool_args(p, name, val, runner_owned, "it adds -D/-l, -h, "
@@ -193,23 +193,23 @@ void suite_key_measure(struct suite_parser *p, const char *name,
 			  &m->args, &m->args_text);
 	} else if (!strcmp(name, "duration")) {
 		if (parse_duration_ns(val, &v) || v == 0)
-			suite_perr(p, p->line, "duration: '%s' is not a duration "
+			runner_suite_perr(p, p->line, "duration: '%s' is not a duration "
 				   "(e.g. 20s, 500ms, 2m)", val);
 		m->duration_ns = v;
 		p->has_duration = true;
 	} else if (!strcmp(name, "loops")) {
 		if (parse_u64_range(val, 1, 1000000000000ULL, &v))
-			suite_perr(p, p->line, "loops: '%s' is not a whole number "
+			runner_suite_perr(p, p->line, "loops: '%s' is not a whole number "
 				   "≥ 1", val);
 		m->loops = v;
 		p->has_loops = true;
 	} else if (!strcmp(name, "histogram")) {
 		if (parse_u64_range(val, 1, 1000000, &v))
-			suite_perr(p, p->line, "histogram: '%s' is not a whole "
+			runner_suite_perr(p, p->line, "histogram: '%s' is not a whole "
 				   "number of us from 1 to 1000000", val);
 		m->histogram_us = (unsigned int)v;
 	} else if (!strcmp(name, "tool")) {
-		suite_parse_tool(p, val, &m->tool);
+		runner_suite_parse_tool(p, val, &m->tool);
 	} else if (!strcmp(name, "timerlat")) {
 		tool_args(p, name, val, timerlat_owned, "it sets -d, -E and "
 			  "-b from duration and histogram, reads both "
@@ -218,29 +218,29 @@ void suite_key_measure(struct suite_parser *p, const char *name,
 			  &m->timerlat_text);
 	} else if (!strcmp(name, "timeout")) {
 		if (parse_duration_ns(val, &v) || v == 0)
-			suite_perr(p, p->line, "timeout: '%s' is not a duration "
+			runner_suite_perr(p, p->line, "timeout: '%s' is not a duration "
 				   "(e.g. 10m)", val);
 		m->timeout_ns = v;
 	} else if (!strcmp(name, "ready_timeout")) {
 		if (parse_duration_ns(val, &v) || v == 0)
-			suite_perr(p, p->line, "ready_timeout: '%s' is not a "
+			runner_suite_perr(p, p->line, "ready_timeout: '%s' is not a "
 				   "duration (e.g. 15m)", val);
 		m->ready_timeout_ns = v;
 	} else if (!strcmp(name, "trace")) {
 		enum trace_capture c;
 
 		if (trace_capture_parse(val, &c))
-			suite_perr(p, p->line, "trace: '%s' is not off, spikes or "
+			runner_suite_perr(p, p->line, "trace: '%s' is not off, spikes or "
 				   "on", val);
 		else
 			m->trace = c;
 	} else {
-		suite_unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
+		runner_suite_unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
 				  "histogram, tool, timeout, trace");
 	}
 }
 
-bool suite_valid_metric(const char *s)
+bool runner_suite_valid_metric(const char *s)
 {
 	static const char *const builtin[] = {
 		"max", "avg", "p50", "p99", "p99.9", "p99.99", "p99.999",
@@ -266,7 +266,7 @@ static void gate_number(struct suite_parser *p, const char *name,
 	double v;
 
 	if (parse_double(val, &v) || v < lo || v > hi)
-		suite_perr(p, p->line, "%s: '%s' is not a number from %g to %g",
+		runner_suite_perr(p, p->line, "%s: '%s' is not a number from %g to %g",
 			   name, val, lo, hi);
 	else
 		*out = v;
@@ -282,7 +282,7 @@ static bool budget_key(const char *name)
 		return false;
 	snprintf(metric, sizeof(metric), "%.*s", (int)(n - 3), name);
 	return !strcmp(metric, "max") || (metric[0] == 'p' &&
-					  suite_valid_metric(metric));
+					  runner_suite_valid_metric(metric));
 }
 
 static void gate_budget(struct suite_parser *p, const char *name,
@@ -292,7 +292,7 @@ static void gate_budget(struct suite_parser *p, const char *name,
 	struct suite_budget *b;
 
 	if (g->nr_budgets == SUITE_MAX_BUDGETS) {
-		suite_perr(p, p->line, "%s: at most %d budgets", name,
+		runner_suite_perr(p, p->line, "%s: at most %d budgets", name,
 			   SUITE_MAX_BUDGETS);
 		return;
 	}
@@ -304,20 +304,20 @@ static void gate_budget(struct suite_parser *p, const char *name,
 		g->nr_budgets++;
 }
 
-void suite_key_gate(struct suite_parser *p, const char *name,
+void runner_suite_key_gate(struct suite_parser *p, const char *name,
 		    const char *val)
 {
 	struct suite_gate *g = &p->suite->gate;
 
-	if (!suite_note_key(p, name))
+	if (!runner_suite_note_key(p, name))
 		return;
 	if (!strcmp(name, "metric")) {
-		if (!suite_valid_metric(val))
-			suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
+		if (!runner_suite_valid_metric(val))
+			runner_suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
 				   "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
 				   val);
 		else
-			suite_dup(p, &g->metric, val);
+			runner_suite_dup(p, &g->metric, val);
 	} else if (!strcmp(name, "alpha")) {
 		gate_number(p, name, val, 1e-9, 0.5, &g->alpha);
 	} else if (!strcmp(name, "min_increase_us")) {
@@ -328,14 +328,14 @@ void suite_key_gate(struct suite_parser *p, const char *name,
 		uint64_t v;
 
 		if (parse_duration_ns(val, &v) || v == 0)
-			suite_perr(p, p->line, "until_decided: '%s' is not a time "
+			runner_suite_perr(p, p->line, "until_decided: '%s' is not a time "
 				   "budget (e.g. 10m)", val);
 		else
 			g->until_decided_ns = v;
 	} else if (budget_key(name)) {
 		gate_budget(p, name, val);
 	} else {
-		suite_unknown_key(p, name, "metric, alpha, min_increase_us, "
+		runner_suite_unknown_key(p, name, "metric, alpha, min_increase_us, "
 				  "min_increase_pct, until_decided, max_us, pNN_us");
 	}
 }

@@ -18,7 +18,7 @@
 #include "runner_util.h"
 #include "trace/trace.h"
 
-const char *suite_control_name(enum suite_control c)
+const char *runner_suite_control_name(enum suite_control c)
 {
 	switch (c) {
 	case CONTROL_POSITIVE:
@@ -30,7 +30,7 @@ const char *suite_control_name(enum suite_control c)
 	}
 }
 
-bool suite_uses_timerlat(const struct suite *suite)
+bool runner_suite_uses_timerlat(const struct suite *suite)
 {
 	size_t i;
 
@@ -40,7 +40,7 @@ bool suite_uses_timerlat(const struct suite *suite)
 	return false;
 }
 
-const char *suite_tool_name(enum suite_tool tool)
+const char *runner_suite_tool_name(enum suite_tool tool)
 {
 	switch (tool) {
 	case SUITE_TOOL_NONE: return "none";
@@ -49,7 +49,7 @@ const char *suite_tool_name(enum suite_tool tool)
 	}
 }
 
-bool suite_uses_cyclictest(const struct suite *suite)
+bool runner_suite_uses_cyclictest(const struct suite *suite)
 {
 	size_t i;
 
@@ -59,7 +59,7 @@ bool suite_uses_cyclictest(const struct suite *suite)
 	return false;
 }
 
-bool suite_compares(const struct suite *suite)
+bool runner_suite_compares(const struct suite *suite)
 {
 	size_t i;
 
@@ -69,7 +69,7 @@ bool suite_compares(const struct suite *suite)
 	return false;
 }
 
-const struct suite_scenario *suite_find(const struct suite *suite,
+const struct suite_scenario *runner_suite_find(const struct suite *suite,
 					const char *name)
 {
 	size_t i;
@@ -103,14 +103,14 @@ static void free_scenario(struct suite_scenario *sc)
 	free(sc->workloads);
 	free(sc->tunables);
 	free(sc->expects);
-	strv_free(sc->requires);
+	runner_strv_free(sc->requires);
 	free(sc->name);
 	free(sc->description);
 	free(sc->compare);
 	free(sc->metric);
 }
 
-void suite_free(struct suite *suite)
+void runner_suite_free(struct suite *suite)
 {
 	size_t i, j;
 
@@ -122,16 +122,16 @@ void suite_free(struct suite *suite)
 		for (j = 0; j < ref->nr_values; j++)
 			free(ref->values[j].metric);
 		free(ref->values);
-		strv_free(ref->T);
+		runner_strv_free(ref->T);
 		free(ref->scenario);
 		free(ref->source);
 	}
 	free(suite->scenarios);
 	free(suite->references);
-	strv_free(suite->requires);
-	strv_free(suite->measure.args);
+	runner_strv_free(suite->requires);
+	runner_strv_free(suite->measure.args);
 	free(suite->measure.args_text);
-	strv_free(suite->measure.timerlat_args);
+	runner_strv_free(suite->measure.timerlat_args);
 	free(suite->measure.timerlat_text);
 	free(suite->gate.metric);
 	free(suite->path);
@@ -140,7 +140,7 @@ void suite_free(struct suite *suite)
 	memset(suite, 0, sizeof(*suite));
 }
 
-const char *suite_tunable_kind_name(enum tunable_kind kind)
+const char *runner_suite_tunable_kind_name(enum tunable_kind kind)
 {
 	switch (kind) {
 	case TUNABLE_SYSCTL:
@@ -152,14 +152,4 @@ const char *suite_tunable_kind_name(enum tunable_kind kind)
 	default:
 		return "debugfs";
 	}
-}
-
-const char *suite_expect_op_name(enum expect_op op)
-{
-	static const char *const names[] = {
-		[EXPECT_GT] = ">", [EXPECT_GE] = ">=", [EXPECT_LT] = "<",
-		[EXPECT_LE] = "<=", [EXPECT_EQ] = "==", [EXPECT_NE] = "!=",
-	};
-
-	return names[op];
 }

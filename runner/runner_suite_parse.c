@@ -18,7 +18,7 @@
 #include "runner_util.h"
 #include "trace/trace.h"
 
-void suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
+void runner_suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
 		...)
 {
 	size_t n;
@@ -36,7 +36,7 @@ void suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
 	va_end(ap);
 }
 
-bool suite_valid_name(const char *s)
+bool runner_suite_valid_name(const char *s)
 {
 	if (!*s)
 		return false;
@@ -46,38 +46,38 @@ bool suite_valid_name(const char *s)
 	return true;
 }
 
-bool suite_check_alloc(struct suite_parser *p, const void *ptr)
+bool runner_suite_check_alloc(struct suite_parser *p, const void *ptr)
 {
 	if (!ptr)
-		suite_perr(p, p->line, "out of memory");
+		runner_suite_perr(p, p->line, "out of memory");
 	return ptr != NULL;
 }
 
-int suite_dup(struct suite_parser *p, char **dst, const char *val)
+int runner_suite_dup(struct suite_parser *p, char **dst, const char *val)
 {
 	free(*dst);
 	*dst = strdup(val);
-	return suite_check_alloc(p, *dst) ? 0 : -ENOMEM;
+	return runner_suite_check_alloc(p, *dst) ? 0 : -ENOMEM;
 }
 
-struct suite_scenario *suite_cur_scenario(struct suite_parser *p)
+struct suite_scenario *runner_suite_cur_scenario(struct suite_parser *p)
 {
 	return &p->suite->scenarios[p->cur];
 }
 
-struct suite_reference *suite_cur_reference(struct suite_parser *p)
+struct suite_reference *runner_suite_cur_reference(struct suite_parser *p)
 {
 	return &p->suite->references[p->cur];
 }
 
 /* Single-valued keys may appear once per section. */
-bool suite_note_key(struct suite_parser *p, const char *name)
+bool runner_suite_note_key(struct suite_parser *p, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr_seen; i++)
 		if (!strcmp(p->seen[i].name, name)) {
-			suite_perr(p, p->line, "duplicate key '%s' (first at line "
+			runner_suite_perr(p, p->line, "duplicate key '%s' (first at line "
 				   "%u)", name, p->seen[i].line);
 			return false;
 		}
@@ -89,33 +89,33 @@ bool suite_note_key(struct suite_parser *p, const char *name)
 	return true;
 }
 
-void suite_unknown_key(struct suite_parser *p, const char *name,
+void runner_suite_unknown_key(struct suite_parser *p, const char *name,
 		       const char *known)
 {
-	suite_perr(p, p->line, "unknown key '%s' in [%s] (known: %s)", name,
+	runner_suite_perr(p, p->line, "unknown key '%s' in [%s] (known: %s)", name,
 		   p->secname, known);
 }
 
-int suite_parse_requires(struct suite_parser *p, char ***out,
+int runner_suite_parse_requires(struct suite_parser *p, char ***out,
 			 const char *val)
 {
 	char *copy = strdup(val), *tok, *save = NULL;
 	int ret = 0;
 
-	if (!suite_check_alloc(p, copy))
+	if (!runner_suite_check_alloc(p, copy))
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
-		tok = str_strip(tok);
-		if (!req_valid(tok)) {
-			suite_perr(p, p->line, "requires: unknown requirement '%s' "
+		tok = parse_strip(tok);
+		if (!runner_req_valid(tok)) {
+			runner_suite_perr(p, p->line, "requires: unknown requirement '%s' "
 				   "(known: root, tracefs, debugfs, sched-features, "
 				   "base-slice, preempt-rt, slice-extension, "
 				   "sysctl:NAME, file:PATH, cpus>=N)", tok);
 			ret = -EINVAL;
-		} else if (strv_push(out, tok)) {
+		} else if (runner_strv_push(out, tok)) {
 			ret = -ENOMEM;
-			suite_check_alloc(p, NULL);
+			runner_suite_check_alloc(p, NULL);
 		}
 	}
 	free(copy);

@@ -42,7 +42,7 @@ struct suite_parser {
 
 /*
  * The parser's files: runner_suite.c reads the file and checks the whole
- * (the entry, suite_load), runner_suite_keys.c takes the keys of [suite],
+ * (the entry, runner_suite_load), runner_suite_keys.c takes the keys of [suite],
  * [measure] and [gate], runner_suite_scenario.c those of [scenario] and
  * [reference] (a workload line: runner_suite_workload.c); all call down
  * into runner_suite_parse.c. runner_suite_model.c answers questions about
@@ -52,44 +52,44 @@ struct suite_parser {
 /* runner_suite_parse.c: what every key handler shares */
 /* The first error, "FILE:LINE: ..." into the suite_error; later ones are
  * dropped (the parse stops at the first). */
-void suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
+void runner_suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
 		...) __attribute__((format(printf, 3, 4)));
 /* A scenario or gate name: letters, digits, '-' and '_'. */
-bool suite_valid_name(const char *s);
+bool runner_suite_valid_name(const char *s);
 /* False (and "out of memory" said) for a NULL @ptr. */
-bool suite_check_alloc(struct suite_parser *p, const void *ptr);
+bool runner_suite_check_alloc(struct suite_parser *p, const void *ptr);
 /* *dst = a copy of @val (the old one freed); 0 or -ENOMEM. */
-int suite_dup(struct suite_parser *p, char **dst, const char *val);
-struct suite_scenario *suite_cur_scenario(struct suite_parser *p);
-struct suite_reference *suite_cur_reference(struct suite_parser *p);
+int runner_suite_dup(struct suite_parser *p, char **dst, const char *val);
+struct suite_scenario *runner_suite_cur_scenario(struct suite_parser *p);
+struct suite_reference *runner_suite_cur_reference(struct suite_parser *p);
 /* Single-valued keys may appear once per section: false after saying so. */
-bool suite_note_key(struct suite_parser *p, const char *name);
-void suite_unknown_key(struct suite_parser *p, const char *name,
+bool runner_suite_note_key(struct suite_parser *p, const char *name);
+void runner_suite_unknown_key(struct suite_parser *p, const char *name,
 		       const char *known);
 /* "requires = a, b" into a NULL-terminated list. */
-int suite_parse_requires(struct suite_parser *p, char ***out,
+int runner_suite_parse_requires(struct suite_parser *p, char ***out,
 			 const char *val);
 
 /* runner_suite_keys.c: also for a scenario's own tool and metric */
-void suite_parse_tool(struct suite_parser *p, const char *val,
+void runner_suite_parse_tool(struct suite_parser *p, const char *val,
 		      enum suite_tool *tool);
 /* max, avg, pNN[.N...], or WORKLOAD.METRIC */
-bool suite_valid_metric(const char *s);
+bool runner_suite_valid_metric(const char *s);
 
 /* The keys of each section (the suite_handler() dispatch). */
-void suite_key_suite(struct suite_parser *p, const char *name,
+void runner_suite_key_suite(struct suite_parser *p, const char *name,
 		     const char *val);
-void suite_key_measure(struct suite_parser *p, const char *name,
+void runner_suite_key_measure(struct suite_parser *p, const char *name,
 		       const char *val);
-void suite_key_gate(struct suite_parser *p, const char *name,
+void runner_suite_key_gate(struct suite_parser *p, const char *name,
 		    const char *val);
-void suite_key_scenario(struct suite_parser *p, const char *name,
+void runner_suite_key_scenario(struct suite_parser *p, const char *name,
 			const char *val);
-void suite_key_reference(struct suite_parser *p, const char *name,
+void runner_suite_key_reference(struct suite_parser *p, const char *name,
 			 const char *val);
 
 /* Parses a workload line into @wl (options, program, alias). */
-int suite_workload_parse(struct suite_workload *wl, const char *text,
+int runner_suite_workload_parse(struct suite_workload *wl, const char *text,
 			 char *err, size_t len);
 
 #endif

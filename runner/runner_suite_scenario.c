@@ -35,13 +35,13 @@ static bool valid_path_chars(const char *s)
 static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 			const char *key, const char *val)
 {
-	struct suite_scenario *sc = suite_cur_scenario(p);
+	struct suite_scenario *sc = runner_suite_cur_scenario(p);
 	struct suite_tunable *t;
 	char *copy, *eq, *name, *value;
 	size_t i;
 
 	copy = strdup(val);
-	if (!suite_check_alloc(p, copy))
+	if (!runner_suite_check_alloc(p, copy))
 		return;
 	if (kind == TUNABLE_SCHED_FEATURE) {
 		const char *f = copy + (strncmp(copy, "NO_", 3) ? 0 : 3);
@@ -53,7 +53,7 @@ static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 			    !isdigit((unsigned char)*f) && *f != '_')
 				break;
 		if (*f || !*name) {
-			suite_perr(p, p->line, "sched_feature: '%s' is not FEATURE "
+			runner_suite_perr(p, p->line, "sched_feature: '%s' is not FEATURE "
 				   "or NO_FEATURE (e.g. HRTICK, NO_HRTICK)", val);
 			goto out;
 		}
@@ -63,22 +63,22 @@ static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 		name = "sched/base_slice_ns";
 		value = copy;
 		if (parse_u64_range(copy, 1, 1000000000ULL, &ns)) {
-			suite_perr(p, p->line, "base_slice_ns: '%s' is not a whole "
+			runner_suite_perr(p, p->line, "base_slice_ns: '%s' is not a whole "
 				   "number of ns", val);
 			goto out;
 		}
 	} else {
 		eq = strchr(copy, '=');
 		if (!eq) {
-			suite_perr(p, p->line, "%s: expected NAME=VALUE, got '%s'",
+			runner_suite_perr(p, p->line, "%s: expected NAME=VALUE, got '%s'",
 				   key, val);
 			goto out;
 		}
 		*eq = '\0';
-		name = str_strip(copy);
-		value = str_strip(eq + 1);
+		name = parse_strip(copy);
+		value = parse_strip(eq + 1);
 		if (!valid_path_chars(name) || !*value) {
-			suite_perr(p, p->line, "%s: '%s' is not NAME=VALUE with a "
+			runner_suite_perr(p, p->line, "%s: '%s' is not NAME=VALUE with a "
 				   "relative name of letters, digits, '-', '_', "
 				   "'.', '/'", key, val);
 			goto out;
@@ -87,47 +87,47 @@ static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 	for (i = 0; i < sc->nr_tunables; i++)
 		if (!strcmp(sc->tunables[i].name, name) &&
 		    sc->tunables[i].kind == kind) {
-			suite_perr(p, p->line, "%s '%s' set twice in this scenario "
+			runner_suite_perr(p, p->line, "%s '%s' set twice in this scenario "
 				   "(first at line %u)", key, name,
 				   sc->tunables[i].line);
 			goto out;
 		}
-	t = array_push(&sc->tunables, &sc->nr_tunables, sizeof(*t));
-	if (!suite_check_alloc(p, t))
+	t = runner_array_push(&sc->tunables, &sc->nr_tunables, sizeof(*t));
+	if (!runner_suite_check_alloc(p, t))
 		goto out;
 	t->kind = kind;
 	t->line = p->line;
 	t->name = strdup(name);
 	t->value = strdup(value);
-	suite_check_alloc(p, t->name);
-	suite_check_alloc(p, t->value);
+	runner_suite_check_alloc(p, t->name);
+	runner_suite_check_alloc(p, t->value);
 out:
 	free(copy);
 }
 
 static void add_workload(struct suite_parser *p, const char *val)
 {
-	struct suite_scenario *sc = suite_cur_scenario(p);
+	struct suite_scenario *sc = runner_suite_cur_scenario(p);
 	struct suite_workload *wl;
 	char msg[256];
 	size_t i;
 
-	wl = array_push(&sc->workloads, &sc->nr_workloads, sizeof(*wl));
-	if (!suite_check_alloc(p, wl))
+	wl = runner_array_push(&sc->workloads, &sc->nr_workloads, sizeof(*wl));
+	if (!runner_suite_check_alloc(p, wl))
 		return;
 	wl->line = p->line;
-	if (suite_workload_parse(wl, val, msg, sizeof(msg))) {
-		suite_perr(p, p->line, "workload: %s", msg);
+	if (runner_suite_workload_parse(wl, val, msg, sizeof(msg))) {
+		runner_suite_perr(p, p->line, "workload: %s", msg);
 		return;
 	}
 	if (!strcmp(wl->alias, "cyclictest")) {
-		suite_perr(p, p->line, "workload: the name 'cyclictest' is the "
+		runner_suite_perr(p, p->line, "workload: the name 'cyclictest' is the "
 			   "measurement's; choose another with as=");
 		return;
 	}
 	for (i = 0; i + 1 < sc->nr_workloads; i++)
 		if (!strcmp(sc->workloads[i].alias, wl->alias)) {
-			suite_perr(p, p->line, "workload: two workloads named '%s' "
+			runner_suite_perr(p, p->line, "workload: two workloads named '%s' "
 				   "(the other at line %u); name one with as=",
 				   wl->alias, sc->workloads[i].line);
 			return;
@@ -143,14 +143,14 @@ static void add_expect(struct suite_parser *p, const char *val)
 		{ ">=", EXPECT_GE }, { "<=", EXPECT_LE }, { "==", EXPECT_EQ },
 		{ "!=", EXPECT_NE }, { ">", EXPECT_GT },  { "<", EXPECT_LT },
 	};
-	struct suite_scenario *sc = suite_cur_scenario(p);
+	struct suite_scenario *sc = runner_suite_cur_scenario(p);
 	struct suite_expect *e;
 	char *copy, *pos = NULL, *lhs, *rhs, *dot;
 	size_t i, oplen = 0;
 	double num;
 
 	copy = strdup(val);
-	if (!suite_check_alloc(p, copy))
+	if (!runner_suite_check_alloc(p, copy))
 		return;
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]) && !pos; i++) {
 		pos = strstr(copy, ops[i].s);
@@ -160,16 +160,16 @@ static void add_expect(struct suite_parser *p, const char *val)
 		goto bad;
 	i--;
 	*pos = '\0';
-	lhs = str_strip(copy);
-	rhs = str_strip(pos + oplen);
+	lhs = parse_strip(copy);
+	rhs = parse_strip(pos + oplen);
 	dot = strchr(lhs, '.');
 	if (!dot || dot == lhs || !dot[1] || parse_double(rhs, &num))
 		goto bad;
 	*dot = '\0';
-	if (!suite_valid_name(lhs))
+	if (!runner_suite_valid_name(lhs))
 		goto bad;
-	e = array_push(&sc->expects, &sc->nr_expects, sizeof(*e));
-	if (!suite_check_alloc(p, e))
+	e = runner_array_push(&sc->expects, &sc->nr_expects, sizeof(*e));
+	if (!runner_suite_check_alloc(p, e))
 		goto out;
 	e->line = p->line;
 	e->op = ops[i].op;
@@ -177,21 +177,21 @@ static void add_expect(struct suite_parser *p, const char *val)
 	e->text = strdup(val);
 	e->workload = strdup(lhs);
 	e->key = strdup(dot + 1);
-	suite_check_alloc(p, e->text);
-	suite_check_alloc(p, e->workload);
-	suite_check_alloc(p, e->key);
+	runner_suite_check_alloc(p, e->text);
+	runner_suite_check_alloc(p, e->workload);
+	runner_suite_check_alloc(p, e->key);
 	goto out;
 bad:
-	suite_perr(p, p->line, "expect: '%s' is not WORKLOAD.KEY OP NUMBER "
+	runner_suite_perr(p, p->line, "expect: '%s' is not WORKLOAD.KEY OP NUMBER "
 		   "(OP: > >= < <= == !=)", val);
 out:
 	free(copy);
 }
 
-void suite_key_scenario(struct suite_parser *p, const char *name,
+void runner_suite_key_scenario(struct suite_parser *p, const char *name,
 			const char *val)
 {
-	struct suite_scenario *sc = suite_cur_scenario(p);
+	struct suite_scenario *sc = runner_suite_cur_scenario(p);
 
 	if (!strcmp(name, "workload"))
 		return add_workload(p, val);
@@ -203,17 +203,17 @@ void suite_key_scenario(struct suite_parser *p, const char *name,
 		return add_tunable(p, TUNABLE_DEBUGFS, name, val);
 	if (!strcmp(name, "expect"))
 		return add_expect(p, val);
-	if (!suite_note_key(p, name))
+	if (!runner_suite_note_key(p, name))
 		return;
 	if (!strcmp(name, "description")) {
-		suite_dup(p, &sc->description, val);
+		runner_suite_dup(p, &sc->description, val);
 	} else if (!strcmp(name, "compare")) {
 		sc->compare_line = p->line;
-		if (!suite_valid_name(val))
-			suite_perr(p, p->line, "compare: '%s' is not a scenario "
+		if (!runner_suite_valid_name(val))
+			runner_suite_perr(p, p->line, "compare: '%s' is not a scenario "
 				   "name", val);
 		else
-			suite_dup(p, &sc->compare, val);
+			runner_suite_dup(p, &sc->compare, val);
 	} else if (!strcmp(name, "control")) {
 		sc->control_line = p->line;
 		if (!strcmp(val, "positive"))
@@ -221,33 +221,33 @@ void suite_key_scenario(struct suite_parser *p, const char *name,
 		else if (!strcmp(val, "negative"))
 			sc->control = CONTROL_NEGATIVE;
 		else
-			suite_perr(p, p->line, "control: '%s' is neither positive "
+			runner_suite_perr(p, p->line, "control: '%s' is neither positive "
 				   "nor negative", val);
 	} else if (!strcmp(name, "base_slice_ns")) {
 		add_tunable(p, TUNABLE_BASE_SLICE, name, val);
 	} else if (!strcmp(name, "requires")) {
-		suite_parse_requires(p, &sc->requires, val);
+		runner_suite_parse_requires(p, &sc->requires, val);
 	} else if (!strcmp(name, "tool")) {
 		sc->has_tool = true;
-		suite_parse_tool(p, val, &sc->tool);
+		runner_suite_parse_tool(p, val, &sc->tool);
 	} else if (!strcmp(name, "metric")) {
-		if (!suite_valid_metric(val))
-			suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
+		if (!runner_suite_valid_metric(val))
+			runner_suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
 				   "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
 				   val);
 		else
-			suite_dup(p, &sc->metric, val);
+			runner_suite_dup(p, &sc->metric, val);
 	} else {
-		suite_unknown_key(p, name, "description, compare, control, "
+		runner_suite_unknown_key(p, name, "description, compare, control, "
 				  "workload, sysctl, sched_feature, base_slice_ns, "
 				  "debugfs, requires, expect, tool, metric");
 	}
 }
 
-void suite_key_reference(struct suite_parser *p, const char *name,
+void runner_suite_key_reference(struct suite_parser *p, const char *name,
 			 const char *val)
 {
-	struct suite_reference *ref = suite_cur_reference(p);
+	struct suite_reference *ref = runner_suite_cur_reference(p);
 	struct suite_refvalue *rv;
 	struct ctline ct;
 	double v;
@@ -262,31 +262,31 @@ void suite_key_reference(struct suite_parser *p, const char *name,
 		snprintf(line, sizeof(line), "%s%s",
 			 strncmp(val, "T:", 2) ? "T: " : "", val);
 		if (!ctline_parse(line, &ct)) {
-			suite_perr(p, p->line, "T: not a cyclictest line "
+			runner_suite_perr(p, p->line, "T: not a cyclictest line "
 				   "(T: 0 ( 4213) P:95 I:1000 C: 5163 Min: 3 "
 				   "Act: 3 Avg: 3 Max: 12)");
 			return;
 		}
-		if (strv_push(&ref->T, line))
-			suite_check_alloc(p, NULL);
+		if (runner_strv_push(&ref->T, line))
+			runner_suite_check_alloc(p, NULL);
 		return;
 	}
-	if (!suite_note_key(p, name))
+	if (!runner_suite_note_key(p, name))
 		return;
 	if (!strcmp(name, "source")) {
-		suite_dup(p, &ref->source, val);
-	} else if (!strncmp(name, "value.", 6) && suite_valid_metric(name + 6)) {
+		runner_suite_dup(p, &ref->source, val);
+	} else if (!strncmp(name, "value.", 6) && runner_suite_valid_metric(name + 6)) {
 		if (parse_double(val, &v)) {
-			suite_perr(p, p->line, "%s: '%s' is not a number", name, val);
+			runner_suite_perr(p, p->line, "%s: '%s' is not a number", name, val);
 			return;
 		}
-		rv = array_push(&ref->values, &ref->nr_values, sizeof(*rv));
-		if (!suite_check_alloc(p, rv))
+		rv = runner_array_push(&ref->values, &ref->nr_values, sizeof(*rv));
+		if (!runner_suite_check_alloc(p, rv))
 			return;
 		rv->metric = strdup(name + 6);
 		rv->value = v;
-		suite_check_alloc(p, rv->metric);
+		runner_suite_check_alloc(p, rv->metric);
 	} else {
-		suite_unknown_key(p, name, "source, T, value.METRIC");
+		runner_suite_unknown_key(p, name, "source, T, value.METRIC");
 	}
 }

@@ -30,7 +30,7 @@
 #define ARM_STABLE	20		/* 200 ms without a new thread */
 #define MAX_TIDS	256
 
-int rtrace_prepare(struct runner *r)
+int runner_trace_prepare(struct runner *r)
 {
 	char prefix[64];
 	int ret;
@@ -40,7 +40,7 @@ int rtrace_prepare(struct runner *r)
 	ret = trace_instance_owner_prefix(prefix, sizeof(prefix));
 	if (ret)
 		return ret;
-	return state_add_undo(&r->state, RTRACE_UNDO_KIND, prefix, NULL);
+	return runner_state_add_undo(&r->state, RTRACE_UNDO_KIND, prefix, NULL);
 }
 
 static void info_error(struct rep_trace *t, const char *fmt, ...)
@@ -70,7 +70,7 @@ static void add_words(cJSON *o, const char *key, const char *text)
 	free(copy);
 }
 
-void rtrace_begin(struct rep_trace *t, enum trace_capture mode,
+void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
 		  const char *dir)
 {
 	struct trace_params tp = {
@@ -106,7 +106,7 @@ void rtrace_begin(struct rep_trace *t, enum trace_capture mode,
 	setenv(TRACE_INSTANCE_ENV, t->s.name, 1);
 }
 
-void rtrace_before_cyclictest(struct rep_trace *t)
+void runner_trace_before_cyclictest(struct rep_trace *t)
 {
 	if (!t->active || t->mode != TRACE_CAPTURE_SPIKES)
 		return;
@@ -120,7 +120,7 @@ void rtrace_before_cyclictest(struct rep_trace *t)
  * longer RT). Searched at SCHED_FIFO 1, below any measuring thread, so
  * that a loaded machine does not delay the search past an early break.
  */
-void rtrace_arm(struct rep_trace *t, int pid)
+void runner_trace_arm(struct rep_trace *t, int pid)
 {
 	struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
 	struct timespec tick = { 0, ARM_TICK_NS };
@@ -152,7 +152,7 @@ void rtrace_arm(struct rep_trace *t, int pid)
 	cJSON_AddNumberToObject(t->info, "stop_armed_threads", t->nr_armed);
 }
 
-void rtrace_stop(struct rep_trace *t)
+void runner_trace_stop(struct rep_trace *t)
 {
 	if (t->active)
 		trace_session_stop(&t->s);
@@ -232,7 +232,7 @@ static void save(struct rep_trace *t, const char *dir,
 {
 	struct trace_stats st;
 	char path[PATH_MAX];
-	double t0 = mono_now();
+	double t0 = runner_mono_now();
 
 	trace_session_stats(&t->s, &st);
 	cJSON_AddNumberToObject(t->info, "overrun", st.overrun);
@@ -244,11 +244,11 @@ static void save(struct rep_trace *t, const char *dir,
 	}
 	cJSON_AddStringToObject(t->info, "file", RTRACE_FILE);
 	cJSON_AddNumberToObject(t->info, "save_s",
-				(long)((mono_now() - t0) * 10) / 10.0);
+				(long)((runner_mono_now() - t0) * 10) / 10.0);
 	attribute(t, dir, path, ctr, finals, nr_finals);
 }
 
-void rtrace_finish(struct rep_trace *t, const char *dir, bool do_save,
+void runner_trace_finish(struct rep_trace *t, const char *dir, bool do_save,
 		   const struct ct_run *ctr, const struct ctline *finals,
 		   size_t nr_finals, cJSON **info)
 {

@@ -7,7 +7,7 @@
  *
  * To add a kind of undo: write its undo function here and add a line to
  * state_undo_table below; the component that makes the change records it
- * with state_add_undo() first.
+ * with runner_state_add_undo() first.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +36,7 @@ static int kind_from_name(const char *name, enum tunable_kind *kind)
 	size_t i;
 
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(name, suite_tunable_kind_name(kinds[i]))) {
+		if (!strcmp(name, runner_suite_tunable_kind_name(kinds[i]))) {
 			*kind = kinds[i];
 			return 0;
 		}
@@ -61,12 +61,12 @@ static int undo_tunable(const cJSON *e, char *done, size_t len)
 		 json_get_str(e, "feature", ""));
 	snprintf(t.orig, sizeof(t.orig), "%s", json_get_str(e, "value", ""));
 	/* A state file names the files it makes root write: only knobs. */
-	ret = state_check_target(t.path, STATE_TARGET_KNOB, done, len);
+	ret = runner_state_check_target(t.path, STATE_TARGET_KNOB, done, len);
 	if (ret)
 		return ret;
-	if (!tunable_read(&t, now, sizeof(now)) && !strcmp(now, t.orig))
+	if (!runner_tunable_read(&t, now, sizeof(now)) && !strcmp(now, t.orig))
 		return 0;
-	ret = tunable_restore(&t);
+	ret = runner_tunable_restore(&t);
 	if (ret)
 		snprintf(done, len, "cannot restore %s = %s (%s): %s", key,
 			 t.orig, t.path, strerror(-ret));
@@ -83,10 +83,10 @@ static int undo_cgroup(const cJSON *e, char *done, size_t len)
 
 	if (!*path || !fsio_exists(path))
 		return 0;
-	ret = state_check_target(path, STATE_TARGET_CGROUP, done, len);
+	ret = runner_state_check_target(path, STATE_TARGET_CGROUP, done, len);
 	if (ret)
 		return ret;
-	ret = cgroup_destroy(path);
+	ret = runner_cgroup_destroy(path);
 	if (ret)
 		snprintf(done, len, "cannot remove cgroup %s: %s", path,
 			 strerror(-ret));
@@ -118,7 +118,8 @@ static const struct state_undo_ops state_undo_table[] = {
 	{ RTRACE_UNDO_KIND, false, undo_trace },
 };
 
-const struct state_undo_ops *state_undo_find(const char *kind)
+/* The table of undo kinds. */
+static const struct state_undo_ops *runner_state_undo_find(const char *kind)
 {
 	size_t i;
 
@@ -172,7 +173,7 @@ static int kill_sweep(const char *needle)
 	return n;
 }
 
-int state_kill_owned(const char *dir)
+int runner_state_kill_owned(const char *dir)
 {
 	char needle[PATH_MAX + 16];
 	int i, n, total = 0;
@@ -218,7 +219,7 @@ static void undo_pass(cJSON *undo, bool kills, struct restore_log *log)
 	for (i = n - 1; i >= 0; i--) {
 		const cJSON *e = cJSON_GetArrayItem(undo, i);
 		const char *kind = json_get_str(e, "kind", "?");
-		const struct state_undo_ops *ops = state_undo_find(kind);
+		const struct state_undo_ops *ops = runner_state_undo_find(kind);
 		char done[512] = "";
 		int ret;
 
@@ -282,7 +283,7 @@ static void remove_temporaries(const cJSON *doc, struct restore_log *log)
 	}
 }
 
-int state_restore(const char *dir, const char *who)
+int runner_state_restore(const char *dir, const char *who)
 {
 	struct restore_log log = { .used = 0 };
 	struct json_error err;
@@ -293,10 +294,10 @@ int state_restore(const char *dir, const char *who)
 	snprintf(path, sizeof(path), "%s/" STATE_FILE, dir);
 	if (!fsio_exists(path))
 		return 0;
-	ret = state_check_dir(dir);
+	ret = runner_state_check_dir(dir);
 	if (ret)
 		return ret;
-	ret = state_read_file(path, &doc, &err);
+	ret = runner_state_read_file(path, &doc, &err);
 	if (ret) {
 		/* Written atomically, so this is not a half-written file. */
 		pr_err("%s; move it away once the machine is checked",
@@ -304,7 +305,7 @@ int state_restore(const char *dir, const char *who)
 		return ret;
 	}
 	undo = cJSON_GetObjectItemCaseSensitive(doc, "undo");
-	killed = state_kill_owned(dir);
+	killed = runner_state_kill_owned(dir);
 	if (killed > 0) {
 		snprintf(what, sizeof(what), "killed %d process%s of the run",
 			 killed, killed == 1 ? "" : "es");

@@ -14,18 +14,16 @@
  * *@nr elements; returns it, or NULL when out of memory (the array is
  * left as it was).
  */
-void *array_push(void *arr, size_t *nr, size_t size);
+void *runner_array_push(void *arr, size_t *nr, size_t size);
 
 /* NULL-terminated string vectors. */
-size_t strv_len(char *const *v);
-char **strv_dup(char *const *v);
-int strv_push(char ***v, const char *s);
-void strv_free(char **v);
-/* Joins with single spaces (for messages); the caller frees. */
-char *strv_join(char *const *v);
+size_t runner_strv_len(char *const *v);
+char **runner_strv_dup(char *const *v);
+int runner_strv_push(char ***v, const char *s);
+void runner_strv_free(char **v);
 
 /* CLOCK_MONOTONIC in seconds. */
-double mono_now(void);
-void realtime_now(struct timespec *ts);
+double runner_mono_now(void);
+void runner_realtime_now(struct timespec *ts);
 
 #endif

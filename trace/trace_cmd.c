@@ -567,7 +567,7 @@ static int load_result(const char *path, const struct trace_attr_params *ap,
 	return ret;
 }
 
-static int cmd_compare(int argc, char **argv)
+static int an_cmd_compare(int argc, char **argv)
 {
 	struct trace_attr_result res[2][MAX_FILES];
 	struct trace_explain_params p;
@@ -680,7 +680,7 @@ static int cmd_clean(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-int cmd_trace(int argc, char **argv)
+int trace_cmd_trace(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "record", "[OPTION...] -- COMMAND [ARG...]",
@@ -689,7 +689,7 @@ int cmd_trace(int argc, char **argv)
 		  "the worst wake-ups, and what ran instead", cmd_explain },
 		{ "compare", "[OPTION...] BASE[,BASE...] CAND[,CAND...]",
 		  "culprits of the worst wake-ups, baseline against candidate",
-		  cmd_compare },
+		  an_cmd_compare },
 		{ "events", "FILE", "decoded events per type", cmd_events },
 		{ "clean", "", "remove tracefs instances of killed rtgates",
 		  cmd_clean },

@@ -368,7 +368,7 @@ static int setup_buffer(struct trace_session *s)
 	cpumask_hex(s->params.cpus, mask, sizeof(mask));
 	if (tracefs_instance_file_write(s->inst, "tracing_cpumask", mask) <
 	    0) {
-		format_cpulist(s->params.cpus, cpus, sizeof(cpus));
+		parse_cpulist_format(s->params.cpus, cpus, sizeof(cpus));
 		pr_err("tracefs instance %s: cannot trace CPUs %s only: %s",
 		       s->name, cpus, strerror(errno));
 		return -errno ? -errno : -EINVAL;

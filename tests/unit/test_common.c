@@ -64,7 +64,7 @@ static void test_cpulist(void **state)
 	assert_int_equal(parse_cpulist("0-3,5,7-8", &set), 0);
 	assert_int_equal(CPU_COUNT(&set), 7);
 	assert_true(CPU_ISSET(5, &set) && !CPU_ISSET(4, &set));
-	assert_true(format_cpulist(&set, buf, sizeof(buf)) > 0);
+	assert_true(parse_cpulist_format(&set, buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "0-3,5,7-8");
 	assert_int_equal(parse_cpulist("3-1", &set), -EINVAL);
 	assert_int_equal(parse_cpulist("1,", &set), -EINVAL);

@@ -168,7 +168,7 @@ static int check_allowed(const char *opt, const char *arg,
 	CPU_AND(&extra, &extra, set);
 	if (!CPU_COUNT(&extra))
 		return 0;
-	if (format_cpulist(&allowed, buf, sizeof(buf)) < 0)
+	if (parse_cpulist_format(&allowed, buf, sizeof(buf)) < 0)
 		snprintf(buf, sizeof(buf), "?");
 	pr_err("%s: '%s' names CPUs this process may not use (allowed: %s)",
 	       opt, arg, buf);
