@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The environment record of a run (DESIGN.md, Runner; docs/results.md):
+ * The environment record of a run (docs/results.md, manifest.json; the
+ * runner's place in the flow: docs/design.md):
  * host, kernel identity and preemption model, what could disturb the
  * measurement, and tool versions. Unknown fields are left out.
  */
