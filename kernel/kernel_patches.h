@@ -6,6 +6,12 @@
  * text), never committed; the project's own sets (`own = yes`) carry their
  * patch files in patches/NAME/. Applying uses patch(1) on a clone of the
  * tree, dry-run first, and names the patch, file and hunk that fail.
+ *
+ *   kernel_patches.c        the manifest: kernel_patchset_load()
+ *   kernel_patches_fetch.c  the files: kernel_patchset_fetch(), _locate(),
+ *                           the sha256 pins
+ *   kernel_patches_apply.c  kernel_patchset_apply()
+ *   kernel_mail.c           mail texts -> patches (kernel_mail_text_*)
  */
 #ifndef RTGATE_KERNEL_PATCHES_H
 #define RTGATE_KERNEL_PATCHES_H
