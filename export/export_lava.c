@@ -295,8 +295,10 @@ static cJSON *test_action(const struct lava_job_params *p,
 				       "steps");
 	cJSON_AddItemToArray(steps, cJSON_CreateString(
 		"export RTGATE_RESULTS_DIR=/tmp/rtgate-results"));
-	snprintf(step, sizeof(step), "rtgate run %s%s%s; rc=$?", p->suite,
-		 p->rtgate_args ? " " : "", p->rtgate_args ? p->rtgate_args : "");
+	/* LAVA runs the steps under set -e: a verdict's exit must not end them. */
+	snprintf(step, sizeof(step), "rc=0; rtgate run %s%s%s || rc=$?",
+		 p->suite, p->rtgate_args ? " " : "",
+		 p->rtgate_args ? p->rtgate_args : "");
 	cJSON_AddItemToArray(steps, cJSON_CreateString(step));
 	cJSON_AddItemToArray(steps, cJSON_CreateString(
 		"rtgate lava report --exit-code $rc "
