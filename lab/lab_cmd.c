@@ -225,8 +225,10 @@ static const struct argp run_argp = {
 
 static const struct argp initramfs_argp = {
 	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel rt|std)",
-	"Builds the initramfs a lab run would boot, and prints its path."
-	LAB_POST_DOC, NULL, NULL, NULL
+	"Builds the initramfs a lab run would boot, and prints its path. A "
+	"--suite from outside suites/ goes into it too (/opt/rtgate/suites), "
+	"and rtgate.lab=shell on the kernel command line makes its /init a "
+	"shell: the image a LAVA job boots." LAB_POST_DOC, NULL, NULL, NULL
 };
 
 static const struct argp gate_argp = {

@@ -218,6 +218,13 @@ static int gather(const struct initramfs_params *p, struct ir_list *l)
 	if (!ret && p->suites_dir)
 		ret = add_dir_files(l, p->suites_dir, LAB_GUEST_SUITES,
 				    ".suite", false);
+	if (!ret && p->suite) {
+		const char *base = strrchr(p->suite, '/');
+
+		rtpaths_fmt(guest, sizeof(guest), "%s/%s", LAB_GUEST_SUITES,
+			    base ? base + 1 : p->suite);
+		ret = add_host_file(l, guest, p->suite);
+	}
 	for (i = 0; !ret && i < p->nr_tools; i++) {
 		if (find_in_path(p->tools[i], path, sizeof(path))) {
 			pr_err("%s is not installed; the lab's guest needs it",

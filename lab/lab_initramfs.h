@@ -28,6 +28,7 @@ struct initramfs_params {
 	const struct lab_kernel *k;
 	const char *bin_dir;		/* rtgate's bin/ */
 	const char *suites_dir;		/* NULL: none */
+	const char *suite;		/* one more suite file, or NULL */
 	const char *tools[INITRAMFS_MAX_TOOLS];	/* programs in PATH */
 	int nr_tools;
 	const char *cache_dir;		/* out/cache/initramfs */

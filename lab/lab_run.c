@@ -43,6 +43,7 @@ struct run_ctx {
 	cJSON *status;			/* the guest's status.json */
 	struct lab_crash crash;
 	bool crashed;
+	bool carry_suite;		/* `lab initramfs --suite`: in the image */
 };
 
 static int write_plan(const char *share, cJSON *plan)
@@ -195,6 +196,12 @@ static int make_initramfs(struct run_ctx *c)
 		return ret;
 	ip.bin_dir = bin;
 	ip.suites_dir = fsio_exists(suites) ? suites : NULL;
+	/* A suite from elsewhere, for a LAVA job that runs it inside. */
+	if (c->carry_suite && c->suite[0] &&
+	    (!realpath(suites, path) ||
+	     strncmp(c->suite, path, strlen(path)) ||
+	     strchr(c->suite + strlen(path) + 1, '/')))
+		ip.suite = c->suite;
 	for (i = 0; lab_initramfs_default_tools[i]; i++) {
 		/* cyclictest is what suites measure with; the rest if there. */
 		if (i && !toolrun_have(lab_initramfs_default_tools[i])) {
@@ -586,6 +593,7 @@ int lab_initramfs(const struct lab_run_params *p, char *path, size_t len)
 	if (!c)
 		return -ENOMEM;
 	c->p = p;
+	c->carry_suite = true;
 	ret = lab_kernel_resolve(p->kernel, p->out_dir, &c->k);
 	if (!ret && p->suite)
 		ret = find_suite(c);
