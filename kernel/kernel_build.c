@@ -342,18 +342,11 @@ static int write_manifest(struct build_ctx *c, const char *status)
 
 static int copy_config(struct build_ctx *c)
 {
-	char from[PATH_MAX + 16], to[PATH_MAX + 16], *buf;
-	size_t len;
-	int ret;
+	char from[PATH_MAX + 16], to[PATH_MAX + 16];
 
 	rtpaths_fmt(from, sizeof(from), "%s/.config", c->obj);
 	rtpaths_fmt(to, sizeof(to), "%s/.config", c->kdir);
-	ret = fsio_read_all(from, &buf, &len);
-	if (ret)
-		return ret;
-	ret = fsio_write_atomic(to, buf, len);
-	free(buf);
-	return ret;
+	return fsio_copy(from, to);
 }
 
 static int build_steps(struct build_ctx *c)
