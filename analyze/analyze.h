@@ -378,7 +378,7 @@ struct an_run_verdict {
  * *n, to free(). Returns 0 or an exit code (3 bad input, 4 environment).
  */
 int an_judge_run(const char *run_dir, const struct analyze_params *p,
-		      struct an_run_verdict **out, size_t *n);
+		 struct an_run_verdict **out, size_t *n);
 
 int an_cmd_compare(int argc, char **argv);
 int an_cmd_report(int argc, char **argv);

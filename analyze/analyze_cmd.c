@@ -777,7 +777,7 @@ int an_report_run(const char *run_dir, const struct analyze_params *p)
 }
 
 int an_judge_run(const char *run_dir, const struct analyze_params *p,
-		      struct an_run_verdict **out, size_t *n)
+		 struct an_run_verdict **out, size_t *n)
 {
 	struct judged_run j;
 	size_t i;

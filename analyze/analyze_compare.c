@@ -305,12 +305,12 @@ static void note_starved(struct prep *p)
 			for (j = 0; j < n; j++)
 				if (t[j] < med / 2)
 					an_cmp_note(p->res, "%s %s: thread %zu "
-						 "took %llu samples, under half "
-						 "of what its interval gives "
-						 "beside its siblings (starved?)",
-						 sides[s]->name, run->label, j,
-						 (unsigned long long)
-						 run->cpus[j].cycles);
+						    "took %llu samples, under half "
+						    "of what its interval gives "
+						    "beside its siblings (starved?)",
+						    sides[s]->name, run->label, j,
+						    (unsigned long long)
+						    run->cpus[j].cycles);
 		}
 }
 
@@ -332,7 +332,7 @@ static void add_notes(struct prep *p)
 		     p->sigma);
 	if (p->gate->level_why[0])
 		an_cmp_note(p->res, "judged at %.2g of alpha: %s", p->gate->level,
-			 p->gate->level_why);
+			    p->gate->level_why);
 	if (p->drift)
 		p->res->drift_checked = true;
 	else if (p->sb->nruns > 1)

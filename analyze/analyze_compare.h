@@ -96,7 +96,7 @@ struct prep {
 /* analyze_lines.c */
 /* A new line (lines may move: hold indices, not pointers, across calls). */
 struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
-			     const char *metric, int cpu);
+				const char *metric, int cpu);
 static inline struct line_test *cmp_test(struct prep *p,
 					 const struct an_line *l)
 {

@@ -16,7 +16,7 @@
 #include "analyze_stats.h"
 
 struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
-			     const char *metric, int cpu)
+				const char *metric, int cpu)
 {
 	struct an_result *res = p->res;
 	struct an_line *l;

@@ -269,16 +269,16 @@ static void priors(struct prep *p, struct rep_line *rls, size_t n)
 	}
 	if (pr && (up || down))
 		an_cmp_note(p->res, "noise profile %s: %zu line%s scatter%s more "
-			 "than it says (taken at their own scatter), %zu less "
-			 "(judged without it)", pr->origin, up, up == 1 ? "" :
-			 "s", up == 1 ? "s" : "", down);
+			    "than it says (taken at their own scatter), %zu less "
+			    "(judged without it)", pr->origin, up, up == 1 ? "" :
+			    "s", up == 1 ? "s" : "", down);
 	if (used) {
 		p->res->profile_used = true;
 		if (!(rls[0].df_own > 0))
 			an_cmp_note(p->res, "one repetition a side: judged with "
-				 "the scatter of the noise profile (%s); these "
-				 "repetitions cannot check that it holds for "
-				 "them", pr->origin);
+				    "the scatter of the noise profile (%s); these "
+				    "repetitions cannot check that it holds for "
+				    "them", pr->origin);
 	}
 	/* Without a profile: the other CPUs at the same level, half weight. */
 	for (i = 0; i < n; i++) {
@@ -309,7 +309,7 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 	size_t i;
 
 	l = an_cmp_line_new(p, rl->q > 0 ? AN_LINE_TAIL : AN_LINE_MAX,
-			 rl->metric, rl->cpu);
+			    rl->metric, rl->cpu);
 	if (!l)
 		return;
 	t = cmp_test(p, l);

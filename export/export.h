@@ -35,7 +35,7 @@ struct lava_case {
 
 /* Calls @fn for every test case a run reports to LAVA. */
 int export_lava_cases(const char *run_dir,
-	       int (*fn)(const struct lava_case *c, void *arg), void *arg);
+		      int (*fn)(const struct lava_case *c, void *arg), void *arg);
 
 struct lava_job_params {
 	const char *job_name;

@@ -103,7 +103,7 @@ static int scenario_cases(struct history *h, const struct history_run *run,
 }
 
 int export_lava_cases(const char *run_dir,
-	       int (*fn)(const struct lava_case *c, void *arg), void *arg)
+		      int (*fn)(const struct lava_case *c, void *arg), void *arg)
 {
 	struct history_verdict_row *v = NULL;
 	struct history_scenario *sc = NULL;

@@ -103,7 +103,7 @@ static int load_sets(struct build_ctx *c)
 		return -ENOMEM;
 	for (i = 0; i < c->p->nr_sets; i++) {
 		ret = kernel_patchset_load(c->p->patches_dir, c->p->sets[i],
-				    &c->sets[i]);
+					   &c->sets[i]);
 		if (!ret)
 			ret = kernel_patchset_locate(&c->sets[i], fetch_dir);
 		if (ret)

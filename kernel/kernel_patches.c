@@ -179,7 +179,7 @@ static int check_loaded(struct patch_set *s)
 }
 
 int kernel_patchset_load(const char *patches_dir, const char *name,
-		  struct patch_set *s)
+			 struct patch_set *s)
 {
 	struct load_ctx c = { .s = s };
 	int ret;

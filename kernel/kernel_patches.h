@@ -49,7 +49,7 @@ struct patch_set {
 
 /* Reads patches_dir/NAME/manifest.ini. Errors name file and line. */
 int kernel_patchset_load(const char *patches_dir, const char *name,
-		  struct patch_set *s);
+			 struct patch_set *s);
 
 /*
  * Fetches the set into fetch_dir/NAME/: with b4 from lore when mbox is
@@ -58,7 +58,7 @@ int kernel_patchset_load(const char *patches_dir, const char *name,
  * sha256 of each patch; pin = true writes them into the manifest instead.
  */
 int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
-		   const char *fetch_dir, bool pin);
+			  const char *fetch_dir, bool pin);
 
 /* Finds the patch files (fetched or own) and checks their sha256. */
 int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir);
@@ -69,7 +69,7 @@ int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir);
  * and hunk named on stderr; the tree is then partly patched.
  */
 int kernel_patchset_apply(const struct patch_set *s, const char *tree,
-		   const char *log);
+			  const char *log);
 
 /* Mail texts (the seeds' thread format) -> patch files. */
 struct mail_patch {

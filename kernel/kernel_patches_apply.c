@@ -82,7 +82,7 @@ static int run_patch(const struct patch_set *s, int idx, const char *tree,
 }
 
 int kernel_patchset_apply(const struct patch_set *s, const char *tree,
-		   const char *log)
+			  const char *log)
 {
 	int i, ret;
 

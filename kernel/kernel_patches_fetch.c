@@ -446,7 +446,7 @@ static int pin_manifest(const struct patch_set *s)
 }
 
 int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
-		   const char *fetch_dir, bool pin)
+			  const char *fetch_dir, bool pin)
 {
 	struct patch_item pinned[PATCHSET_MAX];
 	const char *kind;

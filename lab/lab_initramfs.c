@@ -444,7 +444,7 @@ static void prune_cache(const char *dir)
 }
 
 int lab_initramfs_build(const struct initramfs_params *p, char *path,
-		    size_t len, char hash[FILEHASH_HEX_LEN + 1])
+			size_t len, char hash[FILEHASH_HEX_LEN + 1])
 {
 	char stage_dir[PATH_MAX], tmp[PATH_MAX];
 	char *rm[] = { "rm", "-rf", stage_dir, NULL };

@@ -45,6 +45,6 @@ extern const char *const lab_initramfs_default_tools[];
  * content key. Returns 0 or -errno (a missing tool: -ENOPKG).
  */
 int lab_initramfs_build(const struct initramfs_params *p, char *path,
-		    size_t len, char hash[FILEHASH_HEX_LEN + 1]);
+			size_t len, char hash[FILEHASH_HEX_LEN + 1]);
 
 #endif

@@ -62,7 +62,7 @@ int runner_cgroup_create(const char *path)
 }
 
 int runner_cgroup_leaf_create(const char *run, const char *name, char *path,
-		       size_t len)
+			      size_t len)
 {
 	if (snprintf(path, len, "%s/%s", run, name) >= (int)len)
 		return -ENAMETOOLONG;

@@ -17,7 +17,7 @@
 int runner_cgroup_run_path(char *path, size_t len);
 int runner_cgroup_create(const char *path);
 int runner_cgroup_leaf_create(const char *run, const char *name, char *path,
-		       size_t len);
+			      size_t len);
 /* Moves the calling process into @path (for a child before exec). */
 int runner_cgroup_enter(const char *path);
 /* SIGKILL to everything in @path and below. */

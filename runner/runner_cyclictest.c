@@ -50,7 +50,7 @@ static int push_fmt(char ***argv, const char *fmt, ...)
 }
 
 int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
-	    const char *dir)
+		   const char *dir)
 {
 	size_t i;
 	int ret;

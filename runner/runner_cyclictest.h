@@ -38,7 +38,7 @@ unsigned int runner_ct_duration_s(const struct suite_measure *m, double scale);
 unsigned long long runner_ct_loops(const struct suite_measure *m, double scale);
 
 int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
-	    const char *dir);
+		   const char *dir);
 /* Takes one output line; fills @t and returns true for a T: line. */
 bool runner_ct_feed(struct ct_run *c, const char *line, struct ctline *t);
 /*

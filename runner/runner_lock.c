@@ -219,7 +219,7 @@ static void machine_unlock(struct state *st)
 }
 
 int runner_state_acquire(struct state *st, const char *dir, double wait_s,
-		  const char *what, const char *label)
+			 const char *what, const char *label)
 {
 	char stamp[32];
 	int ret;

@@ -80,7 +80,7 @@ void runner_program_path(const struct runner *r, const char *program,
  * the repetition's status) or -errno when the run cannot go on.
  */
 int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
-	    struct rep_result *rr);
+		   struct rep_result *rr);
 /* runner_steps.c */
 /*
  * One step of the order: the repetition run, recorded in the order and

@@ -154,7 +154,7 @@ static int spawn_result(int fd, char *err, size_t len)
 }
 
 int runner_proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
-	       size_t len)
+		      size_t len)
 {
 	int out[2] = { -1, -1 }, ready[2] = { -1, -1 }, ex[2] = { -1, -1 };
 	char **env = NULL;

@@ -51,7 +51,7 @@ struct proc {
 
 /* Starts a process; on failure @err says which step failed and why. */
 int runner_proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
-	       size_t len);
+		      size_t len);
 /* Signals its process group (and, for SIGKILL, its cgroup). */
 void runner_proc_signal(struct proc *p, int sig);
 /*

@@ -53,7 +53,7 @@ static void fmt_span(char *buf, size_t len, double s)
  * or at the expected measurement when none finished yet.
  */
 const char *runner_progress_suite_left(const struct progress *pg, double now,
-				char *buf, size_t len)
+				       char *buf, size_t len)
 {
 	double per, left, in_step;
 	size_t after;
@@ -137,8 +137,8 @@ static void draw(struct progress *pg)
 }
 
 void runner_progress_rep_start(struct progress *pg, size_t step,
-			const char *scenario, unsigned int rep,
-			unsigned int nr_reps)
+			       const char *scenario, unsigned int rep,
+			       unsigned int nr_reps)
 {
 	char ts[16];
 
@@ -194,7 +194,7 @@ void runner_progress_tick(struct progress *pg)
 /* "12:00:03 [2/9] hackbench rep 1/3: ok, max CPU0 1013 us, CPU1 772 us",
  * a reason wrapped beneath it, indented. */
 void runner_progress_rep_end(struct progress *pg, const char *status,
-		      const char *reason)
+			     const char *reason)
 {
 	char max[512], ts[16] = "", suite[32];
 	double now = runner_mono_now();

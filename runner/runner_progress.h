@@ -38,10 +38,10 @@ struct progress {
 void runner_progress_init(struct progress *pg, size_t nr_steps, double step_s);
 /* "~2m10s" for the suite (0 when unknown) into buf. */
 const char *runner_progress_suite_left(const struct progress *pg, double now,
-				char *buf, size_t len);
+				       char *buf, size_t len);
 void runner_progress_rep_start(struct progress *pg, size_t step,
-			const char *scenario, unsigned int rep,
-			unsigned int nr_reps);
+			       const char *scenario, unsigned int rep,
+			       unsigned int nr_reps);
 /* The measurement started: @seconds expected (0 if unknown). */
 void runner_progress_measure(struct progress *pg, double seconds);
 void runner_progress_ctline(struct progress *pg, const struct ctline *t);
@@ -49,7 +49,7 @@ void runner_progress_ctline(struct progress *pg, const struct ctline *t);
 void runner_progress_tick(struct progress *pg);
 /* A permanent line about the current repetition ("ok, max 40 43 us"). */
 void runner_progress_rep_end(struct progress *pg, const char *status,
-		      const char *reason);
+			     const char *reason);
 /* A permanent line of its own, printed above the status line. */
 void runner_progress_note(struct progress *pg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -245,7 +245,7 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	int ret;
 
 	ret = runner_suite_workload_argv(wl, c->r->run.scale, &argv, err,
-				  sizeof(err));
+					 sizeof(err));
 	if (ret) {
 		rep_invalid(c, wl->alias, "%s: %s", wl->alias, err);
 		return ret;
@@ -315,8 +315,8 @@ static void waiting_note(struct rep_ctx *c, double start, double limit,
 			break;
 	if (i < c->nr_wls)
 		runner_progress_note(&c->r->progress, "waiting for %s to say ready "
-			      "(%.0f s of %.0f s)", c->wls[i].proc.name,
-			      runner_mono_now() - start, limit);
+				     "(%.0f s of %.0f s)", c->wls[i].proc.name,
+				     runner_mono_now() - start, limit);
 }
 
 static void wait_ready(struct rep_ctx *c)
@@ -441,7 +441,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 	runner_trace_arm(&c->trace, c->ct.pid);
 	runner_progress_measure(&c->r->progress, secs);
 	deadline = runner_mono_now() + (secs ? secs + CT_EXTRA_S :
-				 m->timeout_ns / 1e9);
+					m->timeout_ns / 1e9);
 	while (c->ct.running) {
 		wait_some(c, 0.25);
 		ct_lines(c);
@@ -843,7 +843,7 @@ static int rep_prepare(struct rep_ctx *c, unsigned int rep)
 }
 
 int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
-	    struct rep_result *rr)
+		   struct rep_result *rr)
 {
 	struct rep_ctx c = {
 		.r = r, .sc = &r->suite.scenarios[scen],
@@ -862,7 +862,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 		goto out;
 	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
 	runner_trace_begin(&c.trace, c.sc->tool == SUITE_TOOL_TIMERLAT ?
-		     TRACE_CAPTURE_OFF : r->run.trace, c.dir);
+			   TRACE_CAPTURE_OFF : r->run.trace, c.dir);
 	start_workloads(&c);
 	if (!c.invalid)
 		wait_ready(&c);
@@ -884,7 +884,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (!c.aborted)
 		check_expects(&c);
 	runner_trace_finish(&c.trace, c.dir, !c.aborted && !stop_requested(&c),
-		      &c.ctr, rr->finals, rr->nr_finals, &rr->trace);
+			    &c.ctr, rr->finals, rr->nr_finals, &rr->trace);
 	restore_tunables(&c);
 	if (c.aborted) {
 		rr->status = REP_ABORTED;

@@ -200,7 +200,7 @@ static int check_sysctl(const char *name, char *reason, size_t len)
 }
 
 int runner_req_check(const char *req, const struct req_env *env, char *reason,
-	      size_t len)
+		     size_t len)
 {
 	char buf[16];
 	uint64_t n;

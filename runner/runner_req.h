@@ -22,6 +22,6 @@ bool runner_req_needs_debugfs(const char *req);
 bool runner_req_needs_tracefs(const char *req);
 /* Returns 1 when met, 0 when not, with @reason saying why not. */
 int runner_req_check(const char *req, const struct req_env *env, char *reason,
-	      size_t len);
+		     size_t len);
 
 #endif

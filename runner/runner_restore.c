@@ -46,7 +46,7 @@ int runner_cmd_restore(int argc, char **argv)
 	}
 	/* Acquiring restores a dead run's state, and says so. */
 	ret = runner_state_acquire(&st, runner_state_dir_default(), STATE_LOCK_WAIT_S,
-			    "restore", "rtgate restore");
+				   "restore", "rtgate restore");
 	if (ret)
 		return EXIT_ENVIRONMENT;
 	runner_state_release(&st);

@@ -181,19 +181,19 @@ static void find_mounts(struct runner *r)
 
 	if (suite_needs(&r->suite, false)) {
 		if (!runner_mount_ensure("debugfs", r->debugfs, sizeof(r->debugfs),
-				  &mounted) && mounted)
+					 &mounted) && mounted)
 			pr_info("mounted debugfs on %s", r->debugfs);
 	} else if (runner_mount_find("debugfs", r->debugfs, sizeof(r->debugfs))) {
 		r->debugfs[0] = '\0';
 	}
 	if (suite_needs(&r->suite, true)) {
 		if (!runner_mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
-				  &mounted) && mounted)
+					 &mounted) && mounted)
 			pr_info("mounted tracefs on %s", r->tracefs);
 	} else if (r->run.trace != TRACE_CAPTURE_OFF) {
 		/* libtracefs mounts it when tracing starts; say where. */
 		runner_mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
-			     &mounted);
+				    &mounted);
 	} else if (runner_mount_find("tracefs", r->tracefs, sizeof(r->tracefs))) {
 		r->tracefs[0] = '\0';
 	}
@@ -327,7 +327,7 @@ static int save_tunables(struct runner *r)
 			if (runner_tunable(r, &sc->tunables[j]))
 				continue;
 			t = runner_array_push(&r->tunables, &r->nr_tunables,
-				       sizeof(*t));
+					      sizeof(*t));
 			if (!t)
 				return -ENOMEM;
 			ret = runner_tunable_init(t, &sc->tunables[j], dbg);
@@ -346,7 +346,7 @@ static int save_tunables(struct runner *r)
 							t->feature);
 			cJSON_AddStringToObject(undo, "value", t->orig);
 			ret = runner_state_add_undo(&r->state, "tunable", t->key,
-					     undo);
+						    undo);
 			if (ret)
 				return ret;
 		}
@@ -412,7 +412,7 @@ static int preflight(struct runner *r)
 		sr->tunables = cJSON_CreateObject();
 		for (j = 0; sc->requires[j]; j++)
 			if (!runner_req_check(sc->requires[j], &env, reason,
-				       sizeof(reason)))
+					      sizeof(reason)))
 				skip_scenario(sr, "requires %s: %s",
 					      sc->requires[j], reason);
 		/* rtla needs the kernel's tracer: no tracer, no measurement. */
@@ -572,7 +572,7 @@ static int prepare(struct runner *r)
 
 	r->guard.fd = -1;
 	ret = runner_state_acquire(&r->state, runner_state_dir_default(),
-			    STATE_LOCK_WAIT_S, "run", r->suite.name);
+				   STATE_LOCK_WAIT_S, "run", r->suite.name);
 	if (ret)
 		return ret;
 	/* Every process the run starts carries its owner, tools included. */
@@ -654,7 +654,7 @@ static int check_values(struct runner *r)
 			if (st->kind != TUNABLE_SYSCTL ||
 			    runner_tunable_init(&t, st, NULL) ||
 			    !runner_tunable_check_value(&t, st->value, why,
-						 sizeof(why)))
+							sizeof(why)))
 				continue;
 			pr_err("%s:%u: sysctl %s=%s: %s", r->suite.path,
 			       st->line, st->name, st->value, why);

@@ -144,10 +144,10 @@ static void say_waiting(struct runner *r, const struct an_run_verdict *v,
 	for (i = 0; i < n; i++)
 		if (undecided(&v[i]))
 			runner_progress_note(&r->progress, "until decided, look %d "
-				      "(%.0f s of budget left): %s vs %s is "
-				      "INCONCLUSIVE: %.200s", at, left,
-				      v[i].candidate, v[i].baseline,
-				      v[i].reason);
+					     "(%.0f s of budget left): %s vs %s is "
+					     "INCONCLUSIVE: %.200s", at, left,
+					     v[i].candidate, v[i].baseline,
+					     v[i].reason);
 }
 
 int runner_until_decided(struct runner *r, uint64_t budget_ns)
@@ -190,8 +190,8 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 			break;
 		if (left < rep_s * 2) {
 			runner_progress_note(&r->progress, "until decided: the %.0f s "
-				      "budget is spent; what is still "
-				      "INCONCLUSIVE stays so", budget);
+					     "budget is spent; what is still "
+					     "INCONCLUSIVE stays so", budget);
 			break;
 		}
 		say_waiting(r, v, n, at + 1, left);

@@ -124,7 +124,7 @@ static bool under(const char *path, const char *root)
 }
 
 int runner_state_check_target(const char *path, enum state_target kind, char *why,
-		       size_t len)
+			      size_t len)
 {
 	char real[PATH_MAX];
 	const char *base;
@@ -179,7 +179,7 @@ static cJSON *find_undo(cJSON *undo, const char *kind, const char *key)
 }
 
 int runner_state_add_undo(struct state *st, const char *kind, const char *key,
-		   cJSON *data)
+			  cJSON *data)
 {
 	cJSON *undo = cJSON_GetObjectItemCaseSensitive(st->doc, "undo");
 

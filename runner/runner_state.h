@@ -63,7 +63,7 @@ const char *runner_state_dir_default(void);
  * the lock's record. -EPERM: @dir or a state file is not root's alone.
  */
 int runner_state_acquire(struct state *st, const char *dir, double wait_s,
-		  const char *what, const char *label);
+			 const char *what, const char *label);
 /* Adds the run id to the lock's record, once the run has one. */
 void runner_state_label(struct state *st, const char *run_id);
 /* Sets a top-level field (takes @value) and writes the file. */
@@ -74,7 +74,7 @@ int runner_state_set(struct state *st, const char *field, cJSON *value);
  * kept as it was: the first original is the one to restore.
  */
 int runner_state_add_undo(struct state *st, const char *kind, const char *key,
-		   cJSON *data);
+			  cJSON *data);
 int runner_state_drop_undo(struct state *st, const char *kind, const char *key);
 /* The run ended cleanly: removes the file and drops the lock. */
 void runner_state_release(struct state *st);
@@ -91,7 +91,7 @@ enum state_target {
 };
 /* 0 when @path is such a target; else -errno with @why said. */
 int runner_state_check_target(const char *path, enum state_target kind, char *why,
-		       size_t len);
+			      size_t len);
 /* Unit tests only: a lock of their own and a directory of fake knobs. */
 void runner_state_testing_use(const char *machine_lock, const char *knob_root);
 

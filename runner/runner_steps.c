@@ -81,18 +81,18 @@ int runner_run_step(struct runner *r, struct run_step st)
 		return 0;
 	rr = runner_array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
 	if (!runner_array_push(&r->run.order, &r->run.nr_order,
-			sizeof(*r->run.order)) || !rr)
+			       sizeof(*r->run.order)) || !rr)
 		return -ENOMEM;
 	r->run.order[r->run.nr_order - 1] = st;
 	r->step++;
 	runner_progress_rep_start(&r->progress, r->step, sr->sc->name, st.rep,
-			   st.rep > r->run.repetitions ? st.rep :
-			   r->run.repetitions);
+				  st.rep > r->run.repetitions ? st.rep :
+				  r->run.repetitions);
 	ret = runner_rep_run(r, st.scen, st.rep, rr);
 	if (ret)
 		return ret;
 	runner_progress_rep_end(&r->progress, runner_rep_status_name(rr->status),
-			 rr->reason);
+				rr->reason);
 	ret = runner_manifest_write(&r->run);
 	if (ret)
 		pr_err("%s/manifest.json: %s", r->run.dir, strerror(-ret));
@@ -111,13 +111,13 @@ int runner_run_steps(struct runner *r)
 	for (i = 0; i < nr; i++)
 		todo += !r->run.scens[steps[i].scen].skipped;
 	runner_progress_init(&r->progress, todo,
-		      runner_suite_uses_cyclictest(&r->suite) ?
-		      runner_ct_duration_s(&r->suite.measure, r->run.scale) : 0);
+			     runner_suite_uses_cyclictest(&r->suite) ?
+			     runner_ct_duration_s(&r->suite.measure, r->run.scale) : 0);
 	for (i = 0; i < r->suite.nr_scenarios; i++)
 		if (r->run.scens[i].skipped)
 			runner_progress_note(&r->progress, "SKIPPED %s: %s",
-				      r->suite.scenarios[i].name,
-				      r->run.scens[i].reason);
+					     r->suite.scenarios[i].name,
+					     r->run.scens[i].reason);
 	for (i = 0; i < nr && !stopsig_signal() && !ret; i++)
 		ret = runner_run_step(r, steps[i]);
 	free(steps);

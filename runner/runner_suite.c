@@ -36,7 +36,7 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 
 	if (!runner_suite_valid_name(name)) {
 		runner_suite_perr(p, p->line, "[%s %s]: a name of letters, digits, '-' and "
-			   "'_' is needed", kind, name);
+				  "'_' is needed", kind, name);
 		return;
 	}
 	if (sec == SEC_SCENARIO) {
@@ -45,8 +45,8 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 		for (i = 0; i < s->nr_scenarios; i++)
 			if (!strcmp(s->scenarios[i].name, name)) {
 				runner_suite_perr(p, p->line, "duplicate scenario '%s' "
-					   "(first at line %u)", name,
-					   s->scenarios[i].line);
+						  "(first at line %u)", name,
+						  s->scenarios[i].line);
 				return;
 			}
 		sc = runner_array_push(&s->scenarios, &s->nr_scenarios, sizeof(*sc));
@@ -62,12 +62,12 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 		for (i = 0; i < s->nr_references; i++)
 			if (!strcmp(s->references[i].scenario, name)) {
 				runner_suite_perr(p, p->line, "duplicate [reference %s] "
-					   "(first at line %u)", name,
-					   s->references[i].line);
+						  "(first at line %u)", name,
+						  s->references[i].line);
 				return;
 			}
 		ref = runner_array_push(&s->references, &s->nr_references,
-				 sizeof(*ref));
+					sizeof(*ref));
 		if (!runner_suite_check_alloc(p, ref))
 			return;
 		ref->line = p->line;
@@ -92,7 +92,7 @@ static void open_section(struct suite_parser *p, const char *raw)
 	p->nr_seen = 0;
 	if (strlen(raw) >= INIH_MAX_SECTION - 1) {
 		runner_suite_perr(p, p->line, "section name too long (at most %d "
-			   "characters)", INIH_MAX_SECTION - 2);
+				  "characters)", INIH_MAX_SECTION - 2);
 		return;
 	}
 	snprintf(text, sizeof(text), "%s", raw);
@@ -112,7 +112,7 @@ static void open_section(struct suite_parser *p, const char *raw)
 		}
 		if (p->sec_lines[sec]) {
 			runner_suite_perr(p, p->line, "duplicate section [%s] (first at "
-				   "line %u)", name, p->sec_lines[sec]);
+					  "line %u)", name, p->sec_lines[sec]);
 			return;
 		}
 		p->sec_lines[sec] = p->line;
@@ -126,7 +126,7 @@ static void open_section(struct suite_parser *p, const char *raw)
 		return;
 	}
 	runner_suite_perr(p, p->line, "unknown section [%s] (expected [suite], [measure], "
-		   "[gate], [scenario NAME] or [reference NAME])", raw);
+			  "[gate], [scenario NAME] or [reference NAME])", raw);
 }
 
 static char *suite_reader(char *str, int num, void *stream)
@@ -151,7 +151,7 @@ static char *suite_reader(char *str, int num, void *stream)
 	/* inih needs room for "\r\n\0" after the text. */
 	if (n + 3 > num) {
 		runner_suite_perr(p, p->line, "line too long (%zd characters; at most %d)",
-			   n, num - 3);
+				  n, num - 3);
 		return NULL;
 	}
 	memcpy(str, line, n + 1);
@@ -178,7 +178,7 @@ static int suite_handler(void *user, const char *section, const char *name,
 	switch (p->sec) {
 	case SEC_NONE:
 		runner_suite_perr(p, p->line, "'%s' outside any section (start with "
-			   "[suite])", name);
+				  "[suite])", name);
 		break;
 	case SEC_SUITE:
 		runner_suite_key_suite(p, name, val);
@@ -207,16 +207,16 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 	if (sc->compare) {
 		if (!strcmp(sc->compare, sc->name))
 			return runner_suite_perr(p, sc->compare_line, "scenario '%s' is "
-					  "compared against itself", sc->name);
+						 "compared against itself", sc->name);
 		if (!runner_suite_find(s, sc->compare))
 			return runner_suite_perr(p, sc->compare_line, "scenario '%s' is "
-					  "compared against unknown scenario '%s'",
-					  sc->name, sc->compare);
+						 "compared against unknown scenario '%s'",
+						 sc->name, sc->compare);
 	}
 	if (sc->control != CONTROL_NONE && !sc->compare)
 		return runner_suite_perr(p, sc->control_line, "control: scenario '%s' is "
-				  "a control but is compared with nothing (add "
-				  "compare = BASELINE)", sc->name);
+					 "a control but is compared with nothing (add "
+					 "compare = BASELINE)", sc->name);
 	for (i = 0; i < sc->nr_expects; i++) {
 		for (j = 0; j < sc->nr_workloads; j++)
 			if (!strcmp(sc->workloads[j].alias,
@@ -224,8 +224,8 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 				break;
 		if (j == sc->nr_workloads)
 			return runner_suite_perr(p, sc->expects[i].line, "expect: scenario "
-					  "'%s' has no workload named '%s'",
-					  sc->name, sc->expects[i].workload);
+						 "'%s' has no workload named '%s'",
+						 sc->name, sc->expects[i].workload);
 	}
 	/* Each scenario's list holds the suite's requirements too. */
 	for (i = 0; s->requires && s->requires[i]; i++)
@@ -259,7 +259,7 @@ static void check_cycle(struct suite_parser *p, const struct suite_scenario *sc)
 	if (cur != sc)
 		return;
 	runner_suite_perr(p, sc->compare_line, "compare cycle: %s (a scenario must be "
-		   "compared with a chain that ends at a baseline)", path);
+			  "compared with a chain that ends at a baseline)", path);
 }
 
 static void check_suite(struct suite_parser *p)
@@ -270,22 +270,22 @@ static void check_suite(struct suite_parser *p)
 
 	if (!s->nr_scenarios)
 		return runner_suite_perr(p, p->line ? p->line : 1, "no [scenario NAME] "
-				  "section: a suite needs at least one");
+					 "section: a suite needs at least one");
 	if (p->has_duration && p->has_loops)
 		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE], "[measure] has both "
-				  "duration and loops; keep one");
+					 "duration and loops; keep one");
 	for (i = 0; i < s->nr_scenarios; i++)
 		if (!s->scenarios[i].has_tool)
 			s->scenarios[i].tool = s->measure.tool;
 	if (runner_suite_uses_cyclictest(s) && !p->has_duration && !p->has_loops)
 		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
-				  p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
-				  "duration (e.g. 20s) or loops for cyclictest");
+					 p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
+					 "duration (e.g. 20s) or loops for cyclictest");
 	if (runner_suite_uses_timerlat(s) && !p->has_duration)
 		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
-				  p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
-				  "duration (e.g. 20s) for timerlat (rtla -d; it "
-				  "has no loop count)");
+					 p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
+					 "duration (e.g. 20s) for timerlat (rtla -d; it "
+					 "has no loop count)");
 	for (i = 0; i < s->nr_scenarios && !p->failed; i++) {
 		check_scenario(p, &s->scenarios[i]);
 		if (!s->scenarios[i].compare)
@@ -295,7 +295,7 @@ static void check_suite(struct suite_parser *p)
 		return;
 	if (!baseline)
 		return runner_suite_perr(p, s->scenarios[0].line, "no baseline: every "
-				  "scenario has 'compare'; at least one must not");
+					 "scenario has 'compare'; at least one must not");
 	for (i = 0; i < s->nr_scenarios && !p->failed; i++)
 		check_cycle(p, &s->scenarios[i]);
 	if (p->failed)
@@ -307,9 +307,9 @@ static void check_suite(struct suite_parser *p)
 						s->references[i].scenario);
 		if (!sc)
 			return runner_suite_perr(p, s->references[i].line, "[reference %s]: "
-					  "no scenario '%s'",
-					  s->references[i].scenario,
-					  s->references[i].scenario);
+						 "no scenario '%s'",
+						 s->references[i].scenario,
+						 s->references[i].scenario);
 		sc->reference = &s->references[i];
 	}
 }

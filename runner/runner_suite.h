@@ -177,14 +177,14 @@ bool runner_suite_compares(const struct suite *suite);
 const char *runner_suite_tool_name(enum suite_tool tool);
 
 const struct suite_scenario *runner_suite_find(const struct suite *suite,
-					const char *name);
+					       const char *name);
 
 /*
  * The argv of a workload at duration scale @scale (scaled(N) expanded):
  * argv[0] is PROGRAM as written. The caller frees it with runner_strv_free().
  */
 int runner_suite_workload_argv(const struct suite_workload *wl, double scale,
-			char ***argv, char *err, size_t len);
+			       char ***argv, char *err, size_t len);
 
 const char *runner_suite_tunable_kind_name(enum tunable_kind kind);
 

@@ -19,7 +19,7 @@
 #include "trace/trace.h"
 
 void runner_suite_key_suite(struct suite_parser *p, const char *name,
-		     const char *val)
+			    const char *val)
 {
 	struct suite *s = p->suite;
 	uint64_t v;
@@ -29,7 +29,7 @@ void runner_suite_key_suite(struct suite_parser *p, const char *name,
 	if (!strcmp(name, "name")) {
 		if (!runner_suite_valid_name(val))
 			runner_suite_perr(p, p->line, "name: '%s' is not a name of "
-				   "letters, digits, '-' and '_'", val);
+					  "letters, digits, '-' and '_'", val);
 		else
 			runner_suite_dup(p, &s->name, val);
 	} else if (!strcmp(name, "description")) {
@@ -37,7 +37,7 @@ void runner_suite_key_suite(struct suite_parser *p, const char *name,
 	} else if (!strcmp(name, "repetitions")) {
 		if (parse_u64_range(val, 1, 1000, &v))
 			runner_suite_perr(p, p->line, "repetitions: '%s' is not a whole "
-				   "number from 1 to 1000", val);
+					  "number from 1 to 1000", val);
 		else
 			s->repetitions = (unsigned int)v;
 	} else if (!strcmp(name, "order")) {
@@ -49,12 +49,12 @@ void runner_suite_key_suite(struct suite_parser *p, const char *name,
 			s->order = SUITE_ORDER_RANDOMIZED;
 		else
 			runner_suite_perr(p, p->line, "order: '%s' is not interleaved, "
-				   "randomized or blocked", val);
+					  "randomized or blocked", val);
 	} else if (!strcmp(name, "requires")) {
 		runner_suite_parse_requires(p, &s->requires, val);
 	} else {
 		runner_suite_unknown_key(p, name, "name, description, repetitions, order, "
-				  "requires");
+					 "requires");
 	}
 }
 
@@ -89,7 +89,7 @@ static const char *runner_owned(const char *arg)
 
 /* `tool =` in [measure] or a scenario. */
 void runner_suite_parse_tool(struct suite_parser *p, const char *val,
-		      enum suite_tool *tool)
+			     enum suite_tool *tool)
 {
 	if (!strcmp(val, "cyclictest"))
 		*tool = SUITE_TOOL_CYCLICTEST;
@@ -99,7 +99,7 @@ void runner_suite_parse_tool(struct suite_parser *p, const char *val,
 		*tool = SUITE_TOOL_TIMERLAT;
 	else
 		runner_suite_perr(p, p->line, "tool: '%s' is not cyclictest, timerlat or "
-			   "none", val);
+				  "none", val);
 }
 
 /*
@@ -142,7 +142,7 @@ static void tool_args(struct suite_parser *p, const char *key,
 
 	if (strpbrk(val, "$`")) {
 		runner_suite_perr(p, p->line, "%s: '$' and '`' are not expanded; remove "
-			   "them", key);
+				  "them", key);
 		return;
 	}
 	ret = wordexp(val, &we, WRDE_NOCMD | WRDE_UNDEF);
@@ -150,7 +150,7 @@ static void tool_args(struct suite_parser *p, const char *key,
 		if (ret == WRDE_NOSPACE)
 			wordfree(&we);
 		runner_suite_perr(p, p->line, "%s: cannot split the options (unbalanced "
-			   "quotes or an unquoted | & ; < > ( ) { })", key);
+				  "quotes or an unquoted | & ; < > ( ) { })", key);
 		return;
 	}
 	*argv = calloc(1, sizeof(char *));
@@ -166,7 +166,7 @@ static void tool_args(struct suite_parser *p, const char *key,
 				snprintf(ab, sizeof(ab), " (to %s, an "
 					 "abbreviation of %s)", key, own);
 			runner_suite_perr(p, p->line, "%s: '%s'%s is the runner's (%s)", key,
-				   we.we_wordv[i], ab, why);
+					  we.we_wordv[i], ab, why);
 			goto out;
 		}
 		if (runner_strv_push(argv, we.we_wordv[i])) {
@@ -180,7 +180,7 @@ out:
 }
 
 void runner_suite_key_measure(struct suite_parser *p, const char *name,
-		       const char *val)
+			      const char *val)
 {
 	struct suite_measure *m = &p->suite->measure;
 	uint64_t v;
@@ -194,19 +194,19 @@ void runner_suite_key_measure(struct suite_parser *p, const char *name,
 	} else if (!strcmp(name, "duration")) {
 		if (parse_duration_ns(val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "duration: '%s' is not a duration "
-				   "(e.g. 20s, 500ms, 2m)", val);
+					  "(e.g. 20s, 500ms, 2m)", val);
 		m->duration_ns = v;
 		p->has_duration = true;
 	} else if (!strcmp(name, "loops")) {
 		if (parse_u64_range(val, 1, 1000000000000ULL, &v))
 			runner_suite_perr(p, p->line, "loops: '%s' is not a whole number "
-				   "≥ 1", val);
+					  "≥ 1", val);
 		m->loops = v;
 		p->has_loops = true;
 	} else if (!strcmp(name, "histogram")) {
 		if (parse_u64_range(val, 1, 1000000, &v))
 			runner_suite_perr(p, p->line, "histogram: '%s' is not a whole "
-				   "number of us from 1 to 1000000", val);
+					  "number of us from 1 to 1000000", val);
 		m->histogram_us = (unsigned int)v;
 	} else if (!strcmp(name, "tool")) {
 		runner_suite_parse_tool(p, val, &m->tool);
@@ -219,24 +219,24 @@ void runner_suite_key_measure(struct suite_parser *p, const char *name,
 	} else if (!strcmp(name, "timeout")) {
 		if (parse_duration_ns(val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "timeout: '%s' is not a duration "
-				   "(e.g. 10m)", val);
+					  "(e.g. 10m)", val);
 		m->timeout_ns = v;
 	} else if (!strcmp(name, "ready_timeout")) {
 		if (parse_duration_ns(val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "ready_timeout: '%s' is not a "
-				   "duration (e.g. 15m)", val);
+					  "duration (e.g. 15m)", val);
 		m->ready_timeout_ns = v;
 	} else if (!strcmp(name, "trace")) {
 		enum trace_capture c;
 
 		if (trace_capture_parse(val, &c))
 			runner_suite_perr(p, p->line, "trace: '%s' is not off, spikes or "
-				   "on", val);
+					  "on", val);
 		else
 			m->trace = c;
 	} else {
 		runner_suite_unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
-				  "histogram, tool, timeout, trace");
+					 "histogram, tool, timeout, trace");
 	}
 }
 
@@ -267,7 +267,7 @@ static void gate_number(struct suite_parser *p, const char *name,
 
 	if (parse_double(val, &v) || v < lo || v > hi)
 		runner_suite_perr(p, p->line, "%s: '%s' is not a number from %g to %g",
-			   name, val, lo, hi);
+				  name, val, lo, hi);
 	else
 		*out = v;
 }
@@ -293,7 +293,7 @@ static void gate_budget(struct suite_parser *p, const char *name,
 
 	if (g->nr_budgets == SUITE_MAX_BUDGETS) {
 		runner_suite_perr(p, p->line, "%s: at most %d budgets", name,
-			   SUITE_MAX_BUDGETS);
+				  SUITE_MAX_BUDGETS);
 		return;
 	}
 	b = &g->budgets[g->nr_budgets];
@@ -305,7 +305,7 @@ static void gate_budget(struct suite_parser *p, const char *name,
 }
 
 void runner_suite_key_gate(struct suite_parser *p, const char *name,
-		    const char *val)
+			   const char *val)
 {
 	struct suite_gate *g = &p->suite->gate;
 
@@ -314,8 +314,8 @@ void runner_suite_key_gate(struct suite_parser *p, const char *name,
 	if (!strcmp(name, "metric")) {
 		if (!runner_suite_valid_metric(val))
 			runner_suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
-				   "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
-				   val);
+					  "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
+					  val);
 		else
 			runner_suite_dup(p, &g->metric, val);
 	} else if (!strcmp(name, "alpha")) {
@@ -329,13 +329,13 @@ void runner_suite_key_gate(struct suite_parser *p, const char *name,
 
 		if (parse_duration_ns(val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "until_decided: '%s' is not a time "
-				   "budget (e.g. 10m)", val);
+					  "budget (e.g. 10m)", val);
 		else
 			g->until_decided_ns = v;
 	} else if (budget_key(name)) {
 		gate_budget(p, name, val);
 	} else {
 		runner_suite_unknown_key(p, name, "metric, alpha, min_increase_us, "
-				  "min_increase_pct, until_decided, max_us, pNN_us");
+					 "min_increase_pct, until_decided, max_us, pNN_us");
 	}
 }

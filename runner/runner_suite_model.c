@@ -70,7 +70,7 @@ bool runner_suite_compares(const struct suite *suite)
 }
 
 const struct suite_scenario *runner_suite_find(const struct suite *suite,
-					const char *name)
+					       const char *name)
 {
 	size_t i;
 

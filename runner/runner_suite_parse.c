@@ -19,7 +19,7 @@
 #include "trace/trace.h"
 
 void runner_suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
-		...)
+		       ...)
 {
 	size_t n;
 	va_list ap;
@@ -78,7 +78,7 @@ bool runner_suite_note_key(struct suite_parser *p, const char *name)
 	for (i = 0; i < p->nr_seen; i++)
 		if (!strcmp(p->seen[i].name, name)) {
 			runner_suite_perr(p, p->line, "duplicate key '%s' (first at line "
-				   "%u)", name, p->seen[i].line);
+					  "%u)", name, p->seen[i].line);
 			return false;
 		}
 	if (p->nr_seen < SUITE_MAX_SEEN) {
@@ -90,14 +90,14 @@ bool runner_suite_note_key(struct suite_parser *p, const char *name)
 }
 
 void runner_suite_unknown_key(struct suite_parser *p, const char *name,
-		       const char *known)
+			      const char *known)
 {
 	runner_suite_perr(p, p->line, "unknown key '%s' in [%s] (known: %s)", name,
-		   p->secname, known);
+			  p->secname, known);
 }
 
 int runner_suite_parse_requires(struct suite_parser *p, char ***out,
-			 const char *val)
+				const char *val)
 {
 	char *copy = strdup(val), *tok, *save = NULL;
 	int ret = 0;
@@ -109,9 +109,9 @@ int runner_suite_parse_requires(struct suite_parser *p, char ***out,
 		tok = parse_strip(tok);
 		if (!runner_req_valid(tok)) {
 			runner_suite_perr(p, p->line, "requires: unknown requirement '%s' "
-				   "(known: root, tracefs, debugfs, sched-features, "
-				   "base-slice, preempt-rt, slice-extension, "
-				   "sysctl:NAME, file:PATH, cpus>=N)", tok);
+					  "(known: root, tracefs, debugfs, sched-features, "
+					  "base-slice, preempt-rt, slice-extension, "
+					  "sysctl:NAME, file:PATH, cpus>=N)", tok);
 			ret = -EINVAL;
 		} else if (runner_strv_push(out, tok)) {
 			ret = -ENOMEM;

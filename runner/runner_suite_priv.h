@@ -53,7 +53,7 @@ struct suite_parser {
 /* The first error, "FILE:LINE: ..." into the suite_error; later ones are
  * dropped (the parse stops at the first). */
 void runner_suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
-		...) __attribute__((format(printf, 3, 4)));
+		       ...) __attribute__((format(printf, 3, 4)));
 /* A scenario or gate name: letters, digits, '-' and '_'. */
 bool runner_suite_valid_name(const char *s);
 /* False (and "out of memory" said) for a NULL @ptr. */
@@ -65,31 +65,31 @@ struct suite_reference *runner_suite_cur_reference(struct suite_parser *p);
 /* Single-valued keys may appear once per section: false after saying so. */
 bool runner_suite_note_key(struct suite_parser *p, const char *name);
 void runner_suite_unknown_key(struct suite_parser *p, const char *name,
-		       const char *known);
+			      const char *known);
 /* "requires = a, b" into a NULL-terminated list. */
 int runner_suite_parse_requires(struct suite_parser *p, char ***out,
-			 const char *val);
+				const char *val);
 
 /* runner_suite_keys.c: also for a scenario's own tool and metric */
 void runner_suite_parse_tool(struct suite_parser *p, const char *val,
-		      enum suite_tool *tool);
+			     enum suite_tool *tool);
 /* max, avg, pNN[.N...], or WORKLOAD.METRIC */
 bool runner_suite_valid_metric(const char *s);
 
 /* The keys of each section (the suite_handler() dispatch). */
 void runner_suite_key_suite(struct suite_parser *p, const char *name,
-		     const char *val);
+			    const char *val);
 void runner_suite_key_measure(struct suite_parser *p, const char *name,
-		       const char *val);
+			      const char *val);
 void runner_suite_key_gate(struct suite_parser *p, const char *name,
-		    const char *val);
+			   const char *val);
 void runner_suite_key_scenario(struct suite_parser *p, const char *name,
-			const char *val);
+			       const char *val);
 void runner_suite_key_reference(struct suite_parser *p, const char *name,
-			 const char *val);
+				const char *val);
 
 /* Parses a workload line into @wl (options, program, alias). */
 int runner_suite_workload_parse(struct suite_workload *wl, const char *text,
-			 char *err, size_t len);
+				char *err, size_t len);
 
 #endif

@@ -54,7 +54,7 @@ static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 				break;
 		if (*f || !*name) {
 			runner_suite_perr(p, p->line, "sched_feature: '%s' is not FEATURE "
-				   "or NO_FEATURE (e.g. HRTICK, NO_HRTICK)", val);
+					  "or NO_FEATURE (e.g. HRTICK, NO_HRTICK)", val);
 			goto out;
 		}
 	} else if (kind == TUNABLE_BASE_SLICE) {
@@ -64,14 +64,14 @@ static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 		value = copy;
 		if (parse_u64_range(copy, 1, 1000000000ULL, &ns)) {
 			runner_suite_perr(p, p->line, "base_slice_ns: '%s' is not a whole "
-				   "number of ns", val);
+					  "number of ns", val);
 			goto out;
 		}
 	} else {
 		eq = strchr(copy, '=');
 		if (!eq) {
 			runner_suite_perr(p, p->line, "%s: expected NAME=VALUE, got '%s'",
-				   key, val);
+					  key, val);
 			goto out;
 		}
 		*eq = '\0';
@@ -79,8 +79,8 @@ static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 		value = parse_strip(eq + 1);
 		if (!valid_path_chars(name) || !*value) {
 			runner_suite_perr(p, p->line, "%s: '%s' is not NAME=VALUE with a "
-				   "relative name of letters, digits, '-', '_', "
-				   "'.', '/'", key, val);
+					  "relative name of letters, digits, '-', '_', "
+					  "'.', '/'", key, val);
 			goto out;
 		}
 	}
@@ -88,8 +88,8 @@ static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
 		if (!strcmp(sc->tunables[i].name, name) &&
 		    sc->tunables[i].kind == kind) {
 			runner_suite_perr(p, p->line, "%s '%s' set twice in this scenario "
-				   "(first at line %u)", key, name,
-				   sc->tunables[i].line);
+					  "(first at line %u)", key, name,
+					  sc->tunables[i].line);
 			goto out;
 		}
 	t = runner_array_push(&sc->tunables, &sc->nr_tunables, sizeof(*t));
@@ -122,14 +122,14 @@ static void add_workload(struct suite_parser *p, const char *val)
 	}
 	if (!strcmp(wl->alias, "cyclictest")) {
 		runner_suite_perr(p, p->line, "workload: the name 'cyclictest' is the "
-			   "measurement's; choose another with as=");
+				  "measurement's; choose another with as=");
 		return;
 	}
 	for (i = 0; i + 1 < sc->nr_workloads; i++)
 		if (!strcmp(sc->workloads[i].alias, wl->alias)) {
 			runner_suite_perr(p, p->line, "workload: two workloads named '%s' "
-				   "(the other at line %u); name one with as=",
-				   wl->alias, sc->workloads[i].line);
+					  "(the other at line %u); name one with as=",
+					  wl->alias, sc->workloads[i].line);
 			return;
 		}
 }
@@ -183,13 +183,13 @@ static void add_expect(struct suite_parser *p, const char *val)
 	goto out;
 bad:
 	runner_suite_perr(p, p->line, "expect: '%s' is not WORKLOAD.KEY OP NUMBER "
-		   "(OP: > >= < <= == !=)", val);
+			  "(OP: > >= < <= == !=)", val);
 out:
 	free(copy);
 }
 
 void runner_suite_key_scenario(struct suite_parser *p, const char *name,
-			const char *val)
+			       const char *val)
 {
 	struct suite_scenario *sc = runner_suite_cur_scenario(p);
 
@@ -211,7 +211,7 @@ void runner_suite_key_scenario(struct suite_parser *p, const char *name,
 		sc->compare_line = p->line;
 		if (!runner_suite_valid_name(val))
 			runner_suite_perr(p, p->line, "compare: '%s' is not a scenario "
-				   "name", val);
+					  "name", val);
 		else
 			runner_suite_dup(p, &sc->compare, val);
 	} else if (!strcmp(name, "control")) {
@@ -222,7 +222,7 @@ void runner_suite_key_scenario(struct suite_parser *p, const char *name,
 			sc->control = CONTROL_NEGATIVE;
 		else
 			runner_suite_perr(p, p->line, "control: '%s' is neither positive "
-				   "nor negative", val);
+					  "nor negative", val);
 	} else if (!strcmp(name, "base_slice_ns")) {
 		add_tunable(p, TUNABLE_BASE_SLICE, name, val);
 	} else if (!strcmp(name, "requires")) {
@@ -233,19 +233,19 @@ void runner_suite_key_scenario(struct suite_parser *p, const char *name,
 	} else if (!strcmp(name, "metric")) {
 		if (!runner_suite_valid_metric(val))
 			runner_suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
-				   "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
-				   val);
+					  "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
+					  val);
 		else
 			runner_suite_dup(p, &sc->metric, val);
 	} else {
 		runner_suite_unknown_key(p, name, "description, compare, control, "
-				  "workload, sysctl, sched_feature, base_slice_ns, "
-				  "debugfs, requires, expect, tool, metric");
+					 "workload, sysctl, sched_feature, base_slice_ns, "
+					 "debugfs, requires, expect, tool, metric");
 	}
 }
 
 void runner_suite_key_reference(struct suite_parser *p, const char *name,
-			 const char *val)
+				const char *val)
 {
 	struct suite_reference *ref = runner_suite_cur_reference(p);
 	struct suite_refvalue *rv;
@@ -263,8 +263,8 @@ void runner_suite_key_reference(struct suite_parser *p, const char *name,
 			 strncmp(val, "T:", 2) ? "T: " : "", val);
 		if (!ctline_parse(line, &ct)) {
 			runner_suite_perr(p, p->line, "T: not a cyclictest line "
-				   "(T: 0 ( 4213) P:95 I:1000 C: 5163 Min: 3 "
-				   "Act: 3 Avg: 3 Max: 12)");
+					  "(T: 0 ( 4213) P:95 I:1000 C: 5163 Min: 3 "
+					  "Act: 3 Avg: 3 Max: 12)");
 			return;
 		}
 		if (runner_strv_push(&ref->T, line))

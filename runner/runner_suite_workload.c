@@ -250,7 +250,7 @@ static int apply_option(struct suite_workload *wl, int opt, const char *val,
 }
 
 int runner_suite_workload_parse(struct suite_workload *wl, const char *text,
-			 char *err, size_t len)
+				char *err, size_t len)
 {
 	bool seen[4] = { false };
 	wordexp_t we;
@@ -312,7 +312,7 @@ out:
 }
 
 int runner_suite_workload_argv(const struct suite_workload *wl, double scale,
-			char ***argv, char *err, size_t len)
+			       char ***argv, char *err, size_t len)
 {
 	char **v = NULL;
 	wordexp_t we;

@@ -13,7 +13,7 @@
 #define TL_OUT_MAX	(16 * 1024 * 1024)
 
 int runner_tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
-	    const char *dir)
+		   const char *dir)
 {
 	char buf[64];
 	size_t i;

@@ -26,7 +26,7 @@ struct tl_run {
 
 /* @rtla: the program's path; argv[0] is "rtla". 0 or -ENOMEM. */
 int runner_tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
-	    const char *dir);
+		   const char *dir);
 /* Takes one line of rtla's output. */
 void runner_tl_feed(struct tl_run *t, const char *line);
 /*

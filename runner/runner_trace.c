@@ -71,7 +71,7 @@ static void add_words(cJSON *o, const char *key, const char *text)
 }
 
 void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
-		  const char *dir)
+			const char *dir)
 {
 	struct trace_params tp = {
 		.mode = mode == TRACE_CAPTURE_ON ? TRACE_MODE_STREAM :
@@ -249,8 +249,8 @@ static void save(struct rep_trace *t, const char *dir,
 }
 
 void runner_trace_finish(struct rep_trace *t, const char *dir, bool do_save,
-		   const struct ct_run *ctr, const struct ctline *finals,
-		   size_t nr_finals, cJSON **info)
+			 const struct ct_run *ctr, const struct ctline *finals,
+			 size_t nr_finals, cJSON **info)
 {
 	if (t->mode == TRACE_CAPTURE_OFF)
 		return;

@@ -42,7 +42,7 @@ int runner_trace_prepare(struct runner *r);
  * RTGATE_TRACE_INSTANCE for the workloads.
  */
 void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
-		  const char *dir);
+			const char *dir);
 /* spikes: just before cyclictest starts, any cyclictest's exit stops. */
 void runner_trace_before_cyclictest(struct rep_trace *t);
 /* spikes: narrowed to the measuring threads of cyclictest @pid. */
@@ -55,7 +55,7 @@ void runner_trace_stop(struct rep_trace *t);
  * and hands the "trace" object to *@info.
  */
 void runner_trace_finish(struct rep_trace *t, const char *dir, bool save,
-		   const struct ct_run *ctr, const struct ctline *finals,
-		   size_t nr_finals, cJSON **info);
+			 const struct ct_run *ctr, const struct ctline *finals,
+			 size_t nr_finals, cJSON **info);
 
 #endif

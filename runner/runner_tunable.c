@@ -24,7 +24,7 @@ static int sysctl_path(const char *name, char *buf, size_t len)
 }
 
 int runner_tunable_init(struct tunable *t, const struct suite_tunable *st,
-		 const char *debugfs)
+			const char *debugfs)
 {
 	const char *rel;
 	char *p;
@@ -119,12 +119,12 @@ static bool all_integers(const char *s)
 }
 
 int runner_tunable_check_value(const struct tunable *t, const char *value,
-			char *why, size_t len)
+			       char *why, size_t len)
 {
 	char now[TUNABLE_VALUE_MAX];
 
 	if (t->kind == TUNABLE_SCHED_FEATURE || runner_tunable_read(t, now,
-							     sizeof(now)))
+								    sizeof(now)))
 		return 0;	/* checked when written, or SKIPPED */
 	if (all_integers(now) && !all_integers(value)) {
 		snprintf(why, len, "%s holds whole numbers (now '%s'); '%s' "

@@ -32,7 +32,7 @@ struct tunable {
  * absent: debugfs tunables then fail with -ENOENT when saved).
  */
 int runner_tunable_init(struct tunable *t, const struct suite_tunable *st,
-		 const char *debugfs);
+			const char *debugfs);
 /* The current value, in the form it is written (FEATURE / NO_FEATURE). */
 int runner_tunable_read(const struct tunable *t, char *buf, size_t len);
 int runner_tunable_write(const struct tunable *t, const char *value);
@@ -42,7 +42,7 @@ int runner_tunable_write(const struct tunable *t, const char *value);
  * -EINVAL with @why said when not; 0 when it cannot tell.
  */
 int runner_tunable_check_value(const struct tunable *t, const char *value,
-			char *why, size_t len);
+			       char *why, size_t len);
 /* Reads the original into t->orig; sets and returns t->save_err. */
 int runner_tunable_save(struct tunable *t);
 int runner_tunable_restore(const struct tunable *t);

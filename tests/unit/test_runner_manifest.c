@@ -46,7 +46,7 @@ static void add_rep(struct scen_result *sr, unsigned int rep,
 		    enum rep_status st, const char *reason)
 {
 	struct rep_result *rr = runner_array_push(&sr->reps, &sr->nr_reps,
-					   sizeof(*rr));
+						  sizeof(*rr));
 	static char *ct_argv[] = { "cyclictest", "--smp", "-D10", NULL };
 	struct rep_proc *p;
 
@@ -113,7 +113,7 @@ static int setup(void **state)
 	run->scens[2].reason = strdup("requires sched-features: EPERM");
 	/* A workload in load/1 that crashed, with its summary. */
 	p = runner_array_push(&run->scens[1].reps[0].procs,
-		       &run->scens[1].reps[0].nr_procs, sizeof(*p));
+			      &run->scens[1].reps[0].nr_procs, sizeof(*p));
 	p->name = strdup("hackbench-loop");
 	p->argv = runner_strv_dup((char *[]){ "hackbench-loop", NULL });
 	p->pid = 2000;

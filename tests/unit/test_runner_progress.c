@@ -81,9 +81,9 @@ static void rep_end(void *arg)
 	struct progress *pg = arg;
 
 	runner_progress_rep_end(pg, "INVALID", "hackbench-loop: expect "
-			 "hackbench-loop.work_done > 0 failed: work_done is 0; "
-			 "the workload did no work, so this repetition is no "
-			 "evidence either way and is left out of the verdicts");
+				"hackbench-loop.work_done > 0 failed: work_done is 0; "
+				"the workload did no work, so this repetition is no "
+				"evidence either way and is left out of the verdicts");
 }
 
 static void rep_end_names_cpus_and_wraps(void **state)

@@ -156,18 +156,18 @@ static void test_complete(void **state)
 
 	/* scaled(N) follows the duration scale, rounded, at least 1. */
 	assert_int_equal(runner_suite_workload_argv(&load->workloads[0], 0.1, &argv,
-					     msg, sizeof(msg)), 0);
+						    msg, sizeof(msg)), 0);
 	assert_int_equal(runner_strv_len(argv), 5);
 	assert_string_equal(argv[0], "hackbench-loop");
 	assert_string_equal(argv[4], "20");
 	runner_strv_free(argv);
 	assert_int_equal(runner_suite_workload_argv(&load->workloads[0], 0.0001,
-					     &argv, msg, sizeof(msg)), 0);
+						    &argv, msg, sizeof(msg)), 0);
 	assert_string_equal(argv[4], "1");
 	runner_strv_free(argv);
 	/* Quotes group words, as in a shell. */
 	assert_int_equal(runner_suite_workload_argv(&load->workloads[1], 1, &argv,
-					     msg, sizeof(msg)), 0);
+						    msg, sizeof(msg)), 0);
 	assert_string_equal(argv[5], "--name=a b");
 	runner_strv_free(argv);
 	runner_suite_free(&s);
@@ -407,7 +407,7 @@ static void test_scenario_tool(void **state)
 	runner_suite_free(&s);
 	/* Every scenario a microbenchmark: no cyclictest, no duration. */
 	ret = runner_suite_load(write_suite("benches", "[scenario a]\ntool = none\n"),
-			 &s, &err);
+				&s, &err);
 	assert_int_equal(ret, 0);
 	assert_false(runner_suite_uses_cyclictest(&s));
 	runner_suite_free(&s);

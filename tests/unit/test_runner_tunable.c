@@ -183,10 +183,10 @@ static void test_dead_run_restored(void **state)
 	if (!run) {
 		if (runner_state_acquire(&st, statedir, 1, "run", "test") ||
 		    runner_state_add_undo(&st, "tunable", "debugfs.sched/knob2",
-				   undo_for("sched/knob2", "5")) ||
+					  undo_for("sched/knob2", "5")) ||
 		    /* A second record of the same key keeps the first. */
 		    runner_state_add_undo(&st, "tunable", "debugfs.sched/knob2",
-				   undo_for("sched/knob2", "6")))
+					  undo_for("sched/knob2", "6")))
 			_exit(1);
 		put("sched/knob2", "9");
 		if (!fork()) {
@@ -299,7 +299,7 @@ static void test_previous_holder_restored(void **state)
 	if (!run) {
 		if (runner_state_acquire(&st, other, 1, "run", "test") ||
 		    runner_state_add_undo(&st, "tunable", "debugfs.sched/knob3",
-				   undo_for("sched/knob3", "1")))
+					  undo_for("sched/knob3", "1")))
 			_exit(1);
 		put("sched/knob3", "8");
 		_exit(0);
