@@ -47,7 +47,7 @@ CFLAGS	+= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 LDFLAGS	+= $(SANFLAGS) -Wl,--as-needed
 LDLIBS	+= $(PKG_LIBS) -lm -lpthread
 
-# Components linked into bin/rtgate, one folder each (see DESIGN.md).
+# Components linked into bin/rtgate, one folder each (see docs/design.md).
 RTGATE_DIRS := runner analyze trace kernel lab bisect history nightly export
 LIB_SRCS := $(wildcard common/*.c) \
 	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c))

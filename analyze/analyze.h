@@ -351,7 +351,7 @@ struct analyze_params {
 	bool quiet;		/* no verdict table on stdout */
 };
 
-void analyze_params_init(struct analyze_params *p);
+void an_params_init(struct analyze_params *p);
 
 /*
  * For a finished (or interrupted) run: judges every comparison its suite
@@ -359,9 +359,9 @@ void analyze_params_init(struct analyze_params *p);
  * prints the verdict table, and returns the exit code (0 pass, 1 regression,
  * 2 inconclusive/invalid, 3 bad input, 5 run incomplete).
  */
-int analyze_report_run(const char *run_dir, const struct analyze_params *p);
+int an_report_run(const char *run_dir, const struct analyze_params *p);
 
-/* One comparison of a run, as analyze_judge_run() judged it. */
+/* One comparison of a run, as an_judge_run() judged it. */
 struct an_run_verdict {
 	char candidate[128], baseline[128];
 	char reason[640];
@@ -373,14 +373,14 @@ struct an_run_verdict {
 };
 
 /*
- * The same judgement as analyze_report_run() without writing or printing
+ * The same judgement as an_report_run() without writing or printing
  * anything (--until-decided judges between rounds). *out is an array of
  * *n, to free(). Returns 0 or an exit code (3 bad input, 4 environment).
  */
-int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
-		      struct an_run_verdict **out, size_t *n);
+int an_judge_run(const char *run_dir, const struct analyze_params *p,
+		 struct an_run_verdict **out, size_t *n);
 
-int cmd_compare(int argc, char **argv);
-int cmd_report(int argc, char **argv);
+int an_cmd_compare(int argc, char **argv);
+int an_cmd_report(int argc, char **argv);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtgate compare BASELINE CANDIDATE` and `rtgate report RUN_DIR`, and
- * analyze_report_run() for the runner. Only these choose exit codes.
+ * an_report_run() for the runner. Only these choose exit codes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,6 @@
 #include "analyze.h"
 #include "cli.h"
 #include "fsio.h"
-#include "history/history.h"
 #include "analyze_input.h"
 #include "analyze_report.h"
 #include "analyze_runs.h"
@@ -384,7 +383,7 @@ static void spec_system(const char *spec, const char *label,
 	}
 }
 
-int cmd_compare(int argc, char **argv)
+int an_cmd_compare(int argc, char **argv)
 {
 	struct analyze_params p;
 	struct an_cli cli = { 0 };
@@ -395,12 +394,8 @@ int cmd_compare(int argc, char **argv)
 	struct an_system sys[2];
 	int i, ret = EXIT_BAD_INPUT;
 
-	/* A history baseline: the store picks the runs, an_compare judges. */
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--history"))
-			return history_compare_cmd(argc, argv);
 	cli.compare = true;
-	analyze_params_init(&cli.p);
+	an_params_init(&cli.p);
 	ret = cli_parse("compare", &compare_argp, argc, argv, 0, &cli);
 	if (ret)
 		return cli_exit(ret);
@@ -769,7 +764,7 @@ static int judge_run(const char *run_dir, const struct analyze_params *p,
 	return 0;
 }
 
-int analyze_report_run(const char *run_dir, const struct analyze_params *p)
+int an_report_run(const char *run_dir, const struct analyze_params *p)
 {
 	struct judged_run j;
 	int ret;
@@ -781,8 +776,8 @@ int analyze_report_run(const char *run_dir, const struct analyze_params *p)
 	return ret;
 }
 
-int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
-		      struct an_run_verdict **out, size_t *n)
+int an_judge_run(const char *run_dir, const struct analyze_params *p,
+		 struct an_run_verdict **out, size_t *n)
 {
 	struct judged_run j;
 	size_t i;
@@ -816,16 +811,16 @@ int analyze_judge_run(const char *run_dir, const struct analyze_params *p,
 	return ret;
 }
 
-int cmd_report(int argc, char **argv)
+int an_cmd_report(int argc, char **argv)
 {
 	struct an_cli cli = { 0 };
 	int ret;
 
-	analyze_params_init(&cli.p);
+	an_params_init(&cli.p);
 	ret = cli_parse("report", &report_argp, argc, argv, 0, &cli);
 	if (ret)
 		return cli_exit(ret);
 	if (!cli.p.formats)
 		cli.p.formats = AN_FMT_ALL;
-	return analyze_report_run(cli.args[0], &cli.p);
+	return an_report_run(cli.args[0], &cli.p);
 }

@@ -20,76 +20,6 @@
 #include "analyze_stats.h"
 #include "analyze_util.h"
 
-/* ---- lines ---- */
-
-struct an_line *cmp_line_new(struct prep *p, enum an_line_kind kind,
-			     const char *metric, int cpu)
-{
-	struct an_result *res = p->res;
-	struct an_line *l;
-
-	if (res->nlines == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 32;
-		struct line_test *t;
-
-		l = realloc(res->lines, cap * sizeof(*l));
-		if (!l)
-			return NULL;
-		res->lines = l;
-		t = realloc(p->tests, cap * sizeof(*t));
-		if (!t)
-			return NULL;
-		p->tests = t;
-		p->cap = cap;
-	}
-	memset(&p->tests[res->nlines], 0, sizeof(p->tests[0]));
-	p->tests[res->nlines].sign = 1;
-	l = &res->lines[res->nlines++];
-	memset(l, 0, sizeof(*l));
-	l->kind = kind;
-	l->cpu = cpu;
-	snprintf(l->metric, sizeof(l->metric), "%s", metric);
-	snprintf(l->unit, sizeof(l->unit), "us");
-	l->lo = l->hi = l->p_worse = l->p_better = l->p_adj = NAN;
-	l->raw_base = l->raw_cand = NAN;
-	l->drift = NAN;
-	l->see = NAN;
-	l->verdict = AN_INCONCLUSIVE;
-	return l;
-}
-
-void cmp_line_effect_us(const struct prep *p, struct an_line *l)
-{
-	l->delta = l->cand - l->base;
-	l->worse = l->delta;
-	l->delta_pct = l->base > 0 ? 100.0 * l->delta / l->base : NAN;
-	l->floor = fmax(p->gate->min_increase_us,
-			p->gate->min_increase_pct / 100.0 * fabs(l->base));
-	if (l->floor <= 0)
-		l->floor = 1e-9;
-}
-
-void cmp_note(struct an_result *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (res->nnotes >= sizeof(res->notes) / sizeof(res->notes[0]))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(res->notes[res->nnotes++], sizeof(res->notes[0]), fmt, ap);
-	va_end(ap);
-}
-
-double cmp_subset_median(const double *v, const size_t *idx, size_t n)
-{
-	double buf[n ? n : 1];
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		buf[i] = v[idx[i]];
-	return an_median(buf, n);
-}
-
 /* ---- preparation: equal counts, pools, drift halves ---- */
 
 static bool side_cpu_hist(const struct an_side *s, size_t j)
@@ -261,7 +191,7 @@ static int prep_init(struct prep *p)
 	p->ncpus = p->sb->runs[0].ncpus < p->sc->runs[0].ncpus ?
 		   p->sb->runs[0].ncpus : p->sc->runs[0].ncpus;
 	if (p->sb->runs[0].ncpus != p->sc->runs[0].ncpus)
-		cmp_note(p->res, "the baseline measured %zu threads and the "
+		an_cmp_note(p->res, "the baseline measured %zu threads and the "
 		     "candidate %zu: the first %zu are compared",
 		     p->sb->runs[0].ncpus, p->sc->runs[0].ncpus, p->ncpus);
 	p->b = calloc(p->ncpus, sizeof(*p->b));
@@ -338,17 +268,17 @@ static int compute_lines(struct prep *p)
 	int ret = 0;
 
 	if (p->ncpus) {
-		ret = cmp_rep_lines(p);
+		ret = an_cmp_rep_lines(p);
 		if (!ret)
-			ret = cmp_exceed_lines(p);
+			ret = an_cmp_exceed_lines(p);
 		if (!ret)
-			ret = cmp_avg_lines(p, is_avg);
+			ret = an_cmp_avg_lines(p, is_avg);
 		if (!ret)
-			ret = cmp_budget_lines(p);
+			ret = an_cmp_budget_lines(p);
 		if (!ret)
-			ret = cmp_exceedances(p);
+			ret = an_cmp_exceedances(p);
 	}
-	return ret ? ret : cmp_metric_lines(p);
+	return ret ? ret : an_cmp_metric_lines(p);
 }
 
 /*
@@ -374,13 +304,13 @@ static void note_starved(struct prep *p)
 			med = an_median(t, n);
 			for (j = 0; j < n; j++)
 				if (t[j] < med / 2)
-					cmp_note(p->res, "%s %s: thread %zu "
-						 "took %llu samples, under half "
-						 "of what its interval gives "
-						 "beside its siblings (starved?)",
-						 sides[s]->name, run->label, j,
-						 (unsigned long long)
-						 run->cpus[j].cycles);
+					an_cmp_note(p->res, "%s %s: thread %zu "
+						    "took %llu samples, under half "
+						    "of what its interval gives "
+						    "beside its siblings (starved?)",
+						    sides[s]->name, run->label, j,
+						    (unsigned long long)
+						    run->cpus[j].cycles);
 		}
 }
 
@@ -394,19 +324,19 @@ static void add_notes(struct prep *p)
 
 	for (s = 0; s < 2; s++)
 		if (sides[s]->reason[0])
-			cmp_note(p->res, "%s: %s", sides[s]->name,
+			an_cmp_note(p->res, "%s: %s", sides[s]->name,
 			     sides[s]->reason);
 	if (p->ncpus && !isnan(p->sigma))
-		cmp_note(p->res, "no histograms: maxima are brought to equal "
+		an_cmp_note(p->res, "no histograms: maxima are brought to equal "
 		     "sample counts with a Gumbel tail of scale %.2g us",
 		     p->sigma);
 	if (p->gate->level_why[0])
-		cmp_note(p->res, "judged at %.2g of alpha: %s", p->gate->level,
-			 p->gate->level_why);
+		an_cmp_note(p->res, "judged at %.2g of alpha: %s", p->gate->level,
+			    p->gate->level_why);
 	if (p->drift)
 		p->res->drift_checked = true;
 	else if (p->sb->nruns > 1)
-		cmp_note(p->res, "no A/B/A drift check: the baseline did not "
+		an_cmp_note(p->res, "no A/B/A drift check: the baseline did not "
 		     "run both before and after the candidate%s",
 		     p->sb->order_known ? "" : " (order unknown)");
 }
@@ -440,7 +370,7 @@ int an_compare(const struct an_side *base, const struct an_side *cand,
 		ret = compute_lines(&p);
 	if (!ret) {
 		add_notes(&p);
-		cmp_decide(&p);
+		an_cmp_decide(&p);
 	}
 	prep_release(&p);
 	if (ret)

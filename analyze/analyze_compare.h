@@ -14,6 +14,8 @@
  *   analyze_verdict.c     the family of deciding lines, each line's
  *                         interval and verdict, the comparison's verdict
  *                         and its reason
+ *   analyze_lines.c       what every line shares: made, its effect and
+ *                         floor, notes (the others call down into it)
  *
  * A line is first built with the ingredients of its test (struct
  * line_test, kept beside it); the verdict file turns them into p-values
@@ -91,29 +93,30 @@ struct prep {
 	size_t *early, *late, nhalf;
 };
 
+/* analyze_lines.c */
 /* A new line (lines may move: hold indices, not pointers, across calls). */
-struct an_line *cmp_line_new(struct prep *p, enum an_line_kind kind,
-			     const char *metric, int cpu);
+struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
+				const char *metric, int cpu);
 static inline struct line_test *cmp_test(struct prep *p,
 					 const struct an_line *l)
 {
 	return &p->tests[l - p->res->lines];
 }
 /* Effect, percentage and floor of a latency line (lower is better). */
-void cmp_line_effect_us(const struct prep *p, struct an_line *l);
-void cmp_note(struct an_result *res, const char *fmt, ...)
+void an_cmp_line_effect_us(const struct prep *p, struct an_line *l);
+void an_cmp_note(struct an_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-double cmp_subset_median(const double *v, const size_t *idx, size_t n);
+double an_cmp_subset_median(const double *v, const size_t *idx, size_t n);
 
-int cmp_rep_lines(struct prep *p);		/* analyze_lines_rep.c */
-int cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
-int cmp_exceedances(struct prep *p);
-int cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */
-int cmp_metric_lines(struct prep *p);
-int cmp_budget_lines(struct prep *p);
-void cmp_decide(struct prep *p);		/* analyze_verdict.c */
+int an_cmp_rep_lines(struct prep *p);		/* analyze_lines_rep.c */
+int an_cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
+int an_cmp_exceedances(struct prep *p);
+int an_cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */
+int an_cmp_metric_lines(struct prep *p);
+int an_cmp_budget_lines(struct prep *p);
+void an_cmp_decide(struct prep *p);		/* analyze_verdict.c */
 /* An EXCEED test's p-value, and the maximum it exceeds with prob. p. */
-double cmp_exceed_p(const struct line_test *t);
-double cmp_exceed_x(const struct line_test *t, double p);
+double an_cmp_exceed_p(const struct line_test *t);
+double an_cmp_exceed_x(const struct line_test *t, double p);
 
 #endif

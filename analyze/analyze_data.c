@@ -9,6 +9,7 @@
 
 #include "analyze.h"
 #include "analyze_hist.h"
+#include "analyze_input.h"
 #include "analyze_util.h"
 #include "exitcode.h"
 #include "log.h"
@@ -274,7 +275,7 @@ int an_verdict_exit(enum an_verdict worst)
 	}
 }
 
-void analyze_params_init(struct analyze_params *p)
+void an_params_init(struct analyze_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->alpha = -1;
@@ -289,4 +290,44 @@ void an_sfmt(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
+}
+
+/* ---- checks of what the inputs gave ---- */
+
+int an_run_empty_thread(const struct an_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncpus; i++)
+		if (!run->cpus[i].cycles)
+			return i;
+	return -1;
+}
+
+int an_side_check(const struct an_side *side)
+{
+	size_t r;
+	int t;
+
+	for (r = 0; r < side->nruns; r++) {
+		t = an_run_empty_thread(&side->runs[r]);
+		if (t >= 0 && side->runs[r].ncpus) {
+			pr_err("%s%s%s: thread %d has no samples (cycles 0): "
+			       "that measurement did not run", side->origin,
+			       side->nruns > 1 ? "/" : "", side->nruns > 1 ?
+			       side->runs[r].label : "", t);
+			return -EINVAL;
+		}
+	}
+
+	for (r = 1; r < side->nruns; r++)
+		if (side->runs[r].ncpus != side->runs[0].ncpus) {
+			pr_err("%s: %s has %zu threads but %s has %zu: "
+			       "repetitions must measure the same CPUs",
+			       side->origin, side->runs[r].label,
+			       side->runs[r].ncpus, side->runs[0].label,
+			       side->runs[0].ncpus);
+			return -EINVAL;
+		}
+	return 0;
 }

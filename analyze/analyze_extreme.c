@@ -180,7 +180,7 @@ static int hill_line(struct prep *p, size_t j, bool deciding)
 
 	if (!hill_fit(cb, &law, true))
 		return 0;
-	l = cmp_line_new(p, AN_LINE_EXCEED, "max", j);
+	l = an_cmp_line_new(p, AN_LINE_EXCEED, "max", j);
 	if (!l)
 		return -ENOMEM;
 	t = cmp_test(p, l);
@@ -188,7 +188,7 @@ static int hill_line(struct prep *p, size_t j, bool deciding)
 	med = hill_x(&law, cc->cycles, 0.5);
 	l->base = med;
 	l->cand = cc->max_us;
-	cmp_line_effect_us(p, l);
+	an_cmp_line_effect_us(p, l);
 	t->kind = TEST_EXCEED;
 	if (p->sb->nruns == 1)
 		t->min_us = ONE_RUN_FACTOR * cb->max_us;
@@ -315,7 +315,7 @@ static int gumbel_lines(struct prep *p, bool deciding)
 		}
 		if (rank > 1)
 			best = second;
-		l = cmp_line_new(p, AN_LINE_EXCEED, "max", j);
+		l = an_cmp_line_new(p, AN_LINE_EXCEED, "max", j);
 		if (!l) {
 			ret = -ENOMEM;
 			break;
@@ -325,7 +325,7 @@ static int gumbel_lines(struct prep *p, bool deciding)
 		l->deciding = deciding;
 		l->base = expm1(mean + sd * null[GUMBEL_SIMS / 2]);
 		l->cand = best;
-		cmp_line_effect_us(p, l);
+		an_cmp_line_effect_us(p, l);
 		t->kind = TEST_EXCEED;
 		if (nb == 1)
 			t->min_us = ONE_RUN_FACTOR * expm1(ymax);
@@ -385,7 +385,7 @@ static double cand_max(const struct line_test *t)
 	return t->gumbel ? expm1(t->u + t->rate * t->x) : t->x - 1;
 }
 
-double cmp_exceed_p(const struct line_test *t)
+double an_cmp_exceed_p(const struct line_test *t)
 {
 	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
 				.m = t->shape, .xi = t->xi };
@@ -397,7 +397,7 @@ double cmp_exceed_p(const struct line_test *t)
 	return hill_p(&law, t->n, log(t->x / t->u) / t->xi);
 }
 
-double cmp_exceed_x(const struct line_test *t, double p)
+double an_cmp_exceed_x(const struct line_test *t, double p)
 {
 	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
 				.m = t->shape, .xi = t->xi };
@@ -407,7 +407,7 @@ double cmp_exceed_x(const struct line_test *t, double p)
 	return p < 0.5 ? fmax(x, t->min_us) : x;
 }
 
-int cmp_exceed_lines(struct prep *p)
+int an_cmp_exceed_lines(struct prep *p)
 {
 	bool deciding = !strcmp(p->gate->metric, "max");
 	size_t j;
@@ -463,7 +463,7 @@ static int add_exceedance(struct an_result *res, bool cand, int cpu,
 	return 0;
 }
 
-int cmp_exceedances(struct prep *p)
+int an_cmp_exceedances(struct prep *p)
 {
 	size_t j;
 	int ret = 0;

@@ -196,34 +196,6 @@ static int dir_side(const char *dir, struct an_side *side)
 	return ret;
 }
 
-int an_side_check(const struct an_side *side)
-{
-	size_t r;
-	int t;
-
-	for (r = 0; r < side->nruns; r++) {
-		t = an_run_empty_thread(&side->runs[r]);
-		if (t >= 0 && side->runs[r].ncpus) {
-			pr_err("%s%s%s: thread %d has no samples (cycles 0): "
-			       "that measurement did not run", side->origin,
-			       side->nruns > 1 ? "/" : "", side->nruns > 1 ?
-			       side->runs[r].label : "", t);
-			return -EINVAL;
-		}
-	}
-
-	for (r = 1; r < side->nruns; r++)
-		if (side->runs[r].ncpus != side->runs[0].ncpus) {
-			pr_err("%s: %s has %zu threads but %s has %zu: "
-			       "repetitions must measure the same CPUs",
-			       side->origin, side->runs[r].label,
-			       side->runs[r].ncpus, side->runs[0].label,
-			       side->runs[0].ncpus);
-			return -EINVAL;
-		}
-	return 0;
-}
-
 static int path_side(const char *spec, struct an_side **out)
 {
 	char copy[PATH_MAX], parent[PATH_MAX], *base;

@@ -37,7 +37,7 @@ static void set_linear(struct prep *p, struct an_line *l,
  * With repetitions on both sides each CPU's averages are compared across
  * runs; with one run on a side only the CPUs can replicate (paired).
  */
-int cmp_avg_lines(struct prep *p, bool deciding)
+int an_cmp_avg_lines(struct prep *p, bool deciding)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns, j, n = p->ncpus;
 	bool reps = nb > 1 && nc > 1;
@@ -46,12 +46,12 @@ int cmp_avg_lines(struct prep *p, bool deciding)
 	struct an_line *l;
 
 	for (j = 0; j < n; j++) {
-		l = cmp_line_new(p, AN_LINE_AVG, "avg", j);
+		l = an_cmp_line_new(p, AN_LINE_AVG, "avg", j);
 		if (!l)
 			return -ENOMEM;
 		l->base = p->b[j].pool.avg_us;
 		l->cand = p->c[j].pool.avg_us;
-		cmp_line_effect_us(p, l);
+		an_cmp_line_effect_us(p, l);
 		d[j] = l->delta;
 		if (!reps) {
 			snprintf(l->evidence, sizeof(l->evidence),
@@ -64,21 +64,21 @@ int cmp_avg_lines(struct prep *p, bool deciding)
 			 "averages of %zu vs %zu repetitions", nb, nc);
 		set_linear(p, l, &t, 1);
 		if (p->drift)
-			l->drift = cmp_subset_median(p->b[j].avg, p->late,
+			l->drift = an_cmp_subset_median(p->b[j].avg, p->late,
 						 p->nhalf) -
-				   cmp_subset_median(p->b[j].avg, p->early,
+				   an_cmp_subset_median(p->b[j].avg, p->early,
 						 p->nhalf);
 	}
 	if (reps)
 		return 0;
-	l = cmp_line_new(p, AN_LINE_AVG, "avg", -1);
+	l = an_cmp_line_new(p, AN_LINE_AVG, "avg", -1);
 	if (!l)
 		return -ENOMEM;
 	for (j = 0; j < n; j++) {
 		l->base += p->b[j].pool.avg_us / n;
 		l->cand += p->c[j].pool.avg_us / n;
 	}
-	cmp_line_effect_us(p, l);
+	an_cmp_line_effect_us(p, l);
 	l->deciding = deciding;
 	if (n < 2) {
 		snprintf(l->evidence, sizeof(l->evidence),
@@ -161,7 +161,7 @@ static int metric_line(struct prep *p, const struct an_values *m0,
 	struct an_line *l;
 
 	buf = malloc((nb + nc + tb + tc) * sizeof(*buf));
-	l = cmp_line_new(p, AN_LINE_METRIC, m0->name, -1);
+	l = an_cmp_line_new(p, AN_LINE_METRIC, m0->name, -1);
 	if (!buf || !l) {
 		free(buf);
 		return -ENOMEM;
@@ -194,13 +194,13 @@ static int metric_line(struct prep *p, const struct an_values *m0,
 		 "repetitions" : "rounds", 100 * cvb, 100 * cvc,
 		 m0->higher_better ? ", higher is better" : "");
 	if (p->drift)
-		l->drift = cmp_subset_median(mb, p->late, p->nhalf) -
-			   cmp_subset_median(mb, p->early, p->nhalf);
+		l->drift = an_cmp_subset_median(mb, p->late, p->nhalf) -
+			   an_cmp_subset_median(mb, p->early, p->nhalf);
 	free(buf);
 	return 0;
 }
 
-int cmp_metric_lines(struct prep *p)
+int an_cmp_metric_lines(struct prep *p)
 {
 	const struct an_run *r0;
 	size_t i;
@@ -269,7 +269,7 @@ static double budget_worst(const struct prep *p, const struct an_side *s,
  * valid candidate repetition above the limit fails the gate, "over
  * budget"; the baseline's worst value is shown beside it.
  */
-int cmp_budget_lines(struct prep *p)
+int an_cmp_budget_lines(struct prep *p)
 {
 	size_t i, rep = 0, brep = 0;
 
@@ -284,7 +284,7 @@ int cmp_budget_lines(struct prep *p)
 		c = budget_worst(p, p->sc, bu->metric, &cpu, &rep, &ge);
 		b = budget_worst(p, p->sb, bu->metric, &bcpu, &brep, &bge);
 		an_sfmt(name, sizeof(name), "%s budget", bu->metric);
-		l = cmp_line_new(p, AN_LINE_BUDGET, name, isnan(c) ? -1 : cpu);
+		l = an_cmp_line_new(p, AN_LINE_BUDGET, name, isnan(c) ? -1 : cpu);
 		if (!l)
 			return -ENOMEM;
 		l->deciding = true;
@@ -292,7 +292,7 @@ int cmp_budget_lines(struct prep *p)
 		l->cand = c;
 		l->base_ge = bge;
 		l->cand_ge = ge;
-		cmp_line_effect_us(p, l);
+		an_cmp_line_effect_us(p, l);
 		cmp_test(p, l)->kind = isnan(c) ? TEST_NONE : TEST_BUDGET;
 		cmp_test(p, l)->limit = bu->us;
 		if (isnan(c))

@@ -268,17 +268,17 @@ static void priors(struct prep *p, struct rep_line *rls, size_t n)
 		used++;
 	}
 	if (pr && (up || down))
-		cmp_note(p->res, "noise profile %s: %zu line%s scatter%s more "
-			 "than it says (taken at their own scatter), %zu less "
-			 "(judged without it)", pr->origin, up, up == 1 ? "" :
-			 "s", up == 1 ? "s" : "", down);
+		an_cmp_note(p->res, "noise profile %s: %zu line%s scatter%s more "
+			    "than it says (taken at their own scatter), %zu less "
+			    "(judged without it)", pr->origin, up, up == 1 ? "" :
+			    "s", up == 1 ? "s" : "", down);
 	if (used) {
 		p->res->profile_used = true;
 		if (!(rls[0].df_own > 0))
-			cmp_note(p->res, "one repetition a side: judged with "
-				 "the scatter of the noise profile (%s); these "
-				 "repetitions cannot check that it holds for "
-				 "them", pr->origin);
+			an_cmp_note(p->res, "one repetition a side: judged with "
+				    "the scatter of the noise profile (%s); these "
+				    "repetitions cannot check that it holds for "
+				    "them", pr->origin);
 	}
 	/* Without a profile: the other CPUs at the same level, half weight. */
 	for (i = 0; i < n; i++) {
@@ -308,8 +308,8 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 	double s2 = 0, df = 0, bmin, bmax, cmin, cmax;
 	size_t i;
 
-	l = cmp_line_new(p, rl->q > 0 ? AN_LINE_TAIL : AN_LINE_MAX,
-			 rl->metric, rl->cpu);
+	l = an_cmp_line_new(p, rl->q > 0 ? AN_LINE_TAIL : AN_LINE_MAX,
+			    rl->metric, rl->cpu);
 	if (!l)
 		return;
 	t = cmp_test(p, l);
@@ -322,7 +322,7 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 		l->base_ge = ge;
 		l->cand = an_cpu_quantile(&p->c[rl->cpu].pool, rl->q, &ge);
 		l->cand_ge = ge;
-		cmp_line_effect_us(p, l);
+		an_cmp_line_effect_us(p, l);
 		an_sfmt(l->evidence, sizeof(l->evidence), "%s is beyond the "
 			"%u us histogram in a repetition", rl->metric,
 			p->b[rl->cpu].pool.limit);
@@ -330,7 +330,7 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 	}
 	l->base = expm1(rl->mb);
 	l->cand = expm1(rl->mc);
-	cmp_line_effect_us(p, l);
+	an_cmp_line_effect_us(p, l);
 	bmin = bmax = rl->yb[0];
 	cmin = cmax = rl->yc[0];
 	for (i = 1; i < nb; i++) {
@@ -423,7 +423,7 @@ static int cpu_replicate_line(struct prep *p, const struct rep_line *rls,
 	if (k < CPU_REPLICATES_MIN)
 		return 0;
 	metric_name(q, name, sizeof(name));
-	l = cmp_line_new(p, q > 0 ? AN_LINE_TAIL : AN_LINE_MAX, name, -1);
+	l = an_cmp_line_new(p, q > 0 ? AN_LINE_TAIL : AN_LINE_MAX, name, -1);
 	if (!l)
 		return -ENOMEM;
 	t = cmp_test(p, l);
@@ -431,7 +431,7 @@ static int cpu_replicate_line(struct prep *p, const struct rep_line *rls,
 	l->deciding = deciding;
 	l->base = expm1(lb / k);
 	l->cand = expm1(lc / k);
-	cmp_line_effect_us(p, l);
+	an_cmp_line_effect_us(p, l);
 	t->kind = TEST_LOG;
 	t->d = an_mean(d, k);
 	t->sd = sqrt(fmax(an_var(d, k), 1.0 / (6 * (1 + l->base) *
@@ -455,7 +455,7 @@ static void rep_lines_free(struct rep_line *rls, size_t n)
 	free(rls);
 }
 
-int cmp_rep_lines(struct prep *p)
+int an_cmp_rep_lines(struct prep *p)
 {
 	const char *gm = p->gate->metric;
 	bool is_max = !strcmp(gm, "max"), has_q;

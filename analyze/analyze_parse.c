@@ -844,16 +844,6 @@ out:
 	return ret;
 }
 
-int an_run_empty_thread(const struct an_run *run)
-{
-	size_t i;
-
-	for (i = 0; i < run->ncpus; i++)
-		if (!run->cpus[i].cycles)
-			return i;
-	return -1;
-}
-
 /* ---- detection ---- */
 
 enum an_file_kind an_file_detect(const char *buf, size_t len)

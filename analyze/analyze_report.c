@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Text and Markdown reports, the verdict table, and writing reports into a
- * directory. The text report starts with cyclictest's own T: layout per
- * scenario (published lines beneath), then one comparison table each.
+ * What every report format says alike (analyze_report.h): the numbers as
+ * text, the deciding evidence in one wording, the rows of a comparison
+ * table, what a comparison counts as, the published sources. The writers
+ * (analyze_report_txt.c, _md.c, _json.c, _junit.c, _html.c) call down
+ * into this file; analyze_report_write.c writes them all into a run.
  */
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -13,11 +14,7 @@
 #include <string.h>
 
 #include "analyze_report.h"
-#include "analyze_trace.h"
 #include "exitcode.h"
-#include "fsio.h"
-#include "jsonio.h"
-#include "log.h"
 #include "textfmt.h"
 
 void an_side_summary(const struct an_side *s, size_t j,
@@ -49,6 +46,17 @@ void an_side_summary(const struct an_side *s, size_t j,
 		out->act_us = c->act_us;
 	}
 	out->avg_us = out->cycles ? sum / out->cycles : 0;
+}
+
+void an_ref_summary(const struct an_cpu *c, struct an_cpu_summary *out)
+{
+	*out = (struct an_cpu_summary){
+		.thread = c->thread, .prio = c->prio,
+		.interval_us = c->interval_us, .tid = c->tid,
+		.act_us = c->act_us, .cycles = c->cycles,
+		.min_us = c->min_us, .max_us = c->max_us,
+		.avg_us = c->avg_us,
+	};
 }
 
 const char *an_fmt_val(char *buf, size_t len, double v, bool ge)
@@ -201,7 +209,7 @@ const char *an_line_label(char *buf, size_t len, const struct an_line *l)
 	return buf;
 }
 
-static bool line_raw(const struct an_line *l)
+bool an_line_raw(const struct an_line *l)
 {
 	return !isnan(l->raw_base);
 }
@@ -224,7 +232,7 @@ static const char *fmt_pair(char *buf, size_t len, double b, bool bge,
 
 const char *an_line_values(char *buf, size_t len, const struct an_line *l)
 {
-	if (line_raw(l))
+	if (an_line_raw(l))
 		return fmt_pair(buf, len, l->raw_base, false, l->raw_cand,
 				false, l->unit);
 	return fmt_pair(buf, len, l->base, l->base_ge, l->cand, l->cand_ge,
@@ -236,7 +244,7 @@ const char *an_line_adjusted(char *buf, size_t len, const struct an_line *l)
 	char pair[64];
 
 	buf[0] = '\0';
-	if (line_raw(l))
+	if (an_line_raw(l))
 		an_sfmt(buf, len, "judged at equal sample counts: %s",
 			fmt_pair(pair, sizeof(pair), l->base, l->base_ge,
 				 l->cand, l->cand_ge, l->unit));
@@ -361,92 +369,6 @@ void an_wrap(FILE *f, const char *text, int indent, int width)
 	text_wrap(f, text, indent, width);
 }
 
-/* ---- text ---- */
-
-static void txt_tline(FILE *f, const struct an_cpu_summary *s)
-{
-	char tid[16] = "-", prio[8] = "-", act[16] = "-";
-
-	if (s->tid)
-		an_sfmt(tid, sizeof(tid), "%ld", s->tid);
-	if (s->prio >= 0)
-		an_sfmt(prio, sizeof(prio), "%d", s->prio);
-	if (s->act_us >= 0)
-		an_sfmt(act, sizeof(act), "%ld", s->act_us);
-	fprintf(f, "T:%2d (%5s) P:%2s I:%ld C:%7llu Min:%7ld Act:%5s "
-		"Avg:%5ld Max:%8ld\n", s->thread, tid, prio, s->interval_us,
-		s->cycles, s->min_us, act, lround(s->avg_us), s->max_us);
-}
-
-static void txt_ref(FILE *f, const struct an_reference *ref)
-{
-	struct an_cpu_summary s;
-	size_t i;
-
-	fprintf(f, "published%s%s:\n", ref->source[0] ? ", " : "",
-		ref->source);
-	for (i = 0; i < ref->ncpus; i++) {
-		const struct an_cpu *c = &ref->cpus[i];
-
-		s = (struct an_cpu_summary){
-			.thread = c->thread, .prio = c->prio,
-			.interval_us = c->interval_us, .tid = c->tid,
-			.act_us = c->act_us, .cycles = c->cycles,
-			.min_us = c->min_us, .max_us = c->max_us,
-			.avg_us = c->avg_us,
-		};
-		txt_tline(f, &s);
-	}
-	for (i = 0; i < ref->nvalues; i++)
-		fprintf(f, "%s = %g\n", ref->value_names[i], ref->values[i]);
-}
-
-/*
- * The measured maximum of every repetition per CPU: the T: line's Max is
- * the largest of them, the comparison's max lines their median.
- */
-static void txt_rep_maxima(FILE *f, const struct an_side *s, size_t ncpus)
-{
-	size_t j, r;
-
-	if (s->nruns < 2 || !ncpus)
-		return;
-	fprintf(f, "measured maxima per repetition (us):");
-	for (j = 0; j < ncpus; j++) {
-		fprintf(f, "%s CPU %zu:", j ? ";" : "", j);
-		for (r = 0; r < s->nruns; r++)
-			if (j < s->runs[r].ncpus)
-				fprintf(f, " %ld", s->runs[r].cpus[j].max_us);
-	}
-	fputc('\n', f);
-}
-
-void an_report_tlines(FILE *f, const struct an_side *s)
-{
-	struct an_cpu_summary sum;
-	size_t j, ncpus = s->nruns ? s->runs[0].ncpus : 0;
-
-	for (j = 0; j < ncpus; j++) {
-		an_side_summary(s, j, &sum);
-		txt_tline(f, &sum);
-	}
-	txt_rep_maxima(f, s, ncpus);
-	if (s->ref)
-		txt_ref(f, s->ref);
-}
-
-static void txt_side(FILE *f, const struct an_side *s)
-{
-	fprintf(f, "== %s (%zu repetition%s; %s)\n", s->name, s->nruns,
-		s->nruns == 1 ? "" : "s", s->origin);
-	if (s->status != AN_SIDE_OK)
-		fprintf(f, "%s: %s\n", s->status == AN_SIDE_SKIPPED ?
-			"SKIPPED" : "INVALID", s->reason);
-	an_report_tlines(f, s);
-	an_report_workloads(f, s);
-	fputc('\n', f);
-}
-
 static const char *line_name(char *buf, size_t len, const struct an_line *l)
 {
 	if (strcmp(l->unit, "us"))
@@ -458,7 +380,7 @@ static const char *line_name(char *buf, size_t len, const struct an_line *l)
 
 static const char *line_delta(char *buf, size_t len, const struct an_line *l)
 {
-	double d = line_raw(l) ? l->raw_cand - l->raw_base : l->delta;
+	double d = an_line_raw(l) ? l->raw_cand - l->raw_base : l->delta;
 
 	if (isnan(d))
 		snprintf(buf, len, "-");
@@ -473,7 +395,7 @@ static const char *line_pct(char *buf, size_t len, const struct an_line *l)
 {
 	double pct = l->delta_pct;
 
-	if (line_raw(l))
+	if (an_line_raw(l))
 		pct = l->raw_base ? 100 * (l->raw_cand - l->raw_base) /
 				    l->raw_base : NAN;
 	if (isnan(pct))
@@ -500,18 +422,12 @@ static const char *line_p(char *buf, size_t len, const struct an_line *l)
 			l->worse >= 0 ? l->p_worse : l->p_better);
 }
 
-/* The cells of one table row, shared by the text and Markdown tables. */
-struct row {
-	char name[112], cpu[8], base[24], bref[24], cand[24], cref[24];
-	char delta[24], pct[24], p[24], evidence[400];
-};
-
 static void row_fill(const struct an_cmp *c, const struct an_line *l,
-		     struct row *w)
+		     struct an_row *w)
 {
 	line_name(w->name, sizeof(w->name), l);
 	an_line_cpu(w->cpu, sizeof(w->cpu), l);
-	if (line_raw(l)) {
+	if (an_line_raw(l)) {
 		an_fmt_val(w->base, sizeof(w->base), l->raw_base, false);
 		an_fmt_val(w->cand, sizeof(w->cand), l->raw_cand, false);
 	} else {
@@ -526,7 +442,7 @@ static void row_fill(const struct an_cmp *c, const struct an_line *l,
 	line_evidence(w->evidence, sizeof(w->evidence), l);
 }
 
-static size_t cmp_ncpus(const struct an_cmp *c)
+size_t an_cmp_ncpus(const struct an_cmp *c)
 {
 	size_t nb = c->base->nruns ? c->base->runs[0].ncpus : 0;
 	size_t nc = c->cand->nruns ? c->cand->runs[0].ncpus : 0;
@@ -534,34 +450,28 @@ static size_t cmp_ncpus(const struct an_cmp *c)
 	return nb < nc ? nb : nc;
 }
 
-/* "latency exceeded once per million wake-ups: CPU 1 412 (230..1900) -> ..." */
-static void txt_exceedance(FILE *f, const struct an_result *res)
+const struct an_line *an_row_next(const struct an_cmp *c, size_t *i,
+				  struct an_row *w)
 {
-	size_t i, k;
+	const struct an_result *res = &c->res;
 
-	for (i = 0; i + 1 < res->nexceed; i += 2) {
-		const struct an_exceedance *e[2] = { &res->exceed[i],
-						     &res->exceed[i + 1] };
-		char v[2][64];
-
-		if (isnan(e[0]->us) && isnan(e[1]->us))
+	for (; *i < res->nlines; (*i)++) {
+		if (!an_line_shown(res, *i, an_cmp_ncpus(c)))
 			continue;
-		for (k = 0; k < 2; k++) {
-			if (isnan(e[k]->us))
-				snprintf(v[k], sizeof(v[k]), "-");
-			else if (e[k]->measured || isnan(e[k]->lo))
-				snprintf(v[k], sizeof(v[k]), "%.0f us%s",
-					 e[k]->us, e[k]->measured ?
-					 " (measured)" : "");
-			else
-				snprintf(v[k], sizeof(v[k]), "%.0f us "
-					 "(%.0f..%.0f)", e[k]->us, e[k]->lo,
-					 e[k]->hi);
-		}
-		fprintf(f, "exceeded once per %.0f wake-ups, CPU %d: %s -> %s "
-			"(the tail law; docs/statistics.md)\n", 1 / e[0]->p,
-			e[0]->cpu, v[0], v[1]);
+		row_fill(c, &res->lines[*i], w);
+		return &res->lines[*i];
 	}
+	return NULL;
+}
+
+void an_row_values(FILE *f, const struct an_row *w, bool refs,
+		   const char *ref_cell, const char *cand_cell)
+{
+	if (refs)
+		fprintf(f, ref_cell, w->bref);
+	fprintf(f, cand_cell, w->cand);
+	if (refs)
+		fprintf(f, ref_cell, w->cref);
 }
 
 static bool cmp_has_kind(const struct an_cmp *c, enum an_line_kind kind)
@@ -591,84 +501,6 @@ const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len)
 		law ? " the maxima against the baseline's tail law, judged at "
 		"equal sample counts (their evidence names the law)" : "");
 	return buf;
-}
-
-static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
-{
-	const struct an_result *res = &c->res;
-	bool refs = an_cmp_has_refs(c);
-	char fl[48], text[800];
-	struct row w;
-	size_t i;
-
-	an_sfmt(text, sizeof(text), "== %s vs %s: %s (%zu + %zu repetitions; "
-		"gate %s, alpha %g, floor %s%s)", c->cand->name, c->base->name,
-		an_verdict_name(res->verdict), res->nbase, res->ncand,
-		res->gate.metric, res->gate.alpha,
-		an_fmt_floor(fl, sizeof(fl), &res->gate),
-		res->drift_checked ? "; A/B/A drift checked" : "");
-	an_wrap(f, text, 0, width);
-	if (res->nlines) {
-		fprintf(f, "  %-14s %3s %10s", "metric", "CPU", "baseline");
-		if (refs)
-			fprintf(f, " %9s", "published");
-		fprintf(f, " %10s", "candidate");
-		if (refs)
-			fprintf(f, " %9s", "published");
-		fprintf(f, " %9s %8s  %-12s %s\n", "delta", "delta %",
-			"verdict", "p");
-	}
-	for (i = 0; i < res->nlines; i++) {
-		const struct an_line *l = &res->lines[i];
-
-		if (!an_line_shown(res, i, cmp_ncpus(c)))
-			continue;
-		row_fill(c, l, &w);
-		fprintf(f, "%c %-14s %3s %10s", (int)i == res->decisive ?
-			'*' : ' ', w.name, w.cpu, w.base);
-		if (refs)
-			fprintf(f, " %9s", w.bref);
-		fprintf(f, " %10s", w.cand);
-		if (refs)
-			fprintf(f, " %9s", w.cref);
-		fprintf(f, " %9s %8s  %-12s %s\n", w.delta, w.pct,
-			an_line_verdict(l), w.p);
-		an_wrap(f, w.evidence, 6, width);
-	}
-	if (res->nlines)
-		an_wrap(f, an_cmp_legend(c, text, sizeof(text)), 2, width);
-	an_sfmt(text, sizeof(text), "verdict: %s: %s",
-		an_verdict_name(res->verdict), res->reason);
-	an_wrap(f, text, 0, width);
-	for (i = 0; i < res->nnotes; i++) {
-		an_sfmt(text, sizeof(text), "note: %s", res->notes[i]);
-		an_wrap(f, text, 0, width);
-	}
-	txt_exceedance(f, res);
-	fputc('\n', f);
-}
-
-int an_report_txt(const struct an_report *r, FILE *f)
-{
-	int width = an_term_width(f);
-	char note[160];
-	size_t i;
-
-	fprintf(f, "rtgate %s report: %s\n", RTGATE_VERSION, r->title);
-	if (r->status)
-		fprintf(f, "run status: %s\n", r->status);
-	if (r->scale > 0 && r->scale != 1)
-		fprintf(f, "%s\n", an_report_scale_note(r, note,
-							  sizeof(note)));
-	an_report_system_txt(r, f);
-	fputc('\n', f);
-	for (i = 0; i < r->nsides; i++)
-		txt_side(f, r->sides[i]);
-	for (i = 0; i < r->ncmps; i++)
-		txt_cmp(f, &r->cmps[i], width);
-	an_trace_txt(r, f);
-	an_report_table(r, f, width);
-	return ferror(f) ? -EIO : 0;
 }
 
 enum an_verdict an_cmp_counts(const struct an_cmp *c)
@@ -843,92 +675,6 @@ const char *an_report_counts(const struct an_report *r, char *buf,
 	return buf;
 }
 
-/* The sources, each wrapped to the width under its first line. */
-static void table_sources(const struct an_report *r, FILE *f, int width)
-{
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m)
-		return;
-	an_report_sources(r, m, "");
-	fclose(m);
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		text_wrap_hanging(f, line, 0, 4, width);
-	free(buf);
-}
-
-struct table_row {
-	char cand[128], base[128], meas[160], publ[96];
-	const char *verdict;
-};
-
-void an_report_table(const struct an_report *r, FILE *f, int width)
-{
-	struct table_row *rows = calloc(r->ncmps + 1, sizeof(*rows));
-	int wc = 9, wb = 8, wv = 10, wm = 8, wp = 9;
-	char note[160], counts[240], text[900];
-	bool refs = false, max_raw = false;
-	size_t i;
-
-	if (!rows)
-		return;
-	for (i = 0; i < r->ncmps; i++) {
-		const struct an_cmp *c = &r->cmps[i];
-		const struct an_line *d = an_cmp_decisive(c);
-		struct table_row *w = &rows[i];
-
-		an_sfmt(w->cand, sizeof(w->cand), "%s", c->cand->name);
-		an_sfmt(w->base, sizeof(w->base), "%s", c->base->name);
-		w->verdict = an_verdict_name(c->res.verdict);
-		an_cmp_measured(w->meas, sizeof(w->meas), c);
-		an_cmp_published(w->publ, sizeof(w->publ), c);
-		refs |= an_cmp_has_refs(c);
-		max_raw |= d && d->kind == AN_LINE_MAX && line_raw(d);
-		wc = fmax(wc, strlen(w->cand));
-		wb = fmax(wb, strlen(w->base));
-		wv = fmax(wv, strlen(w->verdict));
-		wm = fmax(wm, strlen(w->meas));
-		wp = fmax(wp, strlen(w->publ));
-	}
-	fprintf(f, "%-*s  %-*s  %-*s  %-*s", wc, "candidate", wb, "baseline",
-		wv, "verdict", refs ? wm : 0, "measured");
-	if (refs)
-		fprintf(f, "  %s", "published");
-	fputc('\n', f);
-	for (i = 0; i < r->ncmps; i++) {
-		const struct table_row *w = &rows[i];
-
-		fprintf(f, "%-*s  %-*s  %-*s  %-*s", wc, w->cand, wb, w->base,
-			wv, w->verdict, refs ? wm : 0, w->meas);
-		if (refs)
-			fprintf(f, "  %s", w->publ);
-		fputc('\n', f);
-		an_wrap(f, r->cmps[i].res.reason, 4, width);
-	}
-	an_sfmt(text, sizeof(text), "measured: the line the verdict rests "
-		"on, baseline -> candidate%s", max_raw ? " (max: the median "
-		"of the repetitions' measured maxima)" : "");
-	if (r->ncmps)
-		an_wrap(f, text, 0, width);
-	if (refs) {
-		an_wrap(f, "published: the suite's reference numbers for the "
-			"gate metric over all CPUs, where they belong to the "
-			"candidate's scenario", 0, width);
-		table_sources(r, f, width);
-	}
-	if (r->scale > 0 && r->scale != 1)
-		an_wrap(f, an_report_scale_note(r, note, sizeof(note)), 0,
-			width);
-	fprintf(f, "rtgate: %s (exit %d)%s\n",
-		an_report_counts(r, counts, sizeof(counts)), r->exit_code,
-		r->status && strcmp(r->status, "complete") ?
-		"; the run is not complete" : "");
-	free(rows);
-}
-
 const char *an_report_scale_note(const struct an_report *r, char *buf,
 				 size_t len)
 {
@@ -938,220 +684,33 @@ const char *an_report_scale_note(const struct an_report *r, char *buf,
 	return buf;
 }
 
-/* ---- Markdown ---- */
-
-/* Table cells must not break the pipe table. */
-static void md_cell(FILE *f, const char *s)
+void an_xml_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-}
+		unsigned char ch = *s;
 
-static void md_side(FILE *f, const struct an_side *s)
-{
-	size_t ncpus = s->nruns ? s->runs[0].ncpus : 0;
-
-	fprintf(f, "### %s\n\n%zu repetition%s from `%s`", s->name, s->nruns,
-		s->nruns == 1 ? "" : "s", s->origin);
-	if (s->status != AN_SIDE_OK)
-		fprintf(f, " — **%s**: %s", s->status == AN_SIDE_SKIPPED ?
-			"SKIPPED" : "INVALID", s->reason);
-	fprintf(f, "\n\n");
-	if (ncpus || s->ref || s->nruns) {
-		fprintf(f, "```\n");
-		an_report_tlines(f, s);
-		an_report_workloads(f, s);
-		fprintf(f, "```\n\n");
-	}
-}
-
-static void md_cmp(FILE *f, const struct an_cmp *c)
-{
-	const struct an_result *res = &c->res;
-	bool refs = an_cmp_has_refs(c);
-	char legend[300];
-	struct row w;
-	size_t i;
-
-	fprintf(f, "### %s vs %s: **%s**\n\n", c->cand->name, c->base->name,
-		an_verdict_name(res->verdict));
-	md_cell(f, res->reason);
-	fprintf(f, "\n\n");
-	if (res->nlines) {
-		fprintf(f, "| metric | CPU | baseline |%s candidate |%s delta "
-			"| delta %% | verdict | p | evidence |\n",
-			refs ? " published |" : "", refs ? " published |" : "");
-		fprintf(f, "|---|---|--:|%s--:|%s--:|--:|---|---|---|\n",
-			refs ? "--:|" : "", refs ? "--:|" : "");
-	}
-	for (i = 0; i < res->nlines; i++) {
-		const struct an_line *l = &res->lines[i];
-		bool dec = (int)i == res->decisive;
-
-		if (!an_line_shown(res, i, cmp_ncpus(c)))
-			continue;
-		row_fill(c, l, &w);
-		fprintf(f, "| %s%s%s | %s | %s |", dec ? "**" : "", w.name,
-			dec ? "** \\*" : "", w.cpu, w.base);
-		if (refs)
-			fprintf(f, " %s |", w.bref);
-		fprintf(f, " %s |", w.cand);
-		if (refs)
-			fprintf(f, " %s |", w.cref);
-		fprintf(f, " %s | %s | %s | %s | ", w.delta, w.pct,
-			an_line_verdict(l), w.p);
-		md_cell(f, w.evidence);
-		fprintf(f, " |\n");
-	}
-	if (res->nlines) {
-		fprintf(f, "\n");
-		md_cell(f, an_cmp_legend(c, legend, sizeof(legend)));
-		fprintf(f, "\n");
-	}
-	for (i = 0; i < res->nnotes; i++) {
-		fprintf(f, "%s- ", i ? "" : "\n");
-		md_cell(f, res->notes[i]);
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
-static void md_system(FILE *f, const struct an_report *r)
-{
-	struct an_system_row rows[8];
-	size_t i, k, n;
-
-	for (i = 0; i < r->nsystems; i++) {
-		const struct an_system *s = &r->systems[i];
-
-		n = an_system_rows(s, rows, 8);
-		if (s->label[0])
-			fprintf(f, "**%s** (`%s`):\n\n", s->label, s->run_id);
-		for (k = 0; k < n; k++) {
-			fprintf(f, "- %s: ", rows[k].key);
-			md_cell(f, rows[k].value);
-			fputc('\n', f);
+		switch (ch) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* XML 1.0 forbids most control characters. */
+			if (ch < 0x20 && ch != '\n' && ch != '\t')
+				fputc(' ', f);
+			else
+				fputc(ch, f);
 		}
-		fputc('\n', f);
 	}
-}
-
-int an_report_md(const struct an_report *r, FILE *f)
-{
-	char fl[160], meas[160], publ[96], counts[240];
-	bool refs = false;
-	size_t i;
-
-	fprintf(f, "# rtgate report: %s\n\n", r->title);
-	md_system(f, r);
-	if (r->status)
-		fprintf(f, "Run status: **%s**. ", r->status);
-	if (r->scale > 0 && r->scale != 1)
-		fprintf(f, "**%s**. ", an_report_scale_note(r, fl,
-							     sizeof(fl)));
-	fprintf(f, "Gate: %s, alpha %g, floor %s. Overall: **%s** (exit "
-		"%d): %s.\n\n", r->gate.metric, r->gate.alpha,
-		an_fmt_floor(fl, sizeof(fl), &r->gate),
-		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
-		r->exit_code, an_report_counts(r, counts, sizeof(counts)));
-	for (i = 0; i < r->ncmps; i++)
-		refs |= an_cmp_has_refs(&r->cmps[i]);
-	fprintf(f, "| candidate | baseline | verdict | measured |%s reason |\n"
-		"|---|---|---|---|%s---|\n", refs ? " published |" : "",
-		refs ? "---|" : "");
-	for (i = 0; i < r->ncmps; i++) {
-		const struct an_cmp *c = &r->cmps[i];
-
-		fprintf(f, "| %s | %s | **%s** | %s | ", c->cand->name,
-			c->base->name, an_verdict_name(c->res.verdict),
-			an_cmp_measured(meas, sizeof(meas), c));
-		if (refs)
-			fprintf(f, "%s | ", an_cmp_published(publ, sizeof(publ),
-							      c));
-		md_cell(f, c->res.reason);
-		fprintf(f, " |\n");
-	}
-	fprintf(f, "\nmeasured: the line the verdict rests on, baseline -> "
-		"candidate.\n");
-	if (refs) {
-		fputc('\n', f);
-		an_report_sources(r, f, "- ");
-	}
-	fprintf(f, "\n## Comparisons\n\n");
-	for (i = 0; i < r->ncmps; i++)
-		md_cmp(f, &r->cmps[i]);
-	fprintf(f, "## Scenarios\n\n");
-	for (i = 0; i < r->nsides; i++)
-		md_side(f, r->sides[i]);
-	return ferror(f) ? -EIO : 0;
-}
-
-/* ---- writing ---- */
-
-static int write_stream(const char *dir, const char *name,
-			int (*fn)(const struct an_report *, FILE *),
-			const struct an_report *r)
-{
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ret;
-
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return -ENOMEM;
-	ret = fn(r, f);
-	if (fclose(f) && !ret)
-		ret = -EIO;
-	an_sfmt(path, sizeof(path), "%s/%s", dir, name);
-	if (!ret)
-		ret = fsio_write_atomic(path, buf, len);
-	if (ret)
-		pr_err("%s: %s", path, strerror(-ret));
-	free(buf);
-	return ret;
-}
-
-static int write_json(const char *dir, const struct an_report *r)
-{
-	char path[PATH_MAX];
-	cJSON *json = an_report_json(r);
-	int ret;
-
-	if (!json)
-		return -ENOMEM;
-	an_sfmt(path, sizeof(path), "%s/report.json", dir);
-	ret = json_write_file(path, json);
-	if (ret)
-		pr_err("%s: %s", path, strerror(-ret));
-	cJSON_Delete(json);
-	return ret;
-}
-
-int an_report_write(const struct an_report *r, const char *dir,
-		    unsigned int formats)
-{
-	int ret = fsio_mkdir_p(dir, 0755);
-
-	if (ret) {
-		pr_err("%s: %s", dir, strerror(-ret));
-		return ret;
-	}
-	if (!ret && (formats & AN_FMT_TXT))
-		ret = write_stream(dir, "report.txt", an_report_txt, r);
-	if (!ret && (formats & AN_FMT_MD))
-		ret = write_stream(dir, "report.md", an_report_md, r);
-	if (!ret && (formats & AN_FMT_JSON))
-		ret = write_json(dir, r);
-	if (!ret && (formats & AN_FMT_JUNIT))
-		ret = write_stream(dir, "junit.xml", an_report_junit, r);
-	if (!ret && (formats & AN_FMT_HTML))
-		ret = write_stream(dir, "report.html", an_report_html, r);
-	return ret;
 }

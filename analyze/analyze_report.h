@@ -114,6 +114,8 @@ struct an_cpu_summary {
 };
 void an_side_summary(const struct an_side *s, size_t j,
 		     struct an_cpu_summary *out);
+/* One published T: line (an_reference), as a summary. */
+void an_ref_summary(const struct an_cpu *c, struct an_cpu_summary *out);
 
 /*
  * The deciding evidence, one wording for every format:
@@ -165,6 +167,26 @@ double an_cmp_ref_base(const struct an_cmp *c, const struct an_line *l);
 double an_cmp_ref_cand(const struct an_cmp *c, const struct an_line *l);
 /* How long a comparison measured (both sides' repetitions), seconds. */
 double an_cmp_seconds(const struct an_cmp *c);
+/* CPUs both sides measured. */
+size_t an_cmp_ncpus(const struct an_cmp *c);
+/* A max line shown as measured (raw_base/raw_cand), not as judged. */
+bool an_line_raw(const struct an_line *l);
+
+/* The cells of one comparison table row, for the text and Markdown tables. */
+struct an_row {
+	char name[112], cpu[8], base[24], bref[24], cand[24], cref[24];
+	char delta[24], pct[24], p[24], evidence[400];
+};
+/*
+ * The next line from *i on that the tables show, its row filled; NULL
+ * after the last. *i is left at the line's index:
+ *	for (i = 0; (l = an_row_next(c, &i, &w)); i++) ...
+ */
+const struct an_line *an_row_next(const struct an_cmp *c, size_t *i,
+				  struct an_row *w);
+/* The published and candidate cells, in a format's own cell layout. */
+void an_row_values(FILE *f, const struct an_row *w, bool refs,
+		   const char *ref_cell, const char *cand_cell);
 
 int an_report_txt(const struct an_report *r, FILE *f);
 int an_report_md(const struct an_report *r, FILE *f);

@@ -132,15 +132,7 @@ static cJSON *reference_json(const struct an_reference *ref)
 	cJSON_AddStringToObject(o, "source", ref->source);
 	t = cJSON_AddArrayToObject(o, "T");
 	for (i = 0; i < ref->ncpus; i++) {
-		const struct an_cpu *c = &ref->cpus[i];
-
-		s = (struct an_cpu_summary){
-			.thread = c->thread, .prio = c->prio,
-			.interval_us = c->interval_us, .tid = c->tid,
-			.act_us = c->act_us, .cycles = c->cycles,
-			.min_us = c->min_us, .max_us = c->max_us,
-			.avg_us = c->avg_us,
-		};
+		an_ref_summary(&ref->cpus[i], &s);
 		cJSON_AddItemToArray(t, tline_json(&s));
 	}
 	v = cJSON_AddObjectToObject(o, "values");

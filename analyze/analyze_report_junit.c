@@ -12,37 +12,6 @@
 #include "analyze_report.h"
 #include "parse.h"
 
-void an_xml_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		switch (ch) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* XML 1.0 forbids most control characters. */
-			if (ch < 0x20 && ch != '\n' && ch != '\t')
-				fputc(' ', f);
-			else
-				fputc(ch, f);
-		}
-	}
-}
-
 static void junit_body(FILE *f, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;

@@ -102,10 +102,10 @@ static void judge_linear(struct prep *p, struct an_line *l,
 static void judge_exceed(struct prep *p, struct an_line *l,
 			 const struct line_test *t, double a)
 {
-	double xhi = cmp_exceed_x(t, a), xlo = cmp_exceed_x(t, 1 - a);
+	double xhi = an_cmp_exceed_x(t, a), xlo = an_cmp_exceed_x(t, 1 - a);
 
 	(void)p;
-	l->p_worse = cmp_exceed_p(t);
+	l->p_worse = an_cmp_exceed_p(t);
 	l->lo = l->cand - xhi;
 	l->hi = l->cand - xlo;
 	l->see = xhi - l->base;
@@ -461,7 +461,7 @@ static void decide_no_change(struct prep *p)
 		   "one %s %s)", d, fl, big->unit);
 }
 
-void cmp_decide(struct prep *p)
+void an_cmp_decide(struct prep *p)
 {
 	struct an_result *res = p->res;
 	const struct an_line *l;

@@ -55,6 +55,6 @@ struct bisect_result {
 /* Returns 0 with r filled, or -errno for bad input / the environment. */
 int bisect_run(const struct bisect_params *p, struct bisect_result *r);
 
-int cmd_bisect(int argc, char **argv);
+int bisect_cmd_bisect(int argc, char **argv);
 
 #endif

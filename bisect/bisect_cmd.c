@@ -181,7 +181,7 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 	}
 }
 
-int cmd_bisect(int argc, char **argv)
+int bisect_cmd_bisect(int argc, char **argv)
 {
 	static const struct argp argp = {
 		bisect_options, bisect_parse, NULL, bisect_doc, NULL, NULL,

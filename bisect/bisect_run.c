@@ -53,7 +53,7 @@ struct bisect_ctx {
 
 static bool is_default_fragment(const char *f, const char *model)
 {
-	const char *mf = kconfig_model_fragment(model);
+	const char *mf = kernel_config_model_fragment(model);
 	int i;
 
 	for (i = 0; kernel_default_fragments[i]; i++)
@@ -72,11 +72,11 @@ static int load_base(struct bisect_ctx *c)
 	int ret = -EINVAL;
 
 	if (strchr(c->p->base, '/'))
-		rtpath_fmt(b->dir, sizeof(b->dir), "%s", c->p->base);
+		rtpaths_fmt(b->dir, sizeof(b->dir), "%s", c->p->base);
 	else
-		rtpath_fmt(b->dir, sizeof(b->dir), "%s/kernels/%s", c->out,
-			   c->p->base);
-	rtpath_fmt(path, sizeof(path), "%s/build.json", b->dir);
+		rtpaths_fmt(b->dir, sizeof(b->dir), "%s/kernels/%s", c->out,
+			    c->p->base);
+	rtpaths_fmt(path, sizeof(path), "%s/build.json", b->dir);
 	if (json_read_file(path, &build, &err)) {
 		pr_err("base kernel %s: %s (build it first: rtgate kernel "
 		       "build ... --name %s)", c->p->base, err.msg,
@@ -89,27 +89,27 @@ static int load_base(struct bisect_ctx *c)
 		       json_get_str(j, "status", "?"));
 		goto out;
 	}
-	rtpath_fmt(b->name, sizeof(b->name), "%s",
-		   json_get_str(j, "name", c->p->base));
-	rtpath_fmt(b->model, sizeof(b->model), "%s",
-		   json_get_str(j, "model", ""));
+	rtpaths_fmt(b->name, sizeof(b->name), "%s",
+		    json_get_str(j, "name", c->p->base));
+	rtpaths_fmt(b->model, sizeof(b->model), "%s",
+		    json_get_str(j, "model", ""));
 	src = cJSON_GetObjectItem(j, "source");
 	if (strcmp(json_get_str(src, "origin", "debian"), "debian"))
-		rtpath_fmt(b->src, sizeof(b->src), "%s",
-			   json_get_str(src, "path", ""));
+		rtpaths_fmt(b->src, sizeof(b->src), "%s",
+			    json_get_str(src, "path", ""));
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "fragments")) {
 		if (!cJSON_IsString(e) ||
 		    is_default_fragment(e->valuestring, b->model))
 			continue;
 		if (b->nr_frags == KBUILD_MAX_FRAGMENTS)
 			goto out;
-		rtpath_fmt(b->frags[b->nr_frags++], 64, "%s", e->valuestring);
+		rtpaths_fmt(b->frags[b->nr_frags++], 64, "%s", e->valuestring);
 	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "patches")) {
 		if (b->nr_sets == KBUILD_MAX_SETS - 1)
 			goto out;
-		rtpath_fmt(b->sets[b->nr_sets++], 64, "%s",
-			   json_get_str(e, "set", ""));
+		rtpaths_fmt(b->sets[b->nr_sets++], 64, "%s",
+			    json_get_str(e, "set", ""));
 	}
 	ret = 0;
 out:
@@ -125,10 +125,10 @@ static int load_series(struct bisect_ctx *c)
 	c->series = calloc(1, sizeof(*c->series));
 	if (!c->series)
 		return -ENOMEM;
-	ret = patchset_load(c->patches, c->p->series, c->series);
+	ret = kernel_patchset_load(c->patches, c->p->series, c->series);
 	if (!ret) {
-		rtpath_fmt(fetch, sizeof(fetch), "%s/patches", c->out);
-		ret = patchset_locate(c->series, fetch);
+		rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", c->out);
+		ret = kernel_patchset_locate(c->series, fetch);
 	}
 	if (!ret && c->series->nr < 1) {
 		pr_err("patch set '%s' has no patches", c->p->series);
@@ -154,8 +154,8 @@ static int state_open(struct bisect_ctx *c)
 	cJSON *arr;
 	int i;
 
-	rtpath_fmt(c->state_path, sizeof(c->state_path), "%s/state.json",
-		   c->r->dir);
+	rtpaths_fmt(c->state_path, sizeof(c->state_path), "%s/state.json",
+		    c->r->dir);
 	if (fsio_exists(c->state_path)) {
 		if (json_read_file(c->state_path, &c->state, &err)) {
 			pr_err("%s", err.msg);
@@ -193,7 +193,7 @@ static int state_open(struct bisect_ctx *c)
 static void prefix_name(const struct bisect_ctx *c, int k, char *buf,
 			size_t len)
 {
-	rtpath_fmt(buf, len, "%s+%s.%d", c->base.name, c->p->series, k);
+	rtpaths_fmt(buf, len, "%s+%s.%d", c->base.name, c->p->series, k);
 }
 
 /* A kernel built earlier for the same prefix is used as it is. */
@@ -206,7 +206,7 @@ static bool already_built(const char *kdir, const struct bisect_ctx *c,
 	cJSON *b;
 	bool ok;
 
-	rtpath_fmt(path, sizeof(path), "%s/build.json", kdir);
+	rtpaths_fmt(path, sizeof(path), "%s/build.json", kdir);
 	if (!fsio_exists(path) || json_read_file(path, &b, &err))
 		return false;
 	last = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "patches"),
@@ -230,7 +230,7 @@ static int build_prefix(struct bisect_ctx *c, int k, char *name, size_t len)
 	int i, ret;
 
 	prefix_name(c, k, name, len);
-	rtpath_fmt(kdir, sizeof(kdir), "%s/kernels/%s", c->out, name);
+	rtpaths_fmt(kdir, sizeof(kdir), "%s/kernels/%s", c->out, name);
 	if (already_built(kdir, c, k)) {
 		pr_info("bisect: %s is built (kept from an earlier run)", name);
 		return 0;
@@ -263,7 +263,7 @@ static int lab_suite(struct bisect_ctx *c, const char *kernel,
 
 	if (!res)
 		return -ENOMEM;
-	rtpath_fmt(results, sizeof(results), "%s/results", c->r->dir);
+	rtpaths_fmt(results, sizeof(results), "%s/results", c->r->dir);
 	lp.kernel = kernel;
 	lp.suite = c->p->suite;
 	lp.results_dir = results;
@@ -272,7 +272,7 @@ static int lab_suite(struct bisect_ctx *c, const char *kernel,
 	if (append)
 		lp.append = append;
 	if (reps && lp.nr_args + 2 <= LAB_MAX_ARGS) {
-		rtpath_fmt(nrep, sizeof(nrep), "%u", reps);
+		rtpaths_fmt(nrep, sizeof(nrep), "%u", reps);
 		lp.args[lp.nr_args++] = "--repeat";
 		lp.args[lp.nr_args++] = nrep;
 	}
@@ -284,7 +284,7 @@ static int lab_suite(struct bisect_ctx *c, const char *kernel,
 		ret = res->exit_code == EXIT_INCOMPLETE ? -EINTR : -EIO;
 	}
 	if (!ret)
-		rtpath_fmt(run_dir, len, "%s", res->run_dir);
+		rtpaths_fmt(run_dir, len, "%s", res->run_dir);
 	free(res);
 	return ret;
 }
@@ -297,7 +297,7 @@ static unsigned int run_reps(const char *run_dir)
 	unsigned int n = 0;
 	cJSON *m;
 
-	rtpath_fmt(path, sizeof(path), "%s/manifest.json", run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", run_dir);
 	if (json_read_file(path, &m, &err))
 		return 0;
 	n = (unsigned int)json_get_num(m, "repetitions",
@@ -329,8 +329,8 @@ static int compare_aba(const char *a, const char *b, const char *a2,
 		ret = fsio_mkdir_p(out, 0755);
 	if (ret)
 		return ret;
-	rtpath_fmt(exe, sizeof(exe), "%s/rtgate", self);
-	rtpath_fmt(labels, sizeof(labels), "base,prefix %d,base again", k);
+	rtpaths_fmt(exe, sizeof(exe), "%s/rtgate", self);
+	rtpaths_fmt(labels, sizeof(labels), "base,prefix %d,base again", k);
 	ret = toolrun(&r, &status);
 	return ret ? ret : status;
 }
@@ -372,7 +372,7 @@ static int gate_verdict(const struct bisect_ctx *c, const char *out,
 	int code = EXIT_PASS, n = 0, cc;
 	cJSON *j;
 
-	rtpath_fmt(path, sizeof(path), "%s/report.json", out);
+	rtpaths_fmt(path, sizeof(path), "%s/report.json", out);
 	if (json_read_file(path, &j, &err)) {
 		pr_err("%s", err.msg);
 		return -EINVAL;
@@ -390,11 +390,11 @@ static int gate_verdict(const struct bisect_ctx *c, const char *out,
 		}
 	}
 	if (pick) {
-		rtpath_fmt(verdict, vlen, "%s", json_get_str(pick, "verdict",
-							     "?"));
-		rtpath_fmt(reason, len, "%s: %s",
-			   json_get_str(pick, "candidate", ""),
-			   json_get_str(pick, "reason", ""));
+		rtpaths_fmt(verdict, vlen, "%s", json_get_str(pick, "verdict",
+							      "?"));
+		rtpaths_fmt(reason, len, "%s: %s",
+			    json_get_str(pick, "candidate", ""),
+			    json_get_str(pick, "reason", ""));
 	}
 	cJSON_Delete(j);
 	if (!n) {
@@ -436,21 +436,21 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 		return (int)json_get_num(s, "exit", EXIT_INCONCLUSIVE);
 	}
 	ret = build_prefix(c, k, kernel, sizeof(kernel));
-	rtpath_fmt(label, sizeof(label), "p%d-r%u-base", k, reps);
+	rtpaths_fmt(label, sizeof(label), "p%d-r%u-base", k, reps);
 	if (!ret) {
 		pr_info("bisect: prefix %d/%d: the base %s in the lab", k,
 			c->series->nr, c->base.name);
 		ret = lab_suite(c, c->base.dir, reps, NULL, label, a,
 				sizeof(a));
 	}
-	rtpath_fmt(label, sizeof(label), "p%d-r%u", k, reps);
+	rtpaths_fmt(label, sizeof(label), "p%d-r%u", k, reps);
 	if (!ret) {
 		pr_info("bisect: prefix %d/%d: %s in the lab", k,
 			c->series->nr, kernel);
 		ret = lab_suite(c, kernel, reps, c->p->append_b, label, b,
 				sizeof(b));
 	}
-	rtpath_fmt(label, sizeof(label), "p%d-r%u-base2", k, reps);
+	rtpaths_fmt(label, sizeof(label), "p%d-r%u-base2", k, reps);
 	if (!ret) {
 		pr_info("bisect: prefix %d/%d: the base again (A/B/A)", k,
 			c->series->nr);
@@ -459,7 +459,7 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 	}
 	if (ret)
 		return ret;
-	rtpath_fmt(out, sizeof(out), "%s/gate-p%d-r%u", c->r->dir, k, reps);
+	rtpaths_fmt(out, sizeof(out), "%s/gate-p%d-r%u", c->r->dir, k, reps);
 	code = compare_aba(a, b, a2, k, out);
 	if (code < 0 || code > EXIT_INCONCLUSIVE) {
 		pr_err("bisect: the gate of prefix %d could not judge (exit "
@@ -582,7 +582,7 @@ static void finish(struct bisect_ctx *c)
 	fclose(f);
 	fputs(buf, stdout);
 	fflush(stdout);
-	rtpath_fmt(path, sizeof(path), "%s/report.txt", c->r->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/report.txt", c->r->dir);
 	fsio_write_atomic(path, buf, len);
 	free(buf);
 }
@@ -624,8 +624,8 @@ static int search(struct bisect_ctx *c)
 	}
 	c->r->status = BISECT_FOUND;
 	c->r->culprit = bad;
-	rtpath_fmt(c->r->subject, sizeof(c->r->subject), "%s",
-		   c->series->items[bad - 1].subject);
+	rtpaths_fmt(c->r->subject, sizeof(c->r->subject), "%s",
+		    c->series->items[bad - 1].subject);
 	return 0;
 }
 
@@ -638,17 +638,17 @@ static int paths(struct bisect_ctx *c)
 	    rtpaths_in_top(c->kconfigs, sizeof(c->kconfigs), "kconfigs") ||
 	    rtpaths_in_top(c->patches, sizeof(c->patches), "patches"))
 		return -ENAMETOOLONG;
-	rtpath_fmt(name, sizeof(name), "%s", c->p->name ? c->p->name : "");
+	rtpaths_fmt(name, sizeof(name), "%s", c->p->name ? c->p->name : "");
 	if (!name[0])
-		rtpath_fmt(name, sizeof(name), "%s+%s-%s", c->base.name,
-			   c->p->series, strrchr(c->p->suite, '/') ?
-			   strrchr(c->p->suite, '/') + 1 : c->p->suite);
+		rtpaths_fmt(name, sizeof(name), "%s+%s-%s", c->base.name,
+			    c->p->series, strrchr(c->p->suite, '/') ?
+			    strrchr(c->p->suite, '/') + 1 : c->p->suite);
 	if (strchr(name, '/') || name[0] == '.') {
 		pr_err("--name: '%s' is not a folder name", name);
 		return -EINVAL;
 	}
-	rtpath_fmt(c->r->dir, sizeof(c->r->dir), "%s/bisect/%s", c->out,
-		   name);
+	rtpaths_fmt(c->r->dir, sizeof(c->r->dir), "%s/bisect/%s", c->out,
+		    name);
 	return fsio_mkdir_p(c->r->dir, 0755);
 }
 
@@ -659,7 +659,7 @@ int bisect_run(const struct bisect_params *p, struct bisect_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->exit_code = EXIT_ENVIRONMENT;
-	rtpath_fmt(c.base.name, sizeof(c.base.name), "%s", p->base);
+	rtpaths_fmt(c.base.name, sizeof(c.base.name), "%s", p->base);
 	ret = rtpaths_out(c.out, sizeof(c.out));
 	if (!ret)
 		ret = load_base(&c);

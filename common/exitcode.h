@@ -15,6 +15,19 @@ enum rtgate_exit {
 	EXIT_INCOMPLETE = 5,	/* the run did not complete (signal, timeout) */
 };
 
+/*
+ * A library call's result as a command's exit code: 0 is EXIT_PASS; bad
+ * input (-EINVAL, -ENOENT, -E2BIG, -ENAMETOOLONG) is 3; a stop signal
+ * (-EINTR) is 5; anything else the environment's, 4.
+ */
+int exitcode_of_errno(int err);
+/*
+ * The worse of two exit codes in the documented order 3, 4, 5, 1, 2, 0
+ * (a code outside 0..5 counts as 4): what a command that ran several
+ * judgements (a nightly, a lab gate) exits with.
+ */
+int exitcode_worse(int a, int b);
+
 /* Workload binaries: a usage error is exit 2, as for most Unix tools. */
 #define WL_EXIT_OK		0
 #define WL_EXIT_FAILURE		1

@@ -14,8 +14,10 @@
 
 #include "fsio.h"
 
-static int write_full(int fd, const char *buf, size_t len)
+int fsio_write_full(int fd, const void *data, size_t len)
 {
+	const char *buf = data;
+
 	while (len) {
 		ssize_t n = write(fd, buf, len);
 
@@ -28,6 +30,40 @@ static int write_full(int fd, const char *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+int fsio_copy(const char *from, const char *to)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	ret = fsio_read_all(from, &buf, &len);
+	if (ret)
+		return ret;
+	ret = fsio_write_atomic(to, buf, len);
+	free(buf);
+	return ret;
+}
+
+int fsio_stream_open(struct fsio_stream *s)
+{
+	s->buf = NULL;
+	s->len = 0;
+	s->f = open_memstream(&s->buf, &s->len);
+	return s->f ? 0 : -ENOMEM;
+}
+
+int fsio_stream_commit(struct fsio_stream *s, const char *path, int ret)
+{
+	if (fclose(s->f) && !ret)
+		ret = -EIO;
+	if (!ret)
+		ret = fsio_write_atomic(path, s->buf, s->len);
+	free(s->buf);
+	s->buf = NULL;
+	s->f = NULL;
+	return ret;
 }
 
 static int fsync_dir_of(const char *path)
@@ -125,7 +161,7 @@ int fsio_write_atomic(const char *path, const void *buf, size_t len)
 	fd = open_tmp(path, tmp, sizeof(tmp), &named);
 	if (fd < 0)
 		return fd;
-	ret = write_full(fd, buf, len);
+	ret = fsio_write_full(fd, buf, len);
 	/* O_TMPFILE honours the umask; results are for everyone to read. */
 	if (!ret && fchmod(fd, 0644))
 		ret = -errno;

@@ -8,11 +8,26 @@
 #define RTGATE_FSIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define FSIO_TMP_INFIX	".tmp."
 
 int fsio_write_atomic(const char *path, const void *buf, size_t len);
+
+/*
+ * A file made through a memory stream, then written atomically: open it,
+ * write to ->f, commit. fsio_stream_commit() writes @path only when @ret
+ * (what writing the stream returned) is 0 and the stream closed cleanly,
+ * frees the memory either way, and returns the first error, or 0.
+ */
+struct fsio_stream {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+int fsio_stream_open(struct fsio_stream *s);
+int fsio_stream_commit(struct fsio_stream *s, const char *path, int ret);
 /*
  * Removes the temporaries a dead process @pid left in @dir and up to
  * @depth levels below (NAME.tmp.PID... and NAME.spool.PID... files or
@@ -20,12 +35,16 @@ int fsio_write_atomic(const char *path, const void *buf, size_t len);
  */
 int fsio_remove_tmp_of(const char *dir, long pid, int depth);
 int fsio_mkdir_p(const char *path, mode_t mode);
+/* Copies file @from to @to (atomically, as fsio_write_atomic()). */
+int fsio_copy(const char *from, const char *to);
 /* Reads a whole file, NUL-terminated; *len excludes the NUL. */
 int fsio_read_all(const char *path, char **buf, size_t *len);
 /* The same from an open descriptor, to its end. */
 int fsio_read_fd(int fd, char **buf, size_t *len);
 /* Reads a small kernel file (sysfs, procfs) and strips the trailing newline. */
 int fsio_read_str(const char *path, char *buf, size_t len);
+/* Writes all of @len bytes to @fd, again after EINTR and short writes. */
+int fsio_write_full(int fd, const void *buf, size_t len);
 /* Writes a string to a kernel file in one write(2); returns 0 or -errno. */
 int fsio_write_str(const char *path, const char *val);
 int fsio_exists(const char *path);

@@ -135,3 +135,11 @@ double json_get_num(const cJSON *obj, const char *key, double fallback)
 
 	return cJSON_IsNumber(item) ? item->valuedouble : fallback;
 }
+
+void json_add_nums(cJSON *obj, const struct json_num *nums, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddNumberToObject(obj, nums[i].key, nums[i].v);
+}

@@ -23,4 +23,11 @@ int json_write_file(const char *path, const cJSON *json);
 const char *json_get_str(const cJSON *obj, const char *key, const char *fallback);
 double json_get_num(const cJSON *obj, const char *key, double fallback);
 
+/* Numbers added to an object in the order given: a record's fields. */
+struct json_num {
+	const char *key;
+	double v;
+};
+void json_add_nums(cJSON *obj, const struct json_num *nums, size_t n);
+
 #endif

@@ -196,7 +196,7 @@ int parse_cpulist(const char *s, cpu_set_t *set)
 	}
 }
 
-int format_cpulist(const cpu_set_t *set, char *buf, size_t len)
+int parse_cpulist_format(const cpu_set_t *set, char *buf, size_t len)
 {
 	size_t used = 0;
 	int cpu, last;
@@ -225,7 +225,7 @@ int format_cpulist(const cpu_set_t *set, char *buf, size_t len)
 	return (int)used;
 }
 
-char *str_strip(char *s)
+char *parse_strip(char *s)
 {
 	char *end;
 

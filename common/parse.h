@@ -27,9 +27,9 @@ int parse_utc_time(const char *s, time_t *out);
 /* "0-3,5,7-8" -> set; rejects CPUs >= CPU_SETSIZE and reversed ranges. */
 int parse_cpulist(const char *s, cpu_set_t *set);
 /* Writes "0-3,5" into buf; returns the length or -ENOSPC. */
-int format_cpulist(const cpu_set_t *set, char *buf, size_t len);
+int parse_cpulist_format(const cpu_set_t *set, char *buf, size_t len);
 
 /* Trims leading and trailing whitespace in place; returns s. */
-char *str_strip(char *s);
+char *parse_strip(char *s);
 
 #endif

@@ -104,7 +104,7 @@ int rtpaths_in_top(char *buf, size_t len, const char *rel)
 	return ret;
 }
 
-int rtpath_fmt(char *buf, size_t len, const char *fmt, ...)
+int rtpaths_fmt(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

@@ -34,7 +34,7 @@ bool rtpaths_below(const char *rel);
  * snprintf for paths and other bounded strings: returns 0, or
  * -ENAMETOOLONG when the result was cut (buf then holds the cut text).
  */
-int rtpath_fmt(char *buf, size_t len, const char *fmt, ...)
+int rtpaths_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -14,31 +14,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stopsig.h"
 #include "toolrun.h"
 
 extern char **environ;
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
+/* Whether a stop signal stops the tools (toolrun_catch_signals()). */
+static bool stop_tools;
 
 void toolrun_catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
-bool toolrun_stop_requested(void)
-{
-	return stop_requested;
+	stopsig_catch_terminal();
+	stop_tools = true;
 }
 
 void toolrun_child_bind(pid_t parent)
@@ -222,7 +209,7 @@ static int wait_child(const struct toolrun *r, pid_t pid, int pipefd,
 	pid_t w;
 
 	for (;;) {
-		if (stop_requested) {
+		if (stop_tools && stopsig_requested()) {
 			ret = -EINTR;
 			break;
 		}

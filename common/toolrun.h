@@ -44,9 +44,11 @@ int toolrun(const struct toolrun *r, int *status);
 int toolrun_simple(char *const *argv, const char *cwd, const char *log_path,
 		   int *status);
 
-/* SIGINT, SIGTERM and SIGHUP set a flag that stops running tools. */
+/*
+ * SIGINT, SIGTERM and SIGHUP (common/stopsig.h) stop the running tool and
+ * every later one: toolrun() returns -EINTR.
+ */
 void toolrun_catch_signals(void);
-bool toolrun_stop_requested(void);
 
 /*
  * In a child between fork and exec: dies with @parent (PR_SET_PDEATHSIG

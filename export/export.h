@@ -23,7 +23,7 @@ struct kcidb_params {
 };
 
 /* Builds the KCIDB v5 document of a run; *out is the caller's to free. */
-int kcidb_build(const struct kcidb_params *p, cJSON **out);
+int export_kcidb_build(const struct kcidb_params *p, cJSON **out);
 
 /* One lava-test-case of a run: name, result, measurement. */
 struct lava_case {
@@ -34,8 +34,8 @@ struct lava_case {
 };
 
 /* Calls @fn for every test case a run reports to LAVA. */
-int lava_cases(const char *run_dir,
-	       int (*fn)(const struct lava_case *c, void *arg), void *arg);
+int export_lava_cases(const char *run_dir,
+		      int (*fn)(const struct lava_case *c, void *arg), void *arg);
 
 struct lava_job_params {
 	const char *job_name;
@@ -58,12 +58,12 @@ struct lava_job_params {
 	const char *output;		/* NULL: stdout */
 };
 
-int lava_job_build(const struct lava_job_params *p, cJSON **out);
+int export_lava_job_build(const struct lava_job_params *p, cJSON **out);
 
 /* Writes @json as YAML (block style, strings double-quoted) to @f. */
-int yaml_write(FILE *f, const cJSON *json);
+int export_yaml_write(FILE *f, const cJSON *json);
 
-int cmd_export(int argc, char **argv);
-int cmd_lava(int argc, char **argv);
+int export_cmd_export(int argc, char **argv);
+int export_cmd_lava(int argc, char **argv);
 
 #endif

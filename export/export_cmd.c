@@ -100,7 +100,7 @@ static int export_kcidb(int argc, char **argv)
 	ret = cli_parse("export kcidb", &kcidb_argp, argc, argv, 0, &p);
 	if (ret)
 		return cli_exit(ret);
-	ret = kcidb_build(&p, &doc);
+	ret = export_kcidb_build(&p, &doc);
 	if (ret)
 		return ret == -ENOMEM || ret == -EIO ? EXIT_ENVIRONMENT :
 		       EXIT_BAD_INPUT;
@@ -113,7 +113,7 @@ static int export_kcidb(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-int cmd_export(int argc, char **argv)
+int export_cmd_export(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "kcidb", "[OPTION...] RUN_DIR",
@@ -221,7 +221,7 @@ static int lava_job(int argc, char **argv)
 			 p.device_type : "?");
 		p.job_name = name;
 	}
-	ret = lava_job_build(&p, &job);
+	ret = export_lava_job_build(&p, &job);
 	if (ret)
 		return EXIT_BAD_INPUT;
 	f = p.output ? fopen(p.output, "w") : stdout;
@@ -230,7 +230,7 @@ static int lava_job(int argc, char **argv)
 		cJSON_Delete(job);
 		return EXIT_ENVIRONMENT;
 	}
-	ret = yaml_write(f, job);
+	ret = export_yaml_write(f, job);
 	if (p.output && fclose(f) && !ret)
 		ret = -errno;
 	cJSON_Delete(job);
@@ -377,7 +377,7 @@ static int lava_report(int argc, char **argv)
 			"job?): printing the cases");
 		ctx.print = 1;
 	}
-	ret = lava_cases(a.run_dir, report_case, &ctx);
+	ret = export_lava_cases(a.run_dir, report_case, &ctx);
 	if (exit_code >= 0) {
 		snprintf(ec.name, sizeof(ec.name), "rtgate.exit");
 		ec.result = exit_code ? "fail" : "pass";
@@ -392,7 +392,7 @@ static int lava_report(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-int cmd_lava(int argc, char **argv)
+int export_cmd_lava(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "job", "--kernel URL --suite S --device-type T [OPTION...]",

@@ -44,7 +44,7 @@ static int status_rank(const char *s)
 	return (int)i;
 }
 
-const char *kcidb_status_of_verdict(const char *verdict)
+static const char *export_kcidb_status_of_verdict(const char *verdict)
 {
 	if (!strcmp(verdict, "REGRESSION"))
 		return "FAIL";
@@ -206,7 +206,7 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 
 		if (strcmp(v[i].scenario, s->name))
 			continue;
-		status = kcidb_status_of_verdict(counts);
+		status = export_kcidb_status_of_verdict(counts);
 		if (strcmp(counts, v[i].verdict))
 			export_fmt(as, sizeof(as), " (%s control, counts as %s)",
 				   v[i].control, counts);
@@ -326,7 +326,7 @@ static int origin_ok(const char *o)
 	return 1;
 }
 
-int kcidb_build(const struct kcidb_params *p, cJSON **out)
+int export_kcidb_build(const struct kcidb_params *p, cJSON **out)
 {
 	struct kcidb_ctx c = { .p = p };
 	struct history h;

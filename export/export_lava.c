@@ -102,8 +102,8 @@ static int scenario_cases(struct history *h, const struct history_run *run,
 	return fn(&c, arg);
 }
 
-int lava_cases(const char *run_dir,
-	       int (*fn)(const struct lava_case *c, void *arg), void *arg)
+int export_lava_cases(const char *run_dir,
+		      int (*fn)(const struct lava_case *c, void *arg), void *arg)
 {
 	struct history_verdict_row *v = NULL;
 	struct history_scenario *sc = NULL;
@@ -120,9 +120,9 @@ int lava_cases(const char *run_dir,
 	if (!fsio_exists(report)) {
 		struct analyze_params ap;
 
-		analyze_params_init(&ap);
+		an_params_init(&ap);
 		ap.quiet = true;
-		analyze_report_run(run_dir, &ap);
+		an_report_run(run_dir, &ap);
 	}
 	ret = export_load_run(run_dir, NULL, &h, &run, &m);
 	if (ret)
@@ -295,8 +295,10 @@ static cJSON *test_action(const struct lava_job_params *p,
 				       "steps");
 	cJSON_AddItemToArray(steps, cJSON_CreateString(
 		"export RTGATE_RESULTS_DIR=/tmp/rtgate-results"));
-	snprintf(step, sizeof(step), "rtgate run %s%s%s; rc=$?", p->suite,
-		 p->rtgate_args ? " " : "", p->rtgate_args ? p->rtgate_args : "");
+	/* LAVA runs the steps under set -e: a verdict's exit must not end them. */
+	snprintf(step, sizeof(step), "rc=0; rtgate run %s%s%s || rc=$?",
+		 p->suite, p->rtgate_args ? " " : "",
+		 p->rtgate_args ? p->rtgate_args : "");
 	cJSON_AddItemToArray(steps, cJSON_CreateString(step));
 	cJSON_AddItemToArray(steps, cJSON_CreateString(
 		"rtgate lava report --exit-code $rc "
@@ -312,7 +314,7 @@ static cJSON *wrap(const char *key, cJSON *action)
 	return o;
 }
 
-int lava_job_build(const struct lava_job_params *p, cJSON **out)
+int export_lava_job_build(const struct lava_job_params *p, cJSON **out)
 {
 	const char *method = p->boot_method;
 	unsigned int total = p->timeout_min ? p->timeout_min : 60;

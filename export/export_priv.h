@@ -21,7 +21,6 @@ int export_load_run(const char *run_dir, const char *db, struct history *h,
 void export_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-const char *kcidb_status_of_verdict(const char *verdict);
 void export_path_segment(const char *in, char *out, size_t len);
 
 static inline const char *json_str(const cJSON *obj, const char *key)

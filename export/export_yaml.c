@@ -119,7 +119,7 @@ static int put_node(FILE *f, const cJSON *v, int indent)
 	return put_object(f, v, indent, 0);
 }
 
-int yaml_write(FILE *f, const cJSON *json)
+int export_yaml_write(FILE *f, const cJSON *json)
 {
 	int ret;
 

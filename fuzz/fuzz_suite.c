@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct suite_error err;
 	struct suite s;
 
-	if (path && !suite_load(path, &s, &err))
-		suite_free(&s);
+	if (path && !runner_suite_load(path, &s, &err))
+		runner_suite_free(&s);
 	return 0;
 }

@@ -328,9 +328,13 @@ int history_run_manifest(struct history *h, long long run, char **text);
 int history_resolve_db(const char *opt, char *buf, size_t len);
 
 /* `rtgate history ...` */
-int cmd_history(int argc, char **argv);
+int history_cmd_history(int argc, char **argv);
 int history_cmd_changepoints(int argc, char **argv);
-/* `rtgate compare --history ...`: the analyzer's compare hands over here. */
-int history_compare_cmd(int argc, char **argv);
+/*
+ * `rtgate compare`: with --history (before a --) the run against the
+ * history's last K runs, here; else the analyzer's compare, which knows
+ * nothing of the history.
+ */
+int history_cmd_compare(int argc, char **argv);
 
 #endif

@@ -25,21 +25,6 @@ struct history_params {
 	char db_buf[PATH_MAX];
 };
 
-int history_resolve_db(const char *opt, char *buf, size_t len)
-{
-	const char *env = getenv("RTGATE_DB");
-	const char *res = getenv("RTGATE_RESULTS_DIR");
-
-	if (opt || (env && *env))
-		return snprintf(buf, len, "%s", opt ? opt : env) >= (int)len ?
-		       -ENAMETOOLONG : 0;
-	if (!res || !*res)
-		res = "results";
-	if (fsio_mkdir_p(res, 0755))
-		return -errno;
-	return history_default_path(res, buf, len);
-}
-
 enum { OPT_DB = 0x100, OPT_SUITE };
 
 static const struct argp_option db_opts[] = {
@@ -173,7 +158,7 @@ static int cmd_list(int argc, char **argv)
 	return ret;
 }
 
-int cmd_history(int argc, char **argv)
+int history_cmd_history(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "import", "[--db FILE] RESULTS_DIR...",

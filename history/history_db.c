@@ -7,11 +7,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "fsio.h"
 #include "history.h"
+#include "history_priv.h"
 #include "log.h"
 
 /*
@@ -145,6 +148,50 @@ int history_exec(struct history *h, const char *sql)
 	pr_err("%s: %s", h->path, msg ? msg : sqlite3_errmsg(h->db));
 	sqlite3_free(msg);
 	return -EIO;
+}
+
+int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) == SQLITE_OK)
+		return 0;
+	pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+	return -EIO;
+}
+
+void history_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	snprintf(buf, len, "%s", s ? (const char *)s : "");
+}
+
+int history_exec_bound(struct history *h, const char *sql, const char *arg)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int history_resolve_db(const char *opt, char *buf, size_t len)
+{
+	const char *env = getenv("RTGATE_DB");
+	const char *res = getenv("RTGATE_RESULTS_DIR");
+
+	if (opt || (env && *env))
+		return snprintf(buf, len, "%s", opt ? opt : env) >= (int)len ?
+		       -ENAMETOOLONG : 0;
+	if (!res || !*res)
+		res = "results";
+	if (fsio_mkdir_p(res, 0755))
+		return -errno;
+	return history_default_path(res, buf, len);
 }
 
 int history_schema_version(struct history *h)

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +22,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "rtpaths.h"
-
-static void now_utc(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
+#include "timefmt.h"
 
 /* Binds a manifest string, or NULL when absent: fields are never invented. */
 static void bind_str(sqlite3_stmt *st, int i, const cJSON *obj, const char *key)
@@ -114,7 +107,7 @@ static int insert_run(struct history *h, const char *run_dir,
 		snprintf(abs, sizeof(abs), "%s", run_dir);
 	/* The report the analyzer wrote (report.json with it), if any. */
 	snprintf(report, sizeof(report), "%s/report.html", abs);
-	now_utc(now, sizeof(now));
+	timefmt_iso8601_now(now, sizeof(now));
 	if (history_prepare(h, sql, &st))
 		return -EIO;
 	bind_str(st, 1, m, "run_id");
@@ -279,27 +272,50 @@ static int insert_workloads(struct history *h, long long rep,
 	return 0;
 }
 
-static int insert_rep(struct history *h, const char *run_dir, long long scen,
-		      const cJSON *r, unsigned int limit)
+/* A manifest field bound to a column: a string, or a number. */
+struct field {
+	const char *key;
+	bool num;
+};
+
+/*
+ * INSERTs one child row of @parent (bound to ?1) with @fields of @obj
+ * bound to ?2, ?3, ...; *id is the new row's id.
+ */
+static int insert_child(struct history *h, const char *sql, long long parent,
+			const cJSON *obj, const struct field *fields,
+			long long *id)
 {
-	static const char sql[] =
-		"INSERT INTO reps (scenario, rep, status, reason, start_time,"
-		" end_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	char path[PATH_MAX];
-	const char *dir = json_get_str(r, "dir", NULL);
 	sqlite3_stmt *st;
-	long long id;
-	int ret;
+	int i;
 
 	if (history_prepare(h, sql, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, scen);
-	bind_num(st, 2, r, "rep");
-	bind_str(st, 3, r, "status");
-	bind_str(st, 4, r, "reason");
-	bind_str(st, 5, r, "start_time");
-	bind_str(st, 6, r, "end_time");
-	ret = insert_step(h, st, &id);
+	sqlite3_bind_int64(st, 1, parent);
+	for (i = 0; fields[i].key; i++) {
+		if (fields[i].num)
+			bind_num(st, i + 2, obj, fields[i].key);
+		else
+			bind_str(st, i + 2, obj, fields[i].key);
+	}
+	return insert_step(h, st, id);
+}
+
+static int insert_rep(struct history *h, const char *run_dir, long long scen,
+		      const cJSON *r, unsigned int limit)
+{
+	static const struct field fields[] = {
+		{ "rep", true }, { "status" }, { "reason" }, { "start_time" },
+		{ "end_time" }, { NULL },
+	};
+	char path[PATH_MAX];
+	const char *dir = json_get_str(r, "dir", NULL);
+	long long id;
+	int ret;
+
+	ret = insert_child(h, "INSERT INTO reps (scenario, rep, status, reason,"
+			   " start_time, end_time) VALUES (?1, ?2, ?3, ?4, ?5,"
+			   " ?6)", scen, r, fields, &id);
 	if (ret)
 		return ret;
 	ret = insert_workloads(h, id, cJSON_GetObjectItem(r, "workloads"));
@@ -319,22 +335,16 @@ static int insert_rep(struct history *h, const char *run_dir, long long scen,
 static int insert_scenario(struct history *h, const char *run_dir,
 			   long long run, const cJSON *s, unsigned int limit)
 {
-	static const char sql[] =
-		"INSERT INTO scenarios (run, name, compare, status, reason)"
-		" VALUES (?1, ?2, ?3, ?4, ?5)";
-	sqlite3_stmt *st;
+	static const struct field fields[] = {
+		{ "name" }, { "compare" }, { "status" }, { "reason" }, { NULL },
+	};
 	const cJSON *r;
 	long long id;
 	int ret;
 
-	if (history_prepare(h, sql, &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, run);
-	bind_str(st, 2, s, "name");
-	bind_str(st, 3, s, "compare");
-	bind_str(st, 4, s, "status");
-	bind_str(st, 5, s, "reason");
-	ret = insert_step(h, st, &id);
+	ret = insert_child(h, "INSERT INTO scenarios (run, name, compare,"
+			   " status, reason) VALUES (?1, ?2, ?3, ?4, ?5)", run,
+			   s, fields, &id);
 	if (ret)
 		return ret;
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(s, "repetitions")) {
@@ -402,42 +412,28 @@ static int is_unchanged(struct history *h, const char *run_dir,
 static int write_run(struct history *h, const char *run_dir, const cJSON *m,
 		     const char *text, const char *token)
 {
+	const char *run_id = json_get_str(m, "run_id", NULL);
 	const cJSON *s;
-	sqlite3_stmt *st;
 	long long run;
-	int ret;
+	int ret = 0;
 
-	if (token) {
-		/* The placeholder goes in the same transaction. */
-		if (history_prepare(h, "DELETE FROM runs WHERE id IN (SELECT"
-				    " run FROM pending WHERE token = ?1)", &st))
-			return -EIO;
-		sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
-		ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-		sqlite3_finalize(st);
-		if (ret)
-			return ret;
-	}
-
+	/* The placeholder goes in the same transaction. */
+	if (token)
+		ret = history_exec_bound(h, "DELETE FROM runs WHERE id IN"
+					 " (SELECT run FROM pending WHERE"
+					 " token = ?1)", token);
 	/*
 	 * What the run directory says is replaced; verdicts against history
 	 * are the history's own and stay.
 	 */
-	if (history_prepare(h, "DELETE FROM scenarios WHERE run IN (SELECT id"
-			    " FROM runs WHERE run_id = ?1)", &st))
-		return -EIO;
-	bind_str(st, 1, m, "run_id");
-	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	sqlite3_finalize(st);
-	if (ret)
-		return ret;
-	if (history_prepare(h, "DELETE FROM verdicts WHERE source = 'run' AND"
-			    " run IN (SELECT id FROM runs WHERE run_id = ?1)",
-			    &st))
-		return -EIO;
-	bind_str(st, 1, m, "run_id");
-	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	sqlite3_finalize(st);
+	if (!ret)
+		ret = history_exec_bound(h, "DELETE FROM scenarios WHERE run IN"
+					 " (SELECT id FROM runs WHERE"
+					 " run_id = ?1)", run_id);
+	if (!ret)
+		ret = history_exec_bound(h, "DELETE FROM verdicts WHERE source"
+					 " = 'run' AND run IN (SELECT id FROM"
+					 " runs WHERE run_id = ?1)", run_id);
 	if (ret)
 		return ret;
 	ret = insert_run(h, run_dir, m, text, &run);
@@ -559,7 +555,7 @@ int history_begin_pending(struct history *h, const char *token,
 	char now[32];
 	int ret;
 
-	now_utc(now, sizeof(now));
+	timefmt_iso8601_now(now, sizeof(now));
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		return ret;
@@ -593,16 +589,8 @@ rollback:
 /* The run's real results are in: the placeholder goes. */
 int history_end_pending(struct history *h, const char *token)
 {
-	sqlite3_stmt *st;
-	int ret;
-
-	if (history_prepare(h, "DELETE FROM runs WHERE id IN (SELECT run FROM"
-			    " pending WHERE token = ?1)", &st))
-		return -EIO;
-	sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
-	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	sqlite3_finalize(st);
-	return ret;
+	return history_exec_bound(h, "DELETE FROM runs WHERE id IN (SELECT run"
+				  " FROM pending WHERE token = ?1)", token);
 }
 
 static int finish_pending(struct history *h, const char *token,
@@ -612,7 +600,7 @@ static int finish_pending(struct history *h, const char *token,
 	char now[32];
 	int ret;
 
-	now_utc(now, sizeof(now));
+	timefmt_iso8601_now(now, sizeof(now));
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		return ret;
@@ -628,14 +616,8 @@ static int finish_pending(struct history *h, const char *token,
 	sqlite3_finalize(st);
 	if (ret)
 		goto rollback;
-	if (history_prepare(h, "DELETE FROM pending WHERE ?1 IS NULL OR"
-			    " token = ?1", &st))
-		goto rollback;
-	if (token)
-		sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
-	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	sqlite3_finalize(st);
-	if (ret)
+	if (history_exec_bound(h, "DELETE FROM pending WHERE ?1 IS NULL OR"
+			       " token = ?1", token))
 		goto rollback;
 	ret = sqlite3_changes(h->db);
 	if (history_exec(h, "COMMIT"))

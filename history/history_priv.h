@@ -11,6 +11,11 @@
 
 /* sqlite3_prepare_v2 with the error printed; 0 or -EIO. */
 int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st);
+/*
+ * Runs one statement with ?1 bound to @arg (NULL: SQL NULL). Returns 0 or
+ * -EIO (a statement that does not prepare is said).
+ */
+int history_exec_bound(struct history *h, const char *sql, const char *arg);
 /* Copies column @col as text into buf ("" for NULL). */
 void history_col(sqlite3_stmt *st, int col, char *buf, size_t len);
 /* The analyzer's verdicts of the run (report.json), inside the transaction. */

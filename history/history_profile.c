@@ -17,6 +17,7 @@
 #include "history.h"
 #include "history_priv.h"
 #include "log.h"
+#include "timefmt.h"
 
 int history_profile_store(struct history *h, const char *host,
 			  const struct an_profile *pr, const char *run_id)
@@ -24,15 +25,12 @@ int history_profile_store(struct history *h, const char *host,
 	cJSON *o = an_profile_json(pr);
 	char *text = o ? cJSON_PrintUnformatted(o) : NULL, stamp[32];
 	sqlite3_stmt *st = NULL;
-	time_t now = time(NULL);
-	struct tm tm;
 	int ret = -ENOMEM;
 
 	cJSON_Delete(o);
 	if (!text)
 		return ret;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	timefmt_iso8601_now(stamp, sizeof(stamp));
 	ret = history_prepare(h, "INSERT INTO noise_profiles (host, key, "
 			      "created, repetitions, run_id, profile) "
 			      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &st);

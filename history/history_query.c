@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,42 +16,71 @@
 #include "jsonio.h"
 #include "log.h"
 
-int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st)
-{
-	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) == SQLITE_OK)
-		return 0;
-	pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
-	return -EIO;
-}
-
-void history_col(sqlite3_stmt *st, int col, char *buf, size_t len)
-{
-	const unsigned char *s = sqlite3_column_text(st, col);
-
-	snprintf(buf, len, "%s", s ? (const char *)s : "");
-}
-
 #define RUN_COLS "r.id, r.run_id, r.suite, r.host, r.kernel_release," \
 	" r.kernel_version, r.config_sha256, r.start_time, r.status," \
 	" r.status_reason, r.results_dir, r.duration_scale"
-#define RUN_NCOLS 12
+#define RUN_NCOLS 12	/* NCOLS(run_cols) */
+
+/* A column copied into a member of a row struct. */
+struct col {
+	enum { COL_TEXT, COL_NUM, COL_INT64 } kind;
+	size_t off;
+	size_t len;		/* COL_TEXT: the char array's size */
+	double null;		/* COL_NUM: the value of a NULL */
+};
+
+#define TEXT(type, m)	{ COL_TEXT, offsetof(type, m), sizeof(((type *)0)->m) }
+#define NUM(type, m, null)	{ COL_NUM, offsetof(type, m), 0, null }
+#define INT64(type, m)	{ COL_INT64, offsetof(type, m), 0, 0 }
+
+/* Fills @row from columns @first.. of the current row, one per @cols. */
+static void read_cols(sqlite3_stmt *st, int first, void *row,
+		      const struct col *cols, size_t n)
+{
+	char *base = row;
+	size_t i;
+	int c;
+
+	for (i = 0; i < n; i++) {
+		c = first + (int)i;
+		switch (cols[i].kind) {
+		case COL_TEXT:
+			history_col(st, c, base + cols[i].off, cols[i].len);
+			break;
+		case COL_NUM:
+			*(double *)(base + cols[i].off) =
+				sqlite3_column_type(st, c) == SQLITE_NULL ?
+				cols[i].null : sqlite3_column_double(st, c);
+			break;
+		case COL_INT64:
+			*(long long *)(base + cols[i].off) =
+				sqlite3_column_int64(st, c);
+			break;
+		}
+	}
+}
+
+#define NCOLS(cols)	(sizeof(cols) / sizeof(cols[0]))
+
+static const struct col run_cols[] = {
+	INT64(struct history_run, id),
+	TEXT(struct history_run, run_id),
+	TEXT(struct history_run, suite),
+	TEXT(struct history_run, host),
+	TEXT(struct history_run, kernel_release),
+	TEXT(struct history_run, kernel_version),
+	TEXT(struct history_run, config_sha256),
+	TEXT(struct history_run, start_time),
+	TEXT(struct history_run, status),
+	TEXT(struct history_run, status_reason),
+	TEXT(struct history_run, results_dir),
+	NUM(struct history_run, duration_scale, 1),
+};
 
 static void read_run(sqlite3_stmt *st, struct history_run *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->id = sqlite3_column_int64(st, 0);
-	history_col(st, 1, r->run_id, sizeof(r->run_id));
-	history_col(st, 2, r->suite, sizeof(r->suite));
-	history_col(st, 3, r->host, sizeof(r->host));
-	history_col(st, 4, r->kernel_release, sizeof(r->kernel_release));
-	history_col(st, 5, r->kernel_version, sizeof(r->kernel_version));
-	history_col(st, 6, r->config_sha256, sizeof(r->config_sha256));
-	history_col(st, 7, r->start_time, sizeof(r->start_time));
-	history_col(st, 8, r->status, sizeof(r->status));
-	history_col(st, 9, r->status_reason, sizeof(r->status_reason));
-	history_col(st, 10, r->results_dir, sizeof(r->results_dir));
-	r->duration_scale = sqlite3_column_type(st, 11) == SQLITE_NULL ? 1 :
-			    sqlite3_column_double(st, 11);
+	read_cols(st, 0, r, run_cols, NCOLS(run_cols));
 }
 
 /*
@@ -105,6 +135,26 @@ static int collect_runs(struct history *h, sqlite3_stmt *st,
 
 	if (!ret)
 		*runs = v;
+	return ret;
+}
+
+/*
+ * Prepares @sql, binds ?1 to @run when it is not negative, and collects
+ * the rows as collect_rows() does.
+ */
+static int select_rows(struct history *h, const char *sql, long long run,
+		       size_t size, void (*fill)(sqlite3_stmt *st, void *row),
+		       void **rows, size_t *n)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	if (run >= 0)
+		sqlite3_bind_int64(st, 1, run);
+	ret = collect_rows(h, st, size, fill, rows, n);
+	sqlite3_finalize(st);
 	return ret;
 }
 
@@ -379,16 +429,18 @@ void history_free_metrics(struct history_rep_metric *m, size_t n)
 
 static void fill_point(sqlite3_stmt *st, void *row)
 {
+	static const struct col cols[] = {
+		NUM(struct history_point, max_us, -1),
+		TEXT(struct history_point, verdict),
+		TEXT(struct history_point, report),
+		TEXT(struct history_point, metric),
+	};
 	struct history_point *pt = row;
 
 	read_run(st, &pt->run);
-	pt->max_us = sqlite3_column_type(st, RUN_NCOLS) == SQLITE_NULL ?
-		     -1 : sqlite3_column_double(st, RUN_NCOLS);
+	read_cols(st, RUN_NCOLS, pt, cols, NCOLS(cols));
 	pt->p9999_us = -1;
 	pt->p99_us = -1;
-	history_col(st, RUN_NCOLS + 1, pt->verdict, sizeof(pt->verdict));
-	history_col(st, RUN_NCOLS + 2, pt->report, sizeof(pt->report));
-	history_col(st, RUN_NCOLS + 3, pt->metric, sizeof(pt->metric));
 }
 
 int history_series(struct history *h, const char *suite, const char *host,
@@ -425,11 +477,13 @@ int history_series(struct history *h, const char *suite, const char *host,
 
 static void fill_key(sqlite3_stmt *st, void *row)
 {
-	struct history_key *k = row;
+	static const struct col cols[] = {
+		TEXT(struct history_key, suite),
+		TEXT(struct history_key, host),
+		TEXT(struct history_key, scenario),
+	};
 
-	history_col(st, 0, k->suite, sizeof(k->suite));
-	history_col(st, 1, k->host, sizeof(k->host));
-	history_col(st, 2, k->scenario, sizeof(k->scenario));
+	read_cols(st, 0, row, cols, NCOLS(cols));
 }
 
 int history_keys(struct history *h, struct history_key **keys, size_t *n)
@@ -438,14 +492,9 @@ int history_keys(struct history *h, struct history_key **keys, size_t *n)
 		"SELECT DISTINCT r.suite, r.host, s.name FROM runs r"
 		" JOIN scenarios s ON s.run = r.id WHERE r.status = 'complete'"
 		" ORDER BY r.suite, r.host, s.id";
-	sqlite3_stmt *st;
 	void *v;
-	int ret;
+	int ret = select_rows(h, sql, -1, sizeof(**keys), fill_key, &v, n);
 
-	if (history_prepare(h, sql, &st))
-		return -EIO;
-	ret = collect_rows(h, st, sizeof(**keys), fill_key, &v, n);
-	sqlite3_finalize(st);
 	if (!ret)
 		*keys = v;
 	return ret;
@@ -488,58 +537,50 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 
 static void fill_scenario(sqlite3_stmt *st, void *row)
 {
-	struct history_scenario *sc = row;
+	static const struct col cols[] = {
+		TEXT(struct history_scenario, name),
+		TEXT(struct history_scenario, compare),
+		TEXT(struct history_scenario, status),
+		TEXT(struct history_scenario, reason),
+	};
 
-	history_col(st, 0, sc->name, sizeof(sc->name));
-	history_col(st, 1, sc->compare, sizeof(sc->compare));
-	history_col(st, 2, sc->status, sizeof(sc->status));
-	history_col(st, 3, sc->reason, sizeof(sc->reason));
+	read_cols(st, 0, row, cols, NCOLS(cols));
 }
 
 int history_scenarios(struct history *h, long long run,
 		      struct history_scenario **sc, size_t *n)
 {
-	sqlite3_stmt *st;
 	void *v;
-	int ret;
+	int ret = select_rows(h, "SELECT name, compare, status, reason FROM"
+			      " scenarios WHERE run = ?1 ORDER BY id", run,
+			      sizeof(**sc), fill_scenario, &v, n);
 
-	if (history_prepare(h, "SELECT name, compare, status, reason FROM"
-			    " scenarios WHERE run = ?1 ORDER BY id", &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, run);
-	ret = collect_rows(h, st, sizeof(**sc), fill_scenario, &v, n);
-	sqlite3_finalize(st);
 	if (!ret)
 		*sc = v;
 	return ret;
 }
 
-static double col_num(sqlite3_stmt *st, int col)
-{
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
-		return NAN;
-	return sqlite3_column_double(st, col);
-}
-
 static void fill_verdict(sqlite3_stmt *st, void *row)
 {
-	struct history_verdict_row *v = row;
+	static const struct col cols[] = {
+		TEXT(struct history_verdict_row, scenario),
+		TEXT(struct history_verdict_row, source),
+		TEXT(struct history_verdict_row, baseline),
+		TEXT(struct history_verdict_row, metric),
+		TEXT(struct history_verdict_row, verdict),
+		TEXT(struct history_verdict_row, reason),
+		NUM(struct history_verdict_row, candidate, NAN),
+		NUM(struct history_verdict_row, baseline_value, NAN),
+		NUM(struct history_verdict_row, p_value, NAN),
+		TEXT(struct history_verdict_row, prev_run),
+		TEXT(struct history_verdict_row, changed),
+		TEXT(struct history_verdict_row, counts_as),
+		TEXT(struct history_verdict_row, control),
+		TEXT(struct history_verdict_row, unit),
+		TEXT(struct history_verdict_row, measured),
+	};
 
-	history_col(st, 0, v->scenario, sizeof(v->scenario));
-	history_col(st, 1, v->source, sizeof(v->source));
-	history_col(st, 2, v->baseline, sizeof(v->baseline));
-	history_col(st, 3, v->metric, sizeof(v->metric));
-	history_col(st, 4, v->verdict, sizeof(v->verdict));
-	history_col(st, 5, v->reason, sizeof(v->reason));
-	v->candidate = col_num(st, 6);
-	v->baseline_value = col_num(st, 7);
-	v->p_value = col_num(st, 8);
-	history_col(st, 9, v->prev_run, sizeof(v->prev_run));
-	history_col(st, 10, v->changed, sizeof(v->changed));
-	history_col(st, 11, v->counts_as, sizeof(v->counts_as));
-	history_col(st, 12, v->control, sizeof(v->control));
-	history_col(st, 13, v->unit, sizeof(v->unit));
-	history_col(st, 14, v->measured, sizeof(v->measured));
+	read_cols(st, 0, row, cols, NCOLS(cols));
 }
 
 const char *history_verdict_counts(const struct history_verdict_row *v)
@@ -550,20 +591,14 @@ const char *history_verdict_counts(const struct history_verdict_row *v)
 int history_verdicts(struct history *h, long long run,
 		     struct history_verdict_row **out, size_t *n)
 {
-	sqlite3_stmt *st;
 	void *v;
-	int ret;
+	int ret = select_rows(h, "SELECT scenario, source, baseline, metric,"
+			      " verdict, reason, candidate, baseline_value,"
+			      " p_value, prev_run, changed, counts_as, control,"
+			      " unit, measured FROM verdicts WHERE run = ?1"
+			      " ORDER BY id", run, sizeof(**out), fill_verdict,
+			      &v, n);
 
-	if (history_prepare(h, "SELECT scenario, source, baseline, metric,"
-			    " verdict, reason, candidate, baseline_value,"
-			    " p_value, prev_run, changed, counts_as, control,"
-			    " unit, measured FROM verdicts"
-			    " WHERE run = ?1"
-			    " ORDER BY id", &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, run);
-	ret = collect_rows(h, st, sizeof(**out), fill_verdict, &v, n);
-	sqlite3_finalize(st);
 	if (!ret)
 		*out = v;
 	return ret;

@@ -301,7 +301,7 @@ static void print_judgements(const char *run_id,
  *                   [--metric M] RUN_DIR
  * The run is imported (so it is in the history from now on) and judged.
  */
-int history_compare_cmd(int argc, char **argv)
+static int compare_history(int argc, char **argv)
 {
 	struct trend_params tp = { .jp = { .history = 7, .store = true },
 				   .compare = true };
@@ -356,4 +356,14 @@ out:
 	cJSON_Delete(m);
 	history_close(&h);
 	return code;
+}
+
+int history_cmd_compare(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--history"))
+			return compare_history(argc, argv);
+	return an_cmd_compare(argc, argv);
 }

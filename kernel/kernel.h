@@ -7,7 +7,7 @@
 #ifndef RTGATE_KERNEL_H
 #define RTGATE_KERNEL_H
 
-int cmd_kernel(int argc, char **argv);
-int cmd_patches(int argc, char **argv);
+int kernel_cmd_kernel(int argc, char **argv);
+int kernel_cmd_patches(int argc, char **argv);
 
 #endif

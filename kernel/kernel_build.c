@@ -11,12 +11,14 @@
 #include "filehash.h"
 #include "fsio.h"
 #include "jsonio.h"
+#include "kconfig.h"
 #include "kernel_build.h"
 #include "kernel_config.h"
 #include "kernel_patches.h"
 #include "kernel_tree.h"
 #include "log.h"
 #include "rtpaths.h"
+#include "timefmt.h"
 #include "toolrun.h"
 
 const char *const kernel_default_fragments[] = { "qemu-guest", "tracing",
@@ -47,7 +49,7 @@ void kernel_build_name(const struct kernel_build_params *p, char *buf,
 	int i;
 
 	if (p->name) {
-		rtpath_fmt(buf, len, "%s", p->name);
+		rtpaths_fmt(buf, len, "%s", p->name);
 		return;
 	}
 	n = snprintf(buf, len, "%s-%s", p->model, p->nr_sets ? "" : "base");
@@ -67,14 +69,6 @@ static bool valid_kernel_name(const char *s)
 	return true;
 }
 
-static void iso_time(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int prepare_sources(struct build_ctx *c)
 {
 	char log[PATH_MAX + 16];
@@ -84,14 +78,14 @@ static int prepare_sources(struct build_ctx *c)
 	ret = kernel_tree_clone(&c->tree, c->src);
 	if (ret)
 		return ret;
-	rtpath_fmt(log, sizeof(log), "%s/patches.log", c->kdir);
+	rtpaths_fmt(log, sizeof(log), "%s/patches.log", c->kdir);
 	unlink(log);
 	for (i = 0; i < c->p->nr_sets; i++) {
 		struct patch_set *s = &c->sets[i];
 
 		pr_info("[%s] applying %s (%d patch%s)", c->name, s->name,
 			s->nr, s->nr == 1 ? "" : "es");
-		ret = patchset_apply(s, c->src, log);
+		ret = kernel_patchset_apply(s, c->src, log);
 		if (ret)
 			return ret;
 	}
@@ -103,15 +97,15 @@ static int load_sets(struct build_ctx *c)
 	char fetch_dir[PATH_MAX];
 	int i, ret;
 
-	rtpath_fmt(fetch_dir, sizeof(fetch_dir), "%s/patches", c->p->out_dir);
+	rtpaths_fmt(fetch_dir, sizeof(fetch_dir), "%s/patches", c->p->out_dir);
 	c->sets = calloc(c->p->nr_sets ? c->p->nr_sets : 1, sizeof(*c->sets));
 	if (!c->sets)
 		return -ENOMEM;
 	for (i = 0; i < c->p->nr_sets; i++) {
-		ret = patchset_load(c->p->patches_dir, c->p->sets[i],
-				    &c->sets[i]);
+		ret = kernel_patchset_load(c->p->patches_dir, c->p->sets[i],
+					   &c->sets[i]);
 		if (!ret)
-			ret = patchset_locate(&c->sets[i], fetch_dir);
+			ret = kernel_patchset_locate(&c->sets[i], fetch_dir);
 		if (ret)
 			return ret;
 	}
@@ -130,7 +124,7 @@ static int load_sets(struct build_ctx *c)
 
 static int configure(struct build_ctx *c)
 {
-	const char *model_frag = kconfig_model_fragment(c->p->model);
+	const char *model_frag = kernel_config_model_fragment(c->p->model);
 	struct kconfig_params *kc = &c->kc;
 	int i;
 
@@ -152,7 +146,7 @@ static int configure(struct build_ctx *c)
 	pr_info("[%s] config: x86_64_defconfig + kvm_guest.config + "
 		"%s%s%s%s", c->name, "qemu-guest, tracing",
 		c->p->nr_fragments ? ", ..." : "", ", ", model_frag);
-	return kconfig_make(kc);
+	return kernel_config_make(kc);
 }
 
 static void on_build_line(const char *line, void *arg)
@@ -181,7 +175,7 @@ static void detect_compiler(struct build_ctx *c)
 	c->ccache = toolrun_have("ccache");
 	if (!toolrun(&r, &status) && !status && out) {
 		out[strcspn(out, "\n")] = '\0';
-		rtpath_fmt(c->compiler, sizeof(c->compiler), "%s", out);
+		rtpaths_fmt(c->compiler, sizeof(c->compiler), "%s", out);
 	}
 	free(out);
 }
@@ -204,14 +198,14 @@ static int run_make(struct build_ctx *c)
 
 	if (n <= 0)
 		n = sysconf(_SC_NPROCESSORS_ONLN);
-	rtpath_fmt(objarg, sizeof(objarg), "O=%s", c->obj);
-	rtpath_fmt(jobs, sizeof(jobs), "-j%d", n);
-	rtpath_fmt(lv, sizeof(lv), "LOCALVERSION=-%s", c->name);
-	rtpath_fmt(log, sizeof(log), "%s/build.log", c->kdir);
-	rtpath_fmt(ccdir, sizeof(ccdir), "CCACHE_DIR=%s/ccache",
+	rtpaths_fmt(objarg, sizeof(objarg), "O=%s", c->obj);
+	rtpaths_fmt(jobs, sizeof(jobs), "-j%d", n);
+	rtpaths_fmt(lv, sizeof(lv), "LOCALVERSION=-%s", c->name);
+	rtpaths_fmt(log, sizeof(log), "%s/build.log", c->kdir);
+	rtpaths_fmt(ccdir, sizeof(ccdir), "CCACHE_DIR=%s/ccache",
 		 c->p->cache_dir);
 	/* Relative paths under NAME/ make every kernel's objects alike. */
-	rtpath_fmt(ccbase, sizeof(ccbase), "CCACHE_BASEDIR=%s", c->kdir);
+	rtpaths_fmt(ccbase, sizeof(ccbase), "CCACHE_BASEDIR=%s", c->kdir);
 	pr_info("[%s] make -j%d bzImage (nice %d%s; log: %s)", c->name, n,
 		c->p->nice, c->ccache ? ", ccache" : "", log);
 	c->last_report = time(NULL);
@@ -232,13 +226,13 @@ static int collect(struct build_ctx *c)
 	size_t len;
 	int ret;
 
-	rtpath_fmt(from, sizeof(from), "%s/include/config/kernel.release",
+	rtpaths_fmt(from, sizeof(from), "%s/include/config/kernel.release",
 		 c->obj);
 	ret = fsio_read_str(from, c->release, sizeof(c->release));
 	if (ret)
 		return ret;
-	rtpath_fmt(from, sizeof(from), "%s/arch/x86/boot/bzImage", c->obj);
-	rtpath_fmt(to, sizeof(to), "%s/bzImage", c->kdir);
+	rtpaths_fmt(from, sizeof(from), "%s/arch/x86/boot/bzImage", c->obj);
+	rtpaths_fmt(to, sizeof(to), "%s/bzImage", c->kdir);
 	ret = fsio_read_all(from, &buf, &len);
 	if (!ret) {
 		ret = fsio_write_atomic(to, buf, len);
@@ -299,17 +293,21 @@ static cJSON *json_source(const struct build_ctx *c)
 
 static int write_manifest(struct build_ctx *c, const char *status)
 {
-	char path[PATH_MAX + 16], t[32], val[64], hex[FILEHASH_HEX_LEN + 1];
+	char path[PATH_MAX + 16], t[32], hex[FILEHASH_HEX_LEN + 1];
 	cJSON *o = cJSON_CreateObject(), *frags = cJSON_CreateArray();
+	struct kconfig kc;
 	int i, ret;
 
 	cJSON_AddStringToObject(o, "schema", "rtgate-kernel-build/1");
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "status", status);
 	cJSON_AddStringToObject(o, "model", c->p->model);
-	rtpath_fmt(path, sizeof(path), "%s/.config", c->obj);
-	if (!kconfig_get(path, "PREEMPT_RT", val, sizeof(val)))
-		cJSON_AddBoolToObject(o, "preempt_rt", !strcmp(val, "y"));
+	rtpaths_fmt(path, sizeof(path), "%s/.config", c->obj);
+	if (!kconfig_load_file(&kc, path)) {
+		cJSON_AddBoolToObject(o, "preempt_rt",
+				      kconfig_is_y(&kc, "PREEMPT_RT"));
+		kconfig_free(&kc);
+	}
 	if (c->release[0])
 		cJSON_AddStringToObject(o, "release", c->release);
 	cJSON_AddItemToObject(o, "source", json_source(c));
@@ -322,21 +320,21 @@ static int write_manifest(struct build_ctx *c, const char *status)
 	if (c->compiler[0])
 		cJSON_AddStringToObject(o, "compiler", c->compiler);
 	cJSON_AddBoolToObject(o, "ccache", c->ccache);
-	iso_time(c->start, t, sizeof(t));
+	timefmt_iso8601(c->start, t, sizeof(t));
 	cJSON_AddStringToObject(o, "start_time", t);
 	if (c->end) {
-		iso_time(c->end, t, sizeof(t));
+		timefmt_iso8601(c->end, t, sizeof(t));
 		cJSON_AddStringToObject(o, "end_time", t);
 		cJSON_AddNumberToObject(o, "duration_s",
 					(double)(c->end - c->start));
 	}
-	rtpath_fmt(path, sizeof(path), "%s/.config", c->kdir);
+	rtpaths_fmt(path, sizeof(path), "%s/.config", c->kdir);
 	if (fsio_exists(path) && !filehash_sha256(path, hex))
 		cJSON_AddStringToObject(o, "config_sha256", hex);
-	rtpath_fmt(path, sizeof(path), "%s/bzImage", c->kdir);
+	rtpaths_fmt(path, sizeof(path), "%s/bzImage", c->kdir);
 	if (fsio_exists(path) && !filehash_sha256(path, hex))
 		cJSON_AddStringToObject(o, "bzimage_sha256", hex);
-	rtpath_fmt(path, sizeof(path), "%s/build.json", c->kdir);
+	rtpaths_fmt(path, sizeof(path), "%s/build.json", c->kdir);
 	ret = json_write_file(path, o);
 	cJSON_Delete(o);
 	return ret;
@@ -344,18 +342,11 @@ static int write_manifest(struct build_ctx *c, const char *status)
 
 static int copy_config(struct build_ctx *c)
 {
-	char from[PATH_MAX + 16], to[PATH_MAX + 16], *buf;
-	size_t len;
-	int ret;
+	char from[PATH_MAX + 16], to[PATH_MAX + 16];
 
-	rtpath_fmt(from, sizeof(from), "%s/.config", c->obj);
-	rtpath_fmt(to, sizeof(to), "%s/.config", c->kdir);
-	ret = fsio_read_all(from, &buf, &len);
-	if (ret)
-		return ret;
-	ret = fsio_write_atomic(to, buf, len);
-	free(buf);
-	return ret;
+	rtpaths_fmt(from, sizeof(from), "%s/.config", c->obj);
+	rtpaths_fmt(to, sizeof(to), "%s/.config", c->kdir);
+	return fsio_copy(from, to);
 }
 
 static int build_steps(struct build_ctx *c)
@@ -366,7 +357,7 @@ static int build_steps(struct build_ctx *c)
 	ret = load_sets(c);
 	/* A config alone never writes to the tree: no clone needed. */
 	if (!ret && c->p->config_only && !c->p->nr_sets)
-		rtpath_fmt(c->src, sizeof(c->src), "%s", c->tree.path);
+		rtpaths_fmt(c->src, sizeof(c->src), "%s", c->tree.path);
 	else if (!ret)
 		ret = prepare_sources(c);
 	if (!ret)
@@ -376,7 +367,7 @@ static int build_steps(struct build_ctx *c)
 	if (ret || c->p->config_only)
 		return ret;
 	/* Stale results of an earlier build must not pass for this one. */
-	rtpath_fmt(path, sizeof(path), "%s/bzImage", c->kdir);
+	rtpaths_fmt(path, sizeof(path), "%s/bzImage", c->kdir);
 	unlink(path);
 	detect_compiler(c);
 	write_manifest(c, "building");
@@ -403,18 +394,18 @@ int kernel_build(const struct kernel_build_params *p, char *kdir, size_t len)
 		ret = -EINVAL;
 		goto out;
 	}
-	rtpath_fmt(c->kdir, sizeof(c->kdir), "%s/kernels/%s", p->out_dir,
+	rtpaths_fmt(c->kdir, sizeof(c->kdir), "%s/kernels/%s", p->out_dir,
 		 c->name);
-	rtpath_fmt(c->src, sizeof(c->src), "%s/src", c->kdir);
-	rtpath_fmt(c->obj, sizeof(c->obj), "%s/obj", c->kdir);
-	rtpath_fmt(kdir, len, "%s", c->kdir);
+	rtpaths_fmt(c->src, sizeof(c->src), "%s/src", c->kdir);
+	rtpaths_fmt(c->obj, sizeof(c->obj), "%s/obj", c->kdir);
+	rtpaths_fmt(kdir, len, "%s", c->kdir);
 	ret = kernel_tree_open(p->src, p->debian, p->cache_dir, &c->tree);
 	if (!ret)
 		ret = fsio_mkdir_p(c->obj, 0755);
 	if (ret)
 		goto out;
 	/* Two builds of one NAME would clone and make into each other. */
-	rtpath_fmt(lock, sizeof(lock), "%s/.build.lock", c->kdir);
+	rtpaths_fmt(lock, sizeof(lock), "%s/.build.lock", c->kdir);
 	lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB)) {
 		pr_err("[%s] another build of this kernel is running (%s): "

@@ -20,24 +20,6 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
-/* -errno from the library -> the documented exit code. */
-static int exit_code(int err)
-{
-	switch (err) {
-	case 0:
-		return EXIT_PASS;
-	case -EINVAL:
-	case -ENOENT:
-	case -E2BIG:
-	case -ENAMETOOLONG:
-		return EXIT_BAD_INPUT;
-	case -EINTR:
-		return EXIT_INCOMPLETE;
-	default:
-		return EXIT_ENVIRONMENT;
-	}
-}
-
 /* Splits "a,b,c" into list (pointers into a copy that lives on). */
 static int split_list(const char *arg, const char **list, int *n, int max,
 		      const char *what)
@@ -215,12 +197,12 @@ static int do_build(int argc, char **argv, bool config_only)
 	}
 	ret = default_dirs(&p, out, kc, pd, cache);
 	if (ret)
-		return exit_code(ret);
+		return exitcode_of_errno(ret);
 	toolrun_catch_signals();
 	ret = kernel_build(&p, kdir, sizeof(kdir));
 	if (!ret)
 		printf("%s\n", kdir);
-	return exit_code(ret);
+	return exitcode_of_errno(ret);
 }
 
 /* {models} x {base, patched}, one build after the other. */
@@ -248,7 +230,7 @@ static int do_matrix(int argc, char **argv)
 	}
 	ret = default_dirs(&p, out, kc, pd, cache);
 	if (ret)
-		return exit_code(ret);
+		return exitcode_of_errno(ret);
 	toolrun_catch_signals();
 	nr_sets = p.nr_sets;
 	for (i = 0; i < mm.n && !ret; i++) {
@@ -256,14 +238,14 @@ static int do_matrix(int argc, char **argv)
 			p.model = mm.v[i];
 			p.nr_sets = k ? nr_sets : 0;
 			ret = kernel_build(&p, kdir, sizeof(kdir));
-			rtpath_fmt(built[n++], sizeof(built[0]), "%s  %s",
+			rtpaths_fmt(built[n++], sizeof(built[0]), "%s  %s",
 				 ret ? "FAILED" : "built ", kdir);
 		}
 	}
 	printf("kernel matrix:\n");
 	for (i = 0; i < n; i++)
 		printf("  %s\n", built[i]);
-	return exit_code(ret);
+	return exitcode_of_errno(ret);
 }
 
 static int kernel_build_cmd(int argc, char **argv)
@@ -276,7 +258,7 @@ static int kernel_config_cmd(int argc, char **argv)
 	return do_build(argc, argv, true);
 }
 
-int cmd_kernel(int argc, char **argv)
+int kernel_cmd_kernel(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "build", "[--src TREE | --debian SERIES] --model "
@@ -390,28 +372,28 @@ static int patches_fetch(int argc, char **argv)
 	if (rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches"))
 		return EXIT_ENVIRONMENT;
-	rtpath_fmt(fetch, sizeof(fetch), "%s/patches", out);
+	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return EXIT_ENVIRONMENT;
-	ret = patchset_load(pd, a.set, s);
+	ret = kernel_patchset_load(pd, a.set, s);
 	/* --seeds DIR: the mail text the manifest names, in DIR. */
 	if (!ret && seeds && !s->mail[0]) {
 		pr_err("%s names no mail text (mail = FILE)", s->manifest);
 		ret = -EINVAL;
 	} else if (!ret && seeds) {
-		rtpath_fmt(seed, sizeof(seed), "%s/%s", seeds, s->mail);
+		rtpaths_fmt(seed, sizeof(seed), "%s/%s", seeds, s->mail);
 		mbox = seed;
 	}
 	if (!ret)
-		ret = patchset_fetch(s, mbox, fetch, pin);
+		ret = kernel_patchset_fetch(s, mbox, fetch, pin);
 	for (i = 0; !ret && i < s->nr; i++)
 		printf("%s  %s  %s\n", s->items[i].actual, s->items[i].file,
 		       s->items[i].subject);
 	if (!ret && pin)
 		printf("pinned in %s\n", s->manifest);
 	free(s);
-	return exit_code(ret);
+	return exitcode_of_errno(ret);
 }
 
 /* Applies sets to a throw-away clone of the tree (or --keep DIR). */
@@ -433,33 +415,33 @@ static int patches_check(int argc, char **argv)
 	keep = a.keep;
 	ret = split_list(a.set, sets, &n, 16, "patch sets");
 	if (ret)
-		return exit_code(ret);
+		return exitcode_of_errno(ret);
 	if (rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_cache(cache, sizeof(cache)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches"))
 		return EXIT_ENVIRONMENT;
-	rtpath_fmt(fetch, sizeof(fetch), "%s/patches", out);
+	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	toolrun_catch_signals();
 	ret = kernel_tree_open(src, debian, cache, &tree);
 	if (ret)
-		return exit_code(ret);
+		return exitcode_of_errno(ret);
 	if (keep)
-		rtpath_fmt(clone, sizeof(clone), "%s", keep);
+		rtpaths_fmt(clone, sizeof(clone), "%s", keep);
 	else
-		rtpath_fmt(clone, sizeof(clone), "%s/check.%d", cache,
+		rtpaths_fmt(clone, sizeof(clone), "%s/check.%d", cache,
 			 getpid());
-	rtpath_fmt(log, sizeof(log), "%s.patch.log", clone);
+	rtpaths_fmt(log, sizeof(log), "%s.patch.log", clone);
 	unlink(log);
 	ret = kernel_tree_clone(&tree, clone);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		ret = -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
-		ret = patchset_load(pd, sets[i], s);
+		ret = kernel_patchset_load(pd, sets[i], s);
 		if (!ret)
-			ret = patchset_locate(s, fetch);
+			ret = kernel_patchset_locate(s, fetch);
 		if (!ret)
-			ret = patchset_apply(s, clone, log);
+			ret = kernel_patchset_apply(s, clone, log);
 		if (!ret)
 			printf("%s: %d patch%s appl%s to %s %s\n", s->name,
 			       s->nr, s->nr == 1 ? "" : "es",
@@ -476,7 +458,7 @@ static int patches_check(int argc, char **argv)
 		if (!ret)
 			unlink(log);
 	}
-	return exit_code(ret);
+	return exitcode_of_errno(ret);
 }
 
 static int patches_list(int argc, char **argv)
@@ -496,16 +478,16 @@ static int patches_list(int argc, char **argv)
 		free(s);
 		return EXIT_ENVIRONMENT;
 	}
-	rtpath_fmt(fetch, sizeof(fetch), "%s/patches", out);
+	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	n = scandir(pd, &names, NULL, alphasort);
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.' &&
-		    !patchset_load(pd, names[i]->d_name, s)) {
+		    !kernel_patchset_load(pd, names[i]->d_name, s)) {
 			const char *state = s->own ? "own" : "not fetched";
 			char series[2 * PATH_MAX + 96];
 
-			rtpath_fmt(series, sizeof(series), "%s/%s/series",
-				   fetch, s->name);
+			rtpaths_fmt(series, sizeof(series), "%s/%s/series",
+				    fetch, s->name);
 			if (!s->own && fsio_exists(series))
 				state = "fetched";
 			printf("%-24s %-12s %s\n", s->name, state,
@@ -519,7 +501,7 @@ static int patches_list(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-int cmd_patches(int argc, char **argv)
+int kernel_cmd_patches(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "fetch", "SET [--mbox FILE | --seeds DIR] [--pin]",

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fsio.h"
+#include "kconfig.h"
 #include "kernel_config.h"
 #include "log.h"
 #include "rtpaths.h"
@@ -43,7 +44,7 @@ static const struct {
 	{ "none", "preempt-none" },
 };
 
-const char *kconfig_model_fragment(const char *model)
+const char *kernel_config_model_fragment(const char *model)
 {
 	size_t i;
 
@@ -57,9 +58,9 @@ static int resolve_fragment(const struct kconfig_params *p, const char *name,
 			    char *path, size_t len)
 {
 	if (strchr(name, '/'))
-		rtpath_fmt(path, len, "%s", name);
+		rtpaths_fmt(path, len, "%s", name);
 	else
-		rtpath_fmt(path, len, "%s/%s%s", p->kconfigs_dir, name,
+		rtpaths_fmt(path, len, "%s/%s%s", p->kconfigs_dir, name,
 			 strstr(name, ".config") ? "" : ".config");
 	if (!fsio_exists(path)) {
 		pr_err("config fragment '%s' not found (%s)", name, path);
@@ -77,7 +78,7 @@ static int resolve_include(const char *src, const char *name, char *path,
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
-		rtpath_fmt(path, len, "%s/%s/%s", src, dirs[i], name);
+		rtpaths_fmt(path, len, "%s/%s/%s", src, dirs[i], name);
 		if (fsio_exists(path))
 			return 0;
 	}
@@ -143,11 +144,11 @@ static int parse_directive(const struct kconfig_params *p, const char *d,
 	}
 	/* since X.Y / before X.Y: kept as ">X.Y" / "<X.Y" for the next symbol */
 	if (!strncmp(d, "since ", 6) && isdigit((unsigned char)d[6])) {
-		rtpath_fmt(since, len, ">%s", d + 6);
+		rtpaths_fmt(since, len, ">%s", d + 6);
 		return 0;
 	}
 	if (!strncmp(d, "before ", 7) && isdigit((unsigned char)d[7])) {
-		rtpath_fmt(since, len, "<%s", d + 7);
+		rtpaths_fmt(since, len, "<%s", d + 7);
 		return 0;
 	}
 	pr_err("%s:%u: unknown directive '# rtgate: %s' (include NAME, "
@@ -214,7 +215,7 @@ static int plan_fragment(const struct kconfig_params *p, const char *path,
 			continue;
 		}
 		since[0] = '\0';
-		rtpath_fmt(r->file, sizeof(r->file), "%s", path);
+		rtpaths_fmt(r->file, sizeof(r->file), "%s", path);
 		r->line = lineno;
 		plan->nr_req++;
 		outlen += sprintf(out + outlen, "%s\n", line);
@@ -245,7 +246,7 @@ static int kfind_file(const char *path, const struct stat *st, int type,
 		return 0;
 	if (fsio_read_all(path, &buf, &len))
 		return 0;
-	rtpath_fmt(pat, sizeof(pat), "config %s\n", kfind.sym);
+	rtpaths_fmt(pat, sizeof(pat), "config %s\n", kfind.sym);
 	for (p = strstr(buf, pat); p; p = strstr(p + 1, pat)) {
 		if (p != buf && p[-1] != '\n' && p[-1] != ' ' &&
 		    p[-1] != '\t' && p[-1] != 'u')
@@ -256,7 +257,7 @@ static int kfind_file(const char *path, const struct stat *st, int type,
 	if (hit) {
 		char *q = p + strlen(pat);
 
-		rtpath_fmt(kfind.found, sizeof(kfind.found), "%s", path);
+		rtpaths_fmt(kfind.found, sizeof(kfind.found), "%s", path);
 		/* "depends on" lines of this entry, up to the next one. */
 		while (*q && (*q == '\t' || *q == ' ' || *q == '\n')) {
 			char *e = strchrnul(q, '\n');
@@ -286,39 +287,13 @@ static void explain_symbol(const char *src, const char *sym, char *buf,
 	kfind.found[0] = kfind.depends[0] = '\0';
 	nftw(src, kfind_file, 32, FTW_PHYS);
 	if (!kfind.found[0])
-		rtpath_fmt(buf, len, "no Kconfig in this tree defines %s", sym);
+		rtpaths_fmt(buf, len, "no Kconfig in this tree defines %s", sym);
 	else if (kfind.depends[0])
-		rtpath_fmt(buf, len, "Kconfig (%s): %s",
+		rtpaths_fmt(buf, len, "Kconfig (%s): %s",
 			 kfind.found + strlen(src) + 1, kfind.depends);
 	else
-		rtpath_fmt(buf, len, "Kconfig (%s): selected or chosen by "
+		rtpaths_fmt(buf, len, "Kconfig (%s): selected or chosen by "
 			 "other symbols", kfind.found + strlen(src) + 1);
-}
-
-int kconfig_get(const char *config_path, const char *name, char *val,
-		unsigned int len)
-{
-	char *buf, pat[160], *p;
-	size_t blen;
-	int ret;
-
-	ret = fsio_read_all(config_path, &buf, &blen);
-	if (ret)
-		return ret;
-	val[0] = '\0';
-	rtpath_fmt(pat, sizeof(pat), "\nCONFIG_%s=", name);
-	p = strstr(buf, pat);
-	if (p) {
-		p += strlen(pat);
-		rtpath_fmt(val, len, "%.*s", (int)strcspn(p, "\n"), p);
-	} else {
-		rtpath_fmt(pat, sizeof(pat), "\n# CONFIG_%s is not set\n",
-			   name);
-		if (strstr(buf, pat))
-			rtpath_fmt(val, len, "n");
-	}
-	free(buf);
-	return 0;
 }
 
 static int check_plan(const struct kconfig_params *p,
@@ -326,16 +301,18 @@ static int check_plan(const struct kconfig_params *p,
 {
 	const char *src = p->src ? p->src : p->tree->path;
 	char val[256], why[1400];
+	struct kconfig kc;
 	int i, bad = 0, ret;
 
+	ret = kconfig_load_file(&kc, config);
+	if (ret) {
+		pr_err("%s: %s", config, strerror(-ret));
+		return ret;
+	}
 	for (i = 0; i < plan->nr_req; i++) {
 		const struct kconfig_request *r = &plan->req[i];
 
-		ret = kconfig_get(config, r->sym, val, sizeof(val));
-		if (ret) {
-			pr_err("%s: %s", config, strerror(-ret));
-			return ret;
-		}
+		kconfig_value(&kc, r->sym, val, sizeof(val));
 		if (!strcmp(val, r->val) ||
 		    (!strcmp(r->val, "n") && !val[0]))
 			continue;
@@ -345,6 +322,7 @@ static int check_plan(const struct kconfig_params *p,
 		       val[0] ? val : "nothing (absent)", why);
 		bad++;
 	}
+	kconfig_free(&kc);
 	if (bad) {
 		pr_err("%d requested config symbol%s did not stick in %s", bad,
 		       bad > 1 ? "s" : "", config);
@@ -366,7 +344,7 @@ static int make_plan(const struct kconfig_params *p, struct kconfig_plan *plan)
 			return ret;
 		base = strrchr(path, '/');
 		base = base ? base + 1 : path;
-		rtpath_fmt(plan->frag[i], PATH_MAX, "%s/rtgate-%02d-%s", p->obj,
+		rtpaths_fmt(plan->frag[i], PATH_MAX, "%s/rtgate-%02d-%s", p->obj,
 			 i + 1, base);
 		ret = plan_fragment(p, path, plan->frag[i], plan);
 		if (ret)
@@ -376,7 +354,7 @@ static int make_plan(const struct kconfig_params *p, struct kconfig_plan *plan)
 	return 0;
 }
 
-int kconfig_check(const struct kconfig_params *p, const char *config_path)
+int kernel_config_check(const struct kconfig_params *p, const char *config_path)
 {
 	struct kconfig_plan *plan = calloc(1, sizeof(*plan));
 	int ret;
@@ -425,9 +403,9 @@ static int base_config(const struct kconfig_params *p, char *objarg,
 	size_t len, olen;
 	int ret;
 
-	rtpath_fmt(saved, sizeof(saved), "%s/.rtgate-defconfig", p->obj);
-	rtpath_fmt(stamp, sizeof(stamp), "# rtgate: %s of %s %s\n", name,
-		   p->src ? p->src : p->tree->path, p->tree->version);
+	rtpaths_fmt(saved, sizeof(saved), "%s/.rtgate-defconfig", p->obj);
+	rtpaths_fmt(stamp, sizeof(stamp), "# rtgate: %s of %s %s\n", name,
+		    p->src ? p->src : p->tree->path, p->tree->version);
 	if (!fsio_read_all(saved, &old, &olen)) {
 		bool hit = olen > strlen(stamp) &&
 			   !strncmp(old, stamp, strlen(stamp));
@@ -453,7 +431,7 @@ static int base_config(const struct kconfig_params *p, char *objarg,
 	return 0;
 }
 
-int kconfig_make(const struct kconfig_params *p)
+int kernel_config_make(const struct kconfig_params *p)
 {
 	char objarg[PATH_MAX + 4], config[PATH_MAX + 16], log[PATH_MAX + 16];
 	const char *merge_argv[6 + KCONFIG_MAX_INCLUDES +
@@ -469,11 +447,11 @@ int kconfig_make(const struct kconfig_params *p)
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
-	rtpath_fmt(objarg, sizeof(objarg), "O=%s", p->obj);
-	rtpath_fmt(config, sizeof(config), "%s/.config", p->obj);
-	rtpath_fmt(log, sizeof(log), "%s", p->log ? p->log : "");
+	rtpaths_fmt(objarg, sizeof(objarg), "O=%s", p->obj);
+	rtpaths_fmt(config, sizeof(config), "%s/.config", p->obj);
+	rtpaths_fmt(log, sizeof(log), "%s", p->log ? p->log : "");
 	if (!p->log)
-		rtpath_fmt(log, sizeof(log), "%s/config.log", p->obj);
+		rtpaths_fmt(log, sizeof(log), "%s/config.log", p->obj);
 	unlink(log);
 	ret = make_plan(p, plan);
 	if (ret)

@@ -33,24 +33,19 @@ struct kconfig_params {
 };
 
 /* The fragment list of a preemption model: "rt" -> "preempt-rt". */
-const char *kconfig_model_fragment(const char *model);
+const char *kernel_config_model_fragment(const char *model);
 
 /*
  * Writes OBJ/.config. Returns 0; -EINVAL when a fragment is malformed or a
  * requested symbol did not stick (each named on stderr); -ENOENT for a
  * missing fragment; -EIO when a kconfig tool failed.
  */
-int kconfig_make(const struct kconfig_params *p);
+int kernel_config_make(const struct kconfig_params *p);
 
 /*
  * Checks that every symbol the fragments request has its value in the
- * config file; used by kconfig_make() and by itself on any .config.
+ * config file; used by kernel_config_make() and by itself on any .config.
  */
-int kconfig_check(const struct kconfig_params *p, const char *config_path);
-
-/* Reads CONFIG_name's value from a .config: "y", "n" (not set), "..."; or
- * "" when absent. */
-int kconfig_get(const char *config_path, const char *name, char *val,
-		unsigned int len);
+int kernel_config_check(const struct kconfig_params *p, const char *config_path);
 
 #endif

@@ -119,13 +119,13 @@ static void author_address(const struct lines *l, int from, int to,
 {
 	int i;
 
-	rtpath_fmt(out, len, "%s <unknown@invalid>", name);
+	rtpaths_fmt(out, len, "%s <unknown@invalid>", name);
 	for (i = from; i < to; i++) {
 		const char *s = l->v[i];
 
 		if (!strncmp(s, "Signed-off-by: ", 15) &&
 		    !strncmp(s + 15, name, strlen(name)) && strchr(s, '<')) {
-			rtpath_fmt(out, len, "%s", s + 15);
+			rtpaths_fmt(out, len, "%s", s + 15);
 			return;
 		}
 	}
@@ -178,18 +178,18 @@ static int take_part(const struct lines *l, int from, int to,
 	while (from < to && (!l->v[from][0] ||
 			     !strncmp(l->v[from], "[-- Type: ", 10)))
 		from++;
-	rtpath_fmt(mp.subject, sizeof(mp.subject), "%s", subject);
-	rtpath_fmt(mp.attachment, sizeof(mp.attachment), "%s", attachment);
+	rtpaths_fmt(mp.subject, sizeof(mp.subject), "%s", subject);
+	rtpaths_fmt(mp.attachment, sizeof(mp.attachment), "%s", attachment);
 	author_address(l, from, to, author, mp.author, sizeof(mp.author));
 	mp.reply = !strncasecmp(subject, "Re:", 3);
 	subject_index(subject, &mp.index, &mp.total);
 	/* An attachment that carries its own Subject: keeps it. */
 	if (from < to && !strncmp(l->v[from], "Subject: ", 9))
-		rtpath_fmt(head, sizeof(head),
+		rtpaths_fmt(head, sizeof(head),
 			 "From rtgate-mail-text Mon Sep 17 00:00:00 2001\n"
 			 "From: %s\n", mp.author);
 	else
-		rtpath_fmt(head, sizeof(head),
+		rtpaths_fmt(head, sizeof(head),
 			 "From rtgate-mail-text Mon Sep 17 00:00:00 2001\n"
 			 "From: %s\nSubject: %s\n\n", mp.author, subject);
 	mp.text = join(l, from, to, head);
@@ -209,7 +209,7 @@ static bool attachment_marker(const char *s, char *name, size_t len)
 	e = strstr(s, " --]");
 	name[0] = '\0';
 	if (p && e && e > p + 2 && strncmp(p + 2, "Type: ", 6))
-		rtpath_fmt(name, len, "%.*s", (int)(e - p - 2), p + 2);
+		rtpaths_fmt(name, len, "%.*s", (int)(e - p - 2), p + 2);
 	return true;
 }
 
@@ -221,7 +221,7 @@ static int take_message(const struct lines *l, int start, int end,
 	int from = start + 4, i, ret;
 	size_t alen = strlen(l->v[start + 2]);
 
-	rtpath_fmt(author, sizeof(author), "%.*s", (int)alen - 2,
+	rtpaths_fmt(author, sizeof(author), "%.*s", (int)alen - 2,
 		 l->v[start + 2] + 1);
 	for (i = from; i <= end; i++) {
 		if (i < end && !attachment_marker(l->v[i], next, sizeof(next)))
@@ -230,7 +230,7 @@ static int take_message(const struct lines *l, int start, int end,
 		if (ret)
 			return ret;
 		if (i < end)
-			rtpath_fmt(name, sizeof(name), "%s", next);
+			rtpaths_fmt(name, sizeof(name), "%s", next);
 		from = i + 1;
 	}
 	return 0;
@@ -246,7 +246,7 @@ static bool flattened(const char *buf, size_t len)
 	       (size_t)(strstr(buf, "diff --git ") - buf) < first;
 }
 
-int mail_text_parse(const char *path, struct mail_patch **out, int *n)
+int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n)
 {
 	struct mail_patch *v = NULL;
 	struct lines l = { 0 };
@@ -280,7 +280,7 @@ int mail_text_parse(const char *path, struct mail_patch **out, int *n)
 	free(l.v);
 	free(buf);
 	if (ret) {
-		mail_text_free(v, *n);
+		kernel_mail_text_free(v, *n);
 		*n = 0;
 		return ret;
 	}
@@ -288,7 +288,7 @@ int mail_text_parse(const char *path, struct mail_patch **out, int *n)
 	return 0;
 }
 
-void mail_text_free(struct mail_patch *p, int n)
+void kernel_mail_text_free(struct mail_patch *p, int n)
 {
 	int i;
 

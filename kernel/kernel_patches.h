@@ -6,6 +6,12 @@
  * text), never committed; the project's own sets (`own = yes`) carry their
  * patch files in patches/NAME/. Applying uses patch(1) on a clone of the
  * tree, dry-run first, and names the patch, file and hunk that fail.
+ *
+ *   kernel_patches.c        the manifest: kernel_patchset_load()
+ *   kernel_patches_fetch.c  the files: kernel_patchset_fetch(), _locate(),
+ *                           the sha256 pins
+ *   kernel_patches_apply.c  kernel_patchset_apply()
+ *   kernel_mail.c           mail texts -> patches (kernel_mail_text_*)
  */
 #ifndef RTGATE_KERNEL_PATCHES_H
 #define RTGATE_KERNEL_PATCHES_H
@@ -42,8 +48,8 @@ struct patch_set {
 };
 
 /* Reads patches_dir/NAME/manifest.ini. Errors name file and line. */
-int patchset_load(const char *patches_dir, const char *name,
-		  struct patch_set *s);
+int kernel_patchset_load(const char *patches_dir, const char *name,
+			 struct patch_set *s);
 
 /*
  * Fetches the set into fetch_dir/NAME/: with b4 from lore when mbox is
@@ -51,19 +57,19 @@ int patchset_load(const char *patches_dir, const char *name,
  * as the project's seeds hold, extracted by rtgate). Verifies the pinned
  * sha256 of each patch; pin = true writes them into the manifest instead.
  */
-int patchset_fetch(struct patch_set *s, const char *mbox,
-		   const char *fetch_dir, bool pin);
+int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
+			  const char *fetch_dir, bool pin);
 
 /* Finds the patch files (fetched or own) and checks their sha256. */
-int patchset_locate(struct patch_set *s, const char *fetch_dir);
+int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir);
 
 /*
  * Applies the set to tree (a writable clone) in order; log gets patch(1)'s
  * output. A patch that does not apply: -EINVAL, with every failing file
  * and hunk named on stderr; the tree is then partly patched.
  */
-int patchset_apply(const struct patch_set *s, const char *tree,
-		   const char *log);
+int kernel_patchset_apply(const struct patch_set *s, const char *tree,
+			  const char *log);
 
 /* Mail texts (the seeds' thread format) -> patch files. */
 struct mail_patch {
@@ -76,7 +82,7 @@ struct mail_patch {
 };
 
 /* All patches found in a mail text; *n = 0 when there are none. */
-int mail_text_parse(const char *path, struct mail_patch **out, int *n);
-void mail_text_free(struct mail_patch *p, int n);
+int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n);
+void kernel_mail_text_free(struct mail_patch *p, int n);
 
 #endif

@@ -76,15 +76,15 @@ int kernel_tree_src(const char *path, struct kernel_tree *t)
 		pr_err("%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	rtpath_fmt(probe, sizeof(probe), "%s/scripts/kconfig/merge_config.sh",
+	rtpaths_fmt(probe, sizeof(probe), "%s/scripts/kconfig/merge_config.sh",
 		 t->path);
 	if (!fsio_exists(probe)) {
 		pr_err("%s: not a kernel source tree (no %s)", path,
 		       "scripts/kconfig/merge_config.sh");
 		return -EINVAL;
 	}
-	rtpath_fmt(t->origin, sizeof(t->origin), "src");
-	rtpath_fmt(probe, sizeof(probe), "%s/.git", t->path);
+	rtpaths_fmt(t->origin, sizeof(t->origin), "src");
+	rtpaths_fmt(probe, sizeof(probe), "%s/.git", t->path);
 	if (fsio_exists(probe)) {
 		char *argv[] = { "git", "rev-parse", "HEAD", NULL };
 
@@ -120,8 +120,8 @@ static int extract_tarball(const char *tarball, const char *dest)
 	time_t start = time(NULL);
 	int ret, status;
 
-	rtpath_fmt(tmp, sizeof(tmp), "%s.tmp.%d", dest, getpid());
-	rtpath_fmt(log, sizeof(log), "%s.log", dest);
+	rtpaths_fmt(tmp, sizeof(tmp), "%s.tmp.%d", dest, getpid());
+	rtpaths_fmt(log, sizeof(log), "%s.log", dest);
 	ret = fsio_mkdir_p(tmp, 0755);
 	if (ret)
 		return ret;
@@ -148,8 +148,8 @@ int kernel_tree_debian(const char *series, const char *cache_dir,
 	int lock, ret;
 
 	memset(t, 0, sizeof(*t));
-	rtpath_fmt(t->origin, sizeof(t->origin), "debian");
-	rtpath_fmt(t->package, sizeof(t->package), "linux-source-%s", series);
+	rtpaths_fmt(t->origin, sizeof(t->origin), "debian");
+	rtpaths_fmt(t->package, sizeof(t->package), "linux-source-%s", series);
 	if (debian_package_version(t->package, t->package_version,
 				   sizeof(t->package_version))) {
 		pr_err("%s is not installed (apt-get install %s, or "
@@ -157,7 +157,7 @@ int kernel_tree_debian(const char *series, const char *cache_dir,
 		       t->package, t->package);
 		return -ENOPKG;
 	}
-	rtpath_fmt(tarball, sizeof(tarball), "/usr/src/%s.tar.xz", t->package);
+	rtpaths_fmt(tarball, sizeof(tarball), "/usr/src/%s.tar.xz", t->package);
 	if (!fsio_exists(tarball)) {
 		pr_err("%s: missing although %s is installed", tarball,
 		       t->package);
@@ -167,13 +167,13 @@ int kernel_tree_debian(const char *series, const char *cache_dir,
 		     t->package, t->package_version) >= (int)sizeof(cache))
 		return -ENAMETOOLONG;
 	/* The cache folder itself is the marker: it appears by rename. */
-	rtpath_fmt(lockpath, sizeof(lockpath), "%s/src", cache_dir);
+	rtpaths_fmt(lockpath, sizeof(lockpath), "%s/src", cache_dir);
 	ret = fsio_mkdir_p(lockpath, 0755);
 	if (ret) {
 		pr_err("%s: %s", lockpath, strerror(-ret));
 		return ret;
 	}
-	rtpath_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
+	rtpaths_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
 	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lock < 0) {
 		pr_err("%s: %s", lockpath, strerror(errno));

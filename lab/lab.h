@@ -12,7 +12,7 @@
 /* The 9p mount tag of the results share. */
 #define LAB_SHARE_TAG "rtgate"
 
-int cmd_lab(int argc, char **argv);
-int cmd_lab_init(int argc, char **argv);
+int lab_cmd_lab(int argc, char **argv);
+int lab_cmd_init(int argc, char **argv);
 
 #endif

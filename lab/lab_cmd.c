@@ -225,8 +225,10 @@ static const struct argp run_argp = {
 
 static const struct argp initramfs_argp = {
 	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel rt|std)",
-	"Builds the initramfs a lab run would boot, and prints its path."
-	LAB_POST_DOC, NULL, NULL, NULL
+	"Builds the initramfs a lab run would boot, and prints its path. A "
+	"--suite from outside suites/ goes into it too (/opt/rtgate/suites), "
+	"and rtgate.lab=shell on the kernel command line makes its /init a "
+	"shell: the image a LAVA job boots." LAB_POST_DOC, NULL, NULL, NULL
 };
 
 static const struct argp gate_argp = {
@@ -276,7 +278,7 @@ static int lab_run_cmd(int argc, char **argv)
 	ret = parse("lab run", &run_argp, argc, argv, &lc, pos, &nr_pos, 0);
 	if (ret)
 		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
-		       lab_exit_code(ret);
+		       exitcode_of_errno(ret);
 	if (!lc.p.kernel == !lc.debian || (!lc.p.suite == !lc.exec) ||
 	    (lc.exec && !lc.p.nr_exec) || lc.append_a || lc.append_b) {
 		return cli_exit(cli_usage_error("lab run", "one of --kernel/"
@@ -285,13 +287,13 @@ static int lab_run_cmd(int argc, char **argv)
 						"please"));
 	}
 	if (lc.debian) {
-		rtpath_fmt(spec, sizeof(spec), "debian:%s", lc.debian);
+		rtpaths_fmt(spec, sizeof(spec), "debian:%s", lc.debian);
 		lc.p.kernel = spec;
 	}
 	toolrun_catch_signals();
 	ret = lab_run(&lc.p, &res);
 	if (ret)
-		return lab_exit_code(ret);
+		return exitcode_of_errno(ret);
 	if (res.run_dir[0])
 		printf("%s\n", res.run_dir);
 	return res.exit_code;
@@ -308,18 +310,18 @@ static int lab_initramfs_cmd(int argc, char **argv)
 		    &nr_pos, 0);
 	if (ret)
 		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
-		       lab_exit_code(ret);
+		       exitcode_of_errno(ret);
 	if (!lc.p.kernel == !lc.debian) {
 		pr_err("lab initramfs needs --kernel or --debian-kernel");
 		return EXIT_BAD_INPUT;
 	}
 	if (lc.debian) {
-		rtpath_fmt(spec, sizeof(spec), "debian:%s", lc.debian);
+		rtpaths_fmt(spec, sizeof(spec), "debian:%s", lc.debian);
 		lc.p.kernel = spec;
 	}
 	ret = lab_initramfs(&lc.p, path, sizeof(path));
 	if (ret)
-		return lab_exit_code(ret);
+		return exitcode_of_errno(ret);
 	printf("%s\n", path);
 	return EXIT_PASS;
 }
@@ -343,7 +345,7 @@ static int lab_gate_cmd(int argc, char **argv)
 		    2);
 	if (ret)
 		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
-		       lab_exit_code(ret);
+		       exitcode_of_errno(ret);
 	if (nr_pos != 2 || !lc.p.suite || lc.exec || lc.p.kernel ||
 	    lc.debian)
 		return cli_exit(cli_usage_error("lab gate", "KERNEL_A KERNEL_B "
@@ -355,7 +357,7 @@ static int lab_gate_cmd(int argc, char **argv)
 		lc.p.append = lc.append_a;
 	ret = lab_run(&lc.p, &ra);
 	if (ret)
-		return lab_exit_code(ret);
+		return exitcode_of_errno(ret);
 	if (ra.exit_code > EXIT_INCONCLUSIVE || !ra.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[0], ra.exit_code);
@@ -368,23 +370,23 @@ static int lab_gate_cmd(int argc, char **argv)
 		      lc.p.append;
 	ret = lab_run(&lc.p, &rb);
 	if (ret)
-		return lab_exit_code(ret);
+		return exitcode_of_errno(ret);
 	if (rb.exit_code > EXIT_INCONCLUSIVE || !rb.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[1], rb.exit_code);
 		return rb.exit_code > EXIT_INCONCLUSIVE ? rb.exit_code :
 		       EXIT_INCOMPLETE;
 	}
-	rtpath_fmt(out, sizeof(out), "%s/gate-%s-vs-%s",
-		   lc.p.results_dir, strrchr(ra.run_dir, '/') + 1,
-		   strrchr(rb.run_dir, '/') + 1);
+	rtpaths_fmt(out, sizeof(out), "%s/gate-%s-vs-%s",
+		    lc.p.results_dir, strrchr(ra.run_dir, '/') + 1,
+		    strrchr(rb.run_dir, '/') + 1);
 	ret = compare_runs(&lc, ra.run_dir, rb.run_dir, out);
 	pr_info("lab gate: %s vs %s: exit %d (reports: %s)", pos[0], pos[1],
 		ret, out);
 	return ret;
 }
 
-int cmd_lab(int argc, char **argv)
+int lab_cmd_lab(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "run", "(--kernel K | --debian-kernel rt|std) (--suite S "

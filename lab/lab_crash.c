@@ -61,8 +61,8 @@ static void progress_steps(struct lab_crash *c, char *line)
 		if (!seg || sscanf(seg, "[%u/%u] %127s rep %u/%u%n", &i, &n,
 				   name, &r, &rr, &used) != 5)
 			continue;
-		rtpath_fmt(c->step, sizeof(c->step), "%.*s", used, seg);
-		rtpath_fmt(c->scenario, sizeof(c->scenario), "%s", name);
+		rtpaths_fmt(c->step, sizeof(c->step), "%.*s", used, seg);
+		rtpaths_fmt(c->scenario, sizeof(c->scenario), "%s", name);
 		c->rep = r;
 		c->reps = rr;
 		c->step_ended = seg[used] == ':' &&
@@ -101,7 +101,7 @@ bool lab_crash_read(const char *console, bool hung, struct lab_crash *c)
 			*cr = ' ';
 		if (hit && !crashed) {
 			crashed = true;
-			rtpath_fmt(c->headline, sizeof(c->headline), "%s", hit);
+			rtpaths_fmt(c->headline, sizeof(c->headline), "%s", hit);
 		}
 		if (hit && strstr(hit, "Kernel panic"))
 			panic = true;
@@ -123,11 +123,11 @@ bool lab_crash_read(const char *console, bool hung, struct lab_crash *c)
 	if (!crashed && !hung)
 		return false;
 	c->oops = out;
-	rtpath_fmt(c->kind, sizeof(c->kind), "%s", panic ? "panic" :
-		   crashed ? "oops" : "hang");
+	rtpaths_fmt(c->kind, sizeof(c->kind), "%s", panic ? "panic" :
+		    crashed ? "oops" : "hang");
 	if (!crashed)
-		rtpath_fmt(c->headline, sizeof(c->headline), "the guest stopped "
-			   "answering: QEMU was killed at the lab's timeout");
+		rtpaths_fmt(c->headline, sizeof(c->headline), "the guest stopped "
+			    "answering: QEMU was killed at the lab's timeout");
 	return true;
 }
 
@@ -140,7 +140,7 @@ void lab_crash_tunables(struct lab_crash *c, const char *run_dir)
 
 	if (!c->scenario[0] || !run_dir || !run_dir[0])
 		return;
-	rtpath_fmt(path, sizeof(path), "%s/manifest.json", run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", run_dir);
 	if (json_read_file(path, &m, &err))
 		return;
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
@@ -163,17 +163,17 @@ static void tunables_text(const struct lab_crash *c, char *buf, size_t len)
 					 used ? ", " : "", t->string,
 					 t->valuestring);
 	if (!buf[0])
-		rtpath_fmt(buf, len, "none");
+		rtpaths_fmt(buf, len, "none");
 }
 
 static void where_text(const struct lab_crash *c, char *buf, size_t len)
 {
 	if (!c->scenario[0])
-		rtpath_fmt(buf, len, "before the runner's first repetition");
+		rtpaths_fmt(buf, len, "before the runner's first repetition");
 	else
-		rtpath_fmt(buf, len, "%s scenario %s, repetition %u of %u",
-			   c->step_ended ? "right after" : "during",
-			   c->scenario, c->rep, c->reps);
+		rtpaths_fmt(buf, len, "%s scenario %s, repetition %u of %u",
+			    c->step_ended ? "right after" : "during",
+			    c->scenario, c->rep, c->reps);
 }
 
 cJSON *lab_crash_json(const struct lab_crash *c)
@@ -253,7 +253,7 @@ static int junit_add(const struct lab_crash *c, const char *dir,
 	FILE *f;
 	int ret;
 
-	rtpath_fmt(path, sizeof(path), "%s/junit.xml", dir);
+	rtpaths_fmt(path, sizeof(path), "%s/junit.xml", dir);
 	if (fsio_read_all(path, &old, &olen))
 		old = NULL;
 	end = old ? strstr(old, "  </testsuite>") : NULL;
@@ -299,7 +299,7 @@ static int append_to(const char *dir, const char *name, const char *pre,
 	size_t olen;
 	int ret;
 
-	rtpath_fmt(path, sizeof(path), "%s/%s", dir, name);
+	rtpaths_fmt(path, sizeof(path), "%s/%s", dir, name);
 	if (fsio_read_all(path, &old, &olen))
 		return 0;
 	if (asprintf(&buf, "%s\n%s%s%s", old, pre, text, post) < 0) {
@@ -323,11 +323,11 @@ int lab_crash_write(const struct lab_crash *c, const char *dir,
 	ret = crash_text(c, kernel, &text, &len);
 	if (ret)
 		return ret;
-	rtpath_fmt(path, sizeof(path), "%s/crash.txt", dir);
+	rtpaths_fmt(path, sizeof(path), "%s/crash.txt", dir);
 	ret = fsio_write_atomic(path, text, len);
 	if (!ret) {
 		j = lab_crash_json(c);
-		rtpath_fmt(path, sizeof(path), "%s/crash.json", dir);
+		rtpaths_fmt(path, sizeof(path), "%s/crash.json", dir);
 		ret = json_write_file(path, j);
 		cJSON_Delete(j);
 	}

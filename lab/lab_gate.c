@@ -14,33 +14,6 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
-int lab_exit_code(int err)
-{
-	switch (err) {
-	case -EINVAL:
-	case -ENOENT:
-	case -E2BIG:
-	case -ENAMETOOLONG:
-		return EXIT_BAD_INPUT;
-	case -EINTR:
-		return EXIT_INCOMPLETE;
-	default:
-		return EXIT_ENVIRONMENT;
-	}
-}
-
-/* The documented priority when several codes apply: 3, 4, 5, 1, 2, 0. */
-int lab_worse_exit(int a, int b)
-{
-	static const int rank[] = { 0, 3, 2, 6, 5, 4 };
-
-	if (a < 0 || a > 5)
-		a = EXIT_ENVIRONMENT;
-	if (b < 0 || b > 5)
-		b = EXIT_ENVIRONMENT;
-	return rank[a] >= rank[b] ? a : b;
-}
-
 /*
  * What the gate judges a scenario on, for the log line: `rtgate compare
  * A:S B:S` reads the suite's [gate] and the scenario's own `metric` from
@@ -56,13 +29,13 @@ static void gate_opts_from(const cJSON *manifest, const cJSON *scen,
 	const cJSON *suite = cJSON_GetObjectItem(manifest, "suite");
 	const cJSON *gate = cJSON_GetObjectItem(suite, "gate");
 
-	rtpath_fmt(g->metric, sizeof(g->metric), "%s",
-		   json_get_str(scen, "metric",
+	rtpaths_fmt(g->metric, sizeof(g->metric), "%s",
+		    json_get_str(scen, "metric",
 				json_get_str(gate, "metric", "max")));
-	rtpath_fmt(g->min_us, sizeof(g->min_us), "%g",
-		   json_get_num(gate, "min_increase_us", 5));
-	rtpath_fmt(g->min_pct, sizeof(g->min_pct), "%g",
-		   json_get_num(gate, "min_increase_pct", 10));
+	rtpaths_fmt(g->min_us, sizeof(g->min_us), "%g",
+		    json_get_num(gate, "min_increase_us", 5));
+	rtpaths_fmt(g->min_pct, sizeof(g->min_pct), "%g",
+		    json_get_num(gate, "min_increase_pct", 10));
 }
 
 /* rtgate compare A:S B:S, reports into out/S: the analyzer's verdict. */
@@ -78,17 +51,17 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 
 	if (fsio_self_dir(self, sizeof(self)))
 		return EXIT_ENVIRONMENT;
-	rtpath_fmt(exe, sizeof(exe), "%s/rtgate", self);
-	rtpath_fmt(sa, sizeof(sa), "%s:%s", a, scen);
-	rtpath_fmt(sb, sizeof(sb), "%s:%s", b, scen);
-	rtpath_fmt(dir, sizeof(dir), "%s/%s", out, scen);
+	rtpaths_fmt(exe, sizeof(exe), "%s/rtgate", self);
+	rtpaths_fmt(sa, sizeof(sa), "%s:%s", a, scen);
+	rtpaths_fmt(sb, sizeof(sb), "%s:%s", b, scen);
+	rtpaths_fmt(dir, sizeof(dir), "%s/%s", out, scen);
 	if (fsio_mkdir_p(dir, 0755))
 		return EXIT_ENVIRONMENT;
 	pr_info("lab gate: rtgate compare %s %s (gate %s, floor %s us and "
 		"%s%%)", sa, sb, g->metric, g->min_us, g->min_pct);
 	ret = toolrun(&r, &status);
 	if (ret)
-		return lab_exit_code(ret);
+		return exitcode_of_errno(ret);
 	return status;
 }
 
@@ -107,8 +80,8 @@ static int compare_one(const cJSON *m, const cJSON *scen, const char *a,
 	code = compare_scenario(a, b, name, &g, out);
 	if (strcmp(json_get_str(scen, "tool", tool), "timerlat"))
 		return code;
-	rtpath_fmt(irq, sizeof(irq), "%s.irq", name);
-	return lab_worse_exit(code, compare_scenario(a, b, irq, &g, out));
+	rtpaths_fmt(irq, sizeof(irq), "%s.irq", name);
+	return exitcode_worse(code, compare_scenario(a, b, irq, &g, out));
 }
 
 static const cJSON *scenario_named(const cJSON *m, const char *name)
@@ -131,14 +104,14 @@ int lab_gate_compare(const char *a, const char *b,
 	cJSON *m;
 	int code = EXIT_PASS, n = 0, i;
 
-	rtpath_fmt(path, sizeof(path), "%s/manifest.json", a);
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", a);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
 	if (nr_scenarios) {
 		for (i = 0; i < nr_scenarios; i++)
-			code = lab_worse_exit(code, compare_one(m,
+			code = exitcode_worse(code, compare_one(m,
 					scenario_named(m, scenarios[i]), a, b,
 					scenarios[i], out));
 		n = 1;
@@ -148,7 +121,7 @@ int lab_gate_compare(const char *a, const char *b,
 
 			if (!name)
 				continue;
-			code = lab_worse_exit(code, compare_one(m, s, a, b,
+			code = exitcode_worse(code, compare_one(m, s, a, b,
 							name, out));
 			n++;
 		}

@@ -6,10 +6,17 @@
  * the results going to /lab/results, writes /lab/status.json, syncs and
  * powers off. Progress goes to the serial console as "rtgate-lab: ..."
  * lines, which the host shows and keeps in the console log.
+ *
+ * With rtgate.lab=shell on the kernel command line it runs a shell on the
+ * console instead of a plan (prompt "rtgate# ", busybox's applets and
+ * rtgate in PATH): the same image then serves a LAVA job, whose test shell
+ * drives the guest over the serial line. It powers off when the shell
+ * exits.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,18 +155,28 @@ static char **json_argv(const cJSON *arr, const char *const *prefix)
 	return argv;
 }
 
+#define GUEST_PATH	"PATH=" LAB_GUEST_BIN ":/usr/local/bin:/usr/bin:/bin:" \
+			"/usr/sbin:/sbin"
+
+/* What a plan runs with. */
+static char *const plan_envp[] = {
+	GUEST_PATH, "HOME=/root", "TERM=dumb", "RTGATE_LAB=1",
+	"RTGATE_RESULTS_DIR=" LAB_GUEST_SHARE "/results",
+	"RTGATE_STATE_DIR=/run/rtgate",
+	/* SQLite's locks fail on 9p: the guest's history is scratch. */
+	"RTGATE_DB=/tmp/rtgate.db", NULL,
+};
+
+/* What the rtgate.lab=shell shell runs with: results under /root. */
+static char *const shell_envp[] = {
+	GUEST_PATH, "HOME=/root", "TERM=dumb", "RTGATE_LAB=1",
+	"RTGATE_STATE_DIR=/run/rtgate", "PS1=rtgate# ", NULL,
+};
+
 /* Runs argv and reaps every orphan that PID 1 inherits meanwhile. */
-static void run_child(char **argv, struct guest_status *st)
+static void run_child(char **argv, char *const *envp,
+		      struct guest_status *st)
 {
-	static char *const envp[] = {
-		"PATH=" LAB_GUEST_BIN ":/usr/local/bin:/usr/bin:/bin:"
-		"/usr/sbin:/sbin",
-		"HOME=/root", "TERM=dumb", "RTGATE_LAB=1",
-		"RTGATE_RESULTS_DIR=" LAB_GUEST_SHARE "/results",
-		"RTGATE_STATE_DIR=/run/rtgate",
-		/* SQLite's locks fail on 9p: the guest's history is scratch. */
-		"RTGATE_DB=/tmp/rtgate.db", NULL,
-	};
 	int wst;
 	pid_t pid, w;
 
@@ -215,8 +232,8 @@ static void run_plan(struct guest_status *st)
 	} else if (!strcmp(mode, "exec")) {
 		argv = json_argv(cJSON_GetObjectItem(plan, "argv"), NULL);
 	} else if (!strcmp(mode, "suite")) {
-		rtpath_fmt(suite, sizeof(suite), "%s/%s", LAB_GUEST_SHARE,
-			   json_get_str(plan, "suite", "suite.suite"));
+		rtpaths_fmt(suite, sizeof(suite), "%s/%s", LAB_GUEST_SHARE,
+			    json_get_str(plan, "suite", "suite.suite"));
 		prefix[2] = suite;
 		argv = json_argv(cJSON_GetObjectItem(plan, "args"), prefix);
 	} else {
@@ -224,9 +241,42 @@ static void run_plan(struct guest_status *st)
 			 "plan.json: unknown mode '%s'", mode);
 	}
 	if (argv && argv[0])
-		run_child(argv, st);
+		run_child(argv, plan_envp, st);
 	free(argv);
 	cJSON_Delete(plan);
+}
+
+/* Whether the kernel command line has @word as one of its words. */
+static bool cmdline_has(const char *word)
+{
+	char buf[4096], *tok, *save;
+
+	if (fsio_read_str("/proc/cmdline", buf, sizeof(buf)))
+		return false;
+	for (tok = strtok_r(buf, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		if (!strcmp(tok, word))
+			return true;
+	return false;
+}
+
+/* rtgate.lab=shell: busybox's applets installed, then a console shell. */
+static void run_shell(struct guest_status *st)
+{
+	static const char *const dirs[] = { "/sbin", "/usr", "/usr/bin",
+					    "/usr/sbin", "/root" };
+	char *install[] = { "/bin/busybox", "--install", "-s", NULL };
+	char *shell[] = { "/bin/busybox", "cttyhack", "/bin/sh", NULL };
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		mkdir(dirs[i], 0755);
+	run_child(install, shell_envp, st);
+	if (st->exit_code) {
+		say("error: busybox --install failed");
+		return;
+	}
+	run_child(shell, shell_envp, st);
 }
 
 static void write_status(const struct guest_status *st)
@@ -267,11 +317,13 @@ static void __attribute__((noreturn)) power_off(void)
 static const struct argp init_argp = {
 	NULL, NULL, NULL,
 	"The lab guest's /init: mounts what the guest needs, runs the plan the "
-	"host shared (9p), writes its status and powers the machine off. Only "
-	"as PID 1 (`rtgate lab run` boots it).", NULL, NULL, NULL
+	"host shared (9p), writes its status and powers the machine off; with "
+	"rtgate.lab=shell on the kernel command line, a console shell instead "
+	"(for a LAVA job). Only as PID 1 (`rtgate lab run` boots it).",
+	NULL, NULL, NULL
 };
 
-int cmd_lab_init(int argc, char **argv)
+int lab_cmd_init(int argc, char **argv)
 {
 	struct guest_status st = { .exit_code = -1 };
 	struct utsname u;
@@ -292,7 +344,10 @@ int cmd_lab_init(int argc, char **argv)
 	uname(&u);
 	say("booted %s %s", u.release, u.version);
 	load_modules();
-	if (!mount_share()) {
+	if (cmdline_has("rtgate.lab=shell")) {
+		run_shell(&st);
+		say("shell exited: %d", st.exit_code);
+	} else if (!mount_share()) {
 		run_plan(&st);
 		say("done: exit %d%s%s", st.exit_code, st.error[0] ? ": " : "",
 		    st.error);

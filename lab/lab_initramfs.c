@@ -18,7 +18,7 @@
 #include "toolrun.h"
 
 /* rtla: timerlat suites measure with it (its libraries are rtgate's). */
-const char *const initramfs_default_tools[] = { "cyclictest", "hackbench",
+const char *const lab_initramfs_default_tools[] = { "cyclictest", "hackbench",
 						"rtla", NULL };
 
 enum ir_type { IR_FILE, IR_LINK, IR_DIR, IR_DATA };
@@ -60,9 +60,9 @@ static struct ir_entry *ir_add(struct ir_list *l, enum ir_type type,
 	memset(e, 0, sizeof(*e));
 	e->type = type;
 	e->mode = mode;
-	rtpath_fmt(e->guest, sizeof(e->guest), "%s", guest);
+	rtpaths_fmt(e->guest, sizeof(e->guest), "%s", guest);
 	if (type == IR_FILE)
-		rtpath_fmt(e->host, sizeof(e->host), "%s", host_or_data);
+		rtpaths_fmt(e->host, sizeof(e->host), "%s", host_or_data);
 	else if (host_or_data)
 		e->data = strdup(host_or_data);
 	return e;
@@ -133,7 +133,7 @@ static int find_in_path(const char *name, char *buf, size_t len)
 
 	for (p = path ? path : "/usr/bin:/bin"; *p; p = end + 1) {
 		end = strchrnul(p, ':');
-		if (!rtpath_fmt(buf, len, "%.*s/%s", (int)(end - p), p, name) &&
+		if (!rtpaths_fmt(buf, len, "%.*s/%s", (int)(end - p), p, name) &&
 		    !access(buf, X_OK))
 			return 0;
 		if (!*end)
@@ -171,8 +171,8 @@ static int add_dir_files(struct ir_list *l, const char *dir,
 		if (ret || name[0] == '.' || len < sl ||
 		    strcmp(name + len - sl, suffix))
 			goto next;
-		rtpath_fmt(host, sizeof(host), "%s/%s", dir, name);
-		rtpath_fmt(guest, sizeof(guest), "%s/%s", guest_dir, name);
+		rtpaths_fmt(host, sizeof(host), "%s/%s", dir, name);
+		rtpaths_fmt(guest, sizeof(guest), "%s/%s", guest_dir, name);
 		if (stat(host, &st) || !S_ISREG(st.st_mode))
 			goto next;
 		if (programs && !(st.st_mode & S_IXUSR))
@@ -197,7 +197,7 @@ static int add_modules(struct ir_list *l, const struct lab_kernel *k)
 
 		if (!rel)
 			return -EINVAL;
-		rtpath_fmt(guest, sizeof(guest), "%s", rel);
+		rtpaths_fmt(guest, sizeof(guest), "%s", rel);
 		ret = add_host_file(l, guest, k->modules[i]);
 		if (ret)
 			return ret;
@@ -218,6 +218,13 @@ static int gather(const struct initramfs_params *p, struct ir_list *l)
 	if (!ret && p->suites_dir)
 		ret = add_dir_files(l, p->suites_dir, LAB_GUEST_SUITES,
 				    ".suite", false);
+	if (!ret && p->suite) {
+		const char *base = strrchr(p->suite, '/');
+
+		rtpaths_fmt(guest, sizeof(guest), "%s/%s", LAB_GUEST_SUITES,
+			    base ? base + 1 : p->suite);
+		ret = add_host_file(l, guest, p->suite);
+	}
 	for (i = 0; !ret && i < p->nr_tools; i++) {
 		if (find_in_path(p->tools[i], path, sizeof(path))) {
 			pr_err("%s is not installed; the lab's guest needs it",
@@ -237,7 +244,7 @@ static int gather(const struct initramfs_params *p, struct ir_list *l)
 		ret = -ENOMEM;
 	if (!ret)
 		ret = add_modules(l, p->k);
-	rtpath_fmt(guest, sizeof(guest), "/boot/config-%s", p->k->release);
+	rtpaths_fmt(guest, sizeof(guest), "/boot/config-%s", p->k->release);
 	if (!ret)
 		ret = add_host_file(l, guest, p->k->config);
 	if (!ret && (!ir_add(l, IR_LINK, "/init", LAB_GUEST_BIN "/rtgate",
@@ -293,7 +300,7 @@ static int mkparent(const char *path)
 	char buf[PATH_MAX];
 	char *slash;
 
-	rtpath_fmt(buf, sizeof(buf), "%s", path);
+	rtpaths_fmt(buf, sizeof(buf), "%s", path);
 	slash = strrchr(buf, '/');
 	if (!slash)
 		return 0;
@@ -303,15 +310,8 @@ static int mkparent(const char *path)
 
 static int copy_file(const char *from, const char *to, mode_t mode)
 {
-	char *buf;
-	size_t len;
-	int ret;
+	int ret = fsio_copy(from, to);
 
-	ret = fsio_read_all(from, &buf, &len);
-	if (ret)
-		return ret;
-	ret = fsio_write_atomic(to, buf, len);
-	free(buf);
 	if (!ret && chmod(to, mode))
 		ret = -errno;
 	return ret;
@@ -325,7 +325,7 @@ static int stage(struct ir_list *l, const char *dir)
 	for (i = 0; i < l->n && !ret; i++) {
 		const struct ir_entry *e = &l->v[i];
 
-		rtpath_fmt(path, sizeof(path), "%s%s", dir, e->guest);
+		rtpaths_fmt(path, sizeof(path), "%s%s", dir, e->guest);
 		ret = mkparent(path);
 		if (ret)
 			break;
@@ -348,7 +348,7 @@ static int stage(struct ir_list *l, const char *dir)
 			pr_err("initramfs: %s: %s", e->guest, strerror(-ret));
 	}
 	/* Only root can make the node; lab-init copes without it. */
-	rtpath_fmt(path, sizeof(path), "%s/dev/console", dir);
+	rtpaths_fmt(path, sizeof(path), "%s/dev/console", dir);
 	if (!ret && mknod(path, S_IFCHR | 0600, makedev(5, 1)))
 		pr_debug("initramfs: no /dev/console node: %s",
 			 strerror(errno));
@@ -378,8 +378,8 @@ static int archive(const char *stage_dir, const char *out)
 			     .stdout_path = out, .out_path = log };
 	int ret, status;
 
-	rtpath_fmt(list, sizeof(list), "%s.list", stage_dir);
-	rtpath_fmt(log, sizeof(log), "%s.log", stage_dir);
+	rtpaths_fmt(list, sizeof(list), "%s.list", stage_dir);
+	rtpaths_fmt(log, sizeof(log), "%s.log", stage_dir);
 	list_out = fopen(list, "w");
 	if (!list_out)
 		return -errno;
@@ -430,7 +430,7 @@ static void prune_cache(const char *dir)
 		struct stat st;
 
 		if (v && len > 5 && !strcmp(name + len - 5, ".cpio") &&
-		    !rtpath_fmt(v[k].path, PATH_MAX, "%s/%s", dir, name) &&
+		    !rtpaths_fmt(v[k].path, PATH_MAX, "%s/%s", dir, name) &&
 		    !stat(v[k].path, &st))
 			v[k++].mtime = st.st_mtime;
 		free(names[i]);
@@ -443,8 +443,8 @@ static void prune_cache(const char *dir)
 	free(v);
 }
 
-int initramfs_build(const struct initramfs_params *p, char *path,
-		    size_t len, char hash[FILEHASH_HEX_LEN + 1])
+int lab_initramfs_build(const struct initramfs_params *p, char *path,
+			size_t len, char hash[FILEHASH_HEX_LEN + 1])
 {
 	char stage_dir[PATH_MAX], tmp[PATH_MAX];
 	char *rm[] = { "rm", "-rf", stage_dir, NULL };
@@ -456,7 +456,7 @@ int initramfs_build(const struct initramfs_params *p, char *path,
 		ret = content_key(&l, hash);
 	if (ret)
 		goto out;
-	ret = rtpath_fmt(path, len, "%s/%s.cpio", p->cache_dir, hash);
+	ret = rtpaths_fmt(path, len, "%s/%s.cpio", p->cache_dir, hash);
 	if (ret)
 		goto out;
 	if (fsio_exists(path)) {
@@ -465,9 +465,9 @@ int initramfs_build(const struct initramfs_params *p, char *path,
 		goto out;
 	}
 	ret = fsio_mkdir_p(p->cache_dir, 0755);
-	rtpath_fmt(stage_dir, sizeof(stage_dir), "%s/stage.%d", p->cache_dir,
-		   getpid());
-	rtpath_fmt(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid());
+	rtpaths_fmt(stage_dir, sizeof(stage_dir), "%s/stage.%d", p->cache_dir,
+		    getpid());
+	rtpaths_fmt(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid());
 	if (!ret)
 		ret = stage(&l, stage_dir);
 	if (!ret)

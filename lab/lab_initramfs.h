@@ -28,6 +28,7 @@ struct initramfs_params {
 	const struct lab_kernel *k;
 	const char *bin_dir;		/* rtgate's bin/ */
 	const char *suites_dir;		/* NULL: none */
+	const char *suite;		/* one more suite file, or NULL */
 	const char *tools[INITRAMFS_MAX_TOOLS];	/* programs in PATH */
 	int nr_tools;
 	const char *cache_dir;		/* out/cache/initramfs */
@@ -37,13 +38,13 @@ struct initramfs_params {
  * The tools every image carries when they are installed (cyclictest must
  * be); stress-ng is added for suites that name it.
  */
-extern const char *const initramfs_default_tools[];
+extern const char *const lab_initramfs_default_tools[];
 
 /*
  * Builds (or finds in the cache) the image; path receives it, hash its
  * content key. Returns 0 or -errno (a missing tool: -ENOPKG).
  */
-int initramfs_build(const struct initramfs_params *p, char *path,
-		    size_t len, char hash[FILEHASH_HEX_LEN + 1]);
+int lab_initramfs_build(const struct initramfs_params *p, char *path,
+			size_t len, char hash[FILEHASH_HEX_LEN + 1]);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "fsio.h"
 #include "jsonio.h"
+#include "kconfig.h"
 #include "lab_kernel.h"
 #include "log.h"
 #include "rtpaths.h"
@@ -22,38 +23,19 @@ static const char *const lab_modules[] = { "virtio_pci", "9pnet_virtio",
 static const char *const lab_symbols[] = { "VIRTIO_PCI", "NET_9P_VIRTIO",
 					   "9P_FS", NULL };
 
-/* CONFIG_NAME's value in a .config ("" when absent). */
-static void config_value(const char *buf, const char *name, char *val,
-			 size_t len)
-{
-	char pat[128];
-	const char *p;
-
-	rtpath_fmt(pat, sizeof(pat), "\nCONFIG_%s=", name);
-	p = strstr(buf, pat);
-	val[0] = '\0';
-	if (p) {
-		p += strlen(pat);
-		rtpath_fmt(val, len, "%.*s", (int)strcspn(p, "\n"), p);
-	}
-}
-
 static int read_config(struct lab_kernel *k, bool need_builtin)
 {
-	char *buf, val[64];
-	size_t len;
+	struct kconfig kc;
 	int ret, i;
 
-	ret = fsio_read_all(k->config, &buf, &len);
+	ret = kconfig_load_file(&kc, k->config);
 	if (ret) {
 		pr_err("%s: %s", k->config, strerror(-ret));
 		return ret;
 	}
-	config_value(buf, "PREEMPT_RT", val, sizeof(val));
-	k->preempt_rt = !strcmp(val, "y");
+	k->preempt_rt = kconfig_is_y(&kc, "PREEMPT_RT");
 	for (i = 0; need_builtin && lab_symbols[i]; i++) {
-		config_value(buf, lab_symbols[i], val, sizeof(val));
-		if (strcmp(val, "y")) {
+		if (!kconfig_is_y(&kc, lab_symbols[i])) {
 			pr_err("%s: CONFIG_%s is not built in; the lab needs "
 			       "it (build with the qemu-guest fragment)",
 			       k->config, lab_symbols[i]);
@@ -61,7 +43,7 @@ static int read_config(struct lab_kernel *k, bool need_builtin)
 			break;
 		}
 	}
-	free(buf);
+	kconfig_free(&kc);
 	return ret;
 }
 
@@ -74,20 +56,20 @@ int lab_kernel_from_build(const char *dir_or_name, const char *out_dir,
 	int ret;
 
 	memset(k, 0, sizeof(*k));
-	rtpath_fmt(k->origin, sizeof(k->origin), "build");
+	rtpaths_fmt(k->origin, sizeof(k->origin), "build");
 	if (strchr(dir_or_name, '/'))
-		rtpath_fmt(path, sizeof(path), "%s", dir_or_name);
+		rtpaths_fmt(path, sizeof(path), "%s", dir_or_name);
 	else
-		rtpath_fmt(path, sizeof(path), "%s/kernels/%s", out_dir,
-			   dir_or_name);
+		rtpaths_fmt(path, sizeof(path), "%s/kernels/%s", out_dir,
+			    dir_or_name);
 	if (!realpath(path, k->dir)) {
 		pr_err("kernel %s: %s (build it: ./run.sh kernel build)",
 		       dir_or_name, strerror(errno));
 		return -ENOENT;
 	}
-	rtpath_fmt(k->image, sizeof(k->image), "%s/bzImage", k->dir);
-	rtpath_fmt(k->config, sizeof(k->config), "%s/.config", k->dir);
-	rtpath_fmt(path, sizeof(path), "%s/build.json", k->dir);
+	rtpaths_fmt(k->image, sizeof(k->image), "%s/bzImage", k->dir);
+	rtpaths_fmt(k->config, sizeof(k->config), "%s/.config", k->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/build.json", k->dir);
 	if (!fsio_exists(k->image) || !fsio_exists(path)) {
 		pr_err("%s: no bzImage or build.json: not a built kernel "
 		       "(./run.sh kernel build)", k->dir);
@@ -98,10 +80,10 @@ int lab_kernel_from_build(const char *dir_or_name, const char *out_dir,
 		pr_err("%s", jerr.msg);
 		return ret;
 	}
-	rtpath_fmt(k->name, sizeof(k->name), "%s",
-		   json_get_str(json, "name", ""));
-	rtpath_fmt(k->release, sizeof(k->release), "%s",
-		   json_get_str(json, "release", ""));
+	rtpaths_fmt(k->name, sizeof(k->name), "%s",
+		    json_get_str(json, "name", ""));
+	rtpaths_fmt(k->release, sizeof(k->release), "%s",
+		    json_get_str(json, "release", ""));
 	if (strcmp(json_get_str(json, "status", ""), "built")) {
 		pr_err("%s: status is '%s', not built", path,
 		       json_get_str(json, "status", "?"));
@@ -142,8 +124,8 @@ static int debian_resolve(const char *meta, char *pkg, size_t plen,
 		return ret;
 	p = strstr(out, "Depends: linux-image-");
 	if (p)
-		rtpath_fmt(pkg, plen, "%.*s", (int)strcspn(p + 9, "\n "),
-			   p + 9);
+		rtpaths_fmt(pkg, plen, "%.*s", (int)strcspn(p + 9, "\n "),
+			    p + 9);
 	free(out);
 	if (!p)
 		return -ENOENT;
@@ -154,8 +136,8 @@ static int debian_resolve(const char *meta, char *pkg, size_t plen,
 	if (!p && !strncmp(out, "Version: ", 9))
 		p = out - 1;
 	if (p)
-		rtpath_fmt(ver, vlen, "%.*s", (int)strcspn(p + 10, "\n"),
-			   p + 10);
+		rtpaths_fmt(ver, vlen, "%.*s", (int)strcspn(p + 10, "\n"),
+			    p + 10);
 	free(out);
 	return p ? 0 : -ENOENT;
 }
@@ -191,16 +173,16 @@ static int debian_unpack(const char *pkg, const char *release,
 	char pat[PATH_MAX + 48];
 	int ret, status;
 
-	rtpath_fmt(tmp, sizeof(tmp), "%s.tmp.%d", dest, getpid());
-	rtpath_fmt(root, sizeof(root), "%s/root", tmp);
-	rtpath_fmt(log, sizeof(log), "%s.log", dest);
+	rtpaths_fmt(tmp, sizeof(tmp), "%s.tmp.%d", dest, getpid());
+	rtpaths_fmt(root, sizeof(root), "%s/root", tmp);
+	rtpaths_fmt(log, sizeof(log), "%s.log", dest);
 	unlink(log);
 	ret = fsio_mkdir_p(tmp, 0755);
 	if (ret)
 		return ret;
 	pr_info("downloading %s (once; cached in %s) ...", pkg, dest);
 	ret = run_logged(dl, tmp, log, "apt-get download");
-	rtpath_fmt(pat, sizeof(pat), "%s/*.deb", tmp);
+	rtpaths_fmt(pat, sizeof(pat), "%s/*.deb", tmp);
 	if (!ret && (glob(pat, 0, NULL, &g) || g.gl_pathc != 1)) {
 		pr_err("apt-get download %s left no .deb (log: %s)", pkg, log);
 		ret = -EIO;
@@ -253,8 +235,8 @@ static int debian_modules(struct lab_kernel *k)
 				ret = -E2BIG;
 				break;
 			}
-			rtpath_fmt(k->modules[k->nr_modules++], PATH_MAX, "%s",
-				   path);
+			rtpaths_fmt(k->modules[k->nr_modules++], PATH_MAX, "%s",
+				    path);
 		}
 		free(out);
 	}
@@ -268,7 +250,7 @@ int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
 	int ret, lock;
 
 	memset(k, 0, sizeof(*k));
-	rtpath_fmt(k->origin, sizeof(k->origin), "debian");
+	rtpaths_fmt(k->origin, sizeof(k->origin), "debian");
 	if (!strcmp(flavour, "rt"))
 		meta = "linux-image-rt-amd64";
 	else if (!strcmp(flavour, "std"))
@@ -285,19 +267,19 @@ int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
 		return ret == -ENOENT ? -ENOPKG : ret;
 	}
 	/* linux-image-6.1.0-57-rt-amd64 -> 6.1.0-57-rt-amd64 */
-	rtpath_fmt(k->release, sizeof(k->release), "%s", k->package + 12);
-	rtpath_fmt(k->name, sizeof(k->name), "debian-%s", k->release);
+	rtpaths_fmt(k->release, sizeof(k->release), "%s", k->package + 12);
+	rtpaths_fmt(k->name, sizeof(k->name), "debian-%s", k->release);
 	ret = rtpaths_cache(lockpath, sizeof(lockpath));
 	if (ret)
 		return ret;
-	rtpath_fmt(cache, sizeof(cache), "%s/debian/%s_%s", lockpath,
-		   k->package, k->package_version);
-	rtpath_fmt(lockpath + strlen(lockpath), sizeof(lockpath) -
-		   strlen(lockpath), "/debian");
+	rtpaths_fmt(cache, sizeof(cache), "%s/debian/%s_%s", lockpath,
+		    k->package, k->package_version);
+	rtpaths_fmt(lockpath + strlen(lockpath), sizeof(lockpath) -
+		    strlen(lockpath), "/debian");
 	ret = fsio_mkdir_p(lockpath, 0755);
 	if (ret)
 		return ret;
-	rtpath_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
+	rtpaths_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
 	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lock < 0 || flock(lock, LOCK_EX)) {
 		ret = -errno;
@@ -311,11 +293,11 @@ int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
 	close(lock);
 	if (ret)
 		return ret;
-	rtpath_fmt(k->dir, sizeof(k->dir), "%s", cache);
-	rtpath_fmt(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", cache,
-		   k->release);
-	rtpath_fmt(k->config, sizeof(k->config), "%s/boot/config-%s", cache,
-		   k->release);
+	rtpaths_fmt(k->dir, sizeof(k->dir), "%s", cache);
+	rtpaths_fmt(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", cache,
+		    k->release);
+	rtpaths_fmt(k->config, sizeof(k->config), "%s/boot/config-%s", cache,
+		    k->release);
 	ret = read_config(k, false);
 	return ret ? ret : debian_modules(k);
 }

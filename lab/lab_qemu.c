@@ -15,12 +15,12 @@
 
 #define QEMU "qemu-system-x86_64"
 
-void qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
+void lab_qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
 {
 	/* panic=-1 and -no-reboot: a panicking guest ends QEMU at once. */
-	rtpath_fmt(buf, len, "console=ttyS0 panic=-1 rdinit=/init%s%s",
-		   p->append && *p->append ? " " : "",
-		   p->append ? p->append : "");
+	rtpaths_fmt(buf, len, "console=ttyS0 panic=-1 rdinit=/init%s%s",
+		    p->append && *p->append ? " " : "",
+		    p->append ? p->append : "");
 }
 
 static void on_console(const char *line, void *arg)
@@ -31,7 +31,7 @@ static void on_console(const char *line, void *arg)
 
 	if (panic && !r->panic) {
 		r->panic = true;
-		rtpath_fmt(r->panic_line, sizeof(r->panic_line), "%s", panic);
+		rtpaths_fmt(r->panic_line, sizeof(r->panic_line), "%s", panic);
 	}
 	if (p->quiet)
 		return;
@@ -39,7 +39,7 @@ static void on_console(const char *line, void *arg)
 		fprintf(stderr, "  | %s\n", line);
 }
 
-int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
+int lab_qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 {
 	char smp[16], mem[16], cmdline[2048], virtfs[4200];
 	const char *accel = !strcmp(p->accel, "kvm") ? "kvm" :
@@ -63,12 +63,12 @@ int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
-	rtpath_fmt(smp, sizeof(smp), "%d", p->cpus);
-	rtpath_fmt(mem, sizeof(mem), "%d", p->mem_mb);
-	qemu_kernel_cmdline(p, cmdline, sizeof(cmdline));
-	rtpath_fmt(virtfs, sizeof(virtfs), "local,path=%s,mount_tag=%s,"
-		   "security_model=none,id=%s", p->share, LAB_SHARE_TAG,
-		   LAB_SHARE_TAG);
+	rtpaths_fmt(smp, sizeof(smp), "%d", p->cpus);
+	rtpaths_fmt(mem, sizeof(mem), "%d", p->mem_mb);
+	lab_qemu_kernel_cmdline(p, cmdline, sizeof(cmdline));
+	rtpaths_fmt(virtfs, sizeof(virtfs), "local,path=%s,mount_tag=%s,"
+		    "security_model=none,id=%s", p->share, LAB_SHARE_TAG,
+		    LAB_SHARE_TAG);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	ret = toolrun(&t, &r->status);
 	clock_gettime(CLOCK_MONOTONIC, &b);
@@ -85,7 +85,7 @@ int qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 	return ret;
 }
 
-int qemu_version(char *buf, size_t len)
+int lab_qemu_version(char *buf, size_t len)
 {
 	char *argv[] = { QEMU, "--version", NULL }, *out = NULL;
 	struct toolrun t = { .argv = argv, .capture = &out };
@@ -94,13 +94,13 @@ int qemu_version(char *buf, size_t len)
 	ret = toolrun(&t, &status);
 	if (!ret && !status && out) {
 		out[strcspn(out, "\n")] = '\0';
-		rtpath_fmt(buf, len, "%s", out);
+		rtpaths_fmt(buf, len, "%s", out);
 	}
 	free(out);
 	return ret == -ENOENT ? -ENOPKG : ret;
 }
 
-bool qemu_kvm_device(void)
+bool lab_qemu_kvm_device(void)
 {
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 

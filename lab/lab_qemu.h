@@ -36,15 +36,15 @@ struct qemu_result {
 };
 
 /* Boots once. Returns 0 (see r), -ENOPKG without QEMU, -EINTR. */
-int qemu_boot(const struct qemu_params *p, struct qemu_result *r);
+int lab_qemu_boot(const struct qemu_params *p, struct qemu_result *r);
 
-/* The kernel command line qemu_boot() passes. */
-void qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len);
+/* The kernel command line lab_qemu_boot() passes. */
+void lab_qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len);
 
 /* "QEMU emulator version 7.2.x ..." */
-int qemu_version(char *buf, size_t len);
+int lab_qemu_version(char *buf, size_t len);
 
 /* Whether /dev/kvm can be opened at all (the probe boots a guest). */
-bool qemu_kvm_device(void);
+bool lab_qemu_kvm_device(void);
 
 #endif

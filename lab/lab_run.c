@@ -21,6 +21,7 @@
 #include "lab_run.h"
 #include "log.h"
 #include "rtpaths.h"
+#include "timefmt.h"
 #include "toolrun.h"
 
 #define PROBE_TIMEOUT_S 30
@@ -42,28 +43,15 @@ struct run_ctx {
 	cJSON *status;			/* the guest's status.json */
 	struct lab_crash crash;
 	bool crashed;
+	bool carry_suite;		/* `lab initramfs --suite`: in the image */
 };
 
 static int write_plan(const char *share, cJSON *plan)
 {
 	char path[PATH_MAX + 16];
 
-	rtpath_fmt(path, sizeof(path), "%s/plan.json", share);
+	rtpaths_fmt(path, sizeof(path), "%s/plan.json", share);
 	return json_write_file(path, plan);
-}
-
-static int copy_to(const char *from, const char *to)
-{
-	char *buf;
-	size_t len;
-	int ret;
-
-	ret = fsio_read_all(from, &buf, &len);
-	if (ret)
-		return ret;
-	ret = fsio_write_atomic(to, buf, len);
-	free(buf);
-	return ret;
 }
 
 /* The accelerator probe's verdict, cached per host kernel and QEMU. */
@@ -76,10 +64,10 @@ static bool probe_cached(struct run_ctx *c, const char *cache, const char *key)
 	if (!fsio_exists(cache) || json_read_file(cache, &j, &err))
 		return false;
 	if (!strcmp(json_get_str(j, "key", ""), key)) {
-		rtpath_fmt(c->accel, sizeof(c->accel), "%s",
-			   json_get_str(j, "accel", "tcg"));
-		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
-			   "%s (cached)", json_get_str(j, "reason", ""));
+		rtpaths_fmt(c->accel, sizeof(c->accel), "%s",
+			    json_get_str(j, "accel", "tcg"));
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "%s (cached)", json_get_str(j, "reason", ""));
 		hit = true;
 	}
 	cJSON_Delete(j);
@@ -94,9 +82,9 @@ static void probe_kvm(struct run_ctx *c, const char *dir)
 	char share[PATH_MAX + 16], log[PATH_MAX + 16], st[PATH_MAX + 32];
 	cJSON *plan = cJSON_CreateObject();
 
-	rtpath_fmt(share, sizeof(share), "%s/probe-share", dir);
-	rtpath_fmt(log, sizeof(log), "%s/probe-console.log", dir);
-	rtpath_fmt(st, sizeof(st), "%s/status.json", share);
+	rtpaths_fmt(share, sizeof(share), "%s/probe-share", dir);
+	rtpaths_fmt(log, sizeof(log), "%s/probe-console.log", dir);
+	rtpaths_fmt(st, sizeof(st), "%s/status.json", share);
 	fsio_mkdir_p(share, 0755);
 	unlink(st);
 	cJSON_AddStringToObject(plan, "mode", "probe");
@@ -108,21 +96,21 @@ static void probe_kvm(struct run_ctx *c, const char *dir)
 	qp.timeout_s = PROBE_TIMEOUT_S;
 	qp.quiet = true;
 	pr_info("lab: probing KVM (a %d s boot at most) ...", PROBE_TIMEOUT_S);
-	if (qemu_boot(&qp, &qr)) {
-		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
-			   "QEMU could not run");
+	if (lab_qemu_boot(&qp, &qr)) {
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "QEMU could not run");
 	} else if (fsio_exists(st)) {
-		rtpath_fmt(c->accel, sizeof(c->accel), "kvm");
-		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
-			   "a KVM guest booted in %.1f s", qr.wall_s);
+		rtpaths_fmt(c->accel, sizeof(c->accel), "kvm");
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "a KVM guest booted in %.1f s", qr.wall_s);
 	} else if (qr.timed_out) {
-		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
-			   "a KVM guest did not finish booting in %d s",
-			   PROBE_TIMEOUT_S);
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "a KVM guest did not finish booting in %d s",
+			    PROBE_TIMEOUT_S);
 	} else {
-		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
-			   "QEMU with KVM exited with status %d before the "
-			   "guest booted (see %s)", qr.status, log);
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "QEMU with KVM exited with status %d before the "
+			    "guest booted (see %s)", qr.status, log);
 	}
 }
 
@@ -132,25 +120,25 @@ static void pick_accel(struct run_ctx *c)
 	struct utsname u;
 	cJSON *j;
 
-	rtpath_fmt(c->accel, sizeof(c->accel), "tcg");
+	rtpaths_fmt(c->accel, sizeof(c->accel), "tcg");
 	if (strcmp(c->p->accel, "auto")) {
-		rtpath_fmt(c->accel, sizeof(c->accel), "%s", c->p->accel);
-		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
-			   "--accel %s", c->p->accel);
+		rtpaths_fmt(c->accel, sizeof(c->accel), "%s", c->p->accel);
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "--accel %s", c->p->accel);
 		return;
 	}
-	if (!qemu_kvm_device()) {
-		rtpath_fmt(c->accel_reason, sizeof(c->accel_reason),
-			   "/dev/kvm cannot be opened");
+	if (!lab_qemu_kvm_device()) {
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "/dev/kvm cannot be opened");
 		return;
 	}
 	uname(&u);
-	rtpath_fmt(key, sizeof(key), "%s %s | %s", u.release, u.version,
-		   c->qemu);
+	rtpaths_fmt(key, sizeof(key), "%s %s | %s", u.release, u.version,
+		    c->qemu);
 	if (rtpaths_cache(dir, sizeof(dir) - 8))
 		return;
 	strcat(dir, "/lab");
-	rtpath_fmt(cache, sizeof(cache), "%s/accel.json", dir);
+	rtpaths_fmt(cache, sizeof(cache), "%s/accel.json", dir);
 	if (probe_cached(c, cache, key))
 		return;
 	fsio_mkdir_p(dir, 0755);
@@ -169,10 +157,10 @@ static int find_suite(struct run_ctx *c)
 	char path[PATH_MAX];
 
 	if (strchr(s, '/') || strstr(s, ".suite"))
-		rtpath_fmt(path, sizeof(path), "%s", s);
+		rtpaths_fmt(path, sizeof(path), "%s", s);
 	else if (rtpaths_in_top(path, sizeof(path), "suites") ||
-		 rtpath_fmt(path + strlen(path), sizeof(path) - strlen(path),
-			    "/%s.suite", s))
+		 rtpaths_fmt(path + strlen(path), sizeof(path) - strlen(path),
+			     "/%s.suite", s))
 		return -ENAMETOOLONG;
 	if (!realpath(path, c->suite)) {
 		pr_err("suite %s: %s", path, strerror(errno));
@@ -208,14 +196,20 @@ static int make_initramfs(struct run_ctx *c)
 		return ret;
 	ip.bin_dir = bin;
 	ip.suites_dir = fsio_exists(suites) ? suites : NULL;
-	for (i = 0; initramfs_default_tools[i]; i++) {
+	/* A suite from elsewhere, for a LAVA job that runs it inside. */
+	if (c->carry_suite && c->suite[0] &&
+	    (!realpath(suites, path) ||
+	     strncmp(c->suite, path, strlen(path)) ||
+	     strchr(c->suite + strlen(path) + 1, '/')))
+		ip.suite = c->suite;
+	for (i = 0; lab_initramfs_default_tools[i]; i++) {
 		/* cyclictest is what suites measure with; the rest if there. */
-		if (i && !toolrun_have(initramfs_default_tools[i])) {
+		if (i && !toolrun_have(lab_initramfs_default_tools[i])) {
 			pr_warn("lab: %s is not installed; the guest will "
-				"lack it", initramfs_default_tools[i]);
+				"lack it", lab_initramfs_default_tools[i]);
 			continue;
 		}
-		ip.tools[ip.nr_tools++] = initramfs_default_tools[i];
+		ip.tools[ip.nr_tools++] = lab_initramfs_default_tools[i];
 	}
 	for (i = 0; i < c->p->nr_tools && ip.nr_tools < INITRAMFS_MAX_TOOLS;
 	     i++)
@@ -229,9 +223,9 @@ static int make_initramfs(struct run_ctx *c)
 		return ret;
 	strcat(cache, "/initramfs");
 	ip.cache_dir = cache;
-	ret = initramfs_build(&ip, path, sizeof(path), c->initrd_sha);
+	ret = lab_initramfs_build(&ip, path, sizeof(path), c->initrd_sha);
 	if (!ret)
-		rtpath_fmt(c->initrd, sizeof(c->initrd), "%s", path);
+		rtpaths_fmt(c->initrd, sizeof(c->initrd), "%s", path);
 	return ret;
 }
 
@@ -256,8 +250,8 @@ static int prepare_share(struct run_ctx *c)
 	} else {
 		/* Same file name: a suite's default name is its file's. */
 		base = strrchr(c->suite, '/') + 1;
-		rtpath_fmt(to, sizeof(to), "%s/%s", c->share, base);
-		ret = copy_to(c->suite, to);
+		rtpaths_fmt(to, sizeof(to), "%s/%s", c->share, base);
+		ret = fsio_copy(c->suite, to);
 		if (ret)
 			goto out;
 		cJSON_AddStringToObject(plan, "mode", "suite");
@@ -296,7 +290,7 @@ static int bring_back(struct run_ctx *c)
 	struct dirent **names;
 	int i, n, ret = 0;
 
-	rtpath_fmt(src, sizeof(src), "%s/results", c->share);
+	rtpaths_fmt(src, sizeof(src), "%s/results", c->share);
 	n = scandir(src, &names, NULL, alphasort);
 	if (n < 0)
 		return 0;
@@ -305,14 +299,14 @@ static int bring_back(struct run_ctx *c)
 		const char *name = names[i]->d_name;
 		struct stat st;
 
-		rtpath_fmt(from, sizeof(from), "%s/%s", src, name);
+		rtpaths_fmt(from, sizeof(from), "%s/%s", src, name);
 		if (name[0] == '.' || !strcmp(name, "latest") ||
 		    lstat(from, &st) || !S_ISDIR(st.st_mode) ||
 		    c->res->run_dir[0]) {
 			free(names[i]);
 			continue;
 		}
-		rtpath_fmt(to, sizeof(to), "%s/%s", c->p->results_dir, name);
+		rtpaths_fmt(to, sizeof(to), "%s/%s", c->p->results_dir, name);
 		if (rename(from, to)) {
 			char *cp[] = { "cp", "-a", from, to, NULL };
 			int status;
@@ -326,8 +320,8 @@ static int bring_back(struct run_ctx *c)
 	}
 	free(names);
 	if (!ret && c->res->run_dir[0]) {
-		rtpath_fmt(latest, sizeof(latest), "%s/latest",
-			   c->p->results_dir);
+		rtpaths_fmt(latest, sizeof(latest), "%s/latest",
+			    c->p->results_dir);
 		unlink(latest);
 		if (symlink(strrchr(c->res->run_dir, '/') + 1, latest))
 			pr_warn("%s: %s", latest, strerror(errno));
@@ -351,7 +345,7 @@ static cJSON *json_kernel(const struct run_ctx *c)
 		cJSON_AddStringToObject(o, "package_version",
 					c->k.package_version);
 	}
-	rtpath_fmt(path, sizeof(path), "%s/build.json", c->k.dir);
+	rtpaths_fmt(path, sizeof(path), "%s/build.json", c->k.dir);
 	if (!strcmp(c->k.origin, "build") &&
 	    !json_read_file(path, &build, &err))
 		cJSON_AddItemToObject(o, "build", build);
@@ -368,7 +362,7 @@ static cJSON *json_lab(const struct run_ctx *c)
 	cJSON_AddStringToObject(o, "accel", c->accel);
 	cJSON_AddStringToObject(o, "accel_reason", c->accel_reason);
 	cJSON_AddStringToObject(o, "qemu", c->qemu);
-	qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
+	lab_qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
 	cJSON_AddStringToObject(o, "cmdline", cmdline);
 	cJSON_AddNumberToObject(o, "cpus", c->qp.cpus);
 	cJSON_AddNumberToObject(o, "mem_mb", c->qp.mem_mb);
@@ -398,16 +392,16 @@ static int annotate(struct run_ctx *c)
 	cJSON *lab = json_lab(c), *m, *ref;
 	int ret;
 
-	rtpath_fmt(path, sizeof(path), "%s/lab.json", c->res->lab_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/lab.json", c->res->lab_dir);
 	ret = json_write_file(path, lab);
 	if (!c->res->run_dir[0])
 		goto out;
-	rtpath_fmt(path, sizeof(path), "%s/lab.json", c->res->run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/lab.json", c->res->run_dir);
 	ret = json_write_file(path, lab);
-	rtpath_fmt(path, sizeof(path), "%s/lab-console.log", c->res->run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/lab-console.log", c->res->run_dir);
 	if (!ret)
-		ret = copy_to(c->console, path);
-	rtpath_fmt(path, sizeof(path), "%s/manifest.json", c->res->run_dir);
+		ret = fsio_copy(c->console, path);
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", c->res->run_dir);
 	if (ret || json_read_file(path, &m, &err))
 		goto out;
 	ref = cJSON_CreateObject();
@@ -433,7 +427,7 @@ static void judge(struct run_ctx *c)
 	struct json_error err;
 	struct lab_run_result *res = c->res;
 
-	rtpath_fmt(path, sizeof(path), "%s/status.json", c->share);
+	rtpaths_fmt(path, sizeof(path), "%s/status.json", c->share);
 	if (fsio_exists(path) && json_read_file(path, &c->status, &err))
 		pr_err("%s", err.msg);
 	if (!c->status) {
@@ -476,10 +470,10 @@ static void crash_check(struct run_ctx *c)
 	lab_crash_tunables(&c->crash, c->res->run_dir);
 	c->res->crashed = true;
 	c->res->exit_code = EXIT_INCOMPLETE;
-	rtpath_fmt(c->res->crash, sizeof(c->res->crash), "%s%s%s rep %u: %s",
-		   c->crash.kind, c->crash.scenario[0] ? " in " : "",
-		   c->crash.scenario[0] ? c->crash.scenario : " at boot",
-		   c->crash.rep, c->crash.headline);
+	rtpaths_fmt(c->res->crash, sizeof(c->res->crash), "%s%s%s rep %u: %s",
+		    c->crash.kind, c->crash.scenario[0] ? " in " : "",
+		    c->crash.scenario[0] ? c->crash.scenario : " at boot",
+		    c->crash.rep, c->crash.headline);
 }
 
 /* crash.json/txt, the reports' crash section and its JUnit testcase. */
@@ -493,7 +487,7 @@ static void crash_record(struct run_ctx *c)
 	if (ret)
 		pr_err("%s: cannot write the crash record: %s", dir,
 		       strerror(-ret));
-	rtpath_fmt(c->res->crash_dir, sizeof(c->res->crash_dir), "%s", dir);
+	rtpaths_fmt(c->res->crash_dir, sizeof(c->res->crash_dir), "%s", dir);
 	pr_err("lab: the guest crashed (%s) %s %s rep %u: %s", c->crash.kind,
 	       c->crash.step_ended ? "right after" : "during",
 	       c->crash.scenario[0] ? c->crash.scenario : "boot",
@@ -518,28 +512,25 @@ static void render_on_host(struct run_ctx *c)
 
 	if (!c->res->run_dir[0])
 		return;
-	analyze_params_init(&ap);
+	an_params_init(&ap);
 	ap.quiet = true;
-	analyze_report_run(c->res->run_dir, &ap);
+	an_report_run(c->res->run_dir, &ap);
 }
 
 static int lab_dirs(struct run_ctx *c, char *lab_root, size_t len)
 {
 	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	if (rtpath_fmt(lab_root, len, "%s/lab", c->p->out_dir) ||
-	    rtpath_fmt(c->res->lab_dir, sizeof(c->res->lab_dir),
-		       "%s/%s-%s%s%s-%d", lab_root, stamp, c->k.name,
-		       c->p->label ? "-" : "", c->p->label ? c->p->label : "",
-		       getpid()))
+	timefmt_compact(time(NULL), stamp, sizeof(stamp));
+	if (rtpaths_fmt(lab_root, len, "%s/lab", c->p->out_dir) ||
+	    rtpaths_fmt(c->res->lab_dir, sizeof(c->res->lab_dir),
+			"%s/%s-%s%s%s-%d", lab_root, stamp, c->k.name,
+			c->p->label ? "-" : "", c->p->label ? c->p->label : "",
+			getpid()))
 		return -ENAMETOOLONG;
-	rtpath_fmt(c->share, sizeof(c->share), "%s/share", c->res->lab_dir);
-	rtpath_fmt(c->console, sizeof(c->console), "%s/console.log",
-		   c->res->lab_dir);
+	rtpaths_fmt(c->share, sizeof(c->share), "%s/share", c->res->lab_dir);
+	rtpaths_fmt(c->console, sizeof(c->console), "%s/console.log",
+		    c->res->lab_dir);
 	return fsio_mkdir_p(c->res->lab_dir, 0755);
 }
 
@@ -552,7 +543,7 @@ static int run_steps(struct run_ctx *c)
 	if (!ret && !c->p->nr_exec)
 		ret = find_suite(c);
 	if (!ret)
-		ret = qemu_version(c->qemu, sizeof(c->qemu));
+		ret = lab_qemu_version(c->qemu, sizeof(c->qemu));
 	if (!ret)
 		ret = make_initramfs(c);
 	if (!ret)
@@ -574,7 +565,7 @@ static int run_steps(struct run_ctx *c)
 		c->k.name, c->k.release, c->k.preempt_rt ? ", PREEMPT_RT" : "",
 		!strcmp(c->accel, "kvm") ? "KVM" : "TCG", c->accel_reason,
 		c->console);
-	ret = qemu_boot(&c->qp, &c->qr);
+	ret = lab_qemu_boot(&c->qp, &c->qr);
 	if (ret)
 		return ret;
 	judge(c);
@@ -602,13 +593,14 @@ int lab_initramfs(const struct lab_run_params *p, char *path, size_t len)
 	if (!c)
 		return -ENOMEM;
 	c->p = p;
+	c->carry_suite = true;
 	ret = lab_kernel_resolve(p->kernel, p->out_dir, &c->k);
 	if (!ret && p->suite)
 		ret = find_suite(c);
 	if (!ret)
 		ret = make_initramfs(c);
 	if (!ret)
-		ret = rtpath_fmt(path, len, "%s", c->initrd);
+		ret = rtpaths_fmt(path, len, "%s", c->initrd);
 	free(c);
 	return ret;
 }
@@ -640,14 +632,14 @@ static void note_rerun(const struct lab_run_result *first,
 	struct json_error err;
 	cJSON *j, *r;
 
-	rtpath_fmt(verdict, sizeof(verdict), again->crashed ?
-		   "crashed again under single-threaded TCG: reproducible, "
-		   "a kernel bug rather than a TCG artefact" :
-		   "no crash under single-threaded TCG: likely an artefact "
-		   "of multi-threaded TCG (e.g. code patching racing vCPU "
-		   "threads), not of the kernel under test");
+	rtpaths_fmt(verdict, sizeof(verdict), again->crashed ?
+		    "crashed again under single-threaded TCG: reproducible, "
+		    "a kernel bug rather than a TCG artefact" :
+		    "no crash under single-threaded TCG: likely an artefact "
+		    "of multi-threaded TCG (e.g. code patching racing vCPU "
+		    "threads), not of the kernel under test");
 	pr_info("lab: re-run: %s", verdict);
-	rtpath_fmt(path, sizeof(path), "%s/crash.json", first->crash_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/crash.json", first->crash_dir);
 	if (!json_read_file(path, &j, &err)) {
 		r = cJSON_AddObjectToObject(j, "rerun");
 		cJSON_AddStringToObject(r, "accel", "tcg,thread=single");
@@ -660,7 +652,7 @@ static void note_rerun(const struct lab_run_result *first,
 	}
 	if (!again->run_dir[0])
 		return;
-	rtpath_fmt(path, sizeof(path), "%s/lab.json", again->run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/lab.json", again->run_dir);
 	if (!json_read_file(path, &j, &err)) {
 		r = cJSON_AddObjectToObject(j, "first_boot");
 		cJSON_AddStringToObject(r, "crash", first->crash);
@@ -697,10 +689,10 @@ int lab_run(const struct lab_run_params *p, struct lab_run_result *res)
 		again->rerun_crashed = crashed_again;
 		again->crashed = true;
 		if (!crashed_again) {
-			rtpath_fmt(again->crash, sizeof(again->crash), "%s",
-				   res->crash);
-			rtpath_fmt(again->crash_dir, sizeof(again->crash_dir),
-				   "%s", res->crash_dir);
+			rtpaths_fmt(again->crash, sizeof(again->crash), "%s",
+				    res->crash);
+			rtpaths_fmt(again->crash_dir, sizeof(again->crash_dir),
+				    "%s", res->crash_dir);
 		}
 		*res = *again;
 	}

@@ -56,7 +56,11 @@ struct lab_run_result {
  */
 int lab_run(const struct lab_run_params *p, struct lab_run_result *res);
 
-/* Only the initramfs lab_run() would boot p->kernel with (and p->suite). */
+/*
+ * Only the initramfs lab_run() would boot p->kernel with; a p->suite from
+ * outside suites/ is carried in it too (LAB_GUEST_SUITES), for a LAVA job
+ * that runs it inside.
+ */
 int lab_initramfs(const struct lab_run_params *p, char *path, size_t len);
 
 #endif

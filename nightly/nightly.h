@@ -64,9 +64,9 @@ struct dashboard_params {
 	const char *reference;
 };
 
-int dashboard_build(const struct dashboard_params *p);
+int nightly_dashboard_build(const struct dashboard_params *p);
 
-int cmd_nightly(int argc, char **argv);
-int cmd_dashboard(int argc, char **argv);
+int nightly_cmd_nightly(int argc, char **argv);
+int nightly_cmd_dashboard(int argc, char **argv);
 
 #endif

@@ -21,103 +21,8 @@
 #include "nightly/nightly.h"
 #include "nightly/nightly_priv.h"
 #include "parse.h"
-
-int nightly_exit_merge(int a, int b)
-{
-	static const int prio[] = { EXIT_BAD_INPUT, EXIT_ENVIRONMENT,
-				    EXIT_INCOMPLETE, EXIT_REGRESSION,
-				    EXIT_INCONCLUSIVE, EXIT_PASS };
-	size_t i;
-
-	for (i = 0; i < sizeof(prio) / sizeof(prio[0]); i++)
-		if (a == prio[i] || b == prio[i])
-			return prio[i];
-	return a > b ? a : b;
-}
-
-static void kernel_of(const cJSON *m, char *buf, size_t len)
-{
-	const cJSON *k = cJSON_GetObjectItem(m, "kernel");
-
-	snprintf(buf, len, "%s %s", json_get_str(k, "release", "?"),
-		 json_get_str(k, "version", ""));
-}
-
-int nightly_store(struct nightly_ctx *c, const char *run_dir,
-		  const char *token, struct nightly_result *r)
-{
-	struct history_import_stats stats = { 0 };
-	struct history_judge_params jp = {
-		.history = c->cfg->history,
-		.reference = c->cfg->reference[0] ? c->cfg->reference : NULL,
-		.store = true,
-	};
-	struct analyze_params ap;
-	struct json_error err;
-	char path[PATH_MAX];
-	int ret, gate = EXIT_PASS;
-	size_t i;
-	cJSON *m;
-
-	snprintf(path, sizeof(path), "%.4000s/manifest.json", run_dir);
-	ret = json_read_file(path, &m, &err);
-	if (ret) {
-		pr_err("%s", err.msg);
-		return ret;
-	}
-	snprintf(r->run_id, sizeof(r->run_id), "%s",
-		 json_get_str(m, "run_id", "?"));
-	snprintf(r->status, sizeof(r->status), "%s",
-		 json_get_str(m, "status", "?"));
-	snprintf(r->note, sizeof(r->note), "%s",
-		 json_get_str(m, "status_reason", ""));
-	kernel_of(m, r->kernel, sizeof(r->kernel));
-	cJSON_Delete(m);
-	/*
-	 * The run's own comparisons: the runner's verdict when it ran here,
-	 * else the analyzer's. The analyzer also writes the reports the
-	 * summary and the dashboard link to, when nothing has yet.
-	 */
-	snprintf(path, sizeof(path), "%.4000s/report.json", run_dir);
-	if (r->runner_exit < 0 || !fsio_exists(path)) {
-		analyze_params_init(&ap);
-		ap.quiet = true;
-		gate = analyze_report_run(run_dir, &ap);
-	}
-	if (r->runner_exit >= 0)
-		gate = r->runner_exit;
-	ret = history_import_replacing(c->h, run_dir, token, &stats);
-	if (ret)
-		return ret;
-	/*
-	 * The night's gate is history; a run's comparisons of its scenarios
-	 * with each other (a load against idle) count with gate = both.
-	 */
-	r->run_gate = gate;
-	r->exit_code = c->cfg->gate_run ? gate : EXIT_PASS;
-	if (strcmp(r->status, "complete")) {
-		r->exit_code = nightly_exit_merge(r->exit_code,
-						  EXIT_INCOMPLETE);
-		return 0;
-	}
-	ret = history_judge_run(c->h, r->run_id, &jp, &r->judged,
-				&r->nr_judged);
-	if (ret)
-		return ret;
-	for (i = 0; i < r->nr_judged; i++)
-		r->exit_code = nightly_exit_merge(r->exit_code,
-						  r->judged[i].exit_code);
-	return 0;
-}
-
-static void now_utc(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
+#include "stopsig.h"
+#include "timefmt.h"
 
 static int self_rtgate(struct nightly_config *cfg)
 {
@@ -142,20 +47,20 @@ static int run_nightly(struct nightly_config *cfg)
 	ret = nightly_lock(cfg->lock, &fd);
 	if (ret)
 		return EXIT_ENVIRONMENT;
-	nightly_signals_init();
+	stopsig_catch_terminal();
 	if (fsio_mkdir_p(cfg->results, 0755) ||
 	    history_open(&h, cfg->database)) {
 		nightly_unlock(fd, cfg->lock);
 		return EXIT_ENVIRONMENT;
 	}
 	c.h = &h;
-	now_utc(c.started, sizeof(c.started));
+	timefmt_iso8601_now(c.started, sizeof(c.started));
 	/* We hold the lock: placeholders left now belong to dead nightlies. */
 	reaped = history_reap_pending(&h, "the nightly running it was killed");
 	if (reaped > 0)
 		pr_warn("%d run(s) of an earlier nightly that was killed stay "
 			"marked incomplete", reaped);
-	for (i = 0; i < cfg->nr_suites && !nightly_signalled(); i++) {
+	for (i = 0; i < cfg->nr_suites && !stopsig_requested(); i++) {
 		size_t first = nres;
 
 		pr_info("nightly: suite %s (%zu/%zu)", cfg->suites[i].name,
@@ -163,18 +68,18 @@ static int run_nightly(struct nightly_config *cfg)
 		ret = nightly_suite_run(&c, &cfg->suites[i], res, &nres,
 					sizeof(res) / sizeof(res[0]));
 		if (ret)
-			code = nightly_exit_merge(code, ret == -EINVAL ?
-						  EXIT_BAD_INPUT :
-						  EXIT_ENVIRONMENT);
+			code = exitcode_worse(code, ret == -EINVAL ?
+					      EXIT_BAD_INPUT :
+					      EXIT_ENVIRONMENT);
 		for (; first < nres; first++)
-			code = nightly_exit_merge(code, res[first].exit_code);
+			code = exitcode_worse(code, res[first].exit_code);
 	}
-	if (nightly_signalled())
-		code = nightly_exit_merge(code, EXIT_INCOMPLETE);
-	if (!nres && !nightly_signalled() && !ret)
+	if (stopsig_requested())
+		code = exitcode_worse(code, EXIT_INCOMPLETE);
+	if (!nres && !stopsig_requested() && !ret)
 		pr_info("nightly: nothing new to judge");
 	if (nightly_summary_write(&c, res, nres, code, stdout))
-		code = nightly_exit_merge(code, EXIT_ENVIRONMENT);
+		code = exitcode_worse(code, EXIT_ENVIRONMENT);
 	if (cfg->dashboard[0]) {
 		struct dashboard_params dp = {
 			.database = cfg->database, .out_dir = cfg->dashboard,
@@ -185,8 +90,8 @@ static int run_nightly(struct nightly_config *cfg)
 		};
 
 		history_close(&h);
-		if (dashboard_build(&dp))
-			code = nightly_exit_merge(code, EXIT_ENVIRONMENT);
+		if (nightly_dashboard_build(&dp))
+			code = exitcode_worse(code, EXIT_ENVIRONMENT);
 	}
 	for (i = 0; i < nres; i++)
 		free(res[i].judged);
@@ -241,7 +146,7 @@ static const struct argp nightly_argp = {
 	"did not complete.", NULL, NULL, NULL
 };
 
-int cmd_nightly(int argc, char **argv)
+int nightly_cmd_nightly(int argc, char **argv)
 {
 	static struct nightly_config cfg;
 	struct nightly_args a = { 0 };
@@ -321,7 +226,7 @@ static const struct argp dashboard_argp = {
 	NULL, NULL, NULL
 };
 
-int cmd_dashboard(int argc, char **argv)
+int nightly_cmd_dashboard(int argc, char **argv)
 {
 	struct dashboard_args a = { .dp = { .history = 7 } };
 	char db[PATH_MAX], out[PATH_MAX];
@@ -345,7 +250,7 @@ int cmd_dashboard(int argc, char **argv)
 		a.dp.out_dir = out;
 	}
 	a.dp.database = db;
-	if (dashboard_build(&a.dp))
+	if (nightly_dashboard_build(&a.dp))
 		return EXIT_ENVIRONMENT;
 	printf("dashboard: %s/index.html\n", a.dp.out_dir);
 	return EXIT_PASS;

@@ -647,7 +647,7 @@ static const char script[] =
 	"if(i.complete&&i.naturalWidth>0)n++;});"
 	"document.body.setAttribute('data-plots-rendered',n);});";
 
-int dashboard_build(const struct dashboard_params *dp)
+int nightly_dashboard_build(const struct dashboard_params *dp)
 {
 	char path[PATH_MAX], now[32];
 	struct history_key *keys = NULL;

@@ -16,6 +16,7 @@
 #include "fsio.h"
 #include "log.h"
 #include "nightly/nightly.h"
+#include "timefmt.h"
 
 static void say_owner(int fd, const char *path)
 {
@@ -33,8 +34,6 @@ static void say_owner(int fd, const char *path)
 int nightly_lock(const char *path, int *fd)
 {
 	char dir[PATH_MAX], line[128], now[32];
-	time_t t = time(NULL);
-	struct tm tm;
 	int ret, len;
 
 	snprintf(dir, sizeof(dir), "%s", path);
@@ -60,8 +59,7 @@ int nightly_lock(const char *path, int *fd)
 		*fd = -1;
 		return ret;
 	}
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	timefmt_iso8601_now(now, sizeof(now));
 	len = snprintf(line, sizeof(line), "pid %d since %s\n", (int)getpid(),
 		       now);
 	if (ftruncate(*fd, 0) || pwrite(*fd, line, len, 0) != len)

@@ -30,17 +30,11 @@ struct nightly_ctx {
 	char started[32];		/* UTC, ISO 8601 */
 };
 
-void nightly_signals_init(void);
-int nightly_signalled(void);
-
 int nightly_suite_run(struct nightly_ctx *c, const struct nightly_suite *s,
 		      struct nightly_result *res, size_t *nres, size_t max);
 /* Imports a results directory (replacing placeholder @token) and judges it. */
 int nightly_store(struct nightly_ctx *c, const char *run_dir,
 		  const char *token, struct nightly_result *r);
-
-/* The exit code of several, by docs/exit-codes.md's priority. */
-int nightly_exit_merge(int a, int b);
 
 int nightly_summary_write(const struct nightly_ctx *c,
 			  const struct nightly_result *res, size_t n,

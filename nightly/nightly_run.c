@@ -26,32 +26,7 @@
 #include "log.h"
 #include "nightly/nightly.h"
 #include "nightly/nightly_priv.h"
-
-static volatile sig_atomic_t child_pid;
-static volatile sig_atomic_t got_signal;
-
-/* SIGTERM/SIGINT go to the runner, which restores tunables and stops. */
-static void forward(int sig)
-{
-	got_signal = sig;
-	if (child_pid > 0)
-		kill(child_pid, sig);
-}
-
-int nightly_signalled(void)
-{
-	return got_signal;
-}
-
-void nightly_signals_init(void)
-{
-	struct sigaction sa = { .sa_handler = forward };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
+#include "stopsig.h"
 
 static void read_latest(const char *results, char *buf, size_t len)
 {
@@ -110,13 +85,15 @@ static int spawn_runner(const struct nightly_config *cfg,
 		fprintf(stderr, "nightly: %s: %s\n", av[0], strerror(errno));
 		_exit(EXIT_ENVIRONMENT);
 	}
-	child_pid = pid;
+	/* A stop signal goes to the runner, which restores and stops. */
+	stopsig_forward(pid);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			ret = -errno;
+			stopsig_forward(0);
 			goto out;
 		}
-	child_pid = 0;
+	stopsig_forward(0);
 	*exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_INCOMPLETE;
 	ret = 0;
 out:

@@ -196,24 +196,16 @@ static int write_file(const char *dir, const char *name,
 		      const struct nightly_ctx *c,
 		      const struct nightly_result *res, size_t n, int code)
 {
+	struct fsio_stream s;
 	char path[PATH_MAX];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
 	int ret;
 
-	f = open_memstream(&buf, &len);
-	if (!f)
+	if (fsio_stream_open(&s))
 		return -ENOMEM;
-	ret = fn(c, res, n, code, f);
-	if (fclose(f) && !ret)
-		ret = -EIO;
 	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
-	if (!ret)
-		ret = fsio_write_atomic(path, buf, len);
+	ret = fsio_stream_commit(&s, path, fn(c, res, n, code, s.f));
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
-	free(buf);
 	return ret;
 }
 

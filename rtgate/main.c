@@ -25,36 +25,36 @@
 
 static const struct rtgate_command commands[] = {
 	{ "run", "SUITE|NAME [OPTION...]", "run a suite on this kernel",
-	  cmd_run },
+	  runner_cmd_run },
 	{ "restore", "", "restore what a killed run left changed",
-	  cmd_restore },
+	  runner_cmd_restore },
 	{ "calibrate", "[OPTION...]",
-	  "record this machine's noise profile", cmd_calibrate },
+	  "record this machine's noise profile", runner_cmd_calibrate },
 	{ "compare", "BASELINE CANDIDATE [OPTION...]",
-	  "judge a candidate against a baseline", cmd_compare },
+	  "judge a candidate against a baseline", history_cmd_compare },
 	{ "report", "RUN_DIR [OPTION...]",
-	  "judge a finished run, write its reports", cmd_report },
+	  "judge a finished run, write its reports", an_cmd_report },
 	{ "history", "import|list|changepoints ...",
-	  "the SQLite history of every run", cmd_history },
+	  "the SQLite history of every run", history_cmd_history },
 	{ "export", "kcidb RUN_DIR", "a run as KernelCI KCIDB v5 JSON",
-	  cmd_export },
+	  export_cmd_export },
 	{ "lava", "job|report ...", "LAVA job definitions, test cases",
-	  cmd_lava },
+	  export_cmd_lava },
 	{ "nightly", "[--config FILE]",
-	  "run, store, judge against history, summarize", cmd_nightly },
+	  "run, store, judge against history, summarize", nightly_cmd_nightly },
 	{ "dashboard", "[--db FILE] [--out DIR]",
-	  "static HTML trends from the history", cmd_dashboard },
+	  "static HTML trends from the history", nightly_cmd_dashboard },
 	{ "trace", "record|explain|compare|events|clean ...",
-	  "record traces, explain the worst wake-ups", cmd_trace },
+	  "record traces, explain the worst wake-ups", trace_cmd_trace },
 	{ "kernel", "build|matrix|config ...",
-	  "build named kernels from a tree and patch sets", cmd_kernel },
+	  "build named kernels from a tree and patch sets", kernel_cmd_kernel },
 	{ "patches", "fetch|check|list ...",
-	  "fetch patch sets (b4, mbox) and check they apply", cmd_patches },
+	  "fetch patch sets (b4, mbox) and check they apply", kernel_cmd_patches },
 	{ "lab", "run|gate ...",
-	  "boot a kernel in QEMU, run a suite inside, compare", cmd_lab },
-	{ "lab-init", "", "the lab guest's /init (PID 1 only)", cmd_lab_init },
+	  "boot a kernel in QEMU, run a suite inside, compare", lab_cmd_lab },
+	{ "lab-init", "", "the lab guest's /init (PID 1 only)", lab_cmd_init },
 	{ "bisect", "--base K --series SET --suite S ...",
-	  "find the patch of a set that added the latency", cmd_bisect },
+	  "find the patch of a set that added the latency", bisect_cmd_bisect },
 	{ "help", "[COMMAND]", "this list, or a command's options", cmd_help },
 	{ "version", "", "print the version", cmd_version },
 };
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 	log_init("rtgate");
 	/* In the lab's guest, rtgate is /init. */
 	if (getpid() == 1)
-		return cmd_lab_init(argc, argv);
+		return lab_cmd_init(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_BAD_INPUT;

@@ -8,8 +8,8 @@
 #ifndef RTGATE_RUNNER_H
 #define RTGATE_RUNNER_H
 
-int cmd_run(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_restore(int argc, char **argv);
+int runner_cmd_run(int argc, char **argv);
+int runner_cmd_calibrate(int argc, char **argv);
+int runner_cmd_restore(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@
 #include "history/history.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 #include "runner.h"
 #include "runner_cyclictest.h"
 #include "runner_priv.h"
@@ -141,9 +142,9 @@ static int write_suite(const struct suite *s, double scale, unsigned int reps,
 		"requires = root\n\n[measure]\ncyclictest = %s\n", s->name,
 		s->name, s->name, reps, m->args_text ? m->args_text : "");
 	if (m->loops)
-		fprintf(f, "loops = %llu\n", ct_loops(m, scale));
+		fprintf(f, "loops = %llu\n", runner_ct_loops(m, scale));
 	else
-		fprintf(f, "duration = %us\n", ct_duration_s(m, scale));
+		fprintf(f, "duration = %us\n", runner_ct_duration_s(m, scale));
 	fprintf(f, "histogram = %u\n\n[scenario idle]\ndescription = "
 		"cyclictest alone\n\n[scenario idle2]\ndescription = "
 		"cyclictest alone, a second identical scenario\n",
@@ -201,7 +202,7 @@ static int keep_profile(const char *run_dir, const struct suite *s,
 	o = an_profile_json(&pr);
 	text = o ? cJSON_Print(o) : NULL;
 	cJSON_Delete(o);
-	path_fmt(path, sizeof(path), "%s/noise-profile.json", run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/noise-profile.json", run_dir);
 	if (!ret && text)
 		ret = fsio_write_atomic(path, text, strlen(text));
 	free(text);
@@ -237,7 +238,7 @@ static bool have_profile(const struct suite *s, const struct cal_params *p)
 	return true;
 }
 
-int cmd_calibrate(int argc, char **argv)
+int runner_cmd_calibrate(int argc, char **argv)
 {
 	char bin_dir[PATH_MAX], path[PATH_MAX], tmp[] = "/tmp/rtgate-cal.XXXXXX";
 	char latest[PATH_MAX], run_dir[PATH_MAX], results[PATH_MAX];
@@ -255,29 +256,29 @@ int cmd_calibrate(int argc, char **argv)
 	if (fsio_self_dir(bin_dir, sizeof(bin_dir)) ||
 	    runner_resolve_suite(p.suite, bin_dir, path, sizeof(path)))
 		return EXIT_BAD_INPUT;
-	if (suite_load(path, &s, &err)) {
+	if (runner_suite_load(path, &s, &err)) {
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
-	if (!suite_uses_cyclictest(&s)) {
+	if (!runner_suite_uses_cyclictest(&s)) {
 		pr_err("%s: suite %s measures with its workloads, not "
 		       "cyclictest: there is no latency noise to calibrate",
 		       path, s.name);
-		suite_free(&s);
+		runner_suite_free(&s);
 		return EXIT_BAD_INPUT;
 	}
 	if (p.if_missing && have_profile(&s, &p)) {
-		suite_free(&s);
+		runner_suite_free(&s);
 		return EXIT_PASS;
 	}
-	rep_s = (s.measure.loops ? 0 : ct_duration_s(&s.measure, p.scale)) +
+	rep_s = (s.measure.loops ? 0 : runner_ct_duration_s(&s.measure, p.scale)) +
 		CAL_REP_OVERHEAD_S;
 	reps = (unsigned int)(p.duration_s / (2.0 * rep_s));
 	if (reps < CAL_MIN_REPS)
 		reps = CAL_MIN_REPS;
 	if (!mkdtemp(tmp)) {
 		pr_err("calibrate: %s: %s", tmp, strerror(errno));
-		suite_free(&s);
+		runner_suite_free(&s);
 		return EXIT_ENVIRONMENT;
 	}
 	snprintf(path, sizeof(path), "%s/calibrate-%s.suite", tmp, s.name);
@@ -300,11 +301,11 @@ int cmd_calibrate(int argc, char **argv)
 	run_argv[n++] = results;
 	run_argv[n++] = "--no-history";
 	run_argv[n] = NULL;
-	code = cmd_run(n, run_argv);
+	code = runner_cmd_run(n, run_argv);
 	/* A calibration compares nothing: 0 or 2 (a repetition invalid). */
 	if (code != EXIT_PASS && code != EXIT_INCONCLUSIVE)
 		goto out;
-	path_fmt(latest, sizeof(latest), "%s/latest", results);
+	rtpaths_fmt(latest, sizeof(latest), "%s/latest", results);
 	len = readlink(latest, run_dir, sizeof(run_dir) - 1);
 	if (len <= 0) {
 		pr_err("%s: the calibration run left no results", latest);
@@ -312,12 +313,12 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	run_dir[len] = '\0';
-	path_fmt(latest, sizeof(latest), "%s/%s", results, run_dir);
+	rtpaths_fmt(latest, sizeof(latest), "%s/%s", results, run_dir);
 	ret = keep_profile(latest, &s, p.scale, p.out, p.if_missing);
 	code = ret ? EXIT_ENVIRONMENT : EXIT_PASS;
 out:
 	unlink(path);
 	rmdir(tmp);
-	suite_free(&s);
+	runner_suite_free(&s);
 	return code;
 }

@@ -38,12 +38,12 @@ static int own_cgroup(char *buf, size_t len)
 	return ret;
 }
 
-int cgroup_run_path(char *path, size_t len)
+int runner_cgroup_run_path(char *path, size_t len)
 {
 	char mnt[PATH_MAX], rel[PATH_MAX];
 	int ret;
 
-	ret = mount_find("cgroup2", mnt, sizeof(mnt));
+	ret = runner_mount_find("cgroup2", mnt, sizeof(mnt));
 	if (!ret)
 		ret = own_cgroup(rel, sizeof(rel));
 	if (ret)
@@ -54,22 +54,22 @@ int cgroup_run_path(char *path, size_t len)
 	return 0;
 }
 
-int cgroup_create(const char *path)
+int runner_cgroup_create(const char *path)
 {
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
 
-int cgroup_leaf_create(const char *run, const char *name, char *path,
-		       size_t len)
+int runner_cgroup_leaf_create(const char *run, const char *name, char *path,
+			      size_t len)
 {
 	if (snprintf(path, len, "%s/%s", run, name) >= (int)len)
 		return -ENAMETOOLONG;
-	return cgroup_create(path);
+	return runner_cgroup_create(path);
 }
 
-int cgroup_enter(const char *path)
+int runner_cgroup_enter(const char *path)
 {
 	char procs[PATH_MAX];
 
@@ -105,7 +105,7 @@ static int kill_listed(const char *path)
 	return 0;
 }
 
-int cgroup_kill(const char *path)
+int runner_cgroup_kill(const char *path)
 {
 	char file[PATH_MAX];
 
@@ -115,7 +115,7 @@ int cgroup_kill(const char *path)
 	return kill_listed(path);
 }
 
-bool cgroup_populated(const char *path)
+static bool runner_cgroup_populated(const char *path)
 {
 	char file[PATH_MAX], *all;
 	bool populated;
@@ -148,23 +148,23 @@ static int remove_tree(const char *path)
 	return 0;
 }
 
-int cgroup_destroy(const char *path)
+int runner_cgroup_destroy(const char *path)
 {
-	double start = mono_now(), last_kill = start;
+	double start = runner_mono_now(), last_kill = start;
 
 	if (!fsio_exists(path))
 		return 0;
-	cgroup_kill(path);
+	runner_cgroup_kill(path);
 	/*
 	 * Killed tasks still have to run to exit, which takes a while on a
 	 * loaded machine; kill again now and then in case one forked.
 	 */
-	while (cgroup_populated(path) &&
-	       mono_now() - start < CGROUP_EMPTY_WAIT_S) {
+	while (runner_cgroup_populated(path) &&
+	       runner_mono_now() - start < CGROUP_EMPTY_WAIT_S) {
 		usleep(10 * 1000);
-		if (mono_now() - last_kill > 0.5) {
-			cgroup_kill(path);
-			last_kill = mono_now();
+		if (runner_mono_now() - last_kill > 0.5) {
+			runner_cgroup_kill(path);
+			last_kill = runner_mono_now();
 		}
 	}
 	return remove_tree(path);

@@ -14,16 +14,15 @@
 #include <stddef.h>
 
 /* Where the run's cgroup goes; -ENOENT when cgroup v2 is not mounted. */
-int cgroup_run_path(char *path, size_t len);
-int cgroup_create(const char *path);
-int cgroup_leaf_create(const char *run, const char *name, char *path,
-		       size_t len);
+int runner_cgroup_run_path(char *path, size_t len);
+int runner_cgroup_create(const char *path);
+int runner_cgroup_leaf_create(const char *run, const char *name, char *path,
+			      size_t len);
 /* Moves the calling process into @path (for a child before exec). */
-int cgroup_enter(const char *path);
+int runner_cgroup_enter(const char *path);
 /* SIGKILL to everything in @path and below. */
-int cgroup_kill(const char *path);
-bool cgroup_populated(const char *path);
+int runner_cgroup_kill(const char *path);
 /* Kills, waits for the cgroup to empty (10 s at most), removes it. */
-int cgroup_destroy(const char *path);
+int runner_cgroup_destroy(const char *path);
 
 #endif

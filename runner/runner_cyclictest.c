@@ -9,12 +9,13 @@
 
 #include "fsio.h"
 #include "jsonio.h"
+#include "rtpaths.h"
 #include "runner_cyclictest.h"
 #include "runner_util.h"
 
 #define CT_NOTES_MAX	(64 * 1024)
 
-unsigned int ct_duration_s(const struct suite_measure *m, double scale)
+unsigned int runner_ct_duration_s(const struct suite_measure *m, double scale)
 {
 	double s;
 
@@ -24,7 +25,7 @@ unsigned int ct_duration_s(const struct suite_measure *m, double scale)
 	return s < 1 ? 1 : (unsigned int)s;
 }
 
-unsigned long long ct_loops(const struct suite_measure *m, double scale)
+unsigned long long runner_ct_loops(const struct suite_measure *m, double scale)
 {
 	double l;
 
@@ -45,26 +46,26 @@ static int push_fmt(char ***argv, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return strv_push(argv, buf);
+	return runner_strv_push(argv, buf);
 }
 
-int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
-	    const char *dir)
+int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
+		   const char *dir)
 {
 	size_t i;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
-	c->expect_s = ct_duration_s(m, scale);
-	c->expect_loops = ct_loops(m, scale);
-	ret = strv_push(&c->argv, "cyclictest");
+	c->expect_s = runner_ct_duration_s(m, scale);
+	c->expect_loops = runner_ct_loops(m, scale);
+	ret = runner_strv_push(&c->argv, "cyclictest");
 	for (i = 0; !ret && m->args && m->args[i]; i++)
-		ret = strv_push(&c->argv, m->args[i]);
+		ret = runner_strv_push(&c->argv, m->args[i]);
 	if (!ret && m->duration_ns)
-		ret = push_fmt(&c->argv, "-D%u", ct_duration_s(m, scale));
+		ret = push_fmt(&c->argv, "-D%u", runner_ct_duration_s(m, scale));
 	if (!ret && m->loops)
-		ret = push_fmt(&c->argv, "-l%llu", ct_loops(m, scale));
+		ret = push_fmt(&c->argv, "-l%llu", runner_ct_loops(m, scale));
 	if (!ret)
 		ret = push_fmt(&c->argv, "-h%u", m->histogram_us);
 	if (!ret)
@@ -73,7 +74,7 @@ int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
 	if (!ret)
 		ret = push_fmt(&c->argv, "--json=%s/cyclictest.json.part", dir);
 	if (ret)
-		ct_free(c);
+		runner_ct_free(c);
 	return ret;
 }
 
@@ -124,7 +125,7 @@ static void strip_escapes(char *s)
 		*--w = '\0';
 }
 
-bool ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
+bool runner_ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
 {
 	char line[1024];
 
@@ -177,7 +178,7 @@ static int write_log(struct ct_run *c)
 			 t->act_us, t->avg_us, t->max_us);
 		append(&text, tline);
 	}
-	path_fmt(path, sizeof(path), "%s/cyclictest.log", c->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.log", c->dir);
 	ret = fsio_write_atomic(path, text ? text : "",
 				text ? strlen(text) : 0);
 	free(text);
@@ -267,7 +268,7 @@ static int check_samples(struct ct_run *c, const cJSON *json, char *why,
 	return 0;
 }
 
-int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
+int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 {
 	char path[PATH_MAX];
 	struct json_error jerr;
@@ -283,7 +284,7 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	if (!complete)
 		return 0;
 	/* cyclictest writes the JSON last: check it is whole first. */
-	path_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
 	ret = json_read_file(path, &json, &jerr);
 	if (ret) {
 		if (json_has_nan(path))
@@ -313,9 +314,9 @@ int ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	return ret;
 }
 
-void ct_free(struct ct_run *c)
+void runner_ct_free(struct ct_run *c)
 {
-	strv_free(c->argv);
+	runner_strv_free(c->argv);
 	free(c->header);
 	free(c->notes);
 	free(c->status_line);

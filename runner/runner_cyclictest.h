@@ -34,13 +34,13 @@ struct ct_run {
 };
 
 /* Scaled -D seconds (at least 1) or -l loops, for the manifest. */
-unsigned int ct_duration_s(const struct suite_measure *m, double scale);
-unsigned long long ct_loops(const struct suite_measure *m, double scale);
+unsigned int runner_ct_duration_s(const struct suite_measure *m, double scale);
+unsigned long long runner_ct_loops(const struct suite_measure *m, double scale);
 
-int ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
-	    const char *dir);
+int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
+		   const char *dir);
 /* Takes one output line; fills @t and returns true for a T: line. */
-bool ct_feed(struct ct_run *c, const char *line, struct ctline *t);
+bool runner_ct_feed(struct ct_run *c, const char *line, struct ctline *t);
 /*
  * Writes cyclictest.log; when @complete, renames the JSON and histogram
  * into place and checks that the measurement was not cut short: it ran
@@ -48,7 +48,7 @@ bool ct_feed(struct ct_run *c, const char *line, struct ctline *t);
  * of -l (-ERANGE otherwise; a -b break is not checked). Returns 0, or
  * -errno with @why said.
  */
-int ct_finish(struct ct_run *c, bool complete, char *why, size_t len);
-void ct_free(struct ct_run *c);
+int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len);
+void runner_ct_free(struct ct_run *c);
 
 #endif

@@ -12,111 +12,14 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "fsio.h"
+#include "kconfig.h"
+#include "rtpaths.h"
 #include "runner_env.h"
 #include "runner_util.h"
 #include "sha256.h"
 #include "toolrun.h"
-
-#define CONFIG_MAX	(16 << 20)
-
-/* ---- kernel config ------------------------------------------------------- */
-
-struct kconfig {
-	char source[PATH_MAX];
-	char *text;
-	size_t len;
-};
-
-static int read_gz(const char *path, char **out, size_t *len)
-{
-	size_t cap = 1 << 16, used = 0;
-	char *buf = malloc(cap), *grown;
-	gzFile gz;
-	int n;
-
-	gz = gzopen(path, "rb");
-	if (!gz || !buf) {
-		if (gz)
-			gzclose(gz);
-		free(buf);
-		return -ENOENT;
-	}
-	while ((n = gzread(gz, buf + used, cap - used - 1)) > 0) {
-		used += n;
-		if (used + 1 < cap)
-			continue;
-		if (cap >= CONFIG_MAX || !(grown = realloc(buf, cap * 2))) {
-			n = -1;
-			break;
-		}
-		buf = grown;
-		cap *= 2;
-	}
-	gzclose(gz);
-	if (n < 0) {
-		free(buf);
-		return -EIO;
-	}
-	buf[used] = '\0';
-	*out = buf;
-	*len = used;
-	return 0;
-}
-
-static int kconfig_load(struct kconfig *kc, const char *release)
-{
-	memset(kc, 0, sizeof(*kc));
-	if (!read_gz("/proc/config.gz", &kc->text, &kc->len)) {
-		snprintf(kc->source, sizeof(kc->source), "/proc/config.gz");
-		return 0;
-	}
-	snprintf(kc->source, sizeof(kc->source), "/boot/config-%s", release);
-	if (!fsio_read_all(kc->source, &kc->text, &kc->len))
-		return 0;
-	kc->source[0] = '\0';
-	return -ENOENT;
-}
-
-/* The value of CONFIG_@name ("y", "250"...), or NULL. */
-static const char *kconfig_get(const struct kconfig *kc, const char *name,
-			       char *buf, size_t len)
-{
-	char key[128];
-	const char *p, *end;
-	size_t n;
-
-	if (!kc->text)
-		return NULL;
-	n = snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
-	p = strstr(kc->text, key);
-	if (!p && !strncmp(kc->text, key + 1, n - 1))
-		p = kc->text - 1;
-	if (!p)
-		return NULL;
-	p += n;
-	end = strchr(p, '\n');
-	n = end ? (size_t)(end - p) : strlen(p);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	if (buf[0] == '"' && n > 1 && buf[n - 1] == '"') {
-		memmove(buf, buf + 1, n - 2);
-		buf[n - 2] = '\0';
-	}
-	return buf;
-}
-
-static bool kconfig_y(const struct kconfig *kc, const char *name)
-{
-	char buf[8];
-	const char *v = kconfig_get(kc, name, buf, sizeof(buf));
-
-	return v && !strcmp(v, "y");
-}
 
 /* ---- preemption model ---------------------------------------------------- */
 
@@ -135,15 +38,15 @@ static bool has_token(const char *s, const char *tok)
 
 static const char *config_default_model(const struct kconfig *kc)
 {
-	if (kconfig_y(kc, "PREEMPT_RT"))
+	if (kconfig_is_y(kc, "PREEMPT_RT"))
 		return "rt";
-	if (kconfig_y(kc, "PREEMPT_LAZY"))
+	if (kconfig_is_y(kc, "PREEMPT_LAZY"))
 		return "lazy";
-	if (kconfig_y(kc, "PREEMPT"))
+	if (kconfig_is_y(kc, "PREEMPT"))
 		return "full";
-	if (kconfig_y(kc, "PREEMPT_VOLUNTARY"))
+	if (kconfig_is_y(kc, "PREEMPT_VOLUNTARY"))
 		return "voluntary";
-	if (kconfig_y(kc, "PREEMPT_NONE"))
+	if (kconfig_is_y(kc, "PREEMPT_NONE"))
 		return "none";
 	return NULL;
 }
@@ -210,17 +113,6 @@ static void preempt_model(const char *debugfs, const struct kconfig *kc,
 	else
 		def = config_default_model(kc);
 	snprintf(buf, len, "%s", def ? def : "unknown");
-}
-
-void env_preempt_model(const char *debugfs, char *buf, size_t len)
-{
-	struct kconfig kc;
-	struct utsname u;
-
-	uname(&u);
-	kconfig_load(&kc, u.release);
-	preempt_model(debugfs, &kc, buf, len);
-	free(kc.text);
 }
 
 /* ---- host ---------------------------------------------------------------- */
@@ -294,7 +186,7 @@ static cJSON *kernel_json(const char *debugfs)
 	cJSON_AddStringToObject(k, "version", u.version);
 	cJSON_AddStringToObject(k, "machine", u.machine);
 	add_file_str(k, "cmdline", "/proc/cmdline");
-	kconfig_load(&kc, u.release);
+	kconfig_load_running(&kc, u.release);
 	preempt_model(debugfs, &kc, buf, sizeof(buf));
 	cJSON_AddStringToObject(k, "preempt_model", buf);
 	cJSON_AddBoolToObject(k, "preempt_rt", !strcmp(buf, "rt"));
@@ -303,11 +195,14 @@ static cJSON *kernel_json(const char *debugfs)
 		sha256_buf(kc.text, kc.len, hex);
 		cJSON_AddStringToObject(k, "config_sha256", hex);
 		opts = cJSON_AddObjectToObject(k, "config");
-		for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
-			if (kconfig_get(&kc, options[i], buf, sizeof(buf)))
-				cJSON_AddStringToObject(opts, options[i], buf);
+		for (i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+			if (kconfig_value(&kc, options[i], buf, sizeof(buf)) < 1)
+				continue;
+			kconfig_unquote(buf);
+			cJSON_AddStringToObject(opts, options[i], buf);
+		}
 	}
-	free(kc.text);
+	kconfig_free(&kc);
 	add_file_str(k, "isolcpus", "/sys/devices/system/cpu/isolated");
 	add_file_str(k, "nohz_full", "/sys/devices/system/cpu/nohz_full");
 	return k;
@@ -327,7 +222,7 @@ static bool process_running(const char *comm)
 	while (!found && (de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		path_fmt(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		rtpaths_fmt(path, sizeof(path), "/proc/%s/comm", de->d_name);
 		found = !fsio_read_str(path, buf, sizeof(buf)) &&
 			!strcmp(buf, comm);
 	}
@@ -352,9 +247,14 @@ static cJSON *environment_json(const struct env_opts *o)
 
 /* ---- tools --------------------------------------------------------------- */
 
-int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
+/*
+ * Runs @argv (searched in PATH) with stdout and stderr captured into
+ * @buf, for at most @timeout_s. Returns its exit status or -errno.
+ */
+static int runner_env_capture(char *const *argv, char *buf, size_t len,
+			      double timeout_s)
 {
-	double deadline = mono_now() + timeout_s;
+	double deadline = runner_mono_now() + timeout_s;
 	size_t used = 0;
 	int fds[2], status, null;
 	pid_t pid, parent;
@@ -380,7 +280,7 @@ int env_capture(char *const *argv, char *buf, size_t len, double timeout_s)
 	close(fds[1]);
 	for (;;) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		double left = deadline - mono_now();
+		double left = deadline - runner_mono_now();
 		ssize_t n;
 
 		if (left <= 0 || poll(&pfd, 1, (int)(left * 1000) + 1) == 0) {
@@ -412,7 +312,7 @@ static void tool_version(cJSON *tools, const char *name, char *const *argv,
 	char out[8192], *p;
 	size_t n;
 
-	if (env_capture(argv, out, sizeof(out), 5) < 0)
+	if (runner_env_capture(argv, out, sizeof(out), 5) < 0)
 		return;
 	p = strstr(out, marker);
 	if (!p)
@@ -443,7 +343,7 @@ static cJSON *tools_json(bool probe)
 	return tools;
 }
 
-cJSON *env_record(const struct env_opts *opts)
+cJSON *runner_env_record(const struct env_opts *opts)
 {
 	cJSON *env = cJSON_CreateObject();
 

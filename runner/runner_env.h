@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The environment record of a run (DESIGN.md, Runner; docs/results.md):
+ * The environment record of a run (docs/results.md, manifest.json; the
+ * runner's place in the flow: docs/design.md):
  * host, kernel identity and preemption model, what could disturb the
  * measurement, and tool versions. Unknown fields are left out.
  */
@@ -19,15 +20,7 @@ struct env_opts {
 };
 
 /* {"host": {...}, "kernel": {...}, "environment": {...}, "tools": {...}} */
-cJSON *env_record(const struct env_opts *opts);
+cJSON *runner_env_record(const struct env_opts *opts);
 
-/* "none", "voluntary", "full", "lazy", "rt", "dynamic(full)", "unknown". */
-void env_preempt_model(const char *debugfs, char *buf, size_t len);
-
-/*
- * Runs @argv (searched in PATH) with stdout and stderr captured into
- * @buf, for at most @timeout_s. Returns its exit status or -errno.
- */
-int env_capture(char *const *argv, char *buf, size_t len, double timeout_s);
 
 #endif

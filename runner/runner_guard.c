@@ -36,11 +36,11 @@ static void guard_main(int rfd, const char *dir)
 	}
 	while (read(rfd, &c, 1) < 0 && errno == EINTR)
 		;
-	state_restore(dir, "guardian");
+	runner_state_restore(dir, "guardian");
 	_exit(0);
 }
 
-int guard_start(struct guard *g, const char *state_dir)
+int runner_guard_start(struct guard *g, const char *state_dir)
 {
 	int fds[2];
 
@@ -64,7 +64,7 @@ int guard_start(struct guard *g, const char *state_dir)
 	return 0;
 }
 
-void guard_stop(struct guard *g)
+void runner_guard_stop(struct guard *g)
 {
 	if (g->fd < 0)
 		return;

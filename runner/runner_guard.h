@@ -17,8 +17,8 @@ struct guard {
 	int fd;			/* write end; -1 when stopped */
 };
 
-int guard_start(struct guard *g, const char *state_dir);
-/* Closes the pipe (after state_release) and waits for the guardian. */
-void guard_stop(struct guard *g);
+int runner_guard_start(struct guard *g, const char *state_dir);
+/* Closes the pipe (after runner_state_release) and waits for the guardian. */
+void runner_guard_stop(struct guard *g);
 
 #endif

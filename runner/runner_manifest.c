@@ -8,6 +8,7 @@
 #include "jsonio.h"
 #include "runner_manifest.h"
 #include "runner_util.h"
+#include "timefmt.h"
 #include "trace/trace.h"
 
 static void add_str_or_null(cJSON *obj, const char *key, const char *val)
@@ -24,7 +25,7 @@ static void add_time(cJSON *obj, const char *key, const struct timespec *ts)
 
 	if (!ts->tv_sec)
 		return;
-	iso_time(ts, buf, sizeof(buf));
+	timefmt_iso8601(ts->tv_sec, buf, sizeof(buf));
 	cJSON_AddStringToObject(obj, key, buf);
 }
 
@@ -57,11 +58,11 @@ static cJSON *suite_json(const struct run *run)
 	cJSON_AddStringToObject(obj, "order", order_name(s->order));
 	cJSON_AddNumberToObject(obj, "duration_scale", run->scale);
 	m = cJSON_AddObjectToObject(obj, "measure");
-	cJSON_AddStringToObject(m, "tool", suite_tool_name(s->measure.tool));
-	if (suite_uses_timerlat(s))
+	cJSON_AddStringToObject(m, "tool", runner_suite_tool_name(s->measure.tool));
+	if (runner_suite_uses_timerlat(s))
 		cJSON_AddItemToObject(m, "timerlat_args",
 				      strv_json(s->measure.timerlat_args));
-	if (suite_uses_cyclictest(s) || suite_uses_timerlat(s)) {
+	if (runner_suite_uses_cyclictest(s) || runner_suite_uses_timerlat(s)) {
 		cJSON_AddItemToObject(m, "args", strv_json(s->measure.args));
 		if (run->duration_s)
 			cJSON_AddNumberToObject(m, "duration_s",
@@ -160,7 +161,7 @@ static cJSON *rep_json(const struct rep_result *rr)
 
 	cJSON_AddNumberToObject(obj, "rep", rr->rep);
 	cJSON_AddStringToObject(obj, "dir", rr->dir);
-	cJSON_AddStringToObject(obj, "status", rep_status_name(rr->status));
+	cJSON_AddStringToObject(obj, "status", runner_rep_status_name(rr->status));
 	if (rr->reason)
 		cJSON_AddStringToObject(obj, "reason", rr->reason);
 	add_time(obj, "start_time", &rr->start);
@@ -186,10 +187,10 @@ static cJSON *scen_json(const struct scen_result *sr)
 	cJSON_AddStringToObject(obj, "name", sc->name);
 	add_str_or_null(obj, "description", sc->description);
 	add_str_or_null(obj, "compare", sc->compare);
-	add_str_or_null(obj, "control", suite_control_name(sc->control));
-	cJSON_AddStringToObject(obj, "tool", suite_tool_name(sc->tool));
+	add_str_or_null(obj, "control", runner_suite_control_name(sc->control));
+	cJSON_AddStringToObject(obj, "tool", runner_suite_tool_name(sc->tool));
 	add_str_or_null(obj, "metric", sc->metric);
-	cJSON_AddStringToObject(obj, "status", scen_status_name(sr));
+	cJSON_AddStringToObject(obj, "status", runner_scen_status_name(sr));
 	if (sr->reason)
 		cJSON_AddStringToObject(obj, "reason", sr->reason);
 	cJSON_AddItemToObject(obj, "tunables", sr->tunables ?
@@ -216,7 +217,7 @@ static void add_env(cJSON *m, const cJSON *env)
 				      cJSON_Duplicate(item, 1));
 }
 
-cJSON *manifest_build(const struct run *run)
+static cJSON *runner_manifest_build(const struct run *run)
 {
 	cJSON *m = cJSON_CreateObject(), *order, *scens;
 	size_t i;
@@ -225,7 +226,7 @@ cJSON *manifest_build(const struct run *run)
 		return NULL;
 	cJSON_AddStringToObject(m, "schema", MANIFEST_SCHEMA);
 	cJSON_AddStringToObject(m, "run_id", run->id);
-	cJSON_AddStringToObject(m, "status", run_status_name(run->status));
+	cJSON_AddStringToObject(m, "status", runner_run_status_name(run->status));
 	if (run->status != RUN_COMPLETE)
 		cJSON_AddStringToObject(m, "status_reason", run->reason[0] ?
 					run->reason : "running");
@@ -264,7 +265,7 @@ cJSON *manifest_build(const struct run *run)
 	return m;
 }
 
-int manifest_write(const struct run *run)
+int runner_manifest_write(const struct run *run)
 {
 	char path[PATH_MAX];
 	cJSON *m;
@@ -273,7 +274,7 @@ int manifest_write(const struct run *run)
 	if (snprintf(path, sizeof(path), "%s/manifest.json", run->dir) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	m = manifest_build(run);
+	m = runner_manifest_build(run);
 	if (!m)
 		return -ENOMEM;
 	ret = json_write_file(path, m);
@@ -283,7 +284,7 @@ int manifest_write(const struct run *run)
 
 /* ---- the model's names and destructors ----------------------------------- */
 
-const char *rep_status_name(enum rep_status st)
+const char *runner_rep_status_name(enum rep_status st)
 {
 	static const char *const names[] = {
 		[REP_OK] = "ok", [REP_INVALID] = "invalid",
@@ -293,7 +294,7 @@ const char *rep_status_name(enum rep_status st)
 	return names[st];
 }
 
-const char *run_status_name(enum run_status st)
+const char *runner_run_status_name(enum run_status st)
 {
 	static const char *const names[] = {
 		[RUN_INCOMPLETE] = "incomplete", [RUN_COMPLETE] = "complete",
@@ -303,7 +304,7 @@ const char *run_status_name(enum run_status st)
 	return names[st];
 }
 
-const char *scen_status_name(const struct scen_result *sr)
+const char *runner_scen_status_name(const struct scen_result *sr)
 {
 	size_t i, ok = 0, invalid = 0;
 
@@ -322,13 +323,13 @@ const char *scen_status_name(const struct scen_result *sr)
 	return ok ? "partial" : "invalid";
 }
 
-void rep_result_free(struct rep_result *rr)
+static void runner_rep_result_free(struct rep_result *rr)
 {
 	size_t i;
 
 	for (i = 0; i < rr->nr_procs; i++) {
 		free(rr->procs[i].name);
-		strv_free(rr->procs[i].argv);
+		runner_strv_free(rr->procs[i].argv);
 		free(rr->procs[i].cpus);
 		free(rr->procs[i].policy);
 		free(rr->procs[i].error);
@@ -341,13 +342,13 @@ void rep_result_free(struct rep_result *rr)
 	memset(rr, 0, sizeof(*rr));
 }
 
-void run_model_free(struct run *run)
+void runner_run_model_free(struct run *run)
 {
 	size_t i, j;
 
 	for (i = 0; run->scens && i < run->suite->nr_scenarios; i++) {
 		for (j = 0; j < run->scens[i].nr_reps; j++)
-			rep_result_free(&run->scens[i].reps[j]);
+			runner_rep_result_free(&run->scens[i].reps[j]);
 		free(run->scens[i].reps);
 		free(run->scens[i].reason);
 		cJSON_Delete(run->scens[i].tunables);

@@ -14,8 +14,7 @@
 
 #define MANIFEST_SCHEMA "rtgate-manifest/1"
 
-cJSON *manifest_build(const struct run *run);
 /* Writes <run->dir>/manifest.json; 0 or -errno. */
-int manifest_write(const struct run *run);
+int runner_manifest_write(const struct run *run);
 
 #endif

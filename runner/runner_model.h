@@ -89,11 +89,10 @@ struct run {
 };
 
 /* ok | skipped | invalid | partial | not_run (docs/results.md). */
-const char *scen_status_name(const struct scen_result *sr);
-const char *rep_status_name(enum rep_status st);
-const char *run_status_name(enum run_status st);
+const char *runner_scen_status_name(const struct scen_result *sr);
+const char *runner_rep_status_name(enum rep_status st);
+const char *runner_run_status_name(enum run_status st);
 
-void rep_result_free(struct rep_result *rr);
-void run_model_free(struct run *run);
+void runner_run_model_free(struct run *run);
 
 #endif

@@ -8,7 +8,7 @@
 #include "log.h"
 #include "runner_mount.h"
 
-int mount_find(const char *fstype, char *buf, size_t len)
+int runner_mount_find(const char *fstype, char *buf, size_t len)
 {
 	struct mntent ent;
 	char strings[4096];
@@ -31,14 +31,14 @@ int mount_find(const char *fstype, char *buf, size_t len)
 	return ret;
 }
 
-int mount_ensure(const char *fstype, char *buf, size_t len, bool *mounted)
+int runner_mount_ensure(const char *fstype, char *buf, size_t len, bool *mounted)
 {
 	const char *target = !strcmp(fstype, "debugfs") ? "/sys/kernel/debug" :
 			     "/sys/kernel/tracing";
 	int ret;
 
 	*mounted = false;
-	ret = mount_find(fstype, buf, len);
+	ret = runner_mount_find(fstype, buf, len);
 	if (ret != -ENOENT)
 		return ret;
 	if (mount("nodev", target, fstype, 0, NULL) && errno != EBUSY) {
@@ -48,5 +48,5 @@ int mount_ensure(const char *fstype, char *buf, size_t len, bool *mounted)
 		return ret;
 	}
 	*mounted = true;
-	return mount_find(fstype, buf, len);
+	return runner_mount_find(fstype, buf, len);
 }

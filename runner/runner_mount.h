@@ -11,8 +11,8 @@
 #include <stddef.h>
 
 /* First mount point of @fstype into @buf; -ENOENT when not mounted. */
-int mount_find(const char *fstype, char *buf, size_t len);
+int runner_mount_find(const char *fstype, char *buf, size_t len);
 /* Finds or mounts @fstype; *@mounted tells whether we mounted it now. */
-int mount_ensure(const char *fstype, char *buf, size_t len, bool *mounted);
+int runner_mount_ensure(const char *fstype, char *buf, size_t len, bool *mounted);
 
 #endif

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The state of one `rtgate run`, shared by runner_run.c and runner_rep.c. */
+/*
+ * The state of one `rtgate run`, shared by its files: runner_run.c (the
+ * order of business) over runner_sequential.c (--until-decided) over
+ * runner_steps.c (the order, one step at a time) over runner_rep.c (one
+ * repetition) over runner_lookup.c (where the suite, programs, tools and
+ * tunables are).
+ */
 #ifndef RTGATE_RUNNER_PRIV_H
 #define RTGATE_RUNNER_PRIV_H
 
@@ -54,8 +60,12 @@ struct runner {
 	char stop_reason[512];		/* what stopped the run, if not "" */
 };
 
+/* runner_lookup.c */
+/* The run's tunable that a suite line names, or NULL. */
 struct tunable *runner_tunable(struct runner *r,
 			       const struct suite_tunable *st);
+/* cyclictest, rtla and every workload program are there; else -ENOENT. */
+int runner_check_tools(struct runner *r);
 /*
  * A suite by name (./suites/NAME.suite, else BIN/../suites/NAME.suite) or
  * path, into buf; -ENOENT (said) when there is none.
@@ -69,14 +79,17 @@ void runner_program_path(const struct runner *r, const char *program,
  * Runs repetition @rep of scenario @scen into @rr. Returns 0 (whatever
  * the repetition's status) or -errno when the run cannot go on.
  */
-int rep_run(struct runner *r, size_t scen, unsigned int rep,
-	    struct rep_result *rr);
+int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
+		   struct rep_result *rr);
+/* runner_steps.c */
 /*
  * One step of the order: the repetition run, recorded in the order and
  * the manifest, with its progress lines. 0, or -errno when the run cannot
  * go on (a skipped scenario's step does nothing).
  */
 int runner_run_step(struct runner *r, struct run_step st);
+/* Every step of the suite's order, until one fails or a stop signal. */
+int runner_run_steps(struct runner *r);
 /*
  * --until-decided: rounds of the undecided comparisons' scenarios until
  * each is decided or budget_ns is spent, alpha spent over the looks

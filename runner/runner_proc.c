@@ -14,8 +14,8 @@
 
 #include "runner_cgroup.h"
 #include "runner_proc.h"
-#include "runner_signal.h"
 #include "runner_util.h"
+#include "stopsig.h"
 
 #define PROC_OUT_MAX	(1 << 20)	/* stdout kept per process */
 
@@ -52,24 +52,24 @@ static char **build_env(const struct proc_spec *spec, int ready_fd)
 	if (!env)
 		return NULL;
 	for (i = 0; environ && environ[i]; i++)
-		if (!env_is_ours(environ[i]) && strv_push(&env, environ[i]))
+		if (!env_is_ours(environ[i]) && runner_strv_push(&env, environ[i]))
 			goto fail;
 	snprintf(buf, sizeof(buf), "RTGATE_OWNER=%s", spec->owner);
-	if (strv_push(&env, buf))
+	if (runner_strv_push(&env, buf))
 		goto fail;
 	if (ready_fd >= 0) {
 		snprintf(buf, sizeof(buf), "RTGATE_READY_FD=%d", ready_fd);
-		if (strv_push(&env, buf))
+		if (runner_strv_push(&env, buf))
 			goto fail;
 	}
 	if (spec->scale) {
 		snprintf(buf, sizeof(buf), "RTGATE_SCALE=%s", spec->scale);
-		if (strv_push(&env, buf))
+		if (runner_strv_push(&env, buf))
 			goto fail;
 	}
 	return env;
 fail:
-	strv_free(env);
+	runner_strv_free(env);
 	return NULL;
 }
 
@@ -110,7 +110,7 @@ child_exec(const struct proc_spec *spec, char **env, pid_t parent,
 	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* Without the leaf, the process group and RTGATE_OWNER still work. */
 	if (spec->cgroup)
-		cgroup_enter(spec->cgroup);
+		runner_cgroup_enter(spec->cgroup);
 	if (spec->cpus && sched_setaffinity(0, sizeof(*spec->cpus), spec->cpus))
 		child_fail(err_w, STEP_AFFINITY, errno);
 	if (spec->set_policy && sched_setscheduler(0, spec->policy, &sp))
@@ -153,8 +153,8 @@ static int spawn_result(int fd, char *err, size_t len)
 	return -f.err;
 }
 
-int proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
-	       size_t len)
+int runner_proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
+		      size_t len)
 {
 	int out[2] = { -1, -1 }, ready[2] = { -1, -1 }, ex[2] = { -1, -1 };
 	char **env = NULL;
@@ -189,13 +189,13 @@ int proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
 		child_exec(spec, env, getppid(), out[1], ready[1], ex[1]);
 	/* Both sides set the group: whichever runs first wins the race. */
 	setpgid(p->pid, p->pid);
-	p->t_start = mono_now();
+	p->t_start = runner_mono_now();
 	close(ex[1]);
 	ex[1] = -1;
 	ret = spawn_result(ex[0], err, len);
 	if (ret) {
 		waitpid(p->pid, &p->status, 0);
-		p->t_exit = mono_now();
+		p->t_exit = runner_mono_now();
 		goto out;
 	}
 	p->running = true;
@@ -211,11 +211,11 @@ out:
 	close_pair(out);
 	close_pair(ready);
 	close_pair(ex);
-	strv_free(env);
+	runner_strv_free(env);
 	return ret;
 }
 
-void proc_signal(struct proc *p, int sig)
+void runner_proc_signal(struct proc *p, int sig)
 {
 	if (p->pid <= 0)
 		return;
@@ -223,7 +223,7 @@ void proc_signal(struct proc *p, int sig)
 	/* The group outlives its leader if children are left: signal both. */
 	killpg(p->pid, sig);
 	if (sig == SIGKILL && p->cgroup[0])
-		cgroup_kill(p->cgroup);
+		runner_cgroup_kill(p->cgroup);
 }
 
 static void read_out(struct proc *p)
@@ -231,7 +231,7 @@ static void read_out(struct proc *p)
 	char buf[8192];
 	ssize_t n;
 
-	/* Lines handed out by proc_next_line() are done with: drop them. */
+	/* Lines handed out by runner_proc_next_line() are done with: drop them. */
 	if (p->out_pos) {
 		memmove(p->out, p->out + p->out_pos, p->out_len - p->out_pos);
 		p->out_len -= p->out_pos;
@@ -280,7 +280,7 @@ static void read_ready(struct proc *p)
 		buf[n] = '\0';
 		if (!strncmp(buf, "ready", 5)) {
 			p->ready = true;
-			p->t_ready = mono_now();
+			p->t_ready = runner_mono_now();
 		}
 		return;
 	}
@@ -299,17 +299,17 @@ static void reap(struct proc **procs, size_t n)
 			if (procs[i]->pid == pid && procs[i]->running) {
 				procs[i]->running = false;
 				procs[i]->status = status;
-				procs[i]->t_exit = mono_now();
+				procs[i]->t_exit = runner_mono_now();
 			}
 }
 
-void proc_wait(struct proc **procs, size_t n, double timeout_s)
+void runner_proc_wait(struct proc **procs, size_t n, double timeout_s)
 {
 	struct pollfd pfd[1 + 2 * 16];
 	struct proc *owner[1 + 2 * 16];
 	size_t i, nfds = 0;
 
-	pfd[nfds].fd = signals_fd();
+	pfd[nfds].fd = stopsig_fd();
 	pfd[nfds].events = POLLIN;
 	owner[nfds++] = NULL;
 	for (i = 0; i < n && nfds + 2 <= sizeof(pfd) / sizeof(pfd[0]); i++) {
@@ -334,11 +334,11 @@ void proc_wait(struct proc **procs, size_t n, double timeout_s)
 				read_ready(owner[i]);
 		}
 	if (pfd[0].revents)
-		signals_drain();
+		stopsig_drain();
 	reap(procs, n);
 }
 
-void proc_drain(struct proc *p)
+void runner_proc_drain(struct proc *p)
 {
 	if (p->ready_fd >= 0)
 		read_ready(p);
@@ -346,7 +346,7 @@ void proc_drain(struct proc *p)
 		read_out(p);
 }
 
-char *proc_next_line(struct proc *p)
+char *runner_proc_next_line(struct proc *p)
 {
 	char *line, *nl;
 
@@ -365,7 +365,7 @@ char *proc_next_line(struct proc *p)
 	return line;
 }
 
-void proc_describe_exit(const struct proc *p, char *buf, size_t len)
+void runner_proc_describe_exit(const struct proc *p, char *buf, size_t len)
 {
 	if (p->running)
 		snprintf(buf, len, "still running");
@@ -382,7 +382,7 @@ void proc_describe_exit(const struct proc *p, char *buf, size_t len)
 		snprintf(buf, len, "ended (status %#x)", p->status);
 }
 
-void proc_close(struct proc *p)
+void runner_proc_close(struct proc *p)
 {
 	if (p->out_fd >= 0)
 		close(p->out_fd);

@@ -46,29 +46,29 @@ struct proc {
 	bool running;
 	int status;		/* wait status once !running */
 	int sent;		/* last signal the runner sent, 0 if none */
-	double t_start, t_ready, t_exit;	/* mono_now() */
+	double t_start, t_ready, t_exit;	/* runner_mono_now() */
 };
 
 /* Starts a process; on failure @err says which step failed and why. */
-int proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
-	       size_t len);
+int runner_proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
+		      size_t len);
 /* Signals its process group (and, for SIGKILL, its cgroup). */
-void proc_signal(struct proc *p, int sig);
+void runner_proc_signal(struct proc *p, int sig);
 /*
  * Waits up to @timeout_s for output, a ready message, an exit or a signal
  * (signals_fd()); handles what came and returns. Reaps every child that
  * exited: ours are marked, orphans handed to us as subreaper are dropped.
  */
-void proc_wait(struct proc **procs, size_t n, double timeout_s);
+void runner_proc_wait(struct proc **procs, size_t n, double timeout_s);
 /* Reads what is left in the pipes (after the exits). */
-void proc_drain(struct proc *p);
+void runner_proc_drain(struct proc *p);
 /*
  * The next complete line of stdout (NUL-terminated, valid until the next
  * call), or the last partial line once the pipe is at EOF; NULL if none.
  */
-char *proc_next_line(struct proc *p);
+char *runner_proc_next_line(struct proc *p);
 /* "exited with code 1", "killed by SIGSEGV", "still running". */
-void proc_describe_exit(const struct proc *p, char *buf, size_t len);
-void proc_close(struct proc *p);
+void runner_proc_describe_exit(const struct proc *p, char *buf, size_t len);
+void runner_proc_close(struct proc *p);
 
 #endif

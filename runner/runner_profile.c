@@ -24,8 +24,8 @@ void runner_measure_key(const struct suite *s, double scale, char *buf,
 		n += snprintf(text + n, sizeof(text) - n, " %s", m->args[i]);
 	if (n < sizeof(text))
 		n += snprintf(text + n, sizeof(text) - n, " D=%u L=%llu H=%u "
-			      "cpus=%ld", ct_duration_s(m, scale),
-			      ct_loops(m, scale), m->histogram_us,
+			      "cpus=%ld", runner_ct_duration_s(m, scale),
+			      runner_ct_loops(m, scale), m->histogram_us,
 			      sysconf(_SC_NPROCESSORS_ONLN));
 	sha256_buf(text, n < sizeof(text) ? n : sizeof(text) - 1, hex);
 	/* 16 hex digits name a measurement well enough to look it up. */

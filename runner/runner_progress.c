@@ -27,7 +27,7 @@ static int columns(void)
 	return text_columns(STDOUT_FILENO, 80);
 }
 
-void progress_init(struct progress *pg, size_t nr_steps, double step_s)
+void runner_progress_init(struct progress *pg, size_t nr_steps, double step_s)
 {
 	memset(pg, 0, sizeof(*pg));
 	pg->tty = isatty(STDOUT_FILENO);
@@ -52,8 +52,8 @@ static void fmt_span(char *buf, size_t len, double s)
  * then every step to come at the average wall time of the finished ones,
  * or at the expected measurement when none finished yet.
  */
-const char *progress_suite_left(const struct progress *pg, double now,
-				char *buf, size_t len)
+const char *runner_progress_suite_left(const struct progress *pg, double now,
+				       char *buf, size_t len)
 {
 	double per, left, in_step;
 	size_t after;
@@ -79,7 +79,7 @@ const char *progress_suite_left(const struct progress *pg, double now,
 	return buf;
 }
 
-void progress_clear(struct progress *pg)
+void runner_progress_clear(struct progress *pg)
 {
 	if (pg->tty && pg->drawn)
 		fputs("\r\033[K", stdout);
@@ -108,13 +108,13 @@ static void maxima(const struct progress *pg, char *buf, size_t len)
 static void draw(struct progress *pg)
 {
 	char line[1024], max[512], left[32] = "", suite[32], when[64];
-	double now = mono_now();
+	double now = runner_mono_now();
 	int cols = columns();
 
 	maxima(pg, max, sizeof(max));
 	if (pg->end > 0)
 		fmt_span(left, sizeof(left), pg->end > now ? pg->end - now : 0);
-	progress_suite_left(pg, now, suite, sizeof(suite));
+	runner_progress_suite_left(pg, now, suite, sizeof(suite));
 	snprintf(when, sizeof(when), "%s%s%s%s%s", left[0] ? left : "",
 		 left[0] ? " left" : pg->tty ? "" : "running",
 		 suite[0] ? " (suite " : "", suite, suite[0] ? ")" : "");
@@ -136,22 +136,22 @@ static void draw(struct progress *pg)
 	pg->last = now;
 }
 
-void progress_rep_start(struct progress *pg, size_t step,
-			const char *scenario, unsigned int rep,
-			unsigned int nr_reps)
+void runner_progress_rep_start(struct progress *pg, size_t step,
+			       const char *scenario, unsigned int rep,
+			       unsigned int nr_reps)
 {
 	char ts[16];
 
 	pg->step = step;
 	pg->end = 0;
 	pg->nr_cpus = 0;
-	pg->step_start = mono_now();
+	pg->step_start = runner_mono_now();
 	/* -1 (all bits set): no T: line from that CPU yet. */
 	memset(pg->max_us, 0xff, sizeof(pg->max_us));
 	snprintf(pg->what, sizeof(pg->what), "[%zu/%zu] %s rep %u/%u", step,
 		 pg->nr_steps, scenario, rep, nr_reps);
 	if (pg->tty) {
-		progress_clear(pg);
+		runner_progress_clear(pg);
 		printf("%s  starting", pg->what);
 		pg->drawn = true;
 		fflush(stdout);
@@ -162,15 +162,15 @@ void progress_rep_start(struct progress *pg, size_t step,
 	fflush(stdout);
 }
 
-void progress_measure(struct progress *pg, double seconds)
+void runner_progress_measure(struct progress *pg, double seconds)
 {
-	pg->end = seconds > 0 ? mono_now() + seconds : 0;
-	pg->last = mono_now();
+	pg->end = seconds > 0 ? runner_mono_now() + seconds : 0;
+	pg->last = runner_mono_now();
 	if (pg->tty)
 		draw(pg);
 }
 
-void progress_ctline(struct progress *pg, const struct ctline *t)
+void runner_progress_ctline(struct progress *pg, const struct ctline *t)
 {
 	double period = pg->tty ? PROGRESS_TTY_PERIOD : PROGRESS_PLAIN_PERIOD;
 
@@ -179,25 +179,25 @@ void progress_ctline(struct progress *pg, const struct ctline *t)
 		if (t->thread >= pg->nr_cpus)
 			pg->nr_cpus = t->thread + 1;
 	}
-	if (mono_now() - pg->last >= period)
+	if (runner_mono_now() - pg->last >= period)
 		draw(pg);
 }
 
-void progress_tick(struct progress *pg)
+void runner_progress_tick(struct progress *pg)
 {
 	double period = pg->tty ? PROGRESS_TTY_PERIOD : PROGRESS_PLAIN_PERIOD;
 
-	if (mono_now() - pg->last >= period)
+	if (runner_mono_now() - pg->last >= period)
 		draw(pg);
 }
 
 /* "12:00:03 [2/9] hackbench rep 1/3: ok, max CPU0 1013 us, CPU1 772 us",
  * a reason wrapped beneath it, indented. */
-void progress_rep_end(struct progress *pg, const char *status,
-		      const char *reason)
+void runner_progress_rep_end(struct progress *pg, const char *status,
+			     const char *reason)
 {
 	char max[512], ts[16] = "", suite[32];
-	double now = mono_now();
+	double now = runner_mono_now();
 
 	if (pg->step_start > 0) {
 		pg->done_s += now - pg->step_start;
@@ -205,13 +205,13 @@ void progress_rep_end(struct progress *pg, const char *status,
 		pg->step_start = 0;
 	}
 	maxima(pg, max, sizeof(max));
-	progress_clear(pg);
+	runner_progress_clear(pg);
 	if (!pg->tty) {
 		stamp(ts, sizeof(ts));
 		strcat(ts, " ");
 	}
 	pg->end = 0;
-	progress_suite_left(pg, now, suite, sizeof(suite));
+	runner_progress_suite_left(pg, now, suite, sizeof(suite));
 	printf("%s%s: %s%s%s%s%s%s\n", ts, pg->what, status,
 	       max[0] ? ", " : "", max, suite[0] && pg->step < pg->nr_steps ?
 	       "; suite " : "", suite[0] && pg->step < pg->nr_steps ? suite :
@@ -221,12 +221,12 @@ void progress_rep_end(struct progress *pg, const char *status,
 	fflush(stdout);
 }
 
-void progress_note(struct progress *pg, const char *fmt, ...)
+void runner_progress_note(struct progress *pg, const char *fmt, ...)
 {
 	char ts[16] = "", msg[2048];
 	va_list ap;
 
-	progress_clear(pg);
+	runner_progress_clear(pg);
 	if (!pg->tty) {
 		stamp(ts, sizeof(ts));
 		strcat(ts, " ");

@@ -22,37 +22,37 @@
 struct progress {
 	bool tty;
 	bool drawn;		/* a status line is on the screen */
-	double last;		/* last live update (mono_now) */
+	double last;		/* last live update (runner_mono_now) */
 	size_t step, nr_steps;
 	char what[160];		/* "[2/9] hackbench rep 1/3" */
 	double end;		/* expected end of the measurement, or 0 */
 	long max_us[PROGRESS_MAX_CPUS];
 	int nr_cpus;
 	double step_s;		/* expected measurement of a step; 0 unknown */
-	double step_start;	/* mono_now() at the current step's start */
+	double step_start;	/* runner_mono_now() at the current step's start */
 	double done_s;		/* wall time of the finished steps */
 	size_t done;		/* finished steps */
 };
 
 /* @step_s: the measurement each step is expected to take (0 unknown). */
-void progress_init(struct progress *pg, size_t nr_steps, double step_s);
+void runner_progress_init(struct progress *pg, size_t nr_steps, double step_s);
 /* "~2m10s" for the suite (0 when unknown) into buf. */
-const char *progress_suite_left(const struct progress *pg, double now,
-				char *buf, size_t len);
-void progress_rep_start(struct progress *pg, size_t step,
-			const char *scenario, unsigned int rep,
-			unsigned int nr_reps);
+const char *runner_progress_suite_left(const struct progress *pg, double now,
+				       char *buf, size_t len);
+void runner_progress_rep_start(struct progress *pg, size_t step,
+			       const char *scenario, unsigned int rep,
+			       unsigned int nr_reps);
 /* The measurement started: @seconds expected (0 if unknown). */
-void progress_measure(struct progress *pg, double seconds);
-void progress_ctline(struct progress *pg, const struct ctline *t);
+void runner_progress_measure(struct progress *pg, double seconds);
+void runner_progress_ctline(struct progress *pg, const struct ctline *t);
 /* Redraws the live line when it is due (no cyclictest: time only). */
-void progress_tick(struct progress *pg);
+void runner_progress_tick(struct progress *pg);
 /* A permanent line about the current repetition ("ok, max 40 43 us"). */
-void progress_rep_end(struct progress *pg, const char *status,
-		      const char *reason);
+void runner_progress_rep_end(struct progress *pg, const char *status,
+			     const char *reason);
 /* A permanent line of its own, printed above the status line. */
-void progress_note(struct progress *pg, const char *fmt, ...)
+void runner_progress_note(struct progress *pg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void progress_clear(struct progress *pg);
+void runner_progress_clear(struct progress *pg);
 
 #endif

@@ -4,7 +4,7 @@
  * and wait until each says it is ready, measure, stop everything, collect
  * each workload's summary, judge whether the repetition is valid, restore
  * the tunables. Whatever happens, every process started here is dead and
- * reaped when rep_run() returns.
+ * reaped when runner_rep_run() returns.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,14 +19,15 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "runner_cgroup.h"
 #include "runner_cyclictest.h"
 #include "runner_timerlat.h"
 #include "runner_priv.h"
 #include "runner_proc.h"
-#include "runner_signal.h"
 #include "runner_trace.h"
 #include "runner_util.h"
+#include "stopsig.h"
 
 #define REP_MAX_PROCS	16	/* workloads + cyclictest */
 
@@ -77,7 +78,7 @@ rep_invalid(struct rep_ctx *c, const char *who, const char *fmt, ...)
 		if (!strcmp(c->blamed[i], who))
 			return;
 	if (who)
-		strv_push(&c->blamed, who);
+		runner_strv_push(&c->blamed, who);
 	c->invalid = true;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -94,12 +95,12 @@ rep_invalid(struct rep_ctx *c, const char *who, const char *fmt, ...)
 
 static bool stop_requested(struct rep_ctx *c)
 {
-	if (signals_stop_requested())
+	if (stopsig_signal())
 		c->aborted = true;
 	return c->aborted;
 }
 
-/* All the live processes, for proc_wait(). */
+/* All the live processes, for runner_proc_wait(). */
 static size_t all_procs(struct rep_ctx *c, struct proc **procs)
 {
 	size_t i, n = 0;
@@ -116,7 +117,7 @@ static void wait_some(struct rep_ctx *c, double timeout_s)
 {
 	struct proc *procs[REP_MAX_PROCS];
 
-	proc_wait(procs, all_procs(c, procs), timeout_s);
+	runner_proc_wait(procs, all_procs(c, procs), timeout_s);
 }
 
 static struct rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
@@ -124,12 +125,12 @@ static struct rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
 {
 	struct rep_proc *rp;
 
-	rp = array_push(&c->rr->procs, &c->rr->nr_procs, sizeof(*rp));
+	rp = runner_array_push(&c->rr->procs, &c->rr->nr_procs, sizeof(*rp));
 	if (!rp)
 		return NULL;
 	*index = c->rr->nr_procs - 1;
 	rp->name = strdup(name);
-	rp->argv = strv_dup(argv);
+	rp->argv = runner_strv_dup(argv);
 	rp->ready_s = -1;
 	return rp;
 }
@@ -144,7 +145,7 @@ static void restore_tunables(struct rep_ctx *c)
 	for (i = 0; i < c->applied; i++) {
 		struct tunable *t = runner_tunable(c->r, &c->sc->tunables[i]);
 
-		ret = tunable_restore(t);
+		ret = runner_tunable_restore(t);
 		if (ret)
 			pr_err("cannot restore %s = %s (%s): %s; it stays in "
 			       "the state file", t->key, t->orig, t->path,
@@ -181,14 +182,14 @@ static int apply_tunables(struct rep_ctx *c)
 
 		/* Counted first: a failed write may have half-happened. */
 		c->applied = i + 1;
-		ret = t->save_err ? t->save_err : tunable_write(t, st->value);
+		ret = t->save_err ? t->save_err : runner_tunable_write(t, st->value);
 		if (!ret)
 			continue;
 		restore_tunables(c);
 		if (machine_lacks(ret)) {
-			path_fmt(reason, sizeof(reason), "cannot set %s = %s: "
-				 "%s: %s", t->key, st->value, t->path,
-				 strerror(-ret));
+			rtpaths_fmt(reason, sizeof(reason), "cannot set %s = %s: "
+				    "%s: %s", t->key, st->value, t->path,
+				    strerror(-ret));
 			c->sr->skipped = true;
 			free(c->sr->reason);
 			c->sr->reason = strdup(reason);
@@ -198,10 +199,10 @@ static int apply_tunables(struct rep_ctx *c)
 		}
 		c->r->bad_input = ret == -EINVAL || ret == -ERANGE ||
 				  ret == -EOVERFLOW;
-		path_fmt(reason, sizeof(reason), "%s:%u: %s = %s: %s%s: %s",
-			 c->r->suite.path, st->line, t->key, st->value,
-			 c->r->bad_input ? "the kernel refuses the value: " :
-			 "", t->path, strerror(-ret));
+		rtpaths_fmt(reason, sizeof(reason), "%s:%u: %s = %s: %s%s: %s",
+			    c->r->suite.path, st->line, t->key, st->value,
+			    c->r->bad_input ? "the kernel refuses the value: " :
+			    "", t->path, strerror(-ret));
 		pr_err("%s", reason);
 		snprintf(c->r->stop_reason, sizeof(c->r->stop_reason), "%s",
 			 reason);
@@ -222,7 +223,7 @@ static const char *leaf_for(struct rep_ctx *c, const char *name, char *buf,
 	if (!c->r->cgroup[0])
 		return NULL;
 	snprintf(leaf, sizeof(leaf), "%zu-%s", c->r->step, name);
-	if (cgroup_leaf_create(c->r->cgroup, leaf, buf, len))
+	if (runner_cgroup_leaf_create(c->r->cgroup, leaf, buf, len))
 		return NULL;
 	return buf;
 }
@@ -243,8 +244,8 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	char **argv;
 	int ret;
 
-	ret = suite_workload_argv(wl, c->r->run.scale, &argv, err,
-				  sizeof(err));
+	ret = runner_suite_workload_argv(wl, c->r->run.scale, &argv, err,
+					 sizeof(err));
 	if (ret) {
 		rep_invalid(c, wl->alias, "%s: %s", wl->alias, err);
 		return ret;
@@ -252,7 +253,7 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	runner_program_path(c->r, wl->program, path, sizeof(path));
 	rp = add_rep_proc(c, wl->alias, argv, &s->rp);
 	if (!rp) {
-		strv_free(argv);
+		runner_strv_free(argv);
 		return -ENOMEM;
 	}
 	rp->workload = true;
@@ -260,8 +261,8 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	rp->policy = wl->policy ? strdup(wl->policy) : NULL;
 	rp->has_nice = wl->has_nice;
 	rp->nice = wl->nice;
-	path_fmt(s->log_part, sizeof(s->log_part), "%s/%s.log.part", c->dir,
-		 wl->alias);
+	rtpaths_fmt(s->log_part, sizeof(s->log_part), "%s/%s.log.part", c->dir,
+		    wl->alias);
 	s->log_fd = open(s->log_part, O_WRONLY | O_CREAT | O_TRUNC |
 			 O_CLOEXEC, 0644);
 	spec.stderr_fd = s->log_fd;
@@ -269,12 +270,12 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	spec.cgroup = leaf_for(c, wl->alias, cg, sizeof(cg));
 	if (s->log_fd < 0) {
 		ret = -errno;
-		path_fmt(err, sizeof(err), "%s: %s", s->log_part,
-			 strerror(errno));
+		rtpaths_fmt(err, sizeof(err), "%s: %s", s->log_part,
+			    strerror(errno));
 	} else {
-		ret = proc_spawn(&s->proc, &spec, err, sizeof(err));
+		ret = runner_proc_spawn(&s->proc, &spec, err, sizeof(err));
 	}
-	strv_free(argv);
+	runner_strv_free(argv);
 	if (ret) {
 		rp->error = strdup(err);
 		rep_invalid(c, wl->alias, "cannot start %s (%s): %s",
@@ -306,22 +307,22 @@ static void waiting_note(struct rep_ctx *c, double start, double limit,
 {
 	size_t i;
 
-	if (mono_now() < *next)
+	if (runner_mono_now() < *next)
 		return;
 	*next += 30;
 	for (i = 0; i < c->nr_wls; i++)
 		if (!c->wls[i].proc.ready)
 			break;
 	if (i < c->nr_wls)
-		progress_note(&c->r->progress, "waiting for %s to say ready "
-			      "(%.0f s of %.0f s)", c->wls[i].proc.name,
-			      mono_now() - start, limit);
+		runner_progress_note(&c->r->progress, "waiting for %s to say ready "
+				     "(%.0f s of %.0f s)", c->wls[i].proc.name,
+				     runner_mono_now() - start, limit);
 }
 
 static void wait_ready(struct rep_ctx *c)
 {
 	double limit = c->r->suite.measure.ready_timeout_ns / 1e9;
-	double start = mono_now(), deadline = start + limit;
+	double start = runner_mono_now(), deadline = start + limit;
 	double next_note = start + 30;
 	char how[128];
 	size_t i;
@@ -337,14 +338,14 @@ static void wait_ready(struct rep_ctx *c)
 			all = false;
 			if (p->running)
 				continue;
-			proc_describe_exit(p, how, sizeof(how));
+			runner_proc_describe_exit(p, how, sizeof(how));
 			rep_invalid(c, p->name, "%s %s before it was ready "
 				    "(crashed at start)", p->name, how);
 			return;
 		}
 		if (all || stop_requested(c))
 			return;
-		if (mono_now() > deadline) {
+		if (runner_mono_now() > deadline) {
 			for (i = 0; i < c->nr_wls; i++)
 				if (!c->wls[i].proc.ready)
 					break;
@@ -371,7 +372,7 @@ static bool workload_died(struct rep_ctx *c)
 
 		if (p->running)
 			continue;
-		proc_describe_exit(p, how, sizeof(how));
+		runner_proc_describe_exit(p, how, sizeof(how));
 		rep_invalid(c, p->name, "%s %s during the measurement",
 			    p->name, how);
 		return true;
@@ -384,22 +385,22 @@ static void ct_lines(struct rep_ctx *c)
 	struct ctline t;
 	char *line;
 
-	while ((line = proc_next_line(&c->ct)))
-		if (ct_feed(&c->ctr, line, &t))
-			progress_ctline(&c->r->progress, &t);
+	while ((line = runner_proc_next_line(&c->ct)))
+		if (runner_ct_feed(&c->ctr, line, &t))
+			runner_progress_ctline(&c->r->progress, &t);
 }
 
 static void stop_proc(struct rep_ctx *c, struct proc *p)
 {
-	double deadline = mono_now() + STOP_GRACE_S;
+	double deadline = runner_mono_now() + STOP_GRACE_S;
 
 	if (!p->running)
 		return;
-	proc_signal(p, SIGTERM);
-	while (p->running && mono_now() < deadline)
+	runner_proc_signal(p, SIGTERM);
+	while (p->running && runner_mono_now() < deadline)
 		wait_some(c, 0.1);
 	if (p->running)
-		proc_signal(p, SIGKILL);
+		runner_proc_signal(p, SIGKILL);
 	while (p->running)
 		wait_some(c, 0.1);
 }
@@ -407,7 +408,7 @@ static void stop_proc(struct rep_ctx *c, struct proc *p)
 static void measure_cyclictest(struct rep_ctx *c)
 {
 	const struct suite_measure *m = &c->r->suite.measure;
-	unsigned int secs = ct_duration_s(m, c->r->run.scale);
+	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
 	char cg[PATH_MAX], err[256], how[128];
 	struct proc_spec spec = {
 		.name = "cyclictest", .path = c->r->cyclictest,
@@ -417,7 +418,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 	double deadline;
 	int ret;
 
-	ret = ct_init(&c->ctr, m, c->r->run.scale, c->dir);
+	ret = runner_ct_init(&c->ctr, m, c->r->run.scale, c->dir);
 	if (ret) {
 		rep_invalid(c, "cyclictest",
 			    "cannot build cyclictest's command line");
@@ -428,8 +429,8 @@ static void measure_cyclictest(struct rep_ctx *c)
 	rp = add_rep_proc(c, "cyclictest", c->ctr.argv, &c->ct_rp);
 	if (!rp)
 		return rep_invalid(c, NULL, "out of memory");
-	rtrace_before_cyclictest(&c->trace);
-	ret = proc_spawn(&c->ct, &spec, err, sizeof(err));
+	runner_trace_before_cyclictest(&c->trace);
+	ret = runner_proc_spawn(&c->ct, &spec, err, sizeof(err));
 	if (ret) {
 		rp->error = strdup(err);
 		return rep_invalid(c, "cyclictest",
@@ -437,16 +438,16 @@ static void measure_cyclictest(struct rep_ctx *c)
 	}
 	c->ct_started = true;
 	rp->pid = c->ct.pid;
-	rtrace_arm(&c->trace, c->ct.pid);
-	progress_measure(&c->r->progress, secs);
-	deadline = mono_now() + (secs ? secs + CT_EXTRA_S :
-				 m->timeout_ns / 1e9);
+	runner_trace_arm(&c->trace, c->ct.pid);
+	runner_progress_measure(&c->r->progress, secs);
+	deadline = runner_mono_now() + (secs ? secs + CT_EXTRA_S :
+					m->timeout_ns / 1e9);
 	while (c->ct.running) {
 		wait_some(c, 0.25);
 		ct_lines(c);
 		if (stop_requested(c) || workload_died(c))
 			break;
-		if (mono_now() > deadline) {
+		if (runner_mono_now() > deadline) {
 			rep_invalid(c, "cyclictest", "cyclictest did not "
 				    "finish within %.0f s", secs ?
 				    secs + CT_EXTRA_S : m->timeout_ns / 1e9);
@@ -456,11 +457,11 @@ static void measure_cyclictest(struct rep_ctx *c)
 	/* SIGTERM makes cyclictest write its results and exit. */
 	c->ct_early = c->ct.running;
 	stop_proc(c, &c->ct);
-	rtrace_stop(&c->trace);
+	runner_trace_stop(&c->trace);
 	/* The last refresh may still be in the pipe. */
-	proc_drain(&c->ct);
+	runner_proc_drain(&c->ct);
 	ct_lines(c);
-	proc_describe_exit(&c->ct, how, sizeof(how));
+	runner_proc_describe_exit(&c->ct, how, sizeof(how));
 	if (!c->aborted && !c->invalid &&
 	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
 		rep_invalid(c, "cyclictest", "cyclictest %s", how);
@@ -470,7 +471,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 static void measure_timerlat(struct rep_ctx *c)
 {
 	const struct suite_measure *m = &c->r->suite.measure;
-	unsigned int secs = ct_duration_s(m, c->r->run.scale);
+	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
 	char cg[PATH_MAX], err[256], how[128], *line;
 	struct proc_spec spec = {
 		.name = "rtla", .path = c->r->rtla,
@@ -479,7 +480,7 @@ static void measure_timerlat(struct rep_ctx *c)
 	struct rep_proc *rp;
 	double deadline;
 
-	if (tl_init(&c->tlr, m, c->r->run.scale, c->dir))
+	if (runner_tl_init(&c->tlr, m, c->r->run.scale, c->dir))
 		return rep_invalid(c, "rtla", "cannot build rtla's command "
 				   "line");
 	spec.argv = c->tlr.argv;
@@ -487,22 +488,22 @@ static void measure_timerlat(struct rep_ctx *c)
 	rp = add_rep_proc(c, "rtla", c->tlr.argv, &c->ct_rp);
 	if (!rp)
 		return rep_invalid(c, NULL, "out of memory");
-	if (proc_spawn(&c->ct, &spec, err, sizeof(err))) {
+	if (runner_proc_spawn(&c->ct, &spec, err, sizeof(err))) {
 		rp->error = strdup(err);
 		return rep_invalid(c, "rtla", "cannot start rtla: %s", err);
 	}
 	c->ct_started = true;
 	rp->pid = c->ct.pid;
-	progress_measure(&c->r->progress, secs);
-	deadline = mono_now() + secs + CT_EXTRA_S;
+	runner_progress_measure(&c->r->progress, secs);
+	deadline = runner_mono_now() + secs + CT_EXTRA_S;
 	while (c->ct.running) {
 		wait_some(c, 0.25);
-		while ((line = proc_next_line(&c->ct)))
-			tl_feed(&c->tlr, line);
-		progress_tick(&c->r->progress);
+		while ((line = runner_proc_next_line(&c->ct)))
+			runner_tl_feed(&c->tlr, line);
+		runner_progress_tick(&c->r->progress);
 		if (stop_requested(c) || workload_died(c))
 			break;
-		if (mono_now() > deadline) {
+		if (runner_mono_now() > deadline) {
 			rep_invalid(c, "rtla", "rtla timerlat hist did not "
 				    "finish within %u s", secs + CT_EXTRA_S);
 			break;
@@ -511,10 +512,10 @@ static void measure_timerlat(struct rep_ctx *c)
 	/* rtla prints what it has on SIGTERM too, but the run is cut. */
 	c->ct_early = c->ct.running;
 	stop_proc(c, &c->ct);
-	proc_drain(&c->ct);
-	while ((line = proc_next_line(&c->ct)))
-		tl_feed(&c->tlr, line);
-	proc_describe_exit(&c->ct, how, sizeof(how));
+	runner_proc_drain(&c->ct);
+	while ((line = runner_proc_next_line(&c->ct)))
+		runner_tl_feed(&c->tlr, line);
+	runner_proc_describe_exit(&c->ct, how, sizeof(how));
 	if (!c->aborted && !c->invalid &&
 	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
 		rep_invalid(c, "rtla", "rtla timerlat hist %s", how);
@@ -523,10 +524,10 @@ static void measure_timerlat(struct rep_ctx *c)
 static void measure_none(struct rep_ctx *c)
 {
 	const struct suite_measure *m = &c->r->suite.measure;
-	double deadline = mono_now() + m->timeout_ns / 1e9;
+	double deadline = runner_mono_now() + m->timeout_ns / 1e9;
 	size_t i;
 
-	progress_measure(&c->r->progress, 0);
+	runner_progress_measure(&c->r->progress, 0);
 	for (;;) {
 		bool running = false;
 
@@ -534,14 +535,14 @@ static void measure_none(struct rep_ctx *c)
 			running |= c->wls[i].proc.running;
 		if (!running || stop_requested(c))
 			return;
-		if (mono_now() > deadline) {
+		if (runner_mono_now() > deadline) {
 			rep_invalid(c, NULL, "the workloads did not finish "
 				    "within the suite's timeout (%.0f s)",
 				    m->timeout_ns / 1e9);
 			return;
 		}
 		wait_some(c, 0.25);
-		progress_tick(&c->r->progress);
+		runner_progress_tick(&c->r->progress);
 	}
 }
 
@@ -566,25 +567,25 @@ static void stop_all(struct rep_ctx *c)
 		stop_proc(c, &c->ct);
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.running)
-			proc_signal(&c->wls[i].proc, SIGTERM);
-	deadline = mono_now() + STOP_GRACE_S;
-	while (any_running(c) && mono_now() < deadline)
+			runner_proc_signal(&c->wls[i].proc, SIGTERM);
+	deadline = runner_mono_now() + STOP_GRACE_S;
+	while (any_running(c) && runner_mono_now() < deadline)
 		wait_some(c, 0.1);
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.running)
-			proc_signal(&c->wls[i].proc, SIGKILL);
+			runner_proc_signal(&c->wls[i].proc, SIGKILL);
 	while (any_running(c))
 		wait_some(c, 0.1);
 	/* Descendants that left the process group die with the leaf. */
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.cgroup[0])
-			cgroup_destroy(c->wls[i].proc.cgroup);
+			runner_cgroup_destroy(c->wls[i].proc.cgroup);
 	if (c->ct_started && c->ct.cgroup[0])
-		cgroup_destroy(c->ct.cgroup);
+		runner_cgroup_destroy(c->ct.cgroup);
 	wait_some(c, 0);
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].started)
-			proc_drain(&c->wls[i].proc);
+			runner_proc_drain(&c->wls[i].proc);
 }
 
 /* ---- collecting ---------------------------------------------------------- */
@@ -610,7 +611,7 @@ static void check_exit(struct rep_ctx *c, const struct proc *p)
 
 	if (WIFEXITED(p->status) && !WEXITSTATUS(p->status))
 		return;
-	proc_describe_exit(p, how, sizeof(how));
+	runner_proc_describe_exit(p, how, sizeof(how));
 	if (WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGKILL &&
 	    p->sent == SIGKILL)
 		rep_invalid(c, p->name,
@@ -624,7 +625,7 @@ static void keep_stdout(struct rep_ctx *c, const struct proc *p)
 {
 	char path[PATH_MAX];
 
-	path_fmt(path, sizeof(path), "%s/%s.stdout", c->dir, p->name);
+	rtpaths_fmt(path, sizeof(path), "%s/%s.stdout", c->dir, p->name);
 	fsio_write_atomic(path, p->out ? p->out : "", p->out_len);
 }
 
@@ -671,7 +672,7 @@ static void collect_summary(struct rep_ctx *c, struct wl_slot *s)
 				   "%s's summary is not a JSON object",
 				   p->name);
 	}
-	path_fmt(path, sizeof(path), "%s/%s.json", c->dir, p->name);
+	rtpaths_fmt(path, sizeof(path), "%s/%s.json", c->dir, p->name);
 	{
 		char *copy = strndup(line, n + 1);
 
@@ -701,7 +702,7 @@ static void collect_workload(struct rep_ctx *c, struct wl_slot *s)
 	if (s->log_fd >= 0) {
 		close(s->log_fd);
 		s->log_fd = -1;
-		path_fmt(log, sizeof(log), "%s/%s.log", c->dir, s->wl->alias);
+		rtpaths_fmt(log, sizeof(log), "%s/%s.log", c->dir, s->wl->alias);
 		rename(s->log_part, log);
 	}
 	if (!s->started)
@@ -769,7 +770,7 @@ static void collect_timerlat(struct rep_ctx *c)
 	note_exit(&c->rr->procs[c->ct_rp], &c->ct);
 	complete = c->ct_started && !c->ct_early && !c->ct.running &&
 		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
-	if (tl_finish(&c->tlr, complete, why, sizeof(why)))
+	if (runner_tl_finish(&c->tlr, complete, why, sizeof(why)))
 		rep_invalid(c, "rtla", "%s", why);
 }
 
@@ -784,7 +785,7 @@ static void collect_cyclictest(struct rep_ctx *c)
 	complete = c->ct_started && !c->ct_early && !c->ct.running &&
 		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
 	c->ctr.elapsed_s = c->ct.t_exit - c->ct.t_start;
-	if (ct_finish(&c->ctr, complete, why, sizeof(why)))
+	if (runner_ct_finish(&c->ctr, complete, why, sizeof(why)))
 		rep_invalid(c, "cyclictest", "%s", why);
 	rr->finals = calloc(c->ctr.nr_threads ? c->ctr.nr_threads : 1,
 			    sizeof(*rr->finals));
@@ -805,13 +806,13 @@ static void rep_cleanup(struct rep_ctx *c)
 	for (i = 0; i < c->nr_wls; i++) {
 		if (c->wls[i].log_fd >= 0)
 			close(c->wls[i].log_fd);
-		proc_close(&c->wls[i].proc);
+		runner_proc_close(&c->wls[i].proc);
 	}
 	free(c->wls);
-	strv_free(c->blamed);
-	proc_close(&c->ct);
-	ct_free(&c->ctr);
-	tl_free(&c->tlr);
+	runner_strv_free(c->blamed);
+	runner_proc_close(&c->ct);
+	runner_ct_free(&c->ctr);
+	runner_tl_free(&c->tlr);
 }
 
 static int rep_prepare(struct rep_ctx *c, unsigned int rep)
@@ -820,7 +821,7 @@ static int rep_prepare(struct rep_ctx *c, unsigned int rep)
 	int ret;
 
 	snprintf(c->rr->dir, sizeof(c->rr->dir), "%s/%u", c->sc->name, rep);
-	path_fmt(c->dir, sizeof(c->dir), "%s/%s", c->r->run.dir, c->rr->dir);
+	rtpaths_fmt(c->dir, sizeof(c->dir), "%s/%s", c->r->run.dir, c->rr->dir);
 	ret = fsio_mkdir_p(c->dir, 0755);
 	if (ret) {
 		pr_err("%s: %s", c->dir, strerror(-ret));
@@ -841,8 +842,8 @@ static int rep_prepare(struct rep_ctx *c, unsigned int rep)
 	return 0;
 }
 
-int rep_run(struct runner *r, size_t scen, unsigned int rep,
-	    struct rep_result *rr)
+int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
+		   struct rep_result *rr)
 {
 	struct rep_ctx c = {
 		.r = r, .sc = &r->suite.scenarios[scen],
@@ -852,7 +853,7 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 	int ret;
 
 	rr->rep = rep;
-	realtime_now(&rr->start);
+	runner_realtime_now(&rr->start);
 	ret = rep_prepare(&c, rep);
 	if (ret)
 		goto out;
@@ -860,8 +861,8 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (ret || rr->status == REP_SKIPPED)
 		goto out;
 	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
-	rtrace_begin(&c.trace, c.sc->tool == SUITE_TOOL_TIMERLAT ?
-		     TRACE_CAPTURE_OFF : r->run.trace, c.dir);
+	runner_trace_begin(&c.trace, c.sc->tool == SUITE_TOOL_TIMERLAT ?
+			   TRACE_CAPTURE_OFF : r->run.trace, c.dir);
 	start_workloads(&c);
 	if (!c.invalid)
 		wait_ready(&c);
@@ -882,8 +883,8 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 		collect_cyclictest(&c);
 	if (!c.aborted)
 		check_expects(&c);
-	rtrace_finish(&c.trace, c.dir, !c.aborted && !stop_requested(&c),
-		      &c.ctr, rr->finals, rr->nr_finals, &rr->trace);
+	runner_trace_finish(&c.trace, c.dir, !c.aborted && !stop_requested(&c),
+			    &c.ctr, rr->finals, rr->nr_finals, &rr->trace);
 	restore_tunables(&c);
 	if (c.aborted) {
 		rr->status = REP_ABORTED;
@@ -895,6 +896,6 @@ int rep_run(struct runner *r, size_t scen, unsigned int rep,
 out:
 	restore_tunables(&c);
 	rep_cleanup(&c);
-	realtime_now(&rr->end);
+	runner_realtime_now(&rr->end);
 	return ret;
 }

@@ -22,7 +22,7 @@ static const char *const plain_reqs[] = {
 	"slice-extension:linux-7.0", "timerlat",
 };
 
-bool req_valid(const char *req)
+bool runner_req_valid(const char *req)
 {
 	uint64_t n;
 	size_t i;
@@ -39,13 +39,13 @@ bool req_valid(const char *req)
 	return false;
 }
 
-bool req_needs_debugfs(const char *req)
+bool runner_req_needs_debugfs(const char *req)
 {
 	return !strcmp(req, "debugfs") || !strcmp(req, "sched-features") ||
 	       !strcmp(req, "base-slice");
 }
 
-bool req_needs_tracefs(const char *req)
+bool runner_req_needs_tracefs(const char *req)
 {
 	return !strcmp(req, "tracefs") || !strcmp(req, "timerlat");
 }
@@ -199,8 +199,8 @@ static int check_sysctl(const char *name, char *reason, size_t len)
 	return 0;
 }
 
-int req_check(const char *req, const struct req_env *env, char *reason,
-	      size_t len)
+int runner_req_check(const char *req, const struct req_env *env, char *reason,
+		     size_t len)
 {
 	char buf[16];
 	uint64_t n;

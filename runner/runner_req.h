@@ -16,12 +16,12 @@ struct req_env {
 };
 
 /* Syntax only (for the suite parser): a known requirement, well formed. */
-bool req_valid(const char *req);
+bool runner_req_valid(const char *req);
 /* True when checking @req needs debugfs or tracefs mounted. */
-bool req_needs_debugfs(const char *req);
-bool req_needs_tracefs(const char *req);
+bool runner_req_needs_debugfs(const char *req);
+bool runner_req_needs_tracefs(const char *req);
 /* Returns 1 when met, 0 when not, with @reason saying why not. */
-int req_check(const char *req, const struct req_env *env, char *reason,
-	      size_t len);
+int runner_req_check(const char *req, const struct req_env *env, char *reason,
+		     size_t len);
 
 #endif

@@ -32,7 +32,7 @@ static const struct argp restore_argp = {
 	NULL, NULL, NULL
 };
 
-int cmd_restore(int argc, char **argv)
+int runner_cmd_restore(int argc, char **argv)
 {
 	struct state st;
 	int ret;
@@ -45,11 +45,11 @@ int cmd_restore(int argc, char **argv)
 		return EXIT_ENVIRONMENT;
 	}
 	/* Acquiring restores a dead run's state, and says so. */
-	ret = state_acquire(&st, state_dir_default(), STATE_LOCK_WAIT_S,
-			    "restore", "rtgate restore");
+	ret = runner_state_acquire(&st, runner_state_dir_default(), STATE_LOCK_WAIT_S,
+				   "restore", "rtgate restore");
 	if (ret)
 		return EXIT_ENVIRONMENT;
-	state_release(&st);
+	runner_state_release(&st);
 	if (st.restored)
 		printf("%s: restored what the dead run left (see above)\n",
 		       st.dir);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 #include "runner.h"
 #include "runner_cgroup.h"
 #include "runner_cyclictest.h"
@@ -37,10 +39,11 @@
 #include "runner_priv.h"
 #include "runner_profile.h"
 #include "runner_req.h"
-#include "runner_signal.h"
 #include "runner_trace.h"
 #include "runner_util.h"
 #include "sha256.h"
+#include "stopsig.h"
+#include "timefmt.h"
 
 /* `rtgate run`: one option table, its parser (common/cli.h). */
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
@@ -144,157 +147,10 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 	return cli_parse("run", &run_argp, argc, argv, 0, p);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The suites NAME can find, for the message of one that is not there. */
-static void list_suites(const char *bin_dir, const char *arg)
-{
-	const char *names[128], *near;
-	char dirs[2][PATH_MAX], *n;
-	size_t nn = 0, i, k;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dirs[0], sizeof(dirs[0]), "suites");
-	path_fmt(dirs[1], sizeof(dirs[1]), "%s/../suites", bin_dir);
-	for (k = 0; k < 2; k++) {
-		d = opendir(dirs[k]);
-		while (d && (e = readdir(d)) && nn < 128) {
-			size_t len = strlen(e->d_name);
-
-			if (len <= 6 || strcmp(e->d_name + len - 6, ".suite"))
-				continue;
-			n = strndup(e->d_name, len - 6);
-			for (i = 0; n && i < nn && strcmp(names[i], n); i++)
-				;
-			if (n && i == nn)
-				names[nn++] = n;
-			else
-				free(n);
-		}
-		if (d)
-			closedir(d);
-	}
-	qsort(names, nn, sizeof(names[0]), cmp_str);
-	near = cli_nearest(arg, names, nn);
-	if (near)
-		fprintf(stderr, "Did you mean '%s'? ", near);
-	fprintf(stderr, "Suites: ");
-	for (i = 0; i < nn; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
-	fprintf(stderr, "%s\n", nn ? "" : "none found");
-	for (i = 0; i < nn; i++)
-		free((char *)names[i]);
-}
-
-int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
-			 size_t len)
-{
-	size_t n = strlen(arg);
-
-	if (strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".suite"))) {
-		snprintf(buf, len, "%s", arg);
-		return 0;
-	}
-	snprintf(buf, len, "suites/%s.suite", arg);
-	if (fsio_exists(buf))
-		return 0;
-	path_fmt(buf, len, "%s/../suites/%s.suite", bin_dir, arg);
-	if (fsio_exists(buf))
-		return 0;
-	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
-	       "%s.suite exists", arg, arg, bin_dir, arg);
-	list_suites(bin_dir, arg);
-	return -ENOENT;
-}
-
 static int resolve_suite(struct runner *r)
 {
 	return runner_resolve_suite(r->params.suite, r->bin_dir,
 				    r->suite_path, sizeof(r->suite_path));
-}
-
-void runner_program_path(const struct runner *r, const char *program,
-			 char *buf, size_t len)
-{
-	if (strchr(program, '/'))
-		snprintf(buf, len, "%s", program);
-	else
-		path_fmt(buf, len, "%s/%s", r->bin_dir, program);
-}
-
-static int find_in_path(const char *name, char *buf, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	int ret = -ENOENT;
-
-	copy = strdup(path && *path ? path : "/usr/local/sbin:/usr/local/bin:"
-		      "/usr/sbin:/usr/bin:/sbin:/bin");
-	if (!copy)
-		return -ENOMEM;
-	for (dir = strtok_r(copy, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", dir, name);
-		if (!access(buf, X_OK)) {
-			ret = 0;
-			break;
-		}
-	}
-	free(copy);
-	return ret;
-}
-
-/* Missing programs are a broken installation: exit 4 before any change. */
-static int check_tools(struct runner *r)
-{
-	char path[PATH_MAX];
-	size_t i, j;
-
-	if (suite_uses_cyclictest(&r->suite) &&
-	    find_in_path("cyclictest", r->cyclictest, sizeof(r->cyclictest))) {
-		pr_err("cyclictest is not installed (Debian: apt-get install "
-		       "rt-tests; Fedora: dnf install rt-tests)");
-		return -ENOENT;
-	}
-	if (suite_uses_timerlat(&r->suite) &&
-	    find_in_path("rtla", r->rtla, sizeof(r->rtla))) {
-		pr_err("rtla is not installed: timerlat scenarios measure "
-		       "with rtla timerlat hist (Debian: apt-get install rtla)");
-		return -ENOENT;
-	}
-	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const struct suite_scenario *sc = &r->suite.scenarios[i];
-
-		for (j = 0; j < sc->nr_workloads; j++) {
-			runner_program_path(r, sc->workloads[j].program, path,
-					    sizeof(path));
-			if (!access(path, X_OK))
-				continue;
-			pr_err("%s:%u: workload program %s: %s (build it: "
-			       "make)", r->suite.path, sc->workloads[j].line,
-			       path, strerror(errno));
-			return -ENOENT;
-		}
-	}
-	return 0;
-}
-
-struct tunable *runner_tunable(struct runner *r,
-			       const struct suite_tunable *st)
-{
-	struct tunable t;
-	size_t i;
-
-	if (tunable_init(&t, st, r->debugfs[0] ? r->debugfs : NULL))
-		return NULL;
-	for (i = 0; i < r->nr_tunables; i++)
-		if (!strcmp(r->tunables[i].key, t.key))
-			return &r->tunables[i];
-	return NULL;
 }
 
 /* ---- preparing the machine ----------------------------------------------- */
@@ -307,8 +163,8 @@ static bool suite_needs(const struct suite *s, bool tracefs)
 		const struct suite_scenario *sc = &s->scenarios[i];
 
 		for (j = 0; sc->requires[j]; j++)
-			if (tracefs ? req_needs_tracefs(sc->requires[j]) :
-			    req_needs_debugfs(sc->requires[j]))
+			if (tracefs ? runner_req_needs_tracefs(sc->requires[j]) :
+			    runner_req_needs_debugfs(sc->requires[j]))
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_tunables; j++)
 			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
@@ -324,21 +180,21 @@ static void find_mounts(struct runner *r)
 	bool mounted;
 
 	if (suite_needs(&r->suite, false)) {
-		if (!mount_ensure("debugfs", r->debugfs, sizeof(r->debugfs),
-				  &mounted) && mounted)
+		if (!runner_mount_ensure("debugfs", r->debugfs, sizeof(r->debugfs),
+					 &mounted) && mounted)
 			pr_info("mounted debugfs on %s", r->debugfs);
-	} else if (mount_find("debugfs", r->debugfs, sizeof(r->debugfs))) {
+	} else if (runner_mount_find("debugfs", r->debugfs, sizeof(r->debugfs))) {
 		r->debugfs[0] = '\0';
 	}
 	if (suite_needs(&r->suite, true)) {
-		if (!mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
-				  &mounted) && mounted)
+		if (!runner_mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
+					 &mounted) && mounted)
 			pr_info("mounted tracefs on %s", r->tracefs);
 	} else if (r->run.trace != TRACE_CAPTURE_OFF) {
 		/* libtracefs mounts it when tracing starts; say where. */
-		mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
-			     &mounted);
-	} else if (mount_find("tracefs", r->tracefs, sizeof(r->tracefs))) {
+		runner_mount_ensure("tracefs", r->tracefs, sizeof(r->tracefs),
+				    &mounted);
+	} else if (runner_mount_find("tracefs", r->tracefs, sizeof(r->tracefs))) {
 		r->tracefs[0] = '\0';
 	}
 }
@@ -348,14 +204,14 @@ static int setup_cgroup(struct runner *r)
 {
 	int ret;
 
-	if (cgroup_run_path(r->cgroup, sizeof(r->cgroup))) {
+	if (runner_cgroup_run_path(r->cgroup, sizeof(r->cgroup))) {
 		r->cgroup[0] = '\0';
 		return 0;
 	}
-	ret = state_add_undo(&r->state, "cgroup", r->cgroup, NULL);
+	ret = runner_state_add_undo(&r->state, "cgroup", r->cgroup, NULL);
 	if (ret)
 		return ret;
-	if (cgroup_create(r->cgroup)) {
+	if (runner_cgroup_create(r->cgroup)) {
 		pr_debug("no cgroup for the run (%s): process groups only",
 			 r->cgroup);
 		r->cgroup[0] = '\0';
@@ -363,15 +219,31 @@ static int setup_cgroup(struct runner *r)
 	return 0;
 }
 
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT ask the run to stop (it then
+ * restores and exits 5); SIGCHLD wakes the event loop; a reader gone is
+ * an EPIPE to handle, not a death.
+ */
+static int install_signals(void)
+{
+	static const int stop[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < sizeof(stop) / sizeof(stop[0]); i++)
+		ret = stopsig_catch(stop[i], STOPSIG_STOP);
+	if (!ret)
+		ret = stopsig_catch(SIGCHLD, STOPSIG_WAKE);
+	signal(SIGPIPE, SIG_IGN);
+	return ret;
+}
+
 static int make_run_id(struct runner *r, const char *results)
 {
 	char stamp[32];
-	struct tm tm;
-	time_t now = time(NULL);
 	int i;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	timefmt_compact(time(NULL), stamp, sizeof(stamp));
 	for (i = 1; i < 100; i++) {
 		if (i == 1)
 			snprintf(r->run.id, sizeof(r->run.id), "%s-%s", stamp,
@@ -424,7 +296,7 @@ static int setup_results(struct runner *r)
 	ret = fsio_read_all(r->suite_path, &text, &len);
 	if (!ret) {
 		sha256_buf(text, len, r->run.suite_sha256);
-		path_fmt(path, sizeof(path), "%s/suite.suite", r->run.dir);
+		rtpaths_fmt(path, sizeof(path), "%s/suite.suite", r->run.dir);
 		ret = fsio_write_atomic(path, text, len);
 		free(text);
 	}
@@ -433,8 +305,8 @@ static int setup_results(struct runner *r)
 		return ret;
 	}
 	link_latest(r, results);
-	state_label(&r->state, r->run.id);
-	return state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
+	runner_state_label(&r->state, r->run.id);
+	return runner_state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
 }
 
 /* Every distinct tunable, its original saved and recorded for undo. */
@@ -454,27 +326,27 @@ static int save_tunables(struct runner *r)
 
 			if (runner_tunable(r, &sc->tunables[j]))
 				continue;
-			t = array_push(&r->tunables, &r->nr_tunables,
-				       sizeof(*t));
+			t = runner_array_push(&r->tunables, &r->nr_tunables,
+					      sizeof(*t));
 			if (!t)
 				return -ENOMEM;
-			ret = tunable_init(t, &sc->tunables[j], dbg);
+			ret = runner_tunable_init(t, &sc->tunables[j], dbg);
 			if (ret)
 				return ret;
-			if (tunable_save(t))
+			if (runner_tunable_save(t))
 				continue;	/* the scenario will SKIP */
 			cJSON_AddStringToObject(r->run.tunables_before, t->key,
 						t->orig);
 			undo = cJSON_CreateObject();
 			cJSON_AddStringToObject(undo, "tunable",
-					suite_tunable_kind_name(t->kind));
+					runner_suite_tunable_kind_name(t->kind));
 			cJSON_AddStringToObject(undo, "path", t->path);
 			if (t->feature[0])
 				cJSON_AddStringToObject(undo, "feature",
 							t->feature);
 			cJSON_AddStringToObject(undo, "value", t->orig);
-			ret = state_add_undo(&r->state, "tunable", t->key,
-					     undo);
+			ret = runner_state_add_undo(&r->state, "tunable", t->key,
+						    undo);
 			if (ret)
 				return ret;
 		}
@@ -515,8 +387,8 @@ static void check_cpus(const struct suite_scenario *sc, struct scen_result *sr)
 		CPU_AND(&both, &wl->cpuset, &avail);
 		if (CPU_EQUAL(&both, &wl->cpuset))
 			continue;
-		format_cpulist(&wl->cpuset, want, sizeof(want));
-		format_cpulist(&avail, online, sizeof(online));
+		parse_cpulist_format(&wl->cpuset, want, sizeof(want));
+		parse_cpulist_format(&avail, online, sizeof(online));
 		skip_scenario(sr, "workload %s wants CPUs %s; this machine "
 			      "offers %s", wl->alias, want, online);
 	}
@@ -539,13 +411,13 @@ static int preflight(struct runner *r)
 		sr->sc = sc;
 		sr->tunables = cJSON_CreateObject();
 		for (j = 0; sc->requires[j]; j++)
-			if (!req_check(sc->requires[j], &env, reason,
-				       sizeof(reason)))
+			if (!runner_req_check(sc->requires[j], &env, reason,
+					      sizeof(reason)))
 				skip_scenario(sr, "requires %s: %s",
 					      sc->requires[j], reason);
 		/* rtla needs the kernel's tracer: no tracer, no measurement. */
 		if (sc->tool == SUITE_TOOL_TIMERLAT &&
-		    !req_check("timerlat", &env, reason, sizeof(reason)))
+		    !runner_req_check("timerlat", &env, reason, sizeof(reason)))
 			skip_scenario(sr, "tool timerlat: %s", reason);
 		check_cpus(sc, sr);
 		for (j = 0; j < sc->nr_tunables; j++) {
@@ -564,113 +436,7 @@ static int preflight(struct runner *r)
 	return 0;
 }
 
-/*
- * Fisher-Yates over one round. The manifest's "order" records what ran,
- * so the seed needs no keeping; it only has to differ between runs.
- */
-static void shuffle_round(struct run_step *round, size_t n)
-{
-	static unsigned short xsubi[3];
-	size_t i, j;
-
-	if (!xsubi[0] && !xsubi[1] && !xsubi[2]) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		xsubi[0] = ts.tv_nsec;
-		xsubi[1] = ts.tv_nsec >> 16;
-		xsubi[2] = getpid();
-	}
-	for (i = n; i > 1; i--) {
-		struct run_step tmp;
-
-		j = nrand48(xsubi) % i;
-		tmp = round[i - 1];
-		round[i - 1] = round[j];
-		round[j] = tmp;
-	}
-}
-
-static int build_order(struct runner *r, struct run_step **steps,
-		       size_t *nr)
-{
-	size_t n = r->suite.nr_scenarios, i, k = 0;
-	unsigned int reps = r->run.repetitions, rep;
-
-	*steps = calloc(n * reps, sizeof(**steps));
-	if (!*steps)
-		return -ENOMEM;
-	if (r->suite.order != SUITE_ORDER_BLOCKED) {
-		for (rep = 1; rep <= reps; rep++) {
-			for (i = 0; i < n; i++)
-				(*steps)[k + i] = (struct run_step){ i, rep };
-			if (r->suite.order == SUITE_ORDER_RANDOMIZED)
-				shuffle_round(*steps + k, n);
-			k += n;
-		}
-	} else {
-		for (i = 0; i < n; i++)
-			for (rep = 1; rep <= reps; rep++)
-				(*steps)[k++] = (struct run_step){ i, rep };
-	}
-	*nr = k;
-	return 0;
-}
-
 /* ---- the run ------------------------------------------------------------- */
-
-int runner_run_step(struct runner *r, struct run_step st)
-{
-	struct scen_result *sr = &r->run.scens[st.scen];
-	struct rep_result *rr;
-	int ret;
-
-	if (sr->skipped)
-		return 0;
-	rr = array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
-	if (!array_push(&r->run.order, &r->run.nr_order,
-			sizeof(*r->run.order)) || !rr)
-		return -ENOMEM;
-	r->run.order[r->run.nr_order - 1] = st;
-	r->step++;
-	progress_rep_start(&r->progress, r->step, sr->sc->name, st.rep,
-			   st.rep > r->run.repetitions ? st.rep :
-			   r->run.repetitions);
-	ret = rep_run(r, st.scen, st.rep, rr);
-	if (ret)
-		return ret;
-	progress_rep_end(&r->progress, rep_status_name(rr->status),
-			 rr->reason);
-	ret = manifest_write(&r->run);
-	if (ret)
-		pr_err("%s/manifest.json: %s", r->run.dir, strerror(-ret));
-	return ret;
-}
-
-static int run_steps(struct runner *r)
-{
-	struct run_step *steps;
-	size_t nr, i, todo = 0;
-	int ret;
-
-	ret = build_order(r, &steps, &nr);
-	if (ret)
-		return ret;
-	for (i = 0; i < nr; i++)
-		todo += !r->run.scens[steps[i].scen].skipped;
-	progress_init(&r->progress, todo,
-		      suite_uses_cyclictest(&r->suite) ?
-		      ct_duration_s(&r->suite.measure, r->run.scale) : 0);
-	for (i = 0; i < r->suite.nr_scenarios; i++)
-		if (r->run.scens[i].skipped)
-			progress_note(&r->progress, "SKIPPED %s: %s",
-				      r->suite.scenarios[i].name,
-				      r->run.scens[i].reason);
-	for (i = 0; i < nr && !signals_stop_requested() && !ret; i++)
-		ret = runner_run_step(r, steps[i]);
-	free(steps);
-	return ret;
-}
 
 /* Restores every tunable; returns how many could not be restored. */
 static int restore_all(struct runner *r)
@@ -684,7 +450,7 @@ static int restore_all(struct runner *r)
 
 		if (t->save_err)
 			continue;
-		ret = tunable_restore(t);
+		ret = runner_tunable_restore(t);
 		if (ret) {
 			pr_err("cannot restore %s = %s (%s): %s", t->key,
 			       t->orig, t->path, strerror(-ret));
@@ -692,7 +458,7 @@ static int restore_all(struct runner *r)
 		}
 		if (!r->run.tunables_after)
 			r->run.tunables_after = cJSON_CreateObject();
-		if (tunable_read(t, now, sizeof(now)))
+		if (runner_tunable_read(t, now, sizeof(now)))
 			continue;
 		cJSON_AddStringToObject(r->run.tunables_after, t->key, now);
 		if (strcmp(now, t->orig))
@@ -716,8 +482,8 @@ static int judge_run(struct runner *r)
 	struct analyze_params ap;
 	int code;
 
-	analyze_params_init(&ap);
-	code = analyze_report_run(r->run.dir, &ap);
+	an_params_init(&ap);
+	code = an_report_run(r->run.dir, &ap);
 	if (!r->params.no_history)
 		history_record_run(r->run.dir);
 	return code;
@@ -725,15 +491,15 @@ static int judge_run(struct runner *r)
 
 static int finish(struct runner *r, int err)
 {
-	int stop = signals_stop_requested(), failed, killed, code, verdict;
+	int stop = stopsig_signal(), failed, killed, code, verdict;
 	bool invalid = false;
 	size_t i;
 
-	progress_clear(&r->progress);
+	runner_progress_clear(&r->progress);
 	failed = restore_all(r);
 	if (r->cgroup[0])
-		cgroup_destroy(r->cgroup);
-	killed = state_kill_owned(r->state.dir);
+		runner_cgroup_destroy(r->cgroup);
+	killed = runner_state_kill_owned(r->state.dir);
 	if (killed > 0)
 		pr_warn("killed %d leftover process%s of the run", killed,
 			killed == 1 ? "" : "es");
@@ -743,38 +509,38 @@ static int finish(struct runner *r, int err)
 			 "interrupted by SIG%s", sigabbrev_np(stop));
 	} else if (err) {
 		r->run.status = RUN_ABORTED;
-		path_fmt(r->run.reason, sizeof(r->run.reason),
-			 "stopped by an error: %s", r->stop_reason[0] ?
-			 r->stop_reason : strerror(-err));
+		rtpaths_fmt(r->run.reason, sizeof(r->run.reason),
+			    "stopped by an error: %s", r->stop_reason[0] ?
+			    r->stop_reason : strerror(-err));
 	} else {
 		r->run.status = RUN_COMPLETE;
 	}
 	r->run.ended = true;
-	realtime_now(&r->run.end);
-	if (manifest_write(&r->run))
+	runner_realtime_now(&r->run.end);
+	if (runner_manifest_write(&r->run))
 		pr_err("%s/manifest.json: cannot write it", r->run.dir);
 	runner_summary_print(&r->run, r->run.dir);
 
 	verdict = judge_run(r);
-	if (!stop && signals_stop_requested() && r->run.status == RUN_COMPLETE) {
+	if (!stop && stopsig_signal() && r->run.status == RUN_COMPLETE) {
 		/*
 		 * Stopped while the reports were written: the run did not
 		 * finish as asked, and says so (exit 5), in reports that
 		 * match the manifest.
 		 */
-		stop = signals_stop_requested();
+		stop = stopsig_signal();
 		r->run.status = RUN_ABORTED;
 		snprintf(r->run.reason, sizeof(r->run.reason), "interrupted by "
 			 "SIG%s while the reports were written",
 			 sigabbrev_np(stop));
-		if (manifest_write(&r->run))
+		if (runner_manifest_write(&r->run))
 			pr_err("%s/manifest.json: cannot write it", r->run.dir);
 		pr_warn("run %s: %s", r->run.id, r->run.reason);
 		verdict = judge_run(r);
 	}
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const char *st = scen_status_name(&r->run.scens[i]);
+		const char *st = runner_scen_status_name(&r->run.scens[i]);
 
 		invalid |= !strcmp(st, "invalid") || !strcmp(st, "partial");
 	}
@@ -791,11 +557,11 @@ static int finish(struct runner *r, int err)
 		pr_err("%d tunable%s could not be restored; %s keeps them for "
 		       "`rtgate restore`", failed, failed == 1 ? "" : "s",
 		       r->state.path);
-		state_leave(&r->state);
+		runner_state_leave(&r->state);
 	} else {
-		state_release(&r->state);
+		runner_state_release(&r->state);
 	}
-	guard_stop(&r->guard);
+	runner_guard_stop(&r->guard);
 	return failed ? EXIT_ENVIRONMENT : code;
 }
 
@@ -805,8 +571,8 @@ static int prepare(struct runner *r)
 	int ret;
 
 	r->guard.fd = -1;
-	ret = state_acquire(&r->state, state_dir_default(),
-			    STATE_LOCK_WAIT_S, "run", r->suite.name);
+	ret = runner_state_acquire(&r->state, runner_state_dir_default(),
+				   STATE_LOCK_WAIT_S, "run", r->suite.name);
 	if (ret)
 		return ret;
 	/* Every process the run starts carries its owner, tools included. */
@@ -814,12 +580,12 @@ static int prepare(struct runner *r)
 		ret = -errno;
 		goto fail;
 	}
-	ret = guard_start(&r->guard, r->state.dir);
+	ret = runner_guard_start(&r->guard, r->state.dir);
 	if (ret) {
 		pr_err("cannot start the guardian: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = signals_install();
+	ret = install_signals();
 	if (!ret && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
 		ret = -errno;
 	if (ret)
@@ -827,7 +593,7 @@ static int prepare(struct runner *r)
 	find_mounts(r);
 	ret = setup_cgroup(r);
 	if (!ret)
-		ret = rtrace_prepare(r);
+		ret = runner_trace_prepare(r);
 	if (!ret)
 		ret = setup_results(r);
 	if (ret)
@@ -835,7 +601,7 @@ static int prepare(struct runner *r)
 	env.debugfs = r->debugfs[0] ? r->debugfs : NULL;
 	env.tracefs = r->tracefs[0] ? r->tracefs : NULL;
 	env.cgroup = r->cgroup[0] ? r->cgroup : NULL;
-	r->run.env = env_record(&env);
+	r->run.env = runner_env_record(&env);
 	r->run.scens = calloc(r->suite.nr_scenarios, sizeof(*r->run.scens));
 	if (!r->run.scens)
 		ret = -ENOMEM;
@@ -844,7 +610,7 @@ static int prepare(struct runner *r)
 	if (!ret)
 		ret = preflight(r);
 	if (!ret)
-		ret = manifest_write(&r->run);
+		ret = runner_manifest_write(&r->run);
 	if (!ret) {
 		/* A run killed from here on stays in the history. */
 		if (!r->params.no_history)
@@ -855,16 +621,16 @@ static int prepare(struct runner *r)
 fail:
 	/* Nothing was changed but the cgroup: undo through the state. */
 	if (r->cgroup[0])
-		cgroup_destroy(r->cgroup);
-	state_release(&r->state);
-	guard_stop(&r->guard);
+		runner_cgroup_destroy(r->cgroup);
+	runner_state_release(&r->state);
+	runner_guard_stop(&r->guard);
 	return ret;
 }
 
 static void runner_free(struct runner *r)
 {
-	run_model_free(&r->run);
-	suite_free(&r->suite);
+	runner_run_model_free(&r->run);
+	runner_suite_free(&r->suite);
 	free(r->tunables);
 }
 
@@ -886,9 +652,9 @@ static int check_values(struct runner *r)
 			struct tunable t;
 
 			if (st->kind != TUNABLE_SYSCTL ||
-			    tunable_init(&t, st, NULL) ||
-			    !tunable_check_value(&t, st->value, why,
-						 sizeof(why)))
+			    runner_tunable_init(&t, st, NULL) ||
+			    !runner_tunable_check_value(&t, st->value, why,
+							sizeof(why)))
 				continue;
 			pr_err("%s:%u: sysctl %s=%s: %s", r->suite.path,
 			       st->line, st->name, st->value, why);
@@ -911,7 +677,7 @@ static int load(struct runner *r)
 	}
 	if (resolve_suite(r))
 		return EXIT_BAD_INPUT;
-	ret = suite_load(r->suite_path, &r->suite, &err);
+	ret = runner_suite_load(r->suite_path, &r->suite, &err);
 	if (ret) {
 		pr_err("%s", err.msg);
 		return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
@@ -922,7 +688,7 @@ static int load(struct runner *r)
 		       "%s)", r->params.suite);
 		return EXIT_ENVIRONMENT;
 	}
-	if (check_tools(r))
+	if (runner_check_tools(r))
 		return EXIT_ENVIRONMENT;
 	if (check_values(r))
 		return EXIT_BAD_INPUT;
@@ -962,17 +728,7 @@ static void use_profile(struct runner *r)
 	an_profile_free(&pr);
 }
 
-static bool suite_compares(const struct suite *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr_scenarios; i++)
-		if (s->scenarios[i].compare)
-			return true;
-	return false;
-}
-
-int cmd_run(int argc, char **argv)
+int runner_cmd_run(int argc, char **argv)
 {
 	struct runner *r;
 	int ret, code;
@@ -992,18 +748,18 @@ int cmd_run(int argc, char **argv)
 	r->run.scale = r->params.scale;
 	r->run.repetitions = r->params.repeat ? r->params.repeat :
 			     r->suite.repetitions;
-	r->run.duration_s = ct_duration_s(&r->suite.measure, r->run.scale);
-	r->run.loops = ct_loops(&r->suite.measure, r->run.scale);
+	r->run.duration_s = runner_ct_duration_s(&r->suite.measure, r->run.scale);
+	r->run.loops = runner_ct_loops(&r->suite.measure, r->run.scale);
 	r->run.trace = r->params.have_trace ? (int)r->params.trace :
 		       r->suite.measure.trace;
-	if (!suite_uses_cyclictest(&r->suite) &&
-	    !suite_uses_timerlat(&r->suite))
+	if (!runner_suite_uses_cyclictest(&r->suite) &&
+	    !runner_suite_uses_timerlat(&r->suite))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
 	/* A suite that compares nothing (a calibration) has nothing to see. */
-	if (suite_uses_cyclictest(&r->suite) && suite_compares(&r->suite))
+	if (runner_suite_uses_cyclictest(&r->suite) && runner_suite_compares(&r->suite))
 		use_profile(r);
-	realtime_now(&r->run.start);
+	runner_realtime_now(&r->run.start);
 	ret = prepare(r);
 	if (ret) {
 		code = EXIT_ENVIRONMENT;
@@ -1014,9 +770,9 @@ int cmd_run(int argc, char **argv)
 	       r->run.repetitions, r->run.repetitions == 1 ? "" : "s",
 	       r->run.dir);
 	fflush(stdout);
-	r->started_mono = mono_now();
-	ret = signals_stop_requested() ? 0 : run_steps(r);
-	if (!ret && !signals_stop_requested() &&
+	r->started_mono = runner_mono_now();
+	ret = stopsig_signal() ? 0 : runner_run_steps(r);
+	if (!ret && !stopsig_signal() &&
 	    (r->params.until_decided || r->suite.gate.until_decided_ns))
 		ret = runner_until_decided(r, r->params.budget_ns ?
 					   r->params.budget_ns :

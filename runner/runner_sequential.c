@@ -27,16 +27,8 @@
 #include "log.h"
 #include "runner_manifest.h"
 #include "runner_priv.h"
-#include "runner_signal.h"
 #include "runner_util.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "stopsig.h"
 
 static int scen_index(const struct runner *r, const char *name)
 {
@@ -65,13 +57,13 @@ static int look(struct runner *r, struct an_run_verdict **v, size_t *n)
 	struct analyze_params ap;
 	int ret;
 
-	ret = manifest_write(&r->run);
+	ret = runner_manifest_write(&r->run);
 	if (ret)
 		return ret;
-	analyze_params_init(&ap);
+	an_params_init(&ap);
 	ap.quiet = true;
 	ap.interim = true;
-	return analyze_judge_run(r->run.dir, &ap, v, n) ? -EINVAL : 0;
+	return an_judge_run(r->run.dir, &ap, v, n) ? -EINVAL : 0;
 }
 
 /*
@@ -136,7 +128,7 @@ static int round_of(struct runner *r, const struct an_run_verdict *v,
 		st[j] = t;
 	}
 	r->progress.nr_steps += k;
-	for (i = 0; i < k && !ret && !signals_stop_requested(); i++) {
+	for (i = 0; i < k && !ret && !stopsig_signal(); i++) {
 		ret = runner_run_step(r, st[i]);
 		if (st[i].rep > *max_reps)
 			*max_reps = st[i].rep;
@@ -151,16 +143,16 @@ static void say_waiting(struct runner *r, const struct an_run_verdict *v,
 
 	for (i = 0; i < n; i++)
 		if (undecided(&v[i]))
-			progress_note(&r->progress, "until decided, look %d "
-				      "(%.0f s of budget left): %s vs %s is "
-				      "INCONCLUSIVE: %.200s", at, left,
-				      v[i].candidate, v[i].baseline,
-				      v[i].reason);
+			runner_progress_note(&r->progress, "until decided, look %d "
+					     "(%.0f s of budget left): %s vs %s is "
+					     "INCONCLUSIVE: %.200s", at, left,
+					     v[i].candidate, v[i].baseline,
+					     v[i].reason);
 }
 
 int runner_until_decided(struct runner *r, uint64_t budget_ns)
 {
-	double alpha = r->suite.gate.alpha, t0 = now_s(), spent, t, left;
+	double alpha = r->suite.gate.alpha, t0 = runner_mono_now(), spent, t, left;
 	double budget = budget_ns / 1e9, rep_s, n_max;
 	size_t i, n = 0, active = 0;
 	struct an_run_verdict *v = NULL;
@@ -187,19 +179,19 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 	spent = an_alpha_spent(alpha, reps / n_max);
 	add_look(seq, reps, spent);
 	ret = look(r, &v, &n);
-	while (!ret && !signals_stop_requested()) {
+	while (!ret && !stopsig_signal()) {
 		bool any = false;
 
 		record_stops(seq, v, n, at);
 		for (i = 0; i < n; i++)
 			any |= undecided(&v[i]);
-		left = budget - (now_s() - t0);
+		left = budget - (runner_mono_now() - t0);
 		if (!any)
 			break;
 		if (left < rep_s * 2) {
-			progress_note(&r->progress, "until decided: the %.0f s "
-				      "budget is spent; what is still "
-				      "INCONCLUSIVE stays so", budget);
+			runner_progress_note(&r->progress, "until decided: the %.0f s "
+					     "budget is spent; what is still "
+					     "INCONCLUSIVE stays so", budget);
 			break;
 		}
 		say_waiting(r, v, n, at + 1, left);
@@ -210,7 +202,7 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 			break;
 		at++;
 		/* The last look the budget allows spends what is left. */
-		left = budget - (now_s() - t0);
+		left = budget - (runner_mono_now() - t0);
 		t = left < 2 * rep_s * active ? 1 : fmin(1, reps / n_max);
 		add_look(seq, reps, an_alpha_spent(alpha, t) - spent);
 		spent = an_alpha_spent(alpha, t);

@@ -15,7 +15,7 @@
  * RTGATE_OWNER=<state dir>) and undoes the entries newest first.
  *
  * Other components add their own kinds of undo: add an entry with
- * state_add_undo() before changing anything, and a line for the kind to
+ * runner_state_add_undo() before changing anything, and a line for the kind to
  * the table in runner_undo.c.
  */
 #ifndef RTGATE_RUNNER_STATE_H
@@ -24,7 +24,10 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
+
+#include "jsonio.h"
 
 #define STATE_DEFAULT_DIR	"/run/rtgate"
 #define STATE_FILE		"state.json"
@@ -36,7 +39,7 @@ struct state {
 	int machine_fd;		/* the machine lock, held */
 	cJSON *holder;		/* what the lock file says about us */
 	cJSON *doc;
-	bool restored;		/* state_acquire() restored a dead run */
+	bool restored;		/* runner_state_acquire() restored a dead run */
 };
 
 struct state_undo_ops {
@@ -47,7 +50,7 @@ struct state_undo_ops {
 };
 
 /* The directory from RTGATE_STATE_DIR or the default. */
-const char *state_dir_default(void);
+const char *runner_state_dir_default(void);
 
 #define STATE_LOCK_WAIT_S	15.0
 
@@ -59,27 +62,27 @@ const char *state_dir_default(void);
  * this process. @what ("run", "restore") and @label (the suite) go into
  * the lock's record. -EPERM: @dir or a state file is not root's alone.
  */
-int state_acquire(struct state *st, const char *dir, double wait_s,
-		  const char *what, const char *label);
+int runner_state_acquire(struct state *st, const char *dir, double wait_s,
+			 const char *what, const char *label);
 /* Adds the run id to the lock's record, once the run has one. */
-void state_label(struct state *st, const char *run_id);
+void runner_state_label(struct state *st, const char *run_id);
 /* Sets a top-level field (takes @value) and writes the file. */
-int state_set(struct state *st, const char *field, cJSON *value);
+int runner_state_set(struct state *st, const char *field, cJSON *value);
 /*
  * Records how to undo a change, before the change: @data (taken; may be
  * NULL) gets "kind" and "key" added. An entry of the same kind and key is
  * kept as it was: the first original is the one to restore.
  */
-int state_add_undo(struct state *st, const char *kind, const char *key,
-		   cJSON *data);
-int state_drop_undo(struct state *st, const char *kind, const char *key);
+int runner_state_add_undo(struct state *st, const char *kind, const char *key,
+			  cJSON *data);
+int runner_state_drop_undo(struct state *st, const char *kind, const char *key);
 /* The run ended cleanly: removes the file and drops the lock. */
-void state_release(struct state *st);
+void runner_state_release(struct state *st);
 /*
  * Keeps the state file for the guardian or the next start (something
  * could not be restored) and drops our hold of the lock.
  */
-void state_leave(struct state *st);
+void runner_state_leave(struct state *st);
 
 /* What a state file may make a restorer write or remove. */
 enum state_target {
@@ -87,22 +90,33 @@ enum state_target {
 	STATE_TARGET_CGROUP,	/* a run's cgroup2 directory, rtgate-PID */
 };
 /* 0 when @path is such a target; else -errno with @why said. */
-int state_check_target(const char *path, enum state_target kind, char *why,
-		       size_t len);
+int runner_state_check_target(const char *path, enum state_target kind, char *why,
+			      size_t len);
 /* Unit tests only: a lock of their own and a directory of fake knobs. */
-void state_testing_use(const char *machine_lock, const char *knob_root);
+void runner_state_testing_use(const char *machine_lock, const char *knob_root);
 
 /*
  * Restores from the state file in @dir if there is one: kills the run's
  * processes, undoes its entries. @who names the restorer in messages.
  * Returns 1 when there was something to restore, 0 when not, or -errno.
  */
-int state_restore(const char *dir, const char *who);
+int runner_state_restore(const char *dir, const char *who);
 
 /* Kills every process whose environment has RTGATE_OWNER=@dir. */
-int state_kill_owned(const char *dir);
+int runner_state_kill_owned(const char *dir);
 
-/* runner_undo.c: the table of undo kinds. */
-const struct state_undo_ops *state_undo_find(const char *kind);
+
+/*
+ * Between the state's files: runner_state.c (the file, and what of one on
+ * disk is trusted) under runner_undo.c (restoring) under runner_lock.c
+ * (the machine lock, runner_state_acquire to runner_state_release).
+ */
+int runner_state_write(struct state *st);
+const char *runner_state_lock_path(void);
+/* Ours (root's, when root) and writable by nobody else; else -EPERM. */
+int runner_state_check_owned(const char *path, const struct stat *st, bool dir);
+int runner_state_check_dir(const char *dir);
+/* A state file, through a descriptor that followed no link. */
+int runner_state_read_file(const char *path, cJSON **doc, struct json_error *err);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * Suite files (suites/README.md): the model and its parser.
  *
- * suite_load() reads a .suite file with inih and checks everything that
+ * runner_suite_load() reads a .suite file with inih and checks everything that
  * can be checked without touching the machine. On error it fills
  * err->msg with "FILE:LINE: what is wrong" and returns -EINVAL (a bad
  * suite: exit 3) or another -errno (the file could not be read).
@@ -165,29 +165,30 @@ struct suite_error {
 	char msg[512];
 };
 
-int suite_load(const char *path, struct suite *suite, struct suite_error *err);
-void suite_free(struct suite *suite);
+int runner_suite_load(const char *path, struct suite *suite, struct suite_error *err);
+void runner_suite_free(struct suite *suite);
 
 /* Whether any scenario measures with cyclictest (with timerlat). */
-bool suite_uses_cyclictest(const struct suite *suite);
-bool suite_uses_timerlat(const struct suite *suite);
+bool runner_suite_uses_cyclictest(const struct suite *suite);
+bool runner_suite_uses_timerlat(const struct suite *suite);
+/* Whether any scenario compares (a calibration suite compares nothing). */
+bool runner_suite_compares(const struct suite *suite);
 /* "cyclictest", "none" or "timerlat", as suites and manifests say. */
-const char *suite_tool_name(enum suite_tool tool);
+const char *runner_suite_tool_name(enum suite_tool tool);
 
-const struct suite_scenario *suite_find(const struct suite *suite,
-					const char *name);
+const struct suite_scenario *runner_suite_find(const struct suite *suite,
+					       const char *name);
 
 /*
  * The argv of a workload at duration scale @scale (scaled(N) expanded):
- * argv[0] is PROGRAM as written. The caller frees it with strv_free().
+ * argv[0] is PROGRAM as written. The caller frees it with runner_strv_free().
  */
-int suite_workload_argv(const struct suite_workload *wl, double scale,
-			char ***argv, char *err, size_t len);
+int runner_suite_workload_argv(const struct suite_workload *wl, double scale,
+			       char ***argv, char *err, size_t len);
 
-const char *suite_tunable_kind_name(enum tunable_kind kind);
-const char *suite_expect_op_name(enum expect_op op);
+const char *runner_suite_tunable_kind_name(enum tunable_kind kind);
 
 /* "positive", "negative", or NULL for CONTROL_NONE. */
-const char *suite_control_name(enum suite_control c);
+const char *runner_suite_control_name(enum suite_control c);
 
 #endif

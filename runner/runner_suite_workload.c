@@ -249,8 +249,8 @@ static int apply_option(struct suite_workload *wl, int opt, const char *val,
 	}
 }
 
-int suite_workload_parse(struct suite_workload *wl, const char *text,
-			 char *err, size_t len)
+int runner_suite_workload_parse(struct suite_workload *wl, const char *text,
+				char *err, size_t len)
 {
 	bool seen[4] = { false };
 	wordexp_t we;
@@ -311,8 +311,8 @@ out:
 	return ret;
 }
 
-int suite_workload_argv(const struct suite_workload *wl, double scale,
-			char ***argv, char *err, size_t len)
+int runner_suite_workload_argv(const struct suite_workload *wl, double scale,
+			       char ***argv, char *err, size_t len)
 {
 	char **v = NULL;
 	wordexp_t we;
@@ -328,10 +328,10 @@ int suite_workload_argv(const struct suite_workload *wl, double scale,
 	if (!v)
 		ret = -ENOMEM;
 	for (; !ret && i < we.we_wordc; i++)
-		ret = strv_push(&v, we.we_wordv[i]);
+		ret = runner_strv_push(&v, we.we_wordv[i]);
 	wordfree(&we);
 	if (ret) {
-		strv_free(v);
+		runner_strv_free(v);
 		snprintf(err, len, "out of memory");
 		return ret;
 	}

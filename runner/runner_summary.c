@@ -129,7 +129,7 @@ void runner_summary_print(const struct run *run, const char *results)
 		printf("\nrun %s: complete\n", run->id);
 	else
 		printf("\nrun %s: %s (%s)\n", run->id,
-		       run_status_name(run->status), run->reason);
+		       runner_run_status_name(run->status), run->reason);
 	printf("results: %s\n", results);
 	fflush(stdout);
 }

@@ -5,14 +5,15 @@
 #include <string.h>
 
 #include "fsio.h"
+#include "rtpaths.h"
 #include "runner_cyclictest.h"
 #include "runner_timerlat.h"
 #include "runner_util.h"
 
 #define TL_OUT_MAX	(16 * 1024 * 1024)
 
-int tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
-	    const char *dir)
+int runner_tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
+		   const char *dir)
 {
 	char buf[64];
 	size_t i;
@@ -20,27 +21,27 @@ int tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
-	ret = strv_push(&t->argv, "rtla");
+	ret = runner_strv_push(&t->argv, "rtla");
 	if (!ret)
-		ret = strv_push(&t->argv, "timerlat");
+		ret = runner_strv_push(&t->argv, "timerlat");
 	if (!ret)
-		ret = strv_push(&t->argv, "hist");
+		ret = runner_strv_push(&t->argv, "hist");
 	for (i = 0; !ret && m->timerlat_args && m->timerlat_args[i]; i++)
-		ret = strv_push(&t->argv, m->timerlat_args[i]);
-	snprintf(buf, sizeof(buf), "-d%us", ct_duration_s(m, scale));
+		ret = runner_strv_push(&t->argv, m->timerlat_args[i]);
+	snprintf(buf, sizeof(buf), "-d%us", runner_ct_duration_s(m, scale));
 	if (!ret)
-		ret = strv_push(&t->argv, buf);
+		ret = runner_strv_push(&t->argv, buf);
 	snprintf(buf, sizeof(buf), "-E%u", m->histogram_us);
 	if (!ret)
-		ret = strv_push(&t->argv, buf);
+		ret = runner_strv_push(&t->argv, buf);
 	if (!ret)
-		ret = strv_push(&t->argv, "-b1");
+		ret = runner_strv_push(&t->argv, "-b1");
 	if (ret)
-		tl_free(t);
+		runner_tl_free(t);
 	return ret;
 }
 
-void tl_feed(struct tl_run *t, const char *line)
+void runner_tl_feed(struct tl_run *t, const char *line)
 {
 	size_t n = strlen(line);
 	char *grown;
@@ -75,14 +76,14 @@ static int tl_histogram(const struct tl_run *t, const char **start,
 	return 0;
 }
 
-int tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
+int runner_tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
 {
 	char path[PATH_MAX + 32];
 	const char *hist;
 	size_t n;
 	int ret;
 
-	path_fmt(path, sizeof(path), "%s/timerlat.log", t->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/timerlat.log", t->dir);
 	ret = fsio_write_atomic(path, t->out ? t->out : "", t->len);
 	if (ret) {
 		snprintf(why, len, "cannot write %s: %s", path, strerror(-ret));
@@ -95,16 +96,16 @@ int tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
 			 "summary (timerlat.log says what it did)");
 		return -ENODATA;
 	}
-	path_fmt(path, sizeof(path), "%s/timerlat.txt", t->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/timerlat.txt", t->dir);
 	ret = fsio_write_atomic(path, hist, n);
 	if (ret)
 		snprintf(why, len, "cannot write %s: %s", path, strerror(-ret));
 	return ret;
 }
 
-void tl_free(struct tl_run *t)
+void runner_tl_free(struct tl_run *t)
 {
-	strv_free(t->argv);
+	runner_strv_free(t->argv);
 	free(t->out);
 	t->argv = NULL;
 	t->out = NULL;

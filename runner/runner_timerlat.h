@@ -25,15 +25,15 @@ struct tl_run {
 };
 
 /* @rtla: the program's path; argv[0] is "rtla". 0 or -ENOMEM. */
-int tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
-	    const char *dir);
+int runner_tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
+		   const char *dir);
 /* Takes one line of rtla's output. */
-void tl_feed(struct tl_run *t, const char *line);
+void runner_tl_feed(struct tl_run *t, const char *line);
 /*
  * Writes timerlat.log; when @complete and the output has rtla's summary,
  * timerlat.txt too. Returns 0, or -errno with @why said.
  */
-int tl_finish(struct tl_run *t, bool complete, char *why, size_t len);
-void tl_free(struct tl_run *t);
+int runner_tl_finish(struct tl_run *t, bool complete, char *why, size_t len);
+void runner_tl_free(struct tl_run *t);
 
 #endif

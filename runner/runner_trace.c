@@ -19,6 +19,7 @@
 
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "runner_priv.h"
 #include "runner_trace.h"
 #include "runner_util.h"
@@ -29,7 +30,7 @@
 #define ARM_STABLE	20		/* 200 ms without a new thread */
 #define MAX_TIDS	256
 
-int rtrace_prepare(struct runner *r)
+int runner_trace_prepare(struct runner *r)
 {
 	char prefix[64];
 	int ret;
@@ -39,26 +40,7 @@ int rtrace_prepare(struct runner *r)
 	ret = trace_instance_owner_prefix(prefix, sizeof(prefix));
 	if (ret)
 		return ret;
-	return state_add_undo(&r->state, RTRACE_UNDO_KIND, prefix, NULL);
-}
-
-int rtrace_undo(const cJSON *e, char *done, size_t len)
-{
-	const char *prefix = json_get_str(e, "key", "");
-	int ret, stale;
-
-	ret = trace_instances_remove_prefix(prefix);
-	/* Workloads' own instances (hrtick-hogs), killed just before. */
-	stale = trace_instances_clean();
-	if (ret < 0) {
-		snprintf(done, len, "cannot remove tracefs instances %s-*: %s",
-			 prefix, strerror(-ret));
-		return ret;
-	}
-	if (ret + (stale > 0 ? stale : 0))
-		snprintf(done, len, "removed %d tracefs instance%s", ret +
-			 (stale > 0 ? stale : 0), ret + stale == 1 ? "" : "s");
-	return 0;
+	return runner_state_add_undo(&r->state, RTRACE_UNDO_KIND, prefix, NULL);
 }
 
 static void info_error(struct rep_trace *t, const char *fmt, ...)
@@ -88,8 +70,8 @@ static void add_words(cJSON *o, const char *key, const char *text)
 	free(copy);
 }
 
-void rtrace_begin(struct rep_trace *t, enum trace_capture mode,
-		  const char *dir)
+void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
+			const char *dir)
 {
 	struct trace_params tp = {
 		.mode = mode == TRACE_CAPTURE_ON ? TRACE_MODE_STREAM :
@@ -124,7 +106,7 @@ void rtrace_begin(struct rep_trace *t, enum trace_capture mode,
 	setenv(TRACE_INSTANCE_ENV, t->s.name, 1);
 }
 
-void rtrace_before_cyclictest(struct rep_trace *t)
+void runner_trace_before_cyclictest(struct rep_trace *t)
 {
 	if (!t->active || t->mode != TRACE_CAPTURE_SPIKES)
 		return;
@@ -138,7 +120,7 @@ void rtrace_before_cyclictest(struct rep_trace *t)
  * longer RT). Searched at SCHED_FIFO 1, below any measuring thread, so
  * that a loaded machine does not delay the search past an early break.
  */
-void rtrace_arm(struct rep_trace *t, int pid)
+void runner_trace_arm(struct rep_trace *t, int pid)
 {
 	struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
 	struct timespec tick = { 0, ARM_TICK_NS };
@@ -170,7 +152,7 @@ void rtrace_arm(struct rep_trace *t, int pid)
 	cJSON_AddNumberToObject(t->info, "stop_armed_threads", t->nr_armed);
 }
 
-void rtrace_stop(struct rep_trace *t)
+void runner_trace_stop(struct rep_trace *t)
 {
 	if (t->active)
 		trace_session_stop(&t->s);
@@ -234,7 +216,7 @@ static void attribute(struct rep_trace *t, const char *dir,
 		cJSON_AddBoolToObject(t->info, "break_found",
 				      res.break_idx >= 0);
 	json = trace_attr_to_json(&res);
-	path_fmt(out, sizeof(out), "%s/" RTRACE_ATTR_FILE, dir);
+	rtpaths_fmt(out, sizeof(out), "%s/" RTRACE_ATTR_FILE, dir);
 	if (!json || json_write_file(out, json))
 		info_error(t, "%s: cannot write it", out);
 	else
@@ -250,25 +232,25 @@ static void save(struct rep_trace *t, const char *dir,
 {
 	struct trace_stats st;
 	char path[PATH_MAX];
-	double t0 = mono_now();
+	double t0 = runner_mono_now();
 
 	trace_session_stats(&t->s, &st);
 	cJSON_AddNumberToObject(t->info, "overrun", st.overrun);
 	cJSON_AddBoolToObject(t->info, "truncated", st.truncated);
-	path_fmt(path, sizeof(path), "%s/" RTRACE_FILE, dir);
+	rtpaths_fmt(path, sizeof(path), "%s/" RTRACE_FILE, dir);
 	if (trace_session_save(&t->s, path)) {
 		info_error(t, "%s could not be saved", path);
 		return;
 	}
 	cJSON_AddStringToObject(t->info, "file", RTRACE_FILE);
 	cJSON_AddNumberToObject(t->info, "save_s",
-				(long)((mono_now() - t0) * 10) / 10.0);
+				(long)((runner_mono_now() - t0) * 10) / 10.0);
 	attribute(t, dir, path, ctr, finals, nr_finals);
 }
 
-void rtrace_finish(struct rep_trace *t, const char *dir, bool do_save,
-		   const struct ct_run *ctr, const struct ctline *finals,
-		   size_t nr_finals, cJSON **info)
+void runner_trace_finish(struct rep_trace *t, const char *dir, bool do_save,
+			 const struct ct_run *ctr, const struct ctline *finals,
+			 size_t nr_finals, cJSON **info)
 {
 	if (t->mode == TRACE_CAPTURE_OFF)
 		return;

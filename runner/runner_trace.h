@@ -36,29 +36,26 @@ struct rep_trace {
  * Records the run's instances in the state file (once, before any is
  * created), so that the guardian or the next start removes them.
  */
-int rtrace_prepare(struct runner *r);
+int runner_trace_prepare(struct runner *r);
 /*
  * Before the workloads: creates and starts the instance and names it in
  * RTGATE_TRACE_INSTANCE for the workloads.
  */
-void rtrace_begin(struct rep_trace *t, enum trace_capture mode,
-		  const char *dir);
+void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
+			const char *dir);
 /* spikes: just before cyclictest starts, any cyclictest's exit stops. */
-void rtrace_before_cyclictest(struct rep_trace *t);
+void runner_trace_before_cyclictest(struct rep_trace *t);
 /* spikes: narrowed to the measuring threads of cyclictest @pid. */
-void rtrace_arm(struct rep_trace *t, int pid);
+void runner_trace_arm(struct rep_trace *t, int pid);
 /* cyclictest ended: tracing stops (in spikes mode it may have already). */
-void rtrace_stop(struct rep_trace *t);
+void runner_trace_stop(struct rep_trace *t);
 /*
  * After the repetition: saves trace.dat (unless @save is false), writes
  * the attribution of cyclictest's threads (@finals), removes the instance
  * and hands the "trace" object to *@info.
  */
-void rtrace_finish(struct rep_trace *t, const char *dir, bool save,
-		   const struct ct_run *ctr, const struct ctline *finals,
-		   size_t nr_finals, cJSON **info);
-
-/* The undo of RTRACE_UNDO_KIND (runner_undo.c). */
-int rtrace_undo(const cJSON *entry, char *done, size_t len);
+void runner_trace_finish(struct rep_trace *t, const char *dir, bool save,
+			 const struct ct_run *ctr, const struct ctline *finals,
+			 size_t nr_finals, cJSON **info);
 
 #endif

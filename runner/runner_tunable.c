@@ -23,8 +23,8 @@ static int sysctl_path(const char *name, char *buf, size_t len)
 	return 0;
 }
 
-int tunable_init(struct tunable *t, const struct suite_tunable *st,
-		 const char *debugfs)
+int runner_tunable_init(struct tunable *t, const struct suite_tunable *st,
+			const char *debugfs)
 {
 	const char *rel;
 	char *p;
@@ -86,14 +86,14 @@ static int feature_state(const struct tunable *t, char *buf, size_t len)
 	return ret;
 }
 
-int tunable_read(const struct tunable *t, char *buf, size_t len)
+int runner_tunable_read(const struct tunable *t, char *buf, size_t len)
 {
 	if (t->kind == TUNABLE_SCHED_FEATURE)
 		return feature_state(t, buf, len);
 	return fsio_read_str(t->path, buf, len);
 }
 
-int tunable_write(const struct tunable *t, const char *value)
+int runner_tunable_write(const struct tunable *t, const char *value)
 {
 	return fsio_write_str(t->path, value);
 }
@@ -118,13 +118,13 @@ static bool all_integers(const char *s)
 	}
 }
 
-int tunable_check_value(const struct tunable *t, const char *value,
-			char *why, size_t len)
+int runner_tunable_check_value(const struct tunable *t, const char *value,
+			       char *why, size_t len)
 {
 	char now[TUNABLE_VALUE_MAX];
 
-	if (t->kind == TUNABLE_SCHED_FEATURE || tunable_read(t, now,
-							     sizeof(now)))
+	if (t->kind == TUNABLE_SCHED_FEATURE || runner_tunable_read(t, now,
+								    sizeof(now)))
 		return 0;	/* checked when written, or SKIPPED */
 	if (all_integers(now) && !all_integers(value)) {
 		snprintf(why, len, "%s holds whole numbers (now '%s'); '%s' "
@@ -134,18 +134,18 @@ int tunable_check_value(const struct tunable *t, const char *value,
 	return 0;
 }
 
-int tunable_save(struct tunable *t)
+int runner_tunable_save(struct tunable *t)
 {
-	t->save_err = tunable_read(t, t->orig, sizeof(t->orig));
+	t->save_err = runner_tunable_read(t, t->orig, sizeof(t->orig));
 	if (!t->save_err && t->kind != TUNABLE_SCHED_FEATURE &&
 	    strchr(t->orig, '\n'))
 		t->save_err = -EINVAL;	/* not one line: cannot restore */
 	return t->save_err;
 }
 
-int tunable_restore(const struct tunable *t)
+int runner_tunable_restore(const struct tunable *t)
 {
 	if (t->save_err)
 		return t->save_err;
-	return tunable_write(t, t->orig);
+	return runner_tunable_write(t, t->orig);
 }

@@ -31,20 +31,20 @@ struct tunable {
  * Resolves a suite tunable. @debugfs is the debugfs mount point (NULL when
  * absent: debugfs tunables then fail with -ENOENT when saved).
  */
-int tunable_init(struct tunable *t, const struct suite_tunable *st,
-		 const char *debugfs);
+int runner_tunable_init(struct tunable *t, const struct suite_tunable *st,
+			const char *debugfs);
 /* The current value, in the form it is written (FEATURE / NO_FEATURE). */
-int tunable_read(const struct tunable *t, char *buf, size_t len);
-int tunable_write(const struct tunable *t, const char *value);
+int runner_tunable_read(const struct tunable *t, char *buf, size_t len);
+int runner_tunable_write(const struct tunable *t, const char *value);
 /*
  * Whether @value can be right for @t, judged from its current value
  * without writing: a knob holding whole numbers takes whole numbers.
  * -EINVAL with @why said when not; 0 when it cannot tell.
  */
-int tunable_check_value(const struct tunable *t, const char *value,
-			char *why, size_t len);
+int runner_tunable_check_value(const struct tunable *t, const char *value,
+			       char *why, size_t len);
 /* Reads the original into t->orig; sets and returns t->save_err. */
-int tunable_save(struct tunable *t);
-int tunable_restore(const struct tunable *t);
+int runner_tunable_save(struct tunable *t);
+int runner_tunable_restore(const struct tunable *t);
 
 #endif

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runner_util.h"
 
-void *array_push(void *arr, size_t *nr, size_t size)
+void *runner_array_push(void *arr, size_t *nr, size_t size)
 {
 	void **parr = arr;
 	char *grown;
@@ -20,7 +19,7 @@ void *array_push(void *arr, size_t *nr, size_t size)
 	return grown + (*nr)++ * size;
 }
 
-size_t strv_len(char *const *v)
+size_t runner_strv_len(char *const *v)
 {
 	size_t n = 0;
 
@@ -29,9 +28,9 @@ size_t strv_len(char *const *v)
 	return n;
 }
 
-char **strv_dup(char *const *v)
+char **runner_strv_dup(char *const *v)
 {
-	size_t i, n = strv_len(v);
+	size_t i, n = runner_strv_len(v);
 	char **copy = calloc(n + 1, sizeof(*copy));
 
 	if (!copy)
@@ -39,16 +38,16 @@ char **strv_dup(char *const *v)
 	for (i = 0; i < n; i++) {
 		copy[i] = strdup(v[i]);
 		if (!copy[i]) {
-			strv_free(copy);
+			runner_strv_free(copy);
 			return NULL;
 		}
 	}
 	return copy;
 }
 
-int strv_push(char ***v, const char *s)
+int runner_strv_push(char ***v, const char *s)
 {
-	size_t n = strv_len(*v);
+	size_t n = runner_strv_len(*v);
 	char **grown;
 	char *copy;
 
@@ -66,7 +65,7 @@ int strv_push(char ***v, const char *s)
 	return 0;
 }
 
-void strv_free(char **v)
+void runner_strv_free(char **v)
 {
 	size_t i;
 
@@ -75,37 +74,7 @@ void strv_free(char **v)
 	free(v);
 }
 
-char *strv_join(char *const *v)
-{
-	size_t i, len = 1;
-	char *out;
-
-	for (i = 0; v && v[i]; i++)
-		len += strlen(v[i]) + 1;
-	out = malloc(len);
-	if (!out)
-		return NULL;
-	out[0] = '\0';
-	for (i = 0; v && v[i]; i++) {
-		if (i)
-			strcat(out, " ");
-		strcat(out, v[i]);
-	}
-	return out;
-}
-
-int path_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-double mono_now(void)
+double runner_mono_now(void)
 {
 	struct timespec ts;
 
@@ -113,15 +82,7 @@ double mono_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void realtime_now(struct timespec *ts)
+void runner_realtime_now(struct timespec *ts)
 {
 	clock_gettime(CLOCK_REALTIME, ts);
-}
-
-void iso_time(const struct timespec *ts, char *buf, size_t len)
-{
-	struct tm tm;
-
-	gmtime_r(&ts->tv_sec, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonio.h"
 #include "trace_attr.h"
 
 #define CULPRIT_SHARE	10	/* % of a window that makes a culprit */
@@ -187,16 +188,16 @@ static cJSON *part_json(const struct trace_attr_part *p)
 
 static cJSON *window_json(const struct trace_attr_window *w)
 {
+	const struct json_num nums[] = {
+		{ "cpu", w->cpu }, { "tid", w->tid },
+		{ "latency_ns", w->latency_ns }, { "start_ns", w->start_ns },
+		{ "wake_ns", w->wake_ns }, { "run_ns", w->run_ns },
+	};
 	cJSON *o = cJSON_CreateObject(), *parts;
 	char text[1024];
 	int i;
 
-	cJSON_AddNumberToObject(o, "cpu", w->cpu);
-	cJSON_AddNumberToObject(o, "tid", w->tid);
-	cJSON_AddNumberToObject(o, "latency_ns", w->latency_ns);
-	cJSON_AddNumberToObject(o, "start_ns", w->start_ns);
-	cJSON_AddNumberToObject(o, "wake_ns", w->wake_ns);
-	cJSON_AddNumberToObject(o, "run_ns", w->run_ns);
+	json_add_nums(o, nums, sizeof(nums) / sizeof(nums[0]));
 	cJSON_AddBoolToObject(o, "from_timer", w->from_timer);
 	cJSON_AddBoolToObject(o, "break", w->is_break);
 	cJSON_AddBoolToObject(o, "partial", w->partial);
@@ -211,16 +212,17 @@ static cJSON *window_json(const struct trace_attr_window *w)
 
 cJSON *trace_attr_to_json(const struct trace_attr_result *r)
 {
+	const struct json_num nums[] = {
+		{ "wakeups", r->nr_wakeups }, { "first_ns", r->first_ts },
+		{ "last_ns", r->last_ts }, { "events_lost", r->missed },
+		{ "unseen_switches", r->unseen_switches },
+		{ "unmatched_wakeups", r->unmatched },
+	};
 	cJSON *o = cJSON_CreateObject(), *wins;
 	unsigned int i;
 
 	cJSON_AddStringToObject(o, "schema", "rtgate-trace-attr/1");
-	cJSON_AddNumberToObject(o, "wakeups", r->nr_wakeups);
-	cJSON_AddNumberToObject(o, "first_ns", r->first_ts);
-	cJSON_AddNumberToObject(o, "last_ns", r->last_ts);
-	cJSON_AddNumberToObject(o, "events_lost", r->missed);
-	cJSON_AddNumberToObject(o, "unseen_switches", r->unseen_switches);
-	cJSON_AddNumberToObject(o, "unmatched_wakeups", r->unmatched);
+	json_add_nums(o, nums, sizeof(nums) / sizeof(nums[0]));
 	wins = cJSON_AddArrayToObject(o, "windows");
 	for (i = 0; i < r->nr_win; i++)
 		cJSON_AddItemToArray(wins, window_json(&r->win[i]));

@@ -15,9 +15,12 @@
 
 #include "cli.h"
 #include "exitcode.h"
+#include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "procstat.h"
+#include "stopsig.h"
 #include "trace.h"
 #include "trace_attr.h"
 #include "trace_cmd.h"
@@ -46,16 +49,6 @@ struct trace_explain_params {
 	const char *files[2][MAX_FILES];	/* explain: [0]; compare */
 	unsigned int nr_files[2];
 };
-
-static volatile sig_atomic_t got_signal;
-static volatile pid_t child_pid;
-
-static void forward_signal(int sig)
-{
-	got_signal = sig;
-	if (child_pid > 0)
-		kill(child_pid, sig);
-}
 
 enum { OPT_MAX_MB = 0x100, OPT_NO_KALLSYMS, OPT_STOP_ON_EXIT, OPT_COMM,
        OPT_TIDS, OPT_BREAK_TID, OPT_BREAK_VALUE, OPT_JSON };
@@ -162,18 +155,9 @@ static int parse_record(int argc, char **argv, struct trace_record_params *p)
 static bool comm_is(int pid, const char *comm)
 {
 	char path[64], buf[64];
-	size_t n;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return !strcmp(buf, comm);
+	return !fsio_read_str(path, buf, sizeof(buf)) && !strcmp(buf, comm);
 }
 
 /*
@@ -223,19 +207,9 @@ static int find_descendant(int root, const char *comm, int depth)
 
 static bool child_running(pid_t pid)
 {
-	char path[64], buf[256], *p;
-	size_t n;
-	FILE *f;
+	struct procstat ps;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return !procstat_read(pid, &ps) && ps.state != 'Z' && ps.state != 'X';
 }
 
 /*
@@ -319,12 +293,13 @@ static void report_saved(struct trace_session *s, const char *out)
 
 static int record_run(struct trace_record_params *p, struct trace_session *s)
 {
-	struct sigaction sa = { .sa_handler = forward_signal };
 	int status = 0, ret, code = EXIT_PASS;
 	pid_t pid;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* A stop signal goes to the command too; the trace is then kept. */
+	if (stopsig_catch(SIGINT, STOPSIG_STOP) ||
+	    stopsig_catch(SIGTERM, STOPSIG_STOP))
+		return EXIT_ENVIRONMENT;
 	ret = trace_session_start(s);
 	if (ret)
 		return EXIT_ENVIRONMENT;
@@ -336,11 +311,11 @@ static int record_run(struct trace_record_params *p, struct trace_session *s)
 		pr_err("fork: %s", strerror(errno));
 		return EXIT_ENVIRONMENT;
 	}
-	child_pid = pid;
+	stopsig_forward(pid);
 	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm)
 		arm_stop_on_exit(s, pid, p->stop_comm);
 	wait_child(pid, &status);
-	child_pid = 0;
+	stopsig_forward(0);
 	trace_session_stop(s);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		pr_err("%s could not be started", p->argv[0]);
@@ -348,7 +323,7 @@ static int record_run(struct trace_record_params *p, struct trace_session *s)
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		pr_warn("%s exited with %d", p->argv[0], WEXITSTATUS(status));
-	if (got_signal)
+	if (stopsig_requested())
 		code = EXIT_INCOMPLETE;
 	ret = trace_session_save(s, p->out);
 	if (ret)
@@ -592,7 +567,7 @@ static int load_result(const char *path, const struct trace_attr_params *ap,
 	return ret;
 }
 
-static int cmd_compare(int argc, char **argv)
+static int an_cmd_compare(int argc, char **argv)
 {
 	struct trace_attr_result res[2][MAX_FILES];
 	struct trace_explain_params p;
@@ -705,7 +680,7 @@ static int cmd_clean(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-int cmd_trace(int argc, char **argv)
+int trace_cmd_trace(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "record", "[OPTION...] -- COMMAND [ARG...]",
@@ -714,7 +689,7 @@ int cmd_trace(int argc, char **argv)
 		  "the worst wake-ups, and what ran instead", cmd_explain },
 		{ "compare", "[OPTION...] BASE[,BASE...] CAND[,CAND...]",
 		  "culprits of the worst wake-ups, baseline against candidate",
-		  cmd_compare },
+		  an_cmd_compare },
 		{ "events", "FILE", "decoded events per type", cmd_events },
 		{ "clean", "", "remove tracefs instances of killed rtgates",
 		  cmd_clean },

@@ -7,6 +7,6 @@
 #ifndef RTGATE_TRACE_CMD_H
 #define RTGATE_TRACE_CMD_H
 
-int cmd_trace(int argc, char **argv);
+int trace_cmd_trace(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@
 #include <tracefs.h>
 
 #include "log.h"
+#include "procstat.h"
 #include "parse.h"
 #include "trace.h"
 #include "trace_spool.h"
@@ -75,42 +76,6 @@ const char *trace_capture_name(enum trace_capture c)
 	default:
 		return "off";
 	}
-}
-
-/* Field 22 of /proc/PID/stat: start time in clock ticks since boot. */
-int trace_proc_start_time(int pid, unsigned long long *start)
-{
-	char path[64], buf[1024], *p;
-	FILE *f;
-	size_t n;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* comm may hold spaces and parentheses: count from the last ')'. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -EINVAL;
-	for (i = 2; i < 22 && p; i++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p + 1, "%llu", start) != 1)
-		return -EINVAL;
-	return 0;
-}
-
-bool trace_owner_alive(int pid, unsigned long long start)
-{
-	unsigned long long now_start;
-
-	if (trace_proc_start_time(pid, &now_start))
-		return false;
-	/* The pid was reused by another process: the owner is gone. */
-	return now_start == start;
 }
 
 int trace_available(char *why, size_t len)
@@ -196,7 +161,7 @@ int trace_instance_owner_prefix(char *buf, size_t len)
 	unsigned long long start;
 	int ret;
 
-	ret = trace_proc_start_time(getpid(), &start);
+	ret = procstat_start_time(getpid(), &start);
 	if (ret)
 		return ret;
 	snprintf(buf, len, INSTANCE_PREFIX "%d-%llu", getpid(), start);
@@ -241,7 +206,7 @@ int trace_instances_clean(void)
 		if (sscanf(list[i], INSTANCE_PREFIX "%d-%llu-%u", &pid, &start,
 			   &seq) != 3)
 			continue;
-		if (trace_owner_alive(pid, start))
+		if (procstat_alive(pid, start))
 			continue;
 		if (!trace_instance_remove(list[i])) {
 			pr_info("removed tracefs instance %s left by a process "
@@ -354,7 +319,7 @@ static int make_name(struct trace_session *s)
 	unsigned long long start;
 	int ret;
 
-	ret = trace_proc_start_time(getpid(), &start);
+	ret = procstat_start_time(getpid(), &start);
 	if (ret)
 		return ret;
 	snprintf(s->name, sizeof(s->name), INSTANCE_PREFIX "%d-%llu-%u",
@@ -403,7 +368,7 @@ static int setup_buffer(struct trace_session *s)
 	cpumask_hex(s->params.cpus, mask, sizeof(mask));
 	if (tracefs_instance_file_write(s->inst, "tracing_cpumask", mask) <
 	    0) {
-		format_cpulist(s->params.cpus, cpus, sizeof(cpus));
+		parse_cpulist_format(s->params.cpus, cpus, sizeof(cpus));
 		pr_err("tracefs instance %s: cannot trace CPUs %s only: %s",
 		       s->name, cpus, strerror(errno));
 		return -errno ? -errno : -EINVAL;

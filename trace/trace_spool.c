@@ -17,7 +17,9 @@
 #include <unistd.h>
 #include <tracefs.h>
 
+#include "fsio.h"
 #include "log.h"
+#include "procstat.h"
 #include "trace.h"
 #include "trace_spool.h"
 
@@ -78,7 +80,7 @@ static int make_dir(struct trace_spool *sp, const char *dir)
 		return 0;
 	}
 	/* Owner in the name: a later start removes it if we are killed. */
-	trace_proc_start_time(getpid(), &start);
+	procstat_start_time(getpid(), &start);
 	snprintf(sp->dir, sizeof(sp->dir), "%s/" SPOOL_PREFIX "%d-%llu.XXXXXX",
 		 tmp_dir(), getpid(), start);
 	if (!mkdtemp(sp->dir))
@@ -154,22 +156,6 @@ int trace_spool_create(struct trace_session *s)
 	return trace_spool_open(s, NULL);
 }
 
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Copies the readable pages of one CPU; each read is one whole page. */
 static int drain_cpu(struct trace_spool *sp, int cpu)
 {
@@ -188,7 +174,7 @@ static int drain_cpu(struct trace_spool *sp, int cpu)
 		/* restore reads page-sized records: pad a short read. */
 		if (n < sp->page_size)
 			memset(sp->page + n, 0, sp->page_size - n);
-		ret = write_full(sp->fd[cpu], sp->page, sp->page_size);
+		ret = fsio_write_full(sp->fd[cpu], sp->page, sp->page_size);
 		if (ret)
 			return ret;
 		atomic_fetch_add(&sp->bytes, sp->page_size);
@@ -344,7 +330,7 @@ void trace_spool_clean_stale(void)
 		return;
 	while ((e = readdir(d))) {
 		if (sscanf(e->d_name, SPOOL_PREFIX "%d-%llu.", &pid,
-			   &start) != 2 || trace_owner_alive(pid, start))
+			   &start) != 2 || procstat_alive(pid, start))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", tmp_dir(),
 			     e->d_name) < (int)sizeof(path))

@@ -28,8 +28,4 @@ void trace_spool_free(struct trace_session *s);
 /* Removes default spool directories (in TMPDIR) of processes now gone. */
 void trace_spool_clean_stale(void);
 
-/* Owners of instances and spools: a pid and its start time. */
-int trace_proc_start_time(int pid, unsigned long long *start);
-bool trace_owner_alive(int pid, unsigned long long start);
-
 #endif

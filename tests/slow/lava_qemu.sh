@@ -2,65 +2,45 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A real LAVA job, run by lava-dispatcher's lava-run without a server:
 # `rtgate lava job` writes it, a QEMU (TCG) device dictionary describes the
-# worker, Debian's prebuilt 6.1-rt kernel boots an initramfs with rtgate,
-# cyclictest and the inject workload, the tiny suite runs inside, and
+# worker, Debian's prebuilt 6.1-rt kernel boots the lab's initramfs (the
+# one `rtgate lab run` boots: rtgate, the workloads, cyclictest and their
+# libraries, busybox; `rtgate lab initramfs --suite` adds the tiny suite)
+# with rtgate.lab=shell, which makes its /init a console shell for LAVA's
+# test shell; the tiny suite runs inside, and
 # `rtgate lava report` turns the run into lava-test-case results, which
 # must come back in lava-run's log.
-#
-# The initramfs here is the test's own minimal one (busybox-static,
-# rtgate, cyclictest, their libraries): replace it with the QEMU lab's
-# builder once that lands in main.
 source "$(dirname "$0")/../lib.sh"
 need() { command -v "$1" >/dev/null || { skip "$1 is not installed" "$2"; done_testing; exit 0; }; }
 need lava-run "lava-run (lava-dispatcher)"
 need qemu-system-x86_64 "qemu-system-x86"
-need cpio "cpio"
-[ -x /bin/busybox ] && file /bin/busybox | grep -q static ||
-	{ skip "busybox-static is not installed" "initramfs"; done_testing; exit 0; }
 
-# Debian's prebuilt PREEMPT_RT kernel, from the package registry.
-K=$T/kernel
-mkdir -p "$K"
-pkg=$(apt-cache depends linux-image-rt-amd64 2>/dev/null | sed -n 's/.*Depends: //p' | head -1)
-(cd "$K" && apt-get download "$pkg" >/dev/null 2>&1) ||
-	{ skip "cannot download $pkg" "Debian 6.1-rt kernel"; done_testing; exit 0; }
-dpkg-deb -x "$K"/*.deb "$K/x"
-VMLINUZ=$(ls "$K"/x/boot/vmlinuz-*)
-check "a PREEMPT_RT kernel" -- grep -q '^CONFIG_PREEMPT_RT=y' "$K"/x/boot/config-*
-
-# The initramfs.
-R=$T/rd
-mkdir -p "$R"/{bin,proc,sys,dev,tmp,root,usr/bin,opt/rtgate/bin,opt/rtgate/suites}
-cp /bin/busybox "$R/bin/"
-cp "$BIN/rtgate" "$BIN/inject" "$R/opt/rtgate/bin/"
-cp "$(command -v cyclictest)" "$R/usr/bin/"
-cp "$TOP/tests/fixtures/nightly/tiny.suite" "$R/opt/rtgate/suites/"
-for f in "$R"/opt/rtgate/bin/* "$R/usr/bin/cyclictest"; do
-	ldd "$f" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
-done | sort -u | while read -r l; do
-	mkdir -p "$R$(dirname "$l")"
-	cp -L "$l" "$R$l"
-done
-cat >"$R/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
-mount -t tracefs none /sys/kernel/tracing 2>/dev/null
-ln -sf /opt/rtgate/bin/rtgate /usr/bin/rtgate
-export PATH=/usr/bin:/bin:/usr/sbin:/sbin HOME=/root PS1='rtgate# '
-cd /
-exec setsid cttyhack sh
-INIT
-chmod +x "$R/init"
-(cd "$R" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$T/rtgate.cpio.gz"
+# The lab's image, for Debian's prebuilt PREEMPT_RT kernel, which the lab
+# fetches from the package registry and caches; --suite puts the nightly
+# tests' tiny suite into it.
+"$RTGATE" lab initramfs --debian-kernel rt --suite "$TOP/tests/fixtures/nightly/tiny.suite" \
+	>"$T/initramfs.path" 2>"$T/initramfs.err"
+is "$?" 0 "rtgate lab initramfs --debian-kernel rt --suite tiny.suite builds the lab's image"
+diag "$(tail -3 "$T/initramfs.err")"
+IMG=$(cat "$T/initramfs.path")
+check "the image is a cpio archive" -- bash -c "file '$IMG' | grep -q 'cpio archive'"
+cache=${RTGATE_CACHE_DIR:-$TOP/out/cache}
+VMLINUZ=$(ls -t "$cache"/debian/*/boot/vmlinuz-*-rt-* 2>/dev/null | head -1)
+check "the lab's Debian kernel is in its cache ($VMLINUZ)" -- test -f "$VMLINUZ"
+check "a PREEMPT_RT kernel" -- grep -q '^CONFIG_PREEMPT_RT=y' \
+	"$(dirname "$VMLINUZ")/config-${VMLINUZ##*/vmlinuz-}"
+busybox cpio -t <"$IMG" 2>/dev/null >"$T/img.list"
+check "it has rtgate's /init, rtgate, the inject control and busybox" -- bash -c \
+	"grep -qx init '$T/img.list' && grep -qx opt/rtgate/bin/rtgate '$T/img.list' &&
+	 grep -qx opt/rtgate/bin/inject '$T/img.list' && grep -qx bin/busybox '$T/img.list'"
+check "and the tiny suite beside the tree's suites" -- bash -c \
+	"grep -qx opt/rtgate/suites/tiny.suite '$T/img.list' &&
+	 grep -qx opt/rtgate/suites/quick.suite '$T/img.list'"
+gzip -1 <"$IMG" >"$T/rtgate.cpio.gz"
 
 check "rtgate lava job writes the job" -- "$RTGATE" lava job --device-type qemu \
 	--suite /opt/rtgate/suites/tiny.suite --kernel "file://$VMLINUZ" \
 	--ramdisk "file://$T/rtgate.cpio.gz" --prompt 'rtgate# ' --timeout 40 \
-	-o "$T/job.yaml"
+	--kernel-args "console=ttyS0,115200 rtgate.lab=shell" -o "$T/job.yaml"
 DEV=$TOP/tests/slow/lava/qemu-device.yaml
 lava-run --job-id 1 --output-dir "$T/out" --device "$DEV" --validate \
 	"$T/job.yaml" >"$T/validate.log" 2>&1

@@ -8,14 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
 
 #include "ctline.h"
+#include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
+#include "kconfig.h"
 #include "parse.h"
+#include "stopsig.h"
+#include "timefmt.h"
 
 static void test_parse_u64(void **state)
 {
@@ -59,7 +64,7 @@ static void test_cpulist(void **state)
 	assert_int_equal(parse_cpulist("0-3,5,7-8", &set), 0);
 	assert_int_equal(CPU_COUNT(&set), 7);
 	assert_true(CPU_ISSET(5, &set) && !CPU_ISSET(4, &set));
-	assert_true(format_cpulist(&set, buf, sizeof(buf)) > 0);
+	assert_true(parse_cpulist_format(&set, buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "0-3,5,7-8");
 	assert_int_equal(parse_cpulist("3-1", &set), -EINVAL);
 	assert_int_equal(parse_cpulist("1,", &set), -EINVAL);
@@ -174,6 +179,95 @@ static void test_ctline(void **state)
 				 "Min: 1 Act: 3 Avg: 3 Max: 9", &c));
 }
 
+/* What timefmt writes, parse_utc_time reads back. */
+static void test_timefmt(void **state)
+{
+	char buf[TIMEFMT_ISO8601_LEN], stamp[32];
+	time_t t;
+
+	(void)state;
+	timefmt_iso8601(1796068860, buf, sizeof(buf));
+	assert_string_equal(buf, "2026-11-30T20:01:00Z");
+	assert_int_equal(parse_utc_time(buf, &t), 0);
+	assert_int_equal(t, 1796068860);
+	timefmt_compact(1796068860, stamp, sizeof(stamp));
+	assert_string_equal(stamp, "20261130-200100");
+	timefmt_iso8601_now(buf, sizeof(buf));
+	assert_int_equal(parse_utc_time(buf, &t), 0);
+	assert_true(t > 1796068860 - 86400 * 365 * 10);
+}
+
+static void test_kconfig(void **state)
+{
+	struct kconfig kc = { .text = "CONFIG_FIRST=y\n# comment\n"
+			      "CONFIG_HZ=250\n# CONFIG_PREEMPT_RT is not set\n"
+			      "CONFIG_LOCALVERSION=\"-rt\"\nCONFIG_HZ_250=y\n" };
+	char v[16];
+
+	(void)state;
+	assert_int_equal(kconfig_value(&kc, "FIRST", v, sizeof(v)), 1);
+	assert_string_equal(v, "y");
+	assert_int_equal(kconfig_value(&kc, "HZ", v, sizeof(v)), 1);
+	assert_string_equal(v, "250");
+	assert_int_equal(kconfig_value(&kc, "PREEMPT_RT", v, sizeof(v)), 0);
+	assert_string_equal(v, "n");
+	assert_false(kconfig_is_y(&kc, "PREEMPT_RT"));
+	assert_int_equal(kconfig_value(&kc, "PREEMPT", v, sizeof(v)), -ENOENT);
+	assert_string_equal(v, "");
+	assert_true(kconfig_is_y(&kc, "HZ_250"));
+	assert_int_equal(kconfig_value(&kc, "LOCALVERSION", v, sizeof(v)), 1);
+	assert_string_equal(v, "\"-rt\"");
+	kconfig_unquote(v);
+	assert_string_equal(v, "-rt");
+	/* "CONFIG_HZ" is not "CONFIG_HZ_250"'s prefix match. */
+	assert_int_equal(kconfig_value(&kc, "HZ_2", v, sizeof(v)), -ENOENT);
+	assert_int_equal(kconfig_load_file(&kc, "/nonexistent/.config"),
+			 -ENOENT);
+	assert_null(kc.text);
+}
+
+static void test_exitcode(void **state)
+{
+	(void)state;
+	assert_int_equal(exitcode_of_errno(0), EXIT_PASS);
+	assert_int_equal(exitcode_of_errno(-ENOENT), EXIT_BAD_INPUT);
+	assert_int_equal(exitcode_of_errno(-EINTR), EXIT_INCOMPLETE);
+	assert_int_equal(exitcode_of_errno(-EACCES), EXIT_ENVIRONMENT);
+	/* 3, 4, 5, 1, 2, 0 */
+	assert_int_equal(exitcode_worse(EXIT_REGRESSION, EXIT_BAD_INPUT),
+			 EXIT_BAD_INPUT);
+	assert_int_equal(exitcode_worse(EXIT_INCOMPLETE, EXIT_ENVIRONMENT),
+			 EXIT_ENVIRONMENT);
+	assert_int_equal(exitcode_worse(EXIT_REGRESSION, EXIT_INCOMPLETE),
+			 EXIT_INCOMPLETE);
+	assert_int_equal(exitcode_worse(EXIT_INCONCLUSIVE, EXIT_REGRESSION),
+			 EXIT_REGRESSION);
+	assert_int_equal(exitcode_worse(EXIT_PASS, EXIT_INCONCLUSIVE),
+			 EXIT_INCONCLUSIVE);
+	assert_int_equal(exitcode_worse(EXIT_PASS, 139), EXIT_ENVIRONMENT);
+}
+
+/* The first stop signal is the one named; a wake signal stops nothing. */
+static void test_stopsig(void **state)
+{
+	char c;
+
+	(void)state;
+	assert_false(stopsig_requested());
+	assert_int_equal(stopsig_catch(SIGUSR1, STOPSIG_WAKE), 0);
+	assert_int_equal(stopsig_catch(SIGUSR2, STOPSIG_STOP), 0);
+	assert_int_equal(stopsig_catch(SIGHUP, STOPSIG_STOP), 0);
+	raise(SIGUSR1);
+	assert_false(stopsig_requested());
+	assert_int_equal(read(stopsig_fd(), &c, 1), 1);
+	raise(SIGUSR2);
+	raise(SIGHUP);
+	assert_true(stopsig_requested());
+	assert_int_equal(stopsig_signal(), SIGUSR2);
+	stopsig_drain();
+	assert_int_equal(read(stopsig_fd(), &c, 1), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +277,10 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_and_json),
 		cmocka_unit_test(test_atomic_write_no_follow),
 		cmocka_unit_test(test_ctline),
+		cmocka_unit_test(test_timefmt),
+		cmocka_unit_test(test_kconfig),
+		cmocka_unit_test(test_exitcode),
+		cmocka_unit_test(test_stopsig),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

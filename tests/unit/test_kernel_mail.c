@@ -25,7 +25,7 @@ static void test_thread_patches(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(mail_text_parse(THREAD, &v, &n), 0);
+	assert_int_equal(kernel_mail_text_parse(THREAD, &v, &n), 0);
 	/* 1/2 and 2/2 inline, the reply's attachment; not the quote. */
 	assert_int_equal(n, 3);
 	assert_string_equal(v[0].subject,
@@ -43,7 +43,7 @@ static void test_thread_patches(void **state)
 	assert_non_null(strstr(v[2].text, "+ *  (rtgate test: the variant)"));
 	/* The attachment's Type: line is not part of the patch. */
 	assert_null(strstr(v[2].text, "[-- Type:"));
-	mail_text_free(v, n);
+	kernel_mail_text_free(v, n);
 }
 
 static void test_flattened_mail(void **state)
@@ -62,7 +62,7 @@ static void test_flattened_mail(void **state)
 		fputs("words words ", f);
 	fputs("diff --git a/x b/x --- a/x +++ b/x @@ -1 +1 @@ -a +b", f);
 	fclose(f);
-	assert_int_equal(mail_text_parse(path, &v, &n), -EINVAL);
+	assert_int_equal(kernel_mail_text_parse(path, &v, &n), -EINVAL);
 	assert_int_equal(n, 0);
 	unlink(path);
 }
@@ -79,9 +79,9 @@ static void test_no_patch(void **state)
 	f = fdopen(fd, "w");
 	fputs("Re: [PATCH] x\n\n[Some One]\n\nLooks good.\n", f);
 	fclose(f);
-	assert_int_equal(mail_text_parse(path, &v, &n), 0);
+	assert_int_equal(kernel_mail_text_parse(path, &v, &n), 0);
 	assert_int_equal(n, 0);
-	mail_text_free(v, n);
+	kernel_mail_text_free(v, n);
 	unlink(path);
 }
 

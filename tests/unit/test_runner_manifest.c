@@ -45,8 +45,8 @@ struct fixture {
 static void add_rep(struct scen_result *sr, unsigned int rep,
 		    enum rep_status st, const char *reason)
 {
-	struct rep_result *rr = array_push(&sr->reps, &sr->nr_reps,
-					   sizeof(*rr));
+	struct rep_result *rr = runner_array_push(&sr->reps, &sr->nr_reps,
+						  sizeof(*rr));
 	static char *ct_argv[] = { "cyclictest", "--smp", "-D10", NULL };
 	struct rep_proc *p;
 
@@ -57,9 +57,9 @@ static void add_rep(struct scen_result *sr, unsigned int rep,
 	snprintf(rr->dir, sizeof(rr->dir), "%s/%u", sr->sc->name, rep);
 	rr->start.tv_sec = 1790000000 + rep;
 	rr->end.tv_sec = 1790000010 + rep;
-	p = array_push(&rr->procs, &rr->nr_procs, sizeof(*p));
+	p = runner_array_push(&rr->procs, &rr->nr_procs, sizeof(*p));
 	p->name = strdup("cyclictest");
-	p->argv = strv_dup(ct_argv);
+	p->argv = runner_strv_dup(ct_argv);
 	p->pid = 1000 + rep;
 	p->exited = true;
 	p->ready_s = -1;
@@ -83,7 +83,7 @@ static int setup(void **state)
 	f = fopen(path, "w");
 	fputs(suite_text, f);
 	fclose(f);
-	if (suite_load(path, &fx->suite, &err)) {
+	if (runner_suite_load(path, &fx->suite, &err)) {
 		print_error("%s\n", err.msg);
 		return -1;
 	}
@@ -112,10 +112,10 @@ static int setup(void **state)
 	run->scens[2].skipped = true;
 	run->scens[2].reason = strdup("requires sched-features: EPERM");
 	/* A workload in load/1 that crashed, with its summary. */
-	p = array_push(&run->scens[1].reps[0].procs,
-		       &run->scens[1].reps[0].nr_procs, sizeof(*p));
+	p = runner_array_push(&run->scens[1].reps[0].procs,
+			      &run->scens[1].reps[0].nr_procs, sizeof(*p));
 	p->name = strdup("hackbench-loop");
-	p->argv = strv_dup((char *[]){ "hackbench-loop", NULL });
+	p->argv = runner_strv_dup((char *[]){ "hackbench-loop", NULL });
 	p->pid = 2000;
 	p->workload = true;
 	p->cpus = strdup("0-1");
@@ -142,8 +142,8 @@ static int teardown(void **state)
 	struct fixture *fx = *state;
 	char cmd[128];
 
-	run_model_free(&fx->run);
-	suite_free(&fx->suite);
+	runner_run_model_free(&fx->run);
+	runner_suite_free(&fx->suite);
 	free(fx);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	return system(cmd);
@@ -190,7 +190,7 @@ static void test_written_and_read_back(void **state)
 	cJSON *m;
 	DIR *d;
 
-	assert_int_equal(manifest_write(&fx->run), 0);
+	assert_int_equal(runner_manifest_write(&fx->run), 0);
 	snprintf(path, sizeof(path), "%s/manifest.json", tmpdir);
 	assert_int_equal(json_read_file(path, &m, &err), 0);
 	/* Atomic: no temporary file is left beside it. */
@@ -274,7 +274,7 @@ static void test_complete_run(void **state)
 	fx->run.ended = true;
 	fx->run.end.tv_sec = 1790000100;
 	fx->run.tunables_after = cJSON_Duplicate(fx->run.tunables_before, 1);
-	assert_int_equal(manifest_write(&fx->run), 0);
+	assert_int_equal(runner_manifest_write(&fx->run), 0);
 	snprintf(path, sizeof(path), "%s/manifest.json", tmpdir);
 	assert_int_equal(json_read_file(path, &m, &err), 0);
 	assert_string_equal(str_at(m, "status"), "complete");
@@ -292,7 +292,7 @@ static void test_unwritable(void **state)
 
 	snprintf(saved, sizeof(saved), "%s", fx->run.dir);
 	snprintf(fx->run.dir, sizeof(fx->run.dir), "%s/missing/dir", tmpdir);
-	assert_int_equal(manifest_write(&fx->run), -ENOENT);
+	assert_int_equal(runner_manifest_write(&fx->run), -ENOENT);
 	snprintf(fx->run.dir, sizeof(fx->run.dir), "%s", saved);
 }
 

@@ -50,29 +50,29 @@ static void suite_left(void **state)
 	double now = 1000;
 
 	(void)state;
-	progress_init(&pg, 9, 15);
+	runner_progress_init(&pg, 9, 15);
 	/* Step 1 just started, none finished: 9 x 15 s of measurement. */
 	pg.step = 1;
 	pg.step_start = now;
-	assert_string_equal(progress_suite_left(&pg, now, buf, sizeof(buf)),
+	assert_string_equal(runner_progress_suite_left(&pg, now, buf, sizeof(buf)),
 			    "~2m15s");
 	/* Two steps took 20 s each (overhead measured): 7 to come. */
 	pg.step = 2;
 	pg.done = 2;
 	pg.done_s = 40;
 	pg.step_start = 0;
-	assert_string_equal(progress_suite_left(&pg, now, buf, sizeof(buf)),
+	assert_string_equal(runner_progress_suite_left(&pg, now, buf, sizeof(buf)),
 			    "~2m20s");
 	/* Step 3, 5 s in: 15 s of it left, then 6 more steps. */
 	pg.step = 3;
 	pg.step_start = now - 5;
-	assert_string_equal(progress_suite_left(&pg, now, buf, sizeof(buf)),
+	assert_string_equal(runner_progress_suite_left(&pg, now, buf, sizeof(buf)),
 			    "~2m15s");
 	/* Nothing known (a suite without a measurement duration): nothing. */
-	progress_init(&pg, 4, 0);
+	runner_progress_init(&pg, 4, 0);
 	pg.step = 1;
 	pg.step_start = now;
-	assert_string_equal(progress_suite_left(&pg, now, buf, sizeof(buf)),
+	assert_string_equal(runner_progress_suite_left(&pg, now, buf, sizeof(buf)),
 			    "");
 }
 
@@ -80,10 +80,10 @@ static void rep_end(void *arg)
 {
 	struct progress *pg = arg;
 
-	progress_rep_end(pg, "INVALID", "hackbench-loop: expect "
-			 "hackbench-loop.work_done > 0 failed: work_done is 0; "
-			 "the workload did no work, so this repetition is no "
-			 "evidence either way and is left out of the verdicts");
+	runner_progress_rep_end(pg, "INVALID", "hackbench-loop: expect "
+				"hackbench-loop.work_done > 0 failed: work_done is 0; "
+				"the workload did no work, so this repetition is no "
+				"evidence either way and is left out of the verdicts");
 }
 
 static void rep_end_names_cpus_and_wraps(void **state)
@@ -94,15 +94,15 @@ static void rep_end_names_cpus_and_wraps(void **state)
 	int n = 0;
 
 	(void)state;
-	progress_init(&pg, 3, 15);
+	runner_progress_init(&pg, 3, 15);
 	pg.tty = false;
-	progress_rep_start(&pg, 1, "hackbench", 1, 3);
+	runner_progress_rep_start(&pg, 1, "hackbench", 1, 3);
 	t.thread = 0;
 	t.max_us = 1013;
-	progress_ctline(&pg, &t);
+	runner_progress_ctline(&pg, &t);
 	t.thread = 1;
 	t.max_us = 772;
-	progress_ctline(&pg, &t);
+	runner_progress_ctline(&pg, &t);
 	out = capture(rep_end, &pg);
 	assert_non_null(strstr(out, "[1/3] hackbench rep 1/3: INVALID, max "
 				"CPU0 1013 us, CPU1 772 us; suite ~"));

@@ -109,14 +109,14 @@ static void test_complete(void **state)
 	char msg[128];
 
 	(void)state;
-	assert_int_equal(suite_load(write_suite("full", complete), &s, &err),
+	assert_int_equal(runner_suite_load(write_suite("full", complete), &s, &err),
 			 0);
 	assert_string_equal(s.name, "full");
 	assert_string_equal(s.description, "everything");
 	assert_int_equal(s.repetitions, 4);
 	assert_int_equal(s.order, SUITE_ORDER_BLOCKED);
-	assert_int_equal(strv_len(s.requires), 2);
-	assert_int_equal(strv_len(s.measure.args), 5);
+	assert_int_equal(runner_strv_len(s.requires), 2);
+	assert_int_equal(runner_strv_len(s.measure.args), 5);
 	assert_true(s.measure.duration_ns == 20000000000ULL);
 	assert_int_equal(s.measure.histogram_us, 3000);
 	assert_int_equal(s.measure.trace, TRACE_CAPTURE_SPIKES);
@@ -130,9 +130,9 @@ static void test_complete(void **state)
 	assert_int_equal(s.nr_scenarios, 2);
 	assert_null(s.scenarios[0].compare);
 	assert_non_null(s.scenarios[0].reference);
-	assert_int_equal(strv_len(s.scenarios[0].reference->T), 2);
+	assert_int_equal(runner_strv_len(s.scenarios[0].reference->T), 2);
 	assert_int_equal(s.scenarios[0].reference->nr_values, 1);
-	load = suite_find(&s, "load");
+	load = runner_suite_find(&s, "load");
 	assert_non_null(load);
 	assert_string_equal(load->compare, "idle");
 	assert_int_equal(load->nr_workloads, 2);
@@ -150,27 +150,27 @@ static void test_complete(void **state)
 	assert_string_equal(load->tunables[2].value, "NO_HRTICK");
 	assert_int_equal(load->tunables[3].kind, TUNABLE_BASE_SLICE);
 	/* The suite's requirements are every scenario's too. */
-	assert_int_equal(strv_len(load->requires), 4);
+	assert_int_equal(runner_strv_len(load->requires), 4);
 	assert_int_equal(load->nr_expects, 2);
 	assert_int_equal(load->expects[1].op, EXPECT_GE);
 
 	/* scaled(N) follows the duration scale, rounded, at least 1. */
-	assert_int_equal(suite_workload_argv(&load->workloads[0], 0.1, &argv,
-					     msg, sizeof(msg)), 0);
-	assert_int_equal(strv_len(argv), 5);
+	assert_int_equal(runner_suite_workload_argv(&load->workloads[0], 0.1, &argv,
+						    msg, sizeof(msg)), 0);
+	assert_int_equal(runner_strv_len(argv), 5);
 	assert_string_equal(argv[0], "hackbench-loop");
 	assert_string_equal(argv[4], "20");
-	strv_free(argv);
-	assert_int_equal(suite_workload_argv(&load->workloads[0], 0.0001,
-					     &argv, msg, sizeof(msg)), 0);
+	runner_strv_free(argv);
+	assert_int_equal(runner_suite_workload_argv(&load->workloads[0], 0.0001,
+						    &argv, msg, sizeof(msg)), 0);
 	assert_string_equal(argv[4], "1");
-	strv_free(argv);
+	runner_strv_free(argv);
 	/* Quotes group words, as in a shell. */
-	assert_int_equal(suite_workload_argv(&load->workloads[1], 1, &argv,
-					     msg, sizeof(msg)), 0);
+	assert_int_equal(runner_suite_workload_argv(&load->workloads[1], 1, &argv,
+						    msg, sizeof(msg)), 0);
 	assert_string_equal(argv[5], "--name=a b");
-	strv_free(argv);
-	suite_free(&s);
+	runner_strv_free(argv);
+	runner_suite_free(&s);
 }
 
 /* The annotated example of suites/README.md must be a valid suite. */
@@ -190,13 +190,13 @@ static void test_readme_example(void **state)
 	end = strstr(start, "```");
 	assert_non_null(end);
 	*end = '\0';
-	ret = suite_load(write_suite("readme", start), &s, &err);
+	ret = runner_suite_load(write_suite("readme", start), &s, &err);
 	if (ret)
 		print_error("%s\n", err.msg);
 	assert_int_equal(ret, 0);
 	assert_int_equal(s.nr_scenarios, 4);
-	assert_non_null(suite_find(&s, "inject")->expects);
-	suite_free(&s);
+	assert_non_null(runner_suite_find(&s, "inject")->expects);
+	runner_suite_free(&s);
 	free(text);
 }
 
@@ -214,7 +214,7 @@ static void test_shipped_suites(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
-		int ret = suite_load(shipped[i], &s, &err);
+		int ret = runner_suite_load(shipped[i], &s, &err);
 
 		if (ret)
 			print_error("%s\n", err.msg);
@@ -225,7 +225,7 @@ static void test_shipped_suites(void **state)
 		assert_true(s.measure.ready_timeout_ns ==
 			    (strstr(shipped[i], "slice-ext") ? 900 :
 			     READY_TIMEOUT_DEFAULT_S) * 1000000000ULL);
-		suite_free(&s);
+		runner_suite_free(&s);
 	}
 }
 
@@ -374,7 +374,7 @@ static void test_bad_files(void **state)
 		f = fopen(path, "w");
 		fwrite(c->text, 1, len, f);
 		fclose(f);
-		ret = suite_load(path, &s, &err);
+		ret = runner_suite_load(path, &s, &err);
 		snprintf(want, sizeof(want), "%s:%u: ", path, c->line);
 		if (ret != -EINVAL || strncmp(err.msg, want, strlen(want)) ||
 		    !strstr(err.msg, c->says))
@@ -391,26 +391,26 @@ static void test_scenario_tool(void **state)
 	int ret;
 
 	(void)state;
-	ret = suite_load(write_suite("mixed", HEAD
+	ret = runner_suite_load(write_suite("mixed", HEAD
 		"[scenario bench]\ntool = none\n"
 		"metric = sysctl-read.ns_per_read\n"
 		"[scenario idle]\n"), &s, &err);
 	if (ret)
 		print_error("%s\n", err.msg);
 	assert_int_equal(ret, 0);
-	assert_int_equal(suite_find(&s, "bench")->tool, SUITE_TOOL_NONE);
-	assert_string_equal(suite_find(&s, "bench")->metric,
+	assert_int_equal(runner_suite_find(&s, "bench")->tool, SUITE_TOOL_NONE);
+	assert_string_equal(runner_suite_find(&s, "bench")->metric,
 			    "sysctl-read.ns_per_read");
-	assert_int_equal(suite_find(&s, "idle")->tool, SUITE_TOOL_CYCLICTEST);
-	assert_null(suite_find(&s, "idle")->metric);
-	assert_true(suite_uses_cyclictest(&s));
-	suite_free(&s);
+	assert_int_equal(runner_suite_find(&s, "idle")->tool, SUITE_TOOL_CYCLICTEST);
+	assert_null(runner_suite_find(&s, "idle")->metric);
+	assert_true(runner_suite_uses_cyclictest(&s));
+	runner_suite_free(&s);
 	/* Every scenario a microbenchmark: no cyclictest, no duration. */
-	ret = suite_load(write_suite("benches", "[scenario a]\ntool = none\n"),
-			 &s, &err);
+	ret = runner_suite_load(write_suite("benches", "[scenario a]\ntool = none\n"),
+				&s, &err);
 	assert_int_equal(ret, 0);
-	assert_false(suite_uses_cyclictest(&s));
-	suite_free(&s);
+	assert_false(runner_suite_uses_cyclictest(&s));
+	runner_suite_free(&s);
 }
 
 static void test_long_line(void **state)
@@ -426,7 +426,7 @@ static void test_long_line(void **state)
 	strcpy(text, "[suite]\ndescription = ");
 	memset(text + strlen(text), 'x', n);
 	strcpy(text + n + 22, "\n");
-	assert_int_equal(suite_load(write_suite("long", text), &s, &err),
+	assert_int_equal(runner_suite_load(write_suite("long", text), &s, &err),
 			 -EINVAL);
 	assert_non_null(strstr(err.msg, ":2: line too long"));
 	free(text);
@@ -438,7 +438,7 @@ static void test_missing_file(void **state)
 	struct suite s;
 
 	(void)state;
-	assert_int_equal(suite_load("/nonexistent/x.suite", &s, &err),
+	assert_int_equal(runner_suite_load("/nonexistent/x.suite", &s, &err),
 			 -ENOENT);
 	assert_non_null(strstr(err.msg, "/nonexistent/x.suite"));
 }

@@ -38,7 +38,7 @@ static int setup(void **state)
 	snprintf(statedir, sizeof(statedir), "%s/state", tmpdir);
 	/* Our own machine lock; tmpdir stands in for debugfs. */
 	snprintf(lockpath, sizeof(lockpath), "%s/machine.lock", tmpdir);
-	state_testing_use(lockpath, tmpdir);
+	runner_state_testing_use(lockpath, tmpdir);
 	return fsio_mkdir_p(path, 0755);
 }
 
@@ -80,14 +80,14 @@ static void test_debugfs_roundtrip(void **state)
 
 	(void)state;
 	put("sched/knob", "3\n");
-	assert_int_equal(tunable_init(&t, &st, tmpdir), 0);
+	assert_int_equal(runner_tunable_init(&t, &st, tmpdir), 0);
 	assert_string_equal(t.key, "debugfs.sched/knob");
-	assert_int_equal(tunable_save(&t), 0);
+	assert_int_equal(runner_tunable_save(&t), 0);
 	assert_string_equal(t.orig, "3");
-	assert_int_equal(tunable_write(&t, st.value), 0);
+	assert_int_equal(runner_tunable_write(&t, st.value), 0);
 	get("sched/knob", buf, sizeof(buf));
 	assert_string_equal(buf, "7");
-	assert_int_equal(tunable_restore(&t), 0);
+	assert_int_equal(runner_tunable_restore(&t), 0);
 	get("sched/knob", buf, sizeof(buf));
 	assert_string_equal(buf, "3");
 }
@@ -104,15 +104,15 @@ static void test_feature_state(void **state)
 	(void)state;
 	put("sched/features", "GENTLE_FAIR_SLEEPERS NO_HRTICK HRTICK_DL "
 	    "WAKEUP_PREEMPTION\n");
-	assert_int_equal(tunable_init(&t, &on, tmpdir), 0);
+	assert_int_equal(runner_tunable_init(&t, &on, tmpdir), 0);
 	assert_string_equal(t.key, "sched_feature.HRTICK");
-	assert_int_equal(tunable_save(&t), 0);
+	assert_int_equal(runner_tunable_save(&t), 0);
 	assert_string_equal(t.orig, "NO_HRTICK");
-	assert_int_equal(tunable_read(&t, buf, sizeof(buf)), 0);
+	assert_int_equal(runner_tunable_read(&t, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "NO_HRTICK");
-	assert_int_equal(tunable_init(&t, &gone, tmpdir), 0);
-	assert_int_equal(tunable_save(&t), -ENOENT);
-	assert_int_equal(tunable_restore(&t), -ENOENT);
+	assert_int_equal(runner_tunable_init(&t, &gone, tmpdir), 0);
+	assert_int_equal(runner_tunable_save(&t), -ENOENT);
+	assert_int_equal(runner_tunable_restore(&t), -ENOENT);
 }
 
 static void test_unreadable(void **state)
@@ -123,9 +123,9 @@ static void test_unreadable(void **state)
 
 	(void)state;
 	/* No debugfs: saving fails, so restoring must not write anything. */
-	assert_int_equal(tunable_init(&t, &st, NULL), 0);
-	assert_int_equal(tunable_save(&t), -ENOENT);
-	assert_int_not_equal(tunable_restore(&t), 0);
+	assert_int_equal(runner_tunable_init(&t, &st, NULL), 0);
+	assert_int_equal(runner_tunable_save(&t), -ENOENT);
+	assert_int_not_equal(runner_tunable_restore(&t), 0);
 }
 
 /* The real sysctl the fault tests use; restored whatever happens. */
@@ -140,15 +140,15 @@ static void test_real_sysctl(void **state)
 	if (geteuid() != 0 || access("/proc/sys/kernel/sched_rr_timeslice_ms",
 				     W_OK))
 		skip();
-	assert_int_equal(tunable_init(&t, &st, NULL), 0);
+	assert_int_equal(runner_tunable_init(&t, &st, NULL), 0);
 	assert_string_equal(t.path, "/proc/sys/kernel/sched_rr_timeslice_ms");
-	assert_int_equal(tunable_save(&t), 0);
+	assert_int_equal(runner_tunable_save(&t), 0);
 	snprintf(want, sizeof(want), "%s", strcmp(t.orig, "10") ? "10" : "20");
-	assert_int_equal(tunable_write(&t, want), 0);
-	assert_int_equal(tunable_read(&t, buf, sizeof(buf)), 0);
-	tunable_restore(&t);
+	assert_int_equal(runner_tunable_write(&t, want), 0);
+	assert_int_equal(runner_tunable_read(&t, buf, sizeof(buf)), 0);
+	runner_tunable_restore(&t);
 	assert_string_equal(buf, want);
-	assert_int_equal(tunable_read(&t, buf, sizeof(buf)), 0);
+	assert_int_equal(runner_tunable_read(&t, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, t.orig);
 }
 
@@ -181,12 +181,12 @@ static void test_dead_run_restored(void **state)
 	run = fork();
 	assert_true(run >= 0);
 	if (!run) {
-		if (state_acquire(&st, statedir, 1, "run", "test") ||
-		    state_add_undo(&st, "tunable", "debugfs.sched/knob2",
-				   undo_for("sched/knob2", "5")) ||
+		if (runner_state_acquire(&st, statedir, 1, "run", "test") ||
+		    runner_state_add_undo(&st, "tunable", "debugfs.sched/knob2",
+					  undo_for("sched/knob2", "5")) ||
 		    /* A second record of the same key keeps the first. */
-		    state_add_undo(&st, "tunable", "debugfs.sched/knob2",
-				   undo_for("sched/knob2", "6")))
+		    runner_state_add_undo(&st, "tunable", "debugfs.sched/knob2",
+					  undo_for("sched/knob2", "6")))
 			_exit(1);
 		put("sched/knob2", "9");
 		if (!fork()) {
@@ -208,13 +208,13 @@ static void test_dead_run_restored(void **state)
 	snprintf(path, sizeof(path), "%s/" STATE_FILE, statedir);
 	assert_true(fsio_exists(path));
 
-	assert_int_equal(state_acquire(&st, statedir, 1, "run", "test"), 0);
+	assert_int_equal(runner_state_acquire(&st, statedir, 1, "run", "test"), 0);
 	assert_true(st.restored);
 	get("sched/knob2", buf, sizeof(buf));
 	assert_string_equal(buf, "5");
 	/* Nothing of the dead run is left. */
-	assert_int_equal(state_kill_owned(st.dir), 0);
-	state_release(&st);
+	assert_int_equal(runner_state_kill_owned(st.dir), 0);
+	runner_state_release(&st);
 	assert_false(fsio_exists(path));
 	/* The orphaned sleep was reparented to init; it is gone or a zombie. */
 	left = waitpid(-1, &status, WNOHANG);
@@ -227,11 +227,11 @@ static void test_unknown_kind_kept(void **state)
 	char path[300];
 
 	(void)state;
-	assert_int_equal(state_acquire(&st, statedir, 1, "run", "test"), 0);
-	assert_int_equal(state_add_undo(&st, "frobnicator", "x", NULL), 0);
+	assert_int_equal(runner_state_acquire(&st, statedir, 1, "run", "test"), 0);
+	assert_int_equal(runner_state_add_undo(&st, "frobnicator", "x", NULL), 0);
 	/* Leave it as a dead run would (the lock goes with the fd). */
-	state_leave(&st);
-	assert_int_equal(state_restore(st.dir, "test"), -EIO);
+	runner_state_leave(&st);
+	assert_int_equal(runner_state_restore(st.dir, "test"), -EIO);
 	snprintf(path, sizeof(path), "%s/" STATE_FILE, statedir);
 	assert_true(fsio_exists(path));
 	unlink(path);
@@ -244,17 +244,17 @@ static void test_lock_excludes(void **state)
 	int status;
 
 	(void)state;
-	assert_int_equal(state_acquire(&a, statedir, 1, "run", "test"), 0);
+	assert_int_equal(runner_state_acquire(&a, statedir, 1, "run", "test"), 0);
 	pid = fork();
 	if (!pid) {
 		struct state b;
 
 		/* Another process: waits, then gives up with -EBUSY. */
-		_exit(state_acquire(&b, statedir, 0.3, "run", "test") == -EBUSY ? 0 : 1);
+		_exit(runner_state_acquire(&b, statedir, 0.3, "run", "test") == -EBUSY ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_int_equal(WEXITSTATUS(status), 0);
-	state_release(&a);
+	runner_state_release(&a);
 }
 
 /* One lock for the machine: another state directory does not get past. */
@@ -267,17 +267,17 @@ static void test_lock_machine_wide(void **state)
 
 	(void)state;
 	snprintf(other, sizeof(other), "%s/other-state", tmpdir);
-	assert_int_equal(state_acquire(&a, statedir, 1, "run", "test"), 0);
+	assert_int_equal(runner_state_acquire(&a, statedir, 1, "run", "test"), 0);
 	pid = fork();
 	if (!pid) {
 		struct state b;
 
-		_exit(state_acquire(&b, other, 0.3, "run", "test") == -EBUSY ?
+		_exit(runner_state_acquire(&b, other, 0.3, "run", "test") == -EBUSY ?
 		      0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_int_equal(WEXITSTATUS(status), 0);
-	state_release(&a);
+	runner_state_release(&a);
 }
 
 /*
@@ -297,21 +297,21 @@ static void test_previous_holder_restored(void **state)
 	put("sched/knob3", "1");
 	run = fork();
 	if (!run) {
-		if (state_acquire(&st, other, 1, "run", "test") ||
-		    state_add_undo(&st, "tunable", "debugfs.sched/knob3",
-				   undo_for("sched/knob3", "1")))
+		if (runner_state_acquire(&st, other, 1, "run", "test") ||
+		    runner_state_add_undo(&st, "tunable", "debugfs.sched/knob3",
+					  undo_for("sched/knob3", "1")))
 			_exit(1);
 		put("sched/knob3", "8");
 		_exit(0);
 	}
 	assert_int_equal(waitpid(run, &status, 0), run);
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_int_equal(state_acquire(&st, statedir, 1, "run", "test"), 0);
+	assert_int_equal(runner_state_acquire(&st, statedir, 1, "run", "test"), 0);
 	get("sched/knob3", buf, sizeof(buf));
 	assert_string_equal(buf, "1");
 	snprintf(path, sizeof(path), "%s/" STATE_FILE, other);
 	assert_false(fsio_exists(path));
-	state_release(&st);
+	runner_state_release(&st);
 }
 
 static void write_state(const char *victim, const char *vdir)
@@ -348,7 +348,7 @@ static void test_untrusted_state(void **state)
 
 	/* Root's own file, pointing outside the knobs: refused, kept. */
 	write_state(victim, vdir);
-	assert_int_equal(state_restore(statedir, "test"), -EIO);
+	assert_int_equal(runner_state_restore(statedir, "test"), -EIO);
 	assert_int_equal(fsio_read_str(victim, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "root");
 	assert_true(fsio_exists(vdir));
@@ -356,13 +356,13 @@ static void test_untrusted_state(void **state)
 
 	/* Writable by others, or someone else's: not even read. */
 	assert_int_equal(chmod(path, 0666), 0);
-	assert_int_equal(state_restore(statedir, "test"), -EPERM);
+	assert_int_equal(runner_state_restore(statedir, "test"), -EPERM);
 	assert_int_equal(chmod(path, 0644), 0);
 	assert_int_equal(chown(path, 65534, 65534), 0);
-	assert_int_equal(state_restore(statedir, "test"), -EPERM);
+	assert_int_equal(runner_state_restore(statedir, "test"), -EPERM);
 	assert_int_equal(chown(path, 0, 0), 0);
 	assert_int_equal(chmod(statedir, 0777), 0);
-	assert_int_equal(state_restore(statedir, "test"), -EPERM);
+	assert_int_equal(runner_state_restore(statedir, "test"), -EPERM);
 	assert_int_equal(chmod(statedir, 0755), 0);
 	assert_int_equal(fsio_read_str(victim, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "root");

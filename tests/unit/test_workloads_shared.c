@@ -86,11 +86,14 @@ static int one_bench(int c, void *ctx)
 
 static void test_bench_parse(void **state)
 {
-	static const struct option opts[] = {
+	static const struct option longopts[] = {
 		{ "reads", required_argument, NULL, 'n' },
 		{ "rate", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
+	};
+	static const struct wl_opts opts = {
+		"n:R:h", longopts, one_bench, NULL,
 	};
 	char *load[] = { "t", "load", "--rate", "5", NULL };
 	char *bench[] = { "t", "bench", "-n", "7", NULL };
@@ -102,26 +105,21 @@ static void test_bench_parse(void **state)
 
 	(void)state;
 	optind = 0;
-	assert_int_equal(wl_bench_parse(4, load, "n:R:h", opts, one_bench, &o,
-					&mode), 0);
+	assert_int_equal(wl_bench_parse(4, load, &opts, &o, &mode), 0);
 	assert_int_equal(mode, WL_MODE_LOAD);
 	assert_true(o.rate == 5 && o.seen_load && !o.seen_bench);
 	assert_string_equal(wl_bench_mode_name(mode), "load");
 	memset(&o, 0, sizeof(o));
 	optind = 0;
-	assert_int_equal(wl_bench_parse(4, bench, "n:R:h", opts, one_bench,
-					&o, &mode), 0);
+	assert_int_equal(wl_bench_parse(4, bench, &opts, &o, &mode), 0);
 	assert_int_equal(mode, WL_MODE_BENCH);
 	assert_true(o.per_round == 7 && o.seen_bench && !o.seen_load);
 	optind = 0;
-	assert_int_equal(wl_bench_parse(3, none, "n:R:h", opts, one_bench, &o,
-					&mode), -EINVAL);
+	assert_int_equal(wl_bench_parse(3, none, &opts, &o, &mode), -EINVAL);
 	optind = 0;
-	assert_int_equal(wl_bench_parse(4, bad, "n:R:h", opts, one_bench, &o,
-					&mode), -EINVAL);
+	assert_int_equal(wl_bench_parse(4, bad, &opts, &o, &mode), -EINVAL);
 	optind = 0;
-	assert_int_equal(wl_bench_parse(2, help, "n:R:h", opts, one_bench, &o,
-					&mode), 1);
+	assert_int_equal(wl_bench_parse(2, help, &opts, &o, &mode), 1);
 }
 
 static void usage(FILE *f)

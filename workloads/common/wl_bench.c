@@ -20,11 +20,10 @@ const char *wl_bench_mode_name(enum wl_bench_mode mode)
 	return modes[mode];
 }
 
-int wl_bench_parse(int argc, char *const argv[], const char *shortopts,
-		   const struct option *longopts,
-		   int (*one)(int c, void *ctx), void *ctx,
-		   enum wl_bench_mode *mode)
+int wl_bench_parse(int argc, char *const argv[], const struct wl_opts *o,
+		   void *ctx, enum wl_bench_mode *mode)
 {
+	struct wl_opts each = { o->shortopts, o->longopts, o->one, NULL };
 	int ret, idx = -1;
 
 	if (argc > 1 && argv[1][0] != '-') {
@@ -32,7 +31,7 @@ int wl_bench_parse(int argc, char *const argv[], const char *shortopts,
 			return -EINVAL;
 		optind = 2;
 	}
-	ret = wl_opt_parse(argc, argv, shortopts, longopts, one, ctx);
+	ret = wl_opt_parse(argc, argv, &each, ctx);
 	if (ret)
 		return ret;
 	if (idx < 0) {
@@ -40,7 +39,7 @@ int wl_bench_parse(int argc, char *const argv[], const char *shortopts,
 		return -EINVAL;
 	}
 	*mode = idx;
-	return 0;
+	return o->check ? o->check(ctx) : 0;
 }
 
 static int bench_opt(int c, const char *arg, const char *count_opt,

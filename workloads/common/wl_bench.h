@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "workloads/common/wl_opt.h"
+
 /* The word that comes first: bench (measured rounds) or load (a rate). */
 enum wl_bench_mode { WL_MODE_BENCH, WL_MODE_LOAD };
 
@@ -30,13 +32,12 @@ const char *wl_bench_mode_name(enum wl_bench_mode mode);
 
 /*
  * The command line of a bench|load workload: the mode word, then the
- * options as wl_opt_parse() takes them. Returns 0 with *mode set, 1 for
- * -h/--help, or -EINVAL after a message (a missing mode word included).
+ * options as wl_opt_parse() takes them; o->check runs with *mode set.
+ * Returns 0, 1 for -h/--help, or -EINVAL after a message (a missing mode
+ * word included).
  */
-int wl_bench_parse(int argc, char *const argv[], const char *shortopts,
-		   const struct option *longopts,
-		   int (*one)(int c, void *ctx), void *ctx,
-		   enum wl_bench_mode *mode);
+int wl_bench_parse(int argc, char *const argv[], const struct wl_opts *o,
+		   void *ctx, enum wl_bench_mode *mode);
 
 /*
  * The options every bench|load workload takes, same names and ranges:

@@ -92,6 +92,17 @@ int wl_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	return -EINVAL;
 }
 
+int wl_opt_us(const char *opt, const char *arg, uint64_t min_us,
+	      uint64_t max_us, uint64_t *out_ns)
+{
+	uint64_t us;
+	int ret = wl_opt_u64(opt, arg, min_us, max_us, &us);
+
+	if (!ret)
+		*out_ns = us * 1000;
+	return ret;
+}
+
 int wl_opt_uint(const char *opt, const char *arg, unsigned int min,
 		unsigned int max, unsigned int *out)
 {
@@ -157,7 +168,7 @@ static int check_allowed(const char *opt, const char *arg,
 	CPU_AND(&extra, &extra, set);
 	if (!CPU_COUNT(&extra))
 		return 0;
-	if (format_cpulist(&allowed, buf, sizeof(buf)) < 0)
+	if (parse_cpulist_format(&allowed, buf, sizeof(buf)) < 0)
 		snprintf(buf, sizeof(buf), "?");
 	pr_err("%s: '%s' names CPUs this process may not use (allowed: %s)",
 	       opt, arg, buf);
@@ -211,22 +222,21 @@ int wl_opt_choice(const char *opt, const char *arg,
 	return -EINVAL;
 }
 
-int wl_opt_parse(int argc, char *const argv[], const char *shortopts,
-		 const struct option *longopts,
-		 int (*one)(int c, void *ctx), void *ctx)
+int wl_opt_parse(int argc, char *const argv[], const struct wl_opts *o,
+		 void *ctx)
 {
 	int c, ret;
 
-	while ((c = wl_getopt(argc, argv, shortopts, longopts)) != -1) {
+	while ((c = wl_getopt(argc, argv, o->shortopts, o->longopts)) != -1) {
 		if (c == 'h')
 			return 1;
-		ret = one(c, ctx);
+		ret = o->one(c, ctx);
 		if (ret)
 			return ret;
 	}
 	if (wl_opt_no_operands(argc, argv))
 		return -EINVAL;
-	return 0;
+	return o->check ? o->check(ctx) : 0;
 }
 
 int wl_opt_exit(int parsed, void (*usage)(FILE *f))

@@ -25,14 +25,22 @@ int wl_getopt(int argc, char *const argv[], const char *shortopts,
 /* Rejects operands left after the options. */
 int wl_opt_no_operands(int argc, char *const argv[]);
 
+/* A workload's options: its tables, and how each option is taken. */
+struct wl_opts {
+	const char *shortopts;
+	const struct option *longopts;
+	int (*one)(int c, void *ctx);	/* each option but -h: 0 or -EINVAL */
+	int (*check)(void *ctx);	/* all of them together, after the
+					 * last; NULL: nothing to check */
+};
+
 /*
- * The whole option loop of a workload without a mode word: one(c, ctx) for
- * each option but -h (its 0 or -EINVAL), then no operands. Returns 0, 1 for
- * -h/--help, or -EINVAL.
+ * The whole option loop of a workload without a mode word: o->one(c, ctx)
+ * for each option but -h, then no operands, then o->check(ctx). Returns 0,
+ * 1 for -h/--help, or -EINVAL.
  */
-int wl_opt_parse(int argc, char *const argv[], const char *shortopts,
-		 const struct option *longopts,
-		 int (*one)(int c, void *ctx), void *ctx);
+int wl_opt_parse(int argc, char *const argv[], const struct wl_opts *o,
+		 void *ctx);
 
 /*
  * main()'s exit for a parse result other than 0: 1 (--help) prints usage
@@ -45,6 +53,9 @@ int wl_opt_exit(int parsed, void (*usage)(FILE *f));
 
 int wl_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max,
 	       uint64_t *out);
+/* Microseconds in min_us..max_us (the --*-us options), as nanoseconds. */
+int wl_opt_us(const char *opt, const char *arg, uint64_t min_us,
+	      uint64_t max_us, uint64_t *out_ns);
 int wl_opt_uint(const char *opt, const char *arg, unsigned int min,
 		unsigned int max, unsigned int *out);
 int wl_opt_int(const char *opt, const char *arg, int min, int max, int *out);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "procstat.h"
 #include "workloads/common/wl_proc.h"
 #include "workloads/common/wl_proto.h"
 
@@ -99,24 +100,12 @@ out:
 	return ret;
 }
 
-/* The parent of pid from /proc/PID/stat (the field after "(comm)"). */
+/* The parent of pid from /proc/PID/stat. */
 static pid_t parent_of(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	int ppid = -1;
-	FILE *f;
+	struct procstat ps;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f)) {
-		p = strrchr(buf, ')');
-		if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
-			ppid = -1;
-	}
-	fclose(f);
-	return ppid;
+	return procstat_read(pid, &ps) ? -1 : ps.ppid;
 }
 
 struct proc_pair {

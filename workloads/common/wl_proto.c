@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,26 +10,11 @@
 
 #include "log.h"
 #include "parse.h"
+#include "stopsig.h"
 #include "workloads/common/wl_proto.h"
 
 static const char *wl_progname = "workload";
 static int ready_fd = -1;
-static int stop_pipe[2] = { -1, -1 };
-static atomic_bool stop_flag;
-static atomic_int stop_sig;
-
-static void stop_handler(int sig)
-{
-	int saved = errno;
-	ssize_t n;
-
-	if (sig != SIGALRM)
-		atomic_store(&stop_sig, sig);
-	atomic_store(&stop_flag, true);
-	n = write(stop_pipe[1], "s", 1);
-	(void)n;	/* the pipe is non-blocking; one byte is enough */
-	errno = saved;
-}
 
 static int take_ready_fd(void)
 {
@@ -53,23 +37,18 @@ static int take_ready_fd(void)
 
 int wl_init(const char *name)
 {
-	struct sigaction sa;
+	int ret;
 
 	wl_progname = name;
 	log_init(name);
-	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
-		int ret = -errno;
-
-		pr_err("pipe: %s", strerror(-ret));
+	/* Slow calls restart; sleeps return EINTR and loops test the flag. */
+	ret = stopsig_catch(SIGTERM, STOPSIG_STOP);
+	if (!ret)
+		ret = stopsig_catch(SIGINT, STOPSIG_STOP);
+	if (ret) {
+		pr_err("stop signals: %s", strerror(-ret));
 		return ret;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = stop_handler;
-	sigemptyset(&sa.sa_mask);
-	/* Restart slow calls; sleeps return EINTR and loops test the flag. */
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
 	/* A reader gone (runner, pipe) is an EPIPE to handle, not a death. */
 	signal(SIGPIPE, SIG_IGN);
 	return take_ready_fd();
@@ -101,31 +80,27 @@ int wl_ready(void)
 
 bool wl_stopping(void)
 {
-	return atomic_load_explicit(&stop_flag, memory_order_relaxed);
+	return stopsig_requested();
 }
 
 void wl_stop(void)
 {
-	ssize_t n;
-
-	atomic_store(&stop_flag, true);
-	n = write(stop_pipe[1], "s", 1);
-	(void)n;
+	stopsig_request();
 }
 
 int wl_stop_signal(void)
 {
-	return atomic_load(&stop_sig);
+	return stopsig_signal();
 }
 
 int wl_stop_fd(void)
 {
-	return stop_pipe[0];
+	return stopsig_fd();
 }
 
 bool wl_wait(uint64_t timeout_ns)
 {
-	struct pollfd pfd = { .fd = stop_pipe[0], .events = POLLIN };
+	struct pollfd pfd = { .fd = stopsig_fd(), .events = POLLIN };
 	uint64_t end, now;
 
 	if (timeout_ns == UINT64_MAX) {
@@ -159,24 +134,18 @@ int wl_stop_after(uint64_t duration_ns)
 			.tv_nsec = duration_ns % 1000000000ULL,
 		},
 	};
-	struct sigaction sa;
 	timer_t timer;
+	int ret;
 
 	if (!duration_ns)
 		return 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = stop_handler;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	if (sigaction(SIGALRM, &sa, NULL) ||
-	    timer_create(CLOCK_MONOTONIC, &sev, &timer) ||
-	    timer_settime(timer, 0, &its, NULL)) {
-		int ret = -errno;
-
+	ret = stopsig_catch(SIGALRM, STOPSIG_TIMER);
+	if (!ret && (timer_create(CLOCK_MONOTONIC, &sev, &timer) ||
+		     timer_settime(timer, 0, &its, NULL)))
+		ret = -errno;
+	if (ret)
 		pr_err("duration timer: %s", strerror(-ret));
-		return ret;
-	}
-	return 0;
+	return ret;
 }
 
 bool wl_wait_until(uint64_t deadline_ns)

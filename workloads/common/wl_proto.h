@@ -3,10 +3,10 @@
  * The workload protocol (workloads/README.md): ready handshake, stop on
  * SIGTERM/SIGINT, a clock. Every workload calls wl_init() first.
  *
- * Stop is a process-wide flag set by the signal handler (or by wl_stop()
- * when the workload ends itself) plus a self-pipe, so that threads test a
- * flag in their loops and the main thread can poll() for "stop" beside
- * its own file descriptors without a race.
+ * Stop is common/stopsig.h's process-wide flag, set by the signal handler
+ * (or by wl_stop() when the workload ends itself), plus its self-pipe, so
+ * that threads test a flag in their loops and the main thread can poll()
+ * for "stop" beside its own file descriptors without a race.
  */
 #ifndef RTGATE_WL_PROTO_H
 #define RTGATE_WL_PROTO_H

@@ -189,7 +189,7 @@ static int print_summary(const struct ext_params *p,
 		return -ENOMEM;
 	add_abi(s, abi);
 	wl_summary_str(s, "mode", mode_name(p));
-	if (format_cpulist(&p->cpus, cpus, sizeof(cpus)) < 0)
+	if (parse_cpulist_format(&p->cpus, cpus, sizeof(cpus)) < 0)
 		snprintf(cpus, sizeof(cpus), "?");
 	wl_summary_str(s, "cpus", cpus);
 	wl_summary_u64(s, "busy_per_cpu", p->busy_per_cpu);

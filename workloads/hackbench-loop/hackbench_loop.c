@@ -128,12 +128,9 @@ static int parse_one(int c, void *ctx)
 	}
 }
 
-/* Returns 0, 1 for --help, or -EINVAL. */
-static int parse_args(int argc, char **argv, struct hb_params *p)
-{
-	return wl_opt_parse(argc, argv, "g:l:f:s:TPpd:n:vh", long_opts,
-			    parse_one, p);
-}
+static const struct wl_opts opts = {
+	"g:l:f:s:TPpd:n:vh", long_opts, parse_one, NULL,
+};
 
 /* Accounts one "Time: 1.234" line of hackbench's output. */
 static int parse_time_line(const char *line, double *t)
@@ -307,7 +304,7 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	ret = parse_args(argc, argv, &p);
+	ret = wl_opt_parse(argc, argv, &opts, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
 	if (wl_proc_init())

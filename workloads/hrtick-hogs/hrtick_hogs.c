@@ -112,16 +112,6 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_us(const char *opt, uint64_t min, uint64_t max,
-		    uint64_t *ns)
-{
-	uint64_t us;
-	int ret = wl_opt_u64(opt, optarg, min, max, &us);
-
-	*ns = us * 1000;
-	return ret;
-}
-
 static int parse_one(int c, void *ctx)
 {
 	struct hogs_params *p = ctx;
@@ -134,13 +124,14 @@ static int parse_one(int c, void *ctx)
 	case OPT_NICE:
 		return wl_opt_int("--nice", optarg, -20, 19, &p->nice);
 	case 'p':
-		return parse_us("--sleeper-period-us", 10, 10000000,
-				&p->period_ns);
+		return wl_opt_us("--sleeper-period-us", optarg, 10, 10000000,
+				 &p->period_ns);
 	case 'w':
-		return parse_us("--sleeper-work-us", 0, 1000000, &p->work_ns);
+		return wl_opt_us("--sleeper-work-us", optarg, 0, 1000000,
+				 &p->work_ns);
 	case 't':
-		return parse_us("--threshold-us", 1, 10000000,
-				&p->threshold_ns);
+		return wl_opt_us("--threshold-us", optarg, 1, 10000000,
+				 &p->threshold_ns);
 	case 'd':
 		return wl_opt_duration("--duration", optarg,
 				       WL_DURATION_MAX_NS, &p->duration_ns);
@@ -152,14 +143,10 @@ static int parse_one(int c, void *ctx)
 	}
 }
 
-/* Returns 0, 1 for --help, or -EINVAL. */
-static int parse_args(int argc, char **argv, struct hogs_params *p)
+static int check_params(void *ctx)
 {
-	int ret = wl_opt_parse(argc, argv, "c:n:p:w:t:d:h", long_opts,
-			       parse_one, p);
+	const struct hogs_params *p = ctx;
 
-	if (ret)
-		return ret;
 	if (p->work_ns >= p->period_ns) {
 		pr_err("--sleeper-work-us: %llu us of work leaves no sleep in "
 		       "a %llu us period",
@@ -169,6 +156,10 @@ static int parse_args(int argc, char **argv, struct hogs_params *p)
 	}
 	return 0;
 }
+
+static const struct wl_opts opts = {
+	"c:n:p:w:t:d:h", long_opts, parse_one, check_params,
+};
 
 /* The calling thread: on the CPU, SCHED_OTHER at the given nice. */
 static int make_fair_on_cpu(int cpu, int nice)
@@ -477,7 +468,7 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	p.cpu = wl_cpu_first_allowed();
-	ret = parse_args(argc, argv, &p);
+	ret = wl_opt_parse(argc, argv, &opts, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
 	start = wl_now_ns();

@@ -101,25 +101,20 @@ static const struct option long_opts[] = {
 static int parse_one(int c, void *ctx)
 {
 	struct inject_params *p = ctx;
-	uint64_t us;
-	int ret;
 
 	switch (c) {
 	case 'c':
 		return wl_opt_cpu("--cpu", optarg, &p->cpu);
 	case 'w':
-		ret = wl_opt_u64("--width-us", optarg, 1, 1000000, &us);
-		p->width_ns = us * 1000;
-		return ret;
+		return wl_opt_us("--width-us", optarg, 1, 1000000,
+				 &p->width_ns);
 	case 'p':
-		ret = wl_opt_u64("--period-us", optarg, 2, 10000000, &us);
-		p->period_ns = us * 1000;
-		return ret;
+		return wl_opt_us("--period-us", optarg, 2, 10000000,
+				 &p->period_ns);
 	case 'j':
-		ret = wl_opt_u64("--jitter-us", optarg, 0, 10000000, &us);
-		p->jitter_ns = us * 1000;
 		p->jitter_set = 1;
-		return ret;
+		return wl_opt_us("--jitter-us", optarg, 0, 10000000,
+				 &p->jitter_ns);
 	case OPT_PRIO:
 		return wl_opt_uint("--prio", optarg, 1, 99, &p->prio);
 	case 'd':
@@ -136,14 +131,10 @@ static int parse_one(int c, void *ctx)
 	}
 }
 
-/* Returns 0, 1 for --help, or -EINVAL. */
-static int parse_args(int argc, char **argv, struct inject_params *p)
+static int check_params(void *ctx)
 {
-	int ret = wl_opt_parse(argc, argv, "c:w:p:j:d:n:h", long_opts,
-			       parse_one, p);
+	struct inject_params *p = ctx;
 
-	if (ret)
-		return ret;
 	if (!p->jitter_set)
 		p->jitter_ns = p->period_ns / 10 / 1000 * 1000;
 	/* The shortest period must leave the CPU idle between spins. */
@@ -157,6 +148,10 @@ static int parse_args(int argc, char **argv, struct inject_params *p)
 	}
 	return 0;
 }
+
+static const struct wl_opts opts = {
+	"c:w:p:j:d:n:h", long_opts, parse_one, check_params,
+};
 
 /* xorshift64*: a period jitter, not cryptography. */
 static uint64_t next_rand(uint64_t *s)
@@ -327,7 +322,7 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	p.cpu = wl_cpu_first_allowed();
-	ret = parse_args(argc, argv, &p);
+	ret = wl_opt_parse(argc, argv, &opts, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
 	if (!p.seed_set)

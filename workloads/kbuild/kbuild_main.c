@@ -168,14 +168,10 @@ static int parse_one(int c, void *ctx)
 	}
 }
 
-/* Returns 0, 1 for --help, or -EINVAL. */
-static int parse_args(int argc, char **argv, struct kb_params *p)
+static int check_params(void *ctx)
 {
-	int ret = wl_opt_parse(argc, argv, "T:o:j:d:n:vh", long_opts,
-			       parse_one, p);
+	const struct kb_params *p = ctx;
 
-	if (ret)
-		return ret;
 	if (p->source == KB_SYNTHETIC && (p->tree || p->tarball_given)) {
 		pr_err("--source synthetic: --tree/--tarball make no sense with it");
 		return -EINVAL;
@@ -190,6 +186,10 @@ static int parse_args(int argc, char **argv, struct kb_params *p)
 	}
 	return 0;
 }
+
+static const struct wl_opts opts = {
+	"T:o:j:d:n:vh", long_opts, parse_one, check_params,
+};
 
 static void default_cache(struct kb_params *p)
 {
@@ -468,7 +468,7 @@ int main(int argc, char **argv)
 	/* Test runs of a suite ask for the cheap load without editing it. */
 	if (env_source(&p))
 		return WL_EXIT_USAGE;
-	ret = parse_args(argc, argv, &p);
+	ret = wl_opt_parse(argc, argv, &opts, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
 	if (wl_proc_init())

@@ -96,7 +96,6 @@ static int parse_one(int c, void *ctx)
 {
 	static const char *const profiles[] = { "default", "custom", NULL };
 	struct sp_params *p = ctx;
-	uint64_t us;
 	int ret, idx;
 
 	switch (c) {
@@ -106,23 +105,18 @@ static int parse_one(int c, void *ctx)
 		return ret;
 	case OPT_SLICE:
 		/* The kernel clamps a fair slice to 0.1..100 ms. */
-		ret = wl_opt_u64("--slice-us", optarg, 100, 100000, &us);
-		p->slice_ns = us * 1000;
 		p->slice_set = 1;
-		return ret;
+		return wl_opt_us("--slice-us", optarg, 100, 100000,
+				 &p->slice_ns);
 	default:
 		return wl_bench_opt(c, optarg, "--calls", &p->bl);
 	}
 }
 
-/* Returns 0, 1 for --help, or -EINVAL. */
-static int parse_args(int argc, char **argv, struct sp_params *p)
+static int check_params(void *ctx)
 {
-	int ret = wl_bench_parse(argc, argv, "p:c:n:W:r:R:d:h", long_opts,
-				 parse_one, p, &p->mode);
+	const struct sp_params *p = ctx;
 
-	if (ret)
-		return ret;
 	if ((p->mode == WL_MODE_BENCH && p->bl.seen_load) ||
 	    (p->mode == WL_MODE_LOAD && p->bl.seen_bench)) {
 		pr_err("%s: not an option of %s mode",
@@ -137,6 +131,10 @@ static int parse_args(int argc, char **argv, struct sp_params *p)
 	}
 	return 0;
 }
+
+static const struct wl_opts opts = {
+	"p:c:n:W:r:R:d:h", long_opts, parse_one, check_params,
+};
 
 static inline void one_call(struct sp_run *r)
 {
@@ -287,7 +285,7 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	p.bl.cpu = wl_cpu_first_allowed();
-	ret = parse_args(argc, argv, &p);
+	ret = wl_bench_parse(argc, argv, &opts, &p, &p.mode);
 	if (ret)
 		return wl_opt_exit(ret, usage);
 	wl_bench_init(&r.bench, p.bl.per_round, p.bl.warmups, p.bl.rounds);

@@ -133,8 +133,10 @@ static int parse_one(int c, void *ctx)
 }
 
 /* Options that belong to the other mode are an error, not ignored. */
-static int check_mode_opts(const struct sr_params *p)
+static int check_params(void *ctx)
 {
+	const struct sr_params *p = ctx;
+
 	if (p->mode == WL_MODE_BENCH && p->bl.seen_load) {
 		pr_err("--rate/--duration: only for load mode");
 		return -EINVAL;
@@ -146,16 +148,9 @@ static int check_mode_opts(const struct sr_params *p)
 	return 0;
 }
 
-/* Returns 0, 1 for --help, or -EINVAL. */
-static int parse_args(int argc, char **argv, struct sr_params *p)
-{
-	int ret = wl_bench_parse(argc, argv, "s:e:c:n:W:r:R:d:h", long_opts,
-				 parse_one, p, &p->mode);
-
-	if (ret)
-		return ret;
-	return check_mode_opts(p);
-}
+static const struct wl_opts opts = {
+	"s:e:c:n:W:r:R:d:h", long_opts, parse_one, check_params,
+};
 
 /* Opens the file and fixes the value every read must return. */
 static int sr_open(const struct sr_params *p, struct sr_state *s)
@@ -286,7 +281,7 @@ int main(int argc, char **argv)
 		return WL_EXIT_USAGE;
 	set_sysctl(&p, "kernel.sched_rt_period_us");
 	p.bl.cpu = wl_cpu_first_allowed();
-	ret = parse_args(argc, argv, &p);
+	ret = wl_bench_parse(argc, argv, &opts, &p, &p.mode);
 	if (ret)
 		return wl_opt_exit(ret, usage);
 	wl_bench_init(&s.bench, p.bl.per_round, p.bl.warmups, p.bl.rounds);

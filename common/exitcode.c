@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+
+#include "exitcode.h"
+
+int exitcode_of_errno(int err)
+{
+	switch (err) {
+	case 0:
+		return EXIT_PASS;
+	case -EINVAL:
+	case -ENOENT:
+	case -E2BIG:
+	case -ENAMETOOLONG:
+		return EXIT_BAD_INPUT;
+	case -EINTR:
+		return EXIT_INCOMPLETE;
+	default:
+		return EXIT_ENVIRONMENT;
+	}
+}
+
+int exitcode_worse(int a, int b)
+{
+	/* The rank of each code 0..5: the higher, the worse. */
+	static const int rank[] = { 0, 3, 2, 6, 5, 4 };
+
+	if (a < 0 || a > 5)
+		a = EXIT_ENVIRONMENT;
+	if (b < 0 || b > 5)
+		b = EXIT_ENVIRONMENT;
+	return rank[a] >= rank[b] ? a : b;
+}

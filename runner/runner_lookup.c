@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Where a run's parts are: the suite a name means (and, for a typo, the
+ * suites there are), each workload's program, the measurement tools in
+ * PATH, and the tunable a suite line names. runner_run.c and runner_rep.c
+ * call down into this file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fsio.h"
+#include "log.h"
+#include "rtpaths.h"
+#include "runner_priv.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The suites NAME can find, for the message of one that is not there. */
+static void list_suites(const char *bin_dir, const char *arg)
+{
+	const char *names[128], *near;
+	char dirs[2][PATH_MAX], *n;
+	size_t nn = 0, i, k;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dirs[0], sizeof(dirs[0]), "suites");
+	rtpaths_fmt(dirs[1], sizeof(dirs[1]), "%s/../suites", bin_dir);
+	for (k = 0; k < 2; k++) {
+		d = opendir(dirs[k]);
+		while (d && (e = readdir(d)) && nn < 128) {
+			size_t len = strlen(e->d_name);
+
+			if (len <= 6 || strcmp(e->d_name + len - 6, ".suite"))
+				continue;
+			n = strndup(e->d_name, len - 6);
+			for (i = 0; n && i < nn && strcmp(names[i], n); i++)
+				;
+			if (n && i == nn)
+				names[nn++] = n;
+			else
+				free(n);
+		}
+		if (d)
+			closedir(d);
+	}
+	qsort(names, nn, sizeof(names[0]), cmp_str);
+	near = cli_nearest(arg, names, nn);
+	if (near)
+		fprintf(stderr, "Did you mean '%s'? ", near);
+	fprintf(stderr, "Suites: ");
+	for (i = 0; i < nn; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+	fprintf(stderr, "%s\n", nn ? "" : "none found");
+	for (i = 0; i < nn; i++)
+		free((char *)names[i]);
+}
+
+int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
+			 size_t len)
+{
+	size_t n = strlen(arg);
+
+	if (strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".suite"))) {
+		snprintf(buf, len, "%s", arg);
+		return 0;
+	}
+	snprintf(buf, len, "suites/%s.suite", arg);
+	if (fsio_exists(buf))
+		return 0;
+	rtpaths_fmt(buf, len, "%s/../suites/%s.suite", bin_dir, arg);
+	if (fsio_exists(buf))
+		return 0;
+	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
+	       "%s.suite exists", arg, arg, bin_dir, arg);
+	list_suites(bin_dir, arg);
+	return -ENOENT;
+}
+
+void runner_program_path(const struct runner *r, const char *program,
+			 char *buf, size_t len)
+{
+	if (strchr(program, '/'))
+		snprintf(buf, len, "%s", program);
+	else
+		rtpaths_fmt(buf, len, "%s/%s", r->bin_dir, program);
+}
+
+static int find_in_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+	int ret = -ENOENT;
+
+	copy = strdup(path && *path ? path : "/usr/local/sbin:/usr/local/bin:"
+		      "/usr/sbin:/usr/bin:/sbin:/bin");
+	if (!copy)
+		return -ENOMEM;
+	for (dir = strtok_r(copy, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/%s", dir, name);
+		if (!access(buf, X_OK)) {
+			ret = 0;
+			break;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+/* Missing programs are a broken installation: exit 4 before any change. */
+int runner_check_tools(struct runner *r)
+{
+	char path[PATH_MAX];
+	size_t i, j;
+
+	if (runner_suite_uses_cyclictest(&r->suite) &&
+	    find_in_path("cyclictest", r->cyclictest, sizeof(r->cyclictest))) {
+		pr_err("cyclictest is not installed (Debian: apt-get install "
+		       "rt-tests; Fedora: dnf install rt-tests)");
+		return -ENOENT;
+	}
+	if (runner_suite_uses_timerlat(&r->suite) &&
+	    find_in_path("rtla", r->rtla, sizeof(r->rtla))) {
+		pr_err("rtla is not installed: timerlat scenarios measure "
+		       "with rtla timerlat hist (Debian: apt-get install rtla)");
+		return -ENOENT;
+	}
+	for (i = 0; i < r->suite.nr_scenarios; i++) {
+		const struct suite_scenario *sc = &r->suite.scenarios[i];
+
+		for (j = 0; j < sc->nr_workloads; j++) {
+			runner_program_path(r, sc->workloads[j].program, path,
+					    sizeof(path));
+			if (!access(path, X_OK))
+				continue;
+			pr_err("%s:%u: workload program %s: %s (build it: "
+			       "make)", r->suite.path, sc->workloads[j].line,
+			       path, strerror(errno));
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+struct tunable *runner_tunable(struct runner *r,
+			       const struct suite_tunable *st)
+{
+	struct tunable t;
+	size_t i;
+
+	if (runner_tunable_init(&t, st, r->debugfs[0] ? r->debugfs : NULL))
+		return NULL;
+	for (i = 0; i < r->nr_tunables; i++)
+		if (!strcmp(r->tunables[i].key, t.key))
+			return &r->tunables[i];
+	return NULL;
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The order of a run's repetitions (interleaved, randomized within each
+ * round, or blocked) and one step of it at a time: the repetition run
+ * (runner_rep.c), recorded in the order and the manifest, with its
+ * progress lines. runner_run.c and runner_sequential.c take steps.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "runner_cyclictest.h"
+#include "runner_manifest.h"
+#include "runner_priv.h"
+#include "runner_util.h"
+#include "stopsig.h"
+
+/*
+ * Fisher-Yates over one round. The manifest's "order" records what ran,
+ * so the seed needs no keeping; it only has to differ between runs.
+ */
+static void shuffle_round(struct run_step *round, size_t n)
+{
+	static unsigned short xsubi[3];
+	size_t i, j;
+
+	if (!xsubi[0] && !xsubi[1] && !xsubi[2]) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		xsubi[0] = ts.tv_nsec;
+		xsubi[1] = ts.tv_nsec >> 16;
+		xsubi[2] = getpid();
+	}
+	for (i = n; i > 1; i--) {
+		struct run_step tmp;
+
+		j = nrand48(xsubi) % i;
+		tmp = round[i - 1];
+		round[i - 1] = round[j];
+		round[j] = tmp;
+	}
+}
+
+static int build_order(struct runner *r, struct run_step **steps,
+		       size_t *nr)
+{
+	size_t n = r->suite.nr_scenarios, i, k = 0;
+	unsigned int reps = r->run.repetitions, rep;
+
+	*steps = calloc(n * reps, sizeof(**steps));
+	if (!*steps)
+		return -ENOMEM;
+	if (r->suite.order != SUITE_ORDER_BLOCKED) {
+		for (rep = 1; rep <= reps; rep++) {
+			for (i = 0; i < n; i++)
+				(*steps)[k + i] = (struct run_step){ i, rep };
+			if (r->suite.order == SUITE_ORDER_RANDOMIZED)
+				shuffle_round(*steps + k, n);
+			k += n;
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			for (rep = 1; rep <= reps; rep++)
+				(*steps)[k++] = (struct run_step){ i, rep };
+	}
+	*nr = k;
+	return 0;
+}
+
+int runner_run_step(struct runner *r, struct run_step st)
+{
+	struct scen_result *sr = &r->run.scens[st.scen];
+	struct rep_result *rr;
+	int ret;
+
+	if (sr->skipped)
+		return 0;
+	rr = runner_array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
+	if (!runner_array_push(&r->run.order, &r->run.nr_order,
+			       sizeof(*r->run.order)) || !rr)
+		return -ENOMEM;
+	r->run.order[r->run.nr_order - 1] = st;
+	r->step++;
+	runner_progress_rep_start(&r->progress, r->step, sr->sc->name, st.rep,
+				  st.rep > r->run.repetitions ? st.rep :
+				  r->run.repetitions);
+	ret = runner_rep_run(r, st.scen, st.rep, rr);
+	if (ret)
+		return ret;
+	runner_progress_rep_end(&r->progress, runner_rep_status_name(rr->status),
+				rr->reason);
+	ret = runner_manifest_write(&r->run);
+	if (ret)
+		pr_err("%s/manifest.json: %s", r->run.dir, strerror(-ret));
+	return ret;
+}
+
+int runner_run_steps(struct runner *r)
+{
+	struct run_step *steps;
+	size_t nr, i, todo = 0;
+	int ret;
+
+	ret = build_order(r, &steps, &nr);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++)
+		todo += !r->run.scens[steps[i].scen].skipped;
+	runner_progress_init(&r->progress, todo,
+			     runner_suite_uses_cyclictest(&r->suite) ?
+			     runner_ct_duration_s(&r->suite.measure, r->run.scale) : 0);
+	for (i = 0; i < r->suite.nr_scenarios; i++)
+		if (r->run.scens[i].skipped)
+			runner_progress_note(&r->progress, "SKIPPED %s: %s",
+					     r->suite.scenarios[i].name,
+					     r->run.scens[i].reason);
+	for (i = 0; i < nr && !stopsig_signal() && !ret; i++)
+		ret = runner_run_step(r, steps[i]);
+	free(steps);
+	return ret;
+}

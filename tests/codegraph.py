@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The structure of rtgate's C code, from its #includes and its objects.
+
+    tests/codegraph.py [--obj build/obj] cycles    circles of files, cycles of folders
+    tests/codegraph.py [--obj build/obj] symbols   exported names without their folder's prefix
+    tests/codegraph.py [--obj build/obj] edges     every file-to-file edge, with why
+
+Every .c and .h file is a node. A file depends on a header it includes,
+and a .c file on the .c file whose object defines a symbol its own object
+uses (nm: calls and shared data). A circle is a set of files that depend
+on each other (a strongly connected component of more than one: a file
+that calls up into the file that calls it, or headers that include each
+other); a folder cycle is the same between folders. Exit status:
+0 when there is nothing to report, 1 when there is, 2 on bad use.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# The folders whose C files form bin/rtgate and the workloads.
+FOLDERS = ["common", "runner", "analyze", "trace", "kernel", "lab", "bisect",
+           "history", "nightly", "export", "rtgate", "workloads"]
+
+# Every symbol librtgate.a defines carries its folder's prefix. common/ is a
+# set of small modules, each with its own prefix (COMMON_MODULES); a prefix
+# without a trailing "_" is also the name of the module's one main function.
+PREFIXES = {
+    "runner": ["runner_"],
+    "analyze": ["an_"],
+    "trace": ["trace_"],
+    "kernel": ["kernel_"],
+    "lab": ["lab_"],
+    "bisect": ["bisect_"],
+    "history": ["history_"],
+    "nightly": ["nightly_"],
+    "export": ["export_"],
+}
+COMMON_MODULES = {
+    "cli": "cli_", "ctline": "ctline_", "exitcode": "exitcode_",
+    "filehash": "filehash_", "fsio": "fsio_", "jsonio": "json_",
+    "kconfig": "kconfig_", "log": "log_", "parse": "parse_",
+    "procstat": "procstat_", "rtpaths": "rtpaths_", "sha256": "sha256_",
+    "stopsig": "stopsig_", "textfmt": "text_", "timefmt": "timefmt_",
+    "toolrun": "toolrun",
+}
+
+
+def prefixes_of(folder, obj):
+    """The prefixes a symbol of @obj may carry, or None for no known one."""
+    if folder == "common":
+        p = COMMON_MODULES.get(os.path.splitext(obj)[0])
+        return None if p is None else [p]
+    return PREFIXES.get(folder)
+
+
+def has_prefix(sym, prefixes):
+    for p in prefixes:
+        if sym.startswith(p if p.endswith("_") else p + "_") or sym == p:
+            return True
+    return False
+
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def sources(top):
+    out = []
+    for folder in FOLDERS:
+        for root, _, files in os.walk(os.path.join(top, folder)):
+            for f in files:
+                if f.endswith((".c", ".h")):
+                    out.append(os.path.relpath(os.path.join(root, f), top))
+    return sorted(out)
+
+
+def stem(path):
+    return os.path.splitext(path)[0]
+
+
+def folder_of(node):
+    d = os.path.dirname(node)
+    return d
+
+
+def include_edges(top, files):
+    """(from-module, to-module, header) for every quoted #include."""
+    known = set(files)
+    edges = []
+    for f in files:
+        with open(os.path.join(top, f), encoding="utf-8",
+                  errors="replace") as fh:
+            text = fh.read()
+        for inc in INCLUDE.findall(text):
+            cands = [os.path.normpath(os.path.join(os.path.dirname(f), inc)),
+                     os.path.normpath(inc),
+                     os.path.normpath(os.path.join("common", inc))]
+            target = next((c for c in cands if c in known), None)
+            if target is None:
+                continue
+            if target != f:
+                edges.append((f, target, "#include " + inc))
+    return edges
+
+
+def nm(obj, *flags):
+    res = subprocess.run(["nm", *flags, obj], capture_output=True,
+                         text=True, check=True)
+    return res.stdout.splitlines()
+
+
+def objects(top, objdir):
+    """module -> object file, for every object built from our sources."""
+    out = {}
+    base = os.path.join(top, objdir)
+    for root, _, files in os.walk(base):
+        for f in files:
+            if f.endswith(".o"):
+                rel = os.path.relpath(os.path.join(root, f), base)
+                src = stem(rel) + ".c"
+                # An object whose source is gone is a leftover, not code.
+                if (rel.split(os.sep)[0] in FOLDERS and
+                        os.path.exists(os.path.join(top, src))):
+                    out[src] = os.path.join(root, f)
+    return out
+
+
+def call_edges(objs):
+    defined, used = {}, {}
+    for mod, obj in objs.items():
+        used[mod] = set()
+        for line in nm(obj):
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == "U":
+                used[mod].add(parts[1])
+            elif len(parts) == 3 and parts[1] in "TDBRCVW":
+                defined.setdefault(parts[2], mod)
+    edges = []
+    for mod, syms in used.items():
+        for s in sorted(syms):
+            d = defined.get(s)
+            if d and d != mod:
+                edges.append((mod, d, s))
+    return edges
+
+
+def tarjan(nodes, succ):
+    index, low, on, stack, sccs = {}, {}, set(), [], []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(succ.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            sccs.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return [c for c in sccs if len(c) > 1]
+
+
+def graph(top, objdir):
+    files = sources(top)
+    edges = include_edges(top, files) + call_edges(objects(top, objdir))
+    return files, edges
+
+
+def cmd_cycles(top, objdir):
+    files, edges = graph(top, objdir)
+    nodes = set(files)
+    why, succ = {}, {}
+    for a, b, w in edges:
+        succ.setdefault(a, set()).add(b)
+        why.setdefault((a, b), []).append(w)
+    bad = 0
+    for comp in tarjan(nodes, succ):
+        bad += 1
+        print("circle: " + " ".join(comp))
+        members = set(comp)
+        for a in comp:
+            for b in sorted(succ.get(a, ()) & members):
+                print("  %s -> %s: %s" % (a, b, ", ".join(why[(a, b)][:4])))
+    fsucc, fwhy = {}, {}
+    for a, b, w in edges:
+        fa, fb = folder_of(a), folder_of(b)
+        if fa != fb:
+            fsucc.setdefault(fa, set()).add(fb)
+            fwhy.setdefault((fa, fb), []).append("%s -> %s (%s)" % (a, b, w))
+    for comp in tarjan({folder_of(n) for n in nodes}, fsucc):
+        bad += 1
+        print("folder cycle: " + " ".join(comp))
+        members = set(comp)
+        for a in comp:
+            for b in sorted(fsucc.get(a, ()) & members):
+                print("  %s -> %s: %s" % (a, b, "; ".join(fwhy[(a, b)][:3])))
+    print("%d modules, %d edges, %d circles or folder cycles"
+          % (len(nodes), len(edges), bad))
+    return 1 if bad else 0
+
+
+def cmd_symbols(top, objdir):
+    lib = os.path.join(top, objdir, "librtgate.a")
+    if not os.path.exists(lib):
+        print("no %s: build first" % lib, file=sys.stderr)
+        return 2
+    bad = total = 0
+    obj = None
+    for line in nm(lib, "-g", "--defined-only"):
+        if line.endswith(":") and not line.startswith(" "):
+            obj = line[:-1]
+            continue
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        total += 1
+        folder = folder_of_object(top, obj)
+        prefixes = prefixes_of(folder, obj)
+        if prefixes is None:
+            print("%s: %s: object of no known folder or common module "
+                  "(COMMON_MODULES)" % (obj, parts[2]))
+            bad += 1
+        elif not has_prefix(parts[2], prefixes):
+            print("%s/%s: %s: not %s" % (folder, obj, parts[2],
+                                         "|".join(p + "*" for p in prefixes)))
+            bad += 1
+    print("%d defined symbols, %d without their folder's prefix"
+          % (total, bad))
+    return 1 if bad else 0
+
+
+_obj_folder = {}
+
+
+def folder_of_object(top, obj):
+    """The folder whose source builds @obj (archive members are basenames)."""
+    if not _obj_folder:
+        for f in sources(top):
+            if f.endswith(".c"):
+                name = os.path.basename(stem(f)) + ".o"
+                _obj_folder.setdefault(name, f.split(os.sep)[0])
+    return _obj_folder.get(obj)
+
+
+def cmd_edges(top, objdir):
+    _, edges = graph(top, objdir)
+    for a, b, w in sorted(edges):
+        print("%s -> %s: %s" % (a, b, w))
+    return 0
+
+
+def main(argv):
+    top = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
+    objdir = "build/obj"
+    args = argv[1:]
+    if len(args) >= 2 and args[0] == "--obj":
+        objdir = args[1]
+        args = args[2:]
+    cmds = {"cycles": cmd_cycles, "symbols": cmd_symbols, "edges": cmd_edges}
+    if len(args) != 1 or args[0] not in cmds:
+        print(__doc__.strip().splitlines()[2:5] and __doc__, file=sys.stderr)
+        return 2
+    return cmds[args[0]](top, objdir)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

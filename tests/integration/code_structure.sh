@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The shape of the code (docs/design.md): no file calls up into the file
+# that calls it, no folder cycle, and every symbol librtgate.a exports
+# carries its folder's prefix (tests/codegraph.py). A planted circle and a
+# planted unprefixed name show the checker sees what it is asked to.
+source "$(dirname "$0")/../lib.sh"
+CG=$TOP/tests/codegraph.py
+
+make -s -C "$TOP" all >"$T/make.log" 2>&1
+is "$?" 0 "the tree builds"
+
+python3 "$CG" cycles >"$T/cycles.out" 2>&1
+is "$?" 0 "codegraph cycles: nothing to report"
+diag "$(tail -1 "$T/cycles.out")"
+check "no circle of files or folders" -- \
+	grep -q ' 0 circles or folder cycles$' "$T/cycles.out"
+[ "$(wc -l <"$T/cycles.out")" -eq 1 ] || diag "$(head -20 "$T/cycles.out")"
+
+python3 "$CG" symbols >"$T/symbols.out" 2>&1
+is "$?" 0 "codegraph symbols: nothing to report"
+diag "$(tail -1 "$T/symbols.out")"
+check "every exported symbol carries its folder's prefix" -- \
+	grep -q ', 0 without their folder.s prefix$' "$T/symbols.out"
+[ "$(wc -l <"$T/symbols.out")" -eq 1 ] || diag "$(head -20 "$T/symbols.out")"
+
+# ---- the checker itself: objects made to be wrong ------------------------
+mkdir -p "$T/obj/runner"
+cat >"$T/run.c" <<'EOF'
+int runner_b(void);
+int runner_a(void) { return runner_b(); }
+int unprefixed_helper(void) { return 1; }
+EOF
+cat >"$T/rep.c" <<'EOF'
+int runner_a(void);
+int runner_b(void) { return runner_a(); }
+EOF
+cc -c -o "$T/obj/runner/runner_run.o" "$T/run.c" &&
+	cc -c -o "$T/obj/runner/runner_rep.o" "$T/rep.c" &&
+	ar rc "$T/obj/librtgate.a" "$T/obj/runner/runner_run.o" \
+		"$T/obj/runner/runner_rep.o"
+is "$?" 0 "two objects that call each other, one name without runner_"
+
+python3 "$CG" --obj "$T/obj" cycles >"$T/bad-cycles.out" 2>&1
+is "$?" 1 "codegraph cycles sees the circle (exit 1)"
+check "it names both files" -- bash -c \
+	"grep -q 'runner/runner_rep.c -> runner/runner_run.c' '$T/bad-cycles.out' &&
+	 grep -q 'runner/runner_run.c -> runner/runner_rep.c' '$T/bad-cycles.out'"
+
+python3 "$CG" --obj "$T/obj" symbols >"$T/bad-symbols.out" 2>&1
+is "$?" 1 "codegraph symbols sees the unprefixed name (exit 1)"
+check "it names the symbol and its object" -- \
+	grep -q 'runner/runner_run.o: unprefixed_helper: not runner_\*' \
+	"$T/bad-symbols.out"
+check "and only that one" -- \
+	grep -q ', 1 without their folder.s prefix$' "$T/bad-symbols.out"
+
+done_testing
