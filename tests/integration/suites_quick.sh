@@ -49,14 +49,15 @@ for f in report.txt report.md report.json report.html junit.xml; do
 done
 verdict() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .verdict"; }
 # Unflagged twice is a failure unless the idle baseline itself was noisier
-# than the control can show: inject delays ~10 % of CPU 1's wake-ups by up
-# to 1 ms, which moves p99 only when idle's p99 is well below that (tens
-# of us on a quiet VM, 100-350 us on a busy one; more when a neighbour
-# saturates the host).
+# than the control can show: inject spins 300 us on ~5 % of CPU 1's
+# wake-ups (suites/quick.suite), which lifts p97-p99 to about 300 us; an
+# idle p99 already above that (tens of us on a quiet VM, 100-350 us on a
+# busy one; more when a neighbour saturates the host) hides it, and the
+# run rightly says the gate is blind here (checked above).
 noise=$(jget "$j" '.comparisons[] | select(.candidate == "inject") | .lines[] | select(.metric == "p99" and .cpu == 1) | .baseline')
 if [ "$(verdict inject)" != REGRESSION ] &&
-   awk -v n="$noise" 'BEGIN { exit !(n > 500) }'; then
-	skip "idle's own CPU 1 p99 is $noise us: the host hides a 1 ms control" \
+   awk -v n="$noise" 'BEGIN { exit !(n > 300) }'; then
+	skip "idle's own CPU 1 p99 is $noise us: the host hides a 300 us control" \
 		"inject (positive control) vs idle: REGRESSION"
 	skip "idle's own CPU 1 p99 is $noise us" "... it counts as a pass"
 else
