@@ -15,6 +15,11 @@
  * profile there is no variance: the CPUs are the replicates when there
  * are at least four of them (pasted T: lines), else the line is not
  * tested and the verdict says so.
+ *
+ * With three or four repetitions a side, a repetition that a burst (or a
+ * lull) moved on every CPU at once is left out of the quantile lines up
+ * to p99 (shared_outliers(); docs/statistics.md, "A burst shared by the
+ * CPUs"), and the comparison's notes name it.
  */
 #include <errno.h>
 #include <math.h>
@@ -54,6 +59,9 @@ struct rep_line {
 	char metric[16];
 	bool deciding, censored;
 	double *yb, *yc;	/* log(1 + value) per run */
+	int outb, outc;		/* index of a run left out as a shared
+				 * burst or lull; -1: none */
+	double outfb, outfc;	/* its shared move as a factor (<1: a lull) */
 	double vfloor;		/* sampling variance of one value */
 	double mb, mc, ss, df_own;
 	double hb, hc;		/* repetitions left after trimming */
@@ -201,10 +209,134 @@ static int rep_line_fill(struct prep *p, struct rep_line *rl)
 		return 0;
 	}
 	rl->vfloor = vsum / (nb + nc);
-	rl->ss = trimmed(rl->yb, nb, &rl->mb, &rl->hb) +
-		 trimmed(rl->yc, nc, &rl->mc, &rl->hc);
-	rl->df_own = rl->hb + rl->hc - 2;
 	return 0;
+}
+
+/* The side's values without the run left out (out < 0: all). */
+static double side_stats(const double *y, size_t n, int out, double *mean,
+			 double *h)
+{
+	double k[n ? n : 1];
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if ((int)i != out)
+			k[m++] = y[i];
+	return trimmed(k, m, mean, h);
+}
+
+static void rep_line_stats(struct rep_line *rl, size_t nb, size_t nc)
+{
+	if (rl->censored)
+		return;
+	rl->ss = side_stats(rl->yb, nb, rl->outb, &rl->mb, &rl->hb) +
+		 side_stats(rl->yc, nc, rl->outc, &rl->mc, &rl->hc);
+	rl->df_own = rl->hb + rl->hc - 2;
+}
+
+/*
+ * With three or four repetitions a side, one repetition that a host
+ * pause (or a quieter host) moved on every CPU at once outweighs the
+ * others, and it is not the change: within one side every repetition ran
+ * the same kernel. At each level up to an_shared_q_max, the run whose value
+ * is furthest from its side's median on every CPU the same way, by
+ * an_shared_log or more, is left out of that level's lines (not of the
+ * maxima: the worst case is the worst case). Five repetitions or more are
+ * trimmed anyway.
+ */
+static void shared_outlier(struct rep_line **ls, size_t k, bool cand,
+			   size_t nruns)
+{
+	double y[(k ? k : 1) * (nruns ? nruns : 1)], f;
+	bool out[nruns ? nruns : 1];
+	size_t i, r;
+
+	if (nruns < 3 || nruns > 4)
+		return;
+	for (i = 0; i < k; i++)
+		memcpy(&y[i * nruns], cand ? ls[i]->yc : ls[i]->yb,
+		       nruns * sizeof(*y));
+	if (!an_shared_outliers(y, k, nruns, 1, out, &f))
+		return;
+	for (r = 0; r < nruns && !out[r]; r++)
+		;
+	for (i = 0; i < k; i++) {
+		if (cand) {
+			ls[i]->outc = (int)r;
+			ls[i]->outfc = f;
+		} else {
+			ls[i]->outb = (int)r;
+			ls[i]->outfb = f;
+		}
+	}
+}
+
+/*
+ * "the candidate's rep 10 moved every CPU at once (a burst, up to x8.1):
+ * left out of its p95, p97, p99 lines; its maxima are kept"
+ */
+static void shared_note(struct prep *p, const struct rep_line *rls,
+			size_t n, bool cand)
+{
+	const struct an_side *s = cand ? p->sc : p->sb;
+	size_t r, i;
+
+	for (r = 0; r < s->nruns; r++) {
+		char lv[96] = "";
+		double f = 1;
+		size_t len = 0;
+
+		for (i = 0; i < n; i++) {
+			int out = cand ? rls[i].outc : rls[i].outb;
+			double fi = cand ? rls[i].outfc : rls[i].outfb;
+
+			/* One line per level: CPU 0's (every CPU has it). */
+			if (out != (int)r || rls[i].cpu != rls[0].cpu)
+				continue;
+			if (fabs(log(fi)) > fabs(log(f)))
+				f = fi;
+			len += snprintf(lv + len, len < sizeof(lv) ?
+					sizeof(lv) - len : 0, "%s%s",
+					len ? ", " : "", rls[i].metric);
+		}
+		if (!len)
+			continue;
+		an_cmp_note(p->res, "the %s's %s moved every CPU at once (a "
+			    "%s, %s x%.2g): left out of its %s lines; its "
+			    "maxima are kept", cand ? "candidate" : "baseline",
+			    s->runs[r].label, f > 1 ? "burst" : "lull",
+			    f > 1 ? "up to" : "down to", f, lv);
+	}
+}
+
+static void shared_outliers(struct prep *p, struct rep_line *rls, size_t n)
+{
+	struct rep_line *ls[p->ncpus ? p->ncpus : 1];
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		rls[i].outb = rls[i].outc = -1;
+		rls[i].outfb = rls[i].outfc = 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(rls[i].q > 0) || rls[i].q > an_shared_q_max + 1e-9)
+			continue;
+		/* Each level once, from its first line. */
+		for (j = 0; j < i && rls[j].q != rls[i].q; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i, k = 0; j < n && k < p->ncpus; j++)
+			if (rls[j].q == rls[i].q && !rls[j].censored)
+				ls[k++] = &rls[j];
+		/* Every CPU must have the level to call a move shared. */
+		if (k < p->ncpus)
+			continue;
+		shared_outlier(ls, k, false, p->sb->nruns);
+		shared_outlier(ls, k, true, p->sc->nruns);
+	}
+	shared_note(p, rls, n, false);
+	shared_note(p, rls, n, true);
 }
 
 static const struct an_profile_line *profile_line(const struct an_profile *pr,
@@ -386,16 +518,32 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 		df > 0 && rl->prior && rl->df_own > 0 ?
 		(!strcmp(rl->prior, "CPUs") ? " and the other CPUs" :
 		 " and the noise profile") : "");
+	if (rl->outb >= 0 || rl->outc >= 0) {
+		size_t len = strlen(l->evidence);
+
+		an_sfmt(l->evidence + len, sizeof(l->evidence) - len,
+			"; without %s%s%s%s%s (every CPU moved at once)",
+			rl->outb >= 0 ? "the baseline's " : "",
+			rl->outb >= 0 ? p->sb->runs[rl->outb].label : "",
+			rl->outb >= 0 && rl->outc >= 0 ? " and " : "",
+			rl->outc >= 0 ? "the candidate's " : "",
+			rl->outc >= 0 ? p->sc->runs[rl->outc].label : "");
+	}
 drift:
 	if (p->drift) {
 		double e[p->nhalf ? p->nhalf : 1], la[p->nhalf ? p->nhalf : 1];
+		size_t ne = 0, nl = 0;
 
+		/* A run left out as a shared burst is no drift either. */
 		for (i = 0; i < p->nhalf; i++) {
-			e[i] = rl->yb[p->early[i]];
-			la[i] = rl->yb[p->late[i]];
+			if ((int)p->early[i] != rl->outb)
+				e[ne++] = rl->yb[p->early[i]];
+			if ((int)p->late[i] != rl->outb)
+				la[nl++] = rl->yb[p->late[i]];
 		}
-		l->drift = expm1(an_mean(la, p->nhalf)) -
-			   expm1(an_mean(e, p->nhalf));
+		if (ne && nl)
+			l->drift = expm1(an_mean(la, nl)) -
+				   expm1(an_mean(e, ne));
 	}
 }
 
@@ -496,6 +644,9 @@ int an_cmp_rep_lines(struct prep *p)
 		if (ret)
 			goto out;
 	}
+	shared_outliers(p, rls, n);
+	for (k = 0; k < n; k++)
+		rep_line_stats(&rls[k], p->sb->nruns, p->sc->nruns);
 	priors(p, rls, n);
 	for (k = 0; k < n; k++)
 		rep_line_emit(p, &rls[k]);

@@ -186,3 +186,49 @@ double an_precedence_p(uint64_t nb, uint64_t nc, uint64_t k)
 	    lgamma((double)(nb + nc - k) + 1);
 	return exp(l);
 }
+
+const double an_shared_log = 0.405;	/* a factor of 1.5 */
+const double an_shared_q_max = 0.99;
+
+size_t an_shared_outliers(const double *y, size_t ncpus, size_t n,
+			  size_t max_out, bool *out, double *factor)
+{
+	double score[n ? n : 1], med[ncpus ? ncpus : 1], best = 0;
+	size_t r, c, k = 0;
+
+	memset(out, 0, n * sizeof(*out));
+	if (factor)
+		*factor = 1;
+	if (ncpus < 2 || n < 3)
+		return 0;
+	for (c = 0; c < ncpus; c++)
+		med[c] = an_median(&y[c * n], n);
+	for (r = 0; r < n; r++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (c = 0; c < ncpus; c++) {
+			double dev = y[c * n + r] - med[c];
+
+			lo = fmin(lo, dev);
+			hi = fmax(hi, dev);
+		}
+		score[r] = lo > 0 ? lo : hi < 0 ? hi : 0;
+	}
+	while (k < max_out) {
+		size_t pick = n;
+
+		for (r = 0; r < n; r++)
+			if (!out[r] && fabs(score[r]) >= an_shared_log &&
+			    (pick == n || fabs(score[r]) > fabs(score[pick])))
+				pick = r;
+		if (pick == n)
+			break;
+		out[pick] = true;
+		if (!k)
+			best = score[pick];
+		k++;
+	}
+	if (factor && k)
+		*factor = exp(best);
+	return k;
+}

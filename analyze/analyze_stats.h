@@ -7,6 +7,7 @@
 #ifndef RTGATE_ANALYZE_STATS_H
 #define RTGATE_ANALYZE_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,5 +71,26 @@ double an_precedence_p(uint64_t nb, uint64_t nc, uint64_t k);
  * increments, so the error over all looks stays at alpha.
  */
 double an_alpha_spent(double alpha, double t);
+
+/*
+ * A repetition moved the same way on every CPU at once by at least
+ * an_shared_log (log(1 + us)) from its group's median: a burst (a host
+ * pause that delayed a run of wake-ups) or a lull (a quieter host).
+ */
+extern const double an_shared_log;
+/*
+ * Only up to this level: above it a repetition's value is host noise that
+ * flips between modes (p99.5 is 50 or 400 us from one repetition to the
+ * next), and the median of three would call the minority an outlier.
+ */
+extern const double an_shared_q_max;
+/*
+ * y[c * n + r]: run r's value on CPU c (ncpus >= 2, n runs). Marks in
+ * out[] (which it clears) the runs whose shared move is an_shared_log or
+ * more, the largest first, at most max_out of them; returns how many.
+ * *factor (may be NULL) gets the largest move as a factor (< 1: a lull).
+ */
+size_t an_shared_outliers(const double *y, size_t ncpus, size_t n,
+			  size_t max_out, bool *out, double *factor);
 
 #endif

@@ -11,14 +11,15 @@
  *    and 5 repetitions a side, without a noise profile and with one made
  *    from the other sittings (a machine calibrated on another day).
  *  - Power: the 100 us spinner on CPU 1 (inject100) against idle is never
- *    passed (no split says NO CHANGE or IMPROVEMENT) and, with five
- *    repetitions a side, found in at least 95 % of every sitting's splits,
- *    with a noise profile made of the other sittings and without one.
- *    Three repetitions a side find it in 49-100 % of a sitting's splits
- *    (docs/statistics.md): a repetition with a burst (a host pause that
- *    delays a run of wake-ups on both CPUs) among three cannot be told
- *    from a change, and those splits say INCONCLUSIVE (exit 2). The floors
- *    at 3 v 3 are what the four sittings hold, less a margin.
+ *    passed (no split says NO CHANGE or IMPROVEMENT); over all sittings'
+ *    splits it is found in at least 95 % with three repetitions a side
+ *    and with five, with a noise profile made of the other sittings and
+ *    without one; with five, in at least 95 % of every sitting's. A
+ *    sitting whose rounds carry many bursts (a host pause that delays a
+ *    run of wake-ups on both CPUs: quiet-1's rounds 8-10) keeps three
+ *    repetitions from deciding when two of them land in one split: those
+ *    say INCONCLUSIVE (exit 2), and every sitting still finds it in at
+ *    least 80 % of its splits at 3 v 3 (docs/statistics.md).
  */
 #include <dirent.h>
 #include <unistd.h>
@@ -215,14 +216,14 @@ static void power(bool with_profile, size_t k, double min_each,
 static void test_power_no_profile(void **state)
 {
 	(void)state;
-	power(false, 3, 0.40, 0.75);
+	power(false, 3, 0.80, 0.95);
 	power(false, 5, 0.95, 0.95);
 }
 
 static void test_power_profile(void **state)
 {
 	(void)state;
-	power(true, 3, 0.55, 0.85);
+	power(true, 3, 0.80, 0.95);
 	power(true, 5, 0.95, 0.95);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,6 +155,56 @@ static void test_sparse(void **state)
 	assert_null(c.b);
 }
 
+/*
+ * A repetition that every CPU saw move the same way is a shared burst (or
+ * lull); one CPU alone, a small move or a split vote is not.
+ */
+static void test_shared_outliers(void **state)
+{
+	/* log(1 + us) of 3 runs on 2 CPUs: y[cpu * 3 + run]. */
+	double burst[] = { log1p(50), log1p(48), log1p(166),
+			   log1p(52), log1p(49), log1p(201) };
+	double lull[] = { log1p(50), log1p(24), log1p(52),
+			  log1p(54), log1p(27), log1p(50) };
+	double one_cpu[] = { log1p(50), log1p(48), log1p(49),
+			     log1p(52), log1p(49), log1p(201) };
+	double small[] = { log1p(50), log1p(48), log1p(68),
+			   log1p(52), log1p(49), log1p(70) };
+	double eight[2 * 8];
+	bool out[8];
+	double f;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(an_shared_outliers(burst, 2, 3, 1, out, &f), 1);
+	assert_false(out[0]);
+	assert_false(out[1]);
+	assert_true(out[2]);
+	/* The smaller of the CPUs' moves: 166 / 50. */
+	near(f, 167.0 / 51, 1e-9);
+	assert_int_equal(an_shared_outliers(lull, 2, 3, 1, out, &f), 1);
+	assert_true(out[1]);
+	assert_true(f < 1);
+	assert_int_equal(an_shared_outliers(one_cpu, 2, 3, 1, out, &f), 0);
+	assert_false(out[2]);
+	assert_true(f == 1);
+	/* x1.35 on every CPU is within a repetition's scatter. */
+	assert_int_equal(an_shared_outliers(small, 2, 3, 1, out, NULL), 0);
+	/* One CPU, or two runs: nothing to call shared or an outlier. */
+	assert_int_equal(an_shared_outliers(burst, 1, 6, 1, out, NULL), 0);
+	assert_int_equal(an_shared_outliers(burst, 3, 2, 1, out, NULL), 0);
+	/* At most max_out, the largest first. */
+	for (i = 0; i < 8; i++)
+		eight[i] = eight[8 + i] = log1p(50);
+	eight[3] = eight[8 + 3] = log1p(150);
+	eight[6] = eight[8 + 6] = log1p(500);
+	assert_int_equal(an_shared_outliers(eight, 2, 8, 1, out, &f), 1);
+	assert_true(out[6]);
+	assert_false(out[3]);
+	assert_int_equal(an_shared_outliers(eight, 2, 8, 2, out, NULL), 2);
+	assert_true(out[3] && out[6]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_welch_paired),
 		cmocka_unit_test(test_sparse),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_shared_outliers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
