@@ -378,19 +378,63 @@ static void more_text(char *buf, size_t len, int more, const char *goal)
 			more, more == 1 ? "" : "s", goal);
 }
 
+/*
+ * How an unsettled reason starts: "no change seen", unless a deciding
+ * line rose beyond its floor with a p-value that alone (not over the
+ * family) would have been significant; then that rise is named, so that
+ * a reader never takes a doubled p97 for nothing.
+ */
+static void unsettled_lead(const struct prep *p, char *buf, size_t len,
+			   bool beyond_floor)
+{
+	const struct an_result *res = p->res;
+	const struct an_line *best = NULL;
+	char where[24] = "", b[32], c[32];
+	double alone = p->gate->level > 0 ? p->gate->level / 2 :
+					    p->gate->alpha / 2;
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+
+		if (!l->deciding || !tested(p, i) || isnan(l->p_adj) ||
+		    l->worse < l->floor || p->tests[i].kind == TEST_BUDGET ||
+		    !(l->p_adj < res->family * alone))
+			continue;
+		if (!best || l->p_adj < best->p_adj ||
+		    (l->p_adj == best->p_adj &&
+		     l->worse / l->floor > best->worse / best->floor))
+			best = l;
+	}
+	if (!best) {
+		an_sfmt(buf, len, "no change seen%s", beyond_floor ?
+			" beyond the floor" : "");
+		return;
+	}
+	if (best->cpu >= 0)
+		an_sfmt(where, sizeof(where), "CPU %d ", best->cpu);
+	fmt_num(b, sizeof(b), best->base);
+	fmt_num(c, sizeof(c), best->cand);
+	an_sfmt(buf, len, "nothing significant (the strongest rise, %s%s %s "
+		"-> %s %s, has p=%.2g; a change needs p<%.2g)", where,
+		best->metric, b, c, best->unit, best->p_adj, alone);
+}
+
 static void decide_unsettled(struct prep *p, const struct an_line *l)
 {
 	struct an_result *res = p->res;
 	const struct line_test *t = &p->tests[l - res->lines];
 	char where[24] = "", see[32], fl[32], hi[32], d[32], more[160];
+	char lead[200];
 
 	rest_on(res, l);
 	res->verdict = AN_INCONCLUSIVE;
 	if (l->cpu >= 0)
 		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+	unsettled_lead(p, lead, sizeof(lead), false);
 	if (!res->family || isnan(l->see)) {
-		set_reason(res, "no change seen, but %s%s could not be tested: "
-			   "%s", where, l->metric, l->evidence);
+		set_reason(res, "%s, but %s%s could not be tested: %s", lead,
+			   where, l->metric, l->evidence);
 		return;
 	}
 	fmt_num(see, sizeof(see), l->see);
@@ -403,19 +447,19 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 
 		fmt_num(base, sizeof(base), l->base);
 		more_text(more, sizeof(more), l->more_reps, "reach the floor");
-		set_reason(res, "no change seen, but this measurement could "
-			   "not have seen a %s%s rise even of %d times its %s "
-			   "%s: its repetitions scatter too much (the floor is "
-			   "%s %s); %s", where, l->metric, SEE_BLIND, base,
+		set_reason(res, "%s, but this measurement could not have "
+			   "seen a %s%s rise even of %d times its %s %s: its "
+			   "repetitions scatter too much (the floor is %s %s); "
+			   "%s", lead, where, l->metric, SEE_BLIND, base,
 			   l->unit, fl, l->unit, more);
 		return;
 	}
 	if (l->see >= l->floor) {
 		more_text(more, sizeof(more), l->more_reps, "reach the floor");
-		set_reason(res, "no change seen, but this measurement could "
-			   "only have seen a %s%s rise of %s %s or more (the "
-			   "floor is %s %s); %s", where, l->metric, see,
-			   l->unit, fl, l->unit, more);
+		set_reason(res, "%s, but this measurement could only have "
+			   "seen a %s%s rise of %s %s or more (the floor is %s "
+			   "%s); %s", lead, where, l->metric, see, l->unit, fl,
+			   l->unit, more);
 		return;
 	}
 	/* It could see the floor, but its estimate leaves it open. */
@@ -427,10 +471,11 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 					      (1 + l->base)) :
 		  l->floor - fmax(0, l->worse)) : -1,
 		  "rule it out");
-	set_reason(res, "no change seen beyond the floor, but a %s%s rise of "
-		   "up to %s %s is not ruled out (it moved %s%s %s; the floor "
-		   "is %s %s); %s", where, l->metric, hi, l->unit,
-		   l->worse >= 0 ? "+" : "", d, l->unit, fl, l->unit, more);
+	unsettled_lead(p, lead, sizeof(lead), true);
+	set_reason(res, "%s, but a %s%s rise of up to %s %s is not ruled out "
+		   "(it moved %s%s %s; the floor is %s %s); %s", lead, where,
+		   l->metric, hi, l->unit, l->worse >= 0 ? "+" : "", d,
+		   l->unit, fl, l->unit, more);
 }
 
 static void decide_no_change(struct prep *p)

@@ -294,6 +294,9 @@ struct history_judgement {
 	 * newest baseline run ("" when nothing did). */
 	char prev_run_id[128];
 	char changed[1024];
+	/* "judged at 0.017 of alpha: alpha 0.05 shared by the run's 3
+	 * scenarios"; "" when it had all of alpha */
+	char level_note[160];
 };
 
 /*

@@ -224,7 +224,34 @@ struct judge_ctx {
 	const struct history_judge_params *p;
 	struct history_run run;
 	cJSON *manifest;
+	size_t family;		/* scenarios judged, positive controls aside */
 };
+
+/*
+ * A night judges each of its scenarios against its own history: like the
+ * comparisons of a suite (rtgate run), they share alpha, so that a
+ * night of six unchanged scenarios is not called a regression six times
+ * as often as one. Positive controls are judged at the same share and
+ * do not count.
+ */
+static size_t night_family(const cJSON *m, const struct history_scenario *sc,
+			   size_t ns)
+{
+	const cJSON *s;
+	size_t i, k = 0;
+
+	for (i = 0; i < ns; i++) {
+		bool control = false;
+
+		if (strcmp(sc[i].status, "ok") && strcmp(sc[i].status, "partial"))
+			continue;
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+			if (!strcmp(json_get_str(s, "name", ""), sc[i].name))
+				control = *json_get_str(s, "control", "");
+		k += !control;
+	}
+	return k ? k : 1;
+}
 
 static int base_side(struct judge_ctx *c, const char *scenario,
 		     struct history_run *base, size_t nb, struct an_side **out,
@@ -309,6 +336,14 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	snprintf(j->scenario, sizeof(j->scenario), "%s", scenario);
 	j->cand = j->base = j->p_value = NAN;
 	gate_from_manifest(c->manifest, scenario, c->p->metric, &gate);
+	if (c->family > 1) {
+		gate.level = gate.alpha / c->family;
+		snprintf(gate.level_why, sizeof(gate.level_why), "alpha %g "
+			 "shared by the run's %zu scenarios", gate.alpha,
+			 c->family);
+		snprintf(j->level_note, sizeof(j->level_note), "judged at "
+			 "%.2g of alpha: %s", gate.level, gate.level_why);
+	}
 	snprintf(j->metric, sizeof(j->metric), "%s", gate.metric);
 	ret = history_baseline(c->h, &q, &runs, &nb);
 	if (ret)
@@ -413,6 +448,7 @@ int history_judge_run(struct history *h, const char *run_id,
 		ret = -ENOMEM;
 		goto out;
 	}
+	c.family = night_family(c.manifest, sc, ns);
 	for (i = 0; i < ns; i++) {
 		if (strcmp(sc[i].status, "ok") && strcmp(sc[i].status, "partial"))
 			continue;

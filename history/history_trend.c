@@ -294,6 +294,11 @@ static void print_judgements(const char *run_id,
 			       j[i].prev_run_id, j[i].changed[0] ?
 			       j[i].changed : "nothing in the kernel identity");
 	}
+	for (i = 0; i < n; i++)
+		if (j[i].level_note[0]) {
+			printf("  each scenario %s\n", j[i].level_note);
+			break;
+		}
 }
 
 /*

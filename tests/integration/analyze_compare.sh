@@ -117,6 +117,20 @@ check "... and said on the lines it was left out of" -- grep -q \
 check "... but not on the maxima" -- test "$(grep -A2 -E '^[* ] max ' $T/burst.txt |
 	tr '\n' ' ' | grep -c 'without the candidate')" = 0
 
+# Rounds 8-10 of quiet-1 carry a burst each: a burst on both sides leaves
+# two clean repetitions, too few to decide, yet CPU 1's p97 doubled. The
+# INCONCLUSIVE reason says so first, not "no change seen".
+mkdir -p $T/burst2/idle $T/burst2/inject
+for r in 8 9 10; do
+	cp $Q/idle/$r/cyclictest.json $T/burst2/idle/$r.json
+	cp $Q/inject100/$r/cyclictest.json $T/burst2/inject/$r.json
+done
+"$RTGATE" compare $T/burst2/idle $T/burst2/inject >$T/burst2.txt 2>&1
+is "$?" 2 "bursts on both sides: INCONCLUSIVE, exit 2"
+check "... naming the strongest rise and the p it would need" -- grep -Eq \
+	'^verdict: INCONCLUSIVE: nothing significant \(the strongest rise, CPU 1 p9[0-9.]+ [0-9.]+ -> [0-9.]+ us, has p=[0-9.]+; a change needs p<0.025\), but ' \
+	<(sed -n '/^verdict:/,/^note:/p' $T/burst2.txt | tr '\n' ' ' | tr -s ' ')
+
 # Bad input: exit 3, the file named (and the line where there is one).
 for f in "$FIX"/bad/*; do
 	"$RTGATE" compare -q "$f" $S/idle.txt >/dev/null 2>$T/err

@@ -44,6 +44,9 @@ cp "$D2" "$T/part2.db"
 "$RTGATE" compare --history --db "$D2" "$W/20261127-020000-quick" >"$T/c5"
 is $? 1 "compare --history: the step night exits 1 (regression)"
 check "... the report names the baseline runs" -- grep -q 'REGRESSION' "$T/c5"
+# idle and hackbench are judged, the inject control aside: alpha / 2 each.
+check "... the run's scenarios share alpha, as a suite's comparisons do" -- \
+	grep -q "^  each scenario judged at 0.025 of alpha: alpha 0.05 shared by the run's 2 scenarios$" "$T/c5"
 "$RTGATE" compare --history --db "$T/part2.db" --history-runs 3 \
 	"$W/20261126-020000-quick" >"$T/c4"
 rc=$?
