@@ -235,6 +235,7 @@ struct an_exceedance {
 	double p;
 	double us, lo, hi;	/* NAN when the law could not be fitted */
 	bool measured;		/* within the data: a quantile, not the law */
+	double samples;		/* wake-ups it was estimated from */
 };
 
 struct an_result {

@@ -444,7 +444,7 @@ static int add_exceedance(struct an_result *res, bool cand, int cpu,
 	e = &e[res->nexceed++];
 	*e = (struct an_exceedance){ .candidate = cand, .cpu = cpu,
 				     .p = EXCEED_P, .us = NAN, .lo = NAN,
-				     .hi = NAN };
+				     .hi = NAN, .samples = c->cycles };
 	if (!hill_fit(c, &law, false))
 		return 0;
 	if (np >= law.k) {

@@ -282,6 +282,7 @@ static cJSON *cmp_json(const struct an_cmp *c)
 			cJSON_AddItemToArray(iv, num(e->hi));
 		}
 		cJSON_AddBoolToObject(x, "measured", e->measured);
+		cJSON_AddNumberToObject(x, "samples", e->samples);
 		cJSON_AddItemToArray(ex, x);
 	}
 	notes = cJSON_AddArrayToObject(o, "notes");

@@ -100,10 +100,19 @@ static void txt_exceedance(FILE *f, const struct an_result *res)
 	for (i = 0; i + 1 < res->nexceed; i += 2) {
 		const struct an_exceedance *e[2] = { &res->exceed[i],
 						     &res->exceed[i + 1] };
-		char v[2][64];
+		char v[2][64], how[96] = "the tail law";
+		double n = fmin(e[0]->samples, e[1]->samples);
 
 		if (isnan(e[0]->us) && isnan(e[1]->us))
 			continue;
+		/* How far beyond the data the law was taken. */
+		if (!(e[0]->measured && e[1]->measured) && n > 0 &&
+		    1 / e[0]->p > n)
+			snprintf(how, sizeof(how), "the tail law, %.2g times "
+				 "beyond the %.0f wake-ups of a side",
+				 1 / e[0]->p / n, n);
+		else if (e[0]->measured && e[1]->measured)
+			snprintf(how, sizeof(how), "within the data");
 		for (k = 0; k < 2; k++) {
 			if (isnan(e[k]->us))
 				snprintf(v[k], sizeof(v[k]), "-");
@@ -117,8 +126,8 @@ static void txt_exceedance(FILE *f, const struct an_result *res)
 					 e[k]->hi);
 		}
 		fprintf(f, "exceeded once per %.0f wake-ups, CPU %d: %s -> %s "
-			"(the tail law; docs/statistics.md)\n", 1 / e[0]->p,
-			e[0]->cpu, v[0], v[1]);
+			"(%s; docs/statistics.md)\n", 1 / e[0]->p, e[0]->cpu,
+			v[0], v[1], how);
 	}
 }
 

@@ -116,6 +116,10 @@ check "... and said on the lines it was left out of" -- grep -q \
 	<(tr '\n' ' ' <$T/burst.txt | tr -s ' ')
 check "... but not on the maxima" -- test "$(grep -A2 -E '^[* ] max ' $T/burst.txt |
 	tr '\n' ' ' | grep -c 'without the candidate')" = 0
+# 45,000 wake-ups a side tell a once-per-million latency only by the law.
+check "the once-per-million latency says how far beyond the data it is" -- \
+	grep -Eq '^exceeded once per 1000000 wake-ups, CPU 1: [0-9]+ us \([0-9]+\.\.[0-9]+\) -> [0-9]+ us \([0-9]+\.\.[0-9]+\) \(the tail law, 22 times beyond the 44[0-9]{3} wake-ups of a side' \
+	$T/burst.txt
 
 # Rounds 8-10 of quiet-1 carry a burst each: a burst on both sides leaves
 # two clean repetitions, too few to decide, yet CPU 1's p97 doubled. The
