@@ -366,7 +366,8 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 	cJSON_ArrayForEach(t, threads)
 		n++;
 	num = json_get_num(json, "num_threads", n);
-	if ((int)num != n) {
+	/* Compared as doubles: (int)3e64 is undefined. */
+	if (num != (double)n) {
 		pr_err("%s: \"num_threads\" is %g but %d threads are listed",
 		       path, num, n);
 		goto out;
