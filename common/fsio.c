@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fsio.h"
+#include "log.h"
 
 int fsio_write_full(int fd, const void *data, size_t len)
 {
@@ -267,10 +268,90 @@ int fsio_remove_tmp_of(const char *dir, long pid, int depth)
 	return sweep_tmp(fd, pid, depth);
 }
 
+/* Root, the caller, and the user sudo ran it for may own what it uses. */
+static bool owner_trusted(uid_t uid)
+{
+	const char *sudo = getenv("SUDO_UID");
+	char *end;
+	unsigned long v;
+
+	if (uid == 0 || uid == geteuid())
+		return true;
+	if (geteuid() || !sudo || !*sudo)
+		return false;
+	v = strtoul(sudo, &end, 10);
+	return !*end && v == uid;
+}
+
+/* One component: a symlink its trusted owner made, a directory. */
+static int component_trusted(const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	if (S_ISLNK(st.st_mode)) {
+		if (!owner_trusted(st.st_uid)) {
+			snprintf(why, len, "%s: a symlink owned by uid %u",
+				 path, (unsigned int)st.st_uid);
+			return -EPERM;
+		}
+		if (stat(path, &st))
+			return -errno;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (!owner_trusted(st.st_uid) ||
+	    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
+		snprintf(why, len, "%s: owned by uid %u with mode %04o", path,
+			 (unsigned int)st.st_uid,
+			 (unsigned int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+int fsio_dir_trusted(const char *path, char *why, size_t len)
+{
+	char buf[PATH_MAX], cwd[PATH_MAX];
+	char *p;
+	int ret;
+
+	why[0] = '\0';
+	if (path[0] != '/') {
+		/* The working directory, from the root down. */
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		ret = fsio_dir_trusted(cwd, why, len);
+		if (ret)
+			return ret;
+	}
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; ; p++) {
+		if (*p && *p != '/')
+			continue;
+		if (*p == '/' && p[-1] == '/')
+			continue;
+		if (*p) {
+			*p = '\0';
+			ret = component_trusted(buf, why, len);
+			*p = '/';
+		} else {
+			ret = component_trusted(buf, why, len);
+		}
+		if (ret)
+			return ret;
+		if (!*p)
+			return 0;
+	}
+}
+
 int fsio_mkdir_p(const char *path, mode_t mode)
 {
-	char buf[PATH_MAX];
+	char buf[PATH_MAX], why[PATH_MAX + 64];
 	char *p;
+	int ret;
 
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return -ENAMETOOLONG;
@@ -284,7 +365,13 @@ int fsio_mkdir_p(const char *path, mode_t mode)
 	}
 	if (mkdir(buf, mode) && errno != EEXIST)
 		return -errno;
-	return 0;
+	ret = fsio_dir_trusted(buf, why, sizeof(why));
+	if (ret == -EPERM)
+		pr_err("%s: rtgate writes only where nobody else could plant a "
+		       "path: every directory on the way must belong to root "
+		       "or to you, and only a sticky one (as /tmp) may be "
+		       "writable by others", why);
+	return ret;
 }
 
 int fsio_read_fd(int fd, char **buf, size_t *len)

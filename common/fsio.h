@@ -34,7 +34,21 @@ int fsio_stream_commit(struct fsio_stream *s, const char *path, int ret);
  * directories). Returns how many, or -errno.
  */
 int fsio_remove_tmp_of(const char *dir, long pid, int depth);
+/*
+ * Creates @path and its parents; then, as fsio_dir_trusted(), refuses a
+ * path someone else could change under it (-EPERM, and says which part
+ * and why on stderr).
+ */
 int fsio_mkdir_p(const char *path, mode_t mode);
+/*
+ * 0 when every component of directory @path (the working directory's
+ * too, for a relative one) belongs to root, to the caller or to the user
+ * sudo ran it for (SUDO_UID), and is writable by nobody else unless
+ * sticky, and every symlink on the way was made by such an owner.
+ * -EPERM with @why naming the component otherwise; -errno when a
+ * component cannot be looked at.
+ */
+int fsio_dir_trusted(const char *path, char *why, size_t len);
 /* Copies file @from to @to (atomically, as fsio_write_atomic()). */
 int fsio_copy(const char *from, const char *to);
 /* Reads a whole file, NUL-terminated; *len excludes the NUL. */

@@ -6,6 +6,7 @@
  * migration interrupted half-way leaves the old version intact.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,15 +292,40 @@ static int configure(struct history *h)
 	return history_exec(h, "PRAGMA synchronous = NORMAL");
 }
 
+/*
+ * The database, its journal and WAL live in one directory: one that
+ * nobody else could change (fsio_dir_trusted), and the file no symlink
+ * (SQLITE_OPEN_NOFOLLOW).
+ */
+static int db_dir_trusted(const char *path)
+{
+	char dir[PATH_MAX], why[PATH_MAX + 64];
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	ret = fsio_dir_trusted(dirname(dir), why, sizeof(why));
+	if (ret == -EPERM) {
+		pr_err("%s: %s: the history database is written only where "
+		       "nobody else could plant a path (docs/runner.md, --out)",
+		       path, why);
+		return ret;
+	}
+	/* A directory that is not there: sqlite says so. */
+	return 0;
+}
+
 int history_open_version(struct history *h, const char *path, int version)
 {
 	int ret, v;
 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->path, sizeof(h->path), "%s", path);
+	ret = db_dir_trusted(path);
+	if (ret)
+		goto fail;
 	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-			    NULL) != SQLITE_OK) {
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX |
+			    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		pr_err("%s: cannot open the history database: %s", path,
 		       h->db ? sqlite3_errmsg(h->db) : "out of memory");
 		ret = -EIO;

@@ -166,4 +166,16 @@ check "the guardian said what it removed" -- \
 	grep -q "removed 1 unfinished file" "$T/k.err"
 is "$(cat $sysctl)" "$orig" "the sysctl is restored"
 is "$(leftover_procs | wc -l)" 0 "no process of the run is left"
+
+# ---- a results directory someone else could change: refused ----------
+# Writable by anyone and not sticky: another user could swap the run's
+# directory for a symlink while root writes its files.
+mkdir -p "$T/shared"
+chmod 0777 "$T/shared"
+"$RTGATE" run "$T/short.suite" --out "$T/shared/results" >"$T/ww.out" 2>"$T/ww.err"
+is "$?" 4 "a world-writable results directory is refused (exit 4)"
+check "... naming it and why" -- grep -q \
+	"shared: owned by uid 0 with mode 0777: rtgate writes only where nobody else could plant a path" "$T/ww.err"
+is "$(find "$T/shared" -type f | wc -l)" 0 "... before any file is written"
+is "$(cat $sysctl)" "$orig" "... and nothing changed"
 done_testing

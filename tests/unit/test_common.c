@@ -268,6 +268,60 @@ static void test_stopsig(void **state)
 	assert_int_equal(read(stopsig_fd(), &c, 1), -1);
 }
 
+/*
+ * fsio_mkdir_p refuses a path someone else could change under a run: a
+ * directory of another user, one anyone may write to (unless sticky, as
+ * /tmp), a symlink another user made.
+ */
+static void test_dir_trusted(void **state)
+{
+	char dir[] = "/tmp/rtgate-unit.XXXXXX", path[512], why[600];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ok/a", dir);
+	assert_int_equal(fsio_mkdir_p(path, 0755), 0);
+	assert_int_equal(fsio_dir_trusted(path, why, sizeof(why)), 0);
+	/* Writable by all, not sticky: anyone could swap what is below. */
+	snprintf(path, sizeof(path), "%s/ww", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(chmod(path, 0777), 0);
+	snprintf(path, sizeof(path), "%s/ww/run", dir);
+	assert_int_equal(fsio_mkdir_p(path, 0755), -EPERM);
+	assert_int_equal(fsio_dir_trusted(path, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "/ww: owned by uid 0 with mode 0777"));
+	/* Sticky, as /tmp: nobody renames what another created there. */
+	snprintf(path, sizeof(path), "%s/ww", dir);
+	assert_int_equal(chmod(path, 01777), 0);
+	snprintf(path, sizeof(path), "%s/ww/run", dir);
+	assert_int_equal(fsio_mkdir_p(path, 0755), 0);
+	if (geteuid()) {
+		skip();
+		return;
+	}
+	/* Another user's directory, and another user's symlink. */
+	snprintf(path, sizeof(path), "%s/theirs", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	snprintf(path, sizeof(path), "%s/theirs/run", dir);
+	assert_int_equal(fsio_mkdir_p(path, 0755), -EPERM);
+	snprintf(path, sizeof(path), "%s/ww/link", dir);
+	assert_int_equal(symlink("../ok", path), 0);
+	assert_int_equal(lchown(path, 65534, 65534), 0);
+	assert_int_equal(fsio_dir_trusted(path, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "/ww/link: a symlink owned by uid 65534"));
+	/* ... unless sudo ran rtgate for that user. */
+	assert_int_equal(setenv("SUDO_UID", "65534", 1), 0);
+	assert_int_equal(fsio_dir_trusted(path, why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/theirs/run", dir);
+	assert_int_equal(fsio_mkdir_p(path, 0755), 0);
+	assert_int_equal(unsetenv("SUDO_UID"), 0);
+	/* A file where a directory should be. */
+	snprintf(path, sizeof(path), "%s/ok/f", dir);
+	assert_int_equal(fsio_write_atomic(path, "x", 1), 0);
+	assert_int_equal(fsio_dir_trusted(path, why, sizeof(why)), -ENOTDIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_kconfig),
 		cmocka_unit_test(test_exitcode),
 		cmocka_unit_test(test_stopsig),
+		cmocka_unit_test(test_dir_trusted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
