@@ -100,11 +100,16 @@ check "markdown: the comparison table" -- grep -q '^| metric | CPU |' $T/rep/rep
 # the 100 us spinner on CPU 1 is found in the other two, and the burst
 # repetition is named, left out of the quantile lines, kept in the maxima.
 Q=$TOP/tests/fixtures/real/quiet-1
-mkdir -p $T/burst/idle $T/burst/inject
-for r in 2 4 10; do
-	cp $Q/idle/$r/cyclictest.json $T/burst/idle/$r.json
-	cp $Q/inject100/$r/cyclictest.json $T/burst/inject/$r.json
-done
+split_rounds() {	# DIR ROUND...: quiet-1's idle and inject100 of those rounds
+	local d=$1 r
+	shift
+	mkdir -p $d/idle $d/inject
+	for r in "$@"; do
+		cp $Q/idle/$r/cyclictest.json $d/idle/$r.json
+		cp $Q/inject100/$r/cyclictest.json $d/inject/$r.json
+	done
+}
+split_rounds $T/burst 2 4 10
 "$RTGATE" compare $T/burst/idle $T/burst/inject >$T/burst.txt 2>&1
 is "$?" 1 "3 v 3 with a shared burst in the candidate: REGRESSION, exit 1"
 check "... resting on CPU 1" -- grep -Eq '^verdict: REGRESSION: CPU 1 p9[0-9.]+ rose' $T/burst.txt
@@ -124,11 +129,7 @@ check "the once-per-million latency says how far beyond the data it is" -- \
 # Rounds 8-10 of quiet-1 carry a burst each: a burst on both sides leaves
 # two clean repetitions, too few to decide, yet CPU 1's p97 doubled. The
 # INCONCLUSIVE reason says so first, not "no change seen".
-mkdir -p $T/burst2/idle $T/burst2/inject
-for r in 8 9 10; do
-	cp $Q/idle/$r/cyclictest.json $T/burst2/idle/$r.json
-	cp $Q/inject100/$r/cyclictest.json $T/burst2/inject/$r.json
-done
+split_rounds $T/burst2 8 9 10
 "$RTGATE" compare $T/burst2/idle $T/burst2/inject >$T/burst2.txt 2>&1
 is "$?" 2 "bursts on both sides: INCONCLUSIVE, exit 2"
 check "... naming the strongest rise and the p it would need" -- grep -Eq \
