@@ -48,15 +48,18 @@ for f in report.txt report.md report.json report.html junit.xml; do
 	check "$f written" -- test -s "$dir/$f"
 done
 verdict() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .verdict"; }
-# Unflagged twice is a failure unless the idle baseline itself was noisier
-# than the control can show: inject spins 300 us on ~5 % of CPU 1's
-# wake-ups (suites/quick.suite), which lifts p97-p99 to about 300 us; an
-# idle p99 already above that (tens of us on a quiet VM, 100-350 us on a
-# busy one; more when a neighbour saturates the host) hides it, and the
-# run rightly says the gate is blind here (checked above).
+# Unflagged twice is a failure unless the idle baseline itself was as
+# noisy as the control: inject spins 300 us on ~5 % of CPU 1's wake-ups
+# (suites/quick.suite), and in the 3 s repetitions of this scaled run that
+# lifts CPU 1's p97-p99 to 150-300 us. An idle p99 already beyond half the
+# control's width (tens of us on a quiet VM, 150-900 us when the host is
+# busy: six runs in a row measured 76-891 us one afternoon) hides it, and
+# the run rightly says the gate is blind here (checked above). The
+# statistics themselves are held to the recorded sittings, which find the
+# 300 us control in every 3 v 3 split (test_analyze_real, statistics.md).
 noise=$(jget "$j" '.comparisons[] | select(.candidate == "inject") | .lines[] | select(.metric == "p99" and .cpu == 1) | .baseline')
 if [ "$(verdict inject)" != REGRESSION ] &&
-   awk -v n="$noise" 'BEGIN { exit !(n > 300) }'; then
+   awk -v n="$noise" 'BEGIN { exit !(n > 150) }'; then
 	skip "idle's own CPU 1 p99 is $noise us: the host hides a 300 us control" \
 		"inject (positive control) vs idle: REGRESSION"
 	skip "idle's own CPU 1 p99 is $noise us" "... it counts as a pass"
