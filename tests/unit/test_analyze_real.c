@@ -20,6 +20,8 @@
  *    repetitions from deciding when two of them land in one split: those
  *    say INCONCLUSIVE (exit 2), and every sitting still finds it in at
  *    least 80 % of its splits at 3 v 3 (docs/statistics.md).
+ *  - The quick suite's control, the 300 us spinner, at a quick
+ *    comparison's share of alpha: found in every 3 v 3 split.
  */
 #include <dirent.h>
 #include <unistd.h>
@@ -43,7 +45,7 @@
 
 struct sitting {
 	char dir[PATH_MAX];
-	struct an_side *idle, *idle2, *inject100;
+	struct an_side *idle, *idle2, *inject100, *inject300;
 };
 
 static struct sitting sit[MAX_SITTINGS];
@@ -75,6 +77,8 @@ static int load(void **state)
 		assert_int_equal(an_results_side(&res, "idle2", &s->idle2), 0);
 		assert_int_equal(an_results_side(&res, "inject100",
 						 &s->inject100), 0);
+		assert_int_equal(an_results_side(&res, "inject300",
+						 &s->inject300), 0);
 		an_results_close(&res);
 		nsit++;
 		free(ents[i]);
@@ -94,6 +98,7 @@ static int unload(void **state)
 		an_side_free(sit[i].idle);
 		an_side_free(sit[i].idle2);
 		an_side_free(sit[i].inject100);
+		an_side_free(sit[i].inject300);
 	}
 	return 0;
 }
@@ -227,6 +232,40 @@ static void test_power_profile(void **state)
 	power(true, 5, 0.95, 0.95);
 }
 
+/*
+ * The quick suite's positive control (suites/quick.suite): the 300 us
+ * spinner, three repetitions a side, at the share of alpha a quick
+ * comparison gets (0.05 over its two comparisons): found in every split
+ * of every sitting, with a profile of the others and without one.
+ */
+static void test_quick_control(void **state)
+{
+	size_t i, p;
+
+	(void)state;
+	for (p = 0; p < 2; p++)
+		for (i = 0; i < nsit; i++) {
+			struct an_replay_count c;
+			struct an_profile pr;
+			struct an_gate gate;
+			bool have = false;
+
+			an_gate_default(&gate);
+			gate.level = gate.alpha / 2;
+			if (p && (have = profile_without(i, &pr)))
+				gate.profile = &pr;
+			assert_int_equal(an_replay(sit[i].idle,
+						   sit[i].inject300, 3, SPLITS,
+						   7, &gate, false, &c), 0);
+			printf("# inject 300 us %s%s, 3 v 3 at 0.025: %.1f%% "
+			       "REGRESSION\n", sit[i].dir, p ? " (profile)" :
+			       "", 100.0 * c.verdict[AN_REGRESSION] / c.splits);
+			assert_int_equal(c.verdict[AN_REGRESSION], c.splits);
+			if (have)
+				an_profile_free(&pr);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_aa_profile),
 		cmocka_unit_test(test_power_no_profile),
 		cmocka_unit_test(test_power_profile),
+		cmocka_unit_test(test_quick_control),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
