@@ -57,12 +57,18 @@ verdict() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .verdict"
 # the run rightly says the gate is blind here (checked above). The
 # statistics themselves are held to the recorded sittings, which find the
 # 300 us control in every 3 v 3 split (test_analyze_real, statistics.md).
+# The analyzer's own account counts too: when the smallest rise it could
+# have called at CPU 1's p95, p97 or p99 is beyond the control's (about
+# 150 us at p97 here), these repetitions scattered too much to see it. A
+# spinner that did not spin would leave that resolution small and fail.
 noise=$(jget "$j" '.comparisons[] | select(.candidate == "inject") | .lines[] | select(.metric == "p99" and .cpu == 1) | .baseline')
+see=$(jget "$j" '[.comparisons[] | select(.candidate == "inject") | .lines[] | select(.cpu == 1 and (.metric == "p95" or .metric == "p97" or .metric == "p99") and .could_see != null) | .could_see] | min')
+diag "inject: idle's CPU 1 p99 $noise us; smallest CPU 1 p95-p99 rise it could see: $see us"
 if [ "$(verdict inject)" != REGRESSION ] &&
-   awk -v n="$noise" 'BEGIN { exit !(n > 150) }'; then
-	skip "idle's own CPU 1 p99 is $noise us: the host hides a 300 us control" \
+   awk -v n="$noise" -v s="$see" 'BEGIN { exit !(n > 150 || (s != "null" && s > 150)) }'; then
+	skip "idle's own CPU 1 p99 is $noise us, and the run could see only a rise of $see us or more: the host hides a 300 us control" \
 		"inject (positive control) vs idle: REGRESSION"
-	skip "idle's own CPU 1 p99 is $noise us" "... it counts as a pass"
+	skip "the host hides the control" "... it counts as a pass"
 else
 	is "$(verdict inject)" REGRESSION \
 		"inject (positive control) vs idle: REGRESSION (idle p99 $noise us)"
