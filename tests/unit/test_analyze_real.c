@@ -122,6 +122,28 @@ static bool profile_without(size_t skip, struct an_profile *pr)
 	return true;
 }
 
+/*
+ * Splits of sitting i's sides a (baseline) and b through the default gate
+ * at level (0: all of alpha), with a profile of the other sittings or
+ * without one.
+ */
+static void replay(size_t i, const struct an_side *a, const struct an_side *b,
+		   size_t k, uint64_t seed, bool same, bool with_profile,
+		   double level, struct an_replay_count *c)
+{
+	struct an_profile pr;
+	struct an_gate gate;
+	bool have = false;
+
+	an_gate_default(&gate);
+	gate.level = level;
+	if (with_profile && (have = profile_without(i, &pr)))
+		gate.profile = &pr;
+	assert_int_equal(an_replay(a, b, k, SPLITS, seed, &gate, same, c), 0);
+	if (have)
+		an_profile_free(&pr);
+}
+
 static void aa(bool with_profile)
 {
 	static const size_t ks[] = { 1, 2, 3, 5 };
@@ -135,17 +157,10 @@ static void aa(bool with_profile)
 
 		for (i = 0; i < nsit; i++) {
 			struct an_replay_count c;
-			struct an_profile pr;
-			struct an_gate gate;
-			bool have = false;
 			double r;
 
-			an_gate_default(&gate);
-			if (with_profile && (have = profile_without(i, &pr)))
-				gate.profile = &pr;
-			assert_int_equal(an_replay(sit[i].idle, sit[i].idle2,
-						   ks[k], SPLITS, 11 + k,
-						   &gate, true, &c), 0);
+			replay(i, sit[i].idle, sit[i].idle2, ks[k], 11 + k,
+			       true, with_profile, 0, &c);
 			r = (double)(c.verdict[AN_REGRESSION] +
 				     c.verdict[AN_IMPROVEMENT]) / c.splits;
 			printf("# A/A %s%s, %zu v %zu: %.1f%% false changes, "
@@ -158,8 +173,6 @@ static void aa(bool with_profile)
 			changes += c.verdict[AN_REGRESSION] +
 				   c.verdict[AN_IMPROVEMENT];
 			splits += c.splits;
-			if (have)
-				an_profile_free(&pr);
 		}
 		printf("# A/A all sittings%s, %zu v %zu: %.1f%% false "
 		       "changes\n", with_profile ? " (profiles)" : "", ks[k],
@@ -192,15 +205,9 @@ static void power(bool with_profile, size_t k, double min_each,
 
 	for (i = 0; i < nsit; i++) {
 		struct an_replay_count c;
-		struct an_profile pr;
-		struct an_gate gate;
-		bool have = false;
 
-		an_gate_default(&gate);
-		if (with_profile && (have = profile_without(i, &pr)))
-			gate.profile = &pr;
-		assert_int_equal(an_replay(sit[i].idle, sit[i].inject100, k,
-					   SPLITS, 5, &gate, false, &c), 0);
+		replay(i, sit[i].idle, sit[i].inject100, k, 5, false,
+		       with_profile, 0, &c);
 		printf("# inject 100 us %s%s, %zu v %zu: %.1f%% REGRESSION\n",
 		       sit[i].dir, with_profile ? " (profile)" : "", k, k,
 		       100.0 * c.verdict[AN_REGRESSION] / c.splits);
@@ -210,8 +217,6 @@ static void power(bool with_profile, size_t k, double min_each,
 		assert_true(c.verdict[AN_REGRESSION] >= min_each * c.splits);
 		found += c.verdict[AN_REGRESSION];
 		splits += c.splits;
-		if (have)
-			an_profile_free(&pr);
 	}
 	printf("# inject 100 us, all sittings%s, %zu v %zu: %.1f%% "
 	       "REGRESSION\n", with_profile ? " (profiles)" : "", k, k,
@@ -248,23 +253,13 @@ static void test_quick_control(void **state)
 	for (p = 0; p < 2; p++)
 		for (i = 0; i < nsit; i++) {
 			struct an_replay_count c;
-			struct an_profile pr;
-			struct an_gate gate;
-			bool have = false;
 
-			an_gate_default(&gate);
-			gate.level = gate.alpha / 2;
-			if (p && (have = profile_without(i, &pr)))
-				gate.profile = &pr;
-			assert_int_equal(an_replay(sit[i].idle,
-						   sit[i].inject300, 3, SPLITS,
-						   7, &gate, false, &c), 0);
+			replay(i, sit[i].idle, sit[i].inject300, 3, 7, false,
+			       p, 0.025, &c);
 			printf("# inject 300 us %s%s, 3 v 3 at 0.025: %.1f%% "
 			       "REGRESSION\n", sit[i].dir, p ? " (profile)" :
 			       "", 100.0 * c.verdict[AN_REGRESSION] / c.splits);
 			assert_true(c.verdict[AN_REGRESSION] >= 0.98 * c.splits);
-			if (have)
-				an_profile_free(&pr);
 		}
 }
 
