@@ -318,6 +318,8 @@ int fsio_dir_trusted(const char *path, char *why, size_t len)
 	int ret;
 
 	why[0] = '\0';
+	if (!*path)
+		return -ENOENT;
 	if (path[0] != '/') {
 		/* The working directory, from the root down. */
 		if (!getcwd(cwd, sizeof(cwd)))

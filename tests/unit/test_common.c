@@ -282,6 +282,8 @@ static void test_dir_trusted(void **state)
 	snprintf(path, sizeof(path), "%s/ok/a", dir);
 	assert_int_equal(fsio_mkdir_p(path, 0755), 0);
 	assert_int_equal(fsio_dir_trusted(path, why, sizeof(why)), 0);
+	/* No path at all is no directory (and nothing read past its end). */
+	assert_int_equal(fsio_dir_trusted("", why, sizeof(why)), -ENOENT);
 	/* Writable by all, not sticky: anyone could swap what is below. */
 	snprintf(path, sizeof(path), "%s/ww", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
