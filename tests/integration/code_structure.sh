@@ -56,4 +56,19 @@ check "it names the symbol and its object" -- \
 check "and only that one" -- \
 	grep -q ', 1 without their folder.s prefix$' "$T/bad-symbols.out"
 
+# `./run.sh` installs only deps/*-run.txt: the product must build without
+# the test tier's packages. A pkg-config that knows no cmocka stands in for
+# a machine without libcmocka-dev; the library flags must still be there.
+mkdir -p "$T/nocmocka"
+cat >"$T/nocmocka/pkg-config" <<'EOS'
+#!/bin/sh
+for a in "$@"; do [ "$a" = cmocka ] && exit 1; done
+exec /usr/bin/pkg-config "$@"
+EOS
+chmod +x "$T/nocmocka/pkg-config"
+PATH="$T/nocmocka:$PATH" make -s -C "$TOP" -n -B build/obj/trace/trace_marker.o \
+	>"$T/nocmocka.out" 2>&1
+check "without cmocka, make still passes the libraries' flags (tracefs)" -- \
+	grep -q -- "$(pkg-config --cflags libtracefs | cut -d' ' -f1)" "$T/nocmocka.out"
+
 done_testing
