@@ -190,6 +190,8 @@ enum an_line_kind {
 	AN_LINE_METRIC,		/* a workload metric */
 	AN_LINE_EXCEED,		/* a maximum beyond the baseline's tail law */
 	AN_LINE_BUDGET,		/* an absolute limit of the gate */
+	AN_LINE_REL,		/* a quantile of one CPU against the others
+				 * of the same repetitions */
 };
 
 /* One piece of evidence: a metric on one CPU (or all), both sides. */

@@ -8,6 +8,8 @@
  *                         of work, the notes
  *   analyze_lines_rep.c   quantiles and maxima of each repetition: the
  *                         repetition is the unit of evidence
+ *   analyze_lines_rel.c   each CPU against the other CPUs of the same
+ *                         repetitions: a burst shared by the CPUs cancels
  *   analyze_extreme.c     the baseline's tail law: a maximum beyond it,
  *                         the latency exceeded once per million wake-ups
  *   analyze_lines_misc.c  averages, workload metrics, budgets
@@ -77,6 +79,14 @@ struct line_test {
 	double u, rate, shape, xi, n, x;
 	double min_us;		/* a maximum below this is never beyond */
 	size_t rank;		/* Gumbel: the rank-th largest is judged */
+	/*
+	 * LOG, a CPU against the others (analyze_lines_rel.c): only a rise
+	 * is tested (one tail, half a line of the family), and a rise that
+	 * the CPU's own line does not show, or that another CPU's fall
+	 * makes, is no regression (rel_why says which).
+	 */
+	bool rel;
+	char rel_why[96];
 	/* BUDGET: the limit */
 	double limit;
 };
@@ -109,6 +119,9 @@ void an_cmp_note(struct an_result *res, const char *fmt, ...)
 double an_cmp_subset_median(const double *v, const size_t *idx, size_t n);
 
 int an_cmp_rep_lines(struct prep *p);		/* analyze_lines_rep.c */
+/* Sampling variance of log(1 + a run's quantile q); q <= 0: its maximum. */
+double an_cmp_sampling_var(const struct an_cpu *c, double q);
+int an_cmp_rel_lines(struct prep *p);		/* analyze_lines_rel.c */
 int an_cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
 int an_cmp_exceedances(struct prep *p);
 int an_cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */

@@ -85,7 +85,7 @@ static void metric_name(double q, char *buf, size_t len)
  * For the maximum: the spread of the top order statistics (a Gumbel law's
  * scale, pi^2 / 6 times its square).
  */
-static double sampling_var(const struct an_cpu *c, double q)
+double an_cmp_sampling_var(const struct an_cpu *c, double q)
 {
 	double n = c->cycles, h, lo, hi, v, s;
 	bool ge;
@@ -127,7 +127,7 @@ static bool side_values(const struct prep *p, const struct an_side *s,
 		if (rl->q > 0 && ge)
 			return false;
 		y[r] = log1p(fmax(0, v));
-		*vsum += x->hist ? sampling_var(c, rl->q) :
+		*vsum += x->hist ? an_cmp_sampling_var(c, rl->q) :
 				   1.0 / (12 * (1 + v) * (1 + v));
 		if (rl->q > 0) {
 			double above = c->cycles * (1 - rl->q);
@@ -138,47 +138,6 @@ static bool side_values(const struct prep *p, const struct an_side *s,
 	}
 	(void)p;
 	return true;
-}
-
-static double sum_sq(const double *y, size_t n, double m)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += (y[i] - m) * (y[i] - m);
-	return s;
-}
-
-/*
- * Yuen's trimmed mean: with five repetitions or more a side, the highest
- * and lowest 20 % are left out of the mean and winsorized in the sum of
- * squares, so one repetition's burst neither fakes nor hides a change.
- * Returns the winsorized sum of squares; *h is the repetitions kept.
- */
-static double trimmed(const double *y, size_t n, double *mean, double *h)
-{
-	size_t g = n >= 5 ? (size_t)(0.2 * n) : 0, i;
-	double s[n ? n : 1], w, m = 0, ss = 0;
-
-	memcpy(s, y, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), an_cmp_double);
-	for (i = g; i < n - g; i++)
-		m += s[i];
-	*h = (double)(n - 2 * g);
-	*mean = m / *h;
-	if (!g)
-		return sum_sq(y, n, *mean);
-	/* Winsorized around the winsorized mean, as Yuen's test has it. */
-	for (i = 0, m = 0; i < n; i++)
-		m += fmin(fmax(s[i], s[g]), s[n - g - 1]);
-	m /= n;
-	for (i = 0; i < n; i++) {
-		w = fmin(fmax(s[i], s[g]), s[n - g - 1]) - m;
-		ss += w * w;
-	}
-	/* The trimmed mean's variance is ss / (h (h - 1)): df h - 1. */
-	return ss;
 }
 
 static bool supported(const struct prep *p, size_t j, double q)
@@ -222,7 +181,7 @@ static double side_stats(const double *y, size_t n, int out, double *mean,
 	for (i = 0; i < n; i++)
 		if ((int)i != out)
 			k[m++] = y[i];
-	return trimmed(k, m, mean, h);
+	return an_trimmed(k, m, mean, h);
 }
 
 static void rep_line_stats(struct rep_line *rl, size_t nb, size_t nc)

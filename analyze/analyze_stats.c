@@ -232,3 +232,44 @@ size_t an_shared_outliers(const double *y, size_t ncpus, size_t n,
 		*factor = exp(best);
 	return k;
 }
+
+static double sum_sq(const double *y, size_t n, double m)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += (y[i] - m) * (y[i] - m);
+	return s;
+}
+
+/*
+ * Yuen's trimmed mean: with five repetitions or more a side, the highest
+ * and lowest 20 % are left out of the mean and winsorized in the sum of
+ * squares, so one repetition's burst neither fakes nor hides a change.
+ * Returns the winsorized sum of squares; *h is the repetitions kept.
+ */
+double an_trimmed(const double *y, size_t n, double *mean, double *h)
+{
+	size_t g = n >= 5 ? (size_t)(0.2 * n) : 0, i;
+	double s[n ? n : 1], w, m = 0, ss = 0;
+
+	memcpy(s, y, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), an_cmp_double);
+	for (i = g; i < n - g; i++)
+		m += s[i];
+	*h = (double)(n - 2 * g);
+	*mean = m / *h;
+	if (!g)
+		return sum_sq(y, n, *mean);
+	/* Winsorized around the winsorized mean, as Yuen's test has it. */
+	for (i = 0, m = 0; i < n; i++)
+		m += fmin(fmax(s[i], s[g]), s[n - g - 1]);
+	m /= n;
+	for (i = 0; i < n; i++) {
+		w = fmin(fmax(s[i], s[g]), s[n - g - 1]) - m;
+		ss += w * w;
+	}
+	/* The trimmed mean's variance is ss / (h (h - 1)): df h - 1. */
+	return ss;
+}

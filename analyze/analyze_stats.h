@@ -30,6 +30,13 @@ int an_cmp_double(const void *a, const void *b);
 /* Median; NAN for n == 0. Returns NAN on allocation failure too. */
 double an_median(const double *v, size_t n);
 
+/*
+ * Yuen's trimmed mean of y[0..n): with five values or more, the highest and
+ * lowest 20 % are left out of *mean and winsorized in the returned sum of
+ * squares (df *h - 1, *h the values kept); fewer: the plain mean and sum.
+ */
+double an_trimmed(const double *y, size_t n, double *mean, double *h);
+
 /* A difference of means with its standard error and degrees of freedom. */
 struct an_tstat {
 	double delta;		/* mean(b) - mean(a) */

@@ -2,7 +2,8 @@
 /*
  * From lines to a verdict (docs/statistics.md).
  *
- * The family is every deciding line that could be tested. Each is judged
+ * The family is every deciding line that could be tested (a line of a CPU
+ * against the others, tested for a rise only, counts half). Each is judged
  * one-sided in each direction at level = (alpha's share) / 2 / family
  * (Bonferroni: valid however the lines depend on each other, and the
  * p-value and the interval of a line are the same test at the same
@@ -76,11 +77,15 @@ static void judge_log(struct prep *p, struct an_line *l,
 		return;
 	}
 	l->p_worse = fmax(t->p_floor, an_t_sf(z, t->df));
-	l->p_better = fmax(t->p_floor, an_t_sf(-z, t->df));
+	/* Against the other CPUs only a rise is tested. */
+	l->p_better = t->rel ? NAN : fmax(t->p_floor, an_t_sf(-z, t->df));
 	l->lo = base1 * expm1(t->d - c * t->se);
 	l->hi = base1 * expm1(t->d + c * t->se);
 	l->see = base1 * expm1(c * t->se);
 	l->more_reps = reps_needed(p, c, t->sd, log1p(l->floor / base1));
+	/* Trimmed repetitions count less than their number: one more. */
+	if (l->more_reps == 0 && l->see >= l->floor)
+		l->more_reps = 1;
 }
 
 static void judge_linear(struct prep *p, struct an_line *l,
@@ -117,10 +122,18 @@ static void judge_lines(struct prep *p)
 {
 	struct an_result *res = p->res;
 	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
-	size_t i, m = 0;
+	size_t i, m = 0, rel = 0;
 
-	for (i = 0; i < res->nlines; i++)
-		m += res->lines[i].deciding && tested(p, i);
+	/* A line tested for a rise only spends half a line's alpha. */
+	for (i = 0; i < res->nlines; i++) {
+		if (!res->lines[i].deciding || !tested(p, i))
+			continue;
+		if (p->tests[i].rel)
+			rel++;
+		else
+			m++;
+	}
+	m += (rel + 1) / 2;
 	res->family = m;
 	res->level = share / 2 / (m ? m : 1);
 	for (i = 0; i < res->nlines; i++) {
@@ -165,7 +178,7 @@ static void classify(struct prep *p)
 		double hi_worse = l->hi;
 
 		l->hint = false;
-		l->p_adj = l->worse >= 0 ? pw : pb;
+		l->p_adj = l->worse >= 0 || t->rel ? pw : pb;
 		if (l->deciding && !isnan(l->p_adj))
 			l->p_adj = fmin(1, m * l->p_adj);
 		if (t->kind == TEST_BUDGET) {
@@ -177,7 +190,7 @@ static void classify(struct prep *p)
 			l->verdict = AN_INCONCLUSIVE;
 			continue;
 		}
-		if (pw < a && l->worse >= l->floor) {
+		if (pw < a && l->worse >= l->floor && !t->rel_why[0]) {
 			l->verdict = AN_REGRESSION;
 		} else if (pb < a && -l->worse >= l->floor && !l->base_ge) {
 			l->verdict = AN_IMPROVEMENT;
@@ -190,7 +203,8 @@ static void classify(struct prep *p)
 			l->verdict = AN_NO_CHANGE;
 		} else {
 			l->verdict = AN_INCONCLUSIVE;
-			l->hint = (pw < 2 * a && l->worse >= l->floor) ||
+			l->hint = (pw < 2 * a && l->worse >= l->floor &&
+				   !t->rel_why[0]) ||
 				  (pb < 2 * a && -l->worse >= l->floor);
 		}
 	}
@@ -354,8 +368,9 @@ static const struct an_line *bottleneck(const struct prep *p)
 		const struct an_line *l = &res->lines[i];
 		double r;
 
+		/* A CPU against the others never holds up a pass. */
 		if (!l->deciding || l->verdict == AN_NO_CHANGE ||
-		    p->tests[i].kind == TEST_EXCEED ||
+		    p->tests[i].rel || p->tests[i].kind == TEST_EXCEED ||
 		    p->tests[i].kind == TEST_BUDGET)
 			continue;
 		r = isnan(l->see) ? INFINITY : l->see / l->floor;
@@ -399,6 +414,7 @@ static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 
 		if (!l->deciding || !tested(p, i) || isnan(l->p_adj) ||
 		    l->worse < l->floor || p->tests[i].kind == TEST_BUDGET ||
+		    p->tests[i].rel_why[0] ||
 		    !(l->p_adj < res->family * alone))
 			continue;
 		if (!best || l->p_adj < best->p_adj ||
@@ -489,8 +505,9 @@ static void decide_no_change(struct prep *p)
 	res->settled = true;
 	for (i = 0; i < res->nlines; i++) {
 		l = &res->lines[i];
-		if (l->deciding && (p->tests[i].kind == TEST_LOG ||
-				    p->tests[i].kind == TEST_LINEAR) &&
+		if (l->deciding && !p->tests[i].rel &&
+		    (p->tests[i].kind == TEST_LOG ||
+		     p->tests[i].kind == TEST_LINEAR) &&
 		    (!big || l->hi / l->floor > big->hi / big->floor))
 			big = l;
 	}

@@ -14,12 +14,13 @@
  *    passed (no split says NO CHANGE or IMPROVEMENT). With five
  *    repetitions a side it is found in at least 95 % of all sittings'
  *    splits, and in at least 90 % of every sitting's (95 % with a noise
- *    profile made of the other sittings); with three, in at least 90 % of
- *    all splits and 70 % of every sitting's (75 % with a profile). What
- *    three repetitions miss is a sitting's bursts (a host pause that
- *    delays a run of wake-ups on both CPUs: quiet-1's rounds 8-10) or a
- *    host as busy as quiet-2's, whose idle p99 was twice the others':
- *    those splits say INCONCLUSIVE (exit 2); docs/statistics.md.
+ *    profile made of the other sittings); with three, in at least 95 % of
+ *    all splits (issue 12's bar), with a profile or without, and 70 % of
+ *    every sitting's (75 % with a profile). What three repetitions miss
+ *    is a sitting's bursts (a host pause that delays a run of wake-ups on
+ *    both CPUs: quiet-1's rounds 8-10); the lines of each CPU against the
+ *    others (analyze_lines_rel.c) see through most of them. The misses
+ *    say INCONCLUSIVE (exit 2); docs/statistics.md.
  *  - The quick suite's control, the 300 us spinner, at a quick
  *    comparison's share of alpha: found in at least 98 % of every
  *    sitting's 3 v 3 splits.
@@ -227,14 +228,14 @@ static void power(bool with_profile, size_t k, double min_each,
 static void test_power_no_profile(void **state)
 {
 	(void)state;
-	power(false, 3, 0.70, 0.90);
+	power(false, 3, 0.70, 0.95);
 	power(false, 5, 0.90, 0.95);
 }
 
 static void test_power_profile(void **state)
 {
 	(void)state;
-	power(true, 3, 0.75, 0.90);
+	power(true, 3, 0.75, 0.95);
 	power(true, 5, 0.95, 0.95);
 }
 
