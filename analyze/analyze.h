@@ -299,6 +299,12 @@ int an_gate_check(const struct an_gate *gate);
 int an_compare(const struct an_side *base, const struct an_side *cand,
 	       const struct an_gate *gate, struct an_result *res);
 void an_result_release(struct an_result *res);
+/*
+ * The family size that a comparison of reps repetitions a side on ncpus
+ * CPUs adds for its lines of each CPU against the others (each tested for
+ * a rise only: half a line each); 0 when it has none.
+ */
+size_t an_rel_family(size_t ncpus, size_t reps);
 
 /*
  * A noise profile from groups of repetitions of one unchanged condition

@@ -204,13 +204,25 @@ static int emit(struct prep *p, size_t c, const struct rel_level *lvs,
 	t->se = t->sd * sqrt(1.0 / lv->hb + 1.0 / lv->hc);
 	t->df = df;
 	guard(p, c, lv->q, t->rel_why, sizeof(t->rel_why));
-	an_sfmt(l->evidence, sizeof(l->evidence), "CPU %zu against the mean "
-		"of the other CPUs in the same repetitions (a burst shared by "
-		"the CPUs cancels): x%.2f -> x%.2f; the candidate's is its "
-		"baseline times the change of that ratio%s%s", c,
-		exp(lv->mb), exp(lv->mc), t->rel_why[0] ? "; no regression "
-		"of its own: " : "", t->rel_why);
+	if (t->rel_why[0] && l->worse >= l->floor)
+		an_sfmt(l->evidence, sizeof(l->evidence), "CPU %zu over the "
+			"other CPUs of the same repetitions, x%.2f -> x%.2f; no "
+			"regression of its own: %s", c, exp(lv->mb),
+			exp(lv->mc), t->rel_why);
+	else
+		an_sfmt(l->evidence, sizeof(l->evidence), "CPU %zu over the "
+			"other CPUs of the same repetitions, x%.2f -> x%.2f (a "
+			"burst shared by the CPUs cancels); the candidate's "
+			"value is the baseline's times that ratio's change", c,
+			exp(lv->mb), exp(lv->mc));
 	return 0;
+}
+
+size_t an_rel_family(size_t ncpus, size_t reps)
+{
+	if (ncpus < 2 || reps < 2)
+		return 0;
+	return (NR_REL * ncpus + 1) / 2;
 }
 
 int an_cmp_rel_lines(struct prep *p)

@@ -230,10 +230,14 @@ static void fmt_num(char *buf, size_t len, double v)
 static void describe(const struct an_line *l, char *buf, size_t len)
 {
 	char where[24] = "", pv[32], b[32], c[32], d[32], lo[32], hi[32];
-	char iv[96] = "";
+	char iv[96] = "", metric[112];
 
 	if (l->cpu >= 0)
 		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+	/* "p95/others": "p95 against the other CPUs" */
+	an_sfmt(metric, sizeof(metric), "%.*s%s",
+		(int)strcspn(l->metric, "/"), l->metric,
+		l->kind == AN_LINE_REL ? " against the other CPUs" : "");
 	if (isnan(l->p_adj))
 		an_sfmt(pv, sizeof(pv), "no test");
 	else if (l->p_adj < 1e-12)
@@ -250,7 +254,7 @@ static void describe(const struct an_line *l, char *buf, size_t len)
 			l->unit);
 	}
 	an_sfmt(buf, len, "%s%s %s from %s%s to %s%s %s (%s%s %s, %+.0f%%; "
-		"%s)%s", where, l->metric,
+		"%s)%s", where, l->kind == AN_LINE_REL ? metric : l->metric,
 		l->cand > l->base ? "rose" : l->cand < l->base ? "fell" :
 		"stayed", l->base_ge ? ">=" : "", b, l->cand_ge ? ">=" : "",
 		c, l->unit, l->cand >= l->base ? "+" : "-", d, l->unit,

@@ -131,8 +131,12 @@ void runner_profile_print(const struct an_profile *pr, const struct suite *s,
 	for (i = 0; i < pr->nlines; i++)
 		if (pr->lines[i].cpu + 1 > (int)cpus)
 			cpus = pr->lines[i].cpu + 1;
-	/* The family of a comparison: every profile line and a max law. */
-	a = s->gate.alpha / family / 2 / (lines + cpus);
+	/*
+	 * The family of a comparison: every profile line, a max law, and
+	 * each CPU against the others (half a line each).
+	 */
+	a = s->gate.alpha / family / 2 /
+	    (lines + cpus + an_rel_family(cpus, reps));
 	printf("noise profile: %s\n", pr->origin);
 	printf("on this machine, %u repetition%s a side of this suite can "
 	       "see:\n", reps, reps == 1 ? "" : "s");
