@@ -82,10 +82,12 @@ struct line_test {
 	/*
 	 * LOG, a CPU against the others (analyze_lines_rel.c): only a rise
 	 * is tested (one tail, half a line of the family), and a rise that
-	 * the CPU's own line does not show, or that another CPU's fall
-	 * makes, is no regression (rel_why says which).
+	 * the CPU's own line (rel_own, an index of lines) does not show
+	 * alone, or that another CPU's fall makes, is no regression (rel_why
+	 * says which).
 	 */
 	bool rel;
+	int rel_own;
 	char rel_why[96];
 	/* BUDGET: the limit */
 	double limit;

@@ -141,13 +141,15 @@ static const struct an_line *own_line(const struct prep *p, size_t cpu,
 }
 
 /* Why a rise against the others is not CPU c's own: "" when it is. */
-static void guard(const struct prep *p, size_t c, double q, char *why,
-		  size_t len)
+static void guard(const struct prep *p, size_t c, double q,
+		  struct line_test *t)
 {
 	const struct an_line *own = own_line(p, c, q);
-	size_t j;
+	size_t j, len = sizeof(t->rel_why);
+	char *why = t->rel_why;
 
 	why[0] = '\0';
+	t->rel_own = own ? (int)(own - p->res->lines) : -1;
 	if (!own || own->worse < own->floor) {
 		an_sfmt(why, len, "CPU %zu's own %s did not rise by its floor",
 			c, own ? own->metric : "line");
@@ -203,7 +205,7 @@ static int emit(struct prep *p, size_t c, const struct rel_level *lvs,
 	t->sd = sqrt(fmax(s2 / df, lv->vfloor));
 	t->se = t->sd * sqrt(1.0 / lv->hb + 1.0 / lv->hc);
 	t->df = df;
-	guard(p, c, lv->q, t->rel_why, sizeof(t->rel_why));
+	guard(p, c, lv->q, t);
 	if (t->rel_why[0] && l->worse >= l->floor)
 		an_sfmt(l->evidence, sizeof(l->evidence), "CPU %zu over the "
 			"other CPUs of the same repetitions, x%.2f -> x%.2f; no "

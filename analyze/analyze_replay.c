@@ -105,6 +105,9 @@ int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
 			goto out;
 		}
 		out->verdict[res.verdict]++;
+		if (res.verdict == AN_REGRESSION && res.decisive >= 0 &&
+		    res.lines[res.decisive].kind == AN_LINE_REL)
+			out->rel_regressions++;
 		out->splits++;
 		an_result_release(&res);
 	}

@@ -18,6 +18,8 @@
 struct an_replay_count {
 	size_t splits;
 	size_t verdict[AN_REGRESSION + 1];
+	size_t rel_regressions;	/* REGRESSIONs resting on a line of a CPU
+				 * against the others (AN_LINE_REL) */
 };
 
 /*

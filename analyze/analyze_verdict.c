@@ -163,6 +163,44 @@ static void judge_lines(struct prep *p)
 	}
 }
 
+/*
+ * A rise of a CPU against the others is the CPU's own only when its own
+ * line shows it alone (one-sided p below alpha's share / 2, unadjusted):
+ * otherwise a fall of the others (a spinner taken off another CPU, with
+ * a burst in one repetition hiding that fall in its own line) would read
+ * as this CPU's regression.
+ */
+static void rel_own_shows(struct prep *p, size_t i)
+{
+	struct line_test *t = &p->tests[i];
+	struct an_line *l = &p->res->lines[i];
+	double alone = (p->gate->level > 0 ? p->gate->level :
+					     p->gate->alpha) / 2;
+	const struct an_line *own;
+
+	if (t->rel_why[0])
+		return;
+	own = t->rel_own >= 0 ? &p->res->lines[t->rel_own] : NULL;
+	if (!own || isnan(own->p_worse))
+		an_sfmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own line "
+			"was not tested", l->cpu);
+	else if (!(own->p_worse < alone))
+		an_sfmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own %s "
+			"alone has p=%.2g (a regression of its own needs "
+			"p<%.2g)", own->cpu, own->metric, own->p_worse, alone);
+	if (t->rel_why[0] && l->worse >= l->floor) {
+		/* The evidence's last clause gives way to the reason. */
+		char *cut = strstr(l->evidence, " (a burst");
+		size_t n;
+
+		if (cut)
+			*cut = '\0';
+		n = strlen(l->evidence);
+		an_sfmt(l->evidence + n, sizeof(l->evidence) - n, "; no "
+			"regression of its own: %s", t->rel_why);
+	}
+}
+
 /* Each line alone. */
 static void classify(struct prep *p)
 {
@@ -190,6 +228,8 @@ static void classify(struct prep *p)
 			l->verdict = AN_INCONCLUSIVE;
 			continue;
 		}
+		if (t->rel)
+			rel_own_shows(p, i);
 		if (pw < a && l->worse >= l->floor && !t->rel_why[0]) {
 			l->verdict = AN_REGRESSION;
 		} else if (pb < a && -l->worse >= l->floor && !l->base_ge) {
