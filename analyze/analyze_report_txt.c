@@ -248,11 +248,14 @@ void an_report_table(const struct an_report *r, FILE *f, int width)
 		wm = fmax(wm, strlen(w->meas));
 		wp = fmax(wp, strlen(w->publ));
 	}
-	fprintf(f, "%-*s  %-*s  %-*s  %-*s", wc, "candidate", wb, "baseline",
-		wv, "verdict", refs ? wm : 0, "measured");
-	if (refs)
-		fprintf(f, "  %s", "published");
-	fputc('\n', f);
+	/* No comparison (a calibration's run): no empty table. */
+	if (r->ncmps) {
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s", wc, "candidate", wb,
+			"baseline", wv, "verdict", refs ? wm : 0, "measured");
+		if (refs)
+			fprintf(f, "  %s", "published");
+		fputc('\n', f);
+	}
 	for (i = 0; i < r->ncmps; i++) {
 		const struct table_row *w = &rows[i];
 

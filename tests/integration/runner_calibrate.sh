@@ -18,6 +18,8 @@ is "$?" 0 "calibrate exits 0"
 sed 's/^/# /' "$T/cal.err" | head -5
 check "... and its run does not ask for a calibration" -- \
 	bash -c "! grep -q 'no noise profile of this machine' '$T/cal'"
+check "... nor prints an empty verdict table (it compares nothing)" -- \
+	bash -c "! grep -q '^candidate  *baseline  *verdict' '$T/cal'"
 prof=$(ls "$RTGATE_RESULTS_DIR"/*-calibrate-smoke/noise-profile.json 2>/dev/null | head -1)
 check "the calibration run keeps noise-profile.json" -- test -s "$prof"
 is "$(jget "$prof" .schema)" rtgate-noise-profile/1 "... of schema rtgate-noise-profile/1"
