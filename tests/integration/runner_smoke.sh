@@ -122,7 +122,7 @@ check "the summary table" -- grep -qE '^scenario +vs +reps +CPU' "$T/out"
 check "progress names the CPU of each maximum" -- \
 	grep -qE '^[0-9:]+ \[[0-9]+/[0-9]+\] idle rep 1/2: ok, max CPU0 [0-9]+ us, CPU1 [0-9]+ us; suite ~[0-9ms]+ left$' "$T/out"
 check "the verdict table names each verdict's deciding line" -- \
-	grep -qE '^hackbench +idle +[A-Z ]+ +(CPU [0-9]+ |all CPUs )[a-z0-9.]+ [0-9.>=]+ -> [0-9.>=]+ us$' "$T/out"
+	grep -qE '^hackbench +idle +[A-Z ]+ +(CPU [0-9]+ |all CPUs )[a-z0-9./]+ [0-9.>=]+ -> [0-9.>=]+ us$' "$T/out"
 check "junit.xml carries the suite's hash" -- \
 	grep -q '<property name="suite_sha256" value="[0-9a-f]\{64\}"/>' "$dir/junit.xml"
 check "where the results are" -- grep -q "^results: .*$run" "$T/out"

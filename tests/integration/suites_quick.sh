@@ -97,7 +97,7 @@ fi
 check "verdict table: the measured column, no published one" -- \
 	grep -qE '^candidate +baseline +verdict +measured$' "$T/out"
 check "inject's row names the line its verdict rests on" -- grep -qE \
-	'^inject +idle +[A-Z ]+ +(CPU [0-9]+ |all CPUs )?[a-z0-9.]+ [0-9.>=]+ -> [0-9.>=]+ us$' "$T/out"
+	'^inject +idle +[A-Z ]+ +(CPU [0-9]+ |all CPUs )?[a-z0-9./]+ [0-9.>=]+ -> [0-9.>=]+ us$' "$T/out"
 check "idle's published T: lines under idle in report.txt" -- \
 	grep -q '^published, Steven Rostedt, 2025-06, bare-metal PREEMPT_RT' "$dir/report.txt"
 check "the report says the run was scaled" -- \
