@@ -17,9 +17,11 @@
  * Such a line says that CPU c got worse against the others, which is
  * also what a fall on another CPU would make. So it is tested for a rise
  * only (one tail: it counts as half a line of the family), and its rise
- * is a regression only when CPU c's own line rose by its floor too and
- * no other CPU's own line fell by its floor. It never makes a NO CHANGE
- * harder to reach: the CPUs' own lines decide that.
+ * is a regression only when CPU c's own line rose by its floor too, with
+ * a p-value that alone (unadjusted) is below alpha's share / 2 (checked
+ * in analyze_verdict.c, where that p is known), and no other CPU's own
+ * line fell by its floor. It never makes a NO CHANGE harder to reach:
+ * the CPUs' own lines decide that.
  *
  * Levels up to an_shared_q_max (p99), where shared bursts are the
  * scatter; with two repetitions a side or more and two CPUs or more.
