@@ -270,8 +270,6 @@ static int compute_lines(struct prep *p)
 	if (p->ncpus) {
 		ret = an_cmp_rep_lines(p);
 		if (!ret)
-			ret = an_cmp_rel_lines(p);
-		if (!ret)
 			ret = an_cmp_exceed_lines(p);
 		if (!ret)
 			ret = an_cmp_avg_lines(p, is_avg);

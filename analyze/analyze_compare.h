@@ -121,9 +121,20 @@ void an_cmp_note(struct an_result *res, const char *fmt, ...)
 double an_cmp_subset_median(const double *v, const size_t *idx, size_t n);
 
 int an_cmp_rep_lines(struct prep *p);		/* analyze_lines_rep.c */
-/* Sampling variance of log(1 + a run's quantile q); q <= 0: its maximum. */
-double an_cmp_sampling_var(const struct an_cpu *c, double q);
-int an_cmp_rel_lines(struct prep *p);		/* analyze_lines_rel.c */
+/*
+ * One CPU's values of one quantile level, per repetition, as the
+ * repetition lines judged them (log(1 + us); yb/yc NULL: the level is not
+ * there or beyond the histogram), and the sampling variance of one value.
+ */
+struct rep_values {
+	int cpu;
+	double q;
+	const double *yb, *yc;
+	double vfloor;
+};
+/* Called by an_cmp_rep_lines() once the CPUs' own lines are made. */
+int an_cmp_rel_lines(struct prep *p, const struct rep_values *v, size_t n);
+						/* analyze_lines_rel.c */
 int an_cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
 int an_cmp_exceedances(struct prep *p);
 int an_cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */

@@ -33,11 +33,9 @@
 #include <string.h>
 
 #include "analyze_compare.h"
-#include "analyze_hist.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"
 
-#define LEVEL_MIN_EXCEED	10	/* as analyze_lines_rep.c */
 #define REL_PRIOR_SHARE		0.5	/* the other levels' df count half */
 
 static const double rel_levels[] = { 0.90, 0.95, 0.97, 0.99 };
@@ -51,69 +49,57 @@ struct rel_level {
 	double drift;
 };
 
-/* log(1 + quantile) of every CPU of one run; false: a level not there. */
-static bool run_logs(const struct an_run *r, size_t ncpus, double q,
-		     double *y)
+static const struct rep_values *values_of(const struct rep_values *v,
+					  size_t n, size_t cpu, double q)
 {
-	size_t j;
-	bool ge;
+	size_t i;
 
-	for (j = 0; j < ncpus; j++) {
-		const struct an_cpu *c = &r->cpus[j];
-
-		if (!an_cpu_has_hist(c) ||
-		    c->cycles * (1 - q) < LEVEL_MIN_EXCEED)
-			return false;
-		y[j] = log1p(an_cpu_quantile(c, q, &ge));
-		if (ge)
-			return false;
-	}
-	return true;
+	for (i = 0; i < n; i++)
+		if (v[i].cpu == (int)cpu && fabs(v[i].q - q) < 1e-12)
+			return v[i].yb && v[i].yc ? &v[i] : NULL;
+	return NULL;
 }
 
-/* w per run of one side for CPU c; its own mean log in *own. */
-static bool side_contrast(const struct an_side *s, size_t ncpus, size_t c,
-			  double q, double *w, double *own, double *vf)
+/* w per run of one side for CPU c: its value less the others' mean. */
+static void side_contrast(const struct rep_values *const *cv, size_t ncpus,
+			  size_t c, size_t nruns, bool cand, double *w)
 {
-	double y[ncpus];
 	size_t r, j;
 
-	*own = 0;
-	for (r = 0; r < s->nruns; r++) {
-		double o = 0, v = 0;
+	for (r = 0; r < nruns; r++) {
+		double o = 0;
 
-		if (!run_logs(&s->runs[r], ncpus, q, y))
-			return false;
 		for (j = 0; j < ncpus; j++)
-			if (j != c) {
-				o += y[j];
-				v += an_cmp_sampling_var(&s->runs[r].cpus[j],
-							 q);
-			}
-		o /= ncpus - 1;
-		w[r] = y[c] - o;
-		*own += y[c];
-		*vf += an_cmp_sampling_var(&s->runs[r].cpus[c], q) +
-		       v / ((ncpus - 1.0) * (ncpus - 1.0));
+			if (j != c)
+				o += (cand ? cv[j]->yc : cv[j]->yb)[r];
+		w[r] = (cand ? cv[c]->yc : cv[c]->yb)[r] - o / (ncpus - 1);
 	}
-	*own /= s->nruns;
-	return true;
 }
 
-static void level_stats(const struct prep *p, size_t c, struct rel_level *lv)
+static void level_stats(const struct prep *p, const struct rep_values *v,
+			size_t n, size_t c, struct rel_level *lv)
 {
-	size_t nb = p->sb->nruns, nc = p->sc->nruns, i;
-	double wb[nb], wc[nc], ob, oc, vf = 0;
+	size_t nb = p->sb->nruns, nc = p->sc->nruns, i, j;
+	const struct rep_values *cv[p->ncpus];
+	double wb[nb], wc[nc], vf = 0;
 
-	lv->ok = side_contrast(p->sb, p->ncpus, c, lv->q, wb, &ob, &vf) &&
-		 side_contrast(p->sc, p->ncpus, c, lv->q, wc, &oc, &vf);
+	lv->ok = true;
+	for (j = 0; j < p->ncpus && lv->ok; j++) {
+		cv[j] = values_of(v, n, j, lv->q);
+		lv->ok = cv[j] != NULL;
+		if (lv->ok)
+			vf += j == c ? cv[j]->vfloor : cv[j]->vfloor /
+			      ((p->ncpus - 1.0) * (p->ncpus - 1.0));
+	}
 	if (!lv->ok)
 		return;
+	side_contrast(cv, p->ncpus, c, nb, false, wb);
+	side_contrast(cv, p->ncpus, c, nc, true, wc);
 	lv->ss = an_trimmed(wb, nb, &lv->mb, &lv->hb) +
 		 an_trimmed(wc, nc, &lv->mc, &lv->hc);
 	lv->df = lv->hb + lv->hc - 2;
-	lv->vfloor = vf / (nb + nc);
-	lv->base = expm1(ob);
+	lv->vfloor = vf;
+	lv->base = expm1(an_mean(cv[c]->yb, nb));
 	lv->drift = NAN;
 	if (p->drift && p->nhalf) {
 		double e = 0, l = 0;
@@ -229,7 +215,7 @@ size_t an_rel_family(size_t ncpus, size_t reps)
 	return (NR_REL * ncpus + 1) / 2;
 }
 
-int an_cmp_rel_lines(struct prep *p)
+int an_cmp_rel_lines(struct prep *p, const struct rep_values *v, size_t n)
 {
 	const char *gm = p->gate->metric;
 	bool is_max = !strcmp(gm, "max"), has_q;
@@ -246,7 +232,7 @@ int an_cmp_rel_lines(struct prep *p)
 	for (c = 0; c < p->ncpus; c++) {
 		for (k = 0; k < NR_REL; k++) {
 			lvs[k].q = rel_levels[k];
-			level_stats(p, c, &lvs[k]);
+			level_stats(p, v, n, c, &lvs[k]);
 		}
 		for (k = 0; k < NR_REL; k++) {
 			bool deciding = is_max ||

@@ -85,7 +85,7 @@ static void metric_name(double q, char *buf, size_t len)
  * For the maximum: the spread of the top order statistics (a Gumbel law's
  * scale, pi^2 / 6 times its square).
  */
-double an_cmp_sampling_var(const struct an_cpu *c, double q)
+static double sampling_var(const struct an_cpu *c, double q)
 {
 	double n = c->cycles, h, lo, hi, v, s;
 	bool ge;
@@ -127,7 +127,7 @@ static bool side_values(const struct prep *p, const struct an_side *s,
 		if (rl->q > 0 && ge)
 			return false;
 		y[r] = log1p(fmax(0, v));
-		*vsum += x->hist ? an_cmp_sampling_var(c, rl->q) :
+		*vsum += x->hist ? sampling_var(c, rl->q) :
 				   1.0 / (12 * (1 + v) * (1 + v));
 		if (rl->q > 0) {
 			double above = c->cycles * (1 - rl->q);
@@ -551,6 +551,27 @@ static int cpu_replicate_line(struct prep *p, const struct rep_line *rls,
 	return 0;
 }
 
+/* Each CPU against the others, from the same values (analyze_lines_rel.c). */
+static int rel_lines(struct prep *p, const struct rep_line *rls, size_t n)
+{
+	struct rep_values *v = calloc(n ? n : 1, sizeof(*v));
+	size_t i;
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		v[i].cpu = rls[i].cpu;
+		v[i].q = rls[i].q;
+		v[i].yb = rls[i].censored ? NULL : rls[i].yb;
+		v[i].yc = rls[i].censored ? NULL : rls[i].yc;
+		v[i].vfloor = rls[i].vfloor;
+	}
+	ret = an_cmp_rel_lines(p, v, n);
+	free(v);
+	return ret;
+}
+
 static void rep_lines_free(struct rep_line *rls, size_t n)
 {
 	size_t i;
@@ -613,6 +634,9 @@ int an_cmp_rep_lines(struct prep *p)
 		ret = -ENOMEM;
 		goto out;
 	}
+	ret = rel_lines(p, rls, n);
+	if (ret)
+		goto out;
 	/* One repetition a side without a prior: CPUs as replicates. */
 	if (p->sb->nruns == 1 && p->sc->nruns == 1 && !p->res->profile_used) {
 		size_t first = p->res->nlines;
