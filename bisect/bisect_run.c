@@ -22,6 +22,7 @@
 #include "kernel/kernel_build.h"
 #include "kernel/kernel_config.h"
 #include "kernel/kernel_patches.h"
+#include "lab/lab_gate.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"
@@ -316,23 +317,10 @@ static unsigned int run_reps(const char *run_dir)
 static int compare_aba(const char *a, const char *b, const char *a2,
 		       int k, const char *out)
 {
-	char self[PATH_MAX], exe[PATH_MAX + 16], labels[64];
-	char *argv[] = { exe, "compare", (char *)a, (char *)b, (char *)a2,
-			 "--labels", labels, "--report",
-			 "txt,md,json,junit,html", "--out", (char *)out, "-q",
-			 NULL };
-	struct toolrun r = { .argv = argv, .inherit = true };
-	int ret, status;
+	char labels[64];
 
-	ret = fsio_self_dir(self, sizeof(self));
-	if (!ret)
-		ret = fsio_mkdir_p(out, 0755);
-	if (ret)
-		return ret;
-	rtpaths_fmt(exe, sizeof(exe), "%s/rtgate", self);
 	rtpaths_fmt(labels, sizeof(labels), "base,prefix %d,base again", k);
-	ret = toolrun(&r, &status);
-	return ret ? ret : status;
+	return lab_gate_compare_aba(a, b, a2, labels, out);
 }
 
 static bool wanted(const struct bisect_ctx *c, const char *cand)

@@ -134,3 +134,26 @@ int lab_gate_compare(const char *a, const char *b,
 	return code;
 }
 
+
+int lab_gate_compare_aba(const char *a, const char *b, const char *a2,
+			 const char *labels, const char *out)
+{
+	char self[PATH_MAX], exe[PATH_MAX + 16];
+	char *argv[] = { exe, "compare", (char *)a, (char *)b, (char *)a2,
+			 "--labels", (char *)labels, "--report",
+			 "txt,md,json,junit,html", "--out", (char *)out, "-q",
+			 NULL };
+	struct toolrun r = { .argv = argv, .inherit = true };
+	int ret, status;
+
+	if (!a2)	/* A against B: the arguments close up */
+		memmove(&argv[4], &argv[5], 8 * sizeof(argv[0]));
+	ret = fsio_self_dir(self, sizeof(self));
+	if (!ret)
+		ret = fsio_mkdir_p(out, 0755);
+	if (ret)
+		return ret;
+	rtpaths_fmt(exe, sizeof(exe), "%s/rtgate", self);
+	ret = toolrun(&r, &status);
+	return ret ? ret : status;
+}

@@ -14,4 +14,12 @@ int lab_gate_compare(const char *a, const char *b,
 		     const char *const *scenarios, int nr_scenarios,
 		     const char *out);
 
+/*
+ * `rtgate compare A B A2 --labels LABELS` (A2 may be NULL: A against B),
+ * every report into out: the A/B/A judgement of the threads, its table in
+ * out/runs.txt. Returns compare's exit code, or -errno.
+ */
+int lab_gate_compare_aba(const char *a, const char *b, const char *a2,
+			 const char *labels, const char *out);
+
 #endif

@@ -33,6 +33,7 @@ struct lab_run_params {
 	const char *results_dir;	/* where results/<run-id> go */
 	const char *label;		/* a word in the work folder's name */
 	bool tcg_single;		/* -accel tcg,thread=single */
+	const char *clock;		/* "icount[:SHIFT]" or "host"/NULL */
 	bool rerun_on_crash;		/* a crash under multi-threaded TCG is
 					 * booted again single-threaded */
 };

@@ -11,6 +11,7 @@
 
 #include "analyze/analyze.h"
 #include "bisect/bisect.h"
+#include "reproduce/reproduce.h"
 #include "cli.h"
 #include "commands.h"
 #include "exitcode.h"
@@ -55,6 +56,9 @@ static const struct rtgate_command commands[] = {
 	{ "lab-init", "", "the lab guest's /init (PID 1 only)", lab_cmd_init },
 	{ "bisect", "--base K --series SET --suite S ...",
 	  "find the patch of a set that added the latency", bisect_cmd_bisect },
+	{ "reproduce", "SEED [OPTION...]",
+	  "a seed thread's experiment end to end, published beside measured",
+	  reproduce_cmd_reproduce },
 	{ "help", "[COMMAND]", "this list, or a command's options", cmd_help },
 	{ "version", "", "print the version", cmd_version },
 };

@@ -21,6 +21,7 @@ import sys
 
 # The folders whose C files form bin/rtgate and the workloads.
 FOLDERS = ["common", "runner", "analyze", "trace", "kernel", "lab", "bisect",
+           "reproduce",
            "history", "nightly", "export", "rtgate", "workloads"]
 
 # Every symbol librtgate.a defines carries its folder's prefix. common/ is a
@@ -33,6 +34,7 @@ PREFIXES = {
     "kernel": ["kernel_"],
     "lab": ["lab_"],
     "bisect": ["bisect_"],
+    "reproduce": ["reproduce_"],
     "history": ["history_"],
     "nightly": ["nightly_"],
     "export": ["export_"],

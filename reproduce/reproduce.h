@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * `rtgate reproduce SEED`: one seed thread's experiment, end to end, on
+ * the tree it was written for (docs/reproducing.md). The seed's kernels
+ * are built from one tree with one set of fragments (so ccache serves
+ * what they share), each is booted in the QEMU lab in virtual time, the
+ * seed's suite runs inside, and the thread's own judgement is made:
+ *
+ *   kernels    base A, patched B, base A2, a fresh boot each, then
+ *              `rtgate compare A B A2`: the thread's A/B/A table, the
+ *              published numbers beside the measured ones (000, 001, 003)
+ *   scenarios  one kernel per model and the suite's own comparisons
+ *              (004: grants against the same threads without requests)
+ *
+ * Everything lands in RESULTS/reproduce-SEED-TIME/: the runs, the
+ * comparisons, and one table (reproduce.txt, .md, .json) of published,
+ * measured, verdict, expected, grants, wall time and the command.
+ *
+ *	struct reproduce_params p = { .seed = "004", .src = TREE };
+ *	struct reproduce_result r;
+ *
+ *	if (!reproduce_run(&p, &r))
+ *		return r.exit_code;
+ */
+#ifndef RTGATE_REPRODUCE_H
+#define RTGATE_REPRODUCE_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#define REPRODUCE_MAX_MODELS 2
+#define REPRODUCE_MAX_ROWS 6
+
+enum reproduce_kind {
+	REPRODUCE_KERNELS,	/* base against patched, A/B/A */
+	REPRODUCE_SCENARIOS,	/* one kernel, the suite's comparisons */
+};
+
+/* One published number pair the table prints beside the measured one. */
+struct reproduce_row {
+	const char *model;	/* the model it is judged on; NULL: each */
+	const char *scenario;	/* the suite's scenario */
+	const char *metric;	/* as the analyzer names the line */
+	const char *unit;
+	double before, after;	/* published: base (or off) and patched */
+	const char *expect;	/* the verdict the thread's numbers mean */
+};
+
+struct reproduce_seed {
+	const char *id;			/* "000" */
+	const char *title;
+	const char *source;		/* who measured, where */
+	const char *series;		/* the base tree: "7.3" */
+	const char *suite;
+	const char *set;		/* the seed's patch set; NULL: none */
+	enum reproduce_kind kind;
+	const char *models[REPRODUCE_MAX_MODELS];
+	const char *fragments;		/* beside the lab's defaults */
+	const char *scale;		/* --duration-scale of the runs */
+	const char *note;		/* what the lab can and cannot show */
+	struct reproduce_row rows[REPRODUCE_MAX_ROWS];
+};
+
+/* The seeds, terminated by an entry with id NULL. */
+extern const struct reproduce_seed reproduce_seeds[];
+
+/* The seed with this id ("000", "4" and "004" alike), or NULL. */
+const struct reproduce_seed *reproduce_seed_find(const char *id);
+
+struct reproduce_params {
+	const char *seed;
+	const char *src;		/* --src TREE, else --debian */
+	const char *debian;		/* linux-source-SERIES (the seed's) */
+	const char *clock;		/* the lab's clock (lab --clock) */
+	const char *scale;		/* overrides the seed's */
+	unsigned int repeat;		/* 0: the suite's */
+	const char *only_model;		/* one of the seed's models */
+	int jobs;			/* make -j; 0: nproc */
+	unsigned int timeout_s;		/* one boot */
+	bool verbose;
+	const char *results_dir;	/* results/ */
+	const char *command;		/* as typed, for the table */
+};
+
+struct reproduce_result {
+	int exit_code;			/* docs/exit-codes.md */
+	char dir[PATH_MAX];		/* RESULTS/reproduce-SEED-TIME */
+};
+
+/* Returns 0 with r filled, or -errno for bad input or the environment. */
+int reproduce_run(const struct reproduce_params *p,
+		  struct reproduce_result *r);
+
+/*
+ * The table of a reproduction's folder, rebuilt from disk: its
+ * reproduce.json (written by reproduce_run) and the reports it names.
+ */
+int reproduce_table_write(const char *dir);
+
+int reproduce_cmd_reproduce(int argc, char **argv);
+
+#endif

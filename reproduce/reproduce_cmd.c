@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `rtgate reproduce` (reproduce.h), its options parsed with glibc's argp. */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exitcode.h"
+#include "log.h"
+#include "parse.h"
+#include "reproduce.h"
+#include "rtpaths.h"
+#include "toolrun.h"
+
+enum {
+	OPT_SRC = 1000, OPT_DEBIAN, OPT_CLOCK, OPT_SCALE, OPT_REPEAT,
+	OPT_MODEL, OPT_JOBS, OPT_TIMEOUT, OPT_OUT, OPT_TABLE, OPT_LIST,
+};
+
+static const struct argp_option reproduce_options[] = {
+	{ "src", OPT_SRC, "TREE", 0,
+	  "the base tree (default: Debian's linux-source of the seed's "
+	  "series, fetched through rtgate's own apt configuration)", 0 },
+	{ "debian", OPT_DEBIAN, "SERIES", 0,
+	  "Debian's linux-source-SERIES instead of the seed's (7.3)", 0 },
+	{ "clock", OPT_CLOCK, "icount[:SHIFT]|host", 0,
+	  "the lab's clock (default icount: virtual time, quiet)", 0 },
+	{ "model", OPT_MODEL, "MODEL", 0,
+	  "only this one of the seed's preemption models", 0 },
+	{ "repeat", OPT_REPEAT, "N", 0,
+	  "repetitions per scenario (default: the suite's)", 0 },
+	{ "duration-scale", OPT_SCALE, "F", 0,
+	  "the runs' --duration-scale (default: the seed's)", 0 },
+	{ "jobs", OPT_JOBS, "N", 0, "make -jN (default: the CPU count)", 0 },
+	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
+	  "longest one boot may take (default 60m)", 0 },
+	{ "out", OPT_OUT, "DIR", 0,
+	  "results directory (default results/)", 0 },
+	{ "table", OPT_TABLE, "DIR", 0,
+	  "print the table of an earlier reproduction again, from disk", 0 },
+	{ "list", OPT_LIST, NULL, 0, "the seeds and what each runs", 0 },
+	{ "verbose", 'v', NULL, 0, "the whole console of every boot", 0 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static const char reproduce_doc[] =
+	"One seed thread's experiment end to end on the tree it was written "
+	"for: builds the base and patched kernels (RT and non-RT where the "
+	"seed cares), boots each in the QEMU lab in virtual time, runs the "
+	"seed's suite, judges as the thread did (A/B/A for a patch, the "
+	"suite's own comparisons for a feature), and prints the published "
+	"numbers beside the measured ones. SEED: 000, 001, 003 or 004.\v"
+	"Results: RESULTS/reproduce-SEED-TIME/ (reproduce.txt, .md, .json, "
+	"the runs and the comparisons). Exit: the worst verdict's code "
+	"(docs/exit-codes.md); 3 bad input, 4 a build or boot failed. See "
+	"docs/reproducing.md.";
+
+struct reproduce_cli {
+	struct reproduce_params p;
+	const char *table;
+	bool list;
+	char results[PATH_MAX];
+};
+
+static int check_clock(struct argp_state *st, const char *arg)
+{
+	uint64_t shift;
+
+	if (!strcmp(arg, "host") || !strcmp(arg, "icount"))
+		return 0;
+	if (!strncmp(arg, "icount:", 7) &&
+	    !parse_u64_range(arg + 7, 0, 10, &shift))
+		return 0;
+	cli_error(st, "--clock: icount, icount:SHIFT (0..10) or host, not "
+		  "'%s'", arg);
+	return EINVAL;
+}
+
+static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
+{
+	struct reproduce_cli *cli = st->input;
+	struct reproduce_params *p = &cli->p;
+	uint64_t v, ns;
+	double f;
+
+	switch (key) {
+	case OPT_SRC: p->src = arg; return 0;
+	case OPT_DEBIAN: p->debian = arg; return 0;
+	case OPT_MODEL: p->only_model = arg; return 0;
+	case OPT_OUT: p->results_dir = arg; return 0;
+	case OPT_TABLE: cli->table = arg; return 0;
+	case OPT_LIST: cli->list = true; return 0;
+	case 'v': p->verbose = true; return 0;
+	case OPT_CLOCK:
+		if (check_clock(st, arg))
+			return EINVAL;
+		p->clock = arg;
+		return 0;
+	case OPT_SCALE:
+		if (parse_double(arg, &f) || !(f > 0) || f > 100) {
+			cli_error(st, "--duration-scale: '%s' is not a number "
+				  "in (0, 100]", arg);
+			return EINVAL;
+		}
+		p->scale = arg;
+		return 0;
+	case OPT_REPEAT:
+		if (parse_u64_range(arg, 2, 100, &v)) {
+			cli_error(st, "--repeat: '%s' is not a number in "
+				  "2..100", arg);
+			return EINVAL;
+		}
+		p->repeat = v;
+		return 0;
+	case OPT_JOBS:
+		if (parse_u64_range(arg, 1, 256, &v)) {
+			cli_error(st, "--jobs: '%s' is not a number in 1..256",
+				  arg);
+			return EINVAL;
+		}
+		p->jobs = v;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL) {
+			cli_error(st, "--timeout: '%s' is not a duration of 1s "
+				  "or more (30s, 10m)", arg);
+			return EINVAL;
+		}
+		p->timeout_s = ns / 1000000000ULL;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (p->seed) {
+			cli_error(st, "unexpected argument '%s'", arg);
+			return EINVAL;
+		}
+		p->seed = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!p->seed && !cli->table && !cli->list) {
+			cli_error(st, "which seed? (000, 001, 003 or 004; "
+				  "--list shows them)");
+			return EINVAL;
+		}
+		if (p->seed && !reproduce_seed_find(p->seed)) {
+			cli_error(st, "no seed '%s' (000, 001, 003 or 004)",
+				  p->seed);
+			return EINVAL;
+		}
+		if (p->src && p->debian) {
+			cli_error(st, "--src and --debian exclude each other");
+			return EINVAL;
+		}
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static void list_seeds(void)
+{
+	const struct reproduce_seed *s;
+
+	for (s = reproduce_seeds; s->id; s++) {
+		printf("%s  %s\n", s->id, s->title);
+		printf("     Linux %s, %s%s%s, suite %s, model%s %s%s%s\n",
+		       s->series, s->set ? "patch set " : "no patch: ",
+		       s->set ? s->set : "a feature of the base",
+		       s->kind == REPRODUCE_KERNELS ? " (A/B/A)" : "",
+		       s->suite, s->models[1] ? "s" : "", s->models[0],
+		       s->models[1] ? ", " : "",
+		       s->models[1] ? s->models[1] : "");
+	}
+}
+
+/* The command line as typed, for the table. */
+static char *joined(int argc, char **argv)
+{
+	size_t len = 16;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	strcpy(s, "rtgate");
+	for (i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int reproduce_cmd_reproduce(int argc, char **argv)
+{
+	static const struct argp argp = {
+		reproduce_options, reproduce_parse, "SEED", reproduce_doc,
+		NULL, NULL, NULL,
+	};
+	struct reproduce_cli *cli = calloc(1, sizeof(*cli));
+	struct reproduce_result r;
+	char *command;
+	int ret, code;
+
+	if (!cli)
+		return EXIT_ENVIRONMENT;
+	cli->p.clock = "icount";
+	cli->p.timeout_s = 3600;
+	ret = cli_parse("reproduce", &argp, argc, argv, 0, cli);
+	if (ret) {
+		free(cli);
+		return cli_exit(ret);
+	}
+	if (cli->list || cli->table) {
+		if (cli->list)
+			list_seeds();
+		code = cli->table && reproduce_table_write(cli->table) ?
+		       EXIT_BAD_INPUT : EXIT_PASS;
+		free(cli);
+		return code;
+	}
+	if (!cli->p.results_dir) {
+		if (rtpaths_results(cli->results, sizeof(cli->results))) {
+			free(cli);
+			return EXIT_BAD_INPUT;
+		}
+		cli->p.results_dir = cli->results;
+	}
+	command = joined(argc, argv);
+	cli->p.command = command;
+	toolrun_catch_signals();
+	ret = reproduce_run(&cli->p, &r);
+	code = ret ? (ret == -EINVAL || ret == -ENOENT ? EXIT_BAD_INPUT :
+		      exitcode_of_errno(ret)) : r.exit_code;
+	if (!ret)
+		pr_info("reproduce: exit %d (table and reports: %s)", code,
+			r.dir);
+	free(command);
+	free(cli);
+	return code;
+}

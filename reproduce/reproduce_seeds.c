@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The four seed threads as experiments (reproduce.h): the tree, the
+ * patch set, the suite, the models, and the numbers each thread
+ * published, which the table prints beside ours. The figures are the
+ * threads' own (shared/seeds/README.md); the expected verdicts are what
+ * those figures mean for a gate.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reproduce.h"
+
+/* Every seed's kernels share these, so ccache shares their objects. */
+#define SEED_FRAGMENTS "rseq,hrtick"
+
+const struct reproduce_seed reproduce_seeds[] = {
+	{
+		.id = "000",
+		.title = "sched/fair: avoid redundant updates for unchanged "
+			 "default slices (RFC v3)",
+		.source = "Chengfeng Lin, Oct 2026, v7.2 on a bare-metal "
+			  "i7-12700KF, mean ns per sched_setparam() call",
+		.series = "7.3",
+		.suite = "setparam",
+		.set = "setparam-default-slice",
+		.kind = REPRODUCE_KERNELS,
+		.models = { "full" },
+		.fragments = SEED_FRAGMENTS,
+		.scale = "0.1",
+		.note = "a system call's cost in virtual time is the guest's "
+			"instruction count: the ratio is the patch's, the "
+			"nanoseconds are not bare metal's",
+		.rows = {
+			{ NULL, "default", "setparam.ns_per_call", "ns",
+			  619.40, 163.23, "IMPROVEMENT" },
+			{ NULL, "custom", "setparam.ns_per_call", "ns",
+			  162.51, 162.64, "NO CHANGE" },
+		},
+	},
+	{
+		.id = "001",
+		.title = "sched/rt: Rebuild domains only after successful RT "
+			 "sysctl writes (rtgate's reconstruction)",
+		.source = "Chengfeng Lin testing the patch, 2026, v7.2 on a "
+			  "bare-metal i7-12700KF, mean ns per read",
+		.series = "7.3",
+		.suite = "rt-sysctl",
+		.set = "rt-sysctl-read",
+		.kind = REPRODUCE_KERNELS,
+		.models = { "full" },
+		.fragments = SEED_FRAGMENTS,
+		.scale = "0.1",
+		.note = "a domain rebuild on 2 emulated CPUs costs less than "
+			"on 20 real ones: the ratio shrinks, its direction "
+			"stays",
+		.rows = {
+			{ NULL, "read-period", "sysctl-read.ns_per_read", "ns",
+			  8547.294, 264.575, "IMPROVEMENT" },
+			{ NULL, "read-runtime", "sysctl-read.ns_per_read",
+			  "ns", 8574.240, 263.690, "IMPROVEMENT" },
+			{ NULL, "read-rr", "sysctl-read.ns_per_read", "ns",
+			  253.400, 250.268, "NO CHANGE" },
+		},
+	},
+	{
+		.id = "003",
+		.title = "sched: Restart hrtick after same-task repicks (v2, "
+			 "recovered from the seed mail)",
+		.source = "Shubhang Kaushik, Sept 2026, baseline 08df884136f1, "
+			  "five 10 s traces per kernel",
+		.series = "7.3",
+		.suite = "hrtick",
+		.set = "hrtick-repick-v2",
+		.kind = REPRODUCE_KERNELS,
+		.models = { "full" },
+		.fragments = SEED_FRAGMENTS,
+		.scale = "1",
+		.note = "slice runtimes in virtual time: a host pause can no "
+			"longer stretch a slice",
+		.rows = {
+			{ NULL, "hrtick", "hrtick-hogs.runtime_max_us", "us",
+			  5227, 3386, "IMPROVEMENT" },
+			{ NULL, "hrtick", "hrtick-hogs.slices_over_threshold",
+			  "slices", 6, 0, "IMPROVEMENT" },
+		},
+	},
+	{
+		.id = "004",
+		.title = "rseq time slice extension (Linux 7.0+ ABI) beside "
+			 "cyclictest, Steven Rostedt's extend-sched experiment",
+		.source = "Steven Rostedt, June 2025, the V5 series on 8-core "
+			  "bare-metal PREEMPT_RT: cyclictest max, idle against "
+			  "extend-sched",
+		.series = "7.3",
+		.suite = "slice-ext-7",
+		.set = NULL,
+		.kind = REPRODUCE_SCENARIOS,
+		.models = { "full", "rt" },
+		.fragments = SEED_FRAGMENTS,
+		.scale = "1",
+		.note = "virtual time shows whether a grant delays a FIFO "
+			"wake-up and by how much in instructions; a bare-metal "
+			"microsecond figure needs real hardware. Steven "
+			"measured V5 on RT; 7.x extends only lazy reschedules "
+			"on RT, so there a FIFO wake-up should not wait",
+		.rows = {
+			{ "full", "grant-5us", "max", "us", 12, 21,
+			  "REGRESSION" },
+			{ "full", "grant-30us", "max", "us", 12, 39,
+			  "REGRESSION" },
+			{ "full", "grant-50us", "max", "us", 12, NAN,
+			  "REGRESSION" },
+			{ "rt", "grant-5us", "max", "us", 12, 21,
+			  "NO CHANGE" },
+			{ "rt", "grant-30us", "max", "us", 12, 39,
+			  "NO CHANGE" },
+			{ "rt", "grant-50us", "max", "us", 12, NAN,
+			  "NO CHANGE" },
+		},
+	},
+	{ .id = NULL },
+};
+
+const struct reproduce_seed *reproduce_seed_find(const char *id)
+{
+	const struct reproduce_seed *s;
+	char *end;
+	long n;
+
+	if (!id || !*id)
+		return NULL;
+	n = strtol(id, &end, 10);
+	if (*end || n < 0)
+		return NULL;
+	for (s = reproduce_seeds; s->id; s++)
+		if (atol(s->id) == n)
+			return s;
+	return NULL;
+}

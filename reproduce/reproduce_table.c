@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A reproduction's table (reproduce.h), rebuilt from disk: for every
+ * published number pair of the seed, on every model that ran, the same
+ * quantity measured here, the verdict and the verdict the thread's
+ * numbers mean, the grants the kernel gave (a slice-extension seed), and
+ * the wall time. reproduce.txt and reproduce.md print it; reproduce.json
+ * gains it as "rows". The numbers are the reports' own: the T: lines' Max
+ * (the largest measured maximum) for a latency, the metric's line for a
+ * workload metric, and the comparison's verdict and deciding line.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+#include "reproduce.h"
+#include "rtpaths.h"
+
+/* The report's name for the scenario: "S (a + a2)" in an A/B/A compare. */
+static bool same_scenario(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+
+	return !strncmp(name, want, n) && (!name[n] || name[n] == ' ');
+}
+
+static const cJSON *comparison_of(const cJSON *rep, const char *scen)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "comparisons"))
+		if (same_scenario(json_get_str(c, "candidate", ""), scen))
+			return c;
+	return NULL;
+}
+
+/* The largest max of a scenario's T: lines (its summary), or NAN. */
+static double scenario_max(const cJSON *rep, const char *name)
+{
+	const cJSON *s, *t;
+	double max = NAN;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(rep, "scenarios")) {
+		if (strcmp(json_get_str(s, "name", ""), name))
+			continue;
+		cJSON_ArrayForEach(t, cJSON_GetObjectItem(s, "summary")) {
+			double v = json_get_num(t, "max_us", NAN);
+
+			if (!isnan(v) && (isnan(max) || v > max))
+				max = v;
+		}
+	}
+	return max;
+}
+
+/* A workload metric over all CPUs, as the comparison's line has it. */
+static void metric_line(const cJSON *cmp, const char *metric, double *b,
+			double *a)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, cJSON_GetObjectItem(cmp, "lines")) {
+		if (strcmp(json_get_str(l, "metric", ""), metric) ||
+		    !cJSON_IsNull(cJSON_GetObjectItem(l, "cpu")))
+			continue;
+		*b = json_get_num(l, "baseline", NAN);
+		*a = json_get_num(l, "candidate", NAN);
+		return;
+	}
+}
+
+/* extend-sched's own counts over a scenario's repetitions. */
+static void grants_of(const char *run, const char *scen, double *req,
+		      double *granted, int *reps)
+{
+	char dir[PATH_MAX + 128], path[PATH_MAX + 300];
+	struct json_error err;
+	struct dirent *e;
+	DIR *d;
+	cJSON *j;
+
+	*req = *granted = 0;
+	*reps = 0;
+	rtpaths_fmt(dir, sizeof(dir), "%s/%s", run, scen);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		rtpaths_fmt(path, sizeof(path), "%s/%s/extend-sched.json", dir,
+			    e->d_name);
+		if (!fsio_exists(path) || json_read_file(path, &j, &err))
+			continue;
+		*req += json_get_num(j, "extension_requests", 0);
+		*granted += json_get_num(j, "extensions_granted", 0);
+		(*reps)++;
+		cJSON_Delete(j);
+	}
+	closedir(d);
+}
+
+static double model_wall(const cJSON *m)
+{
+	const cJSON *r;
+	double s = 0;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(m, "runs"))
+		s += json_get_num(r, "wall_s", 0);
+	return s;
+}
+
+static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
+		       const struct reproduce_row *row)
+{
+	bool kernels = !strcmp(json_get_str(doc, "kind", ""), "kernels");
+	const cJSON *cmp = rep ? comparison_of(rep, row->scenario) : NULL;
+	double mb = NAN, ma = NAN, req, granted;
+	cJSON *o = cJSON_CreateObject();
+	int reps;
+
+	if (cmp && !strcmp(row->metric, "max")) {
+		mb = scenario_max(rep, json_get_str(cmp, "baseline", ""));
+		ma = scenario_max(rep, json_get_str(cmp, "candidate", ""));
+	} else if (cmp) {
+		metric_line(cmp, row->metric, &mb, &ma);
+	}
+	cJSON_AddStringToObject(o, "model", json_get_str(m, "model", ""));
+	cJSON_AddStringToObject(o, "scenario", row->scenario);
+	cJSON_AddStringToObject(o, "against", cmp ?
+				json_get_str(cmp, "baseline", "") :
+				kernels ? "the base kernel" : "");
+	cJSON_AddStringToObject(o, "metric", row->metric);
+	cJSON_AddStringToObject(o, "unit", row->unit);
+	cJSON_AddNumberToObject(o, "published_before", row->before);
+	if (isnan(row->after))
+		cJSON_AddNullToObject(o, "published_after");
+	else
+		cJSON_AddNumberToObject(o, "published_after", row->after);
+	if (isnan(mb) || isnan(ma)) {
+		cJSON_AddNullToObject(o, "measured_before");
+		cJSON_AddNullToObject(o, "measured_after");
+	} else {
+		cJSON_AddNumberToObject(o, "measured_before", mb);
+		cJSON_AddNumberToObject(o, "measured_after", ma);
+	}
+	cJSON_AddStringToObject(o, "verdict", cmp ?
+				json_get_str(cmp, "verdict", "-") :
+				"not measured");
+	cJSON_AddStringToObject(o, "expected", row->expect);
+	cJSON_AddStringToObject(o, "evidence", cmp ?
+				json_get_str(cmp, "measured",
+					     json_get_str(cmp, "reason", "")) :
+				"");
+	if (!kernels && rep) {
+		grants_of(json_get_str(m, "report", ""), row->scenario, &req,
+			  &granted, &reps);
+		cJSON_AddNumberToObject(o, "requests", req);
+		cJSON_AddNumberToObject(o, "grants", granted);
+	} else {
+		cJSON_AddNullToObject(o, "requests");
+		cJSON_AddNullToObject(o, "grants");
+	}
+	cJSON_AddNumberToObject(o, "wall_s", model_wall(m));
+	return o;
+}
+
+static cJSON *load_report(const cJSON *m)
+{
+	char path[PATH_MAX + 32];
+	struct json_error err;
+	const char *dir = json_get_str(m, "report", NULL);
+	cJSON *rep;
+
+	if (!dir)
+		return NULL;
+	rtpaths_fmt(path, sizeof(path), "%s/report.json", dir);
+	if (json_read_file(path, &rep, &err)) {
+		pr_err("%s", err.msg);
+		return NULL;
+	}
+	return rep;
+}
+
+static cJSON *build_rows(const cJSON *doc, const struct reproduce_seed *s)
+{
+	cJSON *rows = cJSON_CreateArray();
+	const cJSON *m;
+	int i;
+
+	cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "models")) {
+		const char *model = json_get_str(m, "model", "");
+		cJSON *rep = load_report(m);
+
+		for (i = 0; i < REPRODUCE_MAX_ROWS && s->rows[i].scenario; i++)
+			if (!s->rows[i].model ||
+			    !strcmp(s->rows[i].model, model))
+				cJSON_AddItemToArray(rows, row_json(doc, m, rep,
+							&s->rows[i]));
+		cJSON_Delete(rep);
+	}
+	return rows;
+}
+
+static void fmt_num(char *buf, size_t len, const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, key);
+
+	if (!cJSON_IsNumber(v))
+		rtpaths_fmt(buf, len, "-");
+	else if (v->valuedouble >= 100 || v->valuedouble == floor(v->valuedouble))
+		rtpaths_fmt(buf, len, "%.0f", v->valuedouble);
+	else
+		rtpaths_fmt(buf, len, "%.3g", v->valuedouble);
+}
+
+static void fmt_pair(char *buf, size_t len, const cJSON *o,
+		     const char *before, const char *after)
+{
+	char b[32], a[32];
+
+	fmt_num(b, sizeof(b), o, before);
+	fmt_num(a, sizeof(a), o, after);
+	rtpaths_fmt(buf, len, "%s -> %s", b, a);
+}
+
+static void fmt_wall(char *buf, size_t len, double s)
+{
+	rtpaths_fmt(buf, len, "%dm%02ds", (int)s / 60, (int)s % 60);
+}
+
+/* One row's cells, shared by the text and the Markdown table. */
+struct cells {
+	char metric[64], published[48], measured[48], grants[48], wall[16];
+};
+
+static void row_cells(const cJSON *r, struct cells *c)
+{
+	const cJSON *g = cJSON_GetObjectItem(r, "grants");
+
+	rtpaths_fmt(c->metric, sizeof(c->metric), "%s (%s)",
+		    json_get_str(r, "metric", ""), json_get_str(r, "unit", ""));
+	fmt_pair(c->published, sizeof(c->published), r, "published_before",
+		 "published_after");
+	fmt_pair(c->measured, sizeof(c->measured), r, "measured_before",
+		 "measured_after");
+	if (cJSON_IsNumber(g))
+		rtpaths_fmt(c->grants, sizeof(c->grants), "%.0f of %.0f",
+			    g->valuedouble, json_get_num(r, "requests", 0));
+	else
+		rtpaths_fmt(c->grants, sizeof(c->grants), "-");
+	fmt_wall(c->wall, sizeof(c->wall), json_get_num(r, "wall_s", 0));
+}
+
+static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
+{
+	const cJSON *r;
+	struct cells c;
+
+	fprintf(f, "rtgate reproduce %s: %s\n", json_get_str(doc, "seed", ""),
+		json_get_str(doc, "title", ""));
+	fprintf(f, "published: %s\n", json_get_str(doc, "source", ""));
+	fprintf(f, "here: Linux %s (%s), the QEMU lab, clock %s, duration "
+		"scale %s, status %s, %s\n\n", json_get_str(doc, "series", ""),
+		json_get_str(doc, "tree", ""), json_get_str(doc, "clock", ""),
+		json_get_str(doc, "duration_scale", ""),
+		json_get_str(doc, "status", ""),
+		json_get_str(doc, "suite", ""));
+	fprintf(f, "%-5s %-12s %-30s %-14s %-16s %-13s %-13s %-14s %s\n",
+		"model", "scenario", "metric", "published", "measured",
+		"verdict", "expected", "grants", "wall");
+	cJSON_ArrayForEach(r, rows) {
+		row_cells(r, &c);
+		fprintf(f, "%-5s %-12s %-30s %-14s %-16s %-13s %-13s %-14s "
+			"%s\n", json_get_str(r, "model", ""),
+			json_get_str(r, "scenario", ""), c.metric, c.published,
+			c.measured, json_get_str(r, "verdict", ""),
+			json_get_str(r, "expected", ""), c.grants, c.wall);
+		if (*json_get_str(r, "evidence", ""))
+			fprintf(f, "      against %s: %s\n",
+				json_get_str(r, "against", ""),
+				json_get_str(r, "evidence", ""));
+	}
+	fprintf(f, "\npublished/measured: before -> after (base -> patched, "
+		"or the extension off -> on)\n");
+	fprintf(f, "clock: %s\n", strcmp(json_get_str(doc, "clock", ""),
+					  "host") ?
+		"virtual microseconds at a fixed instruction rate: comparable "
+		"between kernels measured the same way, never with bare metal" :
+		"the host's clock under TCG: the host's pauses are in it");
+	fprintf(f, "note: %s\n", json_get_str(doc, "note", ""));
+	fprintf(f, "command: %s\n", json_get_str(doc, "command", ""));
+	fprintf(f, "wall time: %.0f s\n", json_get_num(doc, "wall_s", 0));
+}
+
+static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
+{
+	const cJSON *r;
+	struct cells c;
+
+	fprintf(f, "## Seed %s: %s\n\n", json_get_str(doc, "seed", ""),
+		json_get_str(doc, "title", ""));
+	fprintf(f, "Published: %s. Here: Linux %s in the QEMU lab, clock %s, "
+		"duration scale %s.\n\n", json_get_str(doc, "source", ""),
+		json_get_str(doc, "series", ""),
+		json_get_str(doc, "clock", ""),
+		json_get_str(doc, "duration_scale", ""));
+	fprintf(f, "| model | scenario | metric | published | measured here "
+		"| verdict | expected | grants | wall |\n");
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
+	cJSON_ArrayForEach(r, rows) {
+		row_cells(r, &c);
+		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			json_get_str(r, "model", ""),
+			json_get_str(r, "scenario", ""), c.metric, c.published,
+			c.measured, json_get_str(r, "verdict", ""),
+			json_get_str(r, "expected", ""), c.grants, c.wall);
+	}
+	fprintf(f, "\n%s.\n\n`%s`\n", json_get_str(doc, "note", ""),
+		json_get_str(doc, "command", ""));
+}
+
+static int write_with(const char *dir, const char *name, const cJSON *doc,
+		      const cJSON *rows,
+		      void (*fn)(FILE *, const cJSON *, const cJSON *))
+{
+	char path[PATH_MAX + 32], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -errno;
+	fn(f, doc, rows);
+	fclose(f);
+	rtpaths_fmt(path, sizeof(path), "%s/%s", dir, name);
+	ret = fsio_write_atomic(path, buf, len);
+	if (!ret && !strcmp(name, "reproduce.txt"))
+		fwrite(buf, 1, len, stdout);
+	free(buf);
+	return ret;
+}
+
+int reproduce_table_write(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	const struct reproduce_seed *s;
+	struct json_error err;
+	cJSON *doc, *rows;
+	int ret;
+
+	rtpaths_fmt(path, sizeof(path), "%s/reproduce.json", dir);
+	if (json_read_file(path, &doc, &err)) {
+		pr_err("%s", err.msg);
+		return -EINVAL;
+	}
+	s = reproduce_seed_find(json_get_str(doc, "seed", ""));
+	if (!s) {
+		pr_err("%s: seed '%s' is not one rtgate knows", path,
+		       json_get_str(doc, "seed", ""));
+		cJSON_Delete(doc);
+		return -EINVAL;
+	}
+	rows = build_rows(doc, s);
+	cJSON_DeleteItemFromObject(doc, "rows");
+	cJSON_AddItemToObject(doc, "rows", rows);
+	ret = json_write_file(path, doc);
+	if (!ret)
+		ret = write_with(dir, "reproduce.md", doc, rows, write_md);
+	if (!ret)
+		ret = write_with(dir, "reproduce.txt", doc, rows, write_text);
+	cJSON_Delete(doc);
+	return ret;
+}
