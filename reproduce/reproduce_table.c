@@ -9,7 +9,6 @@
  * (the largest measured maximum) for a latency, the metric's line for a
  * workload metric, and the comparison's verdict and deciding line.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -75,35 +74,33 @@ static void metric_line(const cJSON *cmp, const char *metric, double *b,
 	}
 }
 
-/* extend-sched's own counts over a scenario's repetitions. */
+/*
+ * extend-sched's own counts over a scenario's repetitions, as the run's
+ * manifest keeps each repetition's workload summary.
+ */
 static void grants_of(const char *run, const char *scen, double *req,
-		      double *granted, int *reps)
+		      double *granted)
 {
-	char dir[PATH_MAX + 128], path[PATH_MAX + 300];
+	char path[PATH_MAX + 32];
+	const cJSON *s, *rep, *wl;
 	struct json_error err;
-	struct dirent *e;
-	DIR *d;
-	cJSON *j;
+	cJSON *m;
 
 	*req = *granted = 0;
-	*reps = 0;
-	rtpaths_fmt(dir, sizeof(dir), "%s/%s", run, scen);
-	d = opendir(dir);
-	if (!d)
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", run);
+	if (json_read_file(path, &m, &err))
 		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
+		if (strcmp(json_get_str(s, "name", ""), scen))
 			continue;
-		rtpaths_fmt(path, sizeof(path), "%s/%s/extend-sched.json", dir,
-			    e->d_name);
-		if (!fsio_exists(path) || json_read_file(path, &j, &err))
-			continue;
-		*req += json_get_num(j, "extension_requests", 0);
-		*granted += json_get_num(j, "extensions_granted", 0);
-		(*reps)++;
-		cJSON_Delete(j);
+		cJSON_ArrayForEach(rep, cJSON_GetObjectItem(s, "repetitions")) {
+			wl = cJSON_GetObjectItem(cJSON_GetObjectItem(rep,
+					"workloads"), "extend-sched");
+			*req += json_get_num(wl, "extension_requests", 0);
+			*granted += json_get_num(wl, "extensions_granted", 0);
+		}
 	}
-	closedir(d);
+	cJSON_Delete(m);
 }
 
 static double model_wall(const cJSON *m)
@@ -123,7 +120,6 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 	const cJSON *cmp = rep ? comparison_of(rep, row->scenario) : NULL;
 	double mb = NAN, ma = NAN, req, granted;
 	cJSON *o = cJSON_CreateObject();
-	int reps;
 
 	if (cmp && !strcmp(row->metric, "max")) {
 		mb = scenario_max(rep, json_get_str(cmp, "baseline", ""));
@@ -160,7 +156,7 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 				"");
 	if (!kernels && rep) {
 		grants_of(json_get_str(m, "report", ""), row->scenario, &req,
-			  &granted, &reps);
+			  &granted);
 		cJSON_AddNumberToObject(o, "requests", req);
 		cJSON_AddNumberToObject(o, "grants", granted);
 	} else {

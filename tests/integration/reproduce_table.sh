@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `rtgate reproduce`: the seeds it knows, its refusals of bad input, and
+# its table rebuilt from disk. The table is checked against a recorded
+# real run (tests/fixtures/analyze/run-inject, renamed into the shape of
+# slice-ext-7's scenarios, with extend-sched counts in its manifest): its
+# measured numbers must be the report's own, its verdicts the
+# comparisons', its grants the manifest's sums. The end-to-end
+# reproductions (kernel builds and lab boots) are in the slow tier
+# (tests/slow/reproduce_seeds.sh).
+source "$(dirname "$0")/../lib.sh"
+
+"$RTGATE" reproduce --list >"$T/list" 2>"$T/err"
+is $? 0 "reproduce --list"
+is "$(grep -c '^00[0-4]  ' "$T/list")" 4 "four seeds listed"
+check "004 runs on non-RT and RT" -- grep -q 'models full, rt' "$T/list"
+
+"$RTGATE" reproduce 002 >/dev/null 2>"$T/err"
+is $? 3 "a seed rtgate does not know: exit 3"
+check "says which seeds there are" -- grep -q "no seed '002' (000, 001, 003 or 004)" "$T/err"
+"$RTGATE" reproduce 004 --src /nonexistent --debian 7.3 >/dev/null 2>"$T/err"
+is $? 3 "--src with --debian: exit 3"
+"$RTGATE" reproduce 004 --clock icount:x >/dev/null 2>"$T/err"
+is $? 3 "a bad --clock: exit 3"
+"$RTGATE" reproduce 000 --model rt --src /nonexistent >/dev/null 2>"$T/err"
+is $? 3 "a model the seed is not judged on: exit 3"
+check "names the seed's models" -- grep -q 'the seed is judged on full' "$T/err"
+
+# A run in slice-ext-7's shape: idle -> off, inject -> grant-30us.
+run=$T/run
+cp -r "$TOP/tests/fixtures/analyze/run-inject" "$run"
+mv "$run/idle" "$run/off"
+mv "$run/inject" "$run/grant-30us"
+jq '.scenarios |= map(select(.name != "rt-only"))
+  | (.scenarios[] | select(.name == "idle")) |= (.name = "off")
+  | (.scenarios[] | select(.name == "inject")) |=
+	(.name = "grant-30us" | .compare = "off")
+  | .scenarios[].repetitions[] |= (.dir |= sub("^idle"; "off")
+	| .dir |= sub("^inject"; "grant-30us"))
+  | (.scenarios[] | select(.name == "grant-30us") | .repetitions[]
+	| .workloads) |= {"extend-sched": {"extension_requests": 100,
+	"extensions_granted": 40, "work_done": 1, "errors": 0}}
+  | .order |= map(.[0] |= (if . == "idle" then "off" else "grant-30us" end))' \
+	"$TOP/tests/fixtures/analyze/run-inject/manifest.json" >"$run/manifest.json"
+"$RTGATE" report "$run" --report json >/dev/null 2>"$T/err"
+is $? 1 "the renamed run is judged: the injected latency is a REGRESSION"
+
+r=$T/reproduce-004
+mkdir -p "$r"
+cat >"$r/reproduce.json" <<EOF
+{"schema": "rtgate-reproduce/1", "seed": "004", "title": "t", "source": "s",
+ "suite": "slice-ext-7", "kind": "scenarios", "tree": "debian", "series": "7.3",
+ "clock": "icount", "duration_scale": "1", "note": "n", "command": "rtgate reproduce 004",
+ "wall_s": 100, "status": "complete",
+ "models": [{"model": "full", "runs": [{"label": "full", "wall_s": 95}],
+	     "report": "$run", "exit_code": 1}]}
+EOF
+"$RTGATE" reproduce --table "$r" >"$T/table" 2>"$T/err"
+is $? 0 "reproduce --table rebuilds the table"
+rows=$r/reproduce.json
+is "$(jget "$rows" '.rows | length')" 3 "one row per published pair of the model (5, 30, 50 us)"
+row='.rows[] | select(.scenario == "grant-30us")'
+is "$(jget "$rows" "$row | .verdict")" \
+	"$(jget "$run/report.json" '.comparisons[] | select(.candidate == "grant-30us") | .verdict')" \
+	"the verdict is the comparison's"
+want_max=$(jget "$run/report.json" '[.scenarios[] | select(.name == "grant-30us") | .summary[].max_us] | max')
+is "$(jget "$rows" "$row | .measured_after")" "$want_max" \
+	"measured is the T: lines' largest Max"
+is "$(jget "$rows" "$row | .grants")" 120 "grants: the three repetitions' sum"
+is "$(jget "$rows" "$row | .requests")" 300 "requests: the same"
+is "$(jget "$rows" '.rows[] | select(.scenario == "grant-5us") | .verdict')" \
+	"not measured" "a scenario the run lacks is not measured, never a verdict"
+check "the text table has the published pair" -- grep -q 'grant-30us .*12 -> 39' "$T/table"
+check "and says what the clock was" -- grep -q 'virtual microseconds at a fixed instruction rate' "$T/table"
+check "the Markdown table too" -- grep -q '^| full | grant-30us | max (us) | 12 -> 39 |' "$r/reproduce.md"
+
+echo '{"seed": "004", "models": [' >"$T/bad.json"
+mkdir -p "$T/bad" && mv "$T/bad.json" "$T/bad/reproduce.json"
+"$RTGATE" reproduce --table "$T/bad" >/dev/null 2>"$T/err"
+is $? 3 "a truncated reproduce.json: exit 3"
+check "names the file" -- grep -q "$T/bad/reproduce.json" "$T/err"
+
+done_testing
