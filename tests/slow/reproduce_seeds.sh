@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every seed reproduced end to end with its one documented command,
+# `rtgate reproduce SEED`: Linux 7.3 (Debian's linux-source-7.3 through
+# rtgate's own apt configuration, or RTGATE_TREE_7_3), base and patched
+# kernels, booted in the quiet lab (virtual time), the seed's suite, the
+# thread's judgement. Each seed's headline must come out as the thread's
+# numbers say:
+#   000  default-slice sched_setparam(): IMPROVEMENT; the custom-slice
+#        control not a REGRESSION
+#   001  read of sched_rt_period_us: IMPROVEMENT; the rr_timeslice
+#        control not a REGRESSION
+#   003  HRTICK slice runtime max: IMPROVEMENT
+#   004  non-RT: grants given and a REGRESSION of cyclictest against the
+#        same threads without requests; RT: grants given, no REGRESSION
+# Pick seeds with RTGATE_SEEDS_TO_RUN="004 000" (default: all four).
+# Needs the seed threads for 000 and 003 (RTGATE_SEEDS_DIR); the tables
+# stay in out/slow/reproduce/.
+source "$(dirname "$0")/../lib.sh"
+
+export RTGATE_OUT_DIR=${RTGATE_SLOW_OUT_DIR:-$TOP/out}
+export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$RTGATE_OUT_DIR/cache}
+KEEP=$RTGATE_OUT_DIR/slow/reproduce
+src=()
+[ -n "${RTGATE_TREE_7_3:-}" ] && src=(--src "$RTGATE_TREE_7_3")
+
+seeds=${RTGATE_SEEDS_DIR:-}
+for d in "$TOP/../shared/seeds" "$TOP/../../shared/seeds"; do
+	[ -z "$seeds" ] && [ -d "$d" ] && seeds=$d
+done
+
+row() {	# row SEED-DIR MODEL SCENARIO FIELD
+	jq -r --arg m "$2" --arg s "$3" \
+		".rows[] | select(.model == \$m and .scenario == \$s) | .$4" \
+		"$1/reproduce.json"
+}
+
+reproduce() {	# reproduce SEED: runs it, sets dir
+	local start=$SECONDS
+	"$RTGATE" reproduce "$1" "${src[@]}" --out "$T/results" \
+		>"$T/$1.out" 2>"$T/$1.err"
+	rc=$?
+	dir=$(ls -d "$T"/results/reproduce-"$1"-* 2>/dev/null | tail -1)
+	diag "rtgate reproduce $1: $((SECONDS - start)) s, exit $rc"
+	sed 's/^/# /' "$T/$1.out"
+	[ -n "$dir" ] && mkdir -p "$KEEP" && cp -r "$dir" "$KEEP/"
+	check "reproduce $1 wrote its table" -- test -s "${dir:-/nonexistent}/reproduce.txt"
+}
+
+fetch_from_seeds() {	# fetch_from_seeds SET
+	"$RTGATE" patches fetch "$1" --seeds "$seeds" "${src[@]}" \
+		>"$T/fetch-$1" 2>&1
+}
+
+for seed in ${RTGATE_SEEDS_TO_RUN:-000 001 003 004}; do
+	case $seed in
+	000)
+		if [ -z "$seeds" ]; then
+			skip "seed mail texts not found (RTGATE_SEEDS_DIR)" "seed 000"
+			continue
+		fi
+		fetch_from_seeds setparam-default-slice
+		is $? 0 "000: the RFC's attachment from the seed mail"
+		reproduce 000
+		is "$(row "$dir" full default verdict)" IMPROVEMENT \
+			"000: the default slice's sched_setparam() got cheaper"
+		check "000: the custom-slice control is no REGRESSION" -- \
+			test "$(row "$dir" full custom verdict)" != REGRESSION
+		;;
+	001)
+		reproduce 001
+		is "$(row "$dir" full read-period verdict)" IMPROVEMENT \
+			"001: a read of sched_rt_period_us got cheaper"
+		check "001: the rr_timeslice control is no REGRESSION" -- \
+			test "$(row "$dir" full read-rr verdict)" != REGRESSION
+		;;
+	003)
+		if [ -z "$seeds" ]; then
+			skip "seed mail texts not found (RTGATE_SEEDS_DIR)" "seed 003"
+			continue
+		fi
+		fetch_from_seeds hrtick-repick-v2
+		is $? 0 "003: the patch recovered from the seed mail"
+		reproduce 003
+		is "$(row "$dir" full hrtick verdict | head -1)" IMPROVEMENT \
+			"003: slices no longer run past the hrtick"
+		;;
+	004)
+		reproduce 004
+		is $rc 1 "004: exit 1, a REGRESSION"
+		check "004 non-RT: the kernel granted extensions" -- \
+			test "$(row "$dir" full grant-50us grants)" -gt 0
+		is "$(row "$dir" full grant-50us verdict)" REGRESSION \
+			"004 non-RT: 50 us grants delay cyclictest (Steven's direction)"
+		check "004 RT: the kernel granted extensions" -- \
+			test "$(row "$dir" rt grant-50us grants)" -gt 0
+		check "004 RT: no REGRESSION (only lazy reschedules are extended)" -- \
+			test "$(row "$dir" rt grant-50us verdict)" != REGRESSION
+		;;
+	*)
+		skip "no seed $seed" "seed $seed"
+		;;
+	esac
+done
+done_testing
