@@ -192,6 +192,11 @@ check "the error names file, hunk and both places" -- \
 	has 'kernel/twice.c hunk 1 of 1 (@@ -5,4 +5,4 @@): it matches the tree.s file at line 1 and at line 5: refusing to guess' \
 	"$T/err"
 
+sed 's/=3D/=ZZ/' "$T/mail.txt" >"$T/badqp.txt"
+rg patches recover "$T/badqp.txt" --src "$tree"
+is $? 3 "a '=' that is not quoted-printable: exit 3"
+check "says where" -- has "badqp.txt: offset [0-9]*: '=ZZ' is not quoted-printable" "$T/err"
+
 rg patches recover "$T/orig.diff" --src "$tree"
 is $? 3 "a mail that is not flattened: exit 3"
 check "says so" -- has 'not a flattened mail' "$T/err"

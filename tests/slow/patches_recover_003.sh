@@ -5,10 +5,12 @@
 # own decoder against the real 7.3 tree, and verified, not trusted: the
 # manifest's sha256 pin, patch(1) --fuzz=0, the mail's text without white
 # space, and the posting's own post-image blob ids (`index a..b`) for the
-# files whose pre-image 7.3.4 shares with the posting. The tree: $RTGATE_TREE_7_3,
-# else Debian's 7.3 source in rtgate's cache (kernel build --debian 7.3).
+# files whose pre-image 7.3.4 shares with the posting. The tree:
+# $RTGATE_TREE_7_3, else Debian's 7.3 source in rtgate's cache (where
+# `kernel build --debian 7.3` extracts it).
 source "$(dirname "$0")/../lib.sh"
 
+cache0=${RTGATE_CACHE_DIR:-$TOP/out/cache}
 export RTGATE_OUT_DIR=$T/out RTGATE_CACHE_DIR=$T/cache
 mkdir -p "$RTGATE_CACHE_DIR"
 has() { grep -q -- "$1" "$2"; }
@@ -19,7 +21,7 @@ for d in "$TOP/../shared/seeds" "$TOP/../../shared/seeds"; do
 done
 tree=${RTGATE_TREE_7_3:-}
 if [ -z "$tree" ]; then
-	for d in "$TOP"/out/cache/src/linux-source-7.3_*/; do
+	for d in "$cache0"/src/linux-source-7.3_*/; do
 		[ -f "$d/Makefile" ] && tree=${d%/}
 	done
 fi
