@@ -51,11 +51,11 @@ static bool is_header_name(const char *w, size_t n, bool with_cc)
 	return false;
 }
 
-bool kernel_mail_flat_is(const char *buf, size_t len)
+/* A whole mail on one line (a final newline aside) that holds a diff. */
+static bool is_flat(const char *buf, size_t len)
 {
 	const char *nl = memchr(buf, '\n', len);
 
-	/* One line (a final newline aside) that holds a diff. */
 	if (nl && (size_t)(nl - buf) + 1 < len)
 		return false;
 	return memmem(buf, len, "diff --git ", 11) != NULL;
@@ -134,7 +134,7 @@ static bool word_is(const char *buf, const struct raw_words *w, int i,
  * the file); qp says whether the body is quoted-printable.
  */
 static size_t read_headers(const char *buf, const struct raw_words *w,
-			   struct mail_flat *m, bool *qp)
+			   struct kernel_mail_flat *m, bool *qp)
 {
 	int i, end = w->n, last = -1;
 
@@ -229,7 +229,7 @@ static int qp_decode(const char *path, const char *in, size_t off,
 }
 
 /* The decoded body as words, NUL-terminated in place. */
-static int split_words(char *body, size_t len, struct mail_flat *m)
+static int split_words(char *body, size_t len, struct kernel_mail_flat *m)
 {
 	size_t i = 0;
 	int cap = 0;
@@ -256,7 +256,7 @@ static int split_words(char *body, size_t len, struct mail_flat *m)
 	return 0;
 }
 
-int kernel_mail_flat_read(const char *path, struct mail_flat *m)
+int kernel_mail_flat_read(const char *path, struct kernel_mail_flat *m)
 {
 	struct raw_words w = { 0 };
 	size_t size, off, blen;
@@ -271,7 +271,7 @@ int kernel_mail_flat_read(const char *path, struct mail_flat *m)
 		pr_err("%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	if (!kernel_mail_flat_is(buf, size)) {
+	if (!is_flat(buf, size)) {
 		pr_err("%s: not a flattened mail (one line holding a "
 		       "\"diff --git\"): use pick = inline or attachment NAME",
 		       path);
@@ -322,7 +322,7 @@ char *kernel_mail_flat_text(char *word)
 	return word;
 }
 
-void kernel_mail_flat_free(struct mail_flat *m)
+void kernel_mail_flat_free(struct kernel_mail_flat *m)
 {
 	free(m->word);
 	free(m->body);

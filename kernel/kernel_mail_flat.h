@@ -26,7 +26,7 @@ static inline bool kernel_mail_flat_mark(char c)
 	return c == MAIL_FLAT_SPACE || c == MAIL_FLAT_TAB;
 }
 
-struct mail_flat {
+struct kernel_mail_flat {
 	char from[256], date[128], subject[512], message_id[256];
 	char *body;		/* the decoded body, NUL between words */
 	char **word;		/* its words, in order */
@@ -42,13 +42,10 @@ struct mail_flat {
  * "diff --git") name the file and the offset; the caller frees with
  * kernel_mail_flat_free().
  */
-int kernel_mail_flat_read(const char *path, struct mail_flat *m);
-void kernel_mail_flat_free(struct mail_flat *m);
+int kernel_mail_flat_read(const char *path, struct kernel_mail_flat *m);
+void kernel_mail_flat_free(struct kernel_mail_flat *m);
 
 /* A word with its marks turned back into white space (in place). */
 char *kernel_mail_flat_text(char *word);
-
-/* True when the text is a whole mail on one line with a diff in it. */
-bool kernel_mail_flat_is(const char *buf, size_t len);
 
 #endif

@@ -659,7 +659,7 @@ static void wrap_words(char **word, int from, int to, struct obuf *o)
 		ob_add(o, "\n");
 }
 
-static void emit_message(const struct mail_flat *m, struct obuf *o)
+static void emit_message(const struct kernel_mail_flat *m, struct obuf *o)
 {
 	int i, sep = m->diff;
 
@@ -686,7 +686,7 @@ static void emit_message(const struct mail_flat *m, struct obuf *o)
 }
 
 /* One file of the diff: words i..fend. *trailer: where the patch ends. */
-static int emit_file(const struct mail_flat *m, const char *mail,
+static int emit_file(const struct kernel_mail_flat *m, const char *mail,
 		     const char *tree, int i, int fend, bool last_file,
 		     struct obuf *o, int *trailer)
 {
@@ -767,7 +767,7 @@ static int emit_file(const struct mail_flat *m, const char *mail,
 }
 
 /* The written diff and the mail's words from..to, white space aside. */
-static int self_check(const struct mail_flat *m, int from, int to,
+static int self_check(const struct kernel_mail_flat *m, int from, int to,
 		      const char *text, size_t len)
 {
 	size_t k = 0;
@@ -795,7 +795,7 @@ int kernel_mail_recover(const char *mail, const char *tree, char **out,
 			size_t *len)
 {
 	struct obuf o = { 0 };
-	struct mail_flat m;
+	struct kernel_mail_flat m;
 	int i, trailer, ret;
 	size_t doff;
 
