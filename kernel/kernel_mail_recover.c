@@ -36,7 +36,8 @@
 #include "log.h"
 #include "rtpaths.h"
 
-#define HEADING_WORDS	24	/* git's function line: at most 80 bytes */
+/* git's function line is at most 80 bytes: that many words at most. */
+#define HEADING_WORDS	24
 #define STEP_BUDGET	20000000L
 
 struct src_file {
@@ -59,7 +60,7 @@ struct hunk_ctx {
 	char **word;
 	bool qp;		/* the mail was quoted-printable */
 	int end;		/* the words of the hunk end here */
-	bool last;		/* the patch's last hunk: a trailer may follow */
+	bool last;		/* the patch's last hunk: a trailer follows */
 	const struct src_file *f;
 	int a, oc, nc;
 	struct hline *stack, *best;
@@ -346,9 +347,9 @@ static int heading_line(const struct src_file *f, int a, const char *hd,
 
 struct hunk_pos {
 	int k;			/* the body's first word */
-	int a;			/* the file's line where the hunk starts */
+	int a;			/* the file's line the hunk starts at */
 	int depth;
-	int heading;		/* the line of the function heading, or -1 */
+	int heading;		/* the function heading's line, or -1 */
 	size_t hdlen;
 	int trailer;
 };
@@ -810,8 +811,9 @@ int kernel_mail_recover(const char *mail, const char *tree, char **out,
 	for (i = m.diff; !ret && i < m.nword;) {
 		int fend = i + 2;
 
-		while (fend + 1 < m.nword && (strcmp(m.word[fend], "diff") ||
-					      strcmp(m.word[fend + 1], "--git")))
+		while (fend + 1 < m.nword &&
+		       (strcmp(m.word[fend], "diff") ||
+			strcmp(m.word[fend + 1], "--git")))
 			fend++;
 		if (fend + 1 >= m.nword)
 			fend = m.nword;

@@ -41,8 +41,8 @@ struct patch_set {
 	char base[256];
 	char b4[512];			/* "b4 am [OPTIONS] MSGID" */
 	char mail[256];			/* offline mail text (file name) */
-	char pick[256];			/* series | inline | attachment NAME |
-					   recover (a flattened mail) */
+	/* series | inline | attachment NAME | recover (a flattened mail) */
+	char pick[256];
 	char debian[16];		/* the base tree's Debian series */
 	char tree[PATH_MAX];		/* pick = recover: the base tree,
 					   set by the caller before a fetch */
