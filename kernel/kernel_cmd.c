@@ -60,7 +60,7 @@ static int default_dirs(struct kernel_build_params *p, char *out, char *kc,
 
 enum { OPT_SRC = 1000, OPT_DEBIAN, OPT_MODEL, OPT_MODELS, OPT_PATCHES,
        OPT_FRAGMENTS, OPT_NAME, OPT_JOBS, OPT_NICE, OPT_CONFIG_ONLY,
-       OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP };
+       OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP, OPT_OUTPUT };
 
 static const struct argp_option build_opts[] = {
 	{ "src", OPT_SRC, "TREE", 0, "a kernel tree (default: Debian's "
@@ -277,7 +277,7 @@ int kernel_cmd_kernel(int argc, char **argv)
 }
 
 struct patches_args {
-	const char *mbox, *seeds, *src, *debian, *keep, *set;
+	const char *mbox, *seeds, *src, *debian, *keep, *set, *output;
 	bool pin;
 	int nwords;		/* positional words it takes */
 };
@@ -289,6 +289,20 @@ static const struct argp_option fetch_opts[] = {
 	  "(mail = FILE), in DIR", 0 },
 	{ "pin", OPT_PIN, NULL, 0, "write each patch's sha256 into the "
 	  "manifest", 0 },
+	{ "src", OPT_SRC, "TREE", 0, "pick = recover: the base tree (default: "
+	  "the manifest's debian = SERIES)", 0 },
+	{ "debian", OPT_DEBIAN, "SERIES", 0, "pick = recover: Debian's "
+	  "linux-source-SERIES as the base tree", 0 },
+	{ 0 }
+};
+
+static const struct argp_option recover_opts[] = {
+	{ "src", OPT_SRC, "TREE", 0, "the base tree the patch was written "
+	  "for", 0 },
+	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES as "
+	  "the base tree", 0 },
+	{ "output", OPT_OUTPUT, "FILE", 0, "write the patch to FILE (default: "
+	  "standard output)", 0 },
 	{ 0 }
 };
 
@@ -313,6 +327,7 @@ static error_t patches_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SRC: a->src = arg; break;
 	case OPT_DEBIAN: a->debian = arg; break;
 	case OPT_KEEP: a->keep = arg; break;
+	case OPT_OUTPUT: a->output = arg; break;
 	case ARGP_KEY_ARG:
 		if (!a->nwords || a->set)
 			return cli_error(state, "unexpected argument '%s'", arg);
@@ -347,11 +362,44 @@ static const struct argp check_argp = {
 	NULL, NULL, NULL
 };
 
+static const struct argp recover_argp = {
+	recover_opts, patches_parse, "MAIL",
+	"Rebuilds the inline patch of a flattened mail (its line breaks and "
+	"indentation lost, quoted-printable) against the base tree: context "
+	"and removed lines take the tree's text, added lines the kernel's "
+	"indentation. A hunk that cannot be placed exactly is an error (exit "
+	"3), never a guess." PATCHES_POST_DOC, NULL, NULL, NULL
+};
+
 static const struct argp list_argp = {
 	NULL, patches_parse, NULL,
 	"Lists the patch sets: ours, fetched, or not fetched yet."
 	PATCHES_POST_DOC, NULL, NULL, NULL
 };
+
+/* pick = recover: --src, --debian, or the manifest's debian = SERIES. */
+static int recover_tree(const struct patches_args *a, struct patch_set *s)
+{
+	const char *debian = a->debian ? a->debian : s->debian;
+	struct kernel_tree tree;
+	char cache[PATH_MAX];
+	int ret;
+
+	if (!a->src && !debian[0]) {
+		pr_err("%s: pick = recover needs the base tree: --src TREE, "
+		       "--debian SERIES or debian = SERIES in the manifest",
+		       s->manifest);
+		return -EINVAL;
+	}
+	if (rtpaths_cache(cache, sizeof(cache)))
+		return -EIO;
+	ret = kernel_tree_open(a->src, a->src ? NULL : debian, cache, &tree);
+	if (ret)
+		return ret;
+	pr_info("base tree: %s %s (%s)", tree.origin, tree.version, tree.path);
+	rtpaths_fmt(s->tree, sizeof(s->tree), "%s", tree.path);
+	return 0;
+}
 
 static int patches_fetch(int argc, char **argv)
 {
@@ -385,6 +433,8 @@ static int patches_fetch(int argc, char **argv)
 		rtpaths_fmt(seed, sizeof(seed), "%s/%s", seeds, s->mail);
 		mbox = seed;
 	}
+	if (!ret && !strcmp(s->pick, "recover") && mbox)
+		ret = recover_tree(&a, s);
 	if (!ret)
 		ret = kernel_patchset_fetch(s, mbox, fetch, pin);
 	for (i = 0; !ret && i < s->nr; i++)
@@ -422,6 +472,11 @@ static int patches_check(int argc, char **argv)
 		return EXIT_ENVIRONMENT;
 	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	toolrun_catch_signals();
+	/* The clone goes into the cache: it must exist (a fresh out/). */
+	if (!keep && fsio_mkdir_p(cache, 0755)) {
+		pr_err("%s: cannot create it", cache);
+		return EXIT_ENVIRONMENT;
+	}
 	ret = kernel_tree_open(src, debian, cache, &tree);
 	if (ret)
 		return exitcode_of_errno(ret);
@@ -458,6 +513,40 @@ static int patches_check(int argc, char **argv)
 		if (!ret)
 			unlink(log);
 	}
+	return exitcode_of_errno(ret);
+}
+
+static int patches_recover(int argc, char **argv)
+{
+	struct patches_args a = { .nwords = 1 };
+	struct kernel_tree tree;
+	char cache[PATH_MAX], *text;
+	size_t len;
+	int ret;
+
+	ret = cli_parse("patches recover", &recover_argp, argc, argv, 0, &a);
+	if (ret)
+		return cli_exit(ret);
+	if (!a.src && !a.debian) {
+		pr_err("patches recover needs the base tree: --src TREE or "
+		       "--debian SERIES");
+		return EXIT_BAD_INPUT;
+	}
+	if (rtpaths_cache(cache, sizeof(cache)))
+		return EXIT_ENVIRONMENT;
+	ret = kernel_tree_open(a.src, a.debian, cache, &tree);
+	if (!ret)
+		ret = kernel_mail_recover(a.set, tree.path, &text, &len);
+	if (ret)
+		return exitcode_of_errno(ret);
+	if (a.output)
+		ret = fsio_write_atomic(a.output, text, len);
+	else if (fwrite(text, 1, len, stdout) != len || fflush(stdout))
+		ret = -EIO;
+	if (ret)
+		pr_err("%s: %s", a.output ? a.output : "standard output",
+		       strerror(-ret));
+	free(text);
 	return exitcode_of_errno(ret);
 }
 
@@ -504,9 +593,13 @@ static int patches_list(int argc, char **argv)
 int kernel_cmd_patches(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
-		{ "fetch", "SET [--mbox FILE | --seeds DIR] [--pin]",
+		{ "fetch", "SET [--mbox FILE | --seeds DIR] [--pin] "
+		  "[--src TREE | --debian SERIES]",
 		  "fetch a patch set (b4, mbox, the seed mail)",
 		  patches_fetch },
+		{ "recover", "MAIL (--src TREE | --debian SERIES) "
+		  "[--output FILE]", "rebuild a flattened mail's patch "
+		  "against its base tree", patches_recover },
 		{ "check", "SET[,SET...] [--src TREE | --debian SERIES] "
 		  "[--keep DIR]", "check that patch sets apply",
 		  patches_check },

@@ -263,8 +263,9 @@ int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n)
 	}
 	if (flattened(buf, len)) {
 		pr_err("%s:1: the mail has lost its line breaks (%zu bytes on "
-		       "one line): no patch can be extracted from it; fetch "
-		       "the series with b4 instead", path, len);
+		       "one line): its inline patch can only be rebuilt "
+		       "against its base tree (pick = recover, "
+		       "docs/kernels.md), or fetch it with b4", path, len);
 		free(buf);
 		return -EINVAL;
 	}

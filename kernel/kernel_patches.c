@@ -60,6 +60,8 @@ static int set_key(struct load_ctx *c, const char *name, const char *value)
 		SET_STR(mail);
 	if (!strcmp(name, "pick"))
 		SET_STR(pick);
+	if (!strcmp(name, "debian"))
+		SET_STR(debian);
 	if (!strcmp(name, "pinned")) {
 		if (strcmp(value, "b4") && strcmp(value, "mail")) {
 			snprintf(c->err, sizeof(c->err),

@@ -12,6 +12,8 @@
  *                           the sha256 pins
  *   kernel_patches_apply.c  kernel_patchset_apply()
  *   kernel_mail.c           mail texts -> patches (kernel_mail_text_*)
+ *   kernel_mail_flat.c      flattened mails: header fields, decoded words
+ *   kernel_mail_recover.c   their inline patch rebuilt against a tree
  */
 #ifndef RTGATE_KERNEL_PATCHES_H
 #define RTGATE_KERNEL_PATCHES_H
@@ -39,7 +41,11 @@ struct patch_set {
 	char base[256];
 	char b4[512];			/* "b4 am [OPTIONS] MSGID" */
 	char mail[256];			/* offline mail text (file name) */
-	char pick[256];			/* series | inline | attachment NAME */
+	/* series | inline | attachment NAME | recover (a flattened mail) */
+	char pick[256];
+	char debian[16];		/* the base tree's Debian series */
+	char tree[PATH_MAX];		/* pick = recover: the base tree,
+					   set by the caller before a fetch */
 	char pinned[8];			/* the pins' source: b4 | mail */
 	int fuzz;			/* patch(1) --fuzz; default 0 */
 	bool own;			/* our own: files are in dir */
@@ -80,6 +86,17 @@ struct mail_patch {
 	int index, total;		/* [PATCH n/m]; 0/0 without */
 	char *text;
 };
+
+/*
+ * A flattened mail (its line breaks and indentation lost, a whole mail on
+ * one line; quoted-printable decoded here): its inline patch rebuilt
+ * against tree, the base tree it was written for (kernel_mail_recover.c
+ * says how). *out gets a mail-format patch (free it). A hunk that cannot
+ * be placed exactly, nowhere or in more than one way: -EINVAL with the
+ * file and hunk named, never a guess.
+ */
+int kernel_mail_recover(const char *mail, const char *tree, char **out,
+			size_t *len);
 
 /* All patches found in a mail text; *n = 0 when there are none. */
 int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n);

@@ -129,8 +129,8 @@ static int pick_from_mail(const struct patch_set *s, const char *path,
 				"(not a reply)", sel, count);
 	}
 	if (strcmp(s->pick, "series")) {
-		pr_err("%s: pick = '%s': expected series, inline or "
-		       "attachment NAME", s->manifest, s->pick);
+		pr_err("%s: pick = '%s': expected series, inline, "
+		       "attachment NAME or recover", s->manifest, s->pick);
 		return -EINVAL;
 	}
 	/* The numbered postings, in order, every one of them. */
@@ -155,12 +155,42 @@ static int pick_from_mail(const struct patch_set *s, const char *path,
 	return 0;
 }
 
+static void mail_subject(const char *text, char *buf, size_t len);
+
+/* pick = recover: the inline patch of a flattened mail, against s->tree. */
+static int fetch_recovered(struct patch_set *s, const char *path,
+			   const char *dir)
+{
+	char subject[256], *text;
+	size_t len;
+	int ret;
+
+	if (!s->tree[0]) {
+		pr_err("%s: pick = recover needs the base tree: --src TREE or "
+		       "--debian SERIES", s->manifest);
+		return -EINVAL;
+	}
+	pr_info("%s: recovering the inline patch of a flattened mail "
+		"against %s", path, s->tree);
+	ret = kernel_mail_recover(path, s->tree, &text, &len);
+	if (ret)
+		return ret;
+	mail_subject(text, subject, sizeof(subject));
+	ret = store_patch(s, dir, 0, subject, text, len);
+	if (!ret)
+		s->nr = 1;
+	free(text);
+	return ret;
+}
+
 static int fetch_mail_text(struct patch_set *s, const char *path,
 			   const char *dir)
 {
 	struct mail_patch *v;
 	int n, count = 0, i, ret, *sel;
 
+	if (!strcmp(s->pick, "recover"))
+		return fetch_recovered(s, path, dir);
 	ret = kernel_mail_text_parse(path, &v, &n);
 	if (ret)
 		return ret;
