@@ -285,6 +285,7 @@ static cJSON *json_source(const struct build_ctx *c)
 		cJSON_AddStringToObject(o, "package", c->tree.package);
 		cJSON_AddStringToObject(o, "package_version",
 					c->tree.package_version);
+		cJSON_AddStringToObject(o, "package_via", c->tree.via);
 	}
 	if (c->tree.commit[0])
 		cJSON_AddStringToObject(o, "commit", c->tree.commit);
