@@ -222,8 +222,18 @@ int debapt_init(struct debapt *a, const char *cache_dir)
 	int ret;
 
 	memset(a, 0, sizeof(*a));
-	if (rtpaths_fmt(a->root, sizeof(a->root), "%s/apt", cache_dir))
+	if (rtpaths_fmt(stamp, sizeof(stamp), "%s/apt", cache_dir))
 		return -ENAMETOOLONG;
+	ret = fsio_mkdir_p(stamp, 0755);
+	if (ret) {
+		pr_err("%s: %s", stamp, strerror(-ret));
+		return ret;
+	}
+	/* apt reads a relative Dir:: option below /etc/apt. */
+	if (!realpath(stamp, a->root)) {
+		pr_err("%s: %s", stamp, strerror(errno));
+		return -errno;
+	}
 	find_mirror(a);
 	set_opts(a);
 	ret = make_dirs(a);
