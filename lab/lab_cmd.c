@@ -219,8 +219,8 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp run_argp = {
 	lab_opts, lab_parse,
-	"(--kernel DIR|NAME | --debian-kernel rt|std) --suite SUITE [-- "
-	"RUN-ARGS]\n(--kernel DIR|NAME | --debian-kernel rt|std) --exec -- "
+	"(--kernel DIR|NAME | --debian-kernel F) --suite SUITE [-- "
+	"RUN-ARGS]\n(--kernel DIR|NAME | --debian-kernel F) --exec -- "
 	"CMD [ARG...]",
 	"Boots a kernel in QEMU with an initramfs carrying rtgate, runs a suite "
 	"(or a command) inside and brings the results back." LAB_POST_DOC,
@@ -228,7 +228,7 @@ static const struct argp run_argp = {
 };
 
 static const struct argp initramfs_argp = {
-	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel rt|std)",
+	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel F)",
 	"Builds the initramfs a lab run would boot, and prints its path. A "
 	"--suite from outside suites/ goes into it too (/opt/rtgate/suites), "
 	"and rtgate.lab=shell on the kernel command line makes its /init a "
@@ -484,15 +484,15 @@ static int lab_gate_cmd(int argc, char **argv)
 int lab_cmd_lab(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
-		{ "run", "(--kernel K | --debian-kernel rt|std) (--suite S "
+		{ "run", "(--kernel K | --debian-kernel F) (--suite S "
 		  "[-- RUN-ARGS] | --exec -- CMD)", "boot a kernel in QEMU, "
 		  "run a suite inside", lab_run_cmd },
 		{ "gate", "KERNEL_A KERNEL_B --suite SUITE [OPTION...]",
 		  "one suite on two kernels, judged", lab_gate_cmd },
-		{ "initramfs", "(--kernel K | --debian-kernel rt|std)",
+		{ "initramfs", "(--kernel K | --debian-kernel F)",
 		  "the initramfs a lab run boots", lab_initramfs_cmd },
 		{ "images", "[--package-list FILE] [debian:SERIES[-FLAVOUR]]",
-		  "Debian's prebuilt 7.x images, newest first", lab_images_cmd },
+		  "Debian's prebuilt 7.x images on offer", lab_images_cmd },
 	};
 
 	return cli_dispatch("lab", "The QEMU lab: built kernels booted with "
