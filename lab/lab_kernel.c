@@ -261,7 +261,7 @@ static int decompress_modules(struct lab_kernel *k)
 	size_t c;
 
 	for (i = 0; i < k->nr_modules && !ret; i++) {
-		char *m = k->modules[i], plain[PATH_MAX], tmp[PATH_MAX + 16];
+		char *m = k->modules[i], plain[PATH_MAX], tmp[PATH_MAX + 24];
 		size_t n = strlen(m);
 
 		for (c = 0; c < sizeof(comp) / sizeof(comp[0]); c++)
@@ -277,7 +277,9 @@ static int decompress_modules(struct lab_kernel *k)
 			struct toolrun r = { .argv = argv, .stdout_path = tmp };
 			int status;
 
-			rtpaths_fmt(tmp, sizeof(tmp), "%s.tmp", plain);
+			/* Two lab runs may decompress the same module. */
+			rtpaths_fmt(tmp, sizeof(tmp), "%s.tmp.%d", plain,
+				    getpid());
 			ret = toolrun(&r, &status);
 			if (!ret && status)
 				ret = -EIO;
