@@ -126,7 +126,7 @@ static int configure(struct build_ctx *c)
 {
 	const char *model_frag = kernel_config_model_fragment(c->p->model);
 	struct kconfig_params *kc = &c->kc;
-	int i;
+	int i, ret;
 
 	if (!model_frag) {
 		pr_err("unknown model '%s' (rt, full, lazy, none)",
@@ -146,7 +146,16 @@ static int configure(struct build_ctx *c)
 	pr_info("[%s] config: x86_64_defconfig + kvm_guest.config + "
 		"%s%s%s%s", c->name, "qemu-guest, tracing",
 		c->p->nr_fragments ? ", ..." : "", ", ", model_frag);
-	return kernel_config_make(kc);
+	ret = kernel_config_make(kc);
+	if (!ret) {
+		char path[PATH_MAX + 16], flavour[64];
+
+		rtpaths_fmt(path, sizeof(path), "%s/.config", c->obj);
+		if (!kernel_config_preempt(path, flavour, sizeof(flavour)))
+			pr_info("[%s] preemption (from the .config): %s",
+				c->name, flavour);
+	}
+	return ret;
 }
 
 static void on_build_line(const char *line, void *arg)
@@ -285,6 +294,7 @@ static cJSON *json_source(const struct build_ctx *c)
 		cJSON_AddStringToObject(o, "package", c->tree.package);
 		cJSON_AddStringToObject(o, "package_version",
 					c->tree.package_version);
+		cJSON_AddStringToObject(o, "package_via", c->tree.via);
 	}
 	if (c->tree.commit[0])
 		cJSON_AddStringToObject(o, "commit", c->tree.commit);
@@ -304,9 +314,13 @@ static int write_manifest(struct build_ctx *c, const char *status)
 	cJSON_AddStringToObject(o, "model", c->p->model);
 	rtpaths_fmt(path, sizeof(path), "%s/.config", c->obj);
 	if (!kconfig_load_file(&kc, path)) {
+		char flavour[64];
+
 		cJSON_AddBoolToObject(o, "preempt_rt",
 				      kconfig_is_y(&kc, "PREEMPT_RT"));
 		kconfig_free(&kc);
+		if (!kernel_config_preempt(path, flavour, sizeof(flavour)))
+			cJSON_AddStringToObject(o, "preempt", flavour);
 	}
 	if (c->release[0])
 		cJSON_AddStringToObject(o, "release", c->release);

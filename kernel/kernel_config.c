@@ -331,6 +331,130 @@ static int check_plan(const struct kconfig_params *p,
 	return 0;
 }
 
+/*
+ * The "depends on" atoms of SYM's entry in kernel/Kconfig.preempt that
+ * name an architecture property ([!]ARCH_*), checked against what
+ * arch/x86/Kconfig selects: on x86 7.x the tree itself says that
+ * PREEMPT_NONE needs ARCH_NO_PREEMPT and PREEMPT_VOLUNTARY
+ * !ARCH_HAS_PREEMPT_LAZY. Returns true and the reason in why when one
+ * does not hold; false when all hold or the tree says nothing.
+ */
+static bool arch_unmet(const char *src, const char *sym, char *why,
+		       size_t len)
+{
+	char path[PATH_MAX + 32], pat[128], *kc = NULL, *ax = NULL, *p, *e;
+	size_t n;
+	bool unmet = false;
+
+	rtpaths_fmt(path, sizeof(path), "%s/kernel/Kconfig.preempt", src);
+	if (fsio_read_all(path, &kc, &n))
+		return false;
+	rtpaths_fmt(path, sizeof(path), "%s/arch/x86/Kconfig", src);
+	if (fsio_read_all(path, &ax, &n))
+		goto out;
+	rtpaths_fmt(pat, sizeof(pat), "\nconfig %s\n", sym);
+	p = strstr(kc, pat);
+	if (!p)
+		goto out;
+	/* The entry's lines: indented, up to the next top-level keyword. */
+	for (p += strlen(pat); *p && !unmet; p = *e ? e + 1 : e) {
+		char atom[96], sel[128];
+		const char *a;
+		bool neg, selected;
+
+		e = strchrnul(p, '\n');
+		if (p != e && *p != '\t' && *p != ' ')
+			break;
+		a = p + strspn(p, " \t");
+		if (!strncmp(a, "help", 4) || !strncmp(a, "---help---", 10))
+			break;
+		if (strncmp(a, "depends on ", 11))
+			continue;
+		a += 11;
+		neg = *a == '!';
+		a += neg;
+		if (strncmp(a, "ARCH_", 5) || sscanf(a, "%95[A-Z0-9_]", atom) != 1
+		    || a + strlen(atom) != e)
+			continue;
+		rtpaths_fmt(sel, sizeof(sel), "\tselect %s", atom);
+		selected = false;
+		for (a = strstr(ax, sel); a && !selected; a = strstr(a + 1, sel))
+			selected = strchr(" \t\n", a[strlen(sel)]) != NULL;
+		if (selected != neg)
+			continue;
+		unmet = true;
+		rtpaths_fmt(why, len, "kernel/Kconfig.preempt: %s 'depends on "
+			    "%s%s', and arch/x86/Kconfig %s %s", sym,
+			    neg ? "!" : "", atom, selected ? "selects" :
+			    "does not select", atom);
+	}
+out:
+	free(kc);
+	free(ax);
+	return unmet;
+}
+
+/*
+ * A preemption model the tree cannot build on x86 is refused before any
+ * kconfig run, with the tree's own reason (olddefconfig would quietly pick
+ * another model and the check would only say "did not stick").
+ */
+static int refuse_models(const struct kconfig_params *p,
+			 const struct kconfig_plan *plan)
+{
+	const char *src = p->src ? p->src : p->tree->path;
+	char why[512], why2[512];
+	int i;
+
+	for (i = 0; i < plan->nr_req; i++) {
+		const struct kconfig_request *r = &plan->req[i];
+
+		if (strcmp(r->val, "y") || strncmp(r->sym, "PREEMPT", 7) ||
+		    !arch_unmet(src, r->sym, why, sizeof(why)))
+			continue;
+		if (!strcmp(r->sym, "PREEMPT_NONE") &&
+		    arch_unmet(src, "PREEMPT_VOLUNTARY", why2, sizeof(why2)))
+			pr_err("%s:%u: CONFIG_%s=y cannot be built on this tree "
+			       "(%s, x86): %s; and the other non-preemptible "
+			       "model cannot either: %s. Use the full or lazy "
+			       "model", r->file, r->line, r->sym,
+			       p->tree->version, why, why2);
+		else
+			pr_err("%s:%u: CONFIG_%s=y cannot be built on this tree "
+			       "(%s, x86): %s", r->file, r->line, r->sym,
+			       p->tree->version, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kernel_config_preempt(const char *config, char *buf, size_t len)
+{
+	static const struct {
+		const char *sym, *name;
+	} parts[] = {
+		{ "PREEMPT_RT", "RT" }, { "PREEMPT_NONE", "NONE" },
+		{ "PREEMPT_VOLUNTARY", "VOLUNTARY" }, { "PREEMPT", "FULL" },
+		{ "PREEMPT_LAZY", "LAZY" }, { "PREEMPT_DYNAMIC", "DYNAMIC" },
+	};
+	struct kconfig kc;
+	size_t i, used = 0;
+	int ret;
+
+	ret = kconfig_load_file(&kc, config);
+	if (ret)
+		return ret;
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (kconfig_is_y(&kc, parts[i].sym) && used < len)
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? " + " : "", parts[i].name);
+	kconfig_free(&kc);
+	if (!buf[0])
+		rtpaths_fmt(buf, len, "unknown");
+	return used >= len ? -ENAMETOOLONG : 0;
+}
+
 static int make_plan(const struct kconfig_params *p, struct kconfig_plan *plan)
 {
 	char path[PATH_MAX];
@@ -454,6 +578,8 @@ int kernel_config_make(const struct kconfig_params *p)
 		rtpaths_fmt(log, sizeof(log), "%s/config.log", p->obj);
 	unlink(log);
 	ret = make_plan(p, plan);
+	if (!ret)
+		ret = refuse_models(p, plan);
 	if (ret)
 		goto out;
 	/*

@@ -36,8 +36,11 @@ struct kconfig_params {
 const char *kernel_config_model_fragment(const char *model);
 
 /*
- * Writes OBJ/.config. Returns 0; -EINVAL when a fragment is malformed or a
- * requested symbol did not stick (each named on stderr); -ENOENT for a
+ * Writes OBJ/.config. A preemption model whose kernel/Kconfig.preempt
+ * entry depends on an ARCH_* property x86 does not have (PREEMPT_NONE on
+ * x86 7.x) is refused first, with the tree's reason. Returns 0; -EINVAL
+ * when a fragment is malformed, a model is refused or a requested symbol
+ * did not stick (each named on stderr); -ENOENT for a
  * missing fragment; -EIO when a kconfig tool failed.
  */
 int kernel_config_make(const struct kconfig_params *p);
@@ -47,5 +50,11 @@ int kernel_config_make(const struct kconfig_params *p);
  * config file; used by kernel_config_make() and by itself on any .config.
  */
 int kernel_config_check(const struct kconfig_params *p, const char *config_path);
+
+/*
+ * The preemption flavour a .config builds, read from it: "RT + LAZY +
+ * DYNAMIC", "FULL", "NONE" ... ("unknown" when it names none).
+ */
+int kernel_config_preempt(const char *config, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "debapt.h"
 #include "fsio.h"
 #include "kernel_tree.h"
 #include "log.h"
@@ -141,24 +143,96 @@ static int extract_tarball(const char *tarball, const char *dest)
 	return 0;
 }
 
+/* "7.3", "6.12": what a linux-source-SERIES package can be named. */
+static bool series_valid(const char *series)
+{
+	unsigned int major, minor;
+	char end;
+
+	return sscanf(series, "%u.%u%c", &major, &minor, &end) == 2 &&
+	       strspn(series, "0123456789.") == strlen(series);
+}
+
+/*
+ * The package through rtgate's private apt (common/debapt.h): downloaded
+ * and unpacked under cache_dir/src/, never installed. The package's
+ * tarball goes to tarball; dl is the folder to remove afterwards.
+ */
+static int fetch_source(struct kernel_tree *t, struct debapt *apt,
+			const char *cache_dir, char *tarball, size_t tlen,
+			char *dl, size_t dlen)
+{
+	char deb[PATH_MAX], log[PATH_MAX + 16];
+	int ret;
+
+	rtpaths_fmt(dl, dlen, "%s/src/.dl.%s.%d", cache_dir, t->package,
+		    getpid());
+	rtpaths_fmt(log, sizeof(log), "%s/download.log", dl);
+	pr_info("%s %s is not installed: downloading it through rtgate's "
+		"private apt (once; nothing is installed) ...", t->package,
+		t->package_version);
+	ret = debapt_download(apt, t->package, dl, deb, sizeof(deb), log);
+	if (!ret)
+		ret = debapt_unpack(deb, dl, log);
+	if (!ret)
+		unlink(deb);
+	rtpaths_fmt(tarball, tlen, "%s/usr/src/%s.tar.xz", dl, t->package);
+	if (!ret && !fsio_exists(tarball)) {
+		pr_err("%s: not in %s", tarball + strlen(dl), deb);
+		ret = -EIO;
+	}
+	return ret;
+}
+
+/* The installed package's version, else the private apt's candidate. */
+static int source_version(struct kernel_tree *t, struct debapt *apt,
+			  const char *cache_dir, bool *installed)
+{
+	int ret;
+
+	*installed = !debian_package_version(t->package, t->package_version,
+					     sizeof(t->package_version));
+	if (*installed) {
+		rtpaths_fmt(t->via, sizeof(t->via), "installed");
+		return 0;
+	}
+	ret = debapt_init(apt, cache_dir);
+	if (ret)
+		return ret;
+	ret = debapt_version(apt, t->package, t->package_version,
+			     sizeof(t->package_version));
+	if (ret) {
+		pr_err("%s is not installed and rtgate's private apt (%s, "
+		       "%s) knows no such package; give a tree with --src",
+		       t->package, apt->root, apt->mirror);
+		return ret;
+	}
+	rtpaths_fmt(t->via, sizeof(t->via), "private-apt");
+	return 0;
+}
+
 int kernel_tree_debian(const char *series, const char *cache_dir,
 		       struct kernel_tree *t)
 {
 	char tarball[PATH_MAX], cache[PATH_MAX], lockpath[PATH_MAX + 16];
+	char dl[PATH_MAX] = "";
+	struct debapt apt;
+	bool installed;
 	int lock, ret;
 
 	memset(t, 0, sizeof(*t));
+	if (!series_valid(series)) {
+		pr_err("--debian %s: expected a series such as 7.3 or 6.12",
+		       series);
+		return -EINVAL;
+	}
 	rtpaths_fmt(t->origin, sizeof(t->origin), "debian");
 	rtpaths_fmt(t->package, sizeof(t->package), "linux-source-%s", series);
-	if (debian_package_version(t->package, t->package_version,
-				   sizeof(t->package_version))) {
-		pr_err("%s is not installed (apt-get install %s, or "
-		       "./run.sh deps --test); or give a tree with --src",
-		       t->package, t->package);
-		return -ENOPKG;
-	}
+	ret = source_version(t, &apt, cache_dir, &installed);
+	if (ret)
+		return ret;
 	rtpaths_fmt(tarball, sizeof(tarball), "/usr/src/%s.tar.xz", t->package);
-	if (!fsio_exists(tarball)) {
+	if (installed && !fsio_exists(tarball)) {
 		pr_err("%s: missing although %s is installed", tarball,
 		       t->package);
 		return -ENOENT;
@@ -184,13 +258,22 @@ int kernel_tree_debian(const char *series, const char *cache_dir,
 		ret = -errno;
 		goto out;
 	}
-	if (!fsio_exists(cache))
+	if (!fsio_exists(cache) && !installed)
+		ret = fetch_source(t, &apt, cache_dir, tarball,
+				   sizeof(tarball), dl, sizeof(dl));
+	if (!ret && !fsio_exists(cache))
 		ret = extract_tarball(tarball, cache);
 	if (!ret && !realpath(cache, t->path))
 		ret = -errno;
 	if (!ret)
 		ret = tree_version(t);
 out:
+	if (dl[0]) {
+		char *rm[] = { "rm", "-rf", dl, NULL };
+		int status;
+
+		toolrun_simple(rm, NULL, NULL, &status);
+	}
 	close(lock);
 	return ret;
 }

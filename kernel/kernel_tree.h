@@ -15,12 +15,15 @@ struct kernel_tree {
 	char origin[16];		/* "debian" or "src" */
 	char package[64];		/* Debian: linux-source-6.12 */
 	char package_version[64];	/* Debian: 6.12.117-1~deb12u1 */
+	char via[16];			/* "installed", "private-apt" */
 	char commit[48];		/* a git tree's HEAD, else "" */
 };
 
 /*
- * series: "6.12". Extracts /usr/src/linux-source-SERIES.tar.xz into
- * cache_dir/src/ if it is not there yet.
+ * series: "7.3", "6.12". Extracts linux-source-SERIES.tar.xz into
+ * cache_dir/src/ if it is not there yet: from /usr/src when the package is
+ * installed (it wins), else from the package fetched through rtgate's
+ * private apt (common/debapt.h: downloaded, unpacked, never installed).
  */
 int kernel_tree_debian(const char *series, const char *cache_dir,
 		       struct kernel_tree *t);

@@ -11,7 +11,9 @@
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
+#include "debapt.h"
 #include "lab.h"
+#include "lab_debimage.h"
 #include "lab_gate.h"
 #include "lab_run.h"
 #include "log.h"
@@ -29,8 +31,9 @@ static const struct argp_option lab_opts[] = {
 	{ NULL, 0, NULL, 0, "The kernel and what runs inside:", 1 },
 	{ "kernel", OPT_KERNEL, "DIR|NAME", 0, "a folder from `rtgate kernel "
 	  "build` or a NAME under out/kernels", 1 },
-	{ "debian-kernel", OPT_DEBIAN, "rt|std", 0, "Debian's prebuilt 6.1 "
-	  "images", 1 },
+	{ "debian-kernel", OPT_DEBIAN, "FLAVOUR", 0, "Debian's prebuilt images: "
+	  "rt or std (bookworm's 6.1), or SERIES[-rt|-cloud] such as 7.2-rt "
+	  "(`rtgate lab images`)", 1 },
 	{ "suite", OPT_SUITE, "SUITE", 0, "run this suite inside (RUN-ARGS "
 	  "after -- go to `rtgate run`)", 1 },
 	{ "exec", OPT_EXEC, NULL, 0, "run the command after -- inside "
@@ -210,13 +213,14 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 
 #define LAB_POST_DOC "\vKERNEL: a folder from `rtgate kernel build`, a " \
 	"NAME under out/kernels, or debian:rt / debian:std (Debian's " \
-	"prebuilt 6.1 images). RUN-ARGS go to `rtgate run` inside the " \
+	"prebuilt 6.1 images) / debian:SERIES[-rt|-cloud] (its 7.x images: " \
+	"`rtgate lab images`). RUN-ARGS go to `rtgate run` inside the " \
 	"guest. docs/kernels.md."
 
 static const struct argp run_argp = {
 	lab_opts, lab_parse,
-	"(--kernel DIR|NAME | --debian-kernel rt|std) --suite SUITE [-- "
-	"RUN-ARGS]\n(--kernel DIR|NAME | --debian-kernel rt|std) --exec -- "
+	"(--kernel DIR|NAME | --debian-kernel F) --suite SUITE [-- "
+	"RUN-ARGS]\n(--kernel DIR|NAME | --debian-kernel F) --exec -- "
 	"CMD [ARG...]",
 	"Boots a kernel in QEMU with an initramfs carrying rtgate, runs a suite "
 	"(or a command) inside and brings the results back." LAB_POST_DOC,
@@ -224,7 +228,7 @@ static const struct argp run_argp = {
 };
 
 static const struct argp initramfs_argp = {
-	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel rt|std)",
+	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel F)",
 	"Builds the initramfs a lab run would boot, and prints its path. A "
 	"--suite from outside suites/ goes into it too (/opt/rtgate/suites), "
 	"and rtgate.lab=shell on the kernel command line makes its /init a "
@@ -326,6 +330,97 @@ static int lab_initramfs_cmd(int argc, char **argv)
 	return EXIT_PASS;
 }
 
+struct images_cmd {
+	const char *list;		/* --package-list FILE */
+	const char *spec;
+};
+
+static const struct argp_option images_opts[] = {
+	{ "package-list", 'l', "FILE", 0, "package names to choose from, one "
+	  "a line (as `apt-cache pkgnames linux-binary-` prints them) "
+	  "instead of rtgate's private apt", 0 },
+	{ 0 }
+};
+
+static error_t images_parse(int key, char *arg, struct argp_state *state)
+{
+	struct images_cmd *ic = state->input;
+
+	switch (key) {
+	case 'l': ic->list = arg; return 0;
+	case ARGP_KEY_ARG:
+		if (ic->spec)
+			return cli_error(state, "one KERNEL, please");
+		ic->spec = arg;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp images_argp = {
+	images_opts, images_parse, "[debian:SERIES[-rt|-cloud]]",
+	"Debian's prebuilt 7.x images the lab can boot (--kernel debian:7.2-rt"
+	"): each series and flavour with its newest release, from rtgate's "
+	"private apt (refreshed daily). With a KERNEL: the release it means "
+	"and the packages that make it up. bookworm's 6.1 images are "
+	"debian:rt and debian:std. docs/kernels.md.", NULL, NULL, NULL
+};
+
+/* The package names: --package-list's file, else the private apt's. */
+static int image_names(const struct images_cmd *ic, char **names)
+{
+	char cache[PATH_MAX];
+	struct debapt apt;
+	size_t len;
+	int ret;
+
+	if (ic->list) {
+		ret = fsio_read_all(ic->list, names, &len);
+		if (ret)
+			pr_err("%s: %s", ic->list, strerror(-ret));
+		return ret;
+	}
+	ret = rtpaths_cache(cache, sizeof(cache));
+	if (!ret)
+		ret = debapt_init(&apt, cache);
+	return ret ? ret : debapt_pkgnames(&apt, "linux-binary-", names);
+}
+
+static int lab_images_cmd(int argc, char **argv)
+{
+	struct images_cmd ic = { 0 };
+	struct lab_debimage_spec spec;
+	char *names = NULL, out[8192], rel[128];
+	const char *text;
+	int ret;
+
+	ret = cli_parse("lab images", &images_argp, argc, argv, 0, &ic);
+	if (ret)
+		return cli_exit(ret);
+	text = ic.spec && !strncmp(ic.spec, "debian:", 7) ? ic.spec + 7 :
+	       ic.spec;
+	if (text && lab_debimage_parse(text, &spec))
+		return EXIT_BAD_INPUT;
+	ret = image_names(&ic, &names);
+	if (ret)
+		return exitcode_of_errno(ret);
+	if (text) {
+		ret = lab_debimage_pick(names, &spec, rel, sizeof(rel));
+		if (!ret)
+			printf("debian:%s %s\nlinux-binary-%s linux-base-%s "
+			       "linux-modules-%s\n", text, rel, rel, rel, rel);
+	} else if (lab_debimage_list(names, out, sizeof(out)) > 0) {
+		fputs(out, stdout);
+	} else {
+		pr_err("no Debian 7.x image in %s", ic.list ? ic.list :
+		       "the private apt's lists");
+		ret = -ENOENT;
+	}
+	free(names);
+	return exitcode_of_errno(ret);
+}
+
 /* Every scenario of the baseline's manifest (or --scenario's), compared. */
 static int compare_runs(const struct lab_cmd *lc, const char *a,
 			const char *b, const char *out)
@@ -389,13 +484,15 @@ static int lab_gate_cmd(int argc, char **argv)
 int lab_cmd_lab(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
-		{ "run", "(--kernel K | --debian-kernel rt|std) (--suite S "
+		{ "run", "(--kernel K | --debian-kernel F) (--suite S "
 		  "[-- RUN-ARGS] | --exec -- CMD)", "boot a kernel in QEMU, "
 		  "run a suite inside", lab_run_cmd },
 		{ "gate", "KERNEL_A KERNEL_B --suite SUITE [OPTION...]",
 		  "one suite on two kernels, judged", lab_gate_cmd },
-		{ "initramfs", "(--kernel K | --debian-kernel rt|std)",
+		{ "initramfs", "(--kernel K | --debian-kernel F)",
 		  "the initramfs a lab run boots", lab_initramfs_cmd },
+		{ "images", "[--package-list FILE] [debian:SERIES[-FLAVOUR]]",
+		  "Debian's prebuilt 7.x images on offer", lab_images_cmd },
 	};
 
 	return cli_dispatch("lab", "The QEMU lab: built kernels booted with "

@@ -9,9 +9,11 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "debapt.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "kconfig.h"
+#include "lab_debimage.h"
 #include "lab_kernel.h"
 #include "log.h"
 #include "rtpaths.h"
@@ -216,7 +218,9 @@ static int debian_modules(struct lab_kernel *k)
 		ret = capture(argv, NULL, &out);
 		if (ret) {
 			pr_err("modprobe --show-depends %s failed for %s "
-			       "(kmod installed?)", lab_modules[i], k->dir);
+			       "(kmod installed? the lab needs virtio_pci, "
+			       "9pnet_virtio and 9p in the image)",
+			       lab_modules[i], k->dir);
 			ret = ret == -ENOENT ? -ENOPKG : ret;
 			break;
 		}
@@ -243,6 +247,184 @@ static int debian_modules(struct lab_kernel *k)
 	return ret;
 }
 
+/*
+ * finit_module() takes a compressed module only with a flag and the
+ * kernel's MODULE_DECOMPRESS: the lab's modules go into the initramfs
+ * uncompressed, made once beside the compressed ones in the cache.
+ */
+static int decompress_modules(struct lab_kernel *k)
+{
+	static const struct {
+		const char *ext, *tool;
+	} comp[] = { { ".xz", "xz" }, { ".zst", "zstd" }, { ".gz", "gzip" } };
+	int i, ret = 0;
+	size_t c;
+
+	for (i = 0; i < k->nr_modules && !ret; i++) {
+		char *m = k->modules[i], plain[PATH_MAX], tmp[PATH_MAX + 24];
+		size_t n = strlen(m);
+
+		for (c = 0; c < sizeof(comp) / sizeof(comp[0]); c++)
+			if (n > strlen(comp[c].ext) &&
+			    !strcmp(m + n - strlen(comp[c].ext), comp[c].ext))
+				break;
+		if (c == sizeof(comp) / sizeof(comp[0]))
+			continue;
+		rtpaths_fmt(plain, sizeof(plain), "%.*s",
+			    (int)(n - strlen(comp[c].ext)), m);
+		if (!fsio_exists(plain)) {
+			char *argv[] = { (char *)comp[c].tool, "-dc", m, NULL };
+			struct toolrun r = { .argv = argv, .stdout_path = tmp };
+			int status;
+
+			/* Two lab runs may decompress the same module. */
+			rtpaths_fmt(tmp, sizeof(tmp), "%s.tmp.%d", plain,
+				    getpid());
+			ret = toolrun(&r, &status);
+			if (!ret && status)
+				ret = -EIO;
+			if (!ret && rename(tmp, plain))
+				ret = -errno;
+			if (ret) {
+				pr_err("%s -dc %s failed", comp[c].tool, m);
+				unlink(tmp);
+				break;
+			}
+		}
+		memcpy(m, plain, strlen(plain) + 1);
+	}
+	return ret;
+}
+
+/* Takes the cache lock of cache and fills it with unpack() if missing. */
+static int cache_fill(const char *cache, int (*unpack)(struct lab_kernel *k,
+						   void *arg, const char *dest),
+		      struct lab_kernel *k, void *arg)
+{
+	char lockpath[PATH_MAX + 16], parent[PATH_MAX];
+	int ret, lock;
+
+	rtpaths_fmt(parent, sizeof(parent), "%s", cache);
+	*strrchr(parent, '/') = '\0';
+	ret = fsio_mkdir_p(parent, 0755);
+	if (ret)
+		return ret;
+	rtpaths_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
+	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX)) {
+		ret = -errno;
+		pr_err("%s: %s", lockpath, strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		return ret;
+	}
+	if (!fsio_exists(cache))
+		ret = unpack(k, arg, cache);
+	close(lock);
+	return ret;
+}
+
+/*
+ * A 7.x image from rtgate's private apt: linux-binary-R, linux-base-R and
+ * linux-modules-R unpacked into one root (their files under usr/lib/
+ * modules/R; lib -> usr/lib as on a merged-/usr system, for depmod and
+ * modprobe), then depmod.
+ */
+static int split_unpack(struct lab_kernel *k, void *arg, const char *dest)
+{
+	static const char *const parts[] = { "binary", "base", "modules",
+					     NULL };
+	struct debapt *apt = arg;
+	char tmp[PATH_MAX + 32], root[PATH_MAX + 40], log[PATH_MAX + 48];
+	char dl[PATH_MAX + 40], lib[PATH_MAX + 48], deb[PATH_MAX];
+	char *depmod[] = { "depmod", "-b", root, k->release, NULL };
+	char *rm[] = { "rm", "-rf", tmp, NULL };
+	int i, ret = 0, status;
+
+	rtpaths_fmt(tmp, sizeof(tmp), "%s.tmp.%d", dest, getpid());
+	rtpaths_fmt(root, sizeof(root), "%s/root", tmp);
+	rtpaths_fmt(dl, sizeof(dl), "%s/dl", tmp);
+	rtpaths_fmt(log, sizeof(log), "%s.log", dest);
+	unlink(log);
+	pr_info("downloading linux-{binary,base,modules}-%s through rtgate's "
+		"private apt (once; cached in %s) ...", k->release, dest);
+	for (i = 0; parts[i] && !ret; i++) {
+		char pkg[192];
+
+		rtpaths_fmt(pkg, sizeof(pkg), "linux-%s-%s", parts[i],
+			    k->release);
+		ret = debapt_download(apt, pkg, dl, deb, sizeof(deb), log);
+		if (!ret)
+			ret = debapt_unpack(deb, root, log);
+		if (!ret)
+			unlink(deb);
+	}
+	rtpaths_fmt(lib, sizeof(lib), "%s/lib", root);
+	if (!ret && !fsio_exists(lib) && symlink("usr/lib", lib))
+		ret = -errno;
+	if (!ret)
+		ret = run_logged(depmod, NULL, log, "depmod");
+	if (!ret && rename(root, dest))
+		ret = -errno;
+	toolrun_simple(rm, NULL, NULL, &status);
+	return ret;
+}
+
+/* debian:7.2-rt: the newest 7.2.x rt-amd64 image the private apt knows. */
+static int debian_split(const char *text, struct lab_kernel *k)
+{
+	struct lab_debimage_spec spec;
+	char cache[PATH_MAX], dir[PATH_MAX], *names;
+	struct debapt apt;
+	int ret;
+
+	ret = lab_debimage_parse(text, &spec);
+	if (ret)
+		return ret;
+	ret = rtpaths_cache(dir, sizeof(dir));
+	if (!ret)
+		ret = debapt_init(&apt, dir);
+	if (!ret)
+		ret = debapt_pkgnames(&apt, "linux-binary-", &names);
+	if (ret)
+		return ret;
+	ret = lab_debimage_pick(names, &spec, k->release, sizeof(k->release));
+	free(names);
+	if (ret)
+		return ret;
+	rtpaths_fmt(k->package, sizeof(k->package), "linux-binary-%s",
+		    k->release);
+	ret = debapt_version(&apt, k->package, k->package_version,
+			     sizeof(k->package_version));
+	if (ret) {
+		pr_err("%s: no version in the private apt (%s)", k->package,
+		       apt.root);
+		return ret;
+	}
+	rtpaths_fmt(k->name, sizeof(k->name), "debian-%s", k->release);
+	rtpaths_fmt(cache, sizeof(cache), "%s/debian/%s_%s", dir, k->package,
+		    k->package_version);
+	ret = cache_fill(cache, split_unpack, k, &apt);
+	if (ret)
+		return ret;
+	rtpaths_fmt(k->dir, sizeof(k->dir), "%s", cache);
+	rtpaths_fmt(k->image, sizeof(k->image), "%s/usr/lib/modules/%s/vmlinuz",
+		    cache, k->release);
+	rtpaths_fmt(k->config, sizeof(k->config), "%s/usr/lib/modules/%s/config",
+		    cache, k->release);
+	if (!fsio_exists(k->image)) {
+		pr_err("%s: missing: linux-binary-%s has no kernel there",
+		       k->image, k->release);
+		return -EIO;
+	}
+	ret = read_config(k, false);
+	if (!ret)
+		ret = debian_modules(k);
+	if (!ret)
+		ret = decompress_modules(k);
+	return ret;
+}
+
 int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
 {
 	const char *meta;
@@ -255,10 +437,8 @@ int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
 		meta = "linux-image-rt-amd64";
 	else if (!strcmp(flavour, "std"))
 		meta = "linux-image-amd64";
-	else {
-		pr_err("--debian-kernel %s: expected rt or std", flavour);
-		return -EINVAL;
-	}
+	else
+		return debian_split(flavour, k);
 	ret = debian_resolve(meta, k->package, sizeof(k->package),
 			     k->package_version, sizeof(k->package_version));
 	if (ret) {

@@ -2,9 +2,11 @@
 /*
  * The kernels the lab boots: one built by `rtgate kernel build`
  * (out/kernels/NAME: bzImage, .config, build.json; lab drivers built in),
- * or one of Debian's prebuilt images (linux-image-*-amd64 / -rt-amd64,
- * fetched with apt-get download and unpacked with dpkg-deb into a cache
- * under out/; its virtio and 9p drivers are modules the initramfs carries).
+ * or one of Debian's prebuilt images, unpacked with dpkg-deb into a cache
+ * under out/ (its virtio and 9p drivers are modules the initramfs carries):
+ * bookworm's 6.1 (debian:rt, debian:std: linux-image-*-amd64 / -rt-amd64
+ * through the host's apt) or a 7.x split image (debian:7.2-rt, 7.3,
+ * 7.3-cloud: lab_debimage.h) through rtgate's private apt (debapt.h).
  */
 #ifndef RTGATE_LAB_KERNEL_H
 #define RTGATE_LAB_KERNEL_H
@@ -32,9 +34,12 @@ struct lab_kernel {
 /* out/kernels/NAME (or a NAME under out/kernels). */
 int lab_kernel_from_build(const char *dir_or_name, const char *out_dir,
 			  struct lab_kernel *k);
-/* flavour: "rt" or "std"; downloads the image package once (cache). */
+/*
+ * flavour: "rt" or "std" (6.1), or SERIES[-rt|-cloud] (7.x); downloads
+ * the image's packages once (cache). -EINVAL / -ENOENT: no such image.
+ */
 int lab_kernel_debian(const char *flavour, struct lab_kernel *k);
-/* "debian:rt", "debian:std", a folder, or a NAME under out/kernels. */
+/* "debian:FLAVOUR", a folder, or a NAME under out/kernels. */
 int lab_kernel_resolve(const char *spec, const char *out_dir,
 		       struct lab_kernel *k);
 

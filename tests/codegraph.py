@@ -40,7 +40,8 @@ PREFIXES = {
     "export": ["export_"],
 }
 COMMON_MODULES = {
-    "cli": "cli_", "ctline": "ctline_", "exitcode": "exitcode_",
+    "cli": "cli_", "ctline": "ctline_", "debapt": "debapt_",
+    "exitcode": "exitcode_",
     "filehash": "filehash_", "fsio": "fsio_", "jsonio": "json_",
     "kconfig": "kconfig_", "log": "log_", "parse": "parse_",
     "procstat": "procstat_", "rtpaths": "rtpaths_", "sha256": "sha256_",
