@@ -31,7 +31,8 @@
 struct base_info {
 	char name[128];
 	char dir[PATH_MAX];
-	char src[PATH_MAX];		/* "" for Debian's default tree */
+	char src[PATH_MAX];		/* "" for a Debian tree */
+	char debian[32];		/* its series (7.3), "" the default */
 	char model[16];
 	char frags[KBUILD_MAX_FRAGMENTS][64];
 	int nr_frags;
@@ -97,6 +98,11 @@ static int load_base(struct bisect_ctx *c)
 	if (strcmp(json_get_str(src, "origin", "debian"), "debian"))
 		rtpaths_fmt(b->src, sizeof(b->src), "%s",
 			    json_get_str(src, "path", ""));
+	/* Debian's linux-source-7.3: the prefixes build from 7.3 too. */
+	else if (!strncmp(json_get_str(src, "package", ""), "linux-source-",
+			  13))
+		rtpaths_fmt(b->debian, sizeof(b->debian), "%s",
+			    json_get_str(src, "package", "") + 13);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "fragments")) {
 		if (!cJSON_IsString(e) ||
 		    is_default_fragment(e->valuestring, b->model))
@@ -286,6 +292,7 @@ static int build_prefix(struct bisect_ctx *c, int k, char *name, size_t len)
 		return 0;
 	}
 	kp.src = c->base.src[0] ? c->base.src : NULL;
+	kp.debian = !kp.src && c->base.debian[0] ? c->base.debian : NULL;
 	kp.name = name;
 	for (i = 0; i < c->base.nr_frags; i++)
 		kp.fragments[kp.nr_fragments++] = c->base.frags[i];

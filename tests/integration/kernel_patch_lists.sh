@@ -187,4 +187,17 @@ check "of the seeds' sets and the 7.x knob, in bisect order" -- bash -c \
 	 sed 's/^sets *= *//; s/;.*//; s/ //g' | paste -sd, |
 	 grep -qx 'setparam-default-slice,rt-sysctl-read,hrtick-repick-v2,control-latency-7'"
 
+# The 7.x knob applies to a 7.3 tree at --fuzz=0, when one is at hand.
+tree73=${RTGATE_TREE_7_3:-}
+for d in "$TOP"/out/cache/src/linux-source-7.3_*; do
+	[ -z "$tree73" ] && [ -f "$d/Makefile" ] && tree73=$d
+done
+if [ -n "$tree73" ] && [ -f "$tree73/Makefile" ]; then
+	RTGATE_CACHE_DIR=$T/cache rg patches check control-latency-7 --src "$tree73"
+	is $? 0 "control-latency-7 applies to $(basename "$tree73")"
+else
+	skip "no 7.3 tree (RTGATE_TREE_7_3, or linux-source-7.3 in out/cache/src)" \
+		"control-latency-7 applies to 7.3"
+fi
+
 done_testing
