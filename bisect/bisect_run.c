@@ -274,6 +274,30 @@ static bool already_built(const char *kdir, const struct bisect_ctx *c,
 	return ok;
 }
 
+/*
+ * A prefix is configured with this checkout's kconfigs/: when they are
+ * not the ones the base was built with, every prefix differs from the
+ * base by more than its patches, and the first probe would take the
+ * blame. Said, not refused: a patch may add a Kconfig symbol.
+ */
+static void config_check(const struct bisect_ctx *c, const char *kdir,
+			 const char *name)
+{
+	char a[PATH_MAX + 16], b[PATH_MAX + 16], *x = NULL, *y = NULL;
+	size_t xl = 0, yl = 0;
+
+	rtpaths_fmt(a, sizeof(a), "%s/.config", c->base.dir);
+	rtpaths_fmt(b, sizeof(b), "%s/.config", kdir);
+	if (!fsio_read_all(a, &x, &xl) && !fsio_read_all(b, &y, &yl) &&
+	    (xl != yl || memcmp(x, y, xl)))
+		pr_warn("bisect: %s's .config differs from the base's (%s): "
+			"were kconfigs/ changed since the base was built? Then "
+			"every prefix differs from it by more than its patches",
+			name, a);
+	free(x);
+	free(y);
+}
+
 static int build_prefix(struct bisect_ctx *c, int k, char *name, size_t len)
 {
 	struct kernel_build_params kp = {
@@ -305,6 +329,8 @@ static int build_prefix(struct bisect_ctx *c, int k, char *name, size_t len)
 	if (ret)
 		pr_err("bisect: the build of %s failed (%s)", name,
 		       strerror(-ret));
+	else
+		config_check(c, kdir, name);
 	return ret;
 }
 
