@@ -21,6 +21,7 @@
 
 struct load_ctx {
 	const char *patches_dir;
+	bool in_list;			/* loading a set of a list */
 	struct patch_set *s;
 	char err[256];
 };
@@ -46,8 +47,8 @@ static bool valid_name(const char *s)
 		return 1;						\
 	} while (0)
 
-/* Inside the load of a list's set: its own list is named, not loaded. */
-static int member_depth;
+static int load_set(const char *patches_dir, const char *name,
+		    struct patch_set *s, bool in_list);
 
 /* One set of a list: it must exist, load, and not be a list itself. */
 static int add_member(struct load_ctx *c, const char *name)
@@ -77,7 +78,8 @@ static int add_member(struct load_ctx *c, const char *name)
 			    PATCHSET_MAX_SETS);
 		return 0;
 	}
-	if (member_depth)
+	/* A set of a list that is a list: named, not loaded (no cycles). */
+	if (c->in_list)
 		goto add;
 	rtpaths_fmt(path, sizeof(path), "%s/%s/manifest.ini", c->patches_dir,
 		    name);
@@ -91,9 +93,7 @@ static int add_member(struct load_ctx *c, const char *name)
 		rtpaths_fmt(c->err, sizeof(c->err), "out of memory");
 		return 0;
 	}
-	member_depth++;
-	ret = kernel_patchset_load(c->patches_dir, name, m);
-	member_depth--;
+	ret = load_set(c->patches_dir, name, m, true);
 	if (ret)
 		rtpaths_fmt(c->err, sizeof(c->err), "sets: patch set '%s' is "
 			    "not valid (above)", name);
@@ -295,10 +295,11 @@ static int check_loaded(struct patch_set *s)
 	return 0;
 }
 
-int kernel_patchset_load(const char *patches_dir, const char *name,
-			 struct patch_set *s)
+static int load_set(const char *patches_dir, const char *name,
+		    struct patch_set *s, bool in_list)
 {
-	struct load_ctx c = { .patches_dir = patches_dir, .s = s };
+	struct load_ctx c = { .patches_dir = patches_dir, .in_list = in_list,
+			      .s = s };
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -321,4 +322,10 @@ int kernel_patchset_load(const char *patches_dir, const char *name,
 		return -EINVAL;
 	}
 	return check_loaded(s);
+}
+
+int kernel_patchset_load(const char *patches_dir, const char *name,
+			 struct patch_set *s)
+{
+	return load_set(patches_dir, name, s, false);
 }

@@ -101,6 +101,11 @@ rg patches check nested --src "$TR"
 is $? 3 "a list in a list: exit 3"
 check "says lists do not nest" -- has \
 	"nested/manifest.ini:5: sets: 'both' is itself a list of sets; lists do not nest" "$T/err"
+mklist cyc-a one cyc-b
+mklist cyc-b cyc-a
+rg patches check cyc-a --src "$TR"
+is $? 3 "two lists naming each other: exit 3, no endless loading"
+check "the nested list is named" -- has "cyc-a/manifest.ini:5: sets: 'cyc-b' is itself a list of sets" "$T/err"
 mklist self self
 rg patches check self --src "$TR"
 is $? 3 "a list naming itself: exit 3"
