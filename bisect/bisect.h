@@ -8,6 +8,10 @@
  * step's kernel, runs and verdict are kept in out/bisect/NAME/state.json,
  * so a run that was interrupted goes on where it stopped; an INCONCLUSIVE
  * step is measured again with twice the repetitions before it steers.
+ * `moves` says what a moved step is: a REGRESSION (the default), an
+ * IMPROVEMENT (a fix's own metric: the first patch that makes it better)
+ * or either. The series may be a list of sets (kernel_patches.h): the
+ * culprit then names its set too.
  *
  *	struct bisect_params p = { .base = "rt-base", .series = "set",
  *				   .suite = "lab-control" };
@@ -24,6 +28,13 @@
 
 #define BISECT_MAX_SCENARIOS 16
 
+/* Which verdict of a step's gate counts as "the metric moved". */
+enum bisect_moves {
+	BISECT_MOVES_REGRESSION,
+	BISECT_MOVES_IMPROVEMENT,
+	BISECT_MOVES_CHANGE,		/* either */
+};
+
 struct bisect_params {
 	const char *base;		/* a built kernel: NAME or folder */
 	const char *series;		/* a patch set in patches/ */
@@ -31,6 +42,7 @@ struct bisect_params {
 	const char *scenarios[BISECT_MAX_SCENARIOS];	/* "" all */
 	int nr_scenarios;
 	const char *append_b;		/* more cmdline for the prefixes */
+	enum bisect_moves moves;
 	unsigned int remeasure;		/* re-measurements of INCONCLUSIVE */
 	const char *name;		/* the bisection's folder name */
 	int jobs;			/* make -j; 0: nproc */
@@ -48,9 +60,22 @@ struct bisect_result {
 	enum bisect_status status;
 	int culprit;			/* 1-based patch number, 0 none */
 	char subject[256];
+	char set[64];			/* the culprit's set (a list's member) */
 	char dir[PATH_MAX];		/* out/bisect/NAME */
 	int exit_code;			/* docs/exit-codes.md */
 };
+
+/* "regression", "improvement", "change"; NULL for another value. */
+const char *bisect_moves_name(enum bisect_moves m);
+int bisect_moves_parse(const char *s, enum bisect_moves *m);
+
+/*
+ * A comparison's verdict (report.json's counts_as) as a step's code: 1
+ * (EXIT_REGRESSION, "moved") when it is the move `moves` asks for, 2 when
+ * it cannot tell (INCONCLUSIVE, INVALID), 0 otherwise: a move the other
+ * way too (a fix's metric that got worse is not the fix's first mover).
+ */
+int bisect_step_code(enum bisect_moves moves, const char *counts_as);
 
 /* Returns 0 with r filled, or -errno for bad input / the environment. */
 int bisect_run(const struct bisect_params *p, struct bisect_result *r);

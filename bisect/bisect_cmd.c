@@ -17,6 +17,7 @@ enum {
 	OPT_BASE = 1000, OPT_SERIES, OPT_SUITE, OPT_SCENARIO, OPT_APPEND,
 	OPT_APPEND_B, OPT_REMEASURE, OPT_NAME, OPT_JOBS, OPT_ACCEL,
 	OPT_TIMEOUT, OPT_REPEAT, OPT_SCALE, OPT_TCG_THREAD, OPT_ON_CRASH,
+	OPT_MOVES,
 };
 
 static const struct argp_option bisect_options[] = {
@@ -25,8 +26,12 @@ static const struct argp_option bisect_options[] = {
 	  "(rtgate kernel build); its tree, model, fragments and patch sets "
 	  "build every prefix", 0 },
 	{ "series", OPT_SERIES, "SET", 0,
-	  "the patch set to bisect, in its manifest's order", 0 },
+	  "the patch set to bisect, in its manifest's order (a list of sets "
+	  "too: their patches in the list's order)", 0 },
 	{ "suite", OPT_SUITE, "SUITE", 0, "the suite whose gate judges", 0 },
+	{ "moves", OPT_MOVES, "regression|improvement|change", 0,
+	  "what the first mover does to the gate: a REGRESSION (default), "
+	  "an IMPROVEMENT (a fix's own metric) or either", 0 },
 	{ "scenario", OPT_SCENARIO, "S", 0,
 	  "judge only this scenario (repeatable; default: all)", 0 },
 	{ "append", OPT_APPEND, "CMDLINE", 0,
@@ -58,9 +63,9 @@ static const char bisect_doc[] =
 	"Which patch of SET added the latency: builds BASE's tree with the "
 	"first k patches of SET (ccache shares the objects), runs the lab "
 	"gate BASE -> prefix with SUITE, and binary-searches for the first "
-	"k that is a REGRESSION. Every step is kept in out/bisect/NAME/ "
+	"k that is a REGRESSION (or, --moves, an IMPROVEMENT). Every step is kept in out/bisect/NAME/ "
 	"(state.json, report.txt): run the same command again to resume.\v"
-	"Exit: 1 a culprit was named, 0 the whole series is no REGRESSION, "
+	"Exit: 1 a culprit was named, 0 the whole series did not move, "
 	"2 a step stayed INCONCLUSIVE, 3 bad input, 4 a build or boot "
 	"failed, 5 interrupted (resumable). See docs/kernels.md.";
 
@@ -105,6 +110,13 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 	case OPT_BASE: p->base = arg; return 0;
 	case OPT_SERIES: p->series = arg; return 0;
 	case OPT_SUITE: p->suite = arg; return 0;
+	case OPT_MOVES:
+		if (bisect_moves_parse(arg, &p->moves)) {
+			cli_error(st, "--moves: regression, improvement or "
+				   "change, not '%s'", arg);
+			return EINVAL;
+		}
+		return 0;
 	case OPT_NAME: p->name = arg; return 0;
 	case OPT_APPEND: lp->append = arg; return 0;
 	case OPT_APPEND_B: p->append_b = arg; return 0;

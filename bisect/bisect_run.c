@@ -32,7 +32,8 @@
 struct base_info {
 	char name[128];
 	char dir[PATH_MAX];
-	char src[PATH_MAX];		/* "" for Debian's default tree */
+	char src[PATH_MAX];		/* "" for a Debian tree */
+	char debian[32];		/* its series (7.3), "" the default */
 	char model[16];
 	char frags[KBUILD_MAX_FRAGMENTS][64];
 	int nr_frags;
@@ -98,6 +99,11 @@ static int load_base(struct bisect_ctx *c)
 	if (strcmp(json_get_str(src, "origin", "debian"), "debian"))
 		rtpaths_fmt(b->src, sizeof(b->src), "%s",
 			    json_get_str(src, "path", ""));
+	/* Debian's linux-source-7.3: the prefixes build from 7.3 too. */
+	else if (!strncmp(json_get_str(src, "package", ""), "linux-source-",
+			  13))
+		rtpaths_fmt(b->debian, sizeof(b->debian), "%s",
+			    json_get_str(src, "package", "") + 13);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "fragments")) {
 		if (!cJSON_IsString(e) ||
 		    is_default_fragment(e->valuestring, b->model))
@@ -126,16 +132,51 @@ static int load_series(struct bisect_ctx *c)
 	c->series = calloc(1, sizeof(*c->series));
 	if (!c->series)
 		return -ENOMEM;
-	ret = kernel_patchset_load(c->patches, c->p->series, c->series);
-	if (!ret) {
-		rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", c->out);
-		ret = kernel_patchset_locate(c->series, fetch);
-	}
+	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", c->out);
+	ret = kernel_patchset_open(c->patches, c->p->series, fetch, c->series);
 	if (!ret && c->series->nr < 1) {
 		pr_err("patch set '%s' has no patches", c->p->series);
 		ret = -EINVAL;
 	}
 	return ret;
+}
+
+/* ---- what moved ---------------------------------------------------------- */
+
+static const char *const moves_names[] = {
+	[BISECT_MOVES_REGRESSION] = "regression",
+	[BISECT_MOVES_IMPROVEMENT] = "improvement",
+	[BISECT_MOVES_CHANGE] = "change",
+};
+
+const char *bisect_moves_name(enum bisect_moves m)
+{
+	return (unsigned int)m < 3 ? moves_names[m] : NULL;
+}
+
+int bisect_moves_parse(const char *s, enum bisect_moves *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(s, moves_names[i])) {
+			*m = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* The scenarios judged, as the state file records them ("" all). */
+static void scenario_list(const struct bisect_params *p, char *buf,
+			  size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->nr_scenarios && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? "," : "",
+			      p->scenarios[i]);
 }
 
 /* ---- the state file ------------------------------------------------------ */
@@ -151,10 +192,13 @@ static int state_save(struct bisect_ctx *c)
 
 static int state_open(struct bisect_ctx *c)
 {
+	const char *moves = bisect_moves_name(c->p->moves);
+	char scen[BISECT_MAX_SCENARIOS * 64];
 	struct json_error err;
 	cJSON *arr;
 	int i;
 
+	scenario_list(c->p, scen, sizeof(scen));
 	rtpaths_fmt(c->state_path, sizeof(c->state_path), "%s/state.json",
 		    c->r->dir);
 	if (fsio_exists(c->state_path)) {
@@ -165,9 +209,13 @@ static int state_open(struct bisect_ctx *c)
 		if (strcmp(json_get_str(c->state, "base", ""), c->base.name) ||
 		    strcmp(json_get_str(c->state, "series", ""),
 			   c->p->series) ||
-		    strcmp(json_get_str(c->state, "suite", ""), c->p->suite)) {
-			pr_err("%s is a bisection of another base, series or "
-			       "suite: give --name another name", c->state_path);
+		    strcmp(json_get_str(c->state, "suite", ""), c->p->suite) ||
+		    strcmp(json_get_str(c->state, "moves", "regression"),
+			   moves) ||
+		    strcmp(json_get_str(c->state, "scenarios", ""), scen)) {
+			pr_err("%s is a bisection of another base, series, "
+			       "suite, --moves or --scenario: give --name "
+			       "another name", c->state_path);
 			return -EINVAL;
 		}
 		pr_info("bisect: resuming %s (%d steps done)", c->state_path,
@@ -180,10 +228,18 @@ static int state_open(struct bisect_ctx *c)
 	cJSON_AddStringToObject(c->state, "base", c->base.name);
 	cJSON_AddStringToObject(c->state, "series", c->p->series);
 	cJSON_AddStringToObject(c->state, "suite", c->p->suite);
+	cJSON_AddStringToObject(c->state, "moves", moves);
+	cJSON_AddStringToObject(c->state, "scenarios", scen);
 	arr = cJSON_AddArrayToObject(c->state, "patches");
 	for (i = 0; i < c->series->nr; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(
 					     c->series->items[i].subject));
+	if (c->series->nr_sets) {
+		arr = cJSON_AddArrayToObject(c->state, "patch_sets");
+		for (i = 0; i < c->series->nr; i++)
+			cJSON_AddItemToArray(arr, cJSON_CreateString(
+					     c->series->items[i].set));
+	}
 	cJSON_AddArrayToObject(c->state, "steps");
 	cJSON_AddStringToObject(c->state, "status", "running");
 	return state_save(c);
@@ -219,6 +275,30 @@ static bool already_built(const char *kdir, const struct bisect_ctx *c,
 	return ok;
 }
 
+/*
+ * A prefix is configured with this checkout's kconfigs/: when they are
+ * not the ones the base was built with, every prefix differs from the
+ * base by more than its patches, and the first probe would take the
+ * blame. Said, not refused: a patch may add a Kconfig symbol.
+ */
+static void config_check(const struct bisect_ctx *c, const char *kdir,
+			 const char *name)
+{
+	char a[PATH_MAX + 16], b[PATH_MAX + 16], *x = NULL, *y = NULL;
+	size_t xl = 0, yl = 0;
+
+	rtpaths_fmt(a, sizeof(a), "%s/.config", c->base.dir);
+	rtpaths_fmt(b, sizeof(b), "%s/.config", kdir);
+	if (!fsio_read_all(a, &x, &xl) && !fsio_read_all(b, &y, &yl) &&
+	    (xl != yl || memcmp(x, y, xl)))
+		pr_warn("bisect: %s's .config differs from the base's (%s): "
+			"were kconfigs/ changed since the base was built? Then "
+			"every prefix differs from it by more than its patches",
+			name, a);
+	free(x);
+	free(y);
+}
+
 static int build_prefix(struct bisect_ctx *c, int k, char *name, size_t len)
 {
 	struct kernel_build_params kp = {
@@ -237,6 +317,7 @@ static int build_prefix(struct bisect_ctx *c, int k, char *name, size_t len)
 		return 0;
 	}
 	kp.src = c->base.src[0] ? c->base.src : NULL;
+	kp.debian = !kp.src && c->base.debian[0] ? c->base.debian : NULL;
 	kp.name = name;
 	for (i = 0; i < c->base.nr_frags; i++)
 		kp.fragments[kp.nr_fragments++] = c->base.frags[i];
@@ -249,6 +330,8 @@ static int build_prefix(struct bisect_ctx *c, int k, char *name, size_t len)
 	if (ret)
 		pr_err("bisect: the build of %s failed (%s)", name,
 		       strerror(-ret));
+	else
+		config_check(c, kdir, name);
 	return ret;
 }
 
@@ -337,9 +420,13 @@ static bool wanted(const struct bisect_ctx *c, const char *cand)
 	return false;
 }
 
-static int counts_code(const char *counts)
+int bisect_step_code(enum bisect_moves moves, const char *counts)
 {
-	if (!strcmp(counts, "REGRESSION"))
+	bool reg = !strcmp(counts, "REGRESSION");
+	bool imp = !strcmp(counts, "IMPROVEMENT");
+
+	if ((reg && moves != BISECT_MOVES_IMPROVEMENT) ||
+	    (imp && moves != BISECT_MOVES_REGRESSION))
 		return EXIT_REGRESSION;
 	if (!strcmp(counts, "INCONCLUSIVE") || !strcmp(counts, "INVALID"))
 		return EXIT_INCONCLUSIVE;
@@ -369,7 +456,8 @@ static int gate_verdict(const struct bisect_ctx *c, const char *out,
 		if (!wanted(c, json_get_str(cmp, "candidate", "")))
 			continue;
 		n++;
-		cc = counts_code(json_get_str(cmp, "counts_as", ""));
+		cc = bisect_step_code(c->p->moves,
+				 json_get_str(cmp, "counts_as", ""));
 		/* 1 over 2 over 0, as the exit codes rank. */
 		if (!pick || (cc == EXIT_REGRESSION && code != cc) ||
 		    (cc == EXIT_INCONCLUSIVE && code == EXIT_PASS)) {
@@ -503,13 +591,21 @@ static int judge_prefix(struct bisect_ctx *c, int k)
 
 /* ---- the report ---------------------------------------------------------- */
 
+static const char *const moved_words[] = {
+	[BISECT_MOVES_REGRESSION] = "a REGRESSION",
+	[BISECT_MOVES_IMPROVEMENT] = "an IMPROVEMENT",
+	[BISECT_MOVES_CHANGE] = "a REGRESSION or an IMPROVEMENT",
+};
+
 static void report(struct bisect_ctx *c, FILE *f)
 {
 	const cJSON *s;
 	int i = 0;
 
-	fprintf(f, "bisect: base %s, series %s (%d patches), suite %s\n",
-		c->base.name, c->p->series, c->series->nr, c->p->suite);
+	fprintf(f, "bisect: base %s, series %s (%d patches), suite %s%s%s\n",
+		c->base.name, c->p->series, c->series->nr, c->p->suite,
+		c->p->moves ? ", moves: " : "",
+		c->p->moves ? bisect_moves_name(c->p->moves) : "");
 	fprintf(f, "%-4s %-7s %-40s %4s %-13s %s\n", "step", "prefix",
 		"kernel", "reps", "verdict", "deciding line");
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(c->state, "steps"))
@@ -521,12 +617,15 @@ static void report(struct bisect_ctx *c, FILE *f)
 			json_get_str(s, "reason", ""));
 	switch (c->r->status) {
 	case BISECT_FOUND:
-		fprintf(f, "first bad patch: %d/%d %s\n", c->r->culprit,
-			c->series->nr, c->r->subject);
+		fprintf(f, "first %s: %d/%d %s%s%s%s\n",
+			c->p->moves ? "mover" : "bad patch", c->r->culprit,
+			c->series->nr, c->r->subject,
+			c->r->set[0] ? " (set " : "", c->r->set,
+			c->r->set[0] ? ")" : "");
 		break;
 	case BISECT_CLEAN:
-		fprintf(f, "no culprit: the whole series is not a REGRESSION "
-			"against the base\n");
+		fprintf(f, "no culprit: the whole series is not %s against "
+			"the base\n", moved_words[c->p->moves]);
 		break;
 	case BISECT_STUCK:
 		fprintf(f, "stopped: a step stayed INCONCLUSIVE after %u "
@@ -559,6 +658,8 @@ static void finish(struct bisect_ctx *c)
 
 		cJSON_AddNumberToObject(o, "patch", c->r->culprit);
 		cJSON_AddStringToObject(o, "subject", c->r->subject);
+		if (c->r->set[0])
+			cJSON_AddStringToObject(o, "set", c->r->set);
 	} else {
 		cJSON_AddNullToObject(c->state, "culprit");
 	}
@@ -614,6 +715,8 @@ static int search(struct bisect_ctx *c)
 	c->r->culprit = bad;
 	rtpaths_fmt(c->r->subject, sizeof(c->r->subject), "%s",
 		    c->series->items[bad - 1].subject);
+	rtpaths_fmt(c->r->set, sizeof(c->r->set), "%s",
+		    c->series->items[bad - 1].set);
 	return 0;
 }
 
@@ -628,9 +731,11 @@ static int paths(struct bisect_ctx *c)
 		return -ENAMETOOLONG;
 	rtpaths_fmt(name, sizeof(name), "%s", c->p->name ? c->p->name : "");
 	if (!name[0])
-		rtpaths_fmt(name, sizeof(name), "%s+%s-%s", c->base.name,
+		rtpaths_fmt(name, sizeof(name), "%s+%s-%s%s%s", c->base.name,
 			    c->p->series, strrchr(c->p->suite, '/') ?
-			    strrchr(c->p->suite, '/') + 1 : c->p->suite);
+			    strrchr(c->p->suite, '/') + 1 : c->p->suite,
+			    c->p->moves ? "-" : "",
+			    c->p->moves ? bisect_moves_name(c->p->moves) : "");
 	if (strchr(name, '/') || name[0] == '.') {
 		pr_err("--name: '%s' is not a folder name", name);
 		return -EINVAL;

@@ -102,10 +102,8 @@ static int load_sets(struct build_ctx *c)
 	if (!c->sets)
 		return -ENOMEM;
 	for (i = 0; i < c->p->nr_sets; i++) {
-		ret = kernel_patchset_load(c->p->patches_dir, c->p->sets[i],
-					   &c->sets[i]);
-		if (!ret)
-			ret = kernel_patchset_locate(&c->sets[i], fetch_dir);
+		ret = kernel_patchset_open(c->p->patches_dir, c->p->sets[i],
+					   fetch_dir, &c->sets[i]);
 		if (ret)
 			return ret;
 	}
@@ -275,6 +273,9 @@ static cJSON *json_patches(const struct build_ctx *c)
 						s->items[k].subject);
 			cJSON_AddStringToObject(f, "sha256",
 						s->items[k].actual);
+			if (s->items[k].set[0])
+				cJSON_AddStringToObject(f, "set",
+							s->items[k].set);
 			cJSON_AddItemToArray(files, f);
 		}
 		cJSON_AddItemToObject(o, "patches", files);

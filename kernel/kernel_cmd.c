@@ -492,9 +492,7 @@ static int patches_check(int argc, char **argv)
 	if (!s)
 		ret = -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
-		ret = kernel_patchset_load(pd, sets[i], s);
-		if (!ret)
-			ret = kernel_patchset_locate(s, fetch);
+		ret = kernel_patchset_open(pd, sets[i], fetch, s);
 		if (!ret)
 			ret = kernel_patchset_apply(s, clone, log);
 		if (!ret)
@@ -572,12 +570,13 @@ static int patches_list(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.' &&
 		    !kernel_patchset_load(pd, names[i]->d_name, s)) {
-			const char *state = s->own ? "own" : "not fetched";
+			const char *state = s->nr_sets ? "list of sets" :
+					    s->own ? "own" : "not fetched";
 			char series[2 * PATH_MAX + 96];
 
 			rtpaths_fmt(series, sizeof(series), "%s/%s/series",
 				    fetch, s->name);
-			if (!s->own && fsio_exists(series))
+			if (!s->own && !s->nr_sets && fsio_exists(series))
 				state = "fetched";
 			printf("%-24s %-12s %s\n", s->name, state,
 			       s->description);

@@ -2,11 +2,14 @@
 /*
  * A patch set's manifest (patches/NAME/manifest.ini, kernel_patches.h):
  * read, every key checked, errors naming the file and line. Fetching is
- * kernel_patches_fetch.c, applying kernel_patches_apply.c.
+ * kernel_patches_fetch.c, applying kernel_patches_apply.c; a list of sets
+ * (`sets =`) is checked here, set by set, and opened as one series by
+ * kernel_patches_compose.c.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ini.h>
 
@@ -17,6 +20,8 @@
 #include "rtpaths.h"
 
 struct load_ctx {
+	const char *patches_dir;
+	bool in_list;			/* loading a set of a list */
 	struct patch_set *s;
 	char err[256];
 };
@@ -42,6 +47,86 @@ static bool valid_name(const char *s)
 		return 1;						\
 	} while (0)
 
+static int load_set(const char *patches_dir, const char *name,
+		    struct patch_set *s, bool in_list);
+
+/* One set of a list: it must exist, load, and not be a list itself. */
+static int add_member(struct load_ctx *c, const char *name)
+{
+	struct patch_set *s = c->s, *m;
+	char path[PATH_MAX + 80];
+	int i, ret;
+
+	if (!valid_name(name)) {
+		rtpaths_fmt(c->err, sizeof(c->err), "sets: '%s' is not a "
+			    "patch set name (letters, digits, ._-)", name);
+		return 0;
+	}
+	if (!strcmp(name, s->name)) {
+		rtpaths_fmt(c->err, sizeof(c->err), "sets: '%s' names this "
+			    "set itself", name);
+		return 0;
+	}
+	for (i = 0; i < s->nr_sets; i++)
+		if (!strcmp(s->sets[i], name)) {
+			rtpaths_fmt(c->err, sizeof(c->err), "sets: '%s' is "
+				    "listed twice", name);
+			return 0;
+		}
+	if (s->nr_sets == PATCHSET_MAX_SETS) {
+		rtpaths_fmt(c->err, sizeof(c->err), "sets: more than %d sets",
+			    PATCHSET_MAX_SETS);
+		return 0;
+	}
+	/* A set of a list that is a list: named, not loaded (no cycles). */
+	if (c->in_list)
+		goto add;
+	rtpaths_fmt(path, sizeof(path), "%s/%s/manifest.ini", c->patches_dir,
+		    name);
+	if (!fsio_exists(path)) {
+		rtpaths_fmt(c->err, sizeof(c->err), "sets: unknown patch set "
+			    "'%s' (no %s)", name, path);
+		return 0;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		rtpaths_fmt(c->err, sizeof(c->err), "out of memory");
+		return 0;
+	}
+	ret = load_set(c->patches_dir, name, m, true);
+	if (ret)
+		rtpaths_fmt(c->err, sizeof(c->err), "sets: patch set '%s' is "
+			    "not valid (above)", name);
+	else if (m->nr_sets)
+		rtpaths_fmt(c->err, sizeof(c->err), "sets: '%s' is itself a "
+			    "list of sets; lists do not nest", name);
+	free(m);
+	if (c->err[0])
+		return 0;
+add:
+	rtpaths_fmt(s->sets[s->nr_sets++], sizeof(s->sets[0]), "%s", name);
+	return 1;
+}
+
+/* `sets = A, B` and continuation lines: each line's names in order. */
+static int add_members(struct load_ctx *c, const char *value)
+{
+	char buf[1024], *tok, *save = NULL;
+
+	if (rtpaths_fmt(buf, sizeof(buf), "%s", value)) {
+		rtpaths_fmt(c->err, sizeof(c->err), "sets: line too long");
+		return 0;
+	}
+	for (tok = strtok_r(buf, ", \t", &save); tok;
+	     tok = strtok_r(NULL, ", \t", &save)) {
+		if (*tok == ';' || *tok == '#')
+			break;		/* a comment after the names */
+		if (!add_member(c, tok))
+			return 0;
+	}
+	return 1;
+}
+
 static int set_key(struct load_ctx *c, const char *name, const char *value)
 {
 	struct patch_set *s = c->s;
@@ -62,6 +147,8 @@ static int set_key(struct load_ctx *c, const char *name, const char *value)
 		SET_STR(pick);
 	if (!strcmp(name, "debian"))
 		SET_STR(debian);
+	if (!strcmp(name, "sets"))
+		return add_members(c, value);
 	if (!strcmp(name, "pinned")) {
 		if (strcmp(value, "b4") && strcmp(value, "mail")) {
 			snprintf(c->err, sizeof(c->err),
@@ -129,10 +216,9 @@ static int patch_key(struct load_ctx *c, int idx, const char *name,
 	return 0;
 }
 
-static int load_handler(void *user, const char *section, const char *name,
-			const char *value)
+static int dispatch(struct load_ctx *c, const char *section,
+		    const char *name, const char *value)
 {
-	struct load_ctx *c = user;
 	uint64_t n;
 
 	if (!strcmp(section, "set"))
@@ -148,10 +234,41 @@ static int load_handler(void *user, const char *section, const char *name,
 	return 0;
 }
 
+/* ini_parse() returns the first bad line: keep that line's message. */
+static int load_handler(void *user, const char *section, const char *name,
+			const char *value)
+{
+	struct load_ctx *c = user;
+	char first[sizeof(c->err)];
+	int ok;
+
+	memcpy(first, c->err, sizeof(first));
+	c->err[0] = '\0';
+	ok = dispatch(c, section, name, value);
+	if (first[0])
+		memcpy(c->err, first, sizeof(first));
+	return ok;
+}
+
+/* A list of sets has no patches, files or source of its own. */
+static int check_list(struct patch_set *s)
+{
+	if (s->nr || s->own || s->message_id[0] || s->mail[0] ||
+	    s->b4[0] || s->pick[0]) {
+		pr_err("%s: a list of sets (sets =) has no [patch N], own, "
+		       "message_id, b4, mail or pick of its own: its sets "
+		       "have them", s->manifest);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_loaded(struct patch_set *s)
 {
 	int i;
 
+	if (s->nr_sets)
+		return check_list(s);
 	for (i = 0; i < s->nr; i++) {
 		if (s->own && !s->items[i].file[0]) {
 			pr_err("%s: [patch %d] has no file (own = yes)",
@@ -180,10 +297,11 @@ static int check_loaded(struct patch_set *s)
 	return 0;
 }
 
-int kernel_patchset_load(const char *patches_dir, const char *name,
-			 struct patch_set *s)
+static int load_set(const char *patches_dir, const char *name,
+		    struct patch_set *s, bool in_list)
 {
-	struct load_ctx c = { .s = s };
+	struct load_ctx c = { .patches_dir = patches_dir, .in_list = in_list,
+			      .s = s };
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -206,4 +324,10 @@ int kernel_patchset_load(const char *patches_dir, const char *name,
 		return -EINVAL;
 	}
 	return check_loaded(s);
+}
+
+int kernel_patchset_load(const char *patches_dir, const char *name,
+			 struct patch_set *s)
+{
+	return load_set(patches_dir, name, s, false);
 }

@@ -11,6 +11,8 @@
  *   kernel_patches_fetch.c  the files: kernel_patchset_fetch(), _locate(),
  *                           the sha256 pins
  *   kernel_patches_apply.c  kernel_patchset_apply()
+ *   kernel_patches_compose.c  a list of sets (`sets =`) as one series:
+ *                           kernel_patchset_open()
  *   kernel_mail.c           mail texts -> patches (kernel_mail_text_*)
  *   kernel_mail_flat.c      flattened mails: header fields, decoded words
  *   kernel_mail_recover.c   their inline patch rebuilt against a tree
@@ -24,12 +26,22 @@
 #include "filehash.h"
 
 #define PATCHSET_MAX 64
+#define PATCHSET_MAX_SETS 16
+
+/*
+ * A set may be a list of other sets (`sets = A B ...` in [set], no
+ * [patch N] of its own): their patches, in that order, are its series, so
+ * that a kernel build or a bisection takes several sets as one
+ * (docs/kernels.md, "A series of sets").
+ */
 
 struct patch_item {
 	char subject[256];
 	char file[PATH_MAX];		/* the patch file at hand */
 	char sha256[FILEHASH_HEX_LEN + 1];	/* pinned in the manifest */
 	char actual[FILEHASH_HEX_LEN + 1];	/* of file */
+	char set[64];			/* in a list of sets: its set, else "" */
+	int fuzz;			/* in a list of sets: its set's fuzz */
 };
 
 struct patch_set {
@@ -49,13 +61,28 @@ struct patch_set {
 	char pinned[8];			/* the pins' source: b4 | mail */
 	int fuzz;			/* patch(1) --fuzz; default 0 */
 	bool own;			/* our own: files are in dir */
+	char sets[PATCHSET_MAX_SETS][64];	/* a list of sets: its sets */
+	int nr_sets;
 	int nr;
 	struct patch_item items[PATCHSET_MAX];
 };
 
-/* Reads patches_dir/NAME/manifest.ini. Errors name file and line. */
+/*
+ * Reads patches_dir/NAME/manifest.ini. Errors name file and line; a list
+ * of sets names the line of a set that is unknown, invalid, repeated or
+ * itself a list.
+ */
 int kernel_patchset_load(const char *patches_dir, const char *name,
 			 struct patch_set *s);
+
+/*
+ * Load and locate in one: a plain set as kernel_patchset_locate() finds
+ * it; a list of sets as the patches of its sets, each set located and
+ * checked against its own pins, in the list's order (items[].set names
+ * each patch's set). What a build, a check or a bisection applies.
+ */
+int kernel_patchset_open(const char *patches_dir, const char *name,
+			 const char *fetch_dir, struct patch_set *s);
 
 /*
  * Fetches the set into fetch_dir/NAME/: with b4 from lore when mbox is
@@ -66,7 +93,10 @@ int kernel_patchset_load(const char *patches_dir, const char *name,
 int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
 			  const char *fetch_dir, bool pin);
 
-/* Finds the patch files (fetched or own) and checks their sha256. */
+/*
+ * Finds the patch files (fetched or own) and checks their sha256. Not for
+ * a list of sets (kernel_patchset_open()); fetching one is -EINVAL too.
+ */
 int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir);
 
 /*

@@ -19,6 +19,7 @@ static void report_failure(const struct patch_set *s, int idx,
 			   const char *out)
 {
 	const char *base = strrchr(s->items[idx].file, '/');
+	const char *set = s->items[idx].set[0] ? s->items[idx].set : s->name;
 	char file[PATH_MAX] = "?";
 	const char *p, *line;
 	int shown = 0;
@@ -35,20 +36,20 @@ static void report_failure(const struct patch_set *s, int idx,
 			continue;
 		if (sscanf(line, "Hunk #%d FAILED at %d", &hunk, &at) == 2) {
 			pr_err("%s/%s (%s): %s: hunk #%d FAILED at line %d",
-			       s->name, base, s->items[idx].subject, file,
+			       set, base, s->items[idx].subject, file,
 			       hunk, at);
 			shown++;
 		} else if (strstr(line, "can't find file to patch") ||
 			   strstr(line, "Reversed (or previously applied)") ||
 			   strstr(line, "malformed patch") ||
 			   strstr(line, "Only garbage")) {
-			pr_err("%s/%s (%s): %.*s", s->name, base,
+			pr_err("%s/%s (%s): %.*s", set, base,
 			       s->items[idx].subject, n, line);
 			shown++;
 		}
 	}
 	if (!shown)
-		pr_err("%s/%s (%s) does not apply:\n%s", s->name, base,
+		pr_err("%s/%s (%s) does not apply:\n%s", set, base,
 		       s->items[idx].subject, out);
 }
 
@@ -64,7 +65,9 @@ static int run_patch(const struct patch_set *s, int idx, const char *tree,
 	int ret, status;
 	FILE *f;
 
-	rtpaths_fmt(fuzz, sizeof(fuzz), "--fuzz=%d", s->fuzz);
+	/* In a list of sets, each patch keeps its own set's fuzz. */
+	rtpaths_fmt(fuzz, sizeof(fuzz), "--fuzz=%d", s->items[idx].set[0] ?
+		    s->items[idx].fuzz : s->fuzz);
 	ret = toolrun(&r, &status);
 	if (ret == -ENOENT) {
 		pr_err("patch(1) is not installed");

@@ -475,6 +475,19 @@ static int pin_manifest(const struct patch_set *s)
 	return ret;
 }
 
+/* A list of sets has no files of its own: its sets have them. */
+static int refuse_list(const struct patch_set *s, const char *what)
+{
+	int i, n = 0;
+	char names[PATCHSET_MAX_SETS * 66] = "";
+
+	for (i = 0; i < s->nr_sets; i++)
+		n += snprintf(names + n, sizeof(names) - n, "%s%s",
+			      i ? ", " : "", s->sets[i]);
+	pr_err("%s is a list of sets (%s): %s", s->manifest, names, what);
+	return -EINVAL;
+}
+
 int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
 			  const char *fetch_dir, bool pin)
 {
@@ -483,6 +496,8 @@ int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
 	char dir[PATH_MAX];
 	int nr_pinned = 0, i, ret;
 
+	if (s->nr_sets)
+		return refuse_list(s, "fetch each of its sets");
 	if (s->own && pin) {
 		ret = hash_items(s);
 		return ret ? ret : pin_manifest(s);
@@ -533,6 +548,8 @@ int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir)
 	int n = 0, ret;
 	size_t len;
 
+	if (s->nr_sets)
+		return refuse_list(s, "open it with kernel_patchset_open()");
 	if (s->own) {
 		ret = hash_items(s);
 		return ret ? ret : verify_pins(s, s->nr);

@@ -10,6 +10,7 @@
 #define RTGATE_LAB_RUN_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdbool.h>
 
 #define LAB_MAX_ARGS 32

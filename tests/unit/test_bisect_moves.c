@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for bisect/: what counts as "the metric moved" for each
+ * --moves, and the names --moves takes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "bisect/bisect.h"
+#include "exitcode.h"
+
+static void test_regression(void **state)
+{
+	(void)state;
+	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
+					  "REGRESSION"), EXIT_REGRESSION);
+	/* A faster setparam is not a latency regression. */
+	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
+					  "IMPROVEMENT"), EXIT_PASS);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
+					  "NO CHANGE"), EXIT_PASS);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
+					  "INCONCLUSIVE"), EXIT_INCONCLUSIVE);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
+					  "INVALID"), EXIT_INCONCLUSIVE);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
+					  "SKIPPED"), EXIT_PASS);
+}
+
+static void test_improvement(void **state)
+{
+	(void)state;
+	/* A fix's own metric: the first patch that makes it better. */
+	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
+					  "IMPROVEMENT"), EXIT_REGRESSION);
+	/* Worse is not the move looked for: the search goes on past it. */
+	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
+					  "REGRESSION"), EXIT_PASS);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
+					  "NO CHANGE"), EXIT_PASS);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
+					  "INCONCLUSIVE"), EXIT_INCONCLUSIVE);
+}
+
+static void test_change(void **state)
+{
+	(void)state;
+	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "REGRESSION"),
+			 EXIT_REGRESSION);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "IMPROVEMENT"),
+			 EXIT_REGRESSION);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "NO CHANGE"),
+			 EXIT_PASS);
+	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "INVALID"),
+			 EXIT_INCONCLUSIVE);
+}
+
+static void test_names(void **state)
+{
+	enum bisect_moves m = BISECT_MOVES_CHANGE;
+
+	(void)state;
+	assert_int_equal(bisect_moves_parse("improvement", &m), 0);
+	assert_int_equal(m, BISECT_MOVES_IMPROVEMENT);
+	assert_string_equal(bisect_moves_name(m), "improvement");
+	assert_int_equal(bisect_moves_parse("regression", &m), 0);
+	assert_int_equal(m, BISECT_MOVES_REGRESSION);
+	assert_int_equal(bisect_moves_parse("change", &m), 0);
+	assert_string_equal(bisect_moves_name(m), "change");
+	assert_int_not_equal(bisect_moves_parse("Improvement", &m), 0);
+	assert_int_not_equal(bisect_moves_parse("", &m), 0);
+	assert_null(bisect_moves_name((enum bisect_moves)7));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_regression),
+		cmocka_unit_test(test_improvement),
+		cmocka_unit_test(test_change),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
