@@ -41,8 +41,10 @@ bool runner_req_valid(const char *req)
 
 bool runner_req_needs_debugfs(const char *req)
 {
+	/* slice-extension: for the grant knob and rseq/stats evidence. */
 	return !strcmp(req, "debugfs") || !strcmp(req, "sched-features") ||
-	       !strcmp(req, "base-slice");
+	       !strcmp(req, "base-slice") ||
+	       !strncmp(req, "slice-extension", 15);
 }
 
 bool runner_req_needs_tracefs(const char *req)
