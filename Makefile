@@ -98,7 +98,8 @@ $(foreach w,$(WL_NAMES),$(eval $(call workload_rule,$(w))))
 $(BIN)/stress $(BUILD)/tests/test_workloads_stress_yaml: \
 	LDLIBS += $(shell pkg-config --libs yaml-0.1 2>/dev/null)
 # Unit tests of a workload's own module link that module's object.
-$(BUILD)/tests/test_workloads_extend_abi: $(BUILD)/workloads/extend-sched/extend_abi.o
+$(BUILD)/tests/test_workloads_extend_abi: $(BUILD)/workloads/extend-sched/extend_abi.o \
+	$(BUILD)/workloads/extend-sched/extend_rseq.o
 $(BUILD)/tests/test_workloads_stress_yaml: $(BUILD)/workloads/stress/stress_yaml.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(WL_COMMON_OBJS) $(LIB)

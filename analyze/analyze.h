@@ -76,6 +76,9 @@ struct an_workload {
 	double errors;
 };
 
+#define AN_RSEQ_NR	5
+extern const char *const an_rseq_names[AN_RSEQ_NR];
+
 /* One repetition. */
 struct an_run {
 	char label[64];		/* "rep 2", a file name */
@@ -92,6 +95,12 @@ struct an_run {
 	size_t nmetrics;
 	struct an_workload *wls;
 	size_t nwls;
+	/*
+	 * The kernel's slice-extension counters over the repetition
+	 * (manifest rseq_stats: sgrant, sexpir, srevok, syield, sabort);
+	 * NAN when the run had none.
+	 */
+	double rseq[AN_RSEQ_NR];
 };
 
 /* Published numbers printed beside the measured ones (never judged). */

@@ -93,6 +93,8 @@ struct an_run *an_side_add_run(struct an_side *side, const char *label,
 	side->runs = runs;
 	run = &runs[side->nruns];
 	memset(run, 0, sizeof(*run));
+	for (i = 0; i < AN_RSEQ_NR; i++)
+		run->rseq[i] = NAN;	/* set by the results reader, if any */
 	if (ncpus) {
 		run->cpus = calloc(ncpus, sizeof(*run->cpus));
 		if (!run->cpus)

@@ -105,6 +105,13 @@ static cJSON *run_json(const struct an_run *r)
 			cJSON_AddItemToArray(v, num(m->v[k]));
 		cJSON_AddItemToObject(ms, m->name, e);
 	}
+	/* The kernel's slice-extension counters, when the run had them. */
+	if (!isnan(r->rseq[0])) {
+		cJSON *rs = cJSON_AddObjectToObject(o, "rseq_stats");
+
+		for (i = 0; i < AN_RSEQ_NR; i++)
+			add_num(rs, an_rseq_names[i], r->rseq[i]);
+	}
 	return o;
 }
 

@@ -108,6 +108,40 @@ out:
 	free(all);
 }
 
+const char *const an_rseq_names[AN_RSEQ_NR] = {
+	"sgrant", "sexpir", "srevok", "syield", "sabort",
+};
+
+/*
+ * "kernel rseq/stats: sgrant 912 | 850, sexpir 3 | 1, ... (per
+ * repetition)": the kernel's own count of the extensions, beside the
+ * workload's. Nothing when no repetition had the counters.
+ */
+static void rseq_line(FILE *f, const struct an_side *s)
+{
+	size_t r, i;
+	bool any = false;
+
+	for (r = 0; r < s->nruns && !any; r++)
+		any = !isnan(s->runs[r].rseq[0]);
+	if (!any)
+		return;
+	fprintf(f, "kernel rseq/stats:");
+	for (i = 0; i < AN_RSEQ_NR; i++) {
+		fprintf(f, "%s %s", i ? "," : "", an_rseq_names[i]);
+		for (r = 0; r < s->nruns; r++) {
+			double v = s->runs[r].rseq[i];
+
+			fprintf(f, "%s", r ? " | " : " ");
+			if (isnan(v))
+				fprintf(f, "-");
+			else
+				fprintf(f, "%.0f", v);
+		}
+	}
+	fprintf(f, " (per repetition)\n");
+}
+
 void an_report_workloads(FILE *f, const struct an_side *s)
 {
 	const char *names[32];
@@ -117,6 +151,7 @@ void an_report_workloads(FILE *f, const struct an_side *s)
 
 	for (i = 0; i < n; i++)
 		wl_line(f, s, names[i]);
+	rseq_line(f, s);
 	for (r = 0; r < s->nruns; r++)
 		for (m = 0; m < s->runs[r].nmetrics; m++) {
 			const char *name = s->runs[r].metrics[m].name;

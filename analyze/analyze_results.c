@@ -244,6 +244,16 @@ static int read_workloads(const char *what, const cJSON *rep,
 	return 0;
 }
 
+/* The kernel's rseq/stats difference the runner kept, when it had one. */
+static void read_rseq_stats(const cJSON *rep, struct an_run *run)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "rseq_stats");
+	int i;
+
+	for (i = 0; i < AN_RSEQ_NR; i++)
+		run->rseq[i] = json_get_num(st, an_rseq_names[i], NAN);
+}
+
 /* How a scenario measured: cyclictest, timerlat (which latency), none. */
 struct rep_measure {
 	bool measured;
@@ -282,6 +292,7 @@ static int read_rep(const struct an_results *res, const char *scen,
 	run->seconds = rep_seconds(rep);
 	an_sfmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
 		 res->dir, scen, r);
+	read_rseq_stats(rep, run);
 	ret = read_workloads(what, rep, run);
 	if (ret || !how->measured)
 		return ret;

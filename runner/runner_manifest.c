@@ -175,6 +175,9 @@ static cJSON *rep_json(const struct rep_result *rr)
 	if (rr->trace)
 		cJSON_AddItemToObject(obj, "trace",
 				      cJSON_Duplicate(rr->trace, 1));
+	if (rr->rseq_stats)
+		cJSON_AddItemToObject(obj, "rseq_stats",
+				      cJSON_Duplicate(rr->rseq_stats, 1));
 	return obj;
 }
 
@@ -339,6 +342,7 @@ static void runner_rep_result_free(struct rep_result *rr)
 	free(rr->finals);
 	cJSON_Delete(rr->workloads);
 	cJSON_Delete(rr->trace);
+	cJSON_Delete(rr->rseq_stats);
 	memset(rr, 0, sizeof(*rr));
 }
 

@@ -48,6 +48,8 @@ struct rep_result {
 	struct ctline *finals;	/* cyclictest's final T: lines */
 	size_t nr_finals;
 	cJSON *trace;		/* what was captured (runner_trace.h) */
+	cJSON *rseq_stats;	/* debugfs rseq/stats, after - before; NULL
+				 * when the kernel has none (runner_kstat.h) */
 };
 
 struct scen_result {

@@ -22,6 +22,7 @@
 #include "rtpaths.h"
 #include "runner_cgroup.h"
 #include "runner_cyclictest.h"
+#include "runner_kstat.h"
 #include "runner_timerlat.h"
 #include "runner_priv.h"
 #include "runner_proc.h"
@@ -58,6 +59,7 @@ struct rep_ctx {
 	bool aborted;
 	bool ct_early;		/* cyclictest stopped before its end */
 	size_t applied;		/* tunables written so far */
+	struct kstat_snap rseq_before;	/* debugfs rseq/stats at start */
 	struct rep_trace trace;	/* capture, when the run traces */
 };
 
@@ -724,21 +726,53 @@ static const cJSON *lookup(const cJSON *obj, const char *key)
 	return obj;
 }
 
+/* The kernel's rseq counters over the repetition, when it has them. */
+static void collect_rseq_stats(struct rep_ctx *c)
+{
+	struct kstat_snap after;
+	char path[PATH_MAX];
+	cJSON *d;
+
+	if (!c->rseq_before.n || runner_kstat_read(c->r->debugfs, &after))
+		return;
+	d = runner_kstat_delta(&c->rseq_before, &after);
+	if (!d)
+		return;
+	c->rr->rseq_stats = d;
+	rtpaths_fmt(path, sizeof(path), "%s/rseq-stats.json", c->dir);
+	if (json_write_file(path, d))
+		pr_warn("%s: cannot write", path);
+}
+
+/*
+ * What an expect judges: a workload's summary, or the rseq-stats
+ * counters. NULL when there is nothing to judge: the workload gave no
+ * summary (already invalid for that), or the kernel has no rseq/stats
+ * (an expect on counters holds where they exist).
+ */
+static const cJSON *expect_source(const struct rep_ctx *c,
+				  const struct suite_expect *e)
+{
+	if (!strcmp(e->workload, KSTAT_RSEQ_SOURCE))
+		return c->rr->rseq_stats;
+	return c->rr->workloads ?
+		cJSON_GetObjectItemCaseSensitive(c->rr->workloads,
+						 e->workload) : NULL;
+}
+
 static void check_expects(struct rep_ctx *c)
 {
 	size_t i;
 
 	for (i = 0; i < c->sc->nr_expects; i++) {
 		const struct suite_expect *e = &c->sc->expects[i];
-		const cJSON *sum = c->rr->workloads ?
-			cJSON_GetObjectItemCaseSensitive(c->rr->workloads,
-							 e->workload) : NULL;
+		const cJSON *sum = expect_source(c, e);
 		const cJSON *v = sum ? lookup(sum, e->key) : NULL;
 		double x;
 		bool ok;
 
 		if (!sum)
-			continue;	/* already invalid: no summary */
+			continue;
 		if (!cJSON_IsNumber(v) && !cJSON_IsBool(v)) {
 			rep_invalid(c, e->text,
 				    "expect %s: %s's summary has no number "
@@ -754,7 +788,12 @@ static void check_expects(struct rep_ctx *c)
 		case EXPECT_EQ: ok = x == e->value; break;
 		default: ok = x != e->value; break;
 		}
-		if (!ok)
+		if (ok)
+			continue;
+		if (e->why)
+			rep_invalid(c, e->text, "%s: %s.%s = %g (expect %s)",
+				    e->why, e->workload, e->key, x, e->text);
+		else
 			rep_invalid(c, e->text,
 				    "expect %s failed: %s.%s = %g (the "
 				    "treatment did not happen)", e->text,
@@ -863,6 +902,8 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
 	runner_trace_begin(&c.trace, c.sc->tool == SUITE_TOOL_TIMERLAT ?
 			   TRACE_CAPTURE_OFF : r->run.trace, c.dir);
+	/* Absent (no CONFIG_RSEQ_STATS, no debugfs): no evidence, no error. */
+	runner_kstat_read(r->debugfs[0] ? r->debugfs : NULL, &c.rseq_before);
 	start_workloads(&c);
 	if (!c.invalid)
 		wait_ready(&c);
@@ -875,6 +916,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 			measure_none(&c);
 	}
 	stop_all(&c);
+	collect_rseq_stats(&c);
 	for (i = 0; i < c.nr_wls; i++)
 		collect_workload(&c, &c.wls[i]);
 	if (c.tlr.argv)

@@ -41,8 +41,10 @@ bool runner_req_valid(const char *req)
 
 bool runner_req_needs_debugfs(const char *req)
 {
+	/* slice-extension: for the grant knob and rseq/stats evidence. */
 	return !strcmp(req, "debugfs") || !strcmp(req, "sched-features") ||
-	       !strcmp(req, "base-slice");
+	       !strcmp(req, "base-slice") ||
+	       !strncmp(req, "slice-extension", 15);
 }
 
 bool runner_req_needs_tracefs(const char *req)
@@ -152,6 +154,32 @@ static bool has_slice_70(void)
 		     RTGATE_PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) >= 0;
 }
 
+/* kstrtobool()'s false: n, f, 0, "off" (the kernel reads the first two). */
+static bool kernel_false(const char *v)
+{
+	return strchr("nNfF0", v[0]) ||
+	       ((v[0] == 'o' || v[0] == 'O') && (v[1] == 'f' || v[1] == 'F'));
+}
+
+/*
+ * rseq_slice_ext=0 on the kernel command line turns 7.x's extension off
+ * at boot, yet the prctl's GET still answers: the extension-off control
+ * of the slice-ext experiment. Nothing can be granted there.
+ */
+static bool slice_70_off_at_boot(void)
+{
+	char buf[4096], *tok, *save = NULL;
+	bool off = false;
+
+	if (fsio_read_str("/proc/cmdline", buf, sizeof(buf)))
+		return false;
+	for (tok = strtok_r(buf, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		if (!strncmp(tok, "rseq_slice_ext=", 15) && tok[15])
+			off = kernel_false(tok + 15);
+	return off;
+}
+
 /*
  * "slice-extension": either ABI; ":v5" or ":linux-7.0": that one (a
  * scenario that sets the ABI's own grant knob). The reasons are read by
@@ -164,6 +192,12 @@ static int check_slice_extension(const char *abi, char *reason, size_t len)
 	const char *has = v5 ? "the V5 patch set's ABI" :
 			  l70 ? "Linux 7.0's ABI" : "neither";
 
+	if (l70 && !v5 && slice_70_off_at_boot()) {
+		snprintf(reason, len, "the kernel's slice extension (Linux "
+			 "7.0's ABI) is off: rseq_slice_ext= on its command "
+			 "line turns it off at boot");
+		return 0;
+	}
 	if (!abi && (v5 || l70))
 		return 1;
 	if (abi && !strcmp(abi, "v5") && v5)

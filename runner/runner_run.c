@@ -34,6 +34,7 @@
 #include "runner_cgroup.h"
 #include "runner_cyclictest.h"
 #include "runner_env.h"
+#include "runner_kstat.h"
 #include "runner_manifest.h"
 #include "runner_mount.h"
 #include "runner_priv.h"
@@ -168,6 +169,9 @@ static bool suite_needs(const struct suite *s, bool tracefs)
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_tunables; j++)
 			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
+				return true;
+		for (j = 0; !tracefs && j < sc->nr_expects; j++)
+			if (!strcmp(sc->expects[j].workload, KSTAT_RSEQ_SOURCE))
 				return true;
 		if (tracefs && sc->tool == SUITE_TOOL_TIMERLAT)
 			return true;

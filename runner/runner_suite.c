@@ -22,6 +22,7 @@
 
 #include "ctline.h"
 #include "parse.h"
+#include "runner_kstat.h"
 #include "runner_req.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
@@ -218,6 +219,9 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 					 "a control but is compared with nothing (add "
 					 "compare = BASELINE)", sc->name);
 	for (i = 0; i < sc->nr_expects; i++) {
+		/* The kernel's counters, not a workload (runner_kstat.h). */
+		if (!strcmp(sc->expects[i].workload, KSTAT_RSEQ_SOURCE))
+			continue;
 		for (j = 0; j < sc->nr_workloads; j++)
 			if (!strcmp(sc->workloads[j].alias,
 				    sc->expects[i].workload))

@@ -63,8 +63,9 @@ enum expect_op { EXPECT_GT, EXPECT_GE, EXPECT_LT, EXPECT_LE, EXPECT_EQ,
 
 struct suite_expect {
 	char *text;		/* "inject.spins > 0" */
-	char *workload;		/* alias */
+	char *workload;		/* alias, or "rseq-stats" (the kernel's) */
 	char *key;		/* key (dotted path) in its summary */
+	char *why;		/* after ": ", the reason when false; or NULL */
 	enum expect_op op;
 	double value;
 	unsigned int line;

@@ -99,6 +99,7 @@ static void free_scenario(struct suite_scenario *sc)
 		free(sc->expects[i].text);
 		free(sc->expects[i].workload);
 		free(sc->expects[i].key);
+		free(sc->expects[i].why);
 	}
 	free(sc->workloads);
 	free(sc->tunables);

@@ -145,13 +145,21 @@ static void add_expect(struct suite_parser *p, const char *val)
 	};
 	struct suite_scenario *sc = runner_suite_cur_scenario(p);
 	struct suite_expect *e;
-	char *copy, *pos = NULL, *lhs, *rhs, *dot;
+	char *copy, *pos = NULL, *lhs, *rhs, *dot, *why = NULL;
 	size_t i, oplen = 0;
 	double num;
 
 	copy = strdup(val);
 	if (!runner_suite_check_alloc(p, copy))
 		return;
+	/* "COND: WORDS": WORDS is the reason when COND is false. */
+	why = strchr(copy, ':');
+	if (why) {
+		*why = '\0';
+		why = parse_strip(why + 1);
+		if (!*why)
+			goto bad;
+	}
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]) && !pos; i++) {
 		pos = strstr(copy, ops[i].s);
 		oplen = strlen(ops[i].s);
@@ -174,16 +182,22 @@ static void add_expect(struct suite_parser *p, const char *val)
 	e->line = p->line;
 	e->op = ops[i].op;
 	e->value = num;
-	e->text = strdup(val);
 	e->workload = strdup(lhs);
 	e->key = strdup(dot + 1);
+	if (asprintf(&e->text, "%s.%s %s %s", lhs, dot + 1, ops[i].s,
+		     rhs) < 0)
+		e->text = NULL;
+	if (why) {
+		e->why = strdup(why);
+		runner_suite_check_alloc(p, e->why);
+	}
 	runner_suite_check_alloc(p, e->text);
 	runner_suite_check_alloc(p, e->workload);
 	runner_suite_check_alloc(p, e->key);
 	goto out;
 bad:
 	runner_suite_perr(p, p->line, "expect: '%s' is not WORKLOAD.KEY OP NUMBER "
-			  "(OP: > >= < <= == !=)", val);
+			  "[: REASON] (OP: > >= < <= == !=)", val);
 out:
 	free(copy);
 }

@@ -8,6 +8,7 @@
 # run and be judged, Steven Rostedt's numbers must stand beside ours.
 # Then the INVALID path: an extend scenario whose kernel granted nothing.
 source "$(dirname "$0")/../lib.sh"
+jqe() { jq -e "$1" "$2" >/dev/null; }
 
 export RTGATE_KBUILD_SOURCE=synthetic
 cd "$TOP" || exit 1
@@ -86,5 +87,82 @@ is "$(jget "$j2" '.comparisons[0].verdict')" INVALID "... the comparison is INVA
 check "... because the treatment did not happen" -- grep -q \
 	'extensions_granted = 0 (the treatment did not happen)' \
 	<<<"$(jget "$j2" '.comparisons[0].reason')"
+
+# The same with the counts of a real run on Linux 7.3 that asked and was
+# never granted (tests/fixtures/extend-sched/README.md), replayed as the
+# workload's summary: requests > 0, grants == 0 is INVALID with the
+# suite's reason, and the report says so instead of a latency verdict.
+FX=$TOP/tests/fixtures/extend-sched
+cat >"$T/never.suite" <<SUITE
+[suite]
+repetitions = 2
+[measure]
+; -d 0: every thread at 1 ms, so none is cut short on a busy machine
+cyclictest = --smp -p95 -m -d 0
+loops = 500
+[scenario idle]
+[scenario extend]
+compare  = idle
+workload = as=extend-sched $FX/replay.sh $FX/never-granted.json
+expect   = extend-sched.extension_requests > 0: extend-sched asked for no extension
+expect   = extend-sched.extensions_granted > 0: the extension was never granted
+expect   = rseq-stats.sgrant > 0: the kernel's rseq/stats counted no grant
+[scenario granted]
+compare  = idle
+workload = as=extend-sched $FX/replay.sh $FX/granted.json
+expect   = extend-sched.extensions_granted > 0: the extension was never granted
+SUITE
+check "the recorded summary asked and was never granted" -- jqe \
+	'.abi == "linux-7.0" and .extension_requests > 0 and .extensions_granted == 0' \
+	"$FX/never-granted.json"
+"$RTGATE" run "$T/never.suite" --no-history >"$T/out3" 2>&1
+is "$?" 2 "never granted: exit 2 (invalid), not a pass"
+d3=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")
+j3=$d3/report.json
+v3() { jget "$j3" ".comparisons[] | select(.candidate == \"$1\") | .$2"; }
+is "$(v3 extend verdict)" INVALID "... the comparison is INVALID"
+# The side's own reason (the comparison's names the baseline first when
+# this busy machine also cut an idle repetition short).
+sc3() { jget "$j3" ".scenarios[] | select(.name == \"$1\") | $2"; }
+is "$(sc3 extend .status)" invalid "report.json: the extend side is invalid"
+check "... saying the extension was never granted, with the count" -- grep -q \
+	'the extension was never granted: extend-sched.extensions_granted = 0 (expect extend-sched.extensions_granted > 0)' \
+	<<<"$(sc3 extend .reason)"
+check "... and only that: it did ask" -- bash -c \
+	'! grep -q "asked for no extension" <<<"$1"' _ "$(sc3 extend .reason)"
+check "the manifest keeps the reason in every repetition" -- jqe \
+	'[.scenarios[] | select(.name == "extend") | .repetitions[] | .status == "invalid" and (.reason | test("the extension was never granted"))] | all and length == 2' \
+	"$d3/manifest.json"
+# This kernel has no rseq/stats: the counter expect is not checked, and
+# no repetition carries counters it did not read.
+if [ -e /sys/kernel/debug/rseq/stats ]; then
+	skip "this kernel has rseq/stats" "no counters without the file"
+else
+	check "no rseq/stats here: none in the manifest, none in the reason" -- \
+		jqe '[.scenarios[].repetitions[] | has("rseq_stats")] | any | not' \
+		"$d3/manifest.json"
+fi
+check "the granted replay passes its expect" -- jqe \
+	'[.scenarios[] | select(.name == "granted") | .repetitions[].reason // "" | test("never granted")] | any | not' \
+	"$d3/manifest.json"
+# The analyzer shows the kernel's counters a run kept (here added to the
+# manifest as a 7.3 run with CONFIG_RSEQ_STATS writes them) beside the
+# workload's, per valid repetition, in report.txt and report.json.
+jq '(.scenarios[] | select(.name == "granted") | .repetitions[]) += {rseq_stats: {exit: 70000, sgrant: 912, sexpir: 3, srevok: 40, syield: 905, sabort: 0}}' \
+	"$d3/manifest.json" >"$T/m.json" && cp "$T/m.json" "$d3/manifest.json"
+"$RTGATE" report "$d3" >/dev/null 2>"$T/report.err"
+nok=$(jq '[.scenarios[] | select(.name == "granted") | .repetitions[] | select(.status == "ok")] | length' "$d3/manifest.json")
+if [ "$nok" -gt 0 ]; then
+	check "report.txt: the kernel's grants beside the workload's" -- grep -qE \
+		"^kernel rseq/stats: sgrant 912( \\| 912)*, sexpir 3( \\| 3)*, srevok 40( \\| 40)*, syield 905( \\| 905)*, sabort 0( \\| 0)* \\(per repetition\\)$" \
+		"$d3/report.txt"
+	is "$(sc3 granted '.repetitions[0].rseq_stats.sgrant')" 912 \
+		"report.json: each repetition's rseq_stats"
+else
+	skip "this busy machine cut every granted repetition short" \
+		"the kernel's counters in the reports"
+fi
+is "$(sc3 idle '[.repetitions[] | has("rseq_stats")] | any')" false \
+	"... and none where the run kept none"
 is "$(leftover_procs | wc -l)" 0 "no process left behind"
 done_testing

@@ -91,6 +91,8 @@ static const char complete[] =
 	"requires = sched-features, sysctl:kernel.sched_rr_timeslice_ms\n"
 	"expect = hb.work_done > 0\n"
 	"expect = inject.spins >= 10\n"
+	"expect = inject.spins>0 : the spinner never spun \n"
+	"expect = rseq-stats.sgrant > 0: no grant in rseq/stats\n"
 	"\n"
 	"[reference idle]\n"
 	"source = somewhere\n"
@@ -151,8 +153,16 @@ static void test_complete(void **state)
 	assert_int_equal(load->tunables[3].kind, TUNABLE_BASE_SLICE);
 	/* The suite's requirements are every scenario's too. */
 	assert_int_equal(runner_strv_len(load->requires), 4);
-	assert_int_equal(load->nr_expects, 2);
+	assert_int_equal(load->nr_expects, 4);
 	assert_int_equal(load->expects[1].op, EXPECT_GE);
+	assert_null(load->expects[1].why);
+	/* "COND: WORDS": the condition, normalised, and its reason. */
+	assert_string_equal(load->expects[2].text, "inject.spins > 0");
+	assert_string_equal(load->expects[2].why, "the spinner never spun");
+	/* The kernel's rseq counters are no workload, yet may be expected. */
+	assert_string_equal(load->expects[3].workload, "rseq-stats");
+	assert_string_equal(load->expects[3].key, "sgrant");
+	assert_string_equal(load->expects[3].why, "no grant in rseq/stats");
 
 	/* scaled(N) follows the duration scale, rounded, at least 1. */
 	assert_int_equal(runner_suite_workload_argv(&load->workloads[0], 0.1, &argv,
@@ -311,6 +321,10 @@ static const struct bad_case bad_cases[] = {
 	  "expect = inject.spins about 3\n", 7, "WORKLOAD.KEY OP NUMBER" },
 	{ "expect-unknown-workload", HEAD "[scenario a]\nworkload = inject\n"
 	  "expect = hb.runs > 0\n", 7, "no workload named 'hb'" },
+	{ "expect-empty-reason", HEAD "[scenario a]\nworkload = inject\n"
+	  "expect = inject.spins > 0:  \n", 7, "[: REASON]" },
+	{ "expect-reason-no-number", HEAD "[scenario a]\nworkload = inject\n"
+	  "expect = inject.spins > : none\n", 7, "WORKLOAD.KEY OP NUMBER" },
 	{ "runner-option", "[measure]\ncyclictest = -p95 -q\n", 2,
 	  "'-q' is the runner's" },
 	{ "runner-option-json", "[measure]\ncyclictest = --json=x\n", 2,

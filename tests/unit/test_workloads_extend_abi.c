@@ -4,8 +4,11 @@
  * This machine's kernel has neither slice-extension ABI, so the kernel's
  * side is played by the test: it writes the rseq fields the way each ABI
  * documents (the grant clears the request), and ext_end() must count what
- * the kernel said. The rseq area is glibc's own registration.
+ * the kernel said. The rseq area is glibc's own registration. The length
+ * extend_rseq.c registers when it owns the area is checked against the
+ * rules of Linux 7.3's rseq_length_valid().
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "workloads/extend-sched/extend_abi.h"
+#include "workloads/extend-sched/extend_rseq.h"
 
 /*
  * The layout as the ABIs define it, written out here independently of
@@ -47,20 +51,28 @@ static uint8_t *slice_granted(void)
 
 static void test_detect_none_here(void **state)
 {
+	struct ext_rseq_info rseq;
 	struct ext_abi_info info;
 
 	(void)state;
-	ext_abi_detect(&info);
+	ext_rseq_setup(&rseq);
+	ext_abi_detect(&info, &rseq);
 	assert_int_equal(info.abi, EXT_ABI_NONE);
 	if (!__rseq_size) {
-		assert_non_null(strstr(info.reason, "glibc did not register"));
+		/* glibc.pthread.rseq=0: our own 32-byte area on 6.x */
+		assert_int_equal(info.rseq.owner, EXT_RSEQ_OWN);
+		assert_int_equal(info.rseq.len, 32);
 		return;
 	}
+	assert_int_equal(info.rseq.owner, EXT_RSEQ_GLIBC);
+	assert_string_equal(ext_rseq_owner_name(info.rseq.owner), "glibc");
 	/* 6.18 has neither ABI: "none", with both probes' reasons. */
 	assert_string_equal(ext_abi_name(info.abi), "none");
 	assert_non_null(strstr(info.reason, "PR_RSEQ_SLICE_EXTENSION"));
 	assert_non_null(strstr(info.reason, "QUERY_CS_FLAGS"));
-	assert_int_equal(info.rseq_size, __rseq_size);
+	assert_int_equal(info.rseq.glibc_size, __rseq_size);
+	/* glibc registers at least the original 32 bytes. */
+	assert_true(info.rseq.len >= 32 && info.rseq.len >= __rseq_size);
 	assert_int_equal(ext_thread_enable(EXT_ABI_NONE), 0);
 }
 
@@ -98,15 +110,49 @@ static void test_linux70_granted(void **state)
 	*slice_granted() = 1;
 	ext_end(EXT_ABI_LINUX70, &res);	/* rseq_slice_yield: ENOSYS here */
 	assert_true(res.granted);
+	assert_false(res.dropped);
 	assert_true(res.yielded);
+	assert_false(res.yield_in_grant);	/* ENOSYS is not 1 */
 	*slice_granted() = 0;
 
-	/* Granted, then rescheduled anyway: granted cleared, no yield. */
+	/*
+	 * Rescheduled (or a grant revoked): the kernel cleared all of
+	 * slice_ctrl. No grant seen: dropped, not granted, no yield.
+	 */
 	ext_request(EXT_ABI_LINUX70);
 	*slice_request() = 0;
 	ext_end(EXT_ABI_LINUX70, &res);
-	assert_true(res.granted);
+	assert_false(res.granted);
+	assert_true(res.dropped);
 	assert_false(res.yielded);
+}
+
+/* Linux 7.3's rseq_length_valid() and rseq_alloc_align(), as numbers. */
+static void test_rseq_len(void **state)
+{
+	unsigned int len, align;
+
+	(void)state;
+	/* 7.3: feature size 33, alignment 64: 64 bytes, above 32 (v2) */
+	assert_int_equal(ext_rseq_len(33, 64, &len, &align), 0);
+	assert_int_equal(len, 64);
+	assert_int_equal(align, 64);
+	/* a feature size past the alignment rounds up to it */
+	assert_int_equal(ext_rseq_len(72, 128, &len, &align), 0);
+	assert_int_equal(len, 128);
+	/* an alignment below 32 is raised to the original 32 */
+	assert_int_equal(ext_rseq_len(40, 16, &len, &align), 0);
+	assert_int_equal(len, 64);
+	assert_int_equal(align, 32);
+	/* before 7.0 (28 on 6.18, 20 before mm_cid) and no auxv: v1 */
+	assert_int_equal(ext_rseq_len(28, 32, &len, &align), 0);
+	assert_int_equal(len, 32);
+	assert_int_equal(ext_rseq_len(0, 0, &len, &align), 0);
+	assert_int_equal(len, 32);
+	assert_int_equal(align, 32);
+	/* nonsense from the auxv is refused, not registered */
+	assert_int_equal(ext_rseq_len(33, 48, &len, &align), -EINVAL);
+	assert_int_equal(ext_rseq_len(8192, 64, &len, &align), -EINVAL);
 }
 
 static void test_v5(void **state)
@@ -150,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_detect_none_here),
 		cmocka_unit_test(test_linux70_not_granted),
 		cmocka_unit_test(test_linux70_granted),
+		cmocka_unit_test(test_rseq_len),
 		cmocka_unit_test(test_v5),
 	};
 

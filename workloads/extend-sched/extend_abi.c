@@ -5,13 +5,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "workloads/extend-sched/extend_abi.h"
+#include "workloads/extend-sched/extend_rseq.h"
 
 /*
  * struct rseq offsets, written out because the installed uapi header may
@@ -21,8 +21,6 @@
 #define RSEQ_OFF_FLAGS		16
 #define RSEQ_OFF_SLICE_CTRL	28
 #define RSEQ_SLICE_END		32
-/* Every kernel refuses an rseq registration shorter than this. */
-#define RSEQ_MIN_REGISTERED	32
 
 /* V5/V6 series */
 #define V5_FLAG_QUERY_CS_FLAGS	(1U << 1)
@@ -33,9 +31,8 @@
 #define PR_RSEQ_SLICE_EXTENSION		79
 #define PR_RSEQ_SLICE_EXTENSION_SET	2
 #define PR_RSEQ_SLICE_EXT_ENABLE	1
-#ifndef AT_RSEQ_FEATURE_SIZE
-#define AT_RSEQ_FEATURE_SIZE		27
-#endif
+#define L70_FLAG_SLICE_EXT_AVAILABLE	(1U << 4)	/* in rseq->flags */
+#define L70_ENOTSUPP			524	/* kernel-internal errno */
 #if defined(__NR_rseq_slice_yield)
 #define NR_RSEQ_SLICE_YIELD	__NR_rseq_slice_yield
 #elif defined(__x86_64__)
@@ -44,24 +41,19 @@
 #define NR_RSEQ_SLICE_YIELD	-1	/* unknown here: the ABI is unusable */
 #endif
 
-static inline char *rseq_area(void)
-{
-	return (char *)__builtin_thread_pointer() + __rseq_offset;
-}
-
 static inline uint32_t *rseq_flags(void)
 {
-	return (uint32_t *)(rseq_area() + RSEQ_OFF_FLAGS);
+	return (uint32_t *)(ext_rseq_area() + RSEQ_OFF_FLAGS);
 }
 
 static inline uint8_t *slice_request(void)
 {
-	return (uint8_t *)(rseq_area() + RSEQ_OFF_SLICE_CTRL);
+	return (uint8_t *)(ext_rseq_area() + RSEQ_OFF_SLICE_CTRL);
 }
 
 static inline uint8_t *slice_granted(void)
 {
-	return (uint8_t *)(rseq_area() + RSEQ_OFF_SLICE_CTRL + 1);
+	return (uint8_t *)(ext_rseq_area() + RSEQ_OFF_SLICE_CTRL + 1);
 }
 
 const char *ext_abi_name(enum ext_abi abi)
@@ -76,23 +68,60 @@ const char *ext_abi_name(enum ext_abi abi)
 	}
 }
 
+static const char *errno_name(int err, char *buf, size_t len)
+{
+	if (err == L70_ENOTSUPP)
+		return "ENOTSUPP (524)";
+	snprintf(buf, len, "%s", strerror(err));
+	return buf;
+}
+
+/* Why the prctl said ENOTSUPP, from what the registration tells. */
+static void why_not_supported(const struct ext_abi_info *info, char *why,
+			      size_t len)
+{
+	const struct ext_rseq_info *r = &info->rseq;
+
+	if (r->len <= RSEQ_SLICE_END && r->feature_size > RSEQ_SLICE_END) {
+		snprintf(why, len, "prctl(PR_RSEQ_SLICE_EXTENSION): ENOTSUPP "
+			 "(524): the rseq area is registered with %u bytes "
+			 "(%s) and this kernel extends only a registration "
+			 "longer than 32 (%s)", r->len,
+			 ext_rseq_owner_name(r->owner), r->note);
+		return;
+	}
+	if (r->len > RSEQ_SLICE_END &&
+	    !(*rseq_flags() & L70_FLAG_SLICE_EXT_AVAILABLE)) {
+		snprintf(why, len, "prctl(PR_RSEQ_SLICE_EXTENSION): ENOTSUPP "
+			 "(524): the kernel offers no slice extension to a "
+			 "%u-byte registration (rseq flags 0x%x lack "
+			 "SLICE_EXT_AVAILABLE: CONFIG_RSEQ_SLICE_EXTENSION "
+			 "off, or rseq_slice_ext=0 on its command line)",
+			 r->len, *rseq_flags());
+		return;
+	}
+	snprintf(why, len, "prctl(PR_RSEQ_SLICE_EXTENSION): ENOTSUPP (524) "
+		 "with a %u-byte registration (%s)", r->len, r->note);
+}
+
 static int probe_linux70(struct ext_abi_info *info, char *why, size_t len)
 {
-	/* glibc may report a smaller feature size than it registered. */
-	unsigned int area = info->rseq_size > RSEQ_MIN_REGISTERED ?
-			    info->rseq_size : RSEQ_MIN_REGISTERED;
+	char buf[64];
 
 	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
 		  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0)) {
-		snprintf(why, len, "prctl(PR_RSEQ_SLICE_EXTENSION): %s",
-			 strerror(errno));
+		if (errno == L70_ENOTSUPP)
+			why_not_supported(info, why, len);
+		else
+			snprintf(why, len, "prctl(PR_RSEQ_SLICE_EXTENSION): %s",
+				 errno_name(errno, buf, sizeof(buf)));
 		return 0;
 	}
-	if (area < RSEQ_SLICE_END ||
-	    (info->feature_size && info->feature_size < RSEQ_SLICE_END)) {
+	/* A registered area is never shorter than 32: it holds slice_ctrl. */
+	if (info->rseq.len < RSEQ_SLICE_END) {
 		snprintf(why, len,
-			 "linux-7.0 ABI present but rseq area %u bytes, kernel feature size %lu: slice_ctrl needs %d",
-			 area, info->feature_size, RSEQ_SLICE_END);
+			 "linux-7.0 ABI present but the rseq area is %u bytes: "
+			 "slice_ctrl needs %d", info->rseq.len, RSEQ_SLICE_END);
 		return 0;
 	}
 	if (NR_RSEQ_SLICE_YIELD < 0) {
@@ -124,26 +153,28 @@ static int probe_v5(char *why, size_t len)
 	return 1;
 }
 
-void ext_abi_detect(struct ext_abi_info *info)
+void ext_abi_detect(struct ext_abi_info *info,
+		    const struct ext_rseq_info *rseq)
 {
-	char why70[128] = "", why5[128] = "";
+	char why70[512] = "", why5[128] = "";
 
 	memset(info, 0, sizeof(*info));
-	info->rseq_size = __rseq_size;
-	info->feature_size = getauxval(AT_RSEQ_FEATURE_SIZE);
-	if (!__rseq_size) {
+	info->rseq = *rseq;
+	if (rseq->owner == EXT_RSEQ_NONE) {
 		/*
-		 * glibc did not register (glibc.pthread.rseq=0). Probing now
-		 * could register our scratch area on a newer kernel.
+		 * No area on this thread. Probing now could register the
+		 * V5 query's scratch area on a newer kernel.
 		 */
 		snprintf(info->reason, sizeof(info->reason),
-			 "glibc did not register rseq (__rseq_size is 0; GLIBC_TUNABLES=glibc.pthread.rseq=0?)");
+			 "no rseq area: %s", rseq->note[0] ? rseq->note :
+			 "glibc did not register one");
 		return;
 	}
 	if (probe_linux70(info, why70, sizeof(why70))) {
 		info->abi = EXT_ABI_LINUX70;
 		snprintf(info->reason, sizeof(info->reason),
-			 "prctl(PR_RSEQ_SLICE_EXTENSION) enabled");
+			 "prctl(PR_RSEQ_SLICE_EXTENSION) enabled; %s",
+			 rseq->note);
 		return;
 	}
 	/* Safe now: this thread has an rseq, so no kernel registers ours. */
@@ -186,7 +217,7 @@ void ext_end(enum ext_abi abi, struct ext_result *res)
 	uint32_t flags;
 
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	res->granted = res->yielded = false;
+	memset(res, 0, sizeof(*res));
 	if (abi == EXT_ABI_V5) {
 		flags = __atomic_fetch_and(rseq_flags(),
 					   ~(V5_CS_DELAY_RESCHED |
@@ -199,12 +230,20 @@ void ext_end(enum ext_abi abi, struct ext_result *res)
 			res->yielded = true;
 		}
 	} else if (abi == EXT_ABI_LINUX70) {
+		/*
+		 * Request withdrawn first: from here on the kernel cannot
+		 * grant, so a granted it set before is still there to see
+		 * (until a reschedule, which clears both: then the grant is
+		 * lost to us and counted as dropped).
+		 */
 		uint8_t req = __atomic_exchange_n(slice_request(), 0,
 						  __ATOMIC_RELAXED);
 
-		res->granted = !req;
-		if (__atomic_load_n(slice_granted(), __ATOMIC_RELAXED)) {
-			syscall(NR_RSEQ_SLICE_YIELD);
+		res->granted = __atomic_load_n(slice_granted(),
+					       __ATOMIC_RELAXED);
+		res->dropped = !req && !res->granted;
+		if (res->granted) {
+			res->yield_in_grant = syscall(NR_RSEQ_SLICE_YIELD) == 1;
 			res->yielded = true;
 		}
 	}

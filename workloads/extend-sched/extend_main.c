@@ -164,10 +164,16 @@ static const char *mode_name(const struct ext_params *p)
 
 static void add_abi(cJSON *s, const struct ext_abi_info *abi)
 {
+	const struct ext_rseq_info *r = &abi->rseq;
+
 	wl_summary_str(s, "abi", ext_abi_name(abi->abi));
 	wl_summary_str(s, "abi_reason", abi->reason);
-	wl_summary_u64(s, "rseq_size", abi->rseq_size);
-	wl_summary_u64(s, "rseq_feature_size", abi->feature_size);
+	wl_summary_str(s, "rseq_owner", ext_rseq_owner_name(r->owner));
+	wl_summary_u64(s, "rseq_size", r->len);
+	wl_summary_u64(s, "glibc_rseq_size", r->glibc_size);
+	wl_summary_u64(s, "rseq_feature_size", r->feature_size);
+	wl_summary_u64(s, "rseq_align", r->align);
+	wl_summary_bool(s, "rseq_reexec", r->reexec);
 }
 
 static int print_summary(const struct ext_params *p,
@@ -198,7 +204,9 @@ static int print_summary(const struct ext_params *p,
 	wl_summary_u64(s, "contended", st->contended);
 	wl_summary_u64(s, "extension_requests", st->requests);
 	wl_summary_u64(s, "extensions_granted", st->granted);
+	wl_summary_u64(s, "requests_dropped", st->dropped);
 	wl_summary_u64(s, "yields", st->yields);
+	wl_summary_u64(s, "yields_in_grant", st->yields_in_grant);
 	wl_summary_num(s, "hold_max_us", st->hold_max_ns / 1e3, 3);
 	wl_summary_num(s, "hold_avg_us", st->hold_sum_ns / 1e3 / n, 3);
 	wl_summary_num(s, "wait_max_us", st->wait_max_ns / 1e3, 3);
@@ -233,19 +241,23 @@ int main(int argc, char **argv)
 		.sleep_step_ns = 27 * US, .busy_spin_ns = 1 * US,
 		.busy_sleep_ns = 10 * US,
 	};
+	struct ext_rseq_info rseq;
 	struct ext_abi_info abi;
 	struct ext_lock_stats st = { 0 };
 	uint64_t start, deadline, busy_loops = 0;
 	struct ext_run *run = NULL;
 	int ret, error = 0;
 
+	/* Before wl_init() takes the ready fd (close-on-exec). */
+	ext_rseq_reexec_if_needed(argv);
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	sched_getaffinity(0, sizeof(p.cpus), &p.cpus);
 	ret = parse_args(argc, argv, &p);
 	if (ret == 1 || ret < 0)
 		return wl_opt_exit(ret, usage);
-	ext_abi_detect(&abi);
+	ext_rseq_setup(&rseq);
+	ext_abi_detect(&abi, &rseq);
 	if (ret == 2)
 		return print_abi(&abi) ? WL_EXIT_FAILURE : WL_EXIT_OK;
 

@@ -34,8 +34,10 @@ struct ext_lock_stats {
 	uint64_t acquisitions;
 	uint64_t contended;
 	uint64_t requests;
-	uint64_t granted;
-	uint64_t yields;
+	uint64_t granted;	/* the kernel said so (slice_ctrl.granted) */
+	uint64_t dropped;	/* request cleared without a grant seen */
+	uint64_t yields;	/* yield system calls made after a grant */
+	uint64_t yields_in_grant;	/* rseq_slice_yield() returned 1 */
 	uint64_t hold_sum_ns, hold_max_ns;
 	uint64_t wait_sum_ns, wait_max_ns;
 };

@@ -106,7 +106,9 @@ static void end_request(struct ext_thread *t, enum ext_abi abi)
 
 	ext_end(abi, &res);
 	t->st.granted += res.granted;
+	t->st.dropped += res.dropped;
 	t->st.yields += res.yielded;
+	t->st.yields_in_grant += res.yield_in_grant;
 	/* After the yield: a marker's write is a system call. */
 	if (res.granted)
 		trace_marker_printf(&t->run->mk, "extend-sched: CPU %d lock "
@@ -174,9 +176,13 @@ static void *lock_thread(void *arg)
 	int ret;
 
 	ret = set_sched(t);
+	/* The control too: both sides run with the same registration. */
+	if (!ret)
+		ret = ext_rseq_thread_register();
 	if (!ret)
 		ret = ext_thread_enable(p->abi);
 	if (ret) {
+		ext_rseq_thread_unregister();
 		thread_fail(t->run, ret, "lock thread setup");
 		return NULL;
 	}
@@ -186,6 +192,7 @@ static void *lock_thread(void *arg)
 			atomic_fetch_add(&t->run->warm, 1);
 		sleep_for(pause);
 	}
+	ext_rseq_thread_unregister();
 	return NULL;
 }
 
@@ -289,7 +296,9 @@ void ext_run_finish(struct ext_run *run, struct ext_lock_stats *total,
 		total->contended += s->contended;
 		total->requests += s->requests;
 		total->granted += s->granted;
+		total->dropped += s->dropped;
 		total->yields += s->yields;
+		total->yields_in_grant += s->yields_in_grant;
 		total->hold_sum_ns += s->hold_sum_ns;
 		total->wait_sum_ns += s->wait_sum_ns;
 		if (s->hold_max_ns > total->hold_max_ns)
