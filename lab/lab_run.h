@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "lab_clock.h"
+
 #define LAB_MAX_ARGS 32
 
 struct lab_run_params {
@@ -33,6 +35,7 @@ struct lab_run_params {
 	const char *results_dir;	/* where results/<run-id> go */
 	const char *label;		/* a word in the work folder's name */
 	bool tcg_single;		/* -accel tcg,thread=single */
+	struct lab_clock clock;		/* --clock: host or icount:N */
 	bool rerun_on_crash;		/* a crash under multi-threaded TCG is
 					 * booted again single-threaded */
 };
