@@ -63,14 +63,6 @@ struct an_system {
 void an_system_from_manifest(const cJSON *m, const char *label,
 			     struct an_system *sys);
 /*
- * The clock a run's latencies were measured in (the manifest's lab.clock,
- * docs/kernels.md): "icount:3" in the quiet lab; "host" for a run outside
- * the lab and a lab run on the host's clock. @statement ("" outside the
- * lab) says what its microseconds mean.
- */
-void an_system_clock(const cJSON *m, char *name, size_t nlen,
-		     char *statement, size_t slen);
-/*
  * Latencies of different clocks are never compared: 0 when the @n
  * systems share one, else an error naming both and -EINVAL.
  */

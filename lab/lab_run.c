@@ -390,6 +390,32 @@ static cJSON *json_lab(const struct run_ctx *c)
 	return o;
 }
 
+/*
+ * The lab's wall-clock limit ended the guest mid-run: the manifest that
+ * came back (written after every repetition) keeps the repetitions that
+ * completed and says why the rest are missing -- incomplete, never a
+ * pass, whatever the guest last wrote.
+ */
+static void mark_cut(struct run_ctx *c, cJSON *m)
+{
+	char reason[512], where[200] = "";
+
+	if (c->crash.scenario[0])
+		rtpaths_fmt(where, sizeof(where), " during %s rep %u%s",
+			    c->crash.scenario, c->crash.rep,
+			    c->crash.step_ended ? " (right after it ended)" :
+			    "");
+	rtpaths_fmt(reason, sizeof(reason), "the lab's wall-clock limit "
+		    "(--timeout %u s) ran out%s: QEMU was killed; the "
+		    "repetitions that completed are kept, the console is in "
+		    "lab-console.log", c->qp.timeout_s, where);
+	cJSON_DeleteItemFromObject(m, "status");
+	cJSON_AddStringToObject(m, "status", "incomplete");
+	cJSON_DeleteItemFromObject(m, "status_reason");
+	cJSON_AddStringToObject(m, "status_reason", reason);
+	pr_err("lab: %s", reason);
+}
+
 /* lab.json and the console log beside the manifest; manifest.lab. */
 static int annotate(struct run_ctx *c)
 {
@@ -420,6 +446,8 @@ static int annotate(struct run_ctx *c)
 	cJSON_AddStringToObject(ref, "details", "lab.json");
 	cJSON_DeleteItemFromObject(m, "lab");
 	cJSON_AddItemToObject(m, "lab", ref);
+	if (c->qr.timed_out)
+		mark_cut(c, m);
 	ret = json_write_file(path, m);
 	cJSON_Delete(m);
 out:
