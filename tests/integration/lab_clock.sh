@@ -99,4 +99,30 @@ rc=$?
 check "outside the lab vs the lab's host clock: compared (exit $rc)" -- \
 	test "$rc" -le 2
 
+# ---- a history takes only its own clock -----------------------------------
+# quiet-2 (the later sitting) judged against quiet-1: judged when both are
+# icount:3, SKIPPED (no baseline of its clock) when quiet-1 is the host's.
+REAL2=$TOP/tests/fixtures/real/quiet-2
+hist() {	# hist CLOCK_OF_QUIET_1: the later run's verdict of idle
+	rm -rf "$T/h" && mkdir -p "$T/h"
+	cp -r "$REAL"/. "$T/h/a" && cp -r "$REAL2"/. "$T/h/b"
+	jq --arg c "$1" '.lab = {clock: {name: $c}}' "$REAL/manifest.json" \
+		>"$T/h/a/manifest.json"
+	jq '.lab = {clock: {name: "icount:3"}}' "$REAL2/manifest.json" \
+		>"$T/h/b/manifest.json"
+	"$RTGATE" history import --db "$T/h/h.db" "$T/h/a" "$T/h/b" \
+		>/dev/null 2>&1
+	"$RTGATE" history changepoints --db "$T/h/h.db" --suite record \
+		2>/dev/null | awk '/^record \/ idle on/ { on = 1; next }
+			on && /20261201-175608-record/ {
+				v = $NF; if (v == "step") v = $(NF - 2)
+				print v; exit }'
+}
+v=$(hist icount:3)
+diag "icount:3 after icount:3: $v"
+check "a history of the same clock judges the run ($v)" -- \
+	test -n "$v" -a "$v" != SKIPPED
+v=$(hist host)
+is "$v" SKIPPED "a history of another clock is no baseline (SKIPPED)"
+
 done_testing
