@@ -337,6 +337,17 @@ double an_profile_can_see(const struct an_profile *pr, int cpu,
 int an_profile_reps_for(const struct an_profile *pr, int cpu,
 			const char *metric, double floor_us, double a);
 /* Schema rtgate-noise-profile/1; from_json says what is wrong (what:). */
+/*
+ * The clock a run's latencies were measured in (the manifest's lab.clock,
+ * docs/kernels.md): "icount:3" in the quiet lab; "host" for a run outside
+ * the lab and a lab run on the host's clock. @statement ("" outside the
+ * lab) says what its microseconds mean. Runs of different clocks are
+ * never compared (rtgate compare refuses; a history takes only its own).
+ */
+struct cJSON;
+void an_system_clock(const struct cJSON *m, char *name, size_t nlen,
+		     char *statement, size_t slen);
+
 struct cJSON *an_profile_json(const struct an_profile *pr);
 int an_profile_from_json(const char *what, const struct cJSON *o,
 			 struct an_profile *pr);

@@ -440,6 +440,11 @@ int an_cmd_compare(int argc, char **argv)
 	spec_system(argv[i], "baseline", sys, &r.nsystems);
 	spec_system(argv[i + 1], "candidate", sys, &r.nsystems);
 	r.systems = sys;
+	if (r.nsystems == 2 && an_systems_clock_check(sys, 2)) {
+		ret = EXIT_BAD_INPUT;
+		an_result_release(&cmp.res);
+		goto out;
+	}
 	an_report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
 	ret = emit(&r, &p, p.out_dir, true);
 	an_result_release(&cmp.res);

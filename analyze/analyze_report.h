@@ -55,11 +55,18 @@ struct an_system {
 	char suite[128], suite_sha256[72];
 	char start_time[32], end_time[32];
 	double scale;		/* --duration-scale; 0 unknown */
+	char clock[32];		/* "host", "icount:3" (an_system_clock) */
+	char clock_statement[320]; /* a lab run's; "" outside the lab */
 };
 
 /* Fills @sys from a results directory's manifest.json (cJSON). */
 void an_system_from_manifest(const cJSON *m, const char *label,
 			     struct an_system *sys);
+/*
+ * Latencies of different clocks are never compared: 0 when the @n
+ * systems share one, else an error naming both and -EINVAL.
+ */
+int an_systems_clock_check(const struct an_system *sys, size_t n);
 /* "rt (PREEMPT_RT)", "unknown (uname: PREEMPT_DYNAMIC)"; returns buf. */
 const char *an_system_preempt(const struct an_system *s, char *buf,
 			      size_t len);

@@ -320,6 +320,8 @@ static cJSON *system_json(const struct an_system *s)
 	cJSON_AddStringToObject(o, "cyclictest", s->cyclictest);
 	cJSON_AddStringToObject(o, "stress_ng", s->stress_ng);
 	cJSON_AddStringToObject(o, "suite_sha256", s->suite_sha256);
+	cJSON_AddStringToObject(o, "clock", s->clock);
+	cJSON_AddStringToObject(o, "clock_statement", s->clock_statement);
 	return o;
 }
 

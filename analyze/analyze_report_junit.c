@@ -120,6 +120,8 @@ static void junit_properties(FILE *f, const struct an_report *r)
 		property(f, "config_sha256", s->config_sha256);
 		property(f, "cyclictest", s->cyclictest);
 		property(f, "stress-ng", s->stress_ng);
+		property(f, "clock", s->clock_statement[0] ? s->clock : "");
+		property(f, "clock_statement", s->clock_statement);
 	}
 	property(f, "rtgate", RTGATE_VERSION);
 	if (r->scale > 0) {

@@ -10,6 +10,7 @@
 
 #include "analyze_report.h"
 #include "jsonio.h"
+#include "log.h"
 
 static void copy(char *dst, size_t len, const cJSON *o, const char *key)
 {
@@ -46,6 +47,45 @@ void an_system_from_manifest(const cJSON *m, const char *label,
 	copy(sys->start_time, sizeof(sys->start_time), m, "start_time");
 	copy(sys->end_time, sizeof(sys->end_time), m, "end_time");
 	sys->scale = json_get_num(suite, "duration_scale", 0);
+	an_system_clock(m, sys->clock, sizeof(sys->clock),
+			sys->clock_statement, sizeof(sys->clock_statement));
+}
+
+void an_system_clock(const cJSON *m, char *name, size_t nlen,
+		     char *statement, size_t slen)
+{
+	const cJSON *lab = cJSON_GetObjectItemCaseSensitive(m, "lab");
+	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(lab, "clock");
+
+	an_sfmt(name, nlen, "%s", json_get_str(clock, "name", "host"));
+	if (clock)
+		an_sfmt(statement, slen, "%s",
+			json_get_str(clock, "statement", ""));
+	else if (lab)
+		an_sfmt(statement, slen, "host clock (a lab run that did not "
+			"record its clock)");
+	else
+		an_sfmt(statement, slen, "%s", "");
+}
+
+int an_systems_clock_check(const struct an_system *sys, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		if (!strcmp(sys[0].clock, sys[i].clock))
+			continue;
+		pr_err("%s (%s) was measured in clock %s, %s (%s) in clock "
+		       "%s: latencies of different clocks are never compared "
+		       "(docs/kernels.md, \"The quiet lab\"); measure both "
+		       "with the same lab --clock",
+		       sys[0].label[0] ? sys[0].label : "the first run",
+		       sys[0].run_id, sys[0].clock,
+		       sys[i].label[0] ? sys[i].label : "another run",
+		       sys[i].run_id, sys[i].clock);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 const char *an_system_preempt(const struct an_system *s, char *buf,
@@ -102,6 +142,8 @@ size_t an_system_rows(const struct an_system *s, struct an_system_row *rows,
 	ROW("preemption", "%s", an_system_preempt(s, buf, sizeof(buf)));
 	if (s->cmdline[0])
 		ROW("cmdline", "%s", s->cmdline);
+	if (s->clock_statement[0])
+		ROW("clock", "%s: %s", s->clock, s->clock_statement);
 	ROW("tools", "%s%s%s%s%srtgate %s",
 	    s->cyclictest[0] ? "cyclictest " : "", s->cyclictest,
 	    s->cyclictest[0] ? ", " : "",
@@ -119,13 +161,13 @@ size_t an_system_rows(const struct an_system *s, struct an_system_row *rows,
 
 void an_report_system_txt(const struct an_report *r, FILE *f)
 {
-	struct an_system_row rows[8];
+	struct an_system_row rows[10];
 	size_t i, k, n;
 
 	for (i = 0; i < r->nsystems; i++) {
 		const struct an_system *s = &r->systems[i];
 
-		n = an_system_rows(s, rows, 8);
+		n = an_system_rows(s, rows, 10);
 		if (s->label[0])
 			fprintf(f, "%s (%s):\n", s->label, s->run_id);
 		for (k = 0; k < n; k++)

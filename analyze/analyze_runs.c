@@ -453,6 +453,10 @@ int an_compare_runs(char **dirs, size_t n, const struct analyze_params *p,
 	for (i = 0; i < n; i++)
 		an_system_from_manifest(c->res[i].manifest, c->labels[i],
 					&c->sys[i]);
+	if (an_systems_clock_check(c->sys, n)) {
+		ret = -EINVAL;
+		goto fail;
+	}
 	c->r.systems = c->sys;
 	c->r.nsystems = n;
 	an_report_finish(&c->r, incomplete);

@@ -17,7 +17,7 @@ enum {
 	OPT_BASE = 1000, OPT_SERIES, OPT_SUITE, OPT_SCENARIO, OPT_APPEND,
 	OPT_APPEND_B, OPT_REMEASURE, OPT_NAME, OPT_JOBS, OPT_ACCEL,
 	OPT_TIMEOUT, OPT_REPEAT, OPT_SCALE, OPT_TCG_THREAD, OPT_ON_CRASH,
-	OPT_MOVES,
+	OPT_MOVES, OPT_CLOCK,
 };
 
 static const struct argp_option bisect_options[] = {
@@ -54,6 +54,8 @@ static const struct argp_option bisect_options[] = {
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
 	  "longest one boot may take (default 30m)", 0 },
 	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "as lab run", 0 },
+	{ "clock", OPT_CLOCK, "host|icount[:SHIFT]", 0, "as lab run: "
+	  "icount measures every step in virtual time", 0 },
 	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "as lab run", 0 },
 	{ "verbose", 'v', NULL, 0, "the whole console of every boot", 0 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
@@ -171,6 +173,14 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		}
 		lp->tcg_single = !strcmp(arg, "single");
 		return 0;
+	case OPT_CLOCK:
+		if (lab_clock_parse(arg, &lp->clock)) {
+			cli_error(st, "--clock: host, icount or icount:SHIFT "
+				  "(0..%d), not '%s'", LAB_CLOCK_SHIFT_MAX,
+				  arg);
+			return EINVAL;
+		}
+		return 0;
 	case OPT_ON_CRASH:
 		if (strcmp(arg, "rerun") && strcmp(arg, "stop")) {
 			cli_error(st, "--on-crash: rerun or stop");
@@ -185,6 +195,11 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		if (!p->base || !p->series || !p->suite) {
 			cli_error(st, "--base, --series and --suite are "
 				   "needed");
+			return EINVAL;
+		}
+		if (lp->clock.icount && !strcmp(lp->accel, "kvm")) {
+			cli_error(st, "--clock icount runs under TCG, not "
+				  "--accel kvm");
 			return EINVAL;
 		}
 		return 0;

@@ -142,6 +142,9 @@ struct history_baseline_query {
 	double scale;			/* only runs at this --duration-scale
 					 * (0: any): a scaled run is not
 					 * comparable with full ones */
+	const char *clock;		/* only runs measured in this clock
+					 * (manifest lab.clock.name; "host"
+					 * outside the lab); NULL: any */
 };
 
 /*

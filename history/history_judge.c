@@ -225,6 +225,7 @@ struct judge_ctx {
 	struct history_run run;
 	cJSON *manifest;
 	size_t family;		/* scenarios judged, positive controls aside */
+	char clock[32];		/* baselines only of the run's own clock */
 };
 
 /*
@@ -323,6 +324,7 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		.before = c->run.start_time, .exclude_run_id = c->run.run_id,
 		.limit = c->p->history ? c->p->history : 7,
 		.scale = c->run.duration_scale > 0 ? c->run.duration_scale : 1,
+		.clock = c->clock,
 	};
 	struct an_side *base = NULL, *cand = NULL;
 	const struct an_line *line;
@@ -440,6 +442,12 @@ int history_judge_run(struct history *h, const char *run_id,
 		return ret;
 	c.manifest = cJSON_Parse(text);
 	free(text);
+	{
+		char statement[320];
+
+		an_system_clock(c.manifest, c.clock, sizeof(c.clock),
+				statement, sizeof(statement));
+	}
 	ret = history_scenarios(h, c.run.id, &sc, &ns);
 	if (ret)
 		goto out;

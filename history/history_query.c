@@ -184,6 +184,8 @@ int history_baseline(struct history *h, const struct history_baseline_query *q,
 		" AND (?6 IS NULL OR r.run_id != ?6)"
 		" AND (?8 IS NULL OR abs(coalesce(r.duration_scale, 1) - ?8)"
 		"      < 1e-9)"
+		" AND (?9 IS NULL OR coalesce(json_extract(r.manifest,"
+		"      '$.lab.clock.name'), 'host') = ?9)"
 		" ORDER BY r.start_time DESC, r.run_id DESC LIMIT ?7";
 	sqlite3_stmt *st;
 	int ret;
@@ -199,6 +201,7 @@ int history_baseline(struct history *h, const struct history_baseline_query *q,
 	sqlite3_bind_int(st, 7, q->limit ? (int)q->limit : -1);
 	if (q->scale > 0)
 		sqlite3_bind_double(st, 8, q->scale);
+	bind_opt(st, 9, q->clock);
 	ret = collect_runs(h, st, runs, n);
 	sqlite3_finalize(st);
 	return ret;

@@ -25,7 +25,7 @@ enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
        OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_TCG_THREAD,
-       OPT_ON_CRASH };
+       OPT_ON_CRASH, OPT_CLOCK };
 
 static const struct argp_option lab_opts[] = {
 	{ NULL, 0, NULL, 0, "The kernel and what runs inside:", 1 },
@@ -59,6 +59,10 @@ static const struct argp_option lab_opts[] = {
 	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "TCG's threads "
 	  "(default multi; single for scenarios that flip sched features)",
 	  2 },
+	{ "clock", OPT_CLOCK, "host|icount[:SHIFT]", 0, "the clock latencies "
+	  "are measured in: the host's (default), or QEMU's instruction "
+	  "counter, 2^SHIFT ns an instruction (default 3; single-threaded "
+	  "TCG): the quiet lab", 2 },
 	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "a guest that crashed: "
 	  "boot again single-threaded to tell a reproducible crash from a "
 	  "TCG artefact (default stop)", 2 },
@@ -170,6 +174,17 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 			return cli_error(state, "--on-crash: rerun or stop, "
 					 "not '%s'", arg);
 		p->rerun_on_crash = !strcmp(arg, "rerun");
+		return 0;
+	case OPT_CLOCK:
+		if (lab_clock_parse(arg, &p->clock))
+			return cli_error(state, "--clock: host, icount or "
+					 "icount:SHIFT (0..%d), not '%s'",
+					 LAB_CLOCK_SHIFT_MAX, arg);
+		return 0;
+	case ARGP_KEY_END:
+		if (p->clock.icount && !strcmp(p->accel, "kvm"))
+			return cli_error(state, "--clock icount runs under "
+					 "TCG, not --accel kvm");
 		return 0;
 	case OPT_RUN_SCALE:
 	case OPT_RUN_REPEAT:

@@ -41,17 +41,17 @@ static void on_console(const char *line, void *arg)
 
 int lab_qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 {
-	char smp[16], mem[16], cmdline[2048], virtfs[4200];
+	char smp[16], mem[16], cmdline[2048], virtfs[4200], icount[64];
 	const char *accel = !strcmp(p->accel, "kvm") ? "kvm" :
-			    p->tcg_single ? "tcg,thread=single" :
-			    "tcg,thread=multi";
+			    p->tcg_single || p->clock.icount ?
+			    "tcg,thread=single" : "tcg,thread=multi";
 	const char *cpu = !strcmp(p->accel, "kvm") ? "host" : "max";
 	char *argv[] = {
 		QEMU, "-accel", (char *)accel, "-cpu", (char *)cpu,
 		"-smp", smp, "-m", mem, "-nodefaults", "-display", "none",
 		"-no-reboot", "-serial", "stdio",
 		"-kernel", (char *)p->image, "-initrd", (char *)p->initrd,
-		"-append", cmdline, "-virtfs", virtfs, NULL,
+		"-append", cmdline, "-virtfs", virtfs, NULL, NULL, NULL,
 	};
 	void *arg[2] = { (void *)p, r };
 	struct toolrun t = {
@@ -69,6 +69,11 @@ int lab_qemu_boot(const struct qemu_params *p, struct qemu_result *r)
 	rtpaths_fmt(virtfs, sizeof(virtfs), "local,path=%s,mount_tag=%s,"
 		    "security_model=none,id=%s", p->share, LAB_SHARE_TAG,
 		    LAB_SHARE_TAG);
+	if (p->clock.icount) {
+		lab_clock_qemu_arg(&p->clock, icount, sizeof(icount));
+		argv[sizeof(argv) / sizeof(argv[0]) - 3] = "-icount";
+		argv[sizeof(argv) / sizeof(argv[0]) - 2] = icount;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	ret = toolrun(&t, &r->status);
 	clock_gettime(CLOCK_MONOTONIC, &b);

@@ -4,13 +4,16 @@
  * results share, the serial console logged to a file (and "rtgate..."
  * lines shown), a timeout after which QEMU is killed. KVM when the probe
  * says a guest boots with it, else TCG (latency numbers meaningless, the
- * pipeline real).
+ * pipeline real) -- or, in the quiet lab's clock (lab_clock.h),
+ * single-threaded TCG with -icount.
  */
 #ifndef RTGATE_LAB_QEMU_H
 #define RTGATE_LAB_QEMU_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "lab_clock.h"
 
 struct qemu_params {
 	const char *image;		/* bzImage / vmlinuz */
@@ -19,6 +22,7 @@ struct qemu_params {
 	const char *append;		/* more kernel command line */
 	const char *accel;		/* "kvm" or "tcg" */
 	bool tcg_single;		/* -accel tcg,thread=single */
+	struct lab_clock clock;		/* icount: single-threaded TCG too */
 	int cpus;
 	int mem_mb;
 	unsigned int timeout_s;

@@ -121,6 +121,11 @@ static void pick_accel(struct run_ctx *c)
 	cJSON *j;
 
 	rtpaths_fmt(c->accel, sizeof(c->accel), "tcg");
+	if (c->p->clock.icount && !strcmp(c->p->accel, "auto")) {
+		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
+			    "--clock icount: single-threaded TCG");
+		return;
+	}
 	if (strcmp(c->p->accel, "auto")) {
 		rtpaths_fmt(c->accel, sizeof(c->accel), "%s", c->p->accel);
 		rtpaths_fmt(c->accel_reason, sizeof(c->accel_reason),
@@ -376,12 +381,39 @@ static cJSON *json_lab(const struct run_ctx *c)
 		cJSON_AddStringToObject(o, "panic_line", c->qr.panic_line);
 	if (c->status)
 		cJSON_AddItemReferenceToObject(o, "guest", c->status);
-	cJSON_AddStringToObject(o, "tcg_threads", c->qp.tcg_single ?
-				"single" : "multi");
+	cJSON_AddStringToObject(o, "tcg_threads", c->qp.tcg_single ||
+				c->qp.clock.icount ? "single" : "multi");
+	cJSON_AddItemToObject(o, "clock", lab_clock_json(&c->qp.clock));
 	if (c->crashed)
 		cJSON_AddItemToObject(o, "crash", lab_crash_json(&c->crash));
 	cJSON_AddStringToObject(o, "console_log", "lab-console.log");
 	return o;
+}
+
+/*
+ * The lab's wall-clock limit ended the guest mid-run: the manifest that
+ * came back (written after every repetition) keeps the repetitions that
+ * completed and says why the rest are missing -- incomplete, never a
+ * pass, whatever the guest last wrote.
+ */
+static void mark_cut(struct run_ctx *c, cJSON *m)
+{
+	char reason[512], where[200] = "";
+
+	if (c->crash.scenario[0])
+		rtpaths_fmt(where, sizeof(where), " during %s rep %u%s",
+			    c->crash.scenario, c->crash.rep,
+			    c->crash.step_ended ? " (right after it ended)" :
+			    "");
+	rtpaths_fmt(reason, sizeof(reason), "the lab's wall-clock limit "
+		    "(--timeout %u s) ran out%s: QEMU was killed; the "
+		    "repetitions that completed are kept, the console is in "
+		    "lab-console.log", c->qp.timeout_s, where);
+	cJSON_DeleteItemFromObject(m, "status");
+	cJSON_AddStringToObject(m, "status", "incomplete");
+	cJSON_DeleteItemFromObject(m, "status_reason");
+	cJSON_AddStringToObject(m, "status_reason", reason);
+	pr_err("lab: %s", reason);
 }
 
 /* lab.json and the console log beside the manifest; manifest.lab. */
@@ -410,9 +442,12 @@ static int annotate(struct run_ctx *c)
 	cJSON_AddStringToObject(ref, "release", c->k.release);
 	cJSON_AddBoolToObject(ref, "preempt_rt", c->k.preempt_rt);
 	cJSON_AddStringToObject(ref, "accel", c->accel);
+	cJSON_AddItemToObject(ref, "clock", lab_clock_json(&c->qp.clock));
 	cJSON_AddStringToObject(ref, "details", "lab.json");
 	cJSON_DeleteItemFromObject(m, "lab");
 	cJSON_AddItemToObject(m, "lab", ref);
+	if (c->qr.timed_out)
+		mark_cut(c, m);
 	ret = json_write_file(path, m);
 	cJSON_Delete(m);
 out:
@@ -536,7 +571,7 @@ static int lab_dirs(struct run_ctx *c, char *lab_root, size_t len)
 
 static int run_steps(struct run_ctx *c)
 {
-	char lab_root[PATH_MAX];
+	char lab_root[PATH_MAX], clock[32];
 	int ret;
 
 	ret = lab_kernel_resolve(c->p->kernel, c->p->out_dir, &c->k);
@@ -559,12 +594,14 @@ static int run_steps(struct run_ctx *c)
 		.console_log = c->console, .verbose = c->p->verbose,
 	};
 	c->qp.tcg_single = c->p->tcg_single;
+	c->qp.clock = c->p->clock;
 	pick_accel(c);
 	c->qp.accel = c->accel;
-	pr_info("lab: booting %s (%s%s) under %s (%s); console: %s",
+	lab_clock_name(&c->qp.clock, clock, sizeof(clock));
+	pr_info("lab: booting %s (%s%s) under %s (%s), clock %s; console: %s",
 		c->k.name, c->k.release, c->k.preempt_rt ? ", PREEMPT_RT" : "",
 		!strcmp(c->accel, "kvm") ? "KVM" : "TCG", c->accel_reason,
-		c->console);
+		clock, c->console);
 	ret = lab_qemu_boot(&c->qp, &c->qr);
 	if (ret)
 		return ret;
@@ -670,7 +707,8 @@ int lab_run(const struct lab_run_params *p, struct lab_run_result *res)
 	int ret;
 
 	ret = lab_run_once(p, res);
-	if (ret || !res->crashed || !p->rerun_on_crash || p->tcg_single)
+	if (ret || !res->crashed || !p->rerun_on_crash || p->tcg_single ||
+	    p->clock.icount)
 		return ret;
 	again = calloc(1, sizeof(*again));
 	if (!again)

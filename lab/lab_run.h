@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+#include "lab_clock.h"
+
 #define LAB_MAX_ARGS 32
 
 struct lab_run_params {
@@ -34,7 +36,7 @@ struct lab_run_params {
 	const char *results_dir;	/* where results/<run-id> go */
 	const char *label;		/* a word in the work folder's name */
 	bool tcg_single;		/* -accel tcg,thread=single */
-	const char *clock;		/* "icount[:SHIFT]" or "host"/NULL */
+	struct lab_clock clock;		/* --clock: host or icount:N */
 	bool rerun_on_crash;		/* a crash under multi-threaded TCG is
 					 * booted again single-threaded */
 };

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "exitcode.h"
+#include "lab/lab_clock.h"
 #include "log.h"
 #include "parse.h"
 #include "reproduce.h"
@@ -66,15 +67,12 @@ struct reproduce_cli {
 
 static int check_clock(struct argp_state *st, const char *arg)
 {
-	uint64_t shift;
+	struct lab_clock c;
 
-	if (!strcmp(arg, "host") || !strcmp(arg, "icount"))
+	if (!lab_clock_parse(arg, &c))
 		return 0;
-	if (!strncmp(arg, "icount:", 7) &&
-	    !parse_u64_range(arg + 7, 0, 10, &shift))
-		return 0;
-	cli_error(st, "--clock: icount, icount:SHIFT (0..10) or host, not "
-		  "'%s'", arg);
+	cli_error(st, "--clock: icount, icount:SHIFT (0..%d) or host, not "
+		  "'%s'", LAB_CLOCK_SHIFT_MAX, arg);
 	return EINVAL;
 }
 

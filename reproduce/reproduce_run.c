@@ -138,7 +138,6 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 		.tcg_single = true, .cpus = 2, .mem_mb = 1024,
 		.timeout_s = c->p->timeout_s, .verbose = c->p->verbose,
 		.out_dir = c->out, .results_dir = c->runs, .label = label,
-		.clock = c->p->clock,
 	};
 	struct lab_run_result *res = calloc(1, sizeof(*res));
 	cJSON *o = cJSON_CreateObject();
@@ -149,6 +148,12 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 		free(res);
 		cJSON_Delete(o);
 		return -ENOMEM;
+	}
+	ret = lab_clock_parse(c->p->clock, &lp.clock);
+	if (ret) {
+		free(res);
+		cJSON_Delete(o);
+		return ret;
 	}
 	lp.args[lp.nr_args++] = "--duration-scale";
 	lp.args[lp.nr_args++] = c->scale;

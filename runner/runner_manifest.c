@@ -79,6 +79,7 @@ static cJSON *suite_json(const struct run *run)
 	cJSON_AddNumberToObject(m, "timeout_s", s->measure.timeout_ns / 1e9);
 	cJSON_AddNumberToObject(m, "ready_timeout_s",
 				s->measure.ready_timeout_ns / 1e9);
+	cJSON_AddNumberToObject(m, "watchdog_s", s->measure.watchdog_ns / 1e9);
 	cJSON_AddStringToObject(m, "trace", trace_capture_name(run->trace));
 	g = cJSON_AddObjectToObject(obj, "gate");
 	cJSON_AddStringToObject(g, "metric", s->gate.metric);

@@ -23,7 +23,6 @@
 #include "trace/trace.h"
 
 #define STOP_GRACE_S		5	/* SIGTERM, then SIGKILL */
-#define CT_EXTRA_S		30	/* cyclictest: -D + this at most */
 
 struct run_params {
 	const char *suite;	/* NAME or a path */

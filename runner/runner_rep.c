@@ -58,6 +58,8 @@ struct rep_ctx {
 	char **blamed;		/* who rep_invalid() already blamed */
 	bool aborted;
 	bool ct_early;		/* cyclictest stopped before its end */
+	bool watchdog;		/* the repetition outlived its watchdog */
+	bool stuck;		/* a process outlived SIGKILL */
 	size_t applied;		/* tunables written so far */
 	struct kstat_snap rseq_before;	/* debugfs rseq/stats at start */
 	struct rep_trace trace;	/* capture, when the run traces */
@@ -392,6 +394,27 @@ static void ct_lines(struct rep_ctx *c)
 			runner_progress_ctline(&c->r->progress, &t);
 }
 
+/*
+ * A process that SIGKILL does not end within the grace is stuck in the
+ * kernel (a tracer that never returns): the repetition says so and the
+ * run goes on without waiting for it forever.
+ */
+static void killed_wait(struct rep_ctx *c, struct proc *p)
+{
+	double deadline = runner_mono_now() + STOP_GRACE_S;
+
+	while (p->running && runner_mono_now() < deadline)
+		wait_some(c, 0.1);
+	if (!p->running)
+		return;
+	c->stuck = true;
+	rep_invalid(c, p->name, "%s (pid %d) did not exit within %d s of "
+		    "SIGKILL: stuck in the kernel", p->name, (int)p->pid,
+		    STOP_GRACE_S);
+	pr_err("%s (pid %d) did not exit within %d s of SIGKILL: stuck in "
+	       "the kernel; left behind", p->name, (int)p->pid, STOP_GRACE_S);
+}
+
 static void stop_proc(struct rep_ctx *c, struct proc *p)
 {
 	double deadline = runner_mono_now() + STOP_GRACE_S;
@@ -403,8 +426,36 @@ static void stop_proc(struct rep_ctx *c, struct proc *p)
 		wait_some(c, 0.1);
 	if (p->running)
 		runner_proc_signal(p, SIGKILL);
-	while (p->running)
-		wait_some(c, 0.1);
+	killed_wait(c, p);
+}
+
+/*
+ * The repetition's watchdog fired (its measurement's duration plus the
+ * suite's `watchdog` margin went by): INVALID with the reason, said on
+ * the console too (a lab run's log then shows where it hung), and the
+ * measurement's process group and the workloads are killed at once --
+ * a hung measurement has no results worth a SIGTERM's grace.
+ */
+static void watchdog_fire(struct rep_ctx *c, double limit_s)
+{
+	size_t i;
+
+	c->watchdog = true;
+	rep_invalid(c, NULL, "repetition did not end within %.0f s: killed",
+		    limit_s);
+	pr_err("watchdog: scenario %s repetition %u did not end within %.0f "
+	       "s: killed", c->sc->name, c->rr->rep, limit_s);
+	/* Their deaths by SIGKILL are this reason, not another. */
+	if (c->ct.name[0])
+		runner_strv_push(&c->blamed, c->ct.name);
+	runner_proc_signal(&c->ct, SIGKILL);
+	for (i = 0; i < c->nr_wls; i++) {
+		if (!c->wls[i].proc.running)
+			continue;
+		if (c->wls[i].proc.name[0])
+			runner_strv_push(&c->blamed, c->wls[i].proc.name);
+		runner_proc_signal(&c->wls[i].proc, SIGKILL);
+	}
 }
 
 static void measure_cyclictest(struct rep_ctx *c)
@@ -417,7 +468,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
 	struct rep_proc *rp;
-	double deadline;
+	double deadline, limit;
 	int ret;
 
 	ret = runner_ct_init(&c->ctr, m, c->r->run.scale, c->dir);
@@ -442,17 +493,15 @@ static void measure_cyclictest(struct rep_ctx *c)
 	rp->pid = c->ct.pid;
 	runner_trace_arm(&c->trace, c->ct.pid);
 	runner_progress_measure(&c->r->progress, secs);
-	deadline = runner_mono_now() + (secs ? secs + CT_EXTRA_S :
-					m->timeout_ns / 1e9);
+	limit = secs ? secs + m->watchdog_ns / 1e9 : m->timeout_ns / 1e9;
+	deadline = runner_mono_now() + limit;
 	while (c->ct.running) {
 		wait_some(c, 0.25);
 		ct_lines(c);
 		if (stop_requested(c) || workload_died(c))
 			break;
 		if (runner_mono_now() > deadline) {
-			rep_invalid(c, "cyclictest", "cyclictest did not "
-				    "finish within %.0f s", secs ?
-				    secs + CT_EXTRA_S : m->timeout_ns / 1e9);
+			watchdog_fire(c, limit);
 			break;
 		}
 	}
@@ -480,7 +529,7 @@ static void measure_timerlat(struct rep_ctx *c)
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
 	struct rep_proc *rp;
-	double deadline;
+	double deadline, limit;
 
 	if (runner_tl_init(&c->tlr, m, c->r->run.scale, c->dir))
 		return rep_invalid(c, "rtla", "cannot build rtla's command "
@@ -497,7 +546,8 @@ static void measure_timerlat(struct rep_ctx *c)
 	c->ct_started = true;
 	rp->pid = c->ct.pid;
 	runner_progress_measure(&c->r->progress, secs);
-	deadline = runner_mono_now() + secs + CT_EXTRA_S;
+	limit = secs + m->watchdog_ns / 1e9;
+	deadline = runner_mono_now() + limit;
 	while (c->ct.running) {
 		wait_some(c, 0.25);
 		while ((line = runner_proc_next_line(&c->ct)))
@@ -506,8 +556,7 @@ static void measure_timerlat(struct rep_ctx *c)
 		if (stop_requested(c) || workload_died(c))
 			break;
 		if (runner_mono_now() > deadline) {
-			rep_invalid(c, "rtla", "rtla timerlat hist did not "
-				    "finish within %u s", secs + CT_EXTRA_S);
+			watchdog_fire(c, limit);
 			break;
 		}
 	}
@@ -576,8 +625,8 @@ static void stop_all(struct rep_ctx *c)
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.running)
 			runner_proc_signal(&c->wls[i].proc, SIGKILL);
-	while (any_running(c))
-		wait_some(c, 0.1);
+	for (i = 0; i < c->nr_wls; i++)
+		killed_wait(c, &c->wls[i].proc);
 	/* Descendants that left the process group die with the leaf. */
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.cgroup[0])

@@ -328,6 +328,7 @@ static void set_defaults(struct suite *s, const char *path)
 	s->measure.histogram_us = 2000;
 	s->measure.timeout_ns = 600ULL * 1000000000ULL;
 	s->measure.ready_timeout_ns = READY_TIMEOUT_DEFAULT_S * 1000000000ULL;
+	s->measure.watchdog_ns = WATCHDOG_DEFAULT_S * 1000000000ULL;
 	s->gate.alpha = 0.05;
 	s->gate.min_increase_us = 5;
 	s->gate.min_increase_pct = 10;

@@ -114,6 +114,7 @@ struct suite_scenario {
 };
 
 #define READY_TIMEOUT_DEFAULT_S	30	/* a workload's "ready" */
+#define WATCHDOG_DEFAULT_S	30	/* beyond a measurement's duration */
 
 struct suite_measure {
 	enum suite_tool tool;
@@ -126,6 +127,9 @@ struct suite_measure {
 	unsigned int histogram_us;
 	uint64_t timeout_ns;	/* longest a repetition may take */
 	uint64_t ready_timeout_ns;	/* longest a workload may take to be ready */
+	uint64_t watchdog_ns;	/* a timed measurement's margin: a
+				 * repetition not ended within its duration
+				 * plus this is killed and INVALID */
 	int trace;		/* enum trace_capture: `trace =` */
 };
 

@@ -226,6 +226,12 @@ void runner_suite_key_measure(struct suite_parser *p, const char *name,
 			runner_suite_perr(p, p->line, "ready_timeout: '%s' is not a "
 					  "duration (e.g. 15m)", val);
 		m->ready_timeout_ns = v;
+	} else if (!strcmp(name, "watchdog")) {
+		if (parse_duration_ns(val, &v) || v < 1000000000ULL)
+			runner_suite_perr(p, p->line, "watchdog: '%s' is not a "
+					  "duration of 1s or more (e.g. 30s)",
+					  val);
+		m->watchdog_ns = v;
 	} else if (!strcmp(name, "trace")) {
 		enum trace_capture c;
 
@@ -236,7 +242,8 @@ void runner_suite_key_measure(struct suite_parser *p, const char *name,
 			m->trace = c;
 	} else {
 		runner_suite_unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
-					 "histogram, tool, timeout, trace");
+					 "histogram, tool, timeout, watchdog, "
+					 "trace");
 	}
 }
 

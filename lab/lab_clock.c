@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The lab's clocks (lab_clock.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "lab_clock.h"
+#include "parse.h"
+#include "rtpaths.h"
+
+int lab_clock_parse(const char *arg, struct lab_clock *c)
+{
+	uint64_t v;
+
+	memset(c, 0, sizeof(*c));
+	if (!arg || !strcmp(arg, "host"))
+		return 0;
+	if (strncmp(arg, "icount", 6) || (arg[6] && arg[6] != ':'))
+		return -EINVAL;
+	c->icount = true;
+	c->shift = LAB_CLOCK_SHIFT_DEFAULT;
+	if (!arg[6])
+		return 0;
+	if (parse_u64_range(arg + 7, 0, LAB_CLOCK_SHIFT_MAX, &v))
+		return -EINVAL;
+	c->shift = v;
+	return 0;
+}
+
+void lab_clock_name(const struct lab_clock *c, char *buf, size_t len)
+{
+	if (c->icount)
+		rtpaths_fmt(buf, len, "icount:%u", c->shift);
+	else
+		rtpaths_fmt(buf, len, "host");
+}
+
+void lab_clock_qemu_arg(const struct lab_clock *c, char *buf, size_t len)
+{
+	/* sleep=off needs a fixed shift (QEMU refuses it with shift=auto). */
+	rtpaths_fmt(buf, len, "shift=%u,align=off,sleep=off", c->shift);
+}
+
+void lab_clock_statement(const struct lab_clock *c, char *buf, size_t len)
+{
+	if (c->icount)
+		rtpaths_fmt(buf, len, "virtual microseconds at a fixed "
+			    "instruction rate (icount shift %u, %u ns an "
+			    "instruction): comparable between kernels "
+			    "measured the same way, never with bare metal",
+			    c->shift, 1u << c->shift);
+	else
+		rtpaths_fmt(buf, len, "host clock: the guest's time is the "
+			    "host's, so the host's pauses are in the "
+			    "latencies (milliseconds under TCG)");
+}
+
+struct cJSON *lab_clock_json(const struct lab_clock *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	char buf[320];
+
+	lab_clock_name(c, buf, sizeof(buf));
+	cJSON_AddStringToObject(o, "name", buf);
+	cJSON_AddStringToObject(o, "kind", c->icount ? "icount" : "host");
+	if (c->icount) {
+		cJSON_AddNumberToObject(o, "shift", c->shift);
+		cJSON_AddNumberToObject(o, "ns_per_insn", 1u << c->shift);
+		cJSON_AddStringToObject(o, "unit", "virtual us");
+	} else {
+		cJSON_AddStringToObject(o, "unit", "us");
+	}
+	lab_clock_statement(c, buf, sizeof(buf));
+	cJSON_AddStringToObject(o, "statement", buf);
+	return o;
+}
