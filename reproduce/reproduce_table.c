@@ -75,11 +75,14 @@ static void metric_line(const cJSON *cmp, const char *metric, double *b,
 }
 
 /*
- * extend-sched's own counts over a scenario's repetitions, as the run's
- * manifest keeps each repetition's workload summary.
+ * The grants of a scenario's repetitions, as the run's manifest keeps
+ * them: the kernel's own count (rseq/stats sgrant, where the kernel has
+ * it; else -1) and extend-sched's (the grants still standing at the end
+ * of its critical section, which a grant shorter than it never is), and
+ * extend-sched's requests.
  */
 static void grants_of(const char *run, const char *scen, double *req,
-		      double *granted)
+		      double *granted, double *sgrant)
 {
 	char path[PATH_MAX + 32];
 	const cJSON *s, *rep, *wl;
@@ -87,6 +90,7 @@ static void grants_of(const char *run, const char *scen, double *req,
 	cJSON *m;
 
 	*req = *granted = 0;
+	*sgrant = -1;
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", run);
 	if (json_read_file(path, &m, &err))
 		return;
@@ -96,8 +100,13 @@ static void grants_of(const char *run, const char *scen, double *req,
 		cJSON_ArrayForEach(rep, cJSON_GetObjectItem(s, "repetitions")) {
 			wl = cJSON_GetObjectItem(cJSON_GetObjectItem(rep,
 					"workloads"), "extend-sched");
+			const cJSON *ks = cJSON_GetObjectItem(rep, "rseq_stats");
+
 			*req += json_get_num(wl, "extension_requests", 0);
 			*granted += json_get_num(wl, "extensions_granted", 0);
+			if (cJSON_IsObject(ks))
+				*sgrant = (*sgrant < 0 ? 0 : *sgrant) +
+					  json_get_num(ks, "sgrant", 0);
 		}
 	}
 	cJSON_Delete(m);
@@ -118,7 +127,7 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 {
 	bool kernels = !strcmp(json_get_str(doc, "kind", ""), "kernels");
 	const cJSON *cmp = rep ? comparison_of(rep, row->scenario) : NULL;
-	double mb = NAN, ma = NAN, req, granted;
+	double mb = NAN, ma = NAN, req, granted, sgrant;
 	cJSON *o = cJSON_CreateObject();
 
 	if (cmp && !strcmp(row->metric, "max")) {
@@ -156,11 +165,16 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 				"");
 	if (!kernels && rep) {
 		grants_of(json_get_str(m, "report", ""), row->scenario, &req,
-			  &granted);
+			  &granted, &sgrant);
 		cJSON_AddNumberToObject(o, "requests", req);
-		cJSON_AddNumberToObject(o, "grants", granted);
+		cJSON_AddNumberToObject(o, "grants_seen", granted);
+		if (sgrant < 0)
+			cJSON_AddNullToObject(o, "grants");
+		else
+			cJSON_AddNumberToObject(o, "grants", sgrant);
 	} else {
 		cJSON_AddNullToObject(o, "requests");
+		cJSON_AddNullToObject(o, "grants_seen");
 		cJSON_AddNullToObject(o, "grants");
 	}
 	cJSON_AddNumberToObject(o, "wall_s", model_wall(m));
@@ -247,8 +261,11 @@ static void row_cells(const cJSON *r, struct cells *c)
 	fmt_pair(c->measured, sizeof(c->measured), r, "measured_before",
 		 "measured_after");
 	if (cJSON_IsNumber(g))
-		rtpaths_fmt(c->grants, sizeof(c->grants), "%.0f of %.0f",
-			    g->valuedouble, json_get_num(r, "requests", 0));
+		rtpaths_fmt(c->grants, sizeof(c->grants), "%.0f (%.0f seen)",
+			    g->valuedouble, json_get_num(r, "grants_seen", 0));
+	else if (cJSON_IsNumber(cJSON_GetObjectItem(r, "grants_seen")))
+		rtpaths_fmt(c->grants, sizeof(c->grants), "? (%.0f seen)",
+			    json_get_num(r, "grants_seen", 0));
 	else
 		rtpaths_fmt(c->grants, sizeof(c->grants), "-");
 	fmt_wall(c->wall, sizeof(c->wall), json_get_num(r, "wall_s", 0));
@@ -285,6 +302,9 @@ static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 	}
 	fprintf(f, "\npublished/measured: before -> after (base -> patched, "
 		"or the extension off -> on)\n");
+	fprintf(f, "grants: the kernel's (debugfs rseq/stats sgrant, ? without "
+		"CONFIG_RSEQ_STATS) and, seen, those extend-sched found still "
+		"standing at the end of its critical section\n");
 	fprintf(f, "clock: %s\n", strcmp(json_get_str(doc, "clock", ""),
 					  "host") ?
 		"virtual microseconds at a fixed instruction rate: comparable "

@@ -41,6 +41,8 @@ jq '.scenarios |= map(select(.name != "rt-only"))
   | (.scenarios[] | select(.name == "grant-30us") | .repetitions[]
 	| .workloads) |= {"extend-sched": {"extension_requests": 100,
 	"extensions_granted": 40, "work_done": 1, "errors": 0}}
+  | (.scenarios[] | select(.name == "grant-30us") | .repetitions[]
+	| .rseq_stats) |= {"sgrant": 50, "sexpir": 3, "srevok": 7}
   | .order |= map(.[0] |= (if . == "idle" then "off" else "grant-30us" end))' \
 	"$TOP/tests/fixtures/analyze/run-inject/manifest.json" >"$run/manifest.json"
 "$RTGATE" report "$run" --report json >/dev/null 2>"$T/err"
@@ -67,11 +69,13 @@ is "$(jget "$rows" "$row | .verdict")" \
 want_max=$(jget "$run/report.json" '[.scenarios[] | select(.name == "grant-30us") | .summary[].max_us] | max')
 is "$(jget "$rows" "$row | .measured_after")" "$want_max" \
 	"measured is the T: lines' largest Max"
-is "$(jget "$rows" "$row | .grants")" 120 "grants: the three repetitions' sum"
+is "$(jget "$rows" "$row | .grants")" 150 "grants: the kernel's rseq/stats sgrant, the repetitions' sum"
+is "$(jget "$rows" "$row | .grants_seen")" 120 "grants seen: extend-sched's own count"
 is "$(jget "$rows" "$row | .requests")" 300 "requests: the same"
 is "$(jget "$rows" '.rows[] | select(.scenario == "grant-5us") | .verdict')" \
 	"not measured" "a scenario the run lacks is not measured, never a verdict"
 check "the text table has the published pair" -- grep -q 'grant-30us .*12 -> 39' "$T/table"
+check "and the grants, the kernel's and those seen" -- grep -q 'grant-30us .* 150 (120 seen)' "$T/table"
 check "and says what the clock was" -- grep -q 'virtual microseconds at a fixed instruction rate' "$T/table"
 check "the Markdown table too" -- grep -q '^| full | grant-30us | max (us) | 12 -> 39 |' "$r/reproduce.md"
 
