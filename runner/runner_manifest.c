@@ -175,6 +175,9 @@ static cJSON *rep_json(const struct rep_result *rr)
 	if (rr->trace)
 		cJSON_AddItemToObject(obj, "trace",
 				      cJSON_Duplicate(rr->trace, 1));
+	if (rr->rtla_aa)
+		cJSON_AddItemToObject(obj, "rtla_aa",
+				      cJSON_Duplicate(rr->rtla_aa, 1));
 	return obj;
 }
 
@@ -339,6 +342,7 @@ static void runner_rep_result_free(struct rep_result *rr)
 	free(rr->finals);
 	cJSON_Delete(rr->workloads);
 	cJSON_Delete(rr->trace);
+	cJSON_Delete(rr->rtla_aa);
 	memset(rr, 0, sizeof(*rr));
 }
 

@@ -48,6 +48,7 @@ struct rep_result {
 	struct ctline *finals;	/* cyclictest's final T: lines */
 	size_t nr_finals;
 	cJSON *trace;		/* what was captured (runner_trace.h) */
+	cJSON *rtla_aa;		/* rtla's auto-analysis (runner_timerlat.h) */
 };
 
 struct scen_result {

@@ -570,6 +570,8 @@ static int prepare(struct runner *r)
 	struct env_opts env = { .tools = true };
 	int ret;
 
+	env.rtla = r->rtla[0] ? r->rtla : NULL;
+	env.rtla_aa = r->rtla_aa_path[0] ? r->rtla_aa_path : NULL;
 	r->guard.fd = -1;
 	ret = runner_state_acquire(&r->state, runner_state_dir_default(),
 				   STATE_LOCK_WAIT_S, "run", r->suite.name);
@@ -736,6 +738,7 @@ int runner_cmd_run(int argc, char **argv)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_ENVIRONMENT;
+	r->rtla_aa = -1;
 	ret = parse_args(argc, argv, &r->params);
 	if (ret) {
 		free(r);
