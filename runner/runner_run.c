@@ -61,8 +61,9 @@ static const struct argp_option run_opts[] = {
 	{ "no-history", RUN_NO_HISTORY, NULL, 0, "do not store the run in the SQLite "
 	  "history (results/rtgate.db or $RTGATE_DB)", 0 },
 	{ "trace", RUN_TRACE, "MODE", 0, "off, spikes or on: kernel events beside "
-	  "cyclictest, saved per repetition as trace.dat (default: the "
-	  "suite's `trace`, else off)", 0 },
+	  "cyclictest, saved per repetition as trace.dat; for timerlat, "
+	  "rtla's auto-analysis after each histogram (rtla-aa.txt) "
+	  "(default: the suite's `trace`, else off)", 0 },
 	{ "until-decided", RUN_UNTIL_DECIDED, NULL, 0, "then rounds of the "
 	  "INCONCLUSIVE comparisons' scenarios until each is decided, alpha "
 	  "spent over the looks (docs/statistics.md)", 0 },
