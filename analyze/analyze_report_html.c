@@ -12,6 +12,7 @@
 
 #include "analyze_plot.h"
 #include "analyze_report.h"
+#include "analyze_rtla_aa.h"
 #include "analyze_trace.h"
 #include "log.h"
 
@@ -359,6 +360,7 @@ int an_report_html(const struct an_report *r, FILE *f)
 	for (i = 0; i < r->ncmps; i++)
 		html_cmp(f, &r->cmps[i], i);
 	an_trace_html(r, f);
+	an_aa_html(r, f);
 	fprintf(f, "<section id=\"scenarios\"><h2>Scenarios</h2>\n");
 	for (i = 0; i < r->nsides; i++)
 		html_side(f, r->sides[i]);

@@ -10,6 +10,7 @@
 
 #include "analyze_hist.h"
 #include "analyze_report.h"
+#include "analyze_rtla_aa.h"
 #include "analyze_trace.h"
 
 #define REPORT_SCHEMA "rtgate-report/1"
@@ -370,5 +371,6 @@ cJSON *an_report_json(const struct an_report *r)
 	for (i = 0; i < r->ncmps; i++)
 		cJSON_AddItemToArray(arr, cmp_json(&r->cmps[i]));
 	cJSON_AddItemToObject(o, "root_causes", an_trace_json(r));
+	cJSON_AddItemToObject(o, "rtla_aa", an_aa_json(r));
 	return o;
 }

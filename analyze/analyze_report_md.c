@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze_report.h"
+#include "analyze_rtla_aa.h"
 
 /* Table cells must not break the pipe table. */
 static void md_cell(FILE *f, const char *s)
@@ -144,6 +145,7 @@ int an_report_md(const struct an_report *r, FILE *f)
 	fprintf(f, "\n## Comparisons\n\n");
 	for (i = 0; i < r->ncmps; i++)
 		md_cmp(f, &r->cmps[i]);
+	an_aa_md(r, f);
 	fprintf(f, "## Scenarios\n\n");
 	for (i = 0; i < r->nsides; i++)
 		md_side(f, r->sides[i]);

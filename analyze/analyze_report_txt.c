@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze_report.h"
+#include "analyze_rtla_aa.h"
 #include "analyze_trace.h"
 #include "textfmt.h"
 
@@ -194,6 +195,7 @@ int an_report_txt(const struct an_report *r, FILE *f)
 	for (i = 0; i < r->ncmps; i++)
 		txt_cmp(f, &r->cmps[i], width);
 	an_trace_txt(r, f);
+	an_aa_txt(r, f);
 	an_report_table(r, f, width);
 	return ferror(f) ? -EIO : 0;
 }

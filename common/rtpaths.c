@@ -77,6 +77,31 @@ int rtpaths_results(char *buf, size_t len)
 	return env_or_top(buf, len, "RTGATE_RESULTS_DIR", "results");
 }
 
+int rtpaths_tool(char *buf, size_t len, const char *name)
+{
+	const char *env = getenv("RTGATE_TOOLS_DIR");
+	char out[PATH_MAX], self[PATH_MAX];
+	size_t n;
+	int ret;
+
+	if (env && *env) {
+		ret = rtpaths_fmt(buf, len, "%s/%s", env, name);
+		return ret ? ret : access(buf, X_OK) ? -ENOENT : 0;
+	}
+	ret = rtpaths_out(out, sizeof(out));
+	if (!ret && !rtpaths_fmt(buf, len, "%s/tools/%s", out, name) &&
+	    !access(buf, X_OK))
+		return 0;
+	if (fsio_self_dir(self, sizeof(self)))
+		return -ENOENT;
+	n = strlen(self);
+	if (n <= 4 || strcmp(self + n - 4, "/bin"))
+		return -ENOENT;
+	self[n - 4] = '\0';
+	ret = rtpaths_fmt(buf, len, "%s/tools/%s", self, name);
+	return ret ? ret : access(buf, X_OK) ? -ENOENT : 0;
+}
+
 int rtpaths_in_top(char *buf, size_t len, const char *rel)
 {
 	const char *env = getenv("RTGATE_PATCHES_DIR");

@@ -20,6 +20,13 @@ int rtpaths_out(char *buf, size_t len);
 int rtpaths_cache(char *buf, size_t len);
 /* RTGATE_RESULTS_DIR, else TOP/results. Not created. */
 int rtpaths_results(char *buf, size_t len);
+/*
+ * A measurement tool rtgate built itself (`rtgate kernel tools`):
+ * RTGATE_TOOLS_DIR/NAME, else OUT/tools/NAME, else (an installed rtgate,
+ * the lab's guest) tools/NAME beside the running binary's bin/, the first
+ * that is executable; -ENOENT otherwise (the caller then looks in PATH).
+ */
+int rtpaths_tool(char *buf, size_t len, const char *name);
 /* buf = TOP/rel (for kconfigs/, suites/); RTGATE_PATCHES_DIR overrides
  * TOP/patches; an installed rtgate's BIN/../rel when TOP has none. */
 int rtpaths_in_top(char *buf, size_t len, const char *rel);

@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "kernel_build.h"
 #include "kernel_patches.h"
+#include "kernel_tools.h"
 #include "kernel_tree.h"
 #include "log.h"
 #include "parse.h"
@@ -248,6 +249,75 @@ static int do_matrix(int argc, char **argv)
 	return exitcode_of_errno(ret);
 }
 
+static const struct argp_option tools_opts[] = {
+	{ "src", OPT_SRC, "TREE", 0, "a kernel tree with tools/tracing/rtla "
+	  "(default: Debian's linux-source package, --debian)", 0 },
+	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES "
+	  "(default 6.12)", 0 },
+	{ "jobs", OPT_JOBS, "N", 0, "make -jN (1..256, default 2)", 0 },
+	{ "nice", OPT_NICE, "N", 0, "the build's nice level (0..19, default "
+	  "19)", 0 },
+	{ 0 }
+};
+
+static error_t tools_parse(int key, char *arg, struct argp_state *state)
+{
+	struct kernel_tools_params *p = state->input;
+	uint64_t v;
+
+	switch (key) {
+	case OPT_SRC: p->src = arg; break;
+	case OPT_DEBIAN: p->debian = arg; break;
+	case OPT_JOBS:
+	case OPT_NICE:
+		if (parse_u64_range(arg, key == OPT_JOBS,
+				    key == OPT_JOBS ? 256 : 19, &v))
+			return cli_error(state, "--%s: '%s' is not a valid "
+					 "number", key == OPT_JOBS ? "jobs" :
+					 "nice", arg);
+		if (key == OPT_JOBS)
+			p->jobs = v;
+		else
+			p->nice = v;
+		break;
+	case ARGP_KEY_ARG:
+		return cli_error(state, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp tools_argp = {
+	tools_opts, tools_parse, NULL,
+	"Builds the tree's rtla (tools/tracing/rtla, with timerlat "
+	"auto-analysis) into out/tools/rtla, which rtgate run and the lab's "
+	"initramfs then prefer to the rtla in PATH; no host package changes."
+	"\vout/tools/rtla.json records its version and libraries. "
+	"docs/kernels.md, \"rtla from the tree\".", NULL, NULL, NULL
+};
+
+static int kernel_tools_cmd(int argc, char **argv)
+{
+	struct kernel_tools_params p = { .nice = 19 };
+	char out[PATH_MAX], cache[PATH_MAX], path[PATH_MAX + 16];
+	int ret;
+
+	ret = cli_parse("kernel tools", &tools_argp, argc, argv, 0, &p);
+	if (ret)
+		return cli_exit(ret);
+	if (rtpaths_out(out, sizeof(out)) ||
+	    rtpaths_cache(cache, sizeof(cache)))
+		return EXIT_ENVIRONMENT;
+	p.out_dir = out;
+	p.cache_dir = cache;
+	toolrun_catch_signals();
+	ret = kernel_tools_build(&p, path, sizeof(path));
+	if (!ret)
+		printf("%s\n", path);
+	return exitcode_of_errno(ret);
+}
+
 static int kernel_build_cmd(int argc, char **argv)
 {
 	return do_build(argc, argv, false);
@@ -269,6 +339,8 @@ int kernel_cmd_kernel(int argc, char **argv)
 		  do_matrix },
 		{ "config", "[OPTION...]", "build --config-only: fragments "
 		  "merged and checked", kernel_config_cmd },
+		{ "tools", "[--src TREE | --debian SERIES]", "the tree's rtla "
+		  "into out/tools/rtla", kernel_tools_cmd },
 	};
 
 	return cli_dispatch("kernel", "Named kernels from a tree, a preemption "

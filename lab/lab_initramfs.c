@@ -17,7 +17,11 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
-/* rtla: timerlat suites measure with it (its libraries are rtgate's). */
+/*
+ * rtla: timerlat suites measure with it (its libraries are rtgate's). A
+ * tool rtgate built (out/tools/NAME, `rtgate kernel tools`) goes to
+ * /opt/rtgate/tools/NAME, beside the one in PATH (when there is one).
+ */
 const char *const lab_initramfs_default_tools[] = { "cyclictest", "hackbench",
 						"rtla", NULL };
 
@@ -142,6 +146,14 @@ static int find_in_path(const char *name, char *buf, size_t len)
 	return -ENOENT;
 }
 
+bool lab_initramfs_have_tool(const char *name)
+{
+	char path[PATH_MAX];
+
+	return !rtpaths_tool(path, sizeof(path), name) ||
+	       !find_in_path(name, path, sizeof(path));
+}
+
 static int add_program(struct ir_list *l, const char *guest,
 		       const char *host)
 {
@@ -226,6 +238,20 @@ static int gather(const struct initramfs_params *p, struct ir_list *l)
 		ret = add_host_file(l, guest, p->suite);
 	}
 	for (i = 0; !ret && i < p->nr_tools; i++) {
+		/*
+		 * rtgate's own build goes beside the guest's rtgate, where
+		 * rtpaths_tool() finds it; the one in PATH too, if any.
+		 */
+		if (!rtpaths_tool(path, sizeof(path), p->tools[i])) {
+			rtpaths_fmt(guest, sizeof(guest), "%s/%s",
+				    LAB_GUEST_TOOLS, p->tools[i]);
+			ret = add_program(l, guest, path);
+			if (ret || find_in_path(p->tools[i], path,
+						sizeof(path)))
+				continue;
+			ret = add_program(l, path, path);
+			continue;
+		}
 		if (find_in_path(p->tools[i], path, sizeof(path))) {
 			pr_err("%s is not installed; the lab's guest needs it",
 			       p->tools[i]);

@@ -11,6 +11,7 @@
 #ifndef RTGATE_LAB_INITRAMFS_H
 #define RTGATE_LAB_INITRAMFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "filehash.h"
@@ -20,6 +21,7 @@
 
 /* Where things are in the guest. */
 #define LAB_GUEST_BIN		"/opt/rtgate/bin"
+#define LAB_GUEST_TOOLS		"/opt/rtgate/tools"	/* rtpaths_tool() */
 #define LAB_GUEST_SUITES	"/opt/rtgate/suites"
 #define LAB_GUEST_MODULES	"/etc/rtgate/modules"
 #define LAB_GUEST_SHARE		"/lab"
@@ -39,6 +41,8 @@ struct initramfs_params {
  * be); stress-ng is added for suites that name it.
  */
 extern const char *const lab_initramfs_default_tools[];
+/* Whether the image can carry @name: rtgate built it or it is in PATH. */
+bool lab_initramfs_have_tool(const char *name);
 
 /*
  * Builds (or finds in the cache) the image; path receives it, hash its

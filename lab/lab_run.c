@@ -209,7 +209,8 @@ static int make_initramfs(struct run_ctx *c)
 		ip.suite = c->suite;
 	for (i = 0; lab_initramfs_default_tools[i]; i++) {
 		/* cyclictest is what suites measure with; the rest if there. */
-		if (i && !toolrun_have(lab_initramfs_default_tools[i])) {
+		if (i && !lab_initramfs_have_tool(
+				lab_initramfs_default_tools[i])) {
 			pr_warn("lab: %s is not installed; the guest will "
 				"lack it", lab_initramfs_default_tools[i]);
 			continue;

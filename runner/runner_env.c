@@ -327,8 +327,10 @@ static void tool_version(cJSON *tools, const char *name, char *const *argv,
 	}
 }
 
-static cJSON *tools_json(bool probe)
+static cJSON *tools_json(bool probe, const char *rtla, const char *aa)
 {
+	char *rl[] = { (char *)rtla, "--version", NULL };
+	char *ra[] = { (char *)aa, "--version", NULL };
 	static char *const ct[] = { "cyclictest", "--help", NULL };
 	static char *const hb[] = { "hackbench", "--help", NULL };
 	static char *const sn[] = { "stress-ng", "--version", NULL };
@@ -340,6 +342,15 @@ static cJSON *tools_json(bool probe)
 	tool_version(tools, "cyclictest", ct, "cyclictest V ");
 	tool_version(tools, "hackbench", hb, "hackbench V ");
 	tool_version(tools, "stress-ng", sn, "version ");
+	if (rtla) {
+		/* "rtla version 7.3.4"; which one (rtgate's own or PATH's) */
+		tool_version(tools, "rtla", rl, "rtla version ");
+		cJSON_AddStringToObject(tools, "rtla_path", rtla);
+	}
+	if (aa && rtla && strcmp(aa, rtla)) {
+		tool_version(tools, "rtla_aa", ra, "rtla version ");
+		cJSON_AddStringToObject(tools, "rtla_aa_path", aa);
+	}
 	return tools;
 }
 
@@ -352,6 +363,6 @@ cJSON *runner_env_record(const struct env_opts *opts)
 	cJSON_AddItemToObject(env, "host", host_json());
 	cJSON_AddItemToObject(env, "kernel", kernel_json(opts->debugfs));
 	cJSON_AddItemToObject(env, "environment", environment_json(opts));
-	cJSON_AddItemToObject(env, "tools", tools_json(opts->tools));
+	cJSON_AddItemToObject(env, "tools", tools_json(opts->tools, opts->rtla, opts->rtla_aa));
 	return env;
 }

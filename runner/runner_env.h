@@ -17,6 +17,8 @@ struct env_opts {
 	const char *tracefs;
 	const char *cgroup;	/* the run's cgroup, or NULL */
 	bool tools;		/* ask cyclictest, hackbench, stress-ng */
+	const char *rtla;	/* the rtla a timerlat suite measures with */
+	const char *rtla_aa;	/* and the one that auto-analyses */
 };
 
 /* {"host": {...}, "kernel": {...}, "environment": {...}, "tools": {...}} */

@@ -117,6 +117,33 @@ static int find_in_path(const char *name, char *buf, size_t len)
 	return ret;
 }
 
+/*
+ * The histogram is measured by the rtla in PATH (the distribution's, as
+ * before: its measurement did not change), the auto-analysis by rtgate's
+ * own build (`rtgate kernel tools`) when there is one; either serves for
+ * both when it is the only one (docs/tracing.md, "Which rtla").
+ */
+static int find_rtla(struct runner *r)
+{
+	bool own = !rtpaths_tool(r->rtla_aa_path, sizeof(r->rtla_aa_path),
+				 "rtla");
+
+	if (find_in_path("rtla", r->rtla, sizeof(r->rtla))) {
+		if (!own) {
+			pr_err("rtla is not installed: timerlat scenarios "
+			       "measure with rtla timerlat hist (Debian: "
+			       "apt-get install rtla; or build the kernel "
+			       "tree's: rtgate kernel tools)");
+			return -ENOENT;
+		}
+		snprintf(r->rtla, sizeof(r->rtla), "%s", r->rtla_aa_path);
+	}
+	if (!own)
+		snprintf(r->rtla_aa_path, sizeof(r->rtla_aa_path), "%s",
+			 r->rtla);
+	return 0;
+}
+
 /* Missing programs are a broken installation: exit 4 before any change. */
 int runner_check_tools(struct runner *r)
 {
@@ -129,12 +156,8 @@ int runner_check_tools(struct runner *r)
 		       "rt-tests; Fedora: dnf install rt-tests)");
 		return -ENOENT;
 	}
-	if (runner_suite_uses_timerlat(&r->suite) &&
-	    find_in_path("rtla", r->rtla, sizeof(r->rtla))) {
-		pr_err("rtla is not installed: timerlat scenarios measure "
-		       "with rtla timerlat hist (Debian: apt-get install rtla)");
+	if (runner_suite_uses_timerlat(&r->suite) && find_rtla(r))
 		return -ENOENT;
-	}
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const struct suite_scenario *sc = &r->suite.scenarios[i];
 

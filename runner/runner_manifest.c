@@ -179,6 +179,9 @@ static cJSON *rep_json(const struct rep_result *rr)
 	if (rr->rseq_stats)
 		cJSON_AddItemToObject(obj, "rseq_stats",
 				      cJSON_Duplicate(rr->rseq_stats, 1));
+	if (rr->rtla_aa)
+		cJSON_AddItemToObject(obj, "rtla_aa",
+				      cJSON_Duplicate(rr->rtla_aa, 1));
 	return obj;
 }
 
@@ -344,6 +347,7 @@ static void runner_rep_result_free(struct rep_result *rr)
 	cJSON_Delete(rr->workloads);
 	cJSON_Delete(rr->trace);
 	cJSON_Delete(rr->rseq_stats);
+	cJSON_Delete(rr->rtla_aa);
 	memset(rr, 0, sizeof(*rr));
 }
 

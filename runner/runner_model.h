@@ -50,6 +50,7 @@ struct rep_result {
 	cJSON *trace;		/* what was captured (runner_trace.h) */
 	cJSON *rseq_stats;	/* debugfs rseq/stats, after - before; NULL
 				 * when the kernel has none (runner_kstat.h) */
+	cJSON *rtla_aa;		/* rtla's auto-analysis (runner_timerlat.h) */
 };
 
 struct scen_result {

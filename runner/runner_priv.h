@@ -47,6 +47,9 @@ struct runner {
 	char bin_dir[PATH_MAX];
 	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
 	char rtla[PATH_MAX];		/* its path, "" without timerlat */
+	char rtla_aa_path[PATH_MAX];	/* the rtla that auto-analyses */
+	int rtla_aa;			/* -1 not asked yet, 0 no, 1 yes */
+	char rtla_aa_why[256];		/* why not */
 	char debugfs[PATH_MAX];		/* mount points, "" if absent */
 	char tracefs[PATH_MAX];
 	char cgroup[PATH_MAX];		/* the run's cgroup, "" without */

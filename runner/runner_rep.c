@@ -31,6 +31,11 @@
 #include "stopsig.h"
 
 #define REP_MAX_PROCS	16	/* workloads + cyclictest */
+/*
+ * rtla's set-up before its -d starts: parsing every event format for
+ * each of its tracefs instances took 20-30 s in the TCG lab.
+ */
+#define AA_EXTRA_S	90
 
 struct wl_slot {
 	const struct suite_workload *wl;
@@ -53,6 +58,9 @@ struct rep_ctx {
 	bool ct_started;
 	struct ct_run ctr;
 	struct tl_run tlr;	/* tool = timerlat: rtla in the ct slot */
+	struct proc aa;		/* rtla's auto-analysis, after the histogram */
+	bool aa_started;
+	struct tl_aa tla;
 	size_t ct_rp;
 	bool invalid;
 	char **blamed;		/* who rep_invalid() already blamed */
@@ -114,6 +122,8 @@ static size_t all_procs(struct rep_ctx *c, struct proc **procs)
 			procs[n++] = &c->wls[i].proc;
 	if (c->ct_started && n < REP_MAX_PROCS)
 		procs[n++] = &c->ct;
+	if (c->aa_started && n < REP_MAX_PROCS)
+		procs[n++] = &c->aa;
 	return n;
 }
 
@@ -572,6 +582,71 @@ static void measure_timerlat(struct rep_ctx *c)
 		rep_invalid(c, "rtla", "rtla timerlat hist %s", how);
 }
 
+/*
+ * rtla's auto-analysis (runner_timerlat.h): with the workloads still
+ * running, `rtla timerlat top --aa-only` waits for a wake-up half as late
+ * as the histogram's worst. What it finds or why it could not is the
+ * repetition's "rtla_aa"; it never makes the repetition invalid.
+ */
+static void analyze_timerlat(struct rep_ctx *c)
+{
+	unsigned int secs = runner_tl_aa_secs(
+		runner_ct_duration_s(&c->r->suite.measure, c->r->run.scale));
+	struct proc_spec spec = {
+		.name = "rtla-aa", .path = c->r->rtla_aa_path,
+		.owner = c->r->state.dir, .stderr_fd = -1,
+	};
+	char cg[PATH_MAX], err[256], how[128] = "not started", *line;
+	const char *error = NULL;
+	unsigned long worst;
+	double deadline;
+
+	if (c->r->rtla_aa < 0)
+		c->r->rtla_aa = runner_tl_aa_supported(c->r->rtla_aa_path,
+				c->r->rtla_aa_why, sizeof(c->r->rtla_aa_why));
+	if (!c->r->rtla_aa) {
+		error = c->r->rtla_aa_why;
+		goto out;
+	}
+	if (runner_tl_worst_us(&c->tlr, &worst)) {
+		error = "the histogram has no summary to take a threshold from";
+		goto out;
+	}
+	if (runner_tl_aa_init(&c->tla, &c->r->suite.measure, worst / 2,
+			      secs)) {
+		error = "out of memory";
+		goto out;
+	}
+	spec.argv = c->tla.argv;
+	spec.cgroup = leaf_for(c, "rtla-aa", cg, sizeof(cg));
+	if (runner_proc_spawn(&c->aa, &spec, err, sizeof(err))) {
+		error = err;
+		goto out;
+	}
+	c->aa_started = true;
+	pr_info("rtla auto-analysis: a wake-up of %lu us or more, %u s at "
+		"most", c->tla.threshold_us, secs);
+	deadline = runner_mono_now() + secs + AA_EXTRA_S;
+	while (c->aa.running) {
+		wait_some(c, 0.25);
+		while ((line = runner_proc_next_line(&c->aa)))
+			runner_tl_aa_feed(&c->tla, line);
+		if (stop_requested(c))
+			break;
+		if (runner_mono_now() > deadline) {
+			error = "rtla timerlat top did not finish in time";
+			break;
+		}
+	}
+	stop_proc(c, &c->aa);
+	runner_proc_drain(&c->aa);
+	while ((line = runner_proc_next_line(&c->aa)))
+		runner_tl_aa_feed(&c->tla, line);
+	runner_proc_describe_exit(&c->aa, how, sizeof(how));
+out:
+	c->rr->rtla_aa = runner_tl_aa_finish(&c->tla, c->dir, how, error);
+}
+
 static void measure_none(struct rep_ctx *c)
 {
 	const struct suite_measure *m = &c->r->suite.measure;
@@ -616,6 +691,8 @@ static void stop_all(struct rep_ctx *c)
 
 	if (c->ct_started)
 		stop_proc(c, &c->ct);
+	if (c->aa_started)
+		stop_proc(c, &c->aa);
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.running)
 			runner_proc_signal(&c->wls[i].proc, SIGTERM);
@@ -633,6 +710,8 @@ static void stop_all(struct rep_ctx *c)
 			runner_cgroup_destroy(c->wls[i].proc.cgroup);
 	if (c->ct_started && c->ct.cgroup[0])
 		runner_cgroup_destroy(c->ct.cgroup);
+	if (c->aa_started && c->aa.cgroup[0])
+		runner_cgroup_destroy(c->aa.cgroup);
 	wait_some(c, 0);
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].started)
@@ -901,6 +980,8 @@ static void rep_cleanup(struct rep_ctx *c)
 	runner_proc_close(&c->ct);
 	runner_ct_free(&c->ctr);
 	runner_tl_free(&c->tlr);
+	runner_proc_close(&c->aa);
+	runner_tl_aa_free(&c->tla);
 }
 
 static int rep_prepare(struct rep_ctx *c, unsigned int rep)
@@ -927,6 +1008,8 @@ static int rep_prepare(struct rep_ctx *c, unsigned int rep)
 	}
 	c->ct.pid = -1;
 	c->ct.out_fd = c->ct.ready_fd = -1;
+	c->aa.pid = -1;
+	c->aa.out_fd = c->aa.ready_fd = -1;
 	return 0;
 }
 
@@ -961,6 +1044,10 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 			measure_cyclictest(&c);
 		else if (c.sc->tool == SUITE_TOOL_TIMERLAT)
 			measure_timerlat(&c);
+		if (c.sc->tool == SUITE_TOOL_TIMERLAT && !c.invalid &&
+		    !c.ct_early && r->run.trace != TRACE_CAPTURE_OFF &&
+		    !stop_requested(&c))
+			analyze_timerlat(&c);
 		else
 			measure_none(&c);
 	}

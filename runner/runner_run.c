@@ -62,8 +62,9 @@ static const struct argp_option run_opts[] = {
 	{ "no-history", RUN_NO_HISTORY, NULL, 0, "do not store the run in the SQLite "
 	  "history (results/rtgate.db or $RTGATE_DB)", 0 },
 	{ "trace", RUN_TRACE, "MODE", 0, "off, spikes or on: kernel events beside "
-	  "cyclictest, saved per repetition as trace.dat (default: the "
-	  "suite's `trace`, else off)", 0 },
+	  "cyclictest, saved per repetition as trace.dat; for timerlat, "
+	  "rtla's auto-analysis after each histogram (rtla-aa.txt) "
+	  "(default: the suite's `trace`, else off)", 0 },
 	{ "until-decided", RUN_UNTIL_DECIDED, NULL, 0, "then rounds of the "
 	  "INCONCLUSIVE comparisons' scenarios until each is decided, alpha "
 	  "spent over the looks (docs/statistics.md)", 0 },
@@ -574,6 +575,8 @@ static int prepare(struct runner *r)
 	struct env_opts env = { .tools = true };
 	int ret;
 
+	env.rtla = r->rtla[0] ? r->rtla : NULL;
+	env.rtla_aa = r->rtla_aa_path[0] ? r->rtla_aa_path : NULL;
 	r->guard.fd = -1;
 	ret = runner_state_acquire(&r->state, runner_state_dir_default(),
 				   STATE_LOCK_WAIT_S, "run", r->suite.name);
@@ -740,6 +743,7 @@ int runner_cmd_run(int argc, char **argv)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_ENVIRONMENT;
+	r->rtla_aa = -1;
 	ret = parse_args(argc, argv, &r->params);
 	if (ret) {
 		free(r);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fsio.h"
+#include "toolrun.h"
 #include "rtpaths.h"
 #include "runner_cyclictest.h"
 #include "runner_timerlat.h"
@@ -41,21 +42,26 @@ int runner_tl_init(struct tl_run *t, const struct suite_measure *m, double scale
 	return ret;
 }
 
-void runner_tl_feed(struct tl_run *t, const char *line)
+static void out_append(char **out, size_t *len, const char *line)
 {
 	size_t n = strlen(line);
 	char *grown;
 
-	if (t->len + n + 1 > TL_OUT_MAX)
+	if (*len + n + 1 > TL_OUT_MAX)
 		return;
-	grown = realloc(t->out, t->len + n + 2);
+	grown = realloc(*out, *len + n + 2);
 	if (!grown)
 		return;
-	t->out = grown;
-	memcpy(t->out + t->len, line, n);
-	t->len += n;
-	t->out[t->len++] = '\n';
-	t->out[t->len] = '\0';
+	*out = grown;
+	memcpy(*out + *len, line, n);
+	*len += n;
+	(*out)[(*len)++] = '\n';
+	(*out)[*len] = '\0';
+}
+
+void runner_tl_feed(struct tl_run *t, const char *line)
+{
+	out_append(&t->out, &t->len, line);
 }
 
 /* The histogram and its summary: the title through the max: line. */
@@ -110,4 +116,164 @@ void runner_tl_free(struct tl_run *t)
 	t->argv = NULL;
 	t->out = NULL;
 	t->len = 0;
+}
+
+/* The first line of @text starting with @word, or NULL. */
+static const char *line_of(const char *text, const char *end,
+			   const char *word)
+{
+	const char *p = text;
+	size_t n = strlen(word);
+
+	while (p && p < end) {
+		if (!strncmp(p, word, n))
+			return p;
+		p = memchr(p, '\n', end - p);
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+int runner_tl_worst_us(const struct tl_run *t, unsigned long *us)
+{
+	const char *hist, *end, *index, *max;
+	char kinds[512][4];
+	int ncols = 0, i;
+	size_t n;
+
+	if (tl_histogram(t, &hist, &n))
+		return -ENODATA;
+	end = hist + n;
+	index = line_of(hist, end, "Index");
+	max = line_of(hist, end, "max:");
+	if (!index || !max)
+		return -ENODATA;
+	for (index += 5; index < end && *index != '\n' && ncols < 512;) {
+		index += strspn(index, " \t");
+		if (*index == '\n' || index >= end)
+			break;
+		snprintf(kinds[ncols++], sizeof(kinds[0]), "%.3s", index);
+		index += strcspn(index, " \t\n");
+	}
+	*us = 0;
+	max += 4;
+	for (i = 0; i < ncols; i++) {
+		char *next;
+		unsigned long v;
+
+		max += strspn(max, " \t");
+		if (*max == '-') {		/* a CPU without samples */
+			max++;
+			continue;
+		}
+		v = strtoul(max, &next, 10);
+		if (next == max)
+			return -ENODATA;
+		max = next;
+		if (strcmp(kinds[i], "IRQ") && v > *us)
+			*us = v;
+	}
+	return ncols ? 0 : -ENODATA;
+}
+
+bool runner_tl_aa_supported(const char *rtla, char *why, size_t len)
+{
+	char *argv[] = { (char *)rtla, "timerlat", "top", "--help", NULL };
+	struct toolrun r = { .argv = argv, .timeout_ms = 10000 };
+	char *out = NULL;
+	bool ok;
+	int status;
+
+	r.capture = &out;
+	if (toolrun(&r, &status)) {
+		snprintf(why, len, "cannot run %s timerlat top --help", rtla);
+		free(out);
+		return false;
+	}
+	ok = out && strstr(out, "--aa-only");
+	if (!ok)
+		snprintf(why, len, "%s has no auto-analysis (rtla 6.3 or later "
+			 "has; build one: rtgate kernel tools)", rtla);
+	free(out);
+	return ok;
+}
+
+unsigned int runner_tl_aa_secs(unsigned int secs)
+{
+	return secs < 5 ? 5 : secs > 30 ? 30 : secs;
+}
+
+int runner_tl_aa_init(struct tl_aa *a, const struct suite_measure *m,
+		      unsigned long threshold_us, unsigned int secs)
+{
+	char buf[32];
+	size_t i;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->threshold_us = threshold_us ? threshold_us : 1;
+	a->secs = secs;
+	ret = runner_strv_push(&a->argv, "rtla");
+	if (!ret)
+		ret = runner_strv_push(&a->argv, "timerlat");
+	if (!ret)
+		ret = runner_strv_push(&a->argv, "top");
+	for (i = 0; !ret && m->timerlat_args && m->timerlat_args[i]; i++)
+		ret = runner_strv_push(&a->argv, m->timerlat_args[i]);
+	snprintf(buf, sizeof(buf), "%lu", a->threshold_us);
+	if (!ret)
+		ret = runner_strv_push(&a->argv, "--aa-only");
+	if (!ret)
+		ret = runner_strv_push(&a->argv, buf);
+	snprintf(buf, sizeof(buf), "-d%us", secs);
+	if (!ret)
+		ret = runner_strv_push(&a->argv, buf);
+	if (ret)
+		runner_tl_aa_free(a);
+	return ret;
+}
+
+void runner_tl_aa_feed(struct tl_aa *a, const char *line)
+{
+	out_append(&a->out, &a->len, line);
+}
+
+cJSON *runner_tl_aa_finish(struct tl_aa *a, const char *dir,
+			   const char *how, const char *error)
+{
+	cJSON *o = cJSON_CreateObject(), *cmd, *cpus;
+	char path[PATH_MAX + 32];
+	const char *p;
+	size_t i;
+	int ret, cpu;
+
+	if (!o)
+		return NULL;
+	cmd = cJSON_AddArrayToObject(o, "command");
+	for (i = 0; a->argv && a->argv[i]; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(a->argv[i]));
+	cJSON_AddNumberToObject(o, "threshold_us", a->threshold_us);
+	cJSON_AddNumberToObject(o, "duration_s", a->secs);
+	cpus = cJSON_AddArrayToObject(o, "cpus");
+	for (p = a->out; p && (p = strstr(p, "## CPU ")); p++)
+		if (sscanf(p, "## CPU %d hit stop tracing", &cpu) == 1)
+			cJSON_AddItemToArray(cpus, cJSON_CreateNumber(cpu));
+	cJSON_AddBoolToObject(o, "hit", cJSON_GetArraySize(cpus) > 0);
+	cJSON_AddStringToObject(o, "exit", how);
+	rtpaths_fmt(path, sizeof(path), "%s/rtla-aa.txt", dir);
+	ret = fsio_write_atomic(path, a->out ? a->out : "", a->len);
+	if (!ret)
+		cJSON_AddStringToObject(o, "file", "rtla-aa.txt");
+	else if (!error)
+		error = strerror(-ret);
+	if (error)
+		cJSON_AddStringToObject(o, "error", error);
+	return o;
+}
+
+void runner_tl_aa_free(struct tl_aa *a)
+{
+	runner_strv_free(a->argv);
+	free(a->out);
+	memset(a, 0, sizeof(*a));
 }

@@ -41,6 +41,31 @@ is "$img2" "$img" "the same content gives the same image"
 is "$(stat -c %i "$img")" "$ino" "from the cache, not rewritten"
 check "without building it again" -- bash -c "! grep -q 'initramfs:' '$T/err2'"
 
+# rtgate's own rtla (`kernel tools`: out/tools/rtla) goes beside its bin/,
+# where the guest's runner looks first, with its libraries; PATH's rtla
+# stays at its path (it measures the histograms). A copy of the host's
+# rtla, renamed by content, stands in for a built one.
+if command -v rtla >/dev/null; then
+	mkdir -p "$RTGATE_OUT_DIR/tools"
+	cp "$(command -v rtla)" "$RTGATE_OUT_DIR/tools/rtla"
+	printf '\n# rtgate test %s\n' "$$" >>"$RTGATE_OUT_DIR/tools/rtla"
+	img3=$("$RTGATE" lab initramfs --debian-kernel rt 2>"$T/err4")
+	is $? 0 "an initramfs with rtgate's own rtla"
+	check "a new image (the content changed)" -- test "$img3" != "$img"
+	busybox cpio -t <"$img3" >"$T/list3" 2>/dev/null
+	check "rtgate's rtla as /opt/rtgate/tools/rtla" -- \
+		grep -qx opt/rtgate/tools/rtla "$T/list3"
+	check "PATH's rtla still at its path" -- \
+		grep -qx "$(command -v rtla | sed 's|^/||')" "$T/list3"
+	check "with libtracefs" -- grep -q 'libtracefs.so.1$' "$T/list3"
+	mkdir -p "$T/y" && (cd "$T/y" && busybox cpio -i -d <"$img3" 2>/dev/null)
+	check "the built one, byte for byte" -- \
+		cmp -s "$T/y/opt/rtgate/tools/rtla" "$RTGATE_OUT_DIR/tools/rtla"
+	rm -f "$RTGATE_OUT_DIR/tools/rtla"
+else
+	for i in 1 2 3 4 5 6; do skip "rtla is not installed" "own rtla $i"; done
+fi
+
 "$RTGATE" lab initramfs --kernel nosuch >/dev/null 2>"$T/err3"
 is $? 3 "a kernel that was never built: exit 3"
 
