@@ -425,11 +425,18 @@ static int debian_split(const char *text, struct lab_kernel *k)
 	return ret;
 }
 
+/* cache_fill()'s unpack of a bookworm image: one linux-image package. */
+static int unpack_image(struct lab_kernel *k, void *arg, const char *dest)
+{
+	(void)arg;
+	return debian_unpack(k->package, k->release, dest);
+}
+
 int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
 {
+	char cache[PATH_MAX], top[PATH_MAX];
 	const char *meta;
-	char cache[PATH_MAX], lockpath[PATH_MAX + 16];
-	int ret, lock;
+	int ret;
 
 	memset(k, 0, sizeof(*k));
 	rtpaths_fmt(k->origin, sizeof(k->origin), "debian");
@@ -449,28 +456,12 @@ int lab_kernel_debian(const char *flavour, struct lab_kernel *k)
 	/* linux-image-6.1.0-57-rt-amd64 -> 6.1.0-57-rt-amd64 */
 	rtpaths_fmt(k->release, sizeof(k->release), "%s", k->package + 12);
 	rtpaths_fmt(k->name, sizeof(k->name), "debian-%s", k->release);
-	ret = rtpaths_cache(lockpath, sizeof(lockpath));
+	ret = rtpaths_cache(top, sizeof(top));
 	if (ret)
 		return ret;
-	rtpaths_fmt(cache, sizeof(cache), "%s/debian/%s_%s", lockpath,
+	rtpaths_fmt(cache, sizeof(cache), "%s/debian/%s_%s", top,
 		    k->package, k->package_version);
-	rtpaths_fmt(lockpath + strlen(lockpath), sizeof(lockpath) -
-		    strlen(lockpath), "/debian");
-	ret = fsio_mkdir_p(lockpath, 0755);
-	if (ret)
-		return ret;
-	rtpaths_fmt(lockpath, sizeof(lockpath), "%s.lock", cache);
-	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0 || flock(lock, LOCK_EX)) {
-		ret = -errno;
-		pr_err("%s: %s", lockpath, strerror(errno));
-		if (lock >= 0)
-			close(lock);
-		return ret;
-	}
-	if (!fsio_exists(cache))
-		ret = debian_unpack(k->package, k->release, cache);
-	close(lock);
+	ret = cache_fill(cache, unpack_image, k, NULL);
 	if (ret)
 		return ret;
 	rtpaths_fmt(k->dir, sizeof(k->dir), "%s", cache);
