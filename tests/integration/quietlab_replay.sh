@@ -8,9 +8,7 @@
 # CPU 1, 5 % of it) against idle is a REGRESSION. Both sides carry the
 # clock, the reports say it, and a recording of the host's clock (the
 # real/ fixtures) is refused beside them (exit 3).
-# In the slow tier until the sittings are recorded (README.md there: the
-# 7.3.4 kernel they need takes a kernel build); once they are, it belongs
-# in the default tier (it only replays files: seconds).
+# Seconds: it only replays files.
 source "$(dirname "$0")/../lib.sh"
 
 FIX=$TOP/tests/fixtures/quietlab
