@@ -57,6 +57,7 @@ struct reproduce_seed {
 	const char *models[REPRODUCE_MAX_MODELS];
 	const char *fragments;		/* beside the lab's defaults */
 	const char *scale;		/* --duration-scale of the runs */
+	const char *clock;		/* the lab's clock: icount:SHIFT */
 	const char *note;		/* what the lab can and cannot show */
 	struct reproduce_row rows[REPRODUCE_MAX_ROWS];
 };
@@ -71,7 +72,7 @@ struct reproduce_params {
 	const char *seed;
 	const char *src;		/* --src TREE, else --debian */
 	const char *debian;		/* linux-source-SERIES (the seed's) */
-	const char *clock;		/* the lab's clock (lab --clock) */
+	const char *clock;		/* lab --clock; NULL: the seed's */
 	const char *scale;		/* overrides the seed's */
 	unsigned int repeat;		/* 0: the suite's */
 	const char *only_model;		/* one of the seed's models */

@@ -27,7 +27,8 @@ static const struct argp_option reproduce_options[] = {
 	{ "debian", OPT_DEBIAN, "SERIES", 0,
 	  "Debian's linux-source-SERIES instead of the seed's (7.3)", 0 },
 	{ "clock", OPT_CLOCK, "icount[:SHIFT]|host", 0,
-	  "the lab's clock (default icount: virtual time, quiet)", 0 },
+	  "the lab's clock (default: the seed's, virtual time: icount:3, "
+	  "003 icount:0)", 0 },
 	{ "model", OPT_MODEL, "MODEL", 0,
 	  "only this one of the seed's preemption models", 0 },
 	{ "repeat", OPT_REPEAT, "N", 0,
@@ -162,13 +163,14 @@ static void list_seeds(void)
 
 	for (s = reproduce_seeds; s->id; s++) {
 		printf("%s  %s\n", s->id, s->title);
-		printf("     Linux %s, %s%s%s, suite %s, model%s %s%s%s\n",
+		printf("     Linux %s, %s%s%s, suite %s, model%s %s%s%s, clock "
+		       "%s\n",
 		       s->series, s->set ? "patch set " : "no patch: ",
 		       s->set ? s->set : "a feature of the base",
 		       s->kind == REPRODUCE_KERNELS ? " (A/B/A)" : "",
 		       s->suite, s->models[1] ? "s" : "", s->models[0],
 		       s->models[1] ? ", " : "",
-		       s->models[1] ? s->models[1] : "");
+		       s->models[1] ? s->models[1] : "", s->clock);
 	}
 }
 
@@ -205,7 +207,6 @@ int reproduce_cmd_reproduce(int argc, char **argv)
 
 	if (!cli)
 		return EXIT_ENVIRONMENT;
-	cli->p.clock = "icount";
 	cli->p.timeout_s = 3600;
 	ret = cli_parse("reproduce", &argp, argc, argv, 0, cli);
 	if (ret) {

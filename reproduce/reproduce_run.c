@@ -39,6 +39,7 @@ struct repro_ctx {
 	char runs[PATH_MAX + 16], json_path[PATH_MAX + 32];
 	char repeat[16];
 	const char *scale;
+	const char *clock;	/* --clock, else the seed's */
 	cJSON *doc;		/* reproduce.json as it grows */
 	time_t start;
 };
@@ -149,7 +150,7 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 		cJSON_Delete(o);
 		return -ENOMEM;
 	}
-	ret = lab_clock_parse(c->p->clock, &lp.clock);
+	ret = lab_clock_parse(c->clock, &lp.clock);
 	if (ret) {
 		free(res);
 		cJSON_Delete(o);
@@ -273,8 +274,7 @@ static cJSON *new_doc(const struct repro_ctx *c)
 	cJSON_AddStringToObject(d, "tree", c->p->src ? c->p->src :
 				"debian");
 	cJSON_AddStringToObject(d, "series", s->series);
-	cJSON_AddStringToObject(d, "clock", c->p->clock ? c->p->clock :
-				"host");
+	cJSON_AddStringToObject(d, "clock", c->clock);
 	cJSON_AddStringToObject(d, "duration_scale", c->scale);
 	cJSON_AddStringToObject(d, "note", s->note);
 	cJSON_AddStringToObject(d, "command", c->p->command ?
@@ -390,6 +390,7 @@ int reproduce_run(const struct reproduce_params *p,
 	if (ret)
 		return ret;
 	c.scale = p->scale ? p->scale : c.s->scale;
+	c.clock = p->clock ? p->clock : c.s->clock;
 	if (p->repeat)
 		rtpaths_fmt(c.repeat, sizeof(c.repeat), "%u", p->repeat);
 	ret = default_dirs(&c);
