@@ -1,9 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# One real boot of Debian's prebuilt 7.2-rt kernel (the split 7.x image,
-# through rtgate's private apt) in QEMU (TCG here, KVM where it works),
-# rtgate as /init, running the smoke suite (or, in a build
+# One real boot of Debian's prebuilt 6.1-rt kernel in QEMU (TCG here, KVM
+# where it works), rtgate as /init, running the smoke suite (or, in a build
 # without the runner, cyclictest); then the failures a lab must survive:
 # a boot that hangs (the timeout) and one that panics. Both end with exit
 # 5 and the console log kept.
@@ -11,7 +10,7 @@ source "$(dirname "$0")/../lib.sh"
 
 export RTGATE_OUT_DIR=$T/out
 export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$TOP/out/cache}
-lab() { "$RTGATE" lab run --debian-kernel 7.2-rt "$@" >"$T/out.txt" 2>"$T/err"; }
+lab() { "$RTGATE" lab run --debian-kernel rt "$@" >"$T/out.txt" 2>"$T/err"; }
 console() { ls "$RTGATE_OUT_DIR"/lab/*/console.log 2>/dev/null | tail -1; }
 jqe() { jq -e "$1" "$2" >/dev/null; }
 
@@ -25,7 +24,7 @@ if "$RTGATE" help | grep -q '^  run '; then
 	check "a results directory came back" -- test -f "$man"
 	is "$(jget "$man" .status)" complete "it is complete"
 	check "its manifest names the lab's kernel" -- \
-		grep -q '^debian-7\.2\..*-rt-amd64$' <(jget "$man" .lab.kernel)
+		grep -q '^debian-.*-rt-amd64$' <(jget "$man" .lab.kernel)
 	is "$(jget "$man" .kernel.preempt_rt)" true "the runner saw PREEMPT_RT"
 	# Under TCG on a busy host a 3 s repetition may see a workload do
 	# nothing (hackbench: "reported no work done", INVALID by its expect
