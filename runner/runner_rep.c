@@ -1044,12 +1044,13 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 			measure_cyclictest(&c);
 		else if (c.sc->tool == SUITE_TOOL_TIMERLAT)
 			measure_timerlat(&c);
+		else
+			measure_none(&c);
+		/* rtla's auto-analysis of the spikes, after its measurement */
 		if (c.sc->tool == SUITE_TOOL_TIMERLAT && !c.invalid &&
 		    !c.ct_early && r->run.trace != TRACE_CAPTURE_OFF &&
 		    !stop_requested(&c))
 			analyze_timerlat(&c);
-		else
-			measure_none(&c);
 	}
 	stop_all(&c);
 	collect_rseq_stats(&c);
