@@ -90,6 +90,15 @@ leftover_procs() {
 	done
 }
 
+# tracefs_dir: where tracefs is mounted, as libtracefs finds it (the first
+# tracefs in /proc/mounts: /sys/kernel/debug/tracing once something has
+# mounted debugfs, /sys/kernel/tracing otherwise). Every mount of tracefs
+# shows the same instances; before any is mounted, the documented place.
+tracefs_dir() {
+	awk '$3 == "tracefs" { print $2; found = 1; exit }
+		END { if (!found) print "/sys/kernel/tracing" }' /proc/mounts
+}
+
 # guardian_of PID: the guardian (rtgate-guard) of the rtgate run PID.
 guardian_of() {
 	ps -o pid=,comm= --ppid "$1" | awk '$2 == "rtgate-guard" { print $1 }'

@@ -49,7 +49,7 @@ else
 		"slice runtimes"
 fi
 check "no instance is left" -- \
-	bash -c "! ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtgate-$pid-'"
+	bash -c "! ls $(tracefs_dir)/instances 2>/dev/null | grep -q '^rtgate-$pid-'"
 
 "$hogs" -c $cpu --no-trace -d 1 >"$T/nt.json" 2>/dev/null
 is $? 0 "--no-trace runs"
@@ -66,6 +66,6 @@ is $? 0 "SIGTERM: exit 0"
 check "SIGTERM: a summary" -- jtrue '.work_done > 0' "$T/term.json"
 check "SIGTERM: no thread left" -- test ! -d /proc/$pid
 check "SIGTERM: its instance is removed" -- \
-	bash -c "! ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtgate-$pid-'"
+	bash -c "! ls $(tracefs_dir)/instances 2>/dev/null | grep -q '^rtgate-$pid-'"
 
 done_testing

@@ -14,7 +14,6 @@ seed=${KILL_SEED:-$$}
 RANDOM=$seed
 diag "$kills kills, KILL_SEED=$seed"
 
-tracefs=/sys/kernel/tracing
 knobs=(kernel.sched_rr_timeslice_ms kernel.printk_ratelimit
        kernel.printk_ratelimit_burst vm.stat_interval
        vm.dirty_writeback_centisecs kernel.msgmax fs.pipe-max-size)
@@ -49,7 +48,7 @@ changed() {	# how many of the knobs differ from their originals
 	echo $n
 }
 procs() { leftover_procs | wc -l; }
-instances() { ls $tracefs/instances 2>/dev/null | grep -c "^rtgate-$1-"; }
+instances() { ls $(tracefs_dir)/instances 2>/dev/null | grep -c "^rtgate-$1-"; }
 cgroups() { find /sys/fs/cgroup -maxdepth 6 -type d -name "rtgate-$1" 2>/dev/null | wc -l; }
 saver() { pgrep -f "trace-cmd .*$RTGATE_RESULTS_DIR" | head -1; }
 # The kinds of kill, the first ones in a fixed order so that a short loop

@@ -9,7 +9,7 @@ source "$(dirname "$0")/../lib.sh"
 
 jqe() { jq -e "$1" "$2" >/dev/null; }
 
-tracers=/sys/kernel/tracing/available_tracers
+tracers=$(tracefs_dir)/available_tracers
 "$RTGATE" run timerlat --duration-scale 0.4 --no-history >"$T/out" 2>"$T/err"
 rc=$?
 m=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")/manifest.json

@@ -11,7 +11,6 @@
 # (the guardian removes the instance from the state file's undo).
 source "$(dirname "$0")/../lib.sh"
 
-tracefs=/sys/kernel/tracing
 jqe() { jq -e "$@" >/dev/null; }
 
 if ! "$RTGATE" trace clean >/dev/null 2>"$T/clean.err"; then
@@ -100,7 +99,7 @@ check "report.json: the spinner caused >= 5 of the 50 worst, none in idle" -- \
 		.windows >= 5 and .baseline_windows == 0' "$run/report.json"
 left=0
 for inst in $(jq -r '.scenarios[].repetitions[].trace.instance' "$m"); do
-	[ -e "$tracefs/instances/$inst" ] && left=$((left + 1))
+	[ -e "$(tracefs_dir)/instances/$inst" ] && left=$((left + 1))
 done
 is $left 0 "every repetition's instance is removed"
 is "$(leftover_procs)" "" "no process of the run is left"
@@ -119,7 +118,7 @@ EOF
 pid=$!
 inst=
 for _ in $(seq 300); do
-	inst=$(ls $tracefs/instances 2>/dev/null | grep "^rtgate-$pid-")
+	inst=$(ls $(tracefs_dir)/instances 2>/dev/null | grep "^rtgate-$pid-")
 	[ -n "$inst" ] && leftover_procs | grep -q cyclictest && break
 	sleep 0.1
 done
@@ -135,9 +134,9 @@ done
 check "kill -9: the guardian restored" -- \
 	grep -q "guardian: rtgate (pid $pid) died during a run; .*removed 1 tracefs instance" \
 	"$T/long.err"
-check "kill -9: the instance is gone" -- test ! -e "$tracefs/instances/$inst"
+check "kill -9: the instance is gone" -- test ! -e "$(tracefs_dir)/instances/$inst"
 is "$(leftover_procs)" "" "kill -9: no process of the run is left"
-is "$(ls $tracefs/instances | grep -c "^rtgate-$pid-")" 0 \
+is "$(ls $(tracefs_dir)/instances | grep -c "^rtgate-$pid-")" 0 \
 	"kill -9: no instance of the run is left"
 
 done_testing

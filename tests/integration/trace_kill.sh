@@ -8,7 +8,6 @@
 # start removes the instance.
 source "$(dirname "$0")/../lib.sh"
 
-tracefs=/sys/kernel/tracing
 if ! "$RTGATE" trace clean >/dev/null 2>"$T/clean.err"; then
 	skip "$(cat "$T/clean.err")" "tracing unavailable"
 	done_testing
@@ -28,7 +27,7 @@ EOF
 
 # trace-cmd processes working on this test's results, wherever they are.
 tools() { pgrep -f "trace-cmd .*$RTGATE_RESULTS_DIR" || true; }
-instances() { ls $tracefs/instances 2>/dev/null | grep -c "^rtgate-$1-"; }
+instances() { ls $(tracefs_dir)/instances 2>/dev/null | grep -c "^rtgate-$1-"; }
 
 # Starts a run and waits until it is saving its trace (30 s at most).
 saving() {

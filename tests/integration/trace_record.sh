@@ -9,13 +9,12 @@
 source "$(dirname "$0")/../lib.sh"
 
 cpu=$(($(nproc) > 1 ? 1 : 0))
-tracefs=/sys/kernel/tracing
-
 if ! "$RTGATE" trace clean >/dev/null 2>"$T/clean.err"; then
 	skip "$(cat "$T/clean.err")" "tracing unavailable"
 	done_testing
 	exit
 fi
+tracefs=$(tracefs_dir)	# mounted now: written into the scenario below
 
 top_state() {
 	local f
