@@ -76,19 +76,6 @@ struct bisect_cli {
 	char repeat[16];
 };
 
-static int cli_number(struct argp_state *st, const char *opt,
-		      const char *arg, uint64_t min, uint64_t max,
-		      uint64_t *out)
-{
-	if (parse_u64_range(arg, min, max, out)) {
-		cli_error(st, "--%s: '%s' is not a number in %llu..%llu", opt,
-			   arg, (unsigned long long)min,
-			   (unsigned long long)max);
-		return EINVAL;
-	}
-	return 0;
-}
-
 static int run_arg(struct argp_state *st, struct lab_run_params *lp,
 		   const char *opt, const char *arg)
 {
@@ -106,7 +93,7 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 	struct bisect_cli *cli = st->input;
 	struct bisect_params *p = &cli->p;
 	struct lab_run_params *lp = &p->lab;
-	uint64_t v, ns;
+	uint64_t v;
 
 	switch (key) {
 	case OPT_BASE: p->base = arg; return 0;
@@ -132,17 +119,17 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		p->scenarios[p->nr_scenarios++] = arg;
 		return 0;
 	case OPT_REMEASURE:
-		if (cli_number(st, "remeasure", arg, 0, 5, &v))
+		if (cli_arg_number(st, "remeasure", arg, 0, 5, &v))
 			return EINVAL;
 		p->remeasure = v;
 		return 0;
 	case OPT_JOBS:
-		if (cli_number(st, "jobs", arg, 1, 256, &v))
+		if (cli_arg_number(st, "jobs", arg, 1, 256, &v))
 			return EINVAL;
 		p->jobs = v;
 		return 0;
 	case OPT_REPEAT:
-		if (cli_number(st, "repeat", arg, 1, 1000, &v))
+		if (cli_arg_number(st, "repeat", arg, 1, 1000, &v))
 			return EINVAL;
 		snprintf(cli->repeat, sizeof(cli->repeat), "%llu",
 			 (unsigned long long)v);
@@ -159,13 +146,7 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		lp->accel = arg;
 		return 0;
 	case OPT_TIMEOUT:
-		if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL) {
-			cli_error(st, "--timeout: '%s' is not a duration of 1s "
-				   "or more (30s, 10m)", arg);
-			return EINVAL;
-		}
-		lp->timeout_s = ns / 1000000000ULL;
-		return 0;
+		return cli_arg_seconds(st, "timeout", arg, &lp->timeout_s);
 	case OPT_TCG_THREAD:
 		if (strcmp(arg, "single") && strcmp(arg, "multi")) {
 			cli_error(st, "--tcg-thread: single or multi");

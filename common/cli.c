@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "exitcode.h"
 #include "log.h"
+#include "parse.h"
 #include "textfmt.h"
 
 #define KEY_USAGE	0x1101
@@ -152,6 +153,31 @@ error_t cli_error(const struct argp_state *state, const char *fmt, ...)
 	if (c)
 		c->reported = true;
 	return EINVAL;
+}
+
+error_t cli_arg_number(const struct argp_state *state, const char *opt,
+		       const char *arg, uint64_t min, uint64_t max,
+		       uint64_t *out)
+{
+	if (parse_u64_range(arg, min, max, out))
+		return cli_error(state, "--%s: '%s' is not a number in "
+				 "%llu..%llu", opt, arg,
+				 (unsigned long long)min,
+				 (unsigned long long)max);
+	return 0;
+}
+
+error_t cli_arg_seconds(const struct argp_state *state, const char *opt,
+			const char *arg, unsigned int *out_s)
+{
+	uint64_t ns;
+
+	if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL ||
+	    ns / 1000000000ULL > UINT32_MAX)
+		return cli_error(state, "--%s: '%s' is not a duration of 1s "
+				 "or more (30s, 10m)", opt, arg);
+	*out_s = ns / 1000000000ULL;
+	return 0;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

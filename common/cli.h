@@ -29,6 +29,7 @@
 
 #include <argp.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CLI_DONE	1	/* --help, --usage or --version was printed */
 
@@ -50,6 +51,19 @@ int cli_exit(int parsed);
  */
 error_t cli_error(const struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * An option's number in MIN..MAX into *out, or the usage error
+ * "--OPT: 'ARG' is not a number in MIN..MAX" and EINVAL.
+ */
+error_t cli_arg_number(const struct argp_state *state, const char *opt,
+		       const char *arg, uint64_t min, uint64_t max,
+		       uint64_t *out);
+/*
+ * An option's duration of 1 s or more (30s, 10m) into whole seconds, or
+ * the usage error and EINVAL.
+ */
+error_t cli_arg_seconds(const struct argp_state *state, const char *opt,
+			const char *arg, unsigned int *out_s);
 /* The same outside a parser (after cli_parse): returns -EINVAL. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

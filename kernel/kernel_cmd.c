@@ -123,16 +123,14 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NAME: p->name = arg; break;
 	case OPT_JOBS:
+		if (cli_arg_number(state, "jobs", arg, 1, 256, &v))
+			return EINVAL;
+		p->jobs = v;
+		break;
 	case OPT_NICE:
-		if (parse_u64_range(arg, key == OPT_JOBS,
-				    key == OPT_JOBS ? 256 : 19, &v))
-			return cli_error(state, "--%s: '%s' is not a valid "
-					 "number", key == OPT_JOBS ? "jobs" :
-					 "nice", arg);
-		if (key == OPT_JOBS)
-			p->jobs = v;
-		else
-			p->nice = v;
+		if (cli_arg_number(state, "nice", arg, 0, 19, &v))
+			return EINVAL;
+		p->nice = v;
 		break;
 	case OPT_CONFIG_ONLY: p->config_only = true; break;
 	case OPT_KCONFIGS: p->kconfigs_dir = arg; break;
@@ -269,16 +267,14 @@ static error_t tools_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SRC: p->src = arg; break;
 	case OPT_DEBIAN: p->debian = arg; break;
 	case OPT_JOBS:
+		if (cli_arg_number(state, "jobs", arg, 1, 256, &v))
+			return EINVAL;
+		p->jobs = v;
+		break;
 	case OPT_NICE:
-		if (parse_u64_range(arg, key == OPT_JOBS,
-				    key == OPT_JOBS ? 256 : 19, &v))
-			return cli_error(state, "--%s: '%s' is not a valid "
-					 "number", key == OPT_JOBS ? "jobs" :
-					 "nice", arg);
-		if (key == OPT_JOBS)
-			p->jobs = v;
-		else
-			p->nice = v;
+		if (cli_arg_number(state, "nice", arg, 0, 19, &v))
+			return EINVAL;
+		p->nice = v;
 		break;
 	case ARGP_KEY_ARG:
 		return cli_error(state, "unexpected argument '%s'", arg);

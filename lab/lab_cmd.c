@@ -93,11 +93,8 @@ static int number(const struct argp_state *state, const char *opt,
 {
 	uint64_t v;
 
-	if (parse_u64_range(arg, min, max, &v))
-		return cli_error(state, "--%s: '%s' is not a number in "
-				 "%llu..%llu", opt, arg,
-				 (unsigned long long)min,
-				 (unsigned long long)max);
+	if (cli_arg_number(state, opt, arg, min, max, &v))
+		return EINVAL;
 	*out = v;
 	return 0;
 }
@@ -144,7 +141,6 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 {
 	struct lab_cmd *lc = state->input;
 	struct lab_run_params *p = &lc->p;
-	uint64_t ns;
 
 	switch (key) {
 	case OPT_KERNEL: p->kernel = arg; return 0;
@@ -195,12 +191,7 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_MEM:
 		return number(state, "mem", arg, 256, 65536, &p->mem_mb);
 	case OPT_TIMEOUT:
-		if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL)
-			return cli_error(state, "--timeout: '%s' is not a "
-					 "duration of 1s or more (30s, 10m)",
-					 arg);
-		p->timeout_s = ns / 1000000000ULL;
-		return 0;
+		return cli_arg_seconds(state, "timeout", arg, &p->timeout_s);
 	case OPT_SCENARIO:
 		if (lc->nr_scenarios == 16)
 			return cli_error(state, "at most 16 --scenario");

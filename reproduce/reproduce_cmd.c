@@ -81,7 +81,7 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 {
 	struct reproduce_cli *cli = st->input;
 	struct reproduce_params *p = &cli->p;
-	uint64_t v, ns;
+	uint64_t v;
 	double f;
 
 	switch (key) {
@@ -106,29 +106,17 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 		p->scale = arg;
 		return 0;
 	case OPT_REPEAT:
-		if (parse_u64_range(arg, 2, 100, &v)) {
-			cli_error(st, "--repeat: '%s' is not a number in "
-				  "2..100", arg);
+		if (cli_arg_number(st, "repeat", arg, 2, 100, &v))
 			return EINVAL;
-		}
 		p->repeat = v;
 		return 0;
 	case OPT_JOBS:
-		if (parse_u64_range(arg, 1, 256, &v)) {
-			cli_error(st, "--jobs: '%s' is not a number in 1..256",
-				  arg);
+		if (cli_arg_number(st, "jobs", arg, 1, 256, &v))
 			return EINVAL;
-		}
 		p->jobs = v;
 		return 0;
 	case OPT_TIMEOUT:
-		if (parse_duration_ns(arg, &ns) || ns < 1000000000ULL) {
-			cli_error(st, "--timeout: '%s' is not a duration of 1s "
-				  "or more (30s, 10m)", arg);
-			return EINVAL;
-		}
-		p->timeout_s = ns / 1000000000ULL;
-		return 0;
+		return cli_arg_seconds(st, "timeout", arg, &p->timeout_s);
 	case ARGP_KEY_ARG:
 		if (p->seed) {
 			cli_error(st, "unexpected argument '%s'", arg);
