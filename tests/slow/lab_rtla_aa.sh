@@ -4,7 +4,8 @@
 # rtla's auto-analysis of the timerlat suite, for real: `rtgate kernel
 # tools` builds the 7.3 tree's rtla into out/tools/rtla (bookworm's 6.1
 # has none), the lab's initramfs carries it beside the distribution's
-# rtla, and the timerlat suite on Debian's 6.1-rt runs with --trace spikes:
+# rtla, and the timerlat suite on a Debian 7.x rt image (RTGATE_RTLA_KERNEL,
+# default debian:7.2-rt) runs with --trace spikes:
 # every repetition's histogram is measured whole (by PATH's rtla, as
 # before), then `rtla timerlat top --aa-only` catches a wake-up half as
 # late as the histogram's worst and its analysis lands in rtla-aa.txt,
@@ -35,7 +36,7 @@ check "it has the auto-analysis" -- \
 diag "rtla built in $((SECONDS - start)) s"
 
 start=$SECONDS
-"$RTGATE" lab run --kernel debian:rt --suite timerlat --duration-scale 0.2 \
+"$RTGATE" lab run --kernel "${RTGATE_RTLA_KERNEL:-debian:7.2-rt}" --suite timerlat --duration-scale 0.2 \
 	--trace spikes --timeout 30m --on-crash rerun --out "$T/results" \
 	>"$T/out" 2>"$T/err"
 rc=$?
