@@ -105,14 +105,39 @@ static void usage(FILE *f)
 		"(docs/exit-codes.md).\n");
 }
 
+/* "unknown command 'X' (did you mean 'Y'?)" and the pointer to the list */
+static int unknown_command(const char *word)
+{
+	const char *names[NR_COMMANDS], *near;
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		names[i] = commands[i].name;
+	near = cli_nearest(word, names, NR_COMMANDS);
+	if (near)
+		pr_err("unknown command '%s' (did you mean '%s'?)", word, near);
+	else
+		pr_err("unknown command '%s'", word);
+	fprintf(stderr, "Try 'rtgate --help' for the list of commands.\n");
+	return EXIT_BAD_INPUT;
+}
+
 int cmd_help(int argc, char **argv)
 {
 	const struct rtgate_command *c;
 	char *av[3];
 
 	if (argc > 1) {
+		if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+			return cmd_version(1, argv);
+		if (argv[1][0] == '-') {
+			usage(stdout);
+			return EXIT_PASS;
+		}
 		c = find_command(argv[1]);
-		if (c && c->fn != cmd_help) {
+		if (!c)
+			return unknown_command(argv[1]);
+		if (c->fn != cmd_help) {
 			av[0] = (char *)c->name;
 			av[1] = "--help";
 			av[2] = NULL;
@@ -140,8 +165,6 @@ int cmd_version(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct rtgate_command *c;
-	const char *names[NR_COMMANDS], *near;
-	size_t i;
 
 	log_init("rtgate");
 	/* In the lab's guest, rtgate is /init. */
@@ -159,14 +182,5 @@ int main(int argc, char **argv)
 	c = find_command(argv[1]);
 	if (c)
 		return c->fn(argc - 1, argv + 1);
-	for (i = 0; i < NR_COMMANDS; i++)
-		names[i] = commands[i].name;
-	near = cli_nearest(argv[1], names, NR_COMMANDS);
-	if (near)
-		pr_err("unknown command '%s' (did you mean '%s'?)", argv[1],
-		       near);
-	else
-		pr_err("unknown command '%s'", argv[1]);
-	fprintf(stderr, "Try 'rtgate --help' for the list of commands.\n");
-	return EXIT_BAD_INPUT;
+	return unknown_command(argv[1]);
 }

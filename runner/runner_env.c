@@ -327,6 +327,20 @@ static void tool_version(cJSON *tools, const char *name, char *const *argv,
 	}
 }
 
+int runner_env_rtla_version(const char *path, unsigned int *major,
+			    unsigned int *minor)
+{
+	char *argv[] = { (char *)path, "--version", NULL };
+	char out[8192], *p;
+
+	if (runner_env_capture(argv, out, sizeof(out), 5) < 0)
+		return -1;
+	p = strstr(out, "rtla version ");
+	if (!p || sscanf(p, "rtla version %u.%u", major, minor) != 2)
+		return -1;
+	return 0;
+}
+
 static cJSON *tools_json(bool probe, const char *rtla, const char *aa)
 {
 	char *rl[] = { (char *)rtla, "--version", NULL };

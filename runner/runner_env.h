@@ -21,6 +21,13 @@ struct env_opts {
 	const char *rtla_aa;	/* and the one that auto-analyses */
 };
 
+/*
+ * The major and minor version an rtla at @path prints ("rtla version
+ * 7.3.4"), or -1 when it prints none within 5 s.
+ */
+int runner_env_rtla_version(const char *path, unsigned int *major,
+			    unsigned int *minor);
+
 /* {"host": {...}, "kernel": {...}, "environment": {...}, "tools": {...}} */
 cJSON *runner_env_record(const struct env_opts *opts);
 

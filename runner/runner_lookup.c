@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "cli.h"
 #include "fsio.h"
 #include "log.h"
 #include "rtpaths.h"
+#include "runner_env.h"
 #include "runner_priv.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -118,9 +120,35 @@ static int find_in_path(const char *name, char *buf, size_t len)
 }
 
 /*
+ * Whether PATH's rtla is older than the running kernel (major.minor) and
+ * rtgate's own is newer than it: bookworm's rtla 6.1 prints an empty
+ * histogram on a 7.x kernel, so there rtgate's own measures.
+ */
+static bool path_rtla_too_old(const char *path_rtla, const char *own)
+{
+	unsigned int pm, pn, om, on, km, kn;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &km, &kn) != 2)
+		return false;
+	if (runner_env_rtla_version(path_rtla, &pm, &pn) ||
+	    runner_env_rtla_version(own, &om, &on))
+		return false;
+	if (pm > km || (pm == km && pn >= kn))
+		return false;
+	if (om < pm || (om == pm && on <= pn))
+		return false;
+	pr_info("rtla %u.%u in PATH is older than this kernel (%u.%u): "
+		"timerlat measures with rtgate's own rtla %u.%u (%s)", pm, pn,
+		km, kn, om, on, own);
+	return true;
+}
+
+/*
  * The histogram is measured by the rtla in PATH (the distribution's, as
- * before: its measurement did not change), the auto-analysis by rtgate's
- * own build (`rtgate kernel tools`) when there is one; either serves for
+ * before: its measurement did not change) unless it is older than the
+ * kernel and rtgate's own is newer; the auto-analysis by rtgate's own
+ * build (`rtgate kernel tools`) when there is one; either serves for
  * both when it is the only one (docs/tracing.md, "Which rtla").
  */
 static int find_rtla(struct runner *r)
@@ -141,6 +169,9 @@ static int find_rtla(struct runner *r)
 	if (!own)
 		snprintf(r->rtla_aa_path, sizeof(r->rtla_aa_path), "%s",
 			 r->rtla);
+	else if (strcmp(r->rtla, r->rtla_aa_path) &&
+		 path_rtla_too_old(r->rtla, r->rtla_aa_path))
+		snprintf(r->rtla, sizeof(r->rtla), "%s", r->rtla_aa_path);
 	return 0;
 }
 

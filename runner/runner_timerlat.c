@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,26 @@ void runner_tl_feed(struct tl_run *t, const char *line)
 	out_append(&t->out, &t->len, line);
 }
 
+/*
+ * Whether the histogram's Index row names a CPU column (IRQ-N, Thr-N,
+ * Usr-N): rtla prints the frame of an empty histogram when its tracer
+ * never ran, and that measured nothing.
+ */
+static bool tl_has_cpu(const char *hist, size_t n)
+{
+	const char *p = hist, *end = hist + n, *eol;
+
+	while (p < end) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		if (eol - p > 5 && !strncmp(p, "Index", 5))
+			return memchr(p + 5, '-', eol - p - 5) != NULL;
+		p = eol + 1;
+	}
+	return false;
+}
+
 /* The histogram and its summary: the title through the max: line. */
 static int tl_histogram(const struct tl_run *t, const char **start,
 			size_t *len)
@@ -104,9 +125,18 @@ int runner_tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
 	}
 	rtpaths_fmt(path, sizeof(path), "%s/timerlat.txt", t->dir);
 	ret = fsio_write_atomic(path, hist, n);
-	if (ret)
+	if (ret) {
 		snprintf(why, len, "cannot write %s: %s", path, strerror(-ret));
-	return ret;
+		return ret;
+	}
+	if (!tl_has_cpu(hist, n)) {
+		snprintf(why, len, "rtla timerlat hist measured no CPU: its "
+			 "histogram has no CPU column (an rtla older than the "
+			 "kernel, or a run too short for the tracer to start; "
+			 "timerlat.log says what it did)");
+		return -ENODATA;
+	}
+	return 0;
 }
 
 void runner_tl_free(struct tl_run *t)

@@ -42,6 +42,11 @@ is "$?" 0 "-h is --help where a command has no -h of its own"
 "$RTGATE" compre a b 2>$T/err
 is "$?" 3 "a mistyped command: exit 3"
 check "... did you mean 'compare'?" -- grep -q "unknown command 'compre' (did you mean 'compare'?)" $T/err
+"$RTGATE" help comapre >$T/out 2>$T/err
+is "$?" 3 "help of a mistyped command: exit 3"
+check "... did you mean 'compare'?, and no list" -- bash -c \
+	"grep -q \"unknown command 'comapre' (did you mean 'compare'?)\" $T/err && ! test -s $T/out"
+is "$("$RTGATE" help --version)" "rtgate $(cat "$TOP/VERSION")" "help --version is the version"
 "$RTGATE" history imprt x 2>$T/err
 is "$?" 3 "a mistyped subcommand: exit 3"
 check "... did you mean 'import'?" -- grep -q "unknown subcommand 'imprt' (did you mean 'import'?)" $T/err
