@@ -572,10 +572,17 @@ void an_report_finish(struct an_report *r, bool incomplete)
 			r->worst = v;
 		ran = true;
 	}
-	if (!ran && r->ncmps)
-		r->worst = AN_SKIPPED;
 	r->exit_code = incomplete ? EXIT_INCOMPLETE :
 				    an_verdict_exit(r->worst);
+	/*
+	 * Every comparison SKIPPED: nothing was measured, and a gate that
+	 * measured nothing has not passed (docs/exit-codes.md).
+	 */
+	if (!ran && r->ncmps) {
+		r->worst = AN_SKIPPED;
+		if (!incomplete)
+			r->exit_code = EXIT_INCONCLUSIVE;
+	}
 }
 
 /* Where the published numbers come from: once per source, naming the
@@ -668,10 +675,11 @@ const char *an_report_counts(const struct an_report *r, char *buf,
 {
 	char counts[200];
 
-	an_sfmt(buf, len, "%zu comparison%s, %s", r->ncmps,
+	an_sfmt(buf, len, "%zu comparison%s, %s%s", r->ncmps,
 		r->ncmps == 1 ? "" : "s", r->ncmps ?
 		verdict_counts(r, counts, sizeof(counts)) :
-		"nothing to compare");
+		"nothing to compare", r->ncmps && r->worst == AN_SKIPPED ?
+		": nothing was measured" : "");
 	return buf;
 }
 
