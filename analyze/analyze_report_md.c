@@ -137,7 +137,7 @@ int an_report_md(const struct an_report *r, FILE *f)
 		fprintf(f, " |\n");
 	}
 	fprintf(f, "\nmeasured: the line the verdict rests on, baseline -> "
-		"candidate.\n");
+		"candidate%s.\n", an_report_measured_note(r));
 	if (refs) {
 		fputc('\n', f);
 		an_report_sources(r, f, "- ");
