@@ -385,6 +385,8 @@ const char *an_verdict_name(enum an_verdict v);
  *                     shown at 0 (-base), one that puts the latency
  *                     beyond AN_BOUND_FACTOR times the largest value the
  *                     line shows (its floor at least) reads "unbounded"
+ *                     (for a max/law line the same holds for the law's
+ *                     maximum that an end stands for)
  *   an_line_interval_ends()  the same ends as numbers, NAN: unbounded
  */
 #define AN_BOUND_FACTOR	10

@@ -308,6 +308,22 @@ void an_line_interval_ends(const struct an_line *l, double *lo, double *hi)
 	*hi = l->hi;
 	if (isnan(*lo) || isnan(*hi))
 		return;
+	/*
+	 * A maximum against a tail law: its delta is the candidate's maximum
+	 * minus the law's maximum x, so an end stands for x = cand - end,
+	 * which is at least 0 and bounded like any latency.
+	 */
+	if (l->kind == AN_LINE_EXCEED) {
+		if (l->cand - *hi < 0)
+			*hi = l->cand;
+		if (l->cand - *lo < 0)
+			*lo = l->cand;
+		if (l->cand - *lo > top)
+			*lo = NAN;
+		if (l->cand - *hi > top)
+			*hi = NAN;
+		return;
+	}
 	/* Nothing measured here is below 0: the interval stops there. */
 	if (l->base + *lo < 0)
 		*lo = -l->base;
@@ -342,8 +358,11 @@ const char *an_line_interval(char *buf, size_t len, const struct an_line *l)
 	an_line_interval_ends(l, &lo, &hi);
 	fmt_end(a, sizeof(a), lo);
 	fmt_end(b, sizeof(b), hi);
-	if (isnan(lo))
+	if (isnan(lo) && isnan(hi))
 		an_sfmt(buf, len, "unbounded");
+	else if (isnan(lo))
+		an_sfmt(buf, len, "unbounded..%s%s%s", b, *l->unit ? " " : "",
+			l->unit);
 	else if (isnan(hi))
 		an_sfmt(buf, len, "%s%s%s..unbounded", a, *l->unit ? " " : "",
 			l->unit);

@@ -79,9 +79,11 @@ check "no output calls 9.17 or 33.7 a max" -- bash -c "
 # Physically meaningful figures: interval ends between a latency of 0 and
 # 10 times the line's largest value; null (unbounded) otherwise.
 check "report.json: no interval end below a latency of 0" -- test \
-	"$(jget $J '[.comparisons[0].lines[] | select(.interval != null and .unit == "us") | (.interval[0] == null or .baseline + .interval[0] >= -1e-9)] | all')" = true
+	"$(jget $J '[.comparisons[0].lines[] | select(.interval != null and .unit == "us" and .kind != "exceed") | (.interval[0] == null or .baseline + .interval[0] >= -1e-9)] | all')" = true
+check "... nor a tail law's maximum below 0 (max/law: candidate - end)" -- test \
+	"$(jget $J '[.comparisons[0].lines[] | select(.kind == "exceed") | (.interval[1] == null or .candidate - .interval[1] >= -1e-9)] | all')" = true
 check "report.json: no interval end beyond 10 times the line" -- test \
-	"$(jget $J '[.comparisons[0].lines[] | select(.interval != null and .unit == "us") |
+	"$(jget $J '[.comparisons[0].lines[] | select(.interval != null and .unit == "us" and .kind != "exceed") |
 		([.baseline, .candidate, .floor, (.measured_baseline // 0), (.measured_candidate // 0)] | max * 10) as $top |
 		(.interval[1] == null or .baseline + .interval[1] <= $top + 1e-9)] | all')" = true
 check "report.json: the max line's upper end is unbounded here" -- test \

@@ -397,6 +397,15 @@ static void test_interval_physical(void **state)
 	l.hi = 30001 - 900;
 	an_line_interval_ends(&l, &lo, &hi);
 	assert_true(isnan(hi));
+	/*
+	 * A maximum against a tail law: an end stands for the law's maximum
+	 * (candidate - end), neither below 0 nor beyond 10 times the line.
+	 */
+	l = (struct an_line){ .kind = AN_LINE_EXCEED, .cpu = 0, .base = 50,
+			      .cand = 100, .floor = 5, .lo = -1e9, .hi = 150,
+			      .raw_base = NAN, .raw_cand = NAN, .unit = "us" };
+	assert_string_equal(an_line_interval(buf, sizeof(buf), &l),
+			    "unbounded..100 us");
 }
 
 static void test_skipped_invalid(void **state)
