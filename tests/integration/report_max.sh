@@ -73,6 +73,9 @@ is "$(jget $T/seed/report.json '.comparisons[0].measured')" "all CPUs max 12 -> 
 check "report.md: the same" -- grep -qF '| **REGRESSION** | all CPUs max 12 -> 39 us |' $T/seed/report.md
 check "report.html: the same" -- grep -qF 'all CPUs max 12 -&gt; 39 us' $T/seed/report.html
 check "junit.xml: the same" -- grep -qF 'measured: all CPUs max 12 -&gt; 39 us' $T/seed/junit.xml
+check "report.md: the legend says what max and max/law rows are, whole" -- grep -q \
+	"^\*: the line the verdict rests on; max: the largest wake-up measured .*; max/law: .*(the evidence names the law)$" \
+	$T/seed/report.md
 check "no output calls 9.17 or 33.7 a max" -- bash -c "
 	! grep -hE 'max (rose )?(from )?9\.17|max 9\.17' '$T/seed.out' $T/seed/report.*"
 
