@@ -212,8 +212,15 @@ struct an_line {
 	double q;		/* quantile level of a tail line */
 	double base, cand;	/* the metric on each side, as judged */
 	bool base_ge, cand_ge;	/* censored: "at least" (histogram limit) */
-	double raw_base;	/* maxima as measured, before equal counts; */
-	double raw_cand;	/* NAN when the same as base/cand */
+	/*
+	 * A max line (AN_LINE_MAX): the largest wake-up each side measured
+	 * (over its repetitions, and its CPUs when cpu is -1), which the
+	 * reports show as "max"; base/cand are then its typical max, the
+	 * geometric mean of the repetitions' maxima at equal sample counts
+	 * (of the CPUs' for cpu -1), which is judged. NAN for other lines.
+	 */
+	double raw_base;
+	double raw_cand;
 	double delta;		/* cand - base */
 	double delta_pct;	/* relative to base */
 	double worse;		/* delta signed so that > 0 is worse */
@@ -244,10 +251,23 @@ struct an_exceedance {
 	bool candidate;		/* false: the baseline */
 	int cpu;
 	double p;
-	double us, lo, hi;	/* NAN when the law could not be fitted */
+	double us, lo, hi;	/* NAN when not estimable (why says why) */
 	bool measured;		/* within the data: a quantile, not the law */
 	double samples;		/* wake-ups it was estimated from */
+	double max_us;		/* the largest of them */
+	/*
+	 * Not estimable: why, e.g. "the tail law would be taken 17 times
+	 * beyond them (at most 10)"; "" when us is given.
+	 */
+	char why[128];
 };
+/*
+ * A tail estimate is given only within these bounds (docs/statistics.md):
+ * 1 / p at most AN_EXTRAP_MAX times the wake-ups fitted, and its whole
+ * interval at most AN_EXCEED_MAX_FACTOR times the largest one measured.
+ */
+#define AN_EXTRAP_MAX		10
+#define AN_EXCEED_MAX_FACTOR	10
 
 struct an_result {
 	enum an_verdict verdict;
@@ -353,6 +373,27 @@ int an_profile_from_json(const char *what, const struct cJSON *o,
 			 struct an_profile *pr);
 
 const char *an_verdict_name(enum an_verdict v);
+/*
+ * What a line's values are, one wording for every report and reason:
+ *   an_line_name()    beside the values the tables show: "max" (the
+ *                     largest measured wake-up), "max/law", "p99"
+ *   an_line_judged()  what its test judged, in words: "typical max" (the
+ *                     geometric mean of the maxima at equal sample
+ *                     counts), "p95 against the other CPUs", "p99"
+ *   an_line_interval() its interval of delta as the reports print it:
+ *                     "16.9..34.2 us"; an end below a latency of 0 is
+ *                     shown at 0 (-base), one that puts the latency
+ *                     beyond AN_BOUND_FACTOR times the largest value the
+ *                     line shows (its floor at least) reads "unbounded"
+ *                     (for a max/law line the same holds for the law's
+ *                     maximum that an end stands for)
+ *   an_line_interval_ends()  the same ends as numbers, NAN: unbounded
+ */
+#define AN_BOUND_FACTOR	10
+const char *an_line_interval(char *buf, size_t len, const struct an_line *l);
+void an_line_interval_ends(const struct an_line *l, double *lo, double *hi);
+const char *an_line_name(const struct an_line *l);
+const char *an_line_judged(char *buf, size_t len, const struct an_line *l);
 /* The exit code of a set of verdicts (docs/exit-codes.md). */
 int an_verdict_exit(enum an_verdict worst);
 

@@ -264,6 +264,114 @@ const char *an_verdict_name(enum an_verdict v)
 	return v <= AN_REGRESSION ? names[v] : "?";
 }
 
+const char *an_line_name(const struct an_line *l)
+{
+	switch (l->kind) {
+	case AN_LINE_MAX:
+		return "max";
+	case AN_LINE_EXCEED:
+		return "max/law";
+	default:
+		return l->metric;
+	}
+}
+
+const char *an_line_judged(char *buf, size_t len, const struct an_line *l)
+{
+	switch (l->kind) {
+	case AN_LINE_MAX:
+		an_sfmt(buf, len, "typical max");
+		break;
+	case AN_LINE_EXCEED:
+		an_sfmt(buf, len, "max against the baseline's tail law");
+		break;
+	case AN_LINE_REL:
+		/* "p95/others": "p95 against the other CPUs" */
+		an_sfmt(buf, len, "%.*s against the other CPUs",
+			(int)strcspn(l->metric, "/"), l->metric);
+		break;
+	default:
+		an_sfmt(buf, len, "%s", l->metric);
+	}
+	return buf;
+}
+
+void an_line_interval_ends(const struct an_line *l, double *lo, double *hi)
+{
+	double top = fmax(fmax(fabs(l->base), fabs(l->cand)), l->floor);
+
+	/* A max line: the largest wake-up either side measured. */
+	if (!isnan(l->raw_base))
+		top = fmax(top, fmax(l->raw_base, l->raw_cand));
+	top *= AN_BOUND_FACTOR;
+	*lo = l->lo;
+	*hi = l->hi;
+	if (isnan(*lo) || isnan(*hi))
+		return;
+	/*
+	 * A maximum against a tail law: its delta is the candidate's maximum
+	 * minus the law's maximum x, so an end stands for x = cand - end,
+	 * which is at least 0 and bounded like any latency.
+	 */
+	if (l->kind == AN_LINE_EXCEED) {
+		if (l->cand - *hi < 0)
+			*hi = l->cand;
+		if (l->cand - *lo < 0)
+			*lo = l->cand;
+		if (l->cand - *lo > top)
+			*lo = NAN;
+		if (l->cand - *hi > top)
+			*hi = NAN;
+		return;
+	}
+	/* Nothing measured here is below 0: the interval stops there. */
+	if (l->base + *lo < 0)
+		*lo = -l->base;
+	if (l->base + *hi < 0)
+		*hi = -l->base;
+	/* Far beyond both sides' values is no bound this data can give. */
+	if (l->base + *hi > top)
+		*hi = NAN;
+	if (l->base + *lo > top)
+		*lo = NAN;
+}
+
+static void fmt_end(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		an_sfmt(buf, len, "unbounded");
+	else if (fabs(v) >= 100 || v == floor(v))
+		an_sfmt(buf, len, "%.0f", v);
+	else
+		an_sfmt(buf, len, "%.3g", v);
+}
+
+const char *an_line_interval(char *buf, size_t len, const struct an_line *l)
+{
+	char a[32], b[32];
+	double lo, hi;
+
+	if (isnan(l->lo) || isnan(l->hi)) {
+		an_sfmt(buf, len, "-");
+		return buf;
+	}
+	an_line_interval_ends(l, &lo, &hi);
+	fmt_end(a, sizeof(a), lo);
+	fmt_end(b, sizeof(b), hi);
+	if (isnan(lo) && isnan(hi))
+		an_sfmt(buf, len, "unbounded");
+	else if (isnan(lo))
+		an_sfmt(buf, len, "unbounded..%s%s%s", b, *l->unit ? " " : "",
+			l->unit);
+	else if (isnan(hi))
+		an_sfmt(buf, len, "%s%s%s..unbounded", a, *l->unit ? " " : "",
+			l->unit);
+	else
+		an_sfmt(buf, len, "%s..%s%s%s", a, b, *l->unit ? " " : "",
+			l->unit);
+	return buf;
+}
+
 int an_verdict_exit(enum an_verdict worst)
 {
 	switch (worst) {

@@ -444,15 +444,35 @@ static int add_exceedance(struct an_result *res, bool cand, int cpu,
 	e = &e[res->nexceed++];
 	*e = (struct an_exceedance){ .candidate = cand, .cpu = cpu,
 				     .p = EXCEED_P, .us = NAN, .lo = NAN,
-				     .hi = NAN, .samples = c->cycles };
-	if (!hill_fit(c, &law, false))
+				     .hi = NAN, .samples = c->cycles,
+				     .max_us = c->max_us };
+	if (!hill_fit(c, &law, false)) {
+		an_sfmt(e->why, sizeof(e->why), "too few samples in the "
+			"histogram's tail to fit a law");
 		return 0;
+	}
 	if (np >= law.k) {
 		/* Within the data: the measured quantile. */
 		e->us = an_cpu_quantile(c, 1 - EXCEED_P, &ge);
 		e->measured = true;
-		if (ge)
+		if (ge) {
 			e->us = NAN;
+			an_sfmt(e->why, sizeof(e->why), "it lies beyond the "
+				"%u us histogram", c->limit);
+		}
+		return 0;
+	}
+	/*
+	 * A tail law taken far beyond its data says more about the law than
+	 * about the machine (estimates of seconds from 15 s of wake-ups):
+	 * only within AN_EXTRAP_MAX times the samples, and only when the
+	 * whole interval stays within AN_EXCEED_MAX_FACTOR times the
+	 * largest wake-up measured.
+	 */
+	if (1 / EXCEED_P > AN_EXTRAP_MAX * (double)c->cycles) {
+		an_sfmt(e->why, sizeof(e->why), "the tail law would be taken "
+			"%.2g times beyond them (at most %d)",
+			1 / EXCEED_P / c->cycles, AN_EXTRAP_MAX);
 		return 0;
 	}
 	e->us = law.u * pow(law.k / np, law.xi) - 1;
@@ -460,6 +480,14 @@ static int add_exceedance(struct an_result *res, bool cand, int cpu,
 			    an_chisq_inv(1 - EXCEED_ALPHA, 2 * law.m)) - 1;
 	e->hi = law.u * pow(law.k / np, law.xi * 2 * law.m /
 			    an_chisq_inv(EXCEED_ALPHA, 2 * law.m)) - 1;
+	if (!(e->hi <= AN_EXCEED_MAX_FACTOR * fmax(c->max_us, 1.0)) ||
+	    !(e->lo >= 0)) {
+		an_sfmt(e->why, sizeof(e->why), "the tail law's interval "
+			"reaches %.3g us, more than %d times the largest "
+			"wake-up measured (%ld us)", e->hi,
+			AN_EXCEED_MAX_FACTOR, c->max_us);
+		e->us = e->lo = e->hi = NAN;
+	}
 	return 0;
 }
 

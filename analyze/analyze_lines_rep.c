@@ -422,6 +422,15 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 	l->base = expm1(rl->mb);
 	l->cand = expm1(rl->mc);
 	an_cmp_line_effect_us(p, l);
+	/*
+	 * A max line is judged on its typical max (the mean of log(1 + us)
+	 * of the repetitions' maxima at equal counts); "max" itself is the
+	 * largest wake-up either side measured, and that is what is shown.
+	 */
+	if (rl->q == 0) {
+		l->raw_base = p->b[rl->cpu].pool.max_us;
+		l->raw_cand = p->c[rl->cpu].pool.max_us;
+	}
 	bmin = bmax = rl->yb[0];
 	cmin = cmax = rl->yc[0];
 	for (i = 1; i < nb; i++) {
@@ -539,6 +548,14 @@ static int cpu_replicate_line(struct prep *p, const struct rep_line *rls,
 	l->base = expm1(lb / k);
 	l->cand = expm1(lc / k);
 	an_cmp_line_effect_us(p, l);
+	/* Shown: the largest wake-up of any CPU (the T: lines' Max). */
+	if (q == 0) {
+		l->raw_base = l->raw_cand = 0;
+		for (i = 0; i < p->ncpus; i++) {
+			l->raw_base = fmax(l->raw_base, p->b[i].pool.max_us);
+			l->raw_cand = fmax(l->raw_cand, p->c[i].pool.max_us);
+		}
+	}
 	t->kind = TEST_LOG;
 	t->d = an_mean(d, k);
 	t->sd = sqrt(fmax(an_var(d, k), 1.0 / (6 * (1 + l->base) *

@@ -201,11 +201,11 @@ const char *an_line_cpu(char *buf, size_t len, const struct an_line *l)
 const char *an_line_label(char *buf, size_t len, const struct an_line *l)
 {
 	if (l->cpu >= 0)
-		an_sfmt(buf, len, "CPU %d %s", l->cpu, l->metric);
+		an_sfmt(buf, len, "CPU %d %s", l->cpu, an_line_name(l));
 	else if (l->kind == AN_LINE_METRIC)
 		an_sfmt(buf, len, "%s", l->metric);
 	else
-		an_sfmt(buf, len, "all CPUs %s", l->metric);
+		an_sfmt(buf, len, "all CPUs %s", an_line_name(l));
 	return buf;
 }
 
@@ -245,7 +245,9 @@ const char *an_line_adjusted(char *buf, size_t len, const struct an_line *l)
 
 	buf[0] = '\0';
 	if (an_line_raw(l))
-		an_sfmt(buf, len, "judged at equal sample counts: %s",
+		an_sfmt(buf, len, "judged on the typical max, the geometric "
+			"mean over %s of the maxima at equal sample counts: %s",
+			l->cpu < 0 ? "CPUs" : "repetitions",
 			fmt_pair(pair, sizeof(pair), l->base, l->base_ge,
 				 l->cand, l->cand_ge, l->unit));
 	return buf;
@@ -372,9 +374,9 @@ void an_wrap(FILE *f, const char *text, int indent, int width)
 static const char *line_name(char *buf, size_t len, const struct an_line *l)
 {
 	if (strcmp(l->unit, "us"))
-		an_sfmt(buf, len, "%s [%s]", l->metric, l->unit);
+		an_sfmt(buf, len, "%s [%s]", an_line_name(l), l->unit);
 	else
-		an_sfmt(buf, len, "%s", l->metric);
+		an_sfmt(buf, len, "%s", an_line_name(l));
 	return buf;
 }
 
@@ -409,7 +411,7 @@ static const char *line_pct(char *buf, size_t len, const struct an_line *l)
 static const char *line_evidence(char *buf, size_t len,
 				 const struct an_line *l)
 {
-	char adj[112];
+	char adj[192];
 
 	an_line_adjusted(adj, sizeof(adj), l);
 	an_sfmt(buf, len, "%s%s%s", adj, adj[0] ? "; " : "", l->evidence);
@@ -486,21 +488,37 @@ static bool cmp_has_kind(const struct an_cmp *c, enum an_line_kind kind)
 
 /*
  * What the rows of a comparison table are, where a name alone would
- * not say it: the per-repetition max rows and the tail law's max rows
- * (docs/statistics.md) both read "max".
+ * not say it: a max row shows the largest wake-up measured and is judged
+ * on the typical max; a max/law row is the tail law's (docs/statistics.md).
  */
 const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len)
 {
 	bool mx = cmp_has_kind(c, AN_LINE_MAX);
 	bool law = cmp_has_kind(c, AN_LINE_EXCEED);
 
-	an_sfmt(buf, len, "*: the line the verdict rests on%s%s%s",
-		mx ? "; max rows: the geometric mean of the repetitions' "
-		"measured maxima (the T: lines' Max is the largest)" : "",
-		law ? (mx ? ", then" : "; max rows:") : "",
-		law ? " the maxima against the baseline's tail law, judged at "
-		"equal sample counts (their evidence names the law)" : "");
+	an_sfmt(buf, len, "*: the line the verdict rests on%s%s",
+		mx ? "; max: the largest wake-up measured (the T: lines' "
+		"Max), its p and verdict those of the typical max (the "
+		"geometric mean of the maxima at equal sample counts) that "
+		"its evidence names" : "",
+		law ? "; max/law: the candidate's maximum at equal sample "
+		"counts against the baseline's tail law, whose median is the "
+		"baseline column (the evidence names the law)" : "");
 	return buf;
+}
+
+const char *an_report_measured_note(const struct an_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncmps; i++) {
+		const struct an_line *d = an_cmp_decisive(&r->cmps[i]);
+
+		if (d && an_line_raw(d))
+			return " (max: the largest wake-up measured; the "
+			       "reason says what was judged)";
+	}
+	return "";
 }
 
 enum an_verdict an_cmp_counts(const struct an_cmp *c)
@@ -572,10 +590,17 @@ void an_report_finish(struct an_report *r, bool incomplete)
 			r->worst = v;
 		ran = true;
 	}
-	if (!ran && r->ncmps)
-		r->worst = AN_SKIPPED;
 	r->exit_code = incomplete ? EXIT_INCOMPLETE :
 				    an_verdict_exit(r->worst);
+	/*
+	 * Every comparison SKIPPED: nothing was measured, and a gate that
+	 * measured nothing has not passed (docs/exit-codes.md).
+	 */
+	if (!ran && r->ncmps) {
+		r->worst = AN_SKIPPED;
+		if (!incomplete)
+			r->exit_code = EXIT_INCONCLUSIVE;
+	}
 }
 
 /* Where the published numbers come from: once per source, naming the
@@ -668,10 +693,11 @@ const char *an_report_counts(const struct an_report *r, char *buf,
 {
 	char counts[200];
 
-	an_sfmt(buf, len, "%zu comparison%s, %s", r->ncmps,
+	an_sfmt(buf, len, "%zu comparison%s, %s%s", r->ncmps,
 		r->ncmps == 1 ? "" : "s", r->ncmps ?
 		verdict_counts(r, counts, sizeof(counts)) :
-		"nothing to compare");
+		"nothing to compare", r->ncmps && r->worst == AN_SKIPPED ?
+		": nothing was measured" : "");
 	return buf;
 }
 

@@ -141,6 +141,11 @@ const char *an_line_values(char *buf, size_t len, const struct an_line *l);
 const char *an_line_adjusted(char *buf, size_t len, const struct an_line *l);
 const char *an_cmp_measured(char *buf, size_t len, const struct an_cmp *c);
 const char *an_cmp_published(char *buf, size_t len, const struct an_cmp *c);
+/*
+ * The verdict table's footnote on its measured cells where one shows a
+ * max line: " (max: the largest wake-up measured; ...)", else "".
+ */
+const char *an_report_measured_note(const struct an_report *r);
 /* What a comparison table's rows mean: the decisive line, max rows. */
 const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len);
 /* The published reference applies to this comparison (its candidate's). */

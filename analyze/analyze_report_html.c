@@ -91,7 +91,9 @@ static void html_verdicts(FILE *f, const struct an_report *r)
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n<p class=\"muted\">measured: the line the "
-		"verdict rests on, baseline &rarr; candidate.");
+		"verdict rests on, baseline &rarr; candidate");
+	esc(f, an_report_measured_note(r));
+	fputc('.', f);
 	if (refs)
 		fprintf(f, " published: the suite's reference numbers for the "
 			"gate metric over all CPUs, where they belong to the "
@@ -159,11 +161,11 @@ static void cell_num(FILE *f, double v, bool ge)
 static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l,
 		      bool decisive, bool refs)
 {
-	char buf[160];
+	char buf[192];
 	bool raw = !isnan(l->raw_base);
 
 	fprintf(f, "<tr%s><td>", decisive ? " class=\"decisive\"" : "");
-	esc(f, l->metric);
+	esc(f, an_line_name(l));
 	if (strcmp(l->unit, "us")) {
 		fprintf(f, " [");
 		esc(f, l->unit);
@@ -188,10 +190,7 @@ static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l,
 		fprintf(f, "<td class=\"n\">%+.4g</td><td class=\"n\">%+.1f%%",
 			l->delta, l->delta_pct);
 	fprintf(f, "</td><td class=\"n\">");
-	if (isnan(l->lo))
-		fprintf(f, "-");
-	else
-		fprintf(f, "%.4g .. %.4g", l->lo, l->hi);
+	esc(f, an_line_interval(buf, sizeof(buf), l));
 	fprintf(f, "</td><td class=\"n\">%s</td><td>",
 		an_fmt_p(buf, sizeof(buf), l->deciding ? l->p_adj :
 			 l->worse >= 0 ? l->p_worse : l->p_better));
@@ -271,7 +270,7 @@ static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 		html_line(f, c, &res->lines[i], (int)i == res->decisive,
 			  an_cmp_has_refs(c));
 	if (res->nlines) {
-		char legend[300];
+		char legend[512];
 
 		fprintf(f, "</table>\n<p class=\"muted\">");
 		esc(f, an_cmp_legend(c, legend, sizeof(legend)));

@@ -182,9 +182,16 @@ static cJSON *side_json(const struct an_side *s)
 static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 {
 	cJSON *o = cJSON_CreateObject(), *iv;
+	char buf[112];
+	double lo, hi;
 
 	cJSON_AddStringToObject(o, "kind", kind_name(l->kind));
 	cJSON_AddStringToObject(o, "metric", l->metric);
+	/* As the tables name it, and what baseline/candidate are. */
+	cJSON_AddStringToObject(o, "label",
+				an_line_label(buf, sizeof(buf), l));
+	cJSON_AddStringToObject(o, "judged_as",
+				an_line_judged(buf, sizeof(buf), l));
 	cJSON_AddStringToObject(o, "unit", l->unit);
 	add_num(o, "cpu", l->cpu >= 0 ? l->cpu : NAN);
 	add_num(o, "baseline", l->base);
@@ -200,9 +207,11 @@ static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 	if (isnan(l->lo) || isnan(l->hi)) {
 		cJSON_AddNullToObject(o, "interval");
 	} else {
+		/* Ends beyond what a latency can be are null (unbounded). */
+		an_line_interval_ends(l, &lo, &hi);
 		iv = cJSON_AddArrayToObject(o, "interval");
-		cJSON_AddItemToArray(iv, num(l->lo));
-		cJSON_AddItemToArray(iv, num(l->hi));
+		cJSON_AddItemToArray(iv, num(lo));
+		cJSON_AddItemToArray(iv, num(hi));
 	}
 	add_num(o, "p_worse", l->p_worse);
 	add_num(o, "p_better", l->p_better);
@@ -292,6 +301,11 @@ static cJSON *cmp_json(const struct an_cmp *c)
 		}
 		cJSON_AddBoolToObject(x, "measured", e->measured);
 		cJSON_AddNumberToObject(x, "samples", e->samples);
+		cJSON_AddNumberToObject(x, "max_us", e->max_us);
+		if (e->why[0])
+			cJSON_AddStringToObject(x, "not_estimable", e->why);
+		else
+			cJSON_AddNullToObject(x, "not_estimable");
 		cJSON_AddItemToArray(ex, x);
 	}
 	notes = cJSON_AddArrayToObject(o, "notes");

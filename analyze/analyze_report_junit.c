@@ -15,7 +15,7 @@
 static void junit_body(FILE *f, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
-	char name[112], vals[64], adj[112], meas[160];
+	char name[112], vals[64], adj[192], meas[160];
 	size_t i;
 
 	an_cmp_measured(meas, sizeof(meas), c);

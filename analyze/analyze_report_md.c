@@ -43,7 +43,7 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 	const struct an_result *res = &c->res;
 	bool refs = an_cmp_has_refs(c), dec;
 	const struct an_line *l;
-	char legend[300];
+	char legend[512];
 	struct an_row w;
 	size_t i;
 
@@ -137,7 +137,7 @@ int an_report_md(const struct an_report *r, FILE *f)
 		fprintf(f, " |\n");
 	}
 	fprintf(f, "\nmeasured: the line the verdict rests on, baseline -> "
-		"candidate.\n");
+		"candidate%s.\n", an_report_measured_note(r));
 	if (refs) {
 		fputc('\n', f);
 		an_report_sources(r, f, "- ");

@@ -93,19 +93,43 @@ static void txt_side(FILE *f, const struct an_side *s)
 	fputc('\n', f);
 }
 
-/* "latency exceeded once per million wake-ups: CPU 1 412 (230..1900) -> ..." */
-static void txt_exceedance(FILE *f, const struct an_result *res)
+/*
+ * "exceeded once per 1000000 wake-ups, CPU 1: 412 us (230..1900) -> ...",
+ * or why a side's tail cannot say: "not estimable from 59685 wake-ups:
+ * the tail law would be taken 17 times beyond them (at most 10)".
+ */
+static void exceed_side(char *buf, size_t len, const struct an_exceedance *e)
+{
+	if (e->why[0])
+		snprintf(buf, len, "not estimable from %.0f wake-ups: %s",
+			 e->samples, e->why);
+	else if (e->measured || isnan(e->lo))
+		snprintf(buf, len, "%.0f us%s", e->us, e->measured ?
+			 " (measured)" : "");
+	else
+		snprintf(buf, len, "%.0f us (%.0f..%.0f)", e->us, e->lo,
+			 e->hi);
+}
+
+static void txt_exceedance(FILE *f, const struct an_result *res, int width)
 {
 	size_t i, k;
 
 	for (i = 0; i + 1 < res->nexceed; i += 2) {
 		const struct an_exceedance *e[2] = { &res->exceed[i],
 						     &res->exceed[i + 1] };
-		char v[2][64], how[96] = "the tail law";
+		char v[2][224], how[96] = "the tail law", text[640];
 		double n = fmin(e[0]->samples, e[1]->samples);
 
-		if (isnan(e[0]->us) && isnan(e[1]->us))
+		if (e[0]->why[0] && !strcmp(e[0]->why, e[1]->why)) {
+			an_sfmt(text, sizeof(text), "exceeded once per %.0f "
+				"wake-ups, CPU %d: not estimable from %.0f and "
+				"%.0f wake-ups: %s (docs/statistics.md)",
+				1 / e[0]->p, e[0]->cpu, e[0]->samples,
+				e[1]->samples, e[0]->why);
+			an_wrap(f, text, 0, width);
 			continue;
+		}
 		/* How far beyond the data the law was taken. */
 		if (!(e[0]->measured && e[1]->measured) && n > 0 &&
 		    1 / e[0]->p > n)
@@ -114,21 +138,12 @@ static void txt_exceedance(FILE *f, const struct an_result *res)
 				 1 / e[0]->p / n, n);
 		else if (e[0]->measured && e[1]->measured)
 			snprintf(how, sizeof(how), "within the data");
-		for (k = 0; k < 2; k++) {
-			if (isnan(e[k]->us))
-				snprintf(v[k], sizeof(v[k]), "-");
-			else if (e[k]->measured || isnan(e[k]->lo))
-				snprintf(v[k], sizeof(v[k]), "%.0f us%s",
-					 e[k]->us, e[k]->measured ?
-					 " (measured)" : "");
-			else
-				snprintf(v[k], sizeof(v[k]), "%.0f us "
-					 "(%.0f..%.0f)", e[k]->us, e[k]->lo,
-					 e[k]->hi);
-		}
-		fprintf(f, "exceeded once per %.0f wake-ups, CPU %d: %s -> %s "
-			"(%s; docs/statistics.md)\n", 1 / e[0]->p, e[0]->cpu,
-			v[0], v[1], how);
+		for (k = 0; k < 2; k++)
+			exceed_side(v[k], sizeof(v[k]), e[k]);
+		an_sfmt(text, sizeof(text), "exceeded once per %.0f wake-ups, "
+			"CPU %d: %s -> %s (%s; docs/statistics.md)",
+			1 / e[0]->p, e[0]->cpu, v[0], v[1], how);
+		an_wrap(f, text, 0, width);
 	}
 }
 
@@ -172,7 +187,7 @@ static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
 		an_sfmt(text, sizeof(text), "note: %s", res->notes[i]);
 		an_wrap(f, text, 0, width);
 	}
-	txt_exceedance(f, res);
+	txt_exceedance(f, res, width);
 	fputc('\n', f);
 }
 
@@ -227,14 +242,13 @@ void an_report_table(const struct an_report *r, FILE *f, int width)
 	struct table_row *rows = calloc(r->ncmps + 1, sizeof(*rows));
 	int wc = 9, wb = 8, wv = 10, wm = 8, wp = 9;
 	char note[160], counts[240], text[900];
-	bool refs = false, max_raw = false;
+	bool refs = false;
 	size_t i;
 
 	if (!rows)
 		return;
 	for (i = 0; i < r->ncmps; i++) {
 		const struct an_cmp *c = &r->cmps[i];
-		const struct an_line *d = an_cmp_decisive(c);
 		struct table_row *w = &rows[i];
 
 		an_sfmt(w->cand, sizeof(w->cand), "%s", c->cand->name);
@@ -243,7 +257,6 @@ void an_report_table(const struct an_report *r, FILE *f, int width)
 		an_cmp_measured(w->meas, sizeof(w->meas), c);
 		an_cmp_published(w->publ, sizeof(w->publ), c);
 		refs |= an_cmp_has_refs(c);
-		max_raw |= d && d->kind == AN_LINE_MAX && an_line_raw(d);
 		wc = fmax(wc, strlen(w->cand));
 		wb = fmax(wb, strlen(w->base));
 		wv = fmax(wv, strlen(w->verdict));
@@ -269,8 +282,7 @@ void an_report_table(const struct an_report *r, FILE *f, int width)
 		an_wrap(f, r->cmps[i].res.reason, 4, width);
 	}
 	an_sfmt(text, sizeof(text), "measured: the line the verdict rests "
-		"on, baseline -> candidate%s", max_raw ? " (max: the median "
-		"of the repetitions' measured maxima)" : "");
+		"on, baseline -> candidate%s", an_report_measured_note(r));
 	if (r->ncmps)
 		an_wrap(f, text, 0, width);
 	if (refs) {

@@ -266,35 +266,44 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
-/* "CPU 1 p99 rose from 43 to 273 us (+230 us, +535%; p=6e-05)" */
+/*
+ * "CPU 1 p99 rose from 43 to 273 us (+230 us, +535%; p=6e-05)"; a max
+ * line names its maxima first, then what was judged: "CPU 1 max 486 ->
+ * 3407 us; its typical max (geometric mean over repetitions) rose from
+ * 1133 to 2092 us (...)".
+ */
 static void describe(const struct an_line *l, char *buf, size_t len)
 {
-	char where[24] = "", pv[32], b[32], c[32], d[32], lo[32], hi[32];
-	char iv[96] = "", metric[112];
+	char where[24] = "", pv[32], b[32], c[32], d[32], iv[96] = "";
+	char metric[112], mx[96] = "", ivs[80];
 
 	if (l->cpu >= 0)
 		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
-	/* "p95/others": "p95 against the other CPUs" */
-	an_sfmt(metric, sizeof(metric), "%.*s%s",
-		(int)strcspn(l->metric, "/"), l->metric,
-		l->kind == AN_LINE_REL ? " against the other CPUs" : "");
+	an_line_judged(metric, sizeof(metric), l);
+	if (!isnan(l->raw_base)) {
+		fmt_num(b, sizeof(b), l->raw_base);
+		fmt_num(c, sizeof(c), l->raw_cand);
+		an_sfmt(mx, sizeof(mx), "%s%s %s -> %s %s; its ", where,
+			an_line_name(l), b, c, l->unit);
+		where[0] = '\0';
+		an_sfmt(metric + strlen(metric), sizeof(metric) -
+			strlen(metric), " (geometric mean over %s)",
+			l->cpu < 0 ? "CPUs" : "repetitions");
+	}
+	fmt_num(b, sizeof(b), l->base);
+	fmt_num(c, sizeof(c), l->cand);
+	fmt_num(d, sizeof(d), fabs(l->cand - l->base));
+	if (!isnan(l->lo))
+		an_sfmt(iv, sizeof(iv), "; interval %s",
+			an_line_interval(ivs, sizeof(ivs), l));
 	if (isnan(l->p_adj))
 		an_sfmt(pv, sizeof(pv), "no test");
 	else if (l->p_adj < 1e-12)
 		an_sfmt(pv, sizeof(pv), "p<1e-12");
 	else
 		an_sfmt(pv, sizeof(pv), "p=%.2g", l->p_adj);
-	fmt_num(b, sizeof(b), l->base);
-	fmt_num(c, sizeof(c), l->cand);
-	fmt_num(d, sizeof(d), fabs(l->cand - l->base));
-	if (!isnan(l->lo)) {
-		fmt_num(lo, sizeof(lo), l->lo);
-		fmt_num(hi, sizeof(hi), l->hi);
-		an_sfmt(iv, sizeof(iv), "; interval %s..%s %s", lo, hi,
-			l->unit);
-	}
-	an_sfmt(buf, len, "%s%s %s from %s%s to %s%s %s (%s%s %s, %+.0f%%; "
-		"%s)%s", where, l->kind == AN_LINE_REL ? metric : l->metric,
+	an_sfmt(buf, len, "%s%s%s %s from %s%s to %s%s %s (%s%s %s, %+.0f%%; "
+		"%s)%s", mx, where, metric,
 		l->cand > l->base ? "rose" : l->cand < l->base ? "fell" :
 		"stayed", l->base_ge ? ">=" : "", b, l->cand_ge ? ">=" : "",
 		c, l->unit, l->cand >= l->base ? "+" : "-", d, l->unit,
@@ -448,7 +457,7 @@ static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 {
 	const struct an_result *res = p->res;
 	const struct an_line *best = NULL;
-	char where[24] = "", b[32], c[32];
+	char where[24] = "", b[32], c[32], name[112];
 	double alone = p->gate->level > 0 ? p->gate->level / 2 :
 					    p->gate->alpha / 2;
 	size_t i;
@@ -477,7 +486,8 @@ static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 	fmt_num(c, sizeof(c), best->cand);
 	an_sfmt(buf, len, "nothing significant (the strongest rise, %s%s %s "
 		"-> %s %s, has p=%.2g; a change needs p<%.2g)", where,
-		best->metric, b, c, best->unit, best->p_adj, alone);
+		an_line_judged(name, sizeof(name), best), b, c, best->unit,
+		best->p_adj, alone);
 }
 
 static void decide_unsettled(struct prep *p, const struct an_line *l)
@@ -485,16 +495,17 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 	struct an_result *res = p->res;
 	const struct line_test *t = &p->tests[l - res->lines];
 	char where[24] = "", see[32], fl[32], hi[32], d[32], more[160];
-	char lead[200];
+	char lead[200], name[112];
 
 	rest_on(res, l);
+	an_line_judged(name, sizeof(name), l);
 	res->verdict = AN_INCONCLUSIVE;
 	if (l->cpu >= 0)
 		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
 	unsettled_lead(p, lead, sizeof(lead), false);
 	if (!res->family || isnan(l->see)) {
 		set_reason(res, "%s, but %s%s could not be tested: %s", lead,
-			   where, l->metric, l->evidence);
+			   where, name, l->evidence);
 		return;
 	}
 	fmt_num(see, sizeof(see), l->see);
@@ -510,7 +521,7 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 		set_reason(res, "%s, but this measurement could not have "
 			   "seen a %s%s rise even of %d times its %s %s: its "
 			   "repetitions scatter too much (the floor is %s %s); "
-			   "%s", lead, where, l->metric, SEE_BLIND, base,
+			   "%s", lead, where, name, SEE_BLIND, base,
 			   l->unit, fl, l->unit, more);
 		return;
 	}
@@ -518,7 +529,7 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 		more_text(more, sizeof(more), l->more_reps, "reach the floor");
 		set_reason(res, "%s, but this measurement could only have "
 			   "seen a %s%s rise of %s %s or more (the floor is %s "
-			   "%s); %s", lead, where, l->metric, see, l->unit, fl,
+			   "%s); %s", lead, where, name, see, l->unit, fl,
 			   l->unit, more);
 		return;
 	}
@@ -534,7 +545,7 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 	unsettled_lead(p, lead, sizeof(lead), true);
 	set_reason(res, "%s, but a %s%s rise of up to %s %s is not ruled out "
 		   "(it moved %s%s %s; the floor is %s %s); %s", lead, where,
-		   l->metric, hi, l->unit, l->worse >= 0 ? "+" : "", d,
+		   name, hi, l->unit, l->worse >= 0 ? "+" : "", d,
 		   l->unit, fl, l->unit, more);
 }
 

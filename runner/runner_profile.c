@@ -110,8 +110,8 @@ static void print_line(const struct an_profile *pr, const struct suite *s,
 	floor = fmax(g->min_increase_us, g->min_increase_pct / 100 * base);
 	need = an_profile_reps_for(pr, cpu, q, floor, a);
 	printf("  CPU %d: a %s rise of %.0f us or more (%s is about %.0f "
-	       "us here), a max rise of %.0f us or more; ", cpu, q, rise, q,
-	       base, mx);
+	       "us here), a typical max rise of %.0f us or more; ", cpu, q,
+	       rise, q, base, mx);
 	if (need < 0)
 		printf("no practical number of repetitions sees the %.0f us "
 		       "floor at %s\n", floor, q);

@@ -4,7 +4,8 @@
 # `rtgate report RUN_DIR` on a results directory (docs/results.md) made of
 # runs recorded on this machine: every declared comparison judged, the five
 # reports written into the run, the exit code of the worst verdict; runs
-# that did not complete never pass; broken manifests are refused.
+# that did not complete never pass, nor do runs whose comparisons were all
+# SKIPPED (nothing was measured); broken manifests are refused.
 source "$(dirname "$0")/../lib.sh"
 FIX=$TOP/tests/fixtures/analyze
 RUN=$T/run
@@ -119,4 +120,20 @@ rm "$T/run3/inject/2/cyclictest.json"
 is "$?" 3 "an ok repetition without its cyclictest output: exit 3"
 check "... naming the directory" -- grep -q 'inject/2: neither cyclictest.json' $T/err
 is "$("$RTGATE" report -q "$T/nothing" 2>/dev/null; echo $?)" 3 "no such run: exit 3"
+
+# All comparisons SKIPPED: nothing was measured, no pass.
+SK=$T/skipped
+cp -r "$FIX/run-inject" "$SK"
+jq '(.scenarios[] | select(.name == "inject")) |= (.status = "skipped" |
+	.reason = "requirement slice-ext: the kernel has no rseq slice extension")' \
+	"$FIX/run-inject/manifest.json" >"$SK/manifest.json"
+"$RTGATE" report "$SK" >$T/sk.out 2>&1
+is "$?" 2 "every comparison SKIPPED: exit 2, not a pass"
+is "$(tail -n 1 $T/sk.out)" "rtgate: 2 comparisons, SKIPPED: nothing was measured (exit 2)" \
+	"... the last line says nothing was measured"
+is "$(jget $SK/report.json '"\(.verdict) \(.exit_code)"')" "SKIPPED 2" \
+	"report.json: Overall SKIPPED, exit 2"
+check "report.md: Overall SKIPPED (exit 2)" -- \
+	grep -q 'Overall: \*\*SKIPPED\*\* (exit 2): 2 comparisons, SKIPPED: nothing was measured' $SK/report.md
+check "junit.xml: the exit code" -- grep -q '<property name="exit_code" value="2"/>' $SK/junit.xml
 done_testing

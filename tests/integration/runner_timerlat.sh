@@ -15,7 +15,7 @@ rc=$?
 m=$RTGATE_RESULTS_DIR/$(readlink "$RTGATE_RESULTS_DIR/latest")/manifest.json
 is "$(jget "$m" .suite.measure.tool)" timerlat "the manifest says tool timerlat"
 if ! grep -qw timerlat "$tracers" 2>/dev/null; then
-	is "$rc" 0 "no tracer: everything SKIPPED, exit 0"
+	is "$rc" 2 "no tracer: everything SKIPPED, nothing measured: exit 2"
 	check "every scenario is SKIPPED" -- \
 		jqe '[.scenarios[].status] | all(. == "skipped")' "$m"
 	check "saying the kernel has no timerlat tracer" -- \
@@ -24,9 +24,11 @@ if ! grep -qw timerlat "$tracers" 2>/dev/null; then
 		jqe '[.scenarios[].repetitions[]] | length == 0' "$m"
 	check "the IRQ latency's comparison is SKIPPED too" -- \
 		grep -qE '^inject\.irq +idle\.irq +SKIPPED ' "$T/out"
+	check "... and the last line says nothing was measured" -- \
+		grep -q 'SKIPPED.*: nothing was measured (exit 2)$' "$T/out"
 else
 	check "a kernel with the tracer: a verdict" -- test "$rc" -le 2
-	for i in 1 2 3 4; do skip "this kernel has timerlat" "SKIPPED $i"; done
+	for i in 1 2 3 4 5; do skip "this kernel has timerlat" "SKIPPED $i"; done
 fi
 
 bad() {	# bad NAME MEASURE-LINES EXPECTED-MESSAGE

@@ -64,6 +64,10 @@ static void test_seed_verdicts(void **state)
 	assert_true(l->p_adj < 0.025 / 2);
 	assert_true(l->lo > 0 && l->lo <= l->delta && l->delta <= l->hi);
 	assert_non_null(strstr(res.notes[0], "Gumbel"));
+	/* Shown as published: the largest Max of the T: lines. */
+	assert_true(l->raw_base == 12 && l->raw_cand == 39);
+	assert_non_null(strstr(res.reason, "max 12 -> 39 us; its typical "
+			       "max (geometric mean over CPUs) rose from"));
 	an_result_release(&res);
 	/* idle -> 5 us delay: 12 -> 21 us. */
 	assert_int_equal(judge(SEED "idle.txt", SEED "extend-sched-5us.txt",
@@ -294,6 +298,116 @@ static void test_workload_metrics(void **state)
 	an_side_free(c);
 }
 
+/*
+ * "max" is the largest wake-up measured: one repetition's 150 us among
+ * 39 us ones is the candidate's max, whatever its typical max says.
+ */
+static void test_max_is_largest(void **state)
+{
+	struct an_side *b = an_side_new("idle"), *c = an_side_new("cand");
+	const struct an_line *l = NULL;
+	struct an_result res;
+	struct an_gate gate;
+	size_t i;
+
+	(void)state;
+	an_gate_default(&gate);
+	for (i = 0; i < 3; i++) {
+		fill(an_side_add_run(b, "rep", 2), 2, 0, 0);
+		fill(an_side_add_run(c, "rep", 2), 2, i == 1 ? 150 : 0,
+		     i == 1 ? 5 : 0);
+	}
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	for (i = 0; i < res.nlines; i++)
+		if (res.lines[i].kind == AN_LINE_MAX && res.lines[i].cpu == 1)
+			l = &res.lines[i];
+	assert_non_null(l);
+	assert_true(l->raw_base == 39 && l->raw_cand == 150);
+	assert_true(l->cand < 150);
+	assert_string_equal(an_line_name(l), "max");
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+/*
+ * The once-per-million latency only within its bounds: ten repetitions
+ * of 14,378 wake-ups are 7 times short of a million (within 10), three
+ * are 23 times short (beyond): then no figure, and why.
+ */
+static void test_exceedance_bounds(void **state)
+{
+	struct an_side *b = an_side_new("a"), *c = an_side_new("b");
+	struct an_result res;
+	struct an_gate gate;
+	size_t i;
+
+	(void)state;
+	an_gate_default(&gate);
+	for (i = 0; i < 3; i++) {
+		fill(an_side_add_run(b, "rep", 2), 2, 0, 0);
+		fill(an_side_add_run(c, "rep", 2), 2, 0, 0);
+	}
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_true(res.nexceed == 4);
+	for (i = 0; i < res.nexceed; i++) {
+		assert_true(isnan(res.exceed[i].us) && isnan(res.exceed[i].hi));
+		assert_non_null(strstr(res.exceed[i].why, "23 times beyond "
+				       "them (at most 10)"));
+	}
+	an_result_release(&res);
+	for (i = 3; i < 10; i++) {
+		fill(an_side_add_run(b, "rep", 2), 2, 0, 0);
+		fill(an_side_add_run(c, "rep", 2), 2, 0, 0);
+	}
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_true(res.nexceed == 4);
+	for (i = 0; i < res.nexceed; i++) {
+		const struct an_exceedance *e = &res.exceed[i];
+
+		assert_string_equal(e->why, "");
+		assert_false(e->measured);
+		assert_true(e->lo >= 0 && e->lo <= e->us && e->us <= e->hi);
+		assert_true(e->hi <= 10 * e->max_us && e->max_us == 39);
+	}
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+/* No interval end below a latency of 0, none beyond 10 times the line. */
+static void test_interval_physical(void **state)
+{
+	struct an_line l = { .kind = AN_LINE_MAX, .cpu = 0, .base = 900,
+			     .cand = 1000, .floor = 90, .lo = -950,
+			     .hi = 4.153e10, .raw_base = 2000,
+			     .raw_cand = 3000, .unit = "us" };
+	char buf[64];
+	double lo, hi;
+
+	(void)state;
+	an_line_interval_ends(&l, &lo, &hi);
+	assert_true(lo == -900 && isnan(hi));
+	assert_string_equal(an_line_interval(buf, sizeof(buf), &l),
+			    "-900 us..unbounded");
+	/* Up to 10 times the largest wake-up measured (3000 us). */
+	l.hi = 29000 - 900;
+	assert_string_equal(an_line_interval(buf, sizeof(buf), &l),
+			    "-900..28100 us");
+	l.hi = 30001 - 900;
+	an_line_interval_ends(&l, &lo, &hi);
+	assert_true(isnan(hi));
+	/*
+	 * A maximum against a tail law: an end stands for the law's maximum
+	 * (candidate - end), neither below 0 nor beyond 10 times the line.
+	 */
+	l = (struct an_line){ .kind = AN_LINE_EXCEED, .cpu = 0, .base = 50,
+			      .cand = 100, .floor = 5, .lo = -1e9, .hi = 150,
+			      .raw_base = NAN, .raw_cand = NAN, .unit = "us" };
+	assert_string_equal(an_line_interval(buf, sizeof(buf), &l),
+			    "unbounded..100 us");
+}
+
 static void test_skipped_invalid(void **state)
 {
 	struct an_side *b = an_side_new("idle"), *c = an_side_new("rt");
@@ -336,6 +450,9 @@ int main(void)
 		cmocka_unit_test(test_blind_says_so),
 		cmocka_unit_test(test_workload_metrics),
 		cmocka_unit_test(test_skipped_invalid),
+		cmocka_unit_test(test_max_is_largest),
+		cmocka_unit_test(test_exceedance_bounds),
+		cmocka_unit_test(test_interval_physical),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
