@@ -94,6 +94,25 @@ static int add_host_file(struct ir_list *l, const char *guest,
 	       -ENOMEM;
 }
 
+/*
+ * glibc dlopen()s libgcc_s.so.1 from libc's directory when a thread
+ * exits or is cancelled, and aborts without it ("libgcc_s.so.1 must be
+ * installed for pthread_exit to work": the 7.3 tree's rtla in the lab).
+ * ldd does not list it, so it goes in beside libc.so.6.
+ */
+static int add_libgcc_s(struct ir_list *l, const char *lib)
+{
+	const char *base = strrchr(lib, '/');
+	char path[PATH_MAX];
+
+	if (!base || strcmp(base, "/libc.so.6"))
+		return 0;
+	if (rtpaths_fmt(path, sizeof(path), "%.*s/libgcc_s.so.1",
+			(int)(base - lib), lib) || access(path, R_OK))
+		return 0;
+	return add_host_file(l, path, path);
+}
+
 /* The libraries ldd lists for one binary, at the same paths. */
 static int add_libraries(struct ir_list *l, const char *binary)
 {
@@ -125,6 +144,8 @@ static int add_libraries(struct ir_list *l, const char *binary)
 		if (*p != '/' || sscanf(p, "%4095s", path) != 1)
 			continue;
 		ret = add_host_file(l, path, path);
+		if (!ret)
+			ret = add_libgcc_s(l, path);
 	}
 	free(out);
 	return ret;

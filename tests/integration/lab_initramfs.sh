@@ -58,6 +58,8 @@ if command -v rtla >/dev/null; then
 	check "PATH's rtla still at its path" -- \
 		grep -qx "$(command -v rtla | sed 's|^/||')" "$T/list3"
 	check "with libtracefs" -- grep -q 'libtracefs.so.1$' "$T/list3"
+	check "with libgcc_s beside libc (glibc loads it when a thread exits)" -- \
+		grep -q 'libgcc_s.so.1$' "$T/list3"
 	mkdir -p "$T/y" && (cd "$T/y" && busybox cpio -i -d <"$img3" 2>/dev/null)
 	check "the built one, byte for byte" -- \
 		cmp -s "$T/y/opt/rtgate/tools/rtla" "$RTGATE_OUT_DIR/tools/rtla"
