@@ -67,6 +67,9 @@ static char **build_env(const struct proc_spec *spec, int ready_fd)
 		if (runner_strv_push(&env, buf))
 			goto fail;
 	}
+	for (i = 0; spec->env && spec->env[i]; i++)
+		if (runner_strv_push(&env, spec->env[i]))
+			goto fail;
 	return env;
 fail:
 	runner_strv_free(env);

@@ -30,6 +30,7 @@ struct proc_spec {
 	const char *cgroup;	/* leaf to enter, or NULL */
 	const char *owner;	/* RTGATE_OWNER */
 	const char *scale;	/* RTGATE_SCALE, or NULL */
+	const char *const *env;	/* "NAME=VALUE" more, NULL-ended, or NULL */
 	int stderr_fd;		/* -1: stderr goes into the stdout pipe */
 };
 
