@@ -267,6 +267,11 @@ struct an_exceedance {
  * interval at most AN_EXCEED_MAX_FACTOR times the largest one measured.
  */
 #define AN_EXTRAP_MAX		10
+/*
+ * A quantile q is a line of a CPU only where every repetition took at
+ * least this many wake-ups beyond it: cycles * (1 - q) >= this.
+ */
+#define AN_LEVEL_MIN_EXCEED	10
 #define AN_EXCEED_MAX_FACTOR	10
 
 struct an_result {

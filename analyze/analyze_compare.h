@@ -105,6 +105,9 @@ struct prep {
 	size_t *early, *late, nhalf;
 };
 
+/* analyze_lines_rep.c: the fewest wake-ups a CPU took in a repetition */
+uint64_t an_cmp_fewest_cycles(const struct prep *p);
+
 /* analyze_lines.c */
 /* A new line (lines may move: hold indices, not pointers, across calls). */
 struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,

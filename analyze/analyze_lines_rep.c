@@ -34,7 +34,6 @@
 #include <gsl/gsl_cdf.h>
 
 /* A level is judged only with this many samples above it in every run. */
-#define LEVEL_MIN_EXCEED	10
 /* A profile counts as at most this many degrees of freedom. */
 #define PRIOR_DF_MAX		20
 /* The comparison's other CPUs count as this share of their df. */
@@ -148,9 +147,23 @@ static bool supported(const struct prep *p, size_t j, double q)
 	for (s = 0; s < 2; s++)
 		for (r = 0; r < sides[s]->nruns; r++)
 			if (sides[s]->runs[r].cpus[j].cycles * (1 - q) <
-			    LEVEL_MIN_EXCEED)
+			    AN_LEVEL_MIN_EXCEED)
 				return false;
 	return true;
+}
+
+uint64_t an_cmp_fewest_cycles(const struct prep *p)
+{
+	const struct an_side *sides[2] = { p->sb, p->sc };
+	uint64_t fewest = UINT64_MAX;
+	size_t s, r, j;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < sides[s]->nruns; r++)
+			for (j = 0; j < p->ncpus; j++)
+				if (sides[s]->runs[r].cpus[j].cycles < fewest)
+					fewest = sides[s]->runs[r].cpus[j].cycles;
+	return fewest == UINT64_MAX ? 0 : fewest;
 }
 
 static int rep_line_fill(struct prep *p, struct rep_line *rl)

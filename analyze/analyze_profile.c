@@ -25,7 +25,6 @@ static const double levels[] = {
 	0.90, 0.95, 0.97, 0.99, 0.995, 0.999, 0.9999, 0.99999,
 };
 #define NR_LEVELS (sizeof(levels) / sizeof(levels[0]))
-#define LEVEL_MIN_EXCEED	10
 
 static int add_line(struct an_profile *pr, int cpu, const char *metric,
 		    double mean, double var)
@@ -53,7 +52,7 @@ static double run_value(const struct an_cpu *c, double q)
 
 	if (q <= 0)
 		return log1p(c->max_us);
-	if (!an_cpu_has_hist(c) || c->cycles * (1 - q) < LEVEL_MIN_EXCEED)
+	if (!an_cpu_has_hist(c) || c->cycles * (1 - q) < AN_LEVEL_MIN_EXCEED)
 		return NAN;
 	v = an_cpu_quantile(c, q, &ge);
 	return ge ? NAN : log1p(v);

@@ -578,6 +578,32 @@ static void decide_no_change(struct prep *p)
 		   "one %s %s)", d, fl, big->unit);
 }
 
+/*
+ * No line decides. Where the gate metric is a quantile the repetitions
+ * were too short to support, say so with the counts; else no data.
+ */
+static void too_few_for_quantile(struct prep *p)
+{
+	struct an_result *res = p->res;
+	uint64_t fewest = an_cmp_fewest_cycles(p);
+	double pct, need;
+
+	if (sscanf(p->gate->metric, "p%lf", &pct) == 1 && pct > 0 &&
+	    pct < 100 && fewest && fewest * (1 - pct / 100) <
+	    AN_LEVEL_MIN_EXCEED) {
+		need = ceil(AN_LEVEL_MIN_EXCEED / (1 - pct / 100));
+		set_reason(res, "too few wake-ups for the gate metric %s: a "
+			   "repetition took %llu on a CPU, and %s needs %.0f "
+			   "(%d beyond it); run longer (the suite's duration, "
+			   "or a larger --duration-scale)", p->gate->metric,
+			   (unsigned long long)fewest, p->gate->metric, need,
+			   AN_LEVEL_MIN_EXCEED);
+		return;
+	}
+	set_reason(res, "no data for the gate metric %s on both sides",
+		   p->gate->metric);
+}
+
 void an_cmp_decide(struct prep *p)
 {
 	struct an_result *res = p->res;
@@ -592,8 +618,7 @@ void an_cmp_decide(struct prep *p)
 		any |= res->lines[i].deciding;
 	if (!any) {
 		res->verdict = AN_INVALID;
-		set_reason(res, "no data for the gate metric %s on both sides",
-			   p->gate->metric);
+		too_few_for_quantile(p);
 		return;
 	}
 	if (over_budget(p))
