@@ -586,12 +586,11 @@ static void too_few_for_quantile(struct prep *p)
 {
 	struct an_result *res = p->res;
 	uint64_t fewest = an_cmp_fewest_cycles(p);
-	double pct, need;
+	double q, need;
 
-	if (sscanf(p->gate->metric, "p%lf", &pct) == 1 && pct > 0 &&
-	    pct < 100 && fewest && fewest * (1 - pct / 100) <
-	    AN_LEVEL_MIN_EXCEED) {
-		need = ceil(AN_LEVEL_MIN_EXCEED / (1 - pct / 100));
+	if (an_metric_quantile(p->gate->metric, &q) && fewest &&
+	    fewest * (1 - q) < AN_LEVEL_MIN_EXCEED) {
+		need = ceil(AN_LEVEL_MIN_EXCEED / (1 - q));
 		set_reason(res, "too few wake-ups for the gate metric %s: a "
 			   "repetition took %llu on a CPU, and %s needs %.0f "
 			   "(%d beyond it); run longer (the suite's duration, "
