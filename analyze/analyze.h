@@ -201,6 +201,8 @@ enum an_line_kind {
 	AN_LINE_BUDGET,		/* an absolute limit of the gate */
 	AN_LINE_REL,		/* a quantile of one CPU against the others
 				 * of the same repetitions */
+	AN_LINE_SPIKE,		/* the candidate's largest wake-up against the
+				 * baseline's law and the machine's pauses */
 };
 
 /* One piece of evidence: a metric on one CPU (or all), both sides. */

@@ -272,6 +272,8 @@ static int compute_lines(struct prep *p)
 		if (!ret)
 			ret = an_cmp_exceed_lines(p);
 		if (!ret)
+			ret = an_cmp_spike_line(p);
+		if (!ret)
 			ret = an_cmp_avg_lines(p, is_avg);
 		if (!ret)
 			ret = an_cmp_budget_lines(p);

@@ -50,6 +50,7 @@ enum test_kind {
 	TEST_LINEAR,		/* a t statistic in the line's unit */
 	TEST_EXCEED,		/* a maximum against a tail law */
 	TEST_BUDGET,		/* a limit: no statistics */
+	TEST_SPIKE,		/* one wake-up against two laws */
 };
 
 /* What a line's test needs once the family is known. */
@@ -91,6 +92,14 @@ struct line_test {
 	char rel_why[96];
 	/* BUDGET: the limit */
 	double limit;
+	/*
+	 * SPIKE (analyze_extreme.c): the candidate's largest wake-up, its
+	 * p under the baseline's law (over the CPUs looked at), under the
+	 * noise profile's law of a repetition's maximum (NAN: no profile),
+	 * and whether it is beyond SPIKE_FACTOR times the baseline's worst.
+	 */
+	double p_base, p_prof;
+	bool far;
 };
 
 struct prep {
@@ -140,6 +149,7 @@ int an_cmp_rel_lines(struct prep *p, const struct rep_values *v, size_t n);
 						/* analyze_lines_rel.c */
 int an_cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
 int an_cmp_exceedances(struct prep *p);
+int an_cmp_spike_line(struct prep *p);
 int an_cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */
 int an_cmp_metric_lines(struct prep *p);
 int an_cmp_budget_lines(struct prep *p);

@@ -285,6 +285,10 @@ const char *an_line_judged(char *buf, size_t len, const struct an_line *l)
 	case AN_LINE_EXCEED:
 		an_sfmt(buf, len, "max against the baseline's tail law");
 		break;
+	case AN_LINE_SPIKE:
+		an_sfmt(buf, len, "largest wake-up against the baseline's "
+			"law and this machine's pauses");
+		break;
 	case AN_LINE_REL:
 		/* "p95/others": "p95 against the other CPUs" */
 		an_sfmt(buf, len, "%.*s against the other CPUs",

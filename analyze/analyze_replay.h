@@ -20,6 +20,8 @@ struct an_replay_count {
 	size_t verdict[AN_REGRESSION + 1];
 	size_t rel_regressions;	/* REGRESSIONs resting on a line of a CPU
 				 * against the others (AN_LINE_REL) */
+	size_t spikes_named;	/* INCONCLUSIVEs whose reason names the
+				 * planted spike (an_replay_spike) */
 };
 
 /*
@@ -36,5 +38,17 @@ struct an_replay_count {
 int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
 	      size_t nsplits, uint64_t seed, const struct an_gate *gate,
 	      bool same_condition, struct an_replay_count *out);
+
+/*
+ * A/A splits of one side (2k rounds, halves compared, as an_replay with
+ * a == b) with a spike planted in each: one wake-up of factor times the
+ * baseline half's worst on that CPU, in one candidate repetition (the
+ * split's first; CPU split % ncpus), in place of its smallest wake-up.
+ * Counts verdicts and the INCONCLUSIVEs that name the spike ("one
+ * wake-up of").
+ */
+int an_replay_spike(const struct an_side *a, size_t k, size_t nsplits,
+		    uint64_t seed, const struct an_gate *gate, double factor,
+		    struct an_replay_count *out);
 
 #endif

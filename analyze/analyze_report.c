@@ -495,15 +495,19 @@ const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len)
 {
 	bool mx = cmp_has_kind(c, AN_LINE_MAX);
 	bool law = cmp_has_kind(c, AN_LINE_EXCEED);
+	bool spike = cmp_has_kind(c, AN_LINE_SPIKE);
 
-	an_sfmt(buf, len, "*: the line the verdict rests on%s%s",
+	an_sfmt(buf, len, "*: the line the verdict rests on%s%s%s",
 		mx ? "; max: the largest wake-up measured (the T: lines' "
 		"Max), its p and verdict those of the typical max (the "
 		"geometric mean of the maxima at equal sample counts) that "
 		"its evidence names" : "",
 		law ? "; max/law: the candidate's maximum at equal sample "
 		"counts against the baseline's tail law, whose median is the "
-		"baseline column (the evidence names the law)" : "");
+		"baseline column (the evidence names the law)" : "",
+		spike ? "; spike: the candidate's largest wake-up against the "
+		"baseline's law and this machine's noise profile (the "
+		"evidence names its CPU and repetition)" : "");
 	return buf;
 }
 

@@ -270,7 +270,7 @@ static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 		html_line(f, c, &res->lines[i], (int)i == res->decisive,
 			  an_cmp_has_refs(c));
 	if (res->nlines) {
-		char legend[512];
+		char legend[768];
 
 		fprintf(f, "</table>\n<p class=\"muted\">");
 		esc(f, an_cmp_legend(c, legend, sizeof(legend)));

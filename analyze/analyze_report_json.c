@@ -35,7 +35,7 @@ static const char *kind_name(enum an_line_kind k)
 		[AN_LINE_MAX] = "max", [AN_LINE_TAIL] = "tail",
 		[AN_LINE_AVG] = "avg", [AN_LINE_METRIC] = "metric",
 		[AN_LINE_EXCEED] = "exceed", [AN_LINE_BUDGET] = "budget",
-		[AN_LINE_REL] = "relative",
+		[AN_LINE_REL] = "relative", [AN_LINE_SPIKE] = "spike",
 	};
 
 	return names[k];

@@ -43,7 +43,7 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 	const struct an_result *res = &c->res;
 	bool refs = an_cmp_has_refs(c), dec;
 	const struct an_line *l;
-	char legend[512];
+	char legend[768];
 	struct an_row w;
 	size_t i;
 

@@ -41,7 +41,8 @@ static bool tested(const struct prep *p, size_t i)
 	/* A burst-rate floor above any share of alpha tests nothing. */
 	if (p->tests[i].p_floor >= share / 2)
 		return false;
-	return k == TEST_LOG || k == TEST_LINEAR || k == TEST_EXCEED;
+	return k == TEST_LOG || k == TEST_LINEAR || k == TEST_EXCEED ||
+	       k == TEST_SPIKE;
 }
 
 /* Repetitions a side that bring c * sd * sqrt(2 / n) down to target. */
@@ -150,6 +151,11 @@ static void judge_lines(struct prep *p)
 		case TEST_EXCEED:
 			judge_exceed(p, l, t, res->level);
 			break;
+		case TEST_SPIKE:
+			/* Beyond both laws; without a profile, one. */
+			l->p_worse = isnan(t->p_prof) ? t->p_base :
+				     fmax(t->p_base, t->p_prof);
+			break;
 		default:
 			break;
 		}
@@ -201,6 +207,27 @@ static void rel_own_shows(struct prep *p, size_t i)
 	}
 }
 
+/*
+ * A spike is a REGRESSION beyond the baseline's law and the machine's
+ * pauses at the family's level; beyond the baseline's law alone (at the
+ * comparison's share, unadjusted), or SPIKE_FACTOR times the baseline's
+ * worst, it is named and passes nothing (INCONCLUSIVE); else it says
+ * nothing against a pass.
+ */
+static void classify_spike(const struct prep *p, struct an_line *l,
+			   const struct line_test *t, double a)
+{
+	double alone = (p->gate->level > 0 ? p->gate->level :
+					     p->gate->alpha) / 2;
+
+	if (!isnan(t->p_prof) && l->p_worse < a && l->worse >= l->floor)
+		l->verdict = AN_REGRESSION;
+	else if (l->worse >= l->floor && (t->p_base < alone || t->far))
+		l->verdict = AN_INCONCLUSIVE;
+	else
+		l->verdict = AN_NO_CHANGE;
+}
+
 /* Each line alone. */
 static void classify(struct prep *p)
 {
@@ -226,6 +253,10 @@ static void classify(struct prep *p)
 		}
 		if (!tested(p, i)) {
 			l->verdict = AN_INCONCLUSIVE;
+			continue;
+		}
+		if (t->kind == TEST_SPIKE) {
+			classify_spike(p, l, t, a);
 			continue;
 		}
 		if (t->rel)
@@ -391,9 +422,15 @@ static void decide_change(struct prep *p, enum an_verdict v)
 		return;
 	}
 	rest_on(res, l);
+	res->verdict = v;
+	if (p->tests[l - res->lines].kind == TEST_SPIKE) {
+		set_reason(res, "a spike: %s; beyond the baseline's law and "
+			   "this machine's pauses (p=%.2g)", l->evidence,
+			   l->p_adj);
+		return;
+	}
 	describe(l, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), l->floor);
-	res->verdict = v;
 	other = v == AN_REGRESSION ?
 		strongest(res, AN_IMPROVEMENT, false, false) : NULL;
 	if (other) {
@@ -424,7 +461,8 @@ static const struct an_line *bottleneck(const struct prep *p)
 		/* A CPU against the others never holds up a pass. */
 		if (!l->deciding || l->verdict == AN_NO_CHANGE ||
 		    p->tests[i].rel || p->tests[i].kind == TEST_EXCEED ||
-		    p->tests[i].kind == TEST_BUDGET)
+		    p->tests[i].kind == TEST_BUDGET ||
+		    p->tests[i].kind == TEST_SPIKE)
 			continue;
 		r = isnan(l->see) ? INFINITY : l->see / l->floor;
 		if (r > worst) {
@@ -467,6 +505,7 @@ static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 
 		if (!l->deciding || !tested(p, i) || isnan(l->p_adj) ||
 		    l->worse < l->floor || p->tests[i].kind == TEST_BUDGET ||
+		    p->tests[i].kind == TEST_SPIKE ||
 		    p->tests[i].rel_why[0] ||
 		    !(l->p_adj < res->family * alone))
 			continue;
@@ -549,6 +588,40 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 		   l->unit, fl, l->unit, more);
 }
 
+/*
+ * A spike beyond the baseline's law that the machine's pauses may explain
+ * (or no profile can tell): named, and no pass, no improvement.
+ */
+static bool spike_unexplained(struct prep *p)
+{
+	struct an_result *res = p->res;
+	const struct line_test *t;
+	const struct an_line *l;
+	char why[160];
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++) {
+		l = &res->lines[i];
+		t = &p->tests[i];
+		if (t->kind != TEST_SPIKE || !l->deciding ||
+		    l->verdict != AN_INCONCLUSIVE)
+			continue;
+		/* Without a profile the evidence says so already. */
+		why[0] = '\0';
+		if (!isnan(t->p_prof))
+			an_sfmt(why, sizeof(why), ", but this machine's pauses "
+				"make it plausible (p=%.2g)", t->p_prof);
+		rest_on(res, l);
+		res->verdict = AN_INCONCLUSIVE;
+		set_reason(res, "a spike: %s; beyond the baseline's law "
+			   "(p=%.2g%s)%s: not a pass", l->evidence,
+			   t->p_base, t->far ? ", and 5 times its worst or "
+			   "more" : "", why);
+		return true;
+	}
+	return false;
+}
+
 static void decide_no_change(struct prep *p)
 {
 	struct an_result *res = p->res;
@@ -626,6 +699,8 @@ void an_cmp_decide(struct prep *p)
 		decide_change(p, AN_REGRESSION);
 		return;
 	}
+	if (spike_unexplained(p))
+		return;
 	if (strongest(res, AN_IMPROVEMENT, false, false)) {
 		decide_change(p, AN_IMPROVEMENT);
 		return;

@@ -42,6 +42,7 @@
 #include "analyze/analyze_replay.h"
 
 #define REAL	"tests/fixtures/real"
+#define QUIET	"tests/fixtures/quietlab"
 #define SPLITS	200
 #define MAX_SITTINGS	16
 
@@ -297,6 +298,65 @@ static void test_quick_control(void **state)
 		}
 }
 
+/*
+ * Issue 23: a spike is evidence. In every recording (the host-clock
+ * sittings and the quiet lab's), one wake-up of 10 times the baseline's
+ * worst planted in one candidate repetition of an A/A split is a
+ * REGRESSION, or an INCONCLUSIVE that names it: never a pass, never an
+ * improvement. At 1, 2, 3 and 5 a side, with a profile of the other
+ * sittings and without one.
+ */
+static void spike_splits(const char *what, const struct an_side *s,
+			 const struct an_profile *pr)
+{
+	static const size_t ks[] = { 1, 2, 3, 5 };
+	struct an_gate gate;
+	size_t k;
+
+	an_gate_default(&gate);
+	gate.profile = pr;
+	for (k = 0; k < 4; k++) {
+		struct an_replay_count c;
+
+		if (s->nruns < 2 * ks[k])
+			continue;
+		assert_int_equal(an_replay_spike(s, ks[k], 50, 5, &gate, 10,
+						 &c), 0);
+		printf("# 10x spike %s%s, %zu v %zu: %.0f%% REGRESSION, %.0f%% "
+		       "INCONCLUSIVE naming it\n", what, pr ? " (profile)" : "",
+		       ks[k], ks[k], 100.0 * c.verdict[AN_REGRESSION] /
+		       c.splits, 100.0 * c.spikes_named / c.splits);
+		assert_int_equal(c.verdict[AN_REGRESSION] + c.spikes_named,
+				 c.splits);
+	}
+}
+
+static void test_planted_spike(void **state)
+{
+	static const char *const quiet[] = { QUIET "/tune-1",
+					     QUIET "/validate-1" };
+	struct an_profile pr;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nsit; i++) {
+		spike_splits(sit[i].dir, sit[i].idle, NULL);
+		assert_true(profile_without(i, &pr));
+		spike_splits(sit[i].dir, sit[i].idle, &pr);
+		an_profile_free(&pr);
+	}
+	for (i = 0; i < 2; i++) {
+		struct an_results res;
+		struct an_side *idle;
+
+		assert_int_equal(an_results_open(quiet[i], &res), 0);
+		assert_int_equal(an_results_side(&res, "idle", &idle), 0);
+		an_results_close(&res);
+		spike_splits(quiet[i], idle, NULL);
+		an_side_free(idle);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_power_profile),
 		cmocka_unit_test(test_quick_control),
 		cmocka_unit_test(test_spinner_off_not_others),
+		cmocka_unit_test(test_planted_spike),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
