@@ -423,6 +423,8 @@ struct analyze_params {
 	const char *out_dir;	/* compare: where reports go */
 	const char *labels;	/* compare RUN_A RUN_B [RUN_A2]: columns */
 	const char *profile;	/* --profile FILE: a noise profile */
+	unsigned int family;	/* compare --family N: comparisons sharing
+				 * alpha; 0: a DIR:SCENARIO side's suite */
 	bool interim;		/* a look while the run goes on: its own
 				 * repetitions are a baseline already */
 	bool quiet;		/* no verdict table on stdout */

@@ -35,6 +35,9 @@ static const struct argp_option an_opts[] = {
 	{ "profile", 'p', "FILE", 0, "the machine's noise profile (rtgate "
 	  "calibrate): the prior of the repetitions' variance; a run's own "
 	  "manifest has one", 1 },
+	{ "family", 'F', "N", 0, "compare: N comparisons share alpha, each "
+	  "judged at alpha / N (default: a DIR:SCENARIO side's suite, as "
+	  "rtgate run judges it; else 1)", 1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "report", 'r', "LIST", 0, "txt,md,json,junit,html or all", 2 },
 	{ "out", 'o', "DIR", 0, "where reports go (compare: default .; "
@@ -97,6 +100,7 @@ static error_t an_parse(int key, char *arg, struct argp_state *state)
 	struct an_cli *c = state->input;
 	struct analyze_params *p = &c->p;
 	char bad[128];
+	uint64_t v;
 
 	switch (key) {
 	case 'm':
@@ -133,6 +137,15 @@ static error_t an_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'p':
 		p->profile = arg;
+		break;
+	case 'F':
+		if (!c->compare)
+			return cli_error(state, "--family is for compare: a "
+					 "run's report shares alpha over its "
+					 "own suite");
+		if (cli_arg_number(state, "family", arg, 1, 10000, &v))
+			return EINVAL;
+		p->family = (unsigned int)v;
 		break;
 	case ARGP_KEY_ARG:
 		if (c->nargs == (c->compare ? 3 : 1))
@@ -313,12 +326,19 @@ static int compare_runs(char **dirs, int n, const struct analyze_params *p)
  * [gate] with the scenario's own metric, as the run itself judged it.
  * Anything else (cyclictest files) is judged with the defaults.
  */
-static void spec_gate(const char *spec, struct an_gate *gate)
+static size_t suite_family(const struct an_results *res, const cJSON *all);
+
+/*
+ * The gate of a side from a results directory: the suite's [gate] and the
+ * scenario's own metric. Returns the suite's family (the comparisons that
+ * share alpha in `rtgate run`), 0 when the side is no results directory.
+ */
+static size_t spec_gate(const char *spec, struct an_gate *gate)
 {
 	char dir[4096], scen[256] = "", *cut;
 	struct an_results res;
-	const cJSON *s;
-	size_t n;
+	const cJSON *s, *all;
+	size_t n, family;
 
 	an_gate_default(gate);
 	snprintf(dir, sizeof(dir), "%s", spec);
@@ -330,26 +350,45 @@ static void spec_gate(const char *spec, struct an_gate *gate)
 				dir[n - 1] = '\0';
 			cut = strrchr(dir, '/');
 			if (!cut || !is_run_dir((*cut = '\0', dir)))
-				return;
+				return 0;
 		}
 		snprintf(scen, sizeof(scen), "%s", cut + 1);
 	}
 	if (an_results_open(dir, &res))
-		return;
+		return 0;
 	an_results_gate(&res, gate);
 	/* A timerlat scenario's IRQ side, S.irq, is judged as S. */
 	n = strlen(scen);
 	if (n > 4 && !strcmp(scen + n - 4, ".irq"))
 		scen[n - 4] = '\0';
-	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(res.manifest,
-								"scenarios")) {
+	all = cJSON_GetObjectItemCaseSensitive(res.manifest, "scenarios");
+	cJSON_ArrayForEach(s, all) {
 		const char *m = json_get_str(s, "metric", NULL);
 
 		if ((!scen[0] || !strcmp(json_get_str(s, "name", ""), scen)) &&
 		    m)
 			snprintf(gate->metric, sizeof(gate->metric), "%s", m);
 	}
+	family = suite_family(&res, all);
 	an_results_close(&res);
+	return family;
+}
+
+/*
+ * compare's share of alpha: --family, else the suite's family of a
+ * DIR:SCENARIO baseline, so that `compare A:S B:S` and `lab gate` judge
+ * a suite's comparison at the level `rtgate run` does.
+ */
+static void compare_share(struct an_gate *gate, size_t suite, unsigned int opt)
+{
+	size_t family = opt ? opt : suite;
+
+	if (family <= 1)
+		return;
+	gate->level = gate->alpha / family;
+	an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared by "
+		"%zu comparisons (%s)", gate->alpha, family, opt ? "--family" :
+		"the suite's, as rtgate run judges them");
 }
 
 /*
@@ -393,6 +432,7 @@ int an_cmd_compare(int argc, char **argv)
 	struct an_profile prof = { 0 };
 	struct an_system sys[2];
 	int i, ret = EXIT_BAD_INPUT;
+	size_t family;
 
 	cli.compare = true;
 	an_params_init(&cli.p);
@@ -406,9 +446,10 @@ int an_cmd_compare(int argc, char **argv)
 	if (cli.nargs == 3 || (cli.nargs == 2 && is_run_dir(argv[0]) &&
 			       is_run_dir(argv[1])))
 		return compare_runs(argv, cli.nargs, &p);
-	spec_gate(argv[0], &r.gate);
+	family = spec_gate(argv[0], &r.gate);
 	if (gate_apply(&r.gate, &p))
 		return EXIT_BAD_INPUT;
+	compare_share(&r.gate, family, p.family);
 	if (p.profile) {
 		if (profile_read(p.profile, &prof))
 			return EXIT_BAD_INPUT;

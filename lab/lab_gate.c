@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The comparisons of a lab gate (lab_gate.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
  */
 struct gate_opts {
 	char metric[96], min_us[32], min_pct[32];
+	char family[16];	/* the comparisons of this gate */
 };
 
 static void gate_opts_from(const cJSON *manifest, const cJSON *scen,
@@ -38,14 +40,18 @@ static void gate_opts_from(const cJSON *manifest, const cJSON *scen,
 		    json_get_num(gate, "min_increase_pct", 10));
 }
 
-/* rtgate compare A:S B:S, reports into out/S: the analyzer's verdict. */
+/*
+ * rtgate compare A:S B:S, reports into out/S: the analyzer's verdict, at
+ * alpha / family (the gate's comparisons share alpha, as a suite's do).
+ */
 static int compare_scenario(const char *a, const char *b, const char *scen,
 			    const struct gate_opts *g, const char *out)
 {
 	char self[PATH_MAX], exe[PATH_MAX + 16], sa[PATH_MAX + 80];
 	char sb[PATH_MAX + 80], dir[PATH_MAX + 80];
 	char *argv[] = { exe, "compare", sa, sb, "--report",
-			 "txt,md,json,junit,html", "--out", dir, NULL };
+			 "txt,md,json,junit,html", "--out", dir, "--family",
+			 (char *)g->family, NULL };
 	struct toolrun r = { .argv = argv, .inherit = true };
 	int ret, status;
 
@@ -58,27 +64,37 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	if (fsio_mkdir_p(dir, 0755))
 		return EXIT_ENVIRONMENT;
 	pr_info("lab gate: rtgate compare %s %s (gate %s, floor %s us and "
-		"%s%%)", sa, sb, g->metric, g->min_us, g->min_pct);
+		"%s%%, alpha shared by %s comparisons)", sa, sb, g->metric,
+		g->min_us, g->min_pct, g->family);
 	ret = toolrun(&r, &status);
 	if (ret)
 		return exitcode_of_errno(ret);
 	return status;
 }
 
-/* A scenario, and its IRQ latency too when it measures with timerlat. */
-static int compare_one(const cJSON *m, const cJSON *scen, const char *a,
-		       const char *b, const char *name, const char *out)
+/* A scenario measured with timerlat is two comparisons: thread, IRQ. */
+static bool is_timerlat(const cJSON *m, const cJSON *scen)
 {
 	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
 	const char *tool = json_get_str(cJSON_GetObjectItem(suite, "measure"),
 					"tool", "cyclictest");
+
+	return !strcmp(json_get_str(scen, "tool", tool), "timerlat");
+}
+
+/* A scenario, and its IRQ latency too when it measures with timerlat. */
+static int compare_one(const cJSON *m, const cJSON *scen, const char *a,
+		       const char *b, const char *name, int family,
+		       const char *out)
+{
 	struct gate_opts g;
 	char irq[192];
 	int code;
 
 	gate_opts_from(m, scen, &g);
+	rtpaths_fmt(g.family, sizeof(g.family), "%d", family);
 	code = compare_scenario(a, b, name, &g, out);
-	if (strcmp(json_get_str(scen, "tool", tool), "timerlat"))
+	if (!is_timerlat(m, scen))
 		return code;
 	rtpaths_fmt(irq, sizeof(irq), "%s.irq", name);
 	return exitcode_worse(code, compare_scenario(a, b, irq, &g, out));
@@ -102,18 +118,28 @@ int lab_gate_compare(const char *a, const char *b,
 	struct json_error err;
 	const cJSON *s;
 	cJSON *m;
-	int code = EXIT_PASS, n = 0, i;
+	int code = EXIT_PASS, n = 0, i, family = 0;
 
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", a);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
+	/* How many comparisons share alpha, before the first is judged. */
+	if (nr_scenarios) {
+		for (i = 0; i < nr_scenarios; i++)
+			family += 1 + is_timerlat(m, scenario_named(m,
+							scenarios[i]));
+	} else {
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+			if (json_get_str(s, "name", NULL))
+				family += 1 + is_timerlat(m, s);
+	}
 	if (nr_scenarios) {
 		for (i = 0; i < nr_scenarios; i++)
 			code = exitcode_worse(code, compare_one(m,
 					scenario_named(m, scenarios[i]), a, b,
-					scenarios[i], out));
+					scenarios[i], family, out));
 		n = 1;
 	} else {
 		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
@@ -122,7 +148,7 @@ int lab_gate_compare(const char *a, const char *b,
 			if (!name)
 				continue;
 			code = exitcode_worse(code, compare_one(m, s, a, b,
-							name, out));
+							name, family, out));
 			n++;
 		}
 	}

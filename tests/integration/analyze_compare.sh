@@ -158,4 +158,22 @@ is "$("$RTGATE" compare --alpha 2 $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo 
 is "$("$RTGATE" compare --metric p200 $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "unknown metric: exit 3"
 is "$("$RTGATE" compare --report pdf $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "unknown report format: exit 3"
 is "$("$RTGATE" compare $S/idle.txt $S/nope.txt >/dev/null 2>&1; echo $?)" 3 "a missing file: exit 3"
+
+# A suite's comparison judged alone (compare A:S B:S, as lab gate does)
+# gets the share of alpha `rtgate run` gives it (issue 23 item 8).
+R=$TOP/tests/fixtures/analyze/run-inject
+cp -r "$R" $T/ri
+"$RTGATE" report $T/ri >/dev/null 2>&1
+"$RTGATE" compare $T/ri:idle $T/ri:inject --report json --out $T/share \
+	>$T/share.out 2>&1
+check "compare A:S B:S: alpha shared by the suite's 2 comparisons" -- \
+	grep -q "alpha 0.05 shared by 2 comparisons (the suite's, as rtgate run" \
+	<(tr '\n' ' ' <$T/share.out | tr -s ' ')
+is "$(jq -c '[.comparisons[0].lines[] | .p_adjusted] | map(if . == null then null else (. * 1e6 | round) end)' $T/share/report.json)" \
+	"$(jq -c '[.comparisons[] | select(.candidate == "inject") | .lines[] | .p_adjusted] | map(if . == null then null else (. * 1e6 | round) end)' $T/ri/report.json)" \
+	"... the same p-values as the run's own report"
+"$RTGATE" compare $T/ri:idle $T/ri:inject --family 1 >$T/f1.out 2>&1
+check "--family 1: all of alpha" -- bash -c "! grep -q 'alpha 0.05 shared' $T/f1.out"
+is "$("$RTGATE" compare --family 0 $S/idle.txt $S/idle.txt >/dev/null 2>&1; echo $?)" 3 "--family 0: exit 3"
+is "$("$RTGATE" report --family 2 $T/ri >/dev/null 2>&1; echo $?)" 3 "report --family: exit 3"
 done_testing
