@@ -223,6 +223,12 @@ struct an_line {
 	 */
 	double raw_base;
 	double raw_cand;
+	/*
+	 * A line of per-repetition values (tail, max): the range of each
+	 * side's repetitions in us, [min, max]; NAN for other lines.
+	 */
+	double range_base[2];
+	double range_cand[2];
 	double delta;		/* cand - base */
 	double delta_pct;	/* relative to base */
 	double worse;		/* delta signed so that > 0 is worse */

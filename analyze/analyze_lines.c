@@ -45,6 +45,8 @@ struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
 	snprintf(l->unit, sizeof(l->unit), "us");
 	l->lo = l->hi = l->p_worse = l->p_better = l->p_adj = NAN;
 	l->raw_base = l->raw_cand = NAN;
+	l->range_base[0] = l->range_base[1] = NAN;
+	l->range_cand[0] = l->range_cand[1] = NAN;
 	l->drift = NAN;
 	l->see = NAN;
 	l->verdict = AN_INCONCLUSIVE;

@@ -454,6 +454,10 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 		cmin = fmin(cmin, rl->yc[i]);
 		cmax = fmax(cmax, rl->yc[i]);
 	}
+	l->range_base[0] = expm1(bmin);
+	l->range_base[1] = expm1(bmax);
+	l->range_cand[0] = expm1(cmin);
+	l->range_cand[1] = expm1(cmax);
 	if (rl->df_own > 0) {
 		s2 = rl->ss;
 		df = rl->df_own;

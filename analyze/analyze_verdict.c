@@ -485,10 +485,25 @@ static void more_text(char *buf, size_t len, int more, const char *goal)
 }
 
 /*
+ * A sign of a rise: beyond the floor, and either a p-value that alone
+ * (not over the family) would have been significant, or every candidate
+ * repetition above every baseline one (two or more a side).
+ */
+static bool sign_of_rise(const struct prep *p, const struct an_line *l,
+			 double alone)
+{
+	bool apart = l->range_cand[0] > l->range_base[1] &&
+		     p->sb->nruns >= 2 && p->sc->nruns >= 2;
+
+	return l->worse >= l->floor &&
+	       (l->p_adj < p->res->family * alone || apart);
+}
+
+/*
  * How an unsettled reason starts: "no change seen", unless a deciding
- * line rose beyond its floor with a p-value that alone (not over the
- * family) would have been significant; then that rise is named, so that
- * a reader never takes a doubled p97 for nothing.
+ * line showed a sign of a rise; then that rise is named with its
+ * repetitions' ranges ("CPU 1 p97 47..54 -> 90..201 us per repetition,
+ * has p=0.27"), so that a reader never takes a doubled p97 for nothing.
  */
 static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 			   bool beyond_floor)
@@ -504,10 +519,9 @@ static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 		const struct an_line *l = &res->lines[i];
 
 		if (!l->deciding || !tested(p, i) || isnan(l->p_adj) ||
-		    l->worse < l->floor || p->tests[i].kind == TEST_BUDGET ||
+		    p->tests[i].kind == TEST_BUDGET ||
 		    p->tests[i].kind == TEST_SPIKE ||
-		    p->tests[i].rel_why[0] ||
-		    !(l->p_adj < res->family * alone))
+		    p->tests[i].rel_why[0] || !sign_of_rise(p, l, alone))
 			continue;
 		if (!best || l->p_adj < best->p_adj ||
 		    (l->p_adj == best->p_adj &&
@@ -521,6 +535,20 @@ static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 	}
 	if (best->cpu >= 0)
 		an_sfmt(where, sizeof(where), "CPU %d ", best->cpu);
+	if (!isnan(best->range_base[0]) && p->sb->nruns >= 2 &&
+	    p->sc->nruns >= 2) {
+		char b2[32], c2[32];
+
+		fmt_num(b, sizeof(b), best->range_base[0]);
+		fmt_num(b2, sizeof(b2), best->range_base[1]);
+		fmt_num(c, sizeof(c), best->range_cand[0]);
+		fmt_num(c2, sizeof(c2), best->range_cand[1]);
+		an_sfmt(buf, len, "nothing significant (the strongest rise, "
+			"%s%s %s..%s -> %s..%s %s per repetition, has p=%.2g; "
+			"a change needs p<%.2g)", where, an_line_name(best),
+			b, b2, c, c2, best->unit, best->p_adj, alone);
+		return;
+	}
 	fmt_num(b, sizeof(b), best->base);
 	fmt_num(c, sizeof(c), best->cand);
 	an_sfmt(buf, len, "nothing significant (the strongest rise, %s%s %s "

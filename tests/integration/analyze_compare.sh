@@ -137,7 +137,7 @@ split_rounds $T/burst2 8 9 10
 "$RTGATE" compare $T/burst2/idle $T/burst2/inject >$T/burst2.txt 2>&1
 is "$?" 2 "bursts on both sides: INCONCLUSIVE, exit 2"
 check "... naming the strongest rise and the p it would need" -- grep -Eq \
-	'^verdict: INCONCLUSIVE: nothing significant \(the strongest rise, CPU 1 p9[0-9.]+ [0-9.]+ -> [0-9.]+ us, has p=[0-9.]+; a change needs p<0.025\), but ' \
+	'^verdict: INCONCLUSIVE: nothing significant \(the strongest rise, CPU 1 p9[0-9.]+ [0-9.]+\.\.[0-9.]+ -> [0-9.]+\.\.[0-9.]+ us per repetition, has p=[0-9.]+; a change needs p<0.025\), but ' \
 	<(sed -n '/^verdict:/,/^note:/p' $T/burst2.txt | tr '\n' ' ' | tr -s ' ')
 
 # Bad input: exit 3, the file named (and the line where there is one).
