@@ -369,6 +369,13 @@ double an_profile_can_see(const struct an_profile *pr, int cpu,
 			  const char *metric, size_t reps, double a);
 int an_profile_reps_for(const struct an_profile *pr, int cpu,
 			const char *metric, double floor_us, double a);
+/*
+ * The share of the profile's repetitions that carried a burst on a line
+ * (a host pause that delays a run of wake-ups): its bursts / nreps. NAN
+ * without the line.
+ */
+double an_profile_burst_rate(const struct an_profile *pr, int cpu,
+			     const char *metric);
 /* Schema rtgate-noise-profile/1; from_json says what is wrong (what:). */
 /*
  * The clock a run's latencies were measured in (the manifest's lab.clock,

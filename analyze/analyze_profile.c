@@ -291,3 +291,13 @@ int an_profile_reps_for(const struct an_profile *pr, int cpu,
 			return n;
 	return -1;
 }
+
+double an_profile_burst_rate(const struct an_profile *pr, int cpu,
+			     const char *metric)
+{
+	const struct an_profile_line *l = line_of(pr, cpu, metric);
+
+	if (!l || !pr->nreps)
+		return NAN;
+	return (double)l->bursts / pr->nreps;
+}

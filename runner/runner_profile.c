@@ -95,23 +95,80 @@ static const char *seen_quantile(const struct an_profile *pr, int cpu,
 	return NULL;
 }
 
+/*
+ * A figure beyond this many times the line's typical value says only that
+ * the line scatters too much (the analyzer's reasons say it so too).
+ */
+#define SEE_BLIND	100
+/* Bursts this likely in a run's repetitions are worth a second figure. */
+#define BURST_SAY	0.05
+
+/*
+ * "a typical max rise of 120 us or more", or, beyond SEE_BLIND times the
+ * typical max, that it cannot see one.
+ */
+static void print_max(const struct an_profile *pr, int cpu,
+		      unsigned int reps, double a)
+{
+	double mx = an_profile_can_see(pr, cpu, "max", reps, a);
+	double typ = an_profile_typical(pr, cpu, "max");
+
+	if (isnan(mx))
+		return;
+	if (mx > SEE_BLIND * fmax(typ, 1))
+		printf(", no typical max rise below %d times its %.0f us (the "
+		       "maxima scatter too much here)", SEE_BLIND, typ);
+	else
+		printf(", a typical max rise of %.0f us or more", mx);
+}
+
+/*
+ * This machine's bursts (a host pause that delays a run of wake-ups on
+ * every CPU) land in some repetitions: with one of them in a run of
+ * 2 * reps, the analyzer leaves it out or its scatter grows, and the run
+ * sees what one repetition a side fewer sees.
+ */
+static void print_bursts(const struct an_profile *pr, int cpu, const char *q,
+			 unsigned int reps, double a)
+{
+	double b = an_profile_burst_rate(pr, cpu, q), any, rise;
+
+	if (isnan(b) || b <= 0)
+		return;
+	any = -expm1(2.0 * reps * log1p(-fmin(b, 1 - 1e-9)));
+	if (any < BURST_SAY)
+		return;
+	if (reps < 2) {
+		printf("  CPU %d: bursts (in %.0f %% of this machine's "
+		       "repetitions at %s) cannot be told from a change with "
+		       "one repetition a side\n", cpu, 100 * b, q);
+		return;
+	}
+	rise = an_profile_can_see(pr, cpu, q, reps - 1, a);
+	printf("  CPU %d: in %.0f %% of runs of %u repetitions a burst lands "
+	       "in one (%u of the profile's %zu repetitions had one at %s); "
+	       "then a %s rise of %.0f us or more\n", cpu, 100 * any,
+	       2 * reps, (unsigned int)lround(b * pr->nreps), pr->nreps, q,
+	       q, rise);
+}
+
 static void print_line(const struct an_profile *pr, const struct suite *s,
 		       unsigned int reps, double a, int cpu)
 {
 	const struct suite_gate *g = &s->gate;
-	double rise, mx, base, floor;
+	double rise, base, floor;
 	const char *q = seen_quantile(pr, cpu, reps, a, &rise);
 	int need;
 
 	if (!q)
 		return;
-	mx = an_profile_can_see(pr, cpu, "max", reps, a);
 	base = an_profile_typical(pr, cpu, q);
 	floor = fmax(g->min_increase_us, g->min_increase_pct / 100 * base);
 	need = an_profile_reps_for(pr, cpu, q, floor, a);
 	printf("  CPU %d: a %s rise of %.0f us or more (%s is about %.0f "
-	       "us here), a typical max rise of %.0f us or more; ", cpu, q,
-	       rise, q, base, mx);
+	       "us here)", cpu, q, rise, q, base);
+	print_max(pr, cpu, reps, a);
+	printf("; ");
 	if (need < 0)
 		printf("no practical number of repetitions sees the %.0f us "
 		       "floor at %s\n", floor, q);
@@ -120,6 +177,7 @@ static void print_line(const struct an_profile *pr, const struct suite *s,
 	else
 		printf("%d repetitions a side would see the %.0f us floor at "
 		       "%s\n", need, floor, q);
+	print_bursts(pr, cpu, q, reps, a);
 }
 
 void runner_profile_print(const struct an_profile *pr, const struct suite *s,
@@ -132,11 +190,11 @@ void runner_profile_print(const struct an_profile *pr, const struct suite *s,
 		if (pr->lines[i].cpu + 1 > (int)cpus)
 			cpus = pr->lines[i].cpu + 1;
 	/*
-	 * The family of a comparison: every profile line, a max law, and
-	 * each CPU against the others (half a line each).
+	 * The family of a comparison: every profile line, a max law, each
+	 * CPU against the others (half a line each), and the spike.
 	 */
 	a = s->gate.alpha / family / 2 /
-	    (lines + cpus + an_rel_family(cpus, reps));
+	    (lines + cpus + an_rel_family(cpus, reps) + 1);
 	printf("noise profile: %s\n", pr->origin);
 	printf("on this machine, %u repetition%s a side of this suite can "
 	       "see:\n", reps, reps == 1 ? "" : "s");

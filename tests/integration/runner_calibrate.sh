@@ -29,8 +29,13 @@ check "... from at least three repetitions a scenario" -- \
 	test "$(jget "$prof" .repetitions)" -ge 6
 is "$(sqlite3 "$DB" 'SELECT count(*) FROM noise_profiles')" 1 \
 	"the profile is in the history"
+diag "$(grep "^  CPU" "$T/cal")"
 check "calibrate says what the suite can see here" -- \
 	grep -Eq '^  CPU 0: a p9[059] rise of [0-9]+ us or more' "$T/cal"
+check "... a typical max rise it can see, or that the maxima scatter too much" -- \
+	grep -Eq '^  CPU 0: .*(, a typical max rise of [0-9]+ us or more|, no typical max rise below 100 times its [0-9]+ us \(the maxima scatter too much here\));' "$T/cal"
+check "... and a burst line, where there is one, says how often and what then" -- \
+	bash -c "! grep '^  CPU [0-9]: in ' '$T/cal' | grep -Evq '^  CPU [0-9]: in [0-9]+ % of runs of [0-9]+ repetitions a burst lands in one \([0-9]+ of the profile.s [0-9]+ repetitions had one at p9[0-9.]+\); then a p9[0-9.]+ rise of [0-9]+ us or more$'"
 
 "$RTGATE" calibrate --suite smoke --duration-scale $S --if-missing >"$T/cal2"
 is "$?" 0 "calibrate --if-missing exits 0"
