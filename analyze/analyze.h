@@ -281,6 +281,14 @@ struct an_exceedance {
  */
 #define AN_LEVEL_MIN_EXCEED	10
 #define AN_EXCEED_MAX_FACTOR	10
+/*
+ * That support, counted in integers: q in parts per million (every level
+ * rtgate names, p50 .. p99.9999, is exact there), so 100 wake-ups hold
+ * p90 (10 beyond it) although 100 * (1 - 0.9) is 9.999999999999998 in
+ * doubles. an_level_needs() is the fewest wake-ups that hold q.
+ */
+bool an_level_supported(uint64_t cycles, double q);
+uint64_t an_level_needs(double q);
 
 struct an_result {
 	enum an_verdict verdict;

@@ -445,3 +445,26 @@ int an_side_check(const struct an_side *side)
 		}
 	return 0;
 }
+
+/* 1e6 - q in parts per million: the share beyond the level. */
+static uint64_t beyond_ppm(double q)
+{
+	double ppm = round(q * 1e6);
+
+	return ppm >= 1e6 ? 0 : ppm <= 0 ? 1000000 : 1000000 - (uint64_t)ppm;
+}
+
+bool an_level_supported(uint64_t cycles, double q)
+{
+	uint64_t b = beyond_ppm(q);
+
+	/* cycles * b / 1e6 >= AN_LEVEL_MIN_EXCEED, without overflow. */
+	return b && cycles >= (AN_LEVEL_MIN_EXCEED * 1000000ULL + b - 1) / b;
+}
+
+uint64_t an_level_needs(double q)
+{
+	uint64_t b = beyond_ppm(q);
+
+	return b ? (AN_LEVEL_MIN_EXCEED * 1000000ULL + b - 1) / b : UINT64_MAX;
+}

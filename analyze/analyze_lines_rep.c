@@ -146,8 +146,8 @@ static bool supported(const struct prep *p, size_t j, double q)
 
 	for (s = 0; s < 2; s++)
 		for (r = 0; r < sides[s]->nruns; r++)
-			if (sides[s]->runs[r].cpus[j].cycles * (1 - q) <
-			    AN_LEVEL_MIN_EXCEED)
+			if (!an_level_supported(sides[s]->runs[r].cpus[j].cycles,
+						q))
 				return false;
 	return true;
 }

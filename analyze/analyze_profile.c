@@ -52,7 +52,7 @@ static double run_value(const struct an_cpu *c, double q)
 
 	if (q <= 0)
 		return log1p(c->max_us);
-	if (!an_cpu_has_hist(c) || c->cycles * (1 - q) < AN_LEVEL_MIN_EXCEED)
+	if (!an_cpu_has_hist(c) || !an_level_supported(c->cycles, q))
 		return NAN;
 	v = an_cpu_quantile(c, q, &ge);
 	return ge ? NAN : log1p(v);

@@ -687,16 +687,16 @@ static void too_few_for_quantile(struct prep *p)
 {
 	struct an_result *res = p->res;
 	uint64_t fewest = an_cmp_fewest_cycles(p);
-	double q, need;
+	double q;
 
 	if (an_metric_quantile(p->gate->metric, &q) && fewest &&
-	    fewest * (1 - q) < AN_LEVEL_MIN_EXCEED) {
-		need = ceil(AN_LEVEL_MIN_EXCEED / (1 - q));
+	    !an_level_supported(fewest, q)) {
 		set_reason(res, "too few wake-ups for the gate metric %s: a "
-			   "repetition took %llu on a CPU, and %s needs %.0f "
+			   "repetition took %llu on a CPU, and %s needs %llu "
 			   "(%d beyond it); run longer (the suite's duration, "
 			   "or a larger --duration-scale)", p->gate->metric,
-			   (unsigned long long)fewest, p->gate->metric, need,
+			   (unsigned long long)fewest, p->gate->metric,
+			   (unsigned long long)an_level_needs(q),
 			   AN_LEVEL_MIN_EXCEED);
 		return;
 	}

@@ -219,6 +219,28 @@ static void test_spike_evidence(void **state)
 	an_side_free(c);
 }
 
+/*
+ * A level's support is counted in integers: 100 wake-ups hold p90 (10
+ * beyond it), although 100 * (1 - 0.9) < 10 in doubles.
+ */
+static void test_level_support_integers(void **state)
+{
+	(void)state;
+	assert_true(an_level_supported(100, 0.9));
+	assert_false(an_level_supported(99, 0.9));
+	assert_true(an_level_supported(200, 0.95));
+	assert_true(an_level_supported(1000, 0.99));
+	assert_false(an_level_supported(999, 0.99));
+	assert_true(an_level_supported(10000, 0.999));
+	assert_true(an_level_supported(100000, 0.9999));
+	assert_false(an_level_supported(99999, 0.9999));
+	assert_true(an_level_supported(10000000, 0.999999));
+	assert_int_equal(an_level_needs(0.999), 10000);
+	assert_int_equal(an_level_needs(0.97), 334);
+	assert_int_equal(an_level_needs(0.5), 20);
+	assert_false(an_level_supported(UINT64_MAX, 1.0));
+}
+
 /* What the nightly history does: sides from arrays, no files. */
 static void test_in_memory_api(void **state)
 {
@@ -515,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_one_huge_max),
 		cmocka_unit_test(test_in_memory_api),
 		cmocka_unit_test(test_spike_evidence),
+		cmocka_unit_test(test_level_support_integers),
 		cmocka_unit_test(test_blind_says_so),
 		cmocka_unit_test(test_workload_metrics),
 		cmocka_unit_test(test_skipped_invalid),
