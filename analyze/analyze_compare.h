@@ -100,6 +100,7 @@ struct line_test {
 	 */
 	double p_base, p_prof;
 	bool far;
+	size_t nspike;		/* the CPUs looked at (p_base's factor) */
 };
 
 struct prep {
@@ -154,8 +155,12 @@ int an_cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */
 int an_cmp_metric_lines(struct prep *p);
 int an_cmp_budget_lines(struct prep *p);
 void an_cmp_decide(struct prep *p);		/* analyze_verdict.c */
-/* An EXCEED test's p-value, and the maximum it exceeds with prob. p. */
-double an_cmp_exceed_p(const struct line_test *t);
-double an_cmp_exceed_x(const struct line_test *t, double p);
+/*
+ * An EXCEED test's p-value, and the maximum it exceeds with prob. p, for
+ * a line judged at level (a simulated null's floor lies below it; 0: the
+ * default number of draws). A SPIKE's test is the same, x NAN: no law.
+ */
+double an_cmp_exceed_p(const struct line_test *t, double level);
+double an_cmp_exceed_x(const struct line_test *t, double p, double level);
 
 #endif

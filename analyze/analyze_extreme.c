@@ -55,6 +55,14 @@
 /* Maxima needed for a Gumbel law of them (reps x CPUs). */
 #define GUMBEL_MIN		5
 #define GUMBEL_SIMS		20000
+/*
+ * A simulated null's smallest p-value is 1 / (draws + 1): it must lie
+ * below the level a line is judged at, or the line could never decide.
+ * Draws are raised to GUMBEL_FLOOR_SHARE / level (the floor a quarter of
+ * the level), up to GUMBEL_SIMS_MAX (a floor of 1e-6).
+ */
+#define GUMBEL_FLOOR_SHARE	4
+#define GUMBEL_SIMS_MAX		1000000
 /* The per-wake-up probability of the reported exceedance latency. */
 #define EXCEED_P		1e-6
 /* Its interval: the shape's two-sided 90 % interval. */
@@ -217,10 +225,11 @@ static int hill_line(struct prep *p, size_t j, bool deciding)
  */
 #define GUMBEL_CACHE	8
 
-static const double *gumbel_null(size_t m, size_t nc, size_t rank)
+static const double *gumbel_null(size_t m, size_t nc, size_t rank,
+				 size_t sims)
 {
 	static struct {
-		size_t m, nc, rank;
+		size_t m, nc, rank, sims;
 		double *t;
 	} cache[GUMBEL_CACHE];
 	static size_t next_slot;
@@ -230,17 +239,17 @@ static const double *gumbel_null(size_t m, size_t nc, size_t rank)
 
 	for (i = 0; i < GUMBEL_CACHE; i++)
 		if (cache[i].t && cache[i].m == m && cache[i].nc == nc &&
-		    cache[i].rank == rank)
+		    cache[i].rank == rank && cache[i].sims == sims)
 			return cache[i].t;
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	t = malloc(GUMBEL_SIMS * sizeof(*t));
+	t = malloc(sims * sizeof(*t));
 	if (!rng || !t) {
 		gsl_rng_free(rng);
 		free(t);
 		return NULL;
 	}
 	gsl_rng_set(rng, 4711 + m * 131 + nc * 7 + rank);
-	for (s = 0; s < GUMBEL_SIMS; s++) {
+	for (s = 0; s < sims; s++) {
 		double mean, sd, first = -INFINITY, second = -INFINITY;
 
 		for (i = 0; i < m; i++)
@@ -260,14 +269,23 @@ static const double *gumbel_null(size_t m, size_t nc, size_t rank)
 		t[s] = rank > 1 ? second : first;
 	}
 	gsl_rng_free(rng);
-	qsort(t, GUMBEL_SIMS, sizeof(*t), an_cmp_double);
+	qsort(t, sims, sizeof(*t), an_cmp_double);
 	slot = next_slot++ % GUMBEL_CACHE;
 	free(cache[slot].t);
 	cache[slot].m = m;
 	cache[slot].nc = nc;
 	cache[slot].rank = rank;
+	cache[slot].sims = sims;
 	cache[slot].t = t;
 	return t;
+}
+
+/* Draws whose p-value floor lies below level (0: the default). */
+static size_t gumbel_sims(double level)
+{
+	double want = level > 0 ? ceil(GUMBEL_FLOOR_SHARE / level) : 0;
+
+	return (size_t)fmin(GUMBEL_SIMS_MAX, fmax(GUMBEL_SIMS, want));
 }
 
 static int gumbel_lines(struct prep *p, bool deciding)
@@ -295,7 +313,7 @@ static int gumbel_lines(struct prep *p, bool deciding)
 		ymax = fmax(ymax, y[k]);
 	if (!(sd > 0))
 		sd = 1.0 / (2 * sqrt(3) * (1 + expm1(mean)));
-	null = gumbel_null(m, nc, rank);
+	null = gumbel_null(m, nc, rank, GUMBEL_SIMS);
 	if (!null)
 		return -ENOMEM;
 	for (j = 0; j < p->ncpus && !ret; j++) {
@@ -345,12 +363,13 @@ static int gumbel_lines(struct prep *p, bool deciding)
 	return ret;
 }
 
-static double gumbel_p(const struct line_test *t)
+static double gumbel_p(const struct line_test *t, double level)
 {
+	size_t sims = gumbel_sims(level);
 	const double *null = gumbel_null((size_t)t->shape, (size_t)t->n,
-					 t->rank);
+					 t->rank, sims);
 	double r;
-	size_t lo = 0, hi = GUMBEL_SIMS;
+	size_t lo = 0, hi = sims;
 
 	if (!null)
 		return NAN;
@@ -363,19 +382,20 @@ static double gumbel_p(const struct line_test *t)
 			hi = mid;
 	}
 	/* The share at or above, never 0: a simulation sees no further. */
-	r = (double)(GUMBEL_SIMS - lo + 1) / (GUMBEL_SIMS + 1);
+	r = (double)(sims - lo + 1) / (sims + 1);
 	return r;
 }
 
-static double gumbel_x(const struct line_test *t, double p)
+static double gumbel_x(const struct line_test *t, double p, double level)
 {
+	size_t sims = gumbel_sims(level);
 	const double *null = gumbel_null((size_t)t->shape, (size_t)t->n,
-					 t->rank);
+					 t->rank, sims);
 	size_t i;
 
 	if (!null)
 		return NAN;
-	i = (size_t)fmin(GUMBEL_SIMS - 1, fmax(0, (1 - p) * GUMBEL_SIMS));
+	i = (size_t)fmin(sims - 1, fmax(0, (1 - p) * sims));
 	return expm1(t->u + t->rate * null[i]);
 }
 
@@ -385,7 +405,7 @@ static double cand_max(const struct line_test *t)
 	return t->gumbel ? expm1(t->u + t->rate * t->x) : t->x - 1;
 }
 
-double an_cmp_exceed_p(const struct line_test *t)
+double an_cmp_exceed_p(const struct line_test *t, double level)
 {
 	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
 				.m = t->shape, .xi = t->xi };
@@ -393,15 +413,15 @@ double an_cmp_exceed_p(const struct line_test *t)
 	if (cand_max(t) < t->min_us)
 		return 1;
 	if (t->gumbel)
-		return gumbel_p(t);
+		return gumbel_p(t, level);
 	return hill_p(&law, t->n, log(t->x / t->u) / t->xi);
 }
 
-double an_cmp_exceed_x(const struct line_test *t, double p)
+double an_cmp_exceed_x(const struct line_test *t, double p, double level)
 {
 	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
 				.m = t->shape, .xi = t->xi };
-	double x = t->gumbel ? gumbel_x(t, p) : hill_x(&law, t->n, p);
+	double x = t->gumbel ? gumbel_x(t, p, level) : hill_x(&law, t->n, p);
 
 	/* Below min_us nothing is beyond: the interval says so too. */
 	return p < 0.5 ? fmax(x, t->min_us) : x;
@@ -524,6 +544,7 @@ struct spike {
 	double base_max;	/* the baseline's, same CPU */
 	double p;		/* under the baseline's law, this CPU alone */
 	bool far;		/* beyond SPIKE_FACTOR x base_max */
+	struct line_test law;	/* its test (x NAN: no law) */
 };
 
 /*
@@ -557,10 +578,10 @@ static bool spike_cpu(struct prep *p, size_t j, struct spike *s)
 	if (s->x < 0)
 		return false;
 	s->far = s->x >= SPIKE_FACTOR * fmax(s->base_max, AN_RES_US);
+	s->law = (struct line_test){ .kind = TEST_EXCEED, .x = NAN };
+	if (nb == 1)
+		s->law.min_us = ONE_RUN_FACTOR * s->base_max;
 	if (m >= GUMBEL_MIN) {
-		struct line_test t = { .gumbel = true, .shape = m, .rank = 1,
-				       .n = spike_draws(p, j) };
-
 		for (r = 0; r < nb; r++)
 			for (size_t i = 0; i < p->ncpus; i++)
 				y[k++] = log1p(p->b[i].mx[r]);
@@ -568,23 +589,29 @@ static bool spike_cpu(struct prep *p, size_t j, struct spike *s)
 		sd = sqrt(an_var(y, m));
 		if (!(sd > 0))
 			sd = 1.0 / (2 * sqrt(3) * (1 + expm1(mean)));
-		t.x = (log1p(s->x) - mean) / sd;
-		s->p = gumbel_p(&t);
+		s->law.gumbel = true;
+		s->law.u = mean;
+		s->law.rate = sd;
+		s->law.shape = m;
+		s->law.rank = 1;
+		s->law.n = spike_draws(p, j);
+		s->law.x = (log1p(s->x) - mean) / sd;
 	} else if (p->b[j].hist) {
 		struct tail_law law;
 
 		if (!hill_fit(&p->b[j].pool, &law, true))
 			return s->far;
-		s->p = s->x + 1 <= law.u ? 1 :
-		       hill_p(&law, p->c[j].pool.cycles,
-			      log((s->x + 1) / law.u) / law.xi);
+		s->law.u = law.u;
+		s->law.rate = law.k / law.n;
+		s->law.shape = law.m;
+		s->law.xi = law.xi;
+		s->law.n = p->c[j].pool.cycles;
+		s->law.x = fmax(s->x + 1, law.u);
 	} else {
 		/* No law: only SPIKE_FACTOR times the worst speaks. */
 		return s->far;
 	}
-	/* From one baseline repetition only far beyond its worst. */
-	if (nb == 1 && s->x < ONE_RUN_FACTOR * s->base_max)
-		s->p = 1;
+	s->p = an_cmp_exceed_p(&s->law, 0);
 	return true;
 }
 
@@ -653,7 +680,10 @@ int an_cmp_spike_line(struct prep *p)
 	if (!l)
 		return -ENOMEM;
 	t = cmp_test(p, l);
+	/* The law's test, judged again at the family's level. */
+	*t = best.law;
 	t->kind = TEST_SPIKE;
+	t->nspike = n;
 	/* The CPU with the least likely wake-up, over the CPUs looked at. */
 	t->p_base = fmin(1, n * best.p);
 	t->far = best.far;

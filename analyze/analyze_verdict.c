@@ -108,14 +108,27 @@ static void judge_linear(struct prep *p, struct an_line *l,
 static void judge_exceed(struct prep *p, struct an_line *l,
 			 const struct line_test *t, double a)
 {
-	double xhi = an_cmp_exceed_x(t, a), xlo = an_cmp_exceed_x(t, 1 - a);
+	double xhi = an_cmp_exceed_x(t, a, a);
+	double xlo = an_cmp_exceed_x(t, 1 - a, a);
 
 	(void)p;
-	l->p_worse = an_cmp_exceed_p(t);
+	l->p_worse = an_cmp_exceed_p(t, a);
 	l->lo = l->cand - xhi;
 	l->hi = l->cand - xlo;
 	l->see = xhi - l->base;
 	l->more_reps = 0;
+}
+
+/*
+ * The spike's p under the baseline's law again, with a simulated null
+ * whose floor lies below the level; beyond both laws, or without a
+ * profile the baseline's alone.
+ */
+static void judge_spike(struct an_line *l, struct line_test *t, double a)
+{
+	if (!isnan(t->x))
+		t->p_base = fmin(1, t->nspike * an_cmp_exceed_p(t, a));
+	l->p_worse = isnan(t->p_prof) ? t->p_base : fmax(t->p_base, t->p_prof);
 }
 
 /* p-values, intervals, and the smallest rise each line could see. */
@@ -152,9 +165,7 @@ static void judge_lines(struct prep *p)
 			judge_exceed(p, l, t, res->level);
 			break;
 		case TEST_SPIKE:
-			/* Beyond both laws; without a profile, one. */
-			l->p_worse = isnan(t->p_prof) ? t->p_base :
-				     fmax(t->p_base, t->p_prof);
+			judge_spike(l, &p->tests[i], res->level);
 			break;
 		default:
 			break;

@@ -122,6 +122,19 @@ static void test_one_huge_max(void **state)
 	assert_int_equal(l->cpu, 0);
 	assert_true(l->cand == 50000 && l->lo > 0);
 	an_result_release(&res);
+	/*
+	 * A share of alpha so small (a suite of 100 comparisons) that 20,000
+	 * simulated draws could not reach its level: the null is drawn
+	 * until its floor lies below it, and the maximum still decides.
+	 */
+	gate.level = 0.0005;
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	assert_int_equal(res.verdict, AN_REGRESSION);
+	l = &res.lines[res.decisive];
+	assert_true(l->kind == AN_LINE_EXCEED || l->kind == AN_LINE_SPIKE);
+	assert_true(l->p_worse < res.level);
+	an_result_release(&res);
+	gate.level = 0;
 	/* The same lines on both sides are no regression. */
 	c->runs[0].cpus[0].max_us = 12;
 	assert_int_equal(an_compare(b, c, &gate, &res), 0);
