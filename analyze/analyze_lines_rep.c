@@ -66,7 +66,8 @@ struct rep_line {
 	double hb, hc;		/* repetitions left after trimming */
 	double s0, df0;		/* the prior's variance and df */
 	const struct an_profile_line *pl;	/* the profile's line */
-	const char *prior;	/* "profile", "CPUs", NULL */
+	const char *prior;	/* "profile", "CPUs", "own" (the profile
+				 * set aside: no prior), NULL */
 	size_t nabove;		/* fewest samples above the level */
 };
 
@@ -355,13 +356,17 @@ static void priors(struct prep *p, struct rep_line *rls, size_t n)
 				down++;
 				continue;
 			}
+			/*
+			 * Scaled up to the repetitions' own scatter, the
+			 * profile carries nothing of its own: no degrees of
+			 * freedom beyond the repetitions'.
+			 */
 			if (own > an_f_inv(PRIOR_CONFLICT_Q, rl->df_own,
 					   pr->df)) {
-				rl->s0 = own * pl->var;
-				rl->df0 = d0;
-				rl->prior = "profile";
+				rl->s0 = 0;
+				rl->df0 = 0;
+				rl->prior = "own";
 				up++;
-				used++;
 				continue;
 			}
 		}
@@ -396,9 +401,13 @@ static void priors(struct prep *p, struct rep_line *rls, size_t n)
 				s += rls[k].ss;
 				d += rls[k].df_own;
 			}
+		/*
+		 * The other CPUs' scatter comes from the same repetitions
+		 * (a burst is shared): it never weighs more than the line's.
+		 */
 		if (d > 0) {
 			rls[i].s0 = s / d;
-			rls[i].df0 = CPU_SHARE * d;
+			rls[i].df0 = fmin(CPU_SHARE * d, rls[i].df_own);
 			rls[i].prior = "CPUs";
 		}
 	}
@@ -500,7 +509,7 @@ static void rep_line_emit(struct prep *p, struct rep_line *rl)
 		expm1(cmin), expm1(cmax), df > 0 ? "; scatter from " : "",
 		df > 0 ? (rl->df_own > 0 ? "the repetitions" :
 			  "the noise profile") : "",
-		df > 0 && rl->prior && rl->df_own > 0 ?
+		df > 0 && rl->prior && rl->df0 > 0 && rl->df_own > 0 ?
 		(!strcmp(rl->prior, "CPUs") ? " and the other CPUs" :
 		 " and the noise profile") : "");
 	if (rl->outb >= 0 || rl->outc >= 0) {

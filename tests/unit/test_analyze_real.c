@@ -22,7 +22,7 @@
  *    others (analyze_lines_rel.c) see through most of them. The misses
  *    say INCONCLUSIVE (exit 2); docs/statistics.md.
  *  - The quick suite's control, the 300 us spinner, at a quick
- *    comparison's share of alpha: found in at least 98 % of every
+ *    comparison's share of alpha: found in at least 97 % of every
  *    sitting's 3 v 3 splits.
  */
 #include <dirent.h>
@@ -276,9 +276,11 @@ static void test_spinner_off_not_others(void **state)
 /*
  * The quick suite's positive control (suites/quick.suite): the 300 us
  * spinner, three repetitions a side, at the share of alpha a quick
- * comparison gets (0.05 over its two comparisons): found in at least 98 %
- * of every sitting's splits (quiet-2: 98.5 %; the others 100 %), with a
- * profile of the others and without one.
+ * comparison gets (0.05 over its two comparisons): found in at least 97 %
+ * of every sitting's splits, with a profile of the others and without
+ * one. (98 % until a profile set aside for scattering less than a line's
+ * repetitions stopped adding its degrees of freedom to them: busy-2 with
+ * a profile went from 100 to 97.5 %, quiet-2 99 %, the others 100 %.)
  */
 static void test_quick_control(void **state)
 {
@@ -294,7 +296,7 @@ static void test_quick_control(void **state)
 			printf("# inject 300 us %s%s, 3 v 3 at 0.025: %.1f%% "
 			       "REGRESSION\n", sit[i].dir, p ? " (profile)" :
 			       "", 100.0 * c.verdict[AN_REGRESSION] / c.splits);
-			assert_true(c.verdict[AN_REGRESSION] >= 0.98 * c.splits);
+			assert_true(c.verdict[AN_REGRESSION] >= 0.97 * c.splits);
 		}
 }
 
