@@ -58,42 +58,68 @@ static void borrow(struct an_side *dst, const struct an_side *src,
 	dst->nruns = k;
 }
 
+/* The rounds of a and b, drawn split after split into k-run sides. */
+struct splits {
+	int *reps;
+	struct an_run *rb, *rc;
+	size_t n, need;
+	uint64_t st;
+};
+
+static int splits_open(struct splits *sp, const struct an_side *a,
+		       const struct an_side *b, size_t k, uint64_t seed)
+{
+	*sp = (struct splits){ .need = a == b ? 2 * k : k,
+			       .st = seed * 2 + 1 };
+	sp->reps = calloc(a->nruns + 1, sizeof(*sp->reps));
+	sp->rb = calloc(k + 1, sizeof(*sp->rb));
+	sp->rc = calloc(k + 1, sizeof(*sp->rc));
+	if (!sp->reps || !sp->rb || !sp->rc)
+		return -ENOMEM;
+	sp->n = common_rounds(a, b, sp->reps);
+	return sp->n < sp->need || !k ? -EINVAL : 0;
+}
+
+/* The next split: a partial Fisher-Yates draws the first need rounds. */
+static void splits_next(struct splits *sp, const struct an_side *a,
+			const struct an_side *b, size_t k, struct an_side *sb,
+			struct an_side *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sp->need; i++) {
+		size_t j = i + next(&sp->st) % (sp->n - i);
+		int t = sp->reps[i];
+
+		sp->reps[i] = sp->reps[j];
+		sp->reps[j] = t;
+	}
+	borrow(sb, a, sp->rb, sp->reps, k);
+	borrow(sc, b, sp->rc, a == b ? sp->reps + k : sp->reps, k);
+}
+
+static void splits_close(struct splits *sp)
+{
+	free(sp->reps);
+	free(sp->rb);
+	free(sp->rc);
+}
+
 int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
 	      size_t nsplits, uint64_t seed, const struct an_gate *gate,
 	      bool same_condition, struct an_replay_count *out)
 {
-	size_t n, i, s, need = a == b ? 2 * k : k;
-	int *reps, ret = 0;
-	struct an_run *rb, *rc;
-	uint64_t st = seed * 2 + 1;
+	struct splits sp;
+	size_t s;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	reps = calloc(a->nruns + 1, sizeof(*reps));
-	rb = calloc(k + 1, sizeof(*rb));
-	rc = calloc(k + 1, sizeof(*rc));
-	if (!reps || !rb || !rc) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	n = common_rounds(a, b, reps);
-	if (n < need || !k) {
-		ret = -EINVAL;
-		goto out;
-	}
-	for (s = 0; s < nsplits; s++) {
+	ret = splits_open(&sp, a, b, k, seed);
+	for (s = 0; !ret && s < nsplits; s++) {
 		struct an_side sb, sc;
 		struct an_result res;
 
-		/* A partial Fisher-Yates: the first need rounds are drawn. */
-		for (i = 0; i < need; i++) {
-			size_t j = i + next(&st) % (n - i);
-			int t = reps[i];
-
-			reps[i] = reps[j];
-			reps[j] = t;
-		}
-		borrow(&sb, a, rb, reps, k);
-		borrow(&sc, b, rc, a == b ? reps + k : reps, k);
+		splits_next(&sp, a, b, k, &sb, &sc);
 		/* A/A: either side is the baseline, half the time each. */
 		if (a != b && same_condition && s % 2) {
 			struct an_side t = sb;
@@ -103,7 +129,7 @@ int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
 		}
 		if (an_compare(&sb, &sc, gate, &res)) {
 			ret = -ENOMEM;
-			goto out;
+			break;
 		}
 		out->verdict[res.verdict]++;
 		if (res.verdict == AN_REGRESSION && res.decisive >= 0 &&
@@ -112,10 +138,7 @@ int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
 		out->splits++;
 		an_result_release(&res);
 	}
-out:
-	free(reps);
-	free(rb);
-	free(rc);
+	splits_close(&sp);
 	return ret;
 }
 
@@ -162,46 +185,29 @@ int an_replay_spike(const struct an_side *a, size_t k, size_t nsplits,
 		    uint64_t seed, const struct an_gate *gate, double factor,
 		    struct an_replay_count *out)
 {
-	size_t n, i, s, r;
-	int *reps, ret = 0;
-	struct an_run *rb, *rc;
 	struct an_cpu *cpus = NULL;
 	struct an_bucket *bk = NULL;
-	uint64_t st = seed * 2 + 1;
+	struct splits sp;
+	size_t s, r;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	reps = calloc(a->nruns + 1, sizeof(*reps));
-	rb = calloc(k + 1, sizeof(*rb));
-	rc = calloc(k + 1, sizeof(*rc));
-	if (!reps || !rb || !rc) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	n = common_rounds(a, a, reps);
-	if (n < 2 * k || !k || !a->runs[0].ncpus) {
+	ret = splits_open(&sp, a, a, k, seed);
+	if (!ret && !a->runs[0].ncpus)
 		ret = -EINVAL;
-		goto out;
-	}
-	for (s = 0; s < nsplits; s++) {
+	for (s = 0; !ret && s < nsplits; s++) {
 		struct an_side sb, sc;
 		struct an_result res;
 		const struct an_cpu *c0;
+		struct an_run *rc = sp.rc;
 		size_t j;
 		long worst = 0;
 
-		for (i = 0; i < 2 * k; i++) {
-			size_t t = i + next(&st) % (n - i);
-			int v = reps[i];
-
-			reps[i] = reps[t];
-			reps[t] = v;
-		}
-		borrow(&sb, a, rb, reps, k);
-		borrow(&sc, a, rc, reps + k, k);
+		splits_next(&sp, a, a, k, &sb, &sc);
 		j = s % rc[0].ncpus;
 		for (r = 0; r < k; r++)
-			if (j < rb[r].ncpus && rb[r].cpus[j].max_us > worst)
-				worst = rb[r].cpus[j].max_us;
+			if (j < sp.rb[r].ncpus && sp.rb[r].cpus[j].max_us > worst)
+				worst = sp.rb[r].cpus[j].max_us;
 		/* rc[0] gets its own CPUs, one of them its own buckets. */
 		free(cpus);
 		free(bk);
@@ -210,7 +216,7 @@ int an_replay_spike(const struct an_side *a, size_t k, size_t nsplits,
 		bk = malloc((c0->nbuckets + 1) * sizeof(*bk));
 		if (!cpus || !bk) {
 			ret = -ENOMEM;
-			goto out;
+			break;
 		}
 		memcpy(cpus, rc[0].cpus, rc[0].ncpus * sizeof(*cpus));
 		rc[0].cpus = cpus;
@@ -221,7 +227,7 @@ int an_replay_spike(const struct an_side *a, size_t k, size_t nsplits,
 			cpus[j].max_us = (long)(factor * fmax(worst, 1));
 		if (an_compare(&sb, &sc, gate, &res)) {
 			ret = -ENOMEM;
-			goto out;
+			break;
 		}
 		out->verdict[res.verdict]++;
 		if (res.verdict == AN_INCONCLUSIVE &&
@@ -230,11 +236,8 @@ int an_replay_spike(const struct an_side *a, size_t k, size_t nsplits,
 		out->splits++;
 		an_result_release(&res);
 	}
-out:
 	free(cpus);
 	free(bk);
-	free(reps);
-	free(rb);
-	free(rc);
+	splits_close(&sp);
 	return ret;
 }
