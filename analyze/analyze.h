@@ -233,6 +233,13 @@ struct an_line {
 	double delta_pct;	/* relative to base */
 	double worse;		/* delta signed so that > 0 is worse */
 	double lo, hi;		/* interval of delta; NAN when none */
+	/*
+	 * The largest rise (oriented as worse) the pass rule leaves open:
+	 * one-sided at alpha's share / 2, not divided over the family (an
+	 * intersection-union test: NO CHANGE needs every deciding line's
+	 * bound below its floor). NAN: no bound.
+	 */
+	double pass_hi;
 	double p_worse;		/* one-sided p-values, NAN when no test */
 	double p_better;
 	double p_adj;		/* p of the verdict's direction, adjusted for

@@ -44,6 +44,7 @@ struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
 	snprintf(l->metric, sizeof(l->metric), "%s", metric);
 	snprintf(l->unit, sizeof(l->unit), "us");
 	l->lo = l->hi = l->p_worse = l->p_better = l->p_adj = NAN;
+	l->pass_hi = NAN;
 	l->raw_base = l->raw_cand = NAN;
 	l->range_base[0] = l->range_base[1] = NAN;
 	l->range_cand[0] = l->range_cand[1] = NAN;

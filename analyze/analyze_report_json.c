@@ -218,6 +218,7 @@ static cJSON *line_json(const struct an_cmp *c, const struct an_line *l)
 	add_num(o, "p_adjusted", l->p_adj);
 	add_num(o, "floor", l->floor);
 	add_num(o, "could_see", l->see);
+	add_num(o, "pass_bound", l->pass_hi);
 	if (isnan(l->see))
 		cJSON_AddNullToObject(o, "more_repetitions");
 	else

@@ -11,8 +11,10 @@
  * the level and every estimate lies inside its interval).
  *
  * A line is a REGRESSION when it is significant and its effect reaches
- * the practical floor; NO CHANGE when its interval rules out a rise of
- * the floor's size; otherwise it is undecided, and says the smallest rise
+ * the practical floor; NO CHANGE when its pass bound (one-sided at
+ * alpha's share / 2, not divided over the family: an intersection-union
+ * test, see pass_level) rules out a rise of the floor's size; otherwise
+ * it is undecided, and says the smallest rise
  * it could have called a regression and how many more repetitions a side
  * would bring that to the floor. The comparison is NO CHANGE only when
  * every deciding line is: a pass is a claim that the measurement could
@@ -27,6 +29,17 @@
 #include "analyze_compare.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"
+
+/*
+ * The level of the pass rule: a NO CHANGE claims that no deciding line
+ * rose by its floor, and the claim is false only if one did; by the
+ * intersection-union principle each line's one-sided bound at alpha's
+ * share / 2 keeps a false pass within that, however many lines there are.
+ */
+static double pass_level(const struct prep *p)
+{
+	return (p->gate->level > 0 ? p->gate->level : p->gate->alpha) / 2;
+}
 
 /* More repetitions than this per side are "none would". */
 #define REPS_PRACTICAL	1000
@@ -82,6 +95,8 @@ static void judge_log(struct prep *p, struct an_line *l,
 	l->p_better = t->rel ? NAN : fmax(t->p_floor, an_t_sf(-z, t->df));
 	l->lo = base1 * expm1(t->d - c * t->se);
 	l->hi = base1 * expm1(t->d + c * t->se);
+	l->pass_hi = base1 * expm1(t->d + an_t_isf(pass_level(p), t->df) *
+				   t->se);
 	l->see = base1 * expm1(c * t->se);
 	l->more_reps = reps_needed(p, c, t->sd, log1p(l->floor / base1));
 	/* Trimmed repetitions count less than their number: one more. */
@@ -101,6 +116,8 @@ static void judge_linear(struct prep *p, struct an_line *l,
 	l->p_better = an_t_sf(-z, t->df);
 	l->lo = t->d - c * t->se;
 	l->hi = t->d + c * t->se;
+	/* Oriented as worse: for a lower-is-worse metric, a fall. */
+	l->pass_hi = t->sign * t->d + an_t_isf(pass_level(p), t->df) * t->se;
 	l->see = c * t->se;
 	l->more_reps = reps_needed(p, c, sd, l->floor);
 }
@@ -250,8 +267,6 @@ static void classify(struct prep *p)
 		struct an_line *l = &res->lines[i];
 		const struct line_test *t = &p->tests[i];
 		double pw = l->p_worse, pb = l->p_better;
-		/* The worst rise the interval allows (oriented as worse). */
-		double hi_worse = l->hi;
 
 		l->hint = false;
 		l->p_adj = l->worse >= 0 || t->rel ? pw : pb;
@@ -277,10 +292,10 @@ static void classify(struct prep *p)
 		} else if (pb < a && -l->worse >= l->floor && !l->base_ge) {
 			l->verdict = AN_IMPROVEMENT;
 		} else if (t->kind == TEST_EXCEED ||
-			   (!isnan(hi_worse) && hi_worse < l->floor)) {
+			   (!isnan(l->pass_hi) && l->pass_hi < l->floor)) {
 			/*
-			 * A maximum within the baseline's tail law, or an
-			 * interval that rules out a rise of the floor's size.
+			 * A maximum within the baseline's tail law, or a
+			 * bound that rules out a rise of the floor's size.
 			 */
 			l->verdict = AN_NO_CHANGE;
 		} else {
@@ -317,7 +332,7 @@ static void fmt_num(char *buf, size_t len, double v)
 static void describe(const struct an_line *l, char *buf, size_t len)
 {
 	char where[24] = "", pv[32], b[32], c[32], d[32], iv[96] = "";
-	char metric[112], mx[96] = "", ivs[80];
+	char metric[112], mx[96] = "", ivs[80], move[96];
 
 	if (l->cpu >= 0)
 		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
@@ -344,11 +359,18 @@ static void describe(const struct an_line *l, char *buf, size_t len)
 		an_sfmt(pv, sizeof(pv), "p<1e-12");
 	else
 		an_sfmt(pv, sizeof(pv), "p=%.2g", l->p_adj);
-	an_sfmt(buf, len, "%s%s%s %s from %s%s to %s%s %s (%s%s %s, %+.0f%%; "
-		"%s)%s", mx, where, metric,
-		l->cand > l->base ? "rose" : l->cand < l->base ? "fell" :
-		"stayed", l->base_ge ? ">=" : "", b, l->cand_ge ? ">=" : "",
-		c, l->unit, l->cand >= l->base ? "+" : "-", d, l->unit,
+	/* "rose from 43 to 273", "stayed at 39" */
+	if (l->cand == l->base && l->base_ge == l->cand_ge)
+		an_sfmt(move, sizeof(move), "stayed at %s%s", l->base_ge ?
+			">=" : "", b);
+	else
+		an_sfmt(move, sizeof(move), "%s from %s%s to %s%s",
+			l->cand > l->base ? "rose" : l->cand < l->base ?
+			"fell" : "moved", l->base_ge ? ">=" : "", b,
+			l->cand_ge ? ">=" : "", c);
+	an_sfmt(buf, len, "%s%s%s %s %s (%s%s %s, %+.0f%%; %s)%s", mx, where,
+		metric, move, l->unit, l->cand >= l->base ? "+" : "-", d,
+		l->unit,
 		l->base ? 100 * (l->cand - l->base) / fabs(l->base) : 0.0, pv,
 		iv);
 }
@@ -588,7 +610,7 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 	}
 	fmt_num(see, sizeof(see), l->see);
 	fmt_num(fl, sizeof(fl), l->floor);
-	fmt_num(hi, sizeof(hi), l->hi);
+	fmt_num(hi, sizeof(hi), l->pass_hi);
 	fmt_num(d, sizeof(d), l->worse);
 	if (l->see > SEE_BLIND * fmax(l->base, l->floor)) {
 		/* 9e13 us says nothing a reader can use: say what it means. */
@@ -614,7 +636,7 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 	/* It could see the floor, but its estimate leaves it open. */
 	more_text(more, sizeof(more), t->kind == TEST_LOG ||
 		  t->kind == TEST_LINEAR ? reps_needed(p,
-		  an_t_isf(res->level, t->df), t->kind == TEST_LOG ? t->sd :
+		  an_t_isf(pass_level(p), t->df), t->kind == TEST_LOG ? t->sd :
 		  t->se / sqrt(1.0 / p->sb->nruns + 1.0 / p->sc->nruns),
 		  t->kind == TEST_LOG ? log1p((l->floor - fmax(0, l->worse)) /
 					      (1 + l->base)) :
@@ -665,7 +687,7 @@ static void decide_no_change(struct prep *p)
 {
 	struct an_result *res = p->res;
 	const struct an_line *big = NULL, *l;
-	char d[400], fl[32];
+	char d[400], fl[32], b[32];
 	size_t i;
 
 	res->verdict = AN_NO_CHANGE;
@@ -675,7 +697,8 @@ static void decide_no_change(struct prep *p)
 		if (l->deciding && !p->tests[i].rel &&
 		    (p->tests[i].kind == TEST_LOG ||
 		     p->tests[i].kind == TEST_LINEAR) &&
-		    (!big || l->hi / l->floor > big->hi / big->floor))
+		    (!big || l->pass_hi / l->floor >
+			     big->pass_hi / big->floor))
 			big = l;
 	}
 	if (!big) {
@@ -684,10 +707,25 @@ static void decide_no_change(struct prep *p)
 				big = &res->lines[i];
 	}
 	rest_on(res, big);
-	describe(big, d, sizeof(d));
 	fmt_num(fl, sizeof(fl), big->floor);
+	if (!isnan(big->pass_hi)) {
+		/* The bound that passes it, not the family's interval. */
+		struct an_line shown = *big;
+
+		shown.lo = shown.hi = NAN;
+		describe(&shown, d, sizeof(d));
+	} else {
+		describe(big, d, sizeof(d));
+	}
+	if (isnan(big->pass_hi)) {
+		set_reason(res, "%s: every line rules out a rise of its floor "
+			   "(this one %s %s)", d, fl, big->unit);
+		return;
+	}
+	fmt_num(b, sizeof(b), fmax(0, big->pass_hi));
 	set_reason(res, "%s: every line rules out a rise of its floor (this "
-		   "one %s %s)", d, fl, big->unit);
+		   "one: at most %s %s at %.3g, its floor %s %s)", d, b,
+		   big->unit, pass_level(p), fl, big->unit);
 }
 
 /*
