@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "analyze/analyze_hist.h"
 #include "history.h"
 #include "history_priv.h"
 #include "jsonio.h"
@@ -152,6 +153,73 @@ int history_side_add(struct an_side *side, struct history *h, long long run,
 }
 
 /*
+ * One night, one unit (issue 23 item 5): every ok repetition of a stored
+ * run pooled into one an_run of side, labelled with the run's id. The
+ * nights of a history scatter more than the repetitions of one night (a
+ * new boot, another temperature, the host's other guests), so a night's
+ * repetitions are not independent draws of the baseline: judged as
+ * units, the variance a test uses is the nights' own. Workload metrics
+ * join as the night's values, all repetitions' rounds together.
+ */
+/* A repetition's values of a metric join the night's of the same name. */
+static int night_add_values(struct an_run *night, const struct an_values *v)
+{
+	struct an_values *m = NULL;
+	double *all;
+	size_t i;
+
+	for (i = 0; i < night->nmetrics && !m; i++)
+		if (!strcmp(night->metrics[i].name, v->name))
+			m = &night->metrics[i];
+	if (!m)
+		return an_run_add_metric(night, v->name, v->unit,
+					 v->higher_better, v->v, v->n);
+	all = realloc(m->v, (m->n + v->n + 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	memcpy(all + m->n, v->v, v->n * sizeof(*all));
+	m->v = all;
+	m->n += v->n;
+	return 0;
+}
+
+static int side_add_night(struct an_side *side, struct history *h,
+			  long long run, const char *run_id,
+			  const char *scenario, unsigned int limit)
+{
+	struct an_side *reps = an_side_new(run_id);
+	struct an_run *night = NULL;
+	size_t r, j, k, ncpus = 0;
+	int ret;
+
+	if (!reps)
+		return -ENOMEM;
+	ret = history_side_add(reps, h, run, run_id, scenario, limit);
+	for (r = 0; !ret && r < reps->nruns; r++)
+		if (reps->runs[r].ncpus > ncpus)
+			ncpus = reps->runs[r].ncpus;
+	if (!ret && reps->nruns) {
+		night = an_side_add_run(side, run_id, ncpus);
+		if (!night)
+			ret = -ENOMEM;
+		else
+			night->rep = (int)side->nruns;
+	}
+	for (r = 0; !ret && night && r < reps->nruns; r++) {
+		const struct an_run *x = &reps->runs[r];
+
+		for (j = 0; !ret && j < x->ncpus; j++) {
+			ret = an_cpu_pool(&night->cpus[j], &x->cpus[j]);
+			night->cpus[j].thread = x->cpus[j].thread;
+		}
+		for (k = 0; !ret && k < x->nmetrics; k++)
+			ret = night_add_values(night, &x->metrics[k]);
+	}
+	an_side_free(reps);
+	return ret;
+}
+
+/*
  * The gate of one scenario: the suite's [gate], the scenario's own
  * `metric` (ns per call ...) over the suite's, --metric over both.
  */
@@ -278,8 +346,8 @@ static int base_side(struct judge_ctx *c, const char *scenario,
 			identity_diff(m, c->manifest, j->changed,
 				      sizeof(j->changed));
 		cJSON_Delete(m);
-		ret = history_side_add(side, c->h, base[i].id, base[i].run_id,
-				       scenario, limit);
+		ret = side_add_night(side, c->h, base[i].id, base[i].run_id,
+				     scenario, limit);
 		if (off < sizeof(j->baseline_ids))
 			off += snprintf(j->baseline_ids + off,
 					sizeof(j->baseline_ids) - off, "%s%s",
@@ -313,6 +381,36 @@ static void store(struct judge_ctx *c, const struct history_judgement *j)
 static double q_scale(const struct judge_ctx *c)
 {
 	return c->run.duration_scale > 0 ? c->run.duration_scale : 1;
+}
+
+/*
+ * The analyzer's units are repetitions; here each is a night: its
+ * reasons say so ("one night a side", "3 more nights a side would …",
+ * a spike "tonight": the candidate is tonight's one night), in place.
+ */
+static void says_nights(char *s, size_t len)
+{
+	static const char *const from[] = { "repetitions a side",
+		"repetition a side", "in repetition 1;", "in repetition ",
+		"its repetitions scatter", "number of repetitions" };
+	static const char *const to[] = { "nights a side", "night a side",
+		"tonight;", "on night ", "its nights scatter",
+		"number of nights" };
+	size_t i;
+
+	for (i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		char *at;
+
+		while ((at = strstr(s, from[i]))) {
+			size_t nf = strlen(from[i]), nt = strlen(to[i]);
+			size_t tail = strlen(at + nf) + 1;
+
+			if (at - s + nt + tail > len)
+				break;
+			memmove(at + nt, at + nf, tail);
+			memcpy(at, to[i], nt);
+		}
+	}
 }
 
 static int judge_scenario(struct judge_ctx *c, const char *scenario,
@@ -387,13 +485,14 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	if (ret)
 		return ret;
 	cand = an_side_new(c->run.run_id);
-	ret = cand ? history_side_add(cand, c->h, c->run.id, c->run.run_id,
+	ret = cand ? side_add_night(cand, c->h, c->run.id, c->run.run_id,
 				      scenario,
 				      history_manifest_limit(c->manifest)) :
 		     -ENOMEM;
 	if (!ret)
 		ret = an_compare(base, cand, &gate, &res);
 	if (!ret) {
+		says_nights(res.reason, sizeof(res.reason));
 		snprintf(j->verdict, sizeof(j->verdict), "%s",
 			 an_verdict_name(res.verdict));
 		j->exit_code = an_verdict_exit(res.verdict);

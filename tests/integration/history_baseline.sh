@@ -28,6 +28,13 @@ for n in 24 25 26; do
 			[ -n "$v" -a "$v" != REGRESSION ]
 	done
 done
+# The night is the unit: one night of history against tonight has no
+# night-to-night scatter to test with, and says so in nights; no pass.
+is "$(verdict 24 idle)" INCONCLUSIVE "night 2 (one night of history): INCONCLUSIVE"
+check "... one night a side, no variance to test with" -- test -n "$(sqlite3 "$DB" \
+	"SELECT 1 FROM verdicts v JOIN runs r ON r.id = v.run WHERE v.source = 'history' AND
+	 r.run_id = '20261124-020000-quick' AND v.scenario = 'idle' AND
+	 v.reason LIKE '%one night a side and no noise profile%'")"
 is "$(verdict 27 idle)" REGRESSION "the step on night 5 is flagged (idle)"
 is "$(verdict 27 hackbench)" REGRESSION "the step on night 5 is flagged (hackbench)"
 check "the changepoint view marks night 5 as the step" -- \
