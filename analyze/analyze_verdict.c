@@ -650,6 +650,56 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
 }
 
 /*
+ * An IMPROVEMENT passes the gate (exit 0), so it claims what a pass
+ * claims about every other deciding line: that none rose by its floor.
+ * A line still undecided (its pass bound above its floor: a rise it
+ * could hide) keeps it INCONCLUSIVE, naming both ("CPU 0 p95 fell …,
+ * but CPU 1 p97 could have risen …"): on a busy sitting the 100 us
+ * spinner on CPU 1, drowned there, read as CPU 0's improvement.
+ */
+static bool improvement_open(struct prep *p)
+{
+	struct an_result *res = p->res;
+	const struct an_line *imp = strongest(res, AN_IMPROVEMENT, false,
+					      false), *open = NULL;
+	char d[400], hi[32], fl[32], name[112], where[24] = "";
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++) {
+		const struct an_line *l = &res->lines[i];
+		const struct line_test *t = &p->tests[i];
+
+		if (!l->deciding || l->verdict != AN_INCONCLUSIVE || t->rel ||
+		    t->kind == TEST_SPIKE || t->kind == TEST_BUDGET)
+			continue;
+		if (!open || (isnan(open->pass_hi) && !isnan(l->pass_hi)) ||
+		    l->pass_hi / l->floor > open->pass_hi / open->floor)
+			open = l;
+	}
+	if (!open)
+		return false;
+	rest_on(res, imp);
+	describe(imp, d, sizeof(d));
+	if (open->cpu >= 0)
+		an_sfmt(where, sizeof(where), "CPU %d ", open->cpu);
+	an_line_judged(name, sizeof(name), open);
+	fmt_num(fl, sizeof(fl), open->floor);
+	res->verdict = AN_INCONCLUSIVE;
+	if (isnan(open->pass_hi)) {
+		set_reason(res, "%s, but %s%s could not be tested, so a rise "
+			   "there is not ruled out: not a pass", d, where,
+			   name);
+		return true;
+	}
+	fmt_num(hi, sizeof(hi), open->pass_hi);
+	set_reason(res, "%s, but a %s%s rise of up to %s %s is not ruled out "
+		   "(the floor is %s %s): an improvement passes only where "
+		   "nothing else could have got worse", d, where, name, hi,
+		   open->unit, fl, open->unit);
+	return true;
+}
+
+/*
  * A spike beyond the baseline's law that the machine's pauses may explain
  * (or no profile can tell): named, and no pass, no improvement.
  */
@@ -779,6 +829,8 @@ void an_cmp_decide(struct prep *p)
 	if (spike_unexplained(p))
 		return;
 	if (strongest(res, AN_IMPROVEMENT, false, false)) {
+		if (improvement_open(p))
+			return;
 		decide_change(p, AN_IMPROVEMENT);
 		return;
 	}

@@ -45,9 +45,10 @@ check "the source of the published numbers, naming its scenario" -- \
 # run's share of alpha (the suite's comparisons share it), by itself.
 "$RTGATE" compare "$dir:custom" "$dir:default" \
 	--report json --out "$T/cmp" >/dev/null 2>&1
-is "$(jget "$T/cmp/report.json" '.comparisons[0].line_level')" \
-	"$(jget "$j" '.comparisons[] | select(.candidate == "default") | .line_level')" \
-	"compare A:custom B:default: the run's own level" 
+lv_cmp=$(jget "$T/cmp/report.json" '.comparisons[0].line_level')
+lv_run=$(jget "$j" '.comparisons[] | select(.candidate == "default") | .line_level')
+check "compare A:custom B:default: the run's own level ($lv_cmp, $lv_run)" -- \
+	test -n "$lv_run" -a "$lv_cmp" = "$lv_run" 
 is "$(jget "$T/cmp/report.json" '.comparisons[0].gate.metric')" \
 	setparam.ns_per_call "compare A:custom B:default judges ns/call"
 is "$(jget "$T/cmp/report.json" '.comparisons[0].verdict')" "$(verdict default)" \

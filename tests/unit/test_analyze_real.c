@@ -15,7 +15,8 @@
  *    repetitions a side it is found in at least 95 % of all sittings'
  *    splits, and in at least 90 % of every sitting's (95 % with a noise
  *    profile made of the other sittings); with three, in at least 95 % of
- *    all splits (issue 12's bar), with a profile or without, and 70 % of
+ *    all splits with a profile (issue 12's bar; 94 % without one since
+ *    lulls are no longer left out), and 70 % of
  *    every sitting's (75 % with a profile). What three repetitions miss
  *    is a sitting's bursts (a host pause that delays a run of wake-ups on
  *    both CPUs: quiet-1's rounds 8-10); the lines of each CPU against the
@@ -229,7 +230,12 @@ static void power(bool with_profile, size_t k, double min_each,
 static void test_power_no_profile(void **state)
 {
 	(void)state;
-	power(false, 3, 0.70, 0.95);
+	/*
+	 * 94 % at 3 v 3 over all sittings (95 % until a repetition below
+	 * its side stopped being left out as a "lull": busy-3 went from 100
+	 * to 96 %; the rule change is a validity fix, busy-4's A/A).
+	 */
+	power(false, 3, 0.70, 0.94);
 	power(false, 5, 0.90, 0.95);
 }
 
