@@ -107,7 +107,7 @@ const struct reproduce_seed reproduce_seeds[] = {
 			  "bare-metal PREEMPT_RT: cyclictest max, idle against "
 			  "extend-sched",
 		.series = "7.3",
-		.suite = "slice-ext-7",
+		.suite = "slice-ext-7-cpu1",
 		.set = NULL,
 		.kind = REPRODUCE_SCENARIOS,
 		.models = { "full", "rt" },
