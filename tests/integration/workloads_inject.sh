@@ -53,6 +53,16 @@ sleep 0.3
 wl_sigterm_check inject 5
 is "$(jv '.spins > 0 and .width_max_us >= 100')" true "spun until stopped"
 
+# A long period (10 s: the validation set's rare-long shape) still stops
+# within a second of SIGTERM: the signal goes to another thread, so the
+# spinner must not sleep through its period (it used to, and the runner
+# marked a repetition INVALID after its 5 s grace).
+wl_start longstop "$INJ" -c "$cpu" -w 100 -p 10000000 -j 9500000
+wl_wait_ready 5
+ok $? "long period: ready after the first spin"
+sleep 0.3
+wl_sigterm_check inject 1
+
 # Traced by the runner's layer (RTGATE_TRACE_INSTANCE): one marker a spin.
 if "$RTGATE" trace clean >/dev/null 2>"$T/clean.err"; then
 	"$RTGATE" trace record -m on -o "$T/inj.dat" -- \

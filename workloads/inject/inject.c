@@ -215,11 +215,30 @@ static void ns_to_ts(uint64_t ns, struct timespec *ts)
 	ts->tv_nsec = ns % 1000000000ULL;
 }
 
+/*
+ * Until next (CLOCK_MONOTONIC ns), or until told to stop: the stop
+ * signal is taken by another thread, so a sleep of a long period (10 s)
+ * would outlast the runner's grace after SIGTERM. Slices of at most
+ * SLEEP_SLICE_NS, the last one to the exact deadline.
+ */
+#define SLEEP_SLICE_NS	50000000ULL
+
+static void sleep_until(uint64_t next)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	while (!wl_stopping() && (now = wl_now_ns()) < next) {
+		ns_to_ts(next - now > SLEEP_SLICE_NS ? now + SLEEP_SLICE_NS :
+			 next, &ts);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
 static void *spinner(void *arg)
 {
 	struct inject *in = arg;
 	uint64_t next = wl_now_ns();
-	struct timespec ts;
 
 	while (!wl_stopping()) {
 		spin(in);
@@ -233,10 +252,7 @@ static void *spinner(void *arg)
 			in->st.overruns++;
 			next = wl_now_ns() + next_period(in);
 		}
-		ns_to_ts(next, &ts);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-				       NULL) == EINTR && !wl_stopping())
-			;
+		sleep_until(next);
 	}
 	wl_stop();
 	return NULL;
