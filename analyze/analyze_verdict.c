@@ -813,8 +813,10 @@ void an_cmp_decide(struct prep *p)
 
 	judge_lines(p);
 	classify(p);
+	/* A spike can fail or hold a comparison, never make its verdict. */
 	for (i = 0; i < res->nlines; i++)
-		any |= res->lines[i].deciding;
+		any |= res->lines[i].deciding &&
+		       p->tests[i].kind != TEST_SPIKE;
 	if (!any) {
 		res->verdict = AN_INVALID;
 		too_few_for_quantile(p);
