@@ -262,6 +262,22 @@ struct an_line {
  * The latency one side exceeds with probability p per wake-up (1e-6: once
  * in a million), from its tail law, with an interval (docs/statistics.md).
  */
+/*
+ * The checks a tail law passes before it is taken beyond the data
+ * (analyze_tail_check.c): its threshold, the samples beyond it, and the
+ * p-values of independence across repetitions and of the Pareto fit (NAN:
+ * not checked; why says why, or which check failed).
+ */
+struct an_tail_check {
+	double threshold_us, exceedances;
+	size_t reps, bins;
+	double disp_p, fit_p;
+	char why[160];
+};
+/* "75 samples beyond 412 us in 5 repetitions; independence ... p=0.43, ..." */
+void an_tail_check_text(const struct an_tail_check *tc, char *buf,
+			size_t len);
+
 struct an_exceedance {
 	bool candidate;		/* false: the baseline */
 	int cpu;
@@ -274,7 +290,9 @@ struct an_exceedance {
 	 * Not estimable: why, e.g. "the tail law would be taken 17 times
 	 * beyond them (at most 10)"; "" when us is given.
 	 */
-	char why[128];
+	char why[192];
+	bool checked;		/* a law was fitted: check holds its checks */
+	struct an_tail_check check;
 };
 /*
  * A tail estimate is given only within these bounds (docs/statistics.md):

@@ -151,6 +151,10 @@ int an_cmp_rel_lines(struct prep *p, const struct rep_values *v, size_t n);
 int an_cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
 int an_cmp_exceedances(struct prep *p);
 int an_cmp_spike_line(struct prep *p);
+/* analyze_tail_check.c: false when a check failed or could not be made. */
+bool an_tail_check(const struct an_side *s, size_t cpu,
+		   const struct an_cpu *pool, double u, double xi,
+		   struct an_tail_check *tc);
 int an_cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */
 int an_cmp_metric_lines(struct prep *p);
 int an_cmp_budget_lines(struct prep *p);

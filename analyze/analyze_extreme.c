@@ -449,8 +449,8 @@ int an_cmp_exceed_lines(struct prep *p)
 
 /* ---- the latency exceeded once per million wake-ups ---- */
 
-static int add_exceedance(struct an_result *res, bool cand, int cpu,
-			  const struct an_cpu *c)
+static int add_exceedance(struct an_result *res, const struct an_side *s,
+			  bool cand, int cpu, const struct an_cpu *c)
 {
 	struct an_exceedance *e;
 	struct tail_law law;
@@ -485,14 +485,22 @@ static int add_exceedance(struct an_result *res, bool cand, int cpu,
 	/*
 	 * A tail law taken far beyond its data says more about the law than
 	 * about the machine (estimates of seconds from 15 s of wake-ups):
-	 * only within AN_EXTRAP_MAX times the samples, and only when the
-	 * whole interval stays within AN_EXCEED_MAX_FACTOR times the
-	 * largest wake-up measured.
+	 * only within AN_EXTRAP_MAX times the samples, only when its
+	 * samples beyond the threshold are independent and fit the law
+	 * (an_tail_check(), whose figures are the evidence either way), and
+	 * only when the whole interval stays within AN_EXCEED_MAX_FACTOR
+	 * times the largest wake-up measured.
 	 */
+	e->checked = true;
+	an_tail_check(s, (size_t)cpu, c, law.u, law.xi, &e->check);
 	if (1 / EXCEED_P > AN_EXTRAP_MAX * (double)c->cycles) {
 		an_sfmt(e->why, sizeof(e->why), "the tail law would be taken "
 			"%.2g times beyond them (at most %d)",
 			1 / EXCEED_P / c->cycles, AN_EXTRAP_MAX);
+		return 0;
+	}
+	if (e->check.why[0]) {
+		an_sfmt(e->why, sizeof(e->why), "%s", e->check.why);
 		return 0;
 	}
 	e->us = law.u * pow(law.k / np, law.xi) - 1;
@@ -519,9 +527,10 @@ int an_cmp_exceedances(struct prep *p)
 	for (j = 0; j < p->ncpus && !ret; j++) {
 		if (!p->b[j].hist)
 			continue;
-		ret = add_exceedance(p->res, false, j, &p->b[j].pool);
+		ret = add_exceedance(p->res, p->sb, false, j, &p->b[j].pool);
 		if (!ret)
-			ret = add_exceedance(p->res, true, j, &p->c[j].pool);
+			ret = add_exceedance(p->res, p->sc, true, j,
+					     &p->c[j].pool);
 	}
 	return ret;
 }

@@ -307,6 +307,21 @@ static cJSON *cmp_json(const struct an_cmp *c)
 			cJSON_AddStringToObject(x, "not_estimable", e->why);
 		else
 			cJSON_AddNullToObject(x, "not_estimable");
+		if (e->checked) {
+			const struct an_tail_check *tc = &e->check;
+			cJSON *ck = cJSON_AddObjectToObject(x, "checks");
+
+			cJSON_AddNumberToObject(ck, "threshold_us",
+						tc->threshold_us);
+			cJSON_AddNumberToObject(ck, "exceedances",
+						tc->exceedances);
+			cJSON_AddNumberToObject(ck, "repetitions", tc->reps);
+			add_num(ck, "independence_p", tc->disp_p);
+			add_num(ck, "fit_p", tc->fit_p);
+			cJSON_AddNumberToObject(ck, "fit_bins", tc->bins);
+		} else {
+			cJSON_AddNullToObject(x, "checks");
+		}
 		cJSON_AddItemToArray(ex, x);
 	}
 	notes = cJSON_AddArrayToObject(o, "notes");

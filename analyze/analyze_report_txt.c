@@ -111,6 +111,27 @@ static void exceed_side(char *buf, size_t len, const struct an_exceedance *e)
 			 e->hi);
 }
 
+/*
+ * The checks behind a tail law, each side's: "tail checks, baseline: 75
+ * samples beyond 412 us in 5 repetitions; independence (dispersion)
+ * p=0.43, Pareto fit (chi-square) p=0.61 over 7 bins".
+ */
+static void txt_tail_checks(FILE *f, const struct an_exceedance *const e[2],
+			    int width)
+{
+	char buf[256], text[320];
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		if (!e[k]->checked)
+			continue;
+		an_tail_check_text(&e[k]->check, buf, sizeof(buf));
+		an_sfmt(text, sizeof(text), "tail checks, %s: %s",
+			e[k]->candidate ? "candidate" : "baseline", buf);
+		an_wrap(f, text, 4, width);
+	}
+}
+
 static void txt_exceedance(FILE *f, const struct an_result *res, int width)
 {
 	size_t i, k;
@@ -118,7 +139,7 @@ static void txt_exceedance(FILE *f, const struct an_result *res, int width)
 	for (i = 0; i + 1 < res->nexceed; i += 2) {
 		const struct an_exceedance *e[2] = { &res->exceed[i],
 						     &res->exceed[i + 1] };
-		char v[2][224], how[96] = "the tail law", text[640];
+		char v[2][256], how[96] = "the tail law", text[768];
 		double n = fmin(e[0]->samples, e[1]->samples);
 
 		if (e[0]->why[0] && !strcmp(e[0]->why, e[1]->why)) {
@@ -128,6 +149,18 @@ static void txt_exceedance(FILE *f, const struct an_result *res, int width)
 				1 / e[0]->p, e[0]->cpu, e[0]->samples,
 				e[1]->samples, e[0]->why);
 			an_wrap(f, text, 0, width);
+			txt_tail_checks(f, e, width);
+			continue;
+		}
+		if (e[0]->why[0] && e[1]->why[0]) {
+			an_sfmt(text, sizeof(text), "exceeded once per %.0f "
+				"wake-ups, CPU %d: not estimable; the baseline "
+				"from %.0f wake-ups: %s; the candidate from %.0f: "
+				"%s (docs/statistics.md)", 1 / e[0]->p,
+				e[0]->cpu, e[0]->samples, e[0]->why,
+				e[1]->samples, e[1]->why);
+			an_wrap(f, text, 0, width);
+			txt_tail_checks(f, e, width);
 			continue;
 		}
 		/* How far beyond the data the law was taken. */
@@ -144,6 +177,7 @@ static void txt_exceedance(FILE *f, const struct an_result *res, int width)
 			"CPU %d: %s -> %s (%s; docs/statistics.md)",
 			1 / e[0]->p, e[0]->cpu, v[0], v[1], how);
 		an_wrap(f, text, 0, width);
+		txt_tail_checks(f, e, width);
 	}
 }
 

@@ -472,14 +472,108 @@ static void test_exceedance_bounds(void **state)
 	for (i = 0; i < res.nexceed; i++) {
 		const struct an_exceedance *e = &res.exceed[i];
 
-		assert_string_equal(e->why, "");
+		/* Within the bound, the checks decide (fill's tail is no
+		 * Pareto law); a figure, when there is one, is bounded. */
+		assert_null(strstr(e->why, "times beyond"));
 		assert_false(e->measured);
-		assert_true(e->lo >= 0 && e->lo <= e->us && e->us <= e->hi);
-		assert_true(e->hi <= 10 * e->max_us && e->max_us == 39);
+		assert_true(e->checked);
+		if (!e->why[0])
+			assert_true(e->lo >= 0 && e->lo <= e->us &&
+				    e->us <= e->hi && e->hi <= 10 * e->max_us);
+		else
+			assert_true(isnan(e->us) && isnan(e->hi));
 	}
 	an_result_release(&res);
 	an_side_free(b);
 	an_side_free(c);
+}
+
+/*
+ * A repetition whose tail is Pareto beyond 30 us (shape 0.5, 1 % of its
+ * 14,378 wake-ups at the law's quantiles), with burst extra
+ * wake-ups at burst_us, or a plateau: every 20th of its tail's samples
+ * at 150 us (a burst's delayed wake-ups, no Pareto law).
+ */
+static void fill_pareto(struct an_run *run, size_t ncpus, uint64_t burst,
+			long burst_us, bool plateau)
+{
+	static uint64_t h[2000];
+	const double u0 = 30, xi = 0.5, tail = 144;
+	size_t j, i;
+	long top = 0;
+
+	for (j = 0; j < ncpus; j++) {
+		memset(h, 0, sizeof(h));
+		h[10] = 14378 - (uint64_t)tail;
+		/* The law's quantiles: the m-th largest at (m - 1/2) / tail. */
+		for (i = 1; i <= (size_t)tail; i++) {
+			long x = plateau && i % 20 == 0 ? 150 :
+				 lround(u0 * pow((i - 0.5) / tail, -xi));
+
+			h[x]++;
+			top = x > top ? x : top;
+		}
+		h[burst_us] += burst;
+		run->cpus[j].cycles = 0;
+		run->cpus[j].min_us = 10;
+		run->cpus[j].max_us = burst && burst_us > top ? burst_us : top;
+		run->cpus[j].avg_us = 11;
+		assert_int_equal(an_cpu_set_hist(&run->cpus[j], h, 2000, 2000),
+				 0);
+	}
+}
+
+/*
+ * The once-per-million latency only from a tail that passes its checks:
+ * a Pareto tail in ten repetitions gets a figure with both checks' p;
+ * a burst of 60 wake-ups beyond the threshold in one repetition is not
+ * independent; a plateau does not fit the law. Neither gets a figure.
+ */
+static void test_exceedance_checks(void **state)
+{
+	static const char *const why[] = { "", "they are not independent",
+					   "the tail does not fit a Pareto law" };
+	struct an_result res;
+	struct an_gate gate;
+	size_t i, k;
+
+	(void)state;
+	an_gate_default(&gate);
+	for (k = 0; k < 3; k++) {
+		struct an_side *b = an_side_new("a"), *c = an_side_new("b");
+
+		for (i = 0; i < 10; i++) {
+			fill_pareto(an_side_add_run(b, "rep", 2), 2, 0, 0,
+				    false);
+			fill_pareto(an_side_add_run(c, "rep", 2), 2,
+				    k == 1 && i == 3 ? 60 : 0, 400, k == 2);
+		}
+		assert_int_equal(an_compare(b, c, &gate, &res), 0);
+		assert_true(res.nexceed == 4);
+		for (i = 0; i < res.nexceed; i++) {
+			const struct an_exceedance *e = &res.exceed[i];
+
+			assert_true(e->checked);
+			assert_true(e->check.reps == 10);
+			if (!e->candidate || k == 0) {
+				assert_string_equal(e->why, "");
+				assert_true(e->us > 0 && e->lo <= e->us &&
+					    e->us <= e->hi);
+				assert_true(e->check.disp_p > 0.5);
+				assert_true(e->check.fit_p > 0.01);
+				continue;
+			}
+			assert_true(isnan(e->us));
+			assert_non_null(strstr(e->why, why[k]));
+			if (k == 1)
+				assert_true(e->check.disp_p < 1e-3);
+			else
+				assert_true(e->check.fit_p < 1e-3);
+		}
+		an_result_release(&res);
+		an_side_free(b);
+		an_side_free(c);
+	}
 }
 
 /* No interval end below a latency of 0, none beyond 10 times the line. */
@@ -561,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_skipped_invalid),
 		cmocka_unit_test(test_max_is_largest),
 		cmocka_unit_test(test_exceedance_bounds),
+		cmocka_unit_test(test_exceedance_checks),
 		cmocka_unit_test(test_interval_physical),
 	};
 
