@@ -223,7 +223,7 @@ static int hill_line(struct prep *p, size_t j, bool deciding)
  * Replays judge thousands of comparisons of the same shape: the last few
  * laws are kept (the process is single-threaded).
  */
-#define GUMBEL_CACHE	8
+#define GUMBEL_CACHE	64
 
 static const double *gumbel_null(size_t m, size_t nc, size_t rank,
 				 size_t sims)

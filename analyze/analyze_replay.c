@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze_replay.h"
+#include "analyze_stats.h"
 
 /* xorshift64*: a small deterministic generator for the draws. */
 static uint64_t next(uint64_t *s)
@@ -238,6 +239,60 @@ int an_replay_spike(const struct an_side *a, size_t k, size_t nsplits,
 	}
 	free(cpus);
 	free(bk);
+	splits_close(&sp);
+	return ret;
+}
+
+int an_replay_sequential(const struct an_side *a, const struct an_side *b,
+			 size_t k0, size_t kmax, size_t norders, uint64_t seed,
+			 const struct an_gate *gate, bool same_condition,
+			 struct an_replay_count *out)
+{
+	double share = gate->level > 0 ? gate->level : gate->alpha;
+	struct splits sp;
+	size_t s, k;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (a == b || !k0 || k0 > kmax)
+		return -EINVAL;
+	/* Each order draws all kmax rounds; its looks take the first k. */
+	ret = splits_open(&sp, a, b, kmax, seed);
+	for (s = 0; !ret && s < norders; s++) {
+		struct an_side sb, sc;
+		enum an_verdict v = AN_INCONCLUSIVE;
+		double spent = 0;
+
+		splits_next(&sp, a, b, kmax, &sb, &sc);
+		if (same_condition && s % 2) {
+			struct an_side t = sb;
+
+			sb = sc;
+			sc = t;
+		}
+		for (k = k0; k <= kmax; k++) {
+			struct an_gate g = *gate;
+			struct an_side lb = sb, lc = sc;
+			struct an_result res;
+			double now = an_alpha_spent(share, (double)k / kmax);
+
+			/* Each look judges at what it adds to the spent. */
+			g.level = now - spent;
+			spent = now;
+			lb.nruns = lc.nruns = k;
+			if (an_compare(&lb, &lc, &g, &res)) {
+				ret = -ENOMEM;
+				break;
+			}
+			v = res.verdict;
+			an_result_release(&res);
+			if (v != AN_INCONCLUSIVE)
+				break;
+		}
+		out->verdict[v]++;
+		out->reps_used += k > kmax ? kmax : k;
+		out->splits++;
+	}
 	splits_close(&sp);
 	return ret;
 }

@@ -22,6 +22,8 @@ struct an_replay_count {
 				 * against the others (AN_LINE_REL) */
 	size_t spikes_named;	/* INCONCLUSIVEs whose reason names the
 				 * planted spike (an_replay_spike) */
+	size_t reps_used;	/* repetitions a side, summed over the
+				 * orders (an_replay_sequential) */
 };
 
 /*
@@ -50,5 +52,20 @@ int an_replay(const struct an_side *a, const struct an_side *b, size_t k,
 int an_replay_spike(const struct an_side *a, size_t k, size_t nsplits,
 		    uint64_t seed, const struct an_gate *gate, double factor,
 		    struct an_replay_count *out);
+
+/*
+ * `run --until-decided` replayed: norders random orders of the rounds a
+ * and b share (at least kmax), each judged at k0, k0 + 1, ... kmax
+ * repetitions a side until a look is not INCONCLUSIVE, every look at what
+ * it adds to the alpha spent (an_alpha_spent, the runner's Pocock-type
+ * spending, with the gate's share of alpha and t = k / kmax). Counts the
+ * verdict each order stops with, and the repetitions it took. a and b
+ * are two scenarios (same_condition: an A/A pair, baseline and candidate
+ * swapped every other order). Returns 0, -EINVAL or -ENOMEM.
+ */
+int an_replay_sequential(const struct an_side *a, const struct an_side *b,
+			 size_t k0, size_t kmax, size_t norders, uint64_t seed,
+			 const struct an_gate *gate, bool same_condition,
+			 struct an_replay_count *out);
 
 #endif

@@ -4,11 +4,13 @@
  * (tests/fixtures/real/, record.sh) replayed through an_compare() in many
  * splits with the default gate. Not a test:
  *   make bench && build/obj/bench/analyze_replay [-n SPLITS] [-L LEVEL]
- *                                              [-P PROFILE_RUN] RUN_DIR...
+ *                                     [-P PROFILE_RUN] [-S] RUN_DIR...
  * For each sitting: A/A (idle against idle2, the same rounds) at 1, 2, 3
  * and 5 repetitions a side, and the share of splits that find the inject
- * spinner (30, 100, 300 us) and hackbench at 1, 2, 3 and 5.
+ * spinner (30, 100, 300 us) and hackbench at 1, 2, 3 and 5; then
+ * `--until-decided` from 3 and from 5 repetitions a side up to 10.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,13 +53,17 @@ int main(int argc, char **argv)
 					     "inject100", "inject300",
 					     "hackbench" };
 	size_t n = 200, k, i;
+	bool seq_only = false;
 	struct an_gate g;
 	int opt, a;
 
 	static struct an_profile prof;
 
 	an_gate_default(&g);
-	while ((opt = getopt(argc, argv, "n:P:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:P:L:S")) != -1) {
+		/* -S: the until-decided rows only. */
+		if (opt == 'S')
+			seq_only = true;
 		if (opt == 'n')
 			n = strtoul(optarg, NULL, 10);
 		/* -L: the share of alpha a comparison of a suite gets. */
@@ -90,16 +96,31 @@ int main(int argc, char **argv)
 			if (an_results_side(&res, names[i], &s[i]))
 				return 3;
 		printf("%s\n", argv[a]);
-		for (k = 1; k <= 5; k += k == 3 ? 2 : 1)
+		for (k = 1; k <= 5 && !seq_only; k += k == 3 ? 2 : 1)
 			row("A/A idle-idle2", s[0], s[1], k, n, &g);
-		for (k = 1; k <= 5; k += k == 3 ? 2 : 1)
+		for (k = 1; k <= 5 && !seq_only; k += k == 3 ? 2 : 1)
 			row("A/A idle2-idle2", s[1], s[1], k, n, &g);
-		for (k = 1; k <= 5; k += k == 3 ? 2 : 1)
+		for (k = 1; k <= 5 && !seq_only; k += k == 3 ? 2 : 1)
 			for (i = 2; i < 6; i++) {
 				char what[64];
 
 				snprintf(what, sizeof(what), "idle-%s", names[i]);
 				row(what, s[0], s[i], k, n, &g);
+			}
+		for (k = 3; k <= 5; k += 2)
+			for (i = 0; i < 6; i++) {
+				struct an_replay_count c;
+				char buf[160];
+
+				if (i == 1 || an_replay_sequential(s[0], s[i ? i : 1],
+						k, 10, n, 1, &g, i == 0, &c))
+					continue;
+				pct(&c, buf, sizeof(buf));
+				printf("  until decided idle-%-9s from %zu to 10: "
+				       "%s, %.1f repetitions a side\n",
+				       i ? names[i] : "idle2", k, buf,
+				       (double)c.reps_used / c.splits);
+				fflush(stdout);
 			}
 		for (i = 0; i < 6; i++)
 			an_side_free(s[i]);

@@ -285,6 +285,70 @@ static void test_power(void **state)
 	power(true);
 }
 
+/*
+ * `run --until-decided` replayed (an_replay_sequential): from 3 and from 5
+ * repetitions a side, one more a side at each look up to 10, alpha spent
+ * over the looks as the runner spends it. Every order of a sitting's
+ * rounds ends on the same 10 v 10 data, so the orders are not independent
+ * of each other: the evidence is one sitting each. The spinner is never
+ * passed, the A/A orders call a change in at most alpha of them, and
+ * from 5 the spinner is found at least as often as by a fixed 5 v 5 (not
+ * on the overloaded sitting, which has no power floor). The
+ * issue's bar (95 % of every validation sitting's orders, "or by
+ * --until-decided within 10") holds on busy-v2 and quiet-v1 and not on
+ * shapes-v1 (91 % from 3 and from 5 on 2026-12-02): printed, not
+ * asserted (docs/statistics.md).
+ */
+static void test_until_decided(void **state)
+{
+	static const size_t k0s[] = { 3, 5 };
+	struct an_gate gate;
+	size_t i, k;
+
+	(void)state;
+	an_gate_default(&gate);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < nsit; i++) {
+			struct an_replay_count c, aa;
+			double found, wrong, reps;
+
+			if (sit[i].inject100->nruns < 10 ||
+			    sit[i].idle->nruns < 10 || sit[i].idle2->nruns < 10)
+				continue;
+			assert_int_equal(an_replay_sequential(sit[i].idle,
+				sit[i].inject100, k0s[k], 10, SPLITS, 9,
+				&gate, false, &c), 0);
+			assert_int_equal(an_replay_sequential(sit[i].idle,
+				sit[i].idle2, k0s[k], 10, SPLITS, 9, &gate,
+				true, &aa), 0);
+			found = 100.0 * c.verdict[AN_REGRESSION] / c.splits;
+			reps = (double)c.reps_used / c.splits;
+			wrong = 100.0 * (aa.verdict[AN_REGRESSION] +
+					 aa.verdict[AN_IMPROVEMENT]) / aa.splits;
+			printf("# until decided %s, from %zu to 10: inject 100 us "
+			       "%.1f%% REGRESSION after %.1f repetitions a side "
+			       "on average, %zu passed; A/A %.1f%% false "
+			       "changes\n", sit[i].dir, k0s[k], found, reps,
+			       c.verdict[AN_NO_CHANGE] +
+			       c.verdict[AN_IMPROVEMENT], wrong);
+			assert_int_equal(c.verdict[AN_NO_CHANGE], 0);
+			assert_int_equal(c.verdict[AN_IMPROVEMENT], 0);
+			assert_true(wrong <= 100 * gate.alpha);
+			if (k0s[k] == 5 && !sit[i].overload) {
+				struct an_replay_count f;
+
+				assert_true(replay(sit[i].idle,
+					sit[i].inject100, 5, 9, false, false,
+					&f));
+				printf("#   fixed 5 v 5: %.1f%% REGRESSION\n",
+				       100.0 * f.verdict[AN_REGRESSION] /
+				       f.splits);
+				assert_true(found >= 100.0 *
+					    f.verdict[AN_REGRESSION] / f.splits);
+			}
+		}
+}
+
 static void test_planted_spike(void **state)
 {
 	static const size_t ks[] = { 1, 2, 3, 5 };
@@ -353,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_aa_no_profile),
 		cmocka_unit_test(test_aa_profile),
 		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_until_decided),
 		cmocka_unit_test(test_planted_spike),
 		cmocka_unit_test(test_shapes),
 	};
