@@ -43,7 +43,7 @@ COMMON_MODULES = {
     "cli": "cli_", "ctline": "ctline_", "debapt": "debapt_",
     "exitcode": "exitcode_",
     "filehash": "filehash_", "fsio": "fsio_", "jsonio": "json_",
-    "kconfig": "kconfig_", "log": "log_", "parse": "parse_",
+    "kconfig": "kconfig_", "log": "log_", "outcome": "outcome_", "parse": "parse_",
     "procstat": "procstat_", "rtpaths": "rtpaths_", "sha256": "sha256_",
     "stopsig": "stopsig_", "textfmt": "text_", "timefmt": "timefmt_",
     "toolrun": "toolrun",
