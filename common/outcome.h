@@ -28,9 +28,9 @@ enum outcome_kind {
 	OUTCOME_REGRESSION,
 	OUTCOME_OVER_BUDGET,		/* a REGRESSION: a budget passed */
 	OUTCOME_INCONCLUSIVE,
-	OUTCOME_MISSED_CONTROL,		/* a positive control not flagged */
+	OUTCOME_MISSED_CONTROL,		/* a positive control missed */
 	OUTCOME_INVALID,
-	OUTCOME_NOTHING_MEASURED,	/* a run whose comparisons all SKIPPED */
+	OUTCOME_NOTHING_MEASURED,	/* every comparison SKIPPED */
 	OUTCOME_INCOMPLETE,		/* a run that did not complete */
 	OUTCOME_NR
 };

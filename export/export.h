@@ -18,8 +18,8 @@ struct kcidb_params {
 	const char *checkout_id;	/* an existing checkout (else our own) */
 	const char *build_id;		/* an existing build (else our own) */
 	const char *tree_name;
-	const char *git_url;		/* the tree's repository, if known */
-	const char *git_commit;		/* its commit, if no record has it */
+	const char *git_url;		/* the tree's repository */
+	const char *git_commit;		/* where no record has it */
 	const char *log_url;		/* where the results are served */
 	const char *output;		/* NULL: stdout */
 };

@@ -276,8 +276,9 @@ static void add_checkout(struct kcidb_ctx *c, const char *checkout_id,
 		cJSON_AddStringToObject(o, "patchset_hash", id->patchset_hash);
 	cJSON_AddBoolToObject(o, "valid", 1);
 	if (!strcmp(id->kind, "git"))
-		export_fmt(comment, sizeof(comment), "git %s%s%s", id->git_commit,
-			   id->git_url[0] ? " of " : "", id->git_url);
+		export_fmt(comment, sizeof(comment), "git %s%s%s",
+			   id->git_commit, id->git_url[0] ? " of " : "",
+			   id->git_url);
 	else if (!strcmp(id->kind, "debian"))
 		export_fmt(comment, sizeof(comment), "Debian source linux %s",
 			   id->debian_version);

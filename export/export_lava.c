@@ -99,8 +99,8 @@ static int scenario_maxima(struct lava_ctx *x, const char *scen,
 	ret = emit(x, "pass", max, "us", ".%s.max", scen);
 	for (i = 0; !ret && i < (size_t)ncpu; i++)
 		if (!isnan(cpu_max[i]))
-			ret = emit(x, "pass", cpu_max[i], "us", ".%s.cpu%zu.max",
-				   scen, i);
+			ret = emit(x, "pass", cpu_max[i], "us",
+				   ".%s.cpu%zu.max", scen, i);
 	return ret;
 }
 

@@ -27,7 +27,7 @@ void export_path_segment(const char *in, char *out, size_t len);
 /* The kernel tree a run measured (export_identity.c, docs/exports.md). */
 struct export_identity {
 	char kind[8];			/* git | debian | release */
-	char key[200];			/* the checkout id after "ORIGIN:" */
+	char key[200];			/* checkout id after "ORIGIN:" */
 	char git_url[512];		/* "" unknown */
 	char git_commit[72];		/* 40 or 64 hex, "" unknown */
 	char debian_version[64];	/* Debian's source "linux", "" */
