@@ -3,7 +3,8 @@
  * `rtgate history changepoints` (every night against the nights before it:
  * on which night did a metric step up, and what changed in the kernel
  * identity that night) and `rtgate compare --history RUN_DIR` (one run
- * against its history; the analyzer's compare hands --history here).
+ * against its history; the analyzer's compare hands --history here), and
+ * `rtgate compare --json` (the analyzer's report.json alone on stdout).
  */
 #include <errno.h>
 #include <stdbool.h>
