@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * JUnit XML for CI: one testcase per comparison. REGRESSION is a failure,
- * INCONCLUSIVE and INVALID are errors, SKIPPED is skipped; a run that did
- * not complete adds an error testcase of its own, so it never passes.
+ * JUnit XML for CI: one testcase per comparison, as the outcome table
+ * (common/outcome.h, docs/exports.md) says: a REGRESSION is a failure,
+ * INCONCLUSIVE and INVALID are errors, SKIPPED is skipped. A run whose
+ * outcome no comparison carries (it did not complete, or every
+ * comparison was SKIPPED) adds an error testcase "suite verdict", so the
+ * file never passes where the exit code does not.
+ *
+ * The strictest common form: valid against Apache Ant's JUnit schema as
+ * Windy Road publishes it (tests/schemas/junit-ant.xsd) and against
+ * tests/schemas/junit-strict.xsd -- no attributes on <testsuites>, no
+ * <system-out> inside a <testcase>: each comparison's evidence is in the
+ * suite's <system-out> (and in its <failure>/<error>).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +19,7 @@
 #include <unistd.h>
 
 #include "analyze_report.h"
+#include "outcome.h"
 #include "parse.h"
 
 static void junit_body(FILE *f, const struct an_cmp *c)
@@ -48,11 +58,17 @@ static void junit_body(FILE *f, const struct an_cmp *c)
 	}
 }
 
+static const struct outcome *junit_outcome(const struct an_cmp *c)
+{
+	return outcome_get(outcome_of_comparison(
+		an_verdict_name(c->res.verdict),
+		an_verdict_name(an_cmp_counts(c)), c->control, c->res.reason));
+}
+
 static void junit_case(FILE *f, const char *classname, const struct an_cmp *c)
 {
 	const struct an_result *res = &c->res;
-	enum an_verdict counts = an_cmp_counts(c);
-	const char *tag = NULL;
+	const struct outcome *o = junit_outcome(c);
 
 	fprintf(f, "    <testcase classname=\"");
 	an_xml_escape(f, classname);
@@ -61,34 +77,55 @@ static void junit_case(FILE *f, const char *classname, const struct an_cmp *c)
 	fprintf(f, " vs ");
 	an_xml_escape(f, c->base->name);
 	/* A skipped comparison measured nothing of its own. */
-	fprintf(f, "\" time=\"%.3f\">\n", res->verdict == AN_SKIPPED ? 0 :
+	fprintf(f, "\" time=\"%.3f\"", res->verdict == AN_SKIPPED ? 0 :
 		an_cmp_seconds(c));
-	if (counts == AN_REGRESSION)
-		tag = "failure";
-	else if (counts == AN_INCONCLUSIVE || counts == AN_INVALID)
-		tag = "error";
-	if (res->verdict == AN_SKIPPED) {
+	if (!*o->junit) {
+		fprintf(f, "/>\n");
+		return;
+	}
+	fprintf(f, ">\n");
+	if (!strcmp(o->junit, "skipped")) {
 		fprintf(f, "      <skipped message=\"");
 		an_xml_escape(f, res->reason);
 		fprintf(f, "\"/>\n");
-	} else if (tag) {
-		fprintf(f, "      <%s type=\"%s\" message=\"%s: ", tag,
-			an_verdict_name(counts),
-			an_verdict_name(res->verdict));
+	} else {
+		fprintf(f, "      <%s type=\"%s\" message=\"%s: ", o->junit,
+			o->name, an_verdict_name(res->verdict));
 		an_xml_escape(f, res->reason);
 		fprintf(f, "\">");
 		junit_body(f, c);
-		fprintf(f, "</%s>\n", tag);
+		fprintf(f, "</%s>\n", o->junit);
 	}
-	fprintf(f, "      <system-out>%s", an_verdict_name(res->verdict));
-	if (counts != res->verdict)
-		fprintf(f, " (%s control: counts as %s)", c->control,
-			an_verdict_name(counts));
-	fputs(": ", f);
-	an_xml_escape(f, res->reason);
-	fputc('\n', f);
-	junit_body(f, c);
-	fprintf(f, "</system-out>\n    </testcase>\n");
+	fprintf(f, "    </testcase>\n");
+}
+
+/* Every comparison's verdict and evidence, in the suite's <system-out>. */
+static void junit_system_out(FILE *f, const struct an_report *r)
+{
+	char counts[240];
+	size_t i;
+
+	fprintf(f, "    <system-out>rtgate: ");
+	an_xml_escape(f, an_report_counts(r, counts, sizeof(counts)));
+	fprintf(f, " (exit %d)\n", r->exit_code);
+	for (i = 0; i < r->ncmps; i++) {
+		const struct an_cmp *c = &r->cmps[i];
+		enum an_verdict counted = an_cmp_counts(c);
+
+		fputc('\n', f);
+		an_xml_escape(f, c->cand->name);
+		fputs(" vs ", f);
+		an_xml_escape(f, c->base->name);
+		fprintf(f, ": %s", an_verdict_name(c->res.verdict));
+		if (counted != c->res.verdict)
+			fprintf(f, " (%s control: counts as %s)", c->control,
+				an_verdict_name(counted));
+		fputs(": ", f);
+		an_xml_escape(f, c->res.reason);
+		fputc('\n', f);
+		junit_body(f, &r->cmps[i]);
+	}
+	fprintf(f, "</system-out>\n");
 }
 
 static void property(FILE *f, const char *name, const char *value)
@@ -161,31 +198,37 @@ static void junit_when_where(const struct an_report *r, char *ts, size_t tlen,
 int an_report_junit(const struct an_report *r, FILE *f)
 {
 	size_t i, fail = 0, err = 0, skip = 0, n = r->ncmps;
-	bool incomplete = r->status && strcmp(r->status, "complete");
+	bool complete = !r->status || !strcmp(r->status, "complete");
 	const char *id = r->run_id ? r->run_id : "compare";
-	char ts[32], host[256], cls[200], counts[240];
+	struct outcome_tally tally = { 0 };
+	const struct outcome *run;
+	char ts[32], host[256], cls[200];
 	double secs, sum = 0;
+	bool own_case;
 
 	for (i = 0; i < r->ncmps; i++) {
-		enum an_verdict v = an_cmp_counts(&r->cmps[i]);
+		const struct outcome *o = junit_outcome(&r->cmps[i]);
 
-		fail += v == AN_REGRESSION;
-		err += v == AN_INCONCLUSIVE || v == AN_INVALID;
-		skip += r->cmps[i].res.verdict == AN_SKIPPED;
+		outcome_tally_add(&tally, o->kind);
+		fail += !strcmp(o->junit, "failure");
+		err += !strcmp(o->junit, "error");
+		skip += !strcmp(o->junit, "skipped");
 		if (r->cmps[i].res.verdict != AN_SKIPPED)
 			sum += an_cmp_seconds(&r->cmps[i]);
 	}
-	n += incomplete;
-	err += incomplete;
+	/* The run's own outcome, where no comparison carries it. */
+	run = outcome_get(outcome_tally_run(&tally, complete));
+	own_case = run->kind == OUTCOME_INCOMPLETE ||
+		   run->kind == OUTCOME_NOTHING_MEASURED;
+	n += own_case;
+	err += own_case;
 	junit_when_where(r, ts, sizeof(ts), host, sizeof(host), &secs);
 	if (secs < 0)
 		secs = sum;
 	an_sfmt(cls, sizeof(cls), "rtgate.%s", r->nsystems &&
 		r->systems[0].suite[0] ? r->systems[0].suite : id);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuites name=\"rtgate\" tests=\"%zu\" failures=\"%zu\""
-		" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n", n, fail, err,
-		skip, secs);
+	fprintf(f, "<testsuites>\n");
 	fprintf(f, "  <testsuite name=\"rtgate.");
 	an_xml_escape(f, id);
 	fprintf(f, "\" package=\"");
@@ -197,17 +240,21 @@ int an_report_junit(const struct an_report *r, FILE *f)
 	junit_properties(f, r);
 	for (i = 0; i < r->ncmps; i++)
 		junit_case(f, cls, &r->cmps[i]);
-	if (incomplete) {
+	if (own_case) {
 		fprintf(f, "    <testcase classname=\"");
 		an_xml_escape(f, cls);
-		fprintf(f, "\" name=\"run complete\" time=\"0\">\n"
-			"      <error type=\"INCOMPLETE\" message=\"the run is "
-			"%s: it never passes a gate\"/>\n    </testcase>\n",
-			r->status);
+		fprintf(f, "\" name=\"suite verdict\" time=\"0\">\n"
+			"      <error type=\"%s\" message=\"", run->name);
+		if (run->kind == OUTCOME_INCOMPLETE)
+			fprintf(f, "the run is %s: it never passes a gate",
+				r->status);
+		else
+			fprintf(f, "every comparison was SKIPPED: a gate that "
+				"measured nothing has not passed");
+		fprintf(f, "\"/>\n    </testcase>\n");
 	}
-	fprintf(f, "    <system-out>rtgate: ");
-	an_xml_escape(f, an_report_counts(r, counts, sizeof(counts)));
-	fprintf(f, " (exit %d)</system-out>\n    <system-err></system-err>\n"
-		"  </testsuite>\n</testsuites>\n", r->exit_code);
+	junit_system_out(f, r);
+	fprintf(f, "    <system-err></system-err>\n  </testsuite>\n"
+		"</testsuites>\n");
 	return ferror(f) ? -1 : 0;
 }

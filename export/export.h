@@ -18,6 +18,8 @@ struct kcidb_params {
 	const char *checkout_id;	/* an existing checkout (else our own) */
 	const char *build_id;		/* an existing build (else our own) */
 	const char *tree_name;
+	const char *git_url;		/* the tree's repository */
+	const char *git_commit;		/* where no record has it */
 	const char *log_url;		/* where the results are served */
 	const char *output;		/* NULL: stdout */
 };
@@ -33,8 +35,11 @@ struct lava_case {
 	const char *units;
 };
 
-/* Calls @fn for every test case a run reports to LAVA. */
-int export_lava_cases(const char *run_dir,
+/*
+ * Calls @fn for every test case a run reports to LAVA (export_lava.c);
+ * @exit_code >= 0 is `rtgate run`'s own, one more case.
+ */
+int export_lava_cases(const char *run_dir, int exit_code,
 		      int (*fn)(const struct lava_case *c, void *arg), void *arg);
 
 struct lava_job_params {

@@ -39,7 +39,7 @@ enum { OPT_ORIGIN = 0x100, OPT_CHECKOUT, OPT_BUILD, OPT_TREE, OPT_LOG_URL,
        OPT_DEVICE_TYPE, OPT_JOB_NAME, OPT_RTGATE_ARGS, OPT_KERNEL_ARGS,
        OPT_PROMPT, OPT_ARCH, OPT_BOOT_METHOD, OPT_BOOT_COMMANDS,
        OPT_VISIBILITY, OPT_TIMEOUT, OPT_PRIORITY, OPT_KERNEL, OPT_EXIT_CODE,
-       OPT_PRINT };
+       OPT_PRINT, OPT_GIT_URL, OPT_GIT_COMMIT };
 
 static const struct argp_option kcidb_opts[] = {
 	{ "origin", OPT_ORIGIN, "NAME", 0, "KCIDB origin, [a-z0-9_]+ (default "
@@ -49,6 +49,10 @@ static const struct argp_option kcidb_opts[] = {
 	{ "build-id", OPT_BUILD, "ID", 0, "an existing build (else one of our "
 	  "own)", 0 },
 	{ "tree-name", OPT_TREE, "NAME", 0, "the checkout's tree name", 0 },
+	{ "git-url", OPT_GIT_URL, "URL", 0, "the tree's repository (with a "
+	  "commit: the build's, or --git-commit)", 0 },
+	{ "git-commit", OPT_GIT_COMMIT, "HASH", 0, "the tree's commit (40 or "
+	  "64 lower-case hex), where the build did not record one", 0 },
 	{ "log-url", OPT_LOG_URL, "URL", 0, "where the results are served", 0 },
 	{ "db", OPT_DB, "HISTORY_DB", 0, "a history database (its verdicts "
 	  "against history join the tests)", 0 },
@@ -65,6 +69,15 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 	case OPT_CHECKOUT: p->checkout_id = arg; break;
 	case OPT_BUILD: p->build_id = arg; break;
 	case OPT_TREE: p->tree_name = arg; break;
+	case OPT_GIT_URL: p->git_url = arg; break;
+	case OPT_GIT_COMMIT:
+		if ((strlen(arg) != 40 && strlen(arg) != 64) ||
+		    strspn(arg, "0123456789abcdef") != strlen(arg))
+			return cli_error(state, "--git-commit: '%s' is not a "
+					 "40 or 64 digit lower-case hex hash",
+					 arg);
+		p->git_commit = arg;
+		break;
 	case OPT_LOG_URL: p->log_url = arg; break;
 	case 'o': p->output = arg; break;
 	case OPT_DB: p->db = arg; break;
@@ -85,9 +98,11 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp kcidb_argp = {
 	kcidb_opts, kcidb_parse, "RUN_DIR",
-	"A run as KernelCI KCIDB v5 JSON: one checkout, one build, tests "
+	"A run as KernelCI KCIDB v5 JSON: one checkout (the tree: repository "
+	"and commit, or Debian's source version, and the patch sets' "
+	"patchset_hash), one build (its config fragments), tests "
 	"rtgate.SUITE.SCENARIO[.METRIC] with the verdict as it counts for the "
-	"gate (a flagged positive control passes). docs/nightly.md.",
+	"gate (a flagged positive control passes). docs/exports.md.",
 	NULL, NULL, NULL
 };
 
@@ -313,7 +328,7 @@ static const struct argp_option report_opts[] = {
 	{ "print", OPT_PRINT, NULL, 0, "print the lava-test-case commands "
 	  "instead of running them", 0 },
 	{ "exit-code", OPT_EXIT_CODE, "N", 0, "`rtgate run`'s exit code: one "
-	  "more case, rtgate.exit, that fails unless it is 0", 0 },
+	  "more case, rtgate.SUITE.exit, that fails unless it is 0", 0 },
 	{ 0 }
 };
 
@@ -355,37 +370,29 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp lava_report_argp = {
 	report_opts, report_parse, "RUN_DIR",
-	"Inside a LAVA job: one lava-test-case per comparison (as it counts "
-	"for the gate: a flagged positive control passes, with the deciding "
-	"line's value as its measurement), per measured scenario's max, and "
-	"for the run.", NULL, NULL, NULL
+	"Inside a LAVA job: lava-test-case rtgate.SUITE (the suite's verdict, "
+	"its exit code as the measurement), rtgate.SUITE.SCENARIO per "
+	"comparison (as it counts for the gate: a flagged positive control "
+	"passes, with the deciding line's value as its measurement), "
+	"rtgate.SUITE.SCENARIO.max and .cpuN.max per measured scenario. "
+	"docs/exports.md.", NULL, NULL, NULL
 };
 
 static int lava_report(int argc, char **argv)
 {
 	struct report_ctx ctx = { 0 };
 	struct lava_report_args a = { .ctx = &ctx, .exit_code = -1 };
-	struct lava_case ec = { .measurement = NAN };
-	int ret, exit_code;
+	int ret;
 
 	ret = cli_parse("lava report", &lava_report_argp, argc, argv, 0, &a);
 	if (ret)
 		return cli_exit(ret);
-	exit_code = a.exit_code;
 	if (!ctx.print && !on_path("lava-test-case")) {
 		pr_warn("lava-test-case is not on PATH (not inside a LAVA "
 			"job?): printing the cases");
 		ctx.print = 1;
 	}
-	ret = export_lava_cases(a.run_dir, report_case, &ctx);
-	if (exit_code >= 0) {
-		snprintf(ec.name, sizeof(ec.name), "rtgate.exit");
-		ec.result = exit_code ? "fail" : "pass";
-		ec.measurement = exit_code;
-		ec.units = "code";
-		if (!ret)
-			ret = report_case(&ec, &ctx);
-	}
+	ret = export_lava_cases(a.run_dir, a.exit_code, report_case, &ctx);
 	if (ret)
 		return ret == -EINVAL || ret == -ENOENT ? EXIT_BAD_INPUT :
 		       EXIT_ENVIRONMENT;

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A run as KernelCI KCIDB data, schema v5: one checkout (the kernel
- * source, named by its release), one build (release + config hash), and
- * tests under the dot-separated path rtgate.SUITE.SCENARIO[.METRIC]:
+ * A run as KernelCI KCIDB data, schema v5: one checkout (the kernel tree:
+ * its repository and commit, or Debian's source version, and the patch
+ * sets applied: export_identity.c), one build (that checkout with its
+ * config fragments and config hash), and tests under the dot-separated
+ * path rtgate.SUITE.SCENARIO[.METRIC]:
  *
- *   rtgate.SUITE                    the gate: FAIL on a regression, …
+ *   rtgate.SUITE                    the gate: the run's outcome
  *   rtgate.SUITE.SCENARIO           the scenario's verdict
  *   rtgate.SUITE.SCENARIO.max       DONE, number {value, "us"}
  *   rtgate.SUITE.SCENARIO.cpuN.max  per CPU
  *   rtgate.SUITE.SCENARIO.history   the verdict against history, if any
  *
- * Verdict -> status: REGRESSION FAIL; NO CHANGE, IMPROVEMENT PASS;
- * INCONCLUSIVE DONE (measured, no statement about the code); INVALID
- * ERROR (the test did not do its work); SKIPPED SKIP. A run's verdict is
- * mapped as it counts for the gate (report.json counts_as): a positive
- * control flagged as it must be is PASS, one the gate missed DONE. The
- * number of a verdict test is the line the verdict rests on, in its unit.
+ * Statuses come from the outcome table (common/outcome.h,
+ * docs/exports.md), as the verdict counts for the gate: REGRESSION FAIL,
+ * INCONCLUSIVE and INVALID ERROR, every comparison SKIPPED MISS, ... The
+ * gate is the run's outcome (what its exit code says), made worse by a
+ * verdict against history when --db brings one. The number of a verdict
+ * test is the line the verdict rests on, in its unit.
  */
 #include <errno.h>
 #include <math.h>
@@ -28,6 +30,7 @@
 #include "export_priv.h"
 #include "history/history.h"
 #include "log.h"
+#include "outcome.h"
 
 /* KCIDB's status priority, highest first. */
 static const char *const status_order[] = {
@@ -42,19 +45,6 @@ static int status_rank(const char *s)
 		if (!strcmp(s, status_order[i]))
 			return (int)i;
 	return (int)i;
-}
-
-static const char *export_kcidb_status_of_verdict(const char *verdict)
-{
-	if (!strcmp(verdict, "REGRESSION"))
-		return "FAIL";
-	if (!strcmp(verdict, "NO CHANGE") || !strcmp(verdict, "IMPROVEMENT"))
-		return "PASS";
-	if (!strcmp(verdict, "INVALID"))
-		return "ERROR";
-	if (!strcmp(verdict, "SKIPPED"))
-		return "SKIP";
-	return "DONE";
 }
 
 /* Test path segments are [a-zA-Z0-9_-]+: anything else becomes '_'. */
@@ -87,9 +77,11 @@ struct kcidb_ctx {
 	struct history_run run;
 	cJSON *manifest;
 	cJSON *tests;
-	char build_id[512];
+	struct export_identity id;
+	struct outcome_tally tally;	/* the run's own comparisons */
+	char build_id[700];
 	char suite_seg[128];
-	char worst[8];			/* the gate's status so far */
+	char worst[8];			/* history's worst status */
 };
 
 static void worsen(struct kcidb_ctx *c, const char *status)
@@ -194,7 +186,7 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 			      const struct history_scenario *s,
 			      const struct history_verdict_row *v, size_t nv)
 {
-	const char *status;
+	const struct outcome *o;
 	char path[512], comment[1200];
 	int judged = 0;
 	size_t i;
@@ -206,7 +198,8 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 
 		if (strcmp(v[i].scenario, s->name))
 			continue;
-		status = export_kcidb_status_of_verdict(counts);
+		o = outcome_get(outcome_of_comparison(v[i].verdict,
+				v[i].counts_as, v[i].control, v[i].reason));
 		if (strcmp(counts, v[i].verdict))
 			export_fmt(as, sizeof(as), " (%s control, counts as %s)",
 				   v[i].control, counts);
@@ -216,28 +209,28 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 			   "; " : ": ", v[i].reason);
 		if (!strcmp(v[i].source, "history")) {
 			export_fmt(path, sizeof(path), "%s.history", scen_path);
+			worsen(c, o->kcidb);
 		} else {
 			export_fmt(path, sizeof(path), "%s", scen_path);
+			outcome_tally_add(&c->tally, o->kind);
 			judged = 1;
 		}
-		t = add_test(c, path, status, comment);
+		t = add_test(c, path, o->kcidb, comment);
 		if (!isnan(v[i].candidate) && *v[i].metric)
 			add_number(t, v[i].candidate, *v[i].unit ? v[i].unit :
 				   "us");
-		worsen(c, status);
 	}
 	if (judged)
 		return;
 	/* No verdict of its own: a baseline, or not judged. */
 	if (!strcmp(s->status, "skipped"))
-		status = "SKIP";
+		o = outcome_get(OUTCOME_SKIPPED);
 	else if (!strcmp(s->status, "invalid"))
-		status = "ERROR";
+		o = outcome_get(OUTCOME_INVALID);
 	else
-		status = "DONE";
-	add_test(c, scen_path, status, *s->reason ? s->reason :
+		o = outcome_get(OUTCOME_NOT_JUDGED);
+	add_test(c, scen_path, o->kcidb, *s->reason ? s->reason :
 		 *s->compare ? "not judged" : "baseline");
-	worsen(c, status);
 }
 
 static int add_scenarios(struct kcidb_ctx *c)
@@ -263,9 +256,65 @@ static int add_scenarios(struct kcidb_ctx *c)
 	return ret;
 }
 
+static void add_checkout(struct kcidb_ctx *c, const char *checkout_id,
+			 cJSON *doc)
+{
+	const struct export_identity *id = &c->id;
+	char comment[600];
+	cJSON *o, *misc;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", checkout_id);
+	cJSON_AddStringToObject(o, "origin", c->p->origin);
+	if (c->p->tree_name)
+		cJSON_AddStringToObject(o, "tree_name", c->p->tree_name);
+	if (id->git_url[0])
+		cJSON_AddStringToObject(o, "git_repository_url", id->git_url);
+	if (id->git_commit[0])
+		cJSON_AddStringToObject(o, "git_commit_hash", id->git_commit);
+	if (id->patchset_known)
+		cJSON_AddStringToObject(o, "patchset_hash", id->patchset_hash);
+	cJSON_AddBoolToObject(o, "valid", 1);
+	if (!strcmp(id->kind, "git"))
+		export_fmt(comment, sizeof(comment), "git %s%s%s",
+			   id->git_commit, id->git_url[0] ? " of " : "",
+			   id->git_url);
+	else if (!strcmp(id->kind, "debian"))
+		export_fmt(comment, sizeof(comment), "Debian source linux %s",
+			   id->debian_version);
+	else
+		export_fmt(comment, sizeof(comment), "kernel %s%s%s: no "
+			   "repository, commit or Debian version recorded",
+			   id->release, id->version[0] ? ", tree " : "",
+			   id->version);
+	if (id->npatches) {
+		size_t n = strlen(comment);
+
+		export_fmt(comment + n, sizeof(comment) - n, ", %u patch%s "
+			   "(%s)", id->npatches, id->npatches == 1 ? "" : "es",
+			   id->patch_sets);
+	}
+	cJSON_AddStringToObject(o, "comment", comment);
+	misc = cJSON_AddObjectToObject(o, "misc");
+	cJSON_AddStringToObject(misc, "identity", id->kind);
+	if (id->debian_version[0]) {
+		cJSON_AddStringToObject(misc, "debian_source", "linux");
+		cJSON_AddStringToObject(misc, "debian_version",
+					id->debian_version);
+	}
+	if (id->version[0])
+		cJSON_AddStringToObject(misc, "kernel_version", id->version);
+	cJSON_AddStringToObject(misc, "kernel_release", id->release);
+	if (id->patch_sets[0])
+		cJSON_AddStringToObject(misc, "patch_sets", id->patch_sets);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "checkouts"), o);
+}
+
 static void add_checkout_build(struct kcidb_ctx *c, cJSON *doc)
 {
 	const cJSON *k = cJSON_GetObjectItem(c->manifest, "kernel");
+	const char *config = c->id.config_name[0] ? c->id.config_name :
+			     json_str(k, "preempt_model");
 	char checkout_id[512], cfg[16];
 	cJSON *o, *misc;
 
@@ -274,27 +323,18 @@ static void add_checkout_build(struct kcidb_ctx *c, cJSON *doc)
 		snprintf(checkout_id, sizeof(checkout_id), "%s",
 			 c->p->checkout_id);
 	else
-		snprintf(checkout_id, sizeof(checkout_id), "%s:%s",
-			 c->p->origin, *c->run.kernel_release ?
-			 c->run.kernel_release : c->run.run_id);
+		export_fmt(checkout_id, sizeof(checkout_id), "%s:%s",
+			   c->p->origin, c->id.key);
 	if (c->p->build_id)
 		snprintf(c->build_id, sizeof(c->build_id), "%s",
 			 c->p->build_id);
 	else
-		export_fmt(c->build_id, sizeof(c->build_id), "%s:%s", checkout_id,
-			 *cfg ? cfg : c->run.run_id);
+		export_fmt(c->build_id, sizeof(c->build_id), "%s:%s",
+			   checkout_id, *cfg ? cfg : c->run.run_id);
 	if (c->p->build_id)
 		return;		/* the build is another origin's object */
-	if (!c->p->checkout_id) {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "id", checkout_id);
-		cJSON_AddStringToObject(o, "origin", c->p->origin);
-		if (c->p->tree_name)
-			cJSON_AddStringToObject(o, "tree_name", c->p->tree_name);
-		cJSON_AddBoolToObject(o, "valid", 1);
-		cJSON_AddStringToObject(o, "comment", c->run.kernel_release);
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "checkouts"), o);
-	}
+	if (!c->p->checkout_id)
+		add_checkout(c, checkout_id, doc);
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "id", c->build_id);
 	cJSON_AddStringToObject(o, "checkout_id", checkout_id);
@@ -302,14 +342,16 @@ static void add_checkout_build(struct kcidb_ctx *c, cJSON *doc)
 	if (json_str(k, "machine"))
 		cJSON_AddStringToObject(o, "architecture",
 					json_str(k, "machine"));
-	if (json_str(k, "preempt_model"))
-		cJSON_AddStringToObject(o, "config_name",
-					json_str(k, "preempt_model"));
+	if (config)
+		cJSON_AddStringToObject(o, "config_name", config);
 	cJSON_AddStringToObject(o, "status", "PASS");
 	cJSON_AddStringToObject(o, "comment", c->run.kernel_version);
 	misc = cJSON_AddObjectToObject(o, "misc");
 	cJSON_AddStringToObject(misc, "kernel_release", c->run.kernel_release);
 	cJSON_AddStringToObject(misc, "kernel_version", c->run.kernel_version);
+	if (json_str(k, "preempt_model"))
+		cJSON_AddStringToObject(misc, "preempt_model",
+					json_str(k, "preempt_model"));
 	if (*c->run.config_sha256)
 		cJSON_AddStringToObject(misc, "config_sha256",
 					c->run.config_sha256);
@@ -326,12 +368,38 @@ static int origin_ok(const char *o)
 	return 1;
 }
 
+/* The gate: the run's outcome, worse when history says worse. */
+static void set_gate(struct kcidb_ctx *c, cJSON *gate)
+{
+	bool complete = !strcmp(c->run.status, "complete");
+	const struct outcome *o;
+	char comment[600];
+	cJSON *misc;
+
+	o = outcome_get(outcome_tally_run(&c->tally, complete));
+	if (complete)
+		export_fmt(comment, sizeof(comment), "rtgate run %s of suite "
+			   "%s: %s (exit %d)", c->run.run_id, c->run.suite,
+			   o->name, o->exit_code);
+	else
+		export_fmt(comment, sizeof(comment), "rtgate run %s of suite "
+			   "%s: run %s: %s (exit %d)", c->run.run_id,
+			   c->run.suite, c->run.status, c->run.status_reason,
+			   o->exit_code);
+	worsen(c, o->kcidb);
+	cJSON_ReplaceItemInObject(gate, "comment", cJSON_CreateString(comment));
+	cJSON_ReplaceItemInObject(gate, "status", cJSON_CreateString(c->worst));
+	misc = cJSON_GetObjectItem(gate, "misc");
+	cJSON_AddStringToObject(misc, "outcome", o->name);
+	cJSON_AddNumberToObject(misc, "exit_code", o->exit_code);
+}
+
 int export_kcidb_build(const struct kcidb_params *p, cJSON **out)
 {
 	struct kcidb_ctx c = { .p = p };
 	struct history h;
 	cJSON *doc = NULL, *ver, *gate;
-	char comment[512];
+	char path[160];
 	int ret;
 
 	if (!origin_ok(p->origin)) {
@@ -342,6 +410,10 @@ int export_kcidb_build(const struct kcidb_params *p, cJSON **out)
 	if (ret)
 		return ret;
 	c.h = &h;
+	ret = export_identity_read(p->run_dir, c.manifest, p->git_url,
+				   p->git_commit, &c.id);
+	if (ret)
+		goto out;
 	snprintf(c.worst, sizeof(c.worst), "SKIP");
 	export_path_segment(c.run.suite, c.suite_seg, sizeof(c.suite_seg));
 	doc = cJSON_CreateObject();
@@ -351,26 +423,12 @@ int export_kcidb_build(const struct kcidb_params *p, cJSON **out)
 	add_checkout_build(&c, doc);
 	c.tests = cJSON_AddArrayToObject(doc, "tests");
 	/* The gate first, its status filled in once the scenarios are seen. */
-	export_fmt(comment, sizeof(comment), "rtgate run %s of suite %s",
-		 c.run.run_id, c.run.suite);
-	{
-		char path[160];
-
-		export_fmt(path, sizeof(path), "rtgate.%s", c.suite_seg);
-		gate = add_test(&c, path, "DONE", comment);
-	}
+	export_fmt(path, sizeof(path), "rtgate.%s", c.suite_seg);
+	gate = add_test(&c, path, "DONE", "rtgate");
 	ret = add_scenarios(&c);
 	if (ret)
 		goto out;
-	if (strcmp(c.run.status, "complete")) {
-		worsen(&c, "ERROR");
-		export_fmt(comment, sizeof(comment), "run %s: %s", c.run.status,
-			 c.run.status_reason);
-		cJSON_ReplaceItemInObject(gate, "comment",
-					  cJSON_CreateString(comment));
-	}
-	cJSON_ReplaceItemInObject(gate, "status",
-				  cJSON_CreateString(c.worst));
+	set_gate(&c, gate);
 	*out = doc;
 	doc = NULL;
 out:

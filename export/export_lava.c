@@ -5,18 +5,26 @@
  * the job: every comparison becomes one lava-test-case with its result
  * and its measurement.
  *
- * Case names (LAVA accepts [-_a-zA-Z0-9.]+):
- *   SUITE.SCENARIO          pass | fail | skip | unknown, as the verdict
- *                           counts for the gate (a flagged positive control
- *                           passes); measurement = the candidate's value of
- *                           the line the verdict rests on, in its unit
- *   SUITE.SCENARIO.max      pass, measurement = max over CPUs and reps
- *   SUITE.run               fail when the run did not complete
- *   SUITE.exit              pass when rtgate run exited 0 (--exit-code)
+ * Case names (LAVA accepts [-_a-zA-Z0-9.]+), one prefix, the same paths
+ * as KCIDB's tests (export_kcidb.c):
+ *   rtgate.SUITE                    the suite's verdict: the run's outcome,
+ *                                   measurement = the exit code it makes
+ *   rtgate.SUITE.SCENARIO           the comparison's verdict as it counts
+ *                                   for the gate; measurement = the
+ *                                   candidate's value of the line the
+ *                                   verdict rests on, in its unit
+ *   rtgate.SUITE.SCENARIO.max       pass, measurement = max over CPUs and
+ *                                   repetitions (us)
+ *   rtgate.SUITE.SCENARIO.cpuN.max  pass, the same per CPU
+ *   rtgate.SUITE.exit               `rtgate run`'s own exit code
+ *                                   (--exit-code): fail unless 0
+ * Results come from the outcome table (common/outcome.h, docs/exports.md):
+ * what does not exit 0 is "fail", never "unknown", which no gate counts.
  */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,91 +35,123 @@
 #include "fsio.h"
 #include "history/history.h"
 #include "log.h"
+#include "outcome.h"
 
-static const char *lava_result_of_verdict(const char *verdict)
+struct lava_ctx {
+	struct history *h;
+	const struct history_run *run;
+	char prefix[160];		/* rtgate.SUITE */
+	struct outcome_tally tally;
+	int (*fn)(const struct lava_case *c, void *arg);
+	void *arg;
+};
+
+static int emit(struct lava_ctx *x, const char *result, double measurement,
+		const char *units, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int emit(struct lava_ctx *x, const char *result, double measurement,
+		const char *units, const char *fmt, ...)
 {
-	if (!strcmp(verdict, "REGRESSION") || !strcmp(verdict, "INVALID"))
-		return "fail";
-	if (!strcmp(verdict, "NO CHANGE") || !strcmp(verdict, "IMPROVEMENT"))
-		return "pass";
-	if (!strcmp(verdict, "SKIPPED"))
-		return "skip";
-	return "unknown";		/* INCONCLUSIVE */
+	struct lava_case c = { .result = result, .measurement = measurement,
+			       .units = units };
+	size_t n;
+	va_list ap;
+
+	n = (size_t)snprintf(c.name, sizeof(c.name), "%s", x->prefix);
+	va_start(ap, fmt);
+	if (n < sizeof(c.name))
+		vsnprintf(c.name + n, sizeof(c.name) - n, fmt, ap);
+	va_end(ap);
+	return x->fn(&c, x->arg);
 }
 
-static double scenario_max(struct history *h, long long run, const char *name)
+/* The measured maxima: over CPUs and repetitions, and per CPU. */
+static int scenario_maxima(struct lava_ctx *x, const char *scen,
+			   const char *name)
 {
 	struct history_rep *reps;
-	double max = NAN;
+	double max = NAN, cpu_max[1024];
 	size_t n, i, j;
+	int ncpu = 0, ret;
 
-	if (history_load_reps(h, run, name, &reps, &n))
-		return NAN;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < reps[i].nr_cpus; j++)
-			if (isnan(max) || reps[i].cpus[j].max_us > max)
-				max = reps[i].cpus[j].max_us;
+	ret = history_load_reps(x->h, x->run->id, name, &reps, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < reps[i].nr_cpus; j++) {
+			const struct history_cpu *cpu = &reps[i].cpus[j];
+
+			if (isnan(max) || cpu->max_us > max)
+				max = cpu->max_us;
+			if (cpu->cpu < 0 || cpu->cpu >= 1024)
+				continue;
+			while (ncpu <= cpu->cpu)
+				cpu_max[ncpu++] = NAN;
+			if (isnan(cpu_max[cpu->cpu]) ||
+			    cpu->max_us > cpu_max[cpu->cpu])
+				cpu_max[cpu->cpu] = cpu->max_us;
+		}
+	}
 	history_free_reps(reps, n);
-	return max;
+	if (isnan(max))
+		return 0;
+	ret = emit(x, "pass", max, "us", ".%s.max", scen);
+	for (i = 0; !ret && i < (size_t)ncpu; i++)
+		if (!isnan(cpu_max[i]))
+			ret = emit(x, "pass", cpu_max[i], "us",
+				   ".%s.cpu%zu.max", scen, i);
+	return ret;
 }
 
-static int scenario_cases(struct history *h, const struct history_run *run,
-			  const struct history_scenario *s,
-			  const struct history_verdict_row *v, size_t nv,
-			  int (*fn)(const struct lava_case *, void *), void *arg)
+static int scenario_cases(struct lava_ctx *x, const struct history_scenario *s,
+			  const struct history_verdict_row *v, size_t nv)
 {
-	struct lava_case c = { .units = "us" };
-	char suite[128], scen[128];
+	const struct outcome *o;
+	char scen[128];
 	int judged = 0, ret;
 	size_t i;
 
-	export_path_segment(run->suite, suite, sizeof(suite));
 	export_path_segment(s->name, scen, sizeof(scen));
 	for (i = 0; i < nv; i++) {
 		if (strcmp(v[i].scenario, s->name) ||
 		    strcmp(v[i].source, "run"))
 			continue;
-		export_fmt(c.name, sizeof(c.name), "%s.%s", suite, scen);
-		c.result = lava_result_of_verdict(history_verdict_counts(&v[i]));
-		c.measurement = v[i].candidate;
-		c.units = *v[i].unit ? v[i].unit : "us";
-		ret = fn(&c, arg);
+		o = outcome_get(outcome_of_comparison(v[i].verdict,
+				v[i].counts_as, v[i].control, v[i].reason));
+		outcome_tally_add(&x->tally, o->kind);
+		ret = emit(x, o->lava, v[i].candidate, *v[i].unit ?
+			   v[i].unit : "us", ".%s", scen);
 		if (ret)
 			return ret;
 		judged = 1;
 	}
 	if (!judged) {
-		export_fmt(c.name, sizeof(c.name), "%s.%s", suite, scen);
-		c.measurement = NAN;
+		/* No verdict of its own: a baseline, or not judged. */
 		if (!strcmp(s->status, "skipped"))
-			c.result = "skip";
+			o = outcome_get(OUTCOME_SKIPPED);
 		else if (!strcmp(s->status, "invalid"))
-			c.result = "fail";
+			o = outcome_get(OUTCOME_INVALID);
 		else
-			c.result = *s->compare ? "unknown" : "pass";
-		ret = fn(&c, arg);
+			o = outcome_get(OUTCOME_NOT_JUDGED);
+		ret = emit(x, o->lava, NAN, "us", ".%s", scen);
 		if (ret)
 			return ret;
 	}
-	c.measurement = scenario_max(h, run->id, s->name);
-	c.units = "us";
-	if (isnan(c.measurement))
-		return 0;
-	export_fmt(c.name, sizeof(c.name), "%s.%s.max", suite, scen);
-	c.result = "pass";
-	return fn(&c, arg);
+	return scenario_maxima(x, scen, s->name);
 }
 
-int export_lava_cases(const char *run_dir,
+int export_lava_cases(const char *run_dir, int exit_code,
 		      int (*fn)(const struct lava_case *c, void *arg), void *arg)
 {
 	struct history_verdict_row *v = NULL;
 	struct history_scenario *sc = NULL;
+	struct lava_ctx x = { .fn = fn, .arg = arg };
+	const struct outcome *o;
 	struct history_run run;
 	struct history h;
-	struct lava_case c = { .measurement = NAN };
 	size_t ns = 0, nv = 0, i;
-	char report[PATH_MAX];
+	char report[PATH_MAX], suite[128];
 	cJSON *m;
 	int ret;
 
@@ -127,19 +167,23 @@ int export_lava_cases(const char *run_dir,
 	ret = export_load_run(run_dir, NULL, &h, &run, &m);
 	if (ret)
 		return ret;
+	x.h = &h;
+	x.run = &run;
+	export_path_segment(run.suite, suite, sizeof(suite));
+	export_fmt(x.prefix, sizeof(x.prefix), "rtgate.%s", suite);
 	ret = history_scenarios(&h, run.id, &sc, &ns);
 	if (!ret)
 		ret = history_verdicts(&h, run.id, &v, &nv);
 	for (i = 0; !ret && i < ns; i++)
-		ret = scenario_cases(&h, &run, &sc[i], v, nv, fn, arg);
+		ret = scenario_cases(&x, &sc[i], v, nv);
 	if (!ret) {
-		char suite[128];
-
-		export_path_segment(run.suite, suite, sizeof(suite));
-		export_fmt(c.name, sizeof(c.name), "%s.run", suite);
-		c.result = strcmp(run.status, "complete") ? "fail" : "pass";
-		ret = fn(&c, arg);
+		o = outcome_get(outcome_tally_run(&x.tally,
+					!strcmp(run.status, "complete")));
+		ret = emit(&x, o->lava, o->exit_code, "exit", "%s", "");
 	}
+	if (!ret && exit_code >= 0)
+		ret = emit(&x, exit_code ? "fail" : "pass", exit_code, "exit",
+			   ".exit");
 	free(sc);
 	free(v);
 	cJSON_Delete(m);

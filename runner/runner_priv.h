@@ -34,6 +34,7 @@ struct run_params {
 	bool have_trace;
 	bool until_decided;	/* --until-decided */
 	uint64_t budget_ns;	/* --budget; 0: the suite's, else 10 min */
+	bool json;		/* --json: report.json alone on stdout */
 };
 
 struct runner {

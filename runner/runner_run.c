@@ -27,6 +27,7 @@
 #include "history/history.h"
 #include "fsio.h"
 #include "jsonio.h"
+#include "jsonout.h"
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"
@@ -50,7 +51,7 @@
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
 
 enum { RUN_SCALE = 0x100, RUN_REPEAT, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,
-       RUN_UNTIL_DECIDED, RUN_BUDGET };
+       RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON };
 
 static const struct argp_option run_opts[] = {
 	{ "duration-scale", RUN_SCALE, "F", 0, "multiply durations and scaled(N) "
@@ -70,6 +71,8 @@ static const struct argp_option run_opts[] = {
 	  "spent over the looks (docs/statistics.md)", 0 },
 	{ "budget", RUN_BUDGET, "T", 0, "--until-decided for at most T "
 	  "(default: the suite's until_decided, else 10m)", 0 },
+	{ "json", RUN_JSON, NULL, 0, "report.json on stdout and nothing else: "
+	  "progress and tables go to stderr (docs/exports.md)", 0 },
 	{ 0 }
 };
 
@@ -105,6 +108,9 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case RUN_UNTIL_DECIDED:
 		p->until_decided = true;
+		break;
+	case RUN_JSON:
+		p->json = true;
 		break;
 	case RUN_BUDGET:
 		if (parse_duration_ns(arg, &p->budget_ns) || !p->budget_ns)
@@ -735,8 +741,20 @@ static void use_profile(struct runner *r)
 	an_profile_free(&pr);
 }
 
+/* --json: the report the run wrote, alone on stdout (none: nothing). */
+static int json_end(struct runner *r, struct jsonout *jo, int code)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/report.json", r->run.dir);
+	if (jsonout_end(jo, r->run.dir[0] && fsio_exists(path) ? path : NULL))
+		return exitcode_worse(code, EXIT_ENVIRONMENT);
+	return code;
+}
+
 int runner_cmd_run(int argc, char **argv)
 {
+	struct jsonout jo = { .saved = -1 };
 	struct runner *r;
 	int ret, code;
 
@@ -748,6 +766,11 @@ int runner_cmd_run(int argc, char **argv)
 	if (ret) {
 		free(r);
 		return cli_exit(ret);
+	}
+	if (r->params.json && jsonout_begin(&jo)) {
+		pr_err("--json: cannot redirect stdout: %s", strerror(errno));
+		code = EXIT_ENVIRONMENT;
+		goto out;
 	}
 	code = load(r);
 	if (code)
@@ -789,6 +812,8 @@ int runner_cmd_run(int argc, char **argv)
 					   UNTIL_DECIDED_DEFAULT_NS);
 	code = finish(r, ret);
 out:
+	if (jo.saved >= 0)
+		code = json_end(r, &jo, code);
 	runner_free(r);
 	free(r);
 	return code;

@@ -92,7 +92,7 @@ done
 is "$(jget $T/rep/report.json .schema)" rtgate-report/1 "report.json schema"
 is "$(jget $T/rep/report.json '.scenarios | length')" 2 "report.json scenarios"
 check "junit: one failing testcase" -- grep -Eq \
-	'<testsuites name="rtgate" tests="1" failures="1" errors="0" skipped="0" time="[0-9.]+">' \
+	'<testsuite .* tests="1" failures="1" errors="0" skipped="0" time="[0-9.]+">' \
 	$T/rep/junit.xml
 check "markdown: the comparison table" -- grep -q '^| metric | CPU |' $T/rep/report.md
 

@@ -51,8 +51,29 @@ run=$T/week/20261123-020000-quick
 "$RTGATE" lava report --print --exit-code 1 "$run" >"$T/cases" 2>/dev/null
 is $? 0 "lava report --print"
 check "idle max is a measured case" -- \
-	grep -Eq '^lava-test-case quick\.idle\.max --result pass --measurement [0-9.]+ --units us$' "$T/cases"
-check "hackbench has a case" -- grep -q '^lava-test-case quick.hackbench ' "$T/cases"
-check "rtgate's exit code is a failed case" -- \
-	grep -q '^lava-test-case rtgate.exit --result fail --measurement 1.000 --units code$' "$T/cases"
+	grep -Eq '^lava-test-case rtgate\.quick\.idle\.max --result pass --measurement [0-9.]+ --units us$' "$T/cases"
+check "hackbench has a case" -- grep -q '^lava-test-case rtgate.quick.hackbench ' "$T/cases"
+is "$(grep -c '^lava-test-case ' "$T/cases")" \
+	"$(grep -c '^lava-test-case rtgate\.quick[ .]' "$T/cases")" \
+	"every case name has the one prefix rtgate.SUITE"
+# Per-CPU maxima: one case per CPU and scenario, each the recorded max.
+for scen in idle hackbench; do
+	for cpu in 0 1; do
+		want=$(jq -s "[.[].thread[] | select(.cpu == $cpu) | .max] | max" \
+			"$run"/$scen/*/cyclictest.json)
+		is "$(awk -v n="rtgate.quick.$scen.cpu$cpu.max" '$2 == n {print $6}' "$T/cases")" \
+			"$(printf '%.3f' "$want")" \
+			"$scen CPU $cpu's max case is the recorded cyclictest max"
+	done
+done
+# The suite's verdict is its own case, as the report's exit code says.
+"$RTGATE" report -q "$run" >/dev/null 2>&1
+code=$?
+[ $code -eq 0 ] && want=pass || want=fail
+check "the suite's verdict is a case (exit $code: $want)" -- grep -q \
+	"^lava-test-case rtgate.quick --result $want --measurement $code.000 --units exit$" "$T/cases"
+check "rtgate run's exit code is a failed case" -- \
+	grep -q '^lava-test-case rtgate.quick.exit --result fail --measurement 1.000 --units exit$' "$T/cases"
+check "no run-level case beside the verdict (SUITE.run is gone)" -- \
+	bash -c "! grep -q '^lava-test-case [a-z]*\.run ' '$T/cases'"
 done_testing

@@ -57,7 +57,7 @@ is "$(jq -r '.tests[] | select(.path == "rtgate.inject-fixture.idle.max") | .num
 	"$all" "KCIDB: idle's max is the largest over CPUs and repetitions"
 "$RTGATE" lava report --print "$RUN" >$T/lava 2>/dev/null
 check "LAVA: the same" -- grep -q \
-	"^lava-test-case inject-fixture.idle.max --result pass --measurement $all.000 --units us$" $T/lava
+	"^lava-test-case rtgate.inject-fixture.idle.max --result pass --measurement $all.000 --units us$" $T/lava
 
 # A max line that decides: Steven's published T: lines read as written.
 SEED=$FIX/seed

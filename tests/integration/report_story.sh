@@ -62,7 +62,7 @@ is "$(jq -r '.tests[] | select(.path == "rtgate.inject-fixture.inject") | "\(.nu
 	"KCIDB: its number is the decisive line's candidate value"
 "$RTGATE" lava report --print "$RUN" >$T/lava 2>/dev/null
 check "LAVA: the case's measurement is the decisive line's" -- grep -qE \
-	"^lava-test-case inject-fixture.inject --result fail --measurement $(printf '%.3f' "$(jget $J ".comparisons[0].lines[$d].candidate")") --units us$" $T/lava
+	"^lava-test-case rtgate.inject-fixture.inject --result fail --measurement $(printf '%.3f' "$(jget $J ".comparisons[0].lines[$d].candidate")") --units us$" $T/lava
 
 # One name per quantity: the true maximum never replaced by the limit.
 is "$(jget $J '.scenarios[0].summary[0].max_us')" 7238 "idle CPU 0: the T: line's Max is the true maximum"
@@ -71,7 +71,7 @@ check "report.txt: the measured maximum of every repetition (7238, not the 2000 
 check "KCIDB: idle's max is the true maximum" -- test \
 	"$(jq -r '.tests[] | select(.path == "rtgate.inject-fixture.idle.max") | .number.value' <<<"$kcidb")" = 7238
 check "LAVA: idle's max is the true maximum" -- \
-	grep -q '^lava-test-case inject-fixture.idle.max --result pass --measurement 7238.000 --units us$' $T/lava
+	grep -q '^lava-test-case rtgate.inject-fixture.idle.max --result pass --measurement 7238.000 --units us$' $T/lava
 check "the equal-count values are labelled wherever they appear (txt)" -- \
 	bash -c "! grep -E '>=1089' '$RUN/report.txt' | grep -vq 'at equal sample counts'"
 check "... (junit)" -- \
@@ -130,7 +130,7 @@ check "KCIDB: the comment says why" -- grep -q 'REGRESSION (positive control, co
 	<<<"$(jq -r '.tests[] | select(.path == "rtgate.inject-fixture.inject") | .comment' <<<"$kc")"
 "$RTGATE" lava report --print "$T/runc" >$T/lavac 2>/dev/null
 check "LAVA: the flagged control passes" -- \
-	grep -qE '^lava-test-case inject-fixture.inject --result pass ' $T/lavac
+	grep -qE '^lava-test-case rtgate.inject-fixture.inject --result pass ' $T/lavac
 check "LAVA: no case fails" -- bash -c "! grep -q -- '--result fail' '$T/lavac'"
 jq '(.scenarios[] | select(.name == "idle")).control = "positive" |
     (.scenarios[] | select(.name == "idle")).compare = "inject"' \
@@ -138,7 +138,7 @@ jq '(.scenarios[] | select(.name == "idle")).control = "positive" |
 rm -f "$T/runc/report.json"
 "$RTGATE" lava report --print "$T/runc" >$T/lavan 2>/dev/null
 check "LAVA: a control the gate missed does not pass" -- \
-	grep -qE '^lava-test-case inject-fixture.idle --result unknown' $T/lavan
+	grep -qE '^lava-test-case rtgate.inject-fixture.idle --result fail' $T/lavan
 
 # junit.xml against the strict schema: every shape of run.
 check "junit.xml (REGRESSION) validates against the XSD" -- \

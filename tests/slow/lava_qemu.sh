@@ -65,13 +65,15 @@ sed 's/^/# /' "$T/results.tsv"
 res() { awk -F'\t' -v c="$1" '$2 == c { print $3; exit }' "$T/results.tsv"; }
 meas() { awk -F'\t' -v c="$1" '$2 == c { print $4; exit }' "$T/results.tsv"; }
 is "$(res job)" pass "the LAVA job completes"
-is "$(res tiny.run)" pass "the run completed inside the job (tiny.run)"
-is "$(res tiny.idle)" pass "the baseline scenario is a test case"
+check "the suite's verdict is a test case (rtgate.tiny: $(res rtgate.tiny))" -- \
+	grep -Eqx 'pass|fail' <<<"$(res rtgate.tiny)"
+is "$(res rtgate.tiny.idle)" pass "the baseline scenario is a test case"
 # Under TCG latencies are meaningless (100 ms stalls): the verdict can be
 # anything; that it arrives, as a LAVA result, is what is checked.
-check "the inject comparison is a test case ($(res tiny.inject))" -- \
-	grep -Eqx 'pass|fail|skip|unknown' <<<"$(res tiny.inject)"
-is "$(res tiny.idle.max)" pass "idle max is reported"
-check "... with its measurement" -- bash -c "[[ '$(meas tiny.idle.max)' =~ ^[0-9.]+$ ]]"
-check "rtgate run's exit code is a test case" -- test -n "$(res rtgate.exit)"
+check "the inject comparison is a test case ($(res rtgate.tiny.inject))" -- \
+	grep -Eqx 'pass|fail|skip' <<<"$(res rtgate.tiny.inject)"
+is "$(res rtgate.tiny.idle.max)" pass "idle max is reported"
+check "... with its measurement" -- bash -c "[[ '$(meas rtgate.tiny.idle.max)' =~ ^[0-9.]+$ ]]"
+is "$(res rtgate.tiny.idle.cpu0.max)" pass "and CPU 0's max"
+check "rtgate run's exit code is a test case" -- test -n "$(res rtgate.tiny.exit)"
 done_testing
