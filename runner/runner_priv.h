@@ -44,7 +44,7 @@ struct runner {
 	struct state state;
 	struct guard guard;
 	struct progress progress;
-	char bin_dir[PATH_MAX];
+	char bin_dir[PATH_MAX];		/* the workloads' (rtpaths_libexec) */
 	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
 	char rtla[PATH_MAX];		/* its path, "" without timerlat */
 	char rtla_aa_path[PATH_MAX];	/* the rtla that auto-analyses */
@@ -69,12 +69,16 @@ struct tunable *runner_tunable(struct runner *r,
 /* cyclictest, rtla and every workload program are there; else -ENOENT. */
 int runner_check_tools(struct runner *r);
 /*
- * A suite by name (./suites/NAME.suite, else BIN/../suites/NAME.suite) or
- * path, into buf; -ENOENT (said) when there is none.
+ * A suite by name (./suites/NAME.suite, else rtgate's own suites/: the
+ * clone's or the installed ones, rtpaths_in_top()) or path, into buf;
+ * -ENOENT (said) when there is none.
  */
-int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
-			 size_t len);
-/* A workload's executable: bin/PROGRAM, or PROGRAM when it has a '/'. */
+int runner_resolve_suite(const char *arg, char *buf, size_t len);
+/*
+ * A workload's executable: PROGRAM in the workload directory
+ * (rtpaths_libexec(): the clone's bin/, an installed PREFIX/libexec/rtgate),
+ * or PROGRAM when it has a '/'.
+ */
 void runner_program_path(const struct runner *r, const char *program,
 			 char *buf, size_t len);
 /*

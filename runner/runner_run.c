@@ -151,8 +151,8 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 
 static int resolve_suite(struct runner *r)
 {
-	return runner_resolve_suite(r->params.suite, r->bin_dir,
-				    r->suite_path, sizeof(r->suite_path));
+	return runner_resolve_suite(r->params.suite, r->suite_path,
+				    sizeof(r->suite_path));
 }
 
 /* ---- preparing the machine ----------------------------------------------- */
@@ -676,9 +676,9 @@ static int load(struct runner *r)
 	struct suite_error err;
 	int ret;
 
-	ret = fsio_self_dir(r->bin_dir, sizeof(r->bin_dir));
+	ret = rtpaths_libexec(r->bin_dir, sizeof(r->bin_dir));
 	if (ret) {
-		pr_err("cannot find rtgate's own directory: %s",
+		pr_err("cannot find rtgate's workload directory: %s",
 		       strerror(-ret));
 		return EXIT_ENVIRONMENT;
 	}
