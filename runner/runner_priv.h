@@ -26,7 +26,9 @@
 
 struct run_params {
 	const char *suite;	/* NAME or a path */
-	double scale;		/* --duration-scale */
+	double scale;		/* --duration-scale, or from --duration */
+	bool have_scale;	/* --duration-scale was given */
+	unsigned int duration_s;	/* --duration; 0: the suite's */
 	unsigned int repeat;	/* --repeat; 0: the suite's */
 	const char *out;	/* --out, or NULL */
 	bool no_history;	/* --no-history */
