@@ -68,6 +68,53 @@ is "$?" 3 "an unknown suite: exit 3"
 check "... did you mean quick, and the suites there are" -- \
 	grep -q "Did you mean 'quick'? Suites: .*quick.*smoke" $T/err
 
+# The top-level list names every subcommand ("lab run|gate|initramfs ...").
+for c in $cmds; do
+	subs=$("$RTGATE" $c --help | sed -n "s/^  or:  rtgate $c \([a-z][a-z0-9-]*\).*/\1/p")
+	[ -n "$subs" ] || continue
+	line=$("$RTGATE" --help | awk -v c="$c" '$1 == c { print $2; exit }')
+	for s in $subs; do
+		check "rtgate --help lists '$c $s' ($c $line)" -- \
+			grep -qE "(^|\|)$s(\||$)" <<<"$line"
+	done
+done
+
+# Each --help lists only its command's options: report has no --family or
+# --labels (compare's alone), compare has them.
+"$RTGATE" report --help >$T/report.help
+ok $(grep -qE -- '--(family|labels)' $T/report.help; [ $? -eq 1 ]; echo $?) \
+	"report --help lists no compare-only option (--family, --labels)"
+check "... but its own (--min-increase-us, --report)" -- bash -c \
+	"grep -q -- --min-increase-us= $T/report.help && grep -q -- --report= $T/report.help"
+check "compare --help lists --family and --labels" -- bash -c \
+	"'$RTGATE' compare --help | grep -q -- --family= &&
+	 '$RTGATE' compare --help | grep -q -- --labels="
+"$RTGATE" report --family 2 $T 2>$T/err
+is "$?" 3 "report --family: a usage error (exit 3)"
+
+# One spelling of the history window: --history-runs K; --history K of
+# changepoints and dashboard is a hidden alias that warns.
+for c in "history changepoints" "dashboard" "compare --history"; do
+	"$RTGATE" $c --help >$T/out
+	check "$c --help: --history-runs=K" -- grep -q -- '--history-runs=K' $T/out
+	ok $(grep -q -- '--history=K' $T/out; [ $? -eq 1 ]; echo $?) \
+		"$c --help: no --history=K"
+done
+"$RTGATE" history changepoints --db $T/h.db --history-runs 3 >$T/out 2>$T/err
+is "$?" 0 "history changepoints --history-runs 3"
+check "... without a warning" -- test ! -s $T/err
+"$RTGATE" history changepoints --db $T/h.db --history 3 >$T/out 2>$T/err
+is "$?" 0 "history changepoints --history 3 (the old spelling) still works"
+check "... and says it is deprecated" -- grep -q 'deprecated, say --history-runs K' $T/err
+"$RTGATE" history changepoints --db $T/h.db --history-runs 0 2>$T/err
+is "$?" 3 "--history-runs 0 is refused"
+check "... by that name" -- grep -q -- "--history-runs: '0'" $T/err
+"$RTGATE" dashboard --db $T/h.db --out $T/dash --history 2 >$T/out 2>$T/err
+is "$?" 0 "dashboard --history 2 (the old spelling) still works"
+check "... and says it is deprecated" -- grep -q 'deprecated, say --history-runs K' $T/err
+"$RTGATE" dashboard --db $T/h.db --out $T/dash -q 2 >$T/out 2>$T/err
+is "$?" 3 "dashboard has no accidental -q (it was --history)"
+
 # Workloads: --help and --version for help2man.
 for w in $(cd "$BIN" && ls | grep -v '^rtgate$'); do
 	"$BIN/$w" --help >$T/out 2>$T/err
