@@ -14,6 +14,14 @@ source "$(dirname "$0")/../lib.sh"
 # installed by `./run.sh deps` and named in the package's Build-Depends.
 check "help2man is in deps/debian-run.txt" -- grep -qx help2man "$TOP/deps/debian-run.txt"
 check "help2man is in deps/fedora-run.txt" -- grep -qx help2man "$TOP/deps/fedora-run.txt"
+check "help2man is in debian/control's Build-Depends" -- \
+	bash -c "sed -n '/^Build-Depends:/,/^[A-Z]/p' '$TOP/debian/control' | grep -q help2man"
+if command -v dpkg-parsechangelog >/dev/null; then
+	is "$(cd "$TOP" && dpkg-parsechangelog -S Version)" "$(cat "$TOP/VERSION")" \
+		"debian/changelog's version is VERSION's"
+else
+	skip "no dpkg-parsechangelog" "debian/changelog's version is VERSION's"
+fi
 
 make -s -C "$TOP" install PREFIX=/usr DESTDIR="$T/inst" >$T/make.log 2>&1
 is "$?" 0 "make install PREFIX=/usr DESTDIR=..."
