@@ -92,6 +92,10 @@ check "compare --help lists --family and --labels" -- bash -c \
 	 '$RTGATE' compare --help | grep -q -- --labels="
 "$RTGATE" report --family 2 $T 2>$T/err
 is "$?" 3 "report --family: a usage error (exit 3)"
+"$RTGATE" trace compare --help >$T/tc.help
+ok $(grep -qE -- '^ +--json' $T/tc.help; [ $? -eq 1 ]; echo $?) \
+	"trace compare --help lists no --json (explain's alone)"
+check "trace explain --help lists --json" -- bash -c "'$RTGATE' trace explain --help | grep -q -- --json"
 
 # One spelling of the history window: --history-runs K; --history K of
 # changepoints and dashboard is a hidden alias that warns.
