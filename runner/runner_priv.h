@@ -46,7 +46,7 @@ struct runner {
 	struct state state;
 	struct guard guard;
 	struct progress progress;
-	char bin_dir[PATH_MAX];		/* the workloads' (rtpaths_libexec) */
+	char bin_dir[PATH_MAX];		/* workloads: rtpaths_libexec() */
 	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
 	char rtla[PATH_MAX];		/* its path, "" without timerlat */
 	char rtla_aa_path[PATH_MAX];	/* the rtla that auto-analyses */

@@ -130,8 +130,9 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 			return cli_error(state, "which suite? (e.g. rtgate run "
 					 "quick)");
 		if (p->duration_s && p->have_scale)
-			return cli_error(state, "--duration and --duration-scale "
-					 "both set the time: give one");
+			return cli_error(state, "--duration and "
+					 "--duration-scale both set the time: "
+					 "give one");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
