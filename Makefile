@@ -7,10 +7,12 @@
 # Libraries come from pkg-config; `make libs` lists the
 # shared libraries the binaries need (for initramfs images). `make man`
 # makes the man pages from the programs' --help (help2man) into
-# build/man/; `make install [PREFIX=/usr/local] [DESTDIR=]` installs
-# rtgate, its workloads, suites, kconfigs and patch manifests under
-# PREFIX/lib/rtgate (the workloads are not put on PATH), PREFIX/bin/rtgate,
-# the man pages and the bash completion.
+# build/man/; `make install [PREFIX=/usr/local] [DESTDIR=]` installs the
+# FHS layout of docs/install.md: PREFIX/bin/rtgate, the workloads in
+# PREFIX/libexec/rtgate (not on PATH), suites, kconfigs and patch manifests
+# in PREFIX/share/rtgate, the man pages, the bash completion, the docs and
+# the nightly's systemd units (SYSTEMDUNITDIR). help2man is a build
+# dependency (deps/*-run.txt, debian/control).
 
 CC	?= gcc
 PREFIX	?= /usr/local
@@ -75,7 +77,7 @@ all: $(BIN)/rtgate $(WL_BINS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -117,33 +119,60 @@ bench: $(BENCH_BINS)
 # Man pages from the same usage text the programs print.
 MAN_DIR := build/man
 man: all
+	@command -v help2man >/dev/null || { echo "make man: help2man is" \
+		"missing; ./run.sh deps installs it"; exit 1; }
 	rm -rf $(MAN_DIR)
 	sh rtgate/gen-man.sh $(BIN) $(MAN_DIR)
 
-LIBDIR	:= $(PREFIX)/lib/rtgate
+# The FHS layout (docs/install.md); common/rtpaths.c finds it from the
+# running binary, so a DESTDIR tree or another PREFIX works as well.
+BINDIR	   := $(PREFIX)/bin
+LIBEXECDIR := $(PREFIX)/libexec/rtgate
+DATADIR	   := $(PREFIX)/share/rtgate
+MANDIR	   := $(PREFIX)/share/man/man1
+COMPDIR	   := $(PREFIX)/share/bash-completion/completions
+DOCDIR	   ?= $(PREFIX)/share/doc/rtgate
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+DOCS	   := README.md $(wildcard docs/*.md)
+
 install: all man
-	install -d $(DESTDIR)$(LIBDIR)/bin $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 0755 $(BIN)/rtgate $(WL_BINS) $(DESTDIR)$(LIBDIR)/bin/
-	ln -sf ../lib/rtgate/bin/rtgate $(DESTDIR)$(PREFIX)/bin/rtgate
-	for d in suites kconfigs; do \
-		install -d $(DESTDIR)$(LIBDIR)/$$d && \
-		install -m 0644 $$d/* $(DESTDIR)$(LIBDIR)/$$d/ || exit 1; \
-	done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0755 $(BIN)/rtgate $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(WL_BINS) $(DESTDIR)$(LIBEXECDIR)/
+	# The lab's initramfs takes rtgate from beside its workloads.
+	ln -sf $$(realpath -m --relative-to=$(LIBEXECDIR) $(BINDIR)/rtgate) \
+		$(DESTDIR)$(LIBEXECDIR)/rtgate
+	install -d $(DESTDIR)$(DATADIR)/suites $(DESTDIR)$(DATADIR)/kconfigs \
+		$(DESTDIR)$(DOCDIR)/suites
+	install -m 0644 suites/*.suite $(DESTDIR)$(DATADIR)/suites/
+	install -m 0644 kconfigs/* $(DESTDIR)$(DATADIR)/kconfigs/
+	# The suite format, where the docs are (the --help texts name it).
+	install -m 0644 suites/README.md $(DESTDIR)$(DOCDIR)/suites/
 	for d in patches/*/; do \
-		install -d $(DESTDIR)$(LIBDIR)/$$d && \
-		install -m 0644 $$d* $(DESTDIR)$(LIBDIR)/$$d || exit 1; \
+		install -d $(DESTDIR)$(DATADIR)/$$d && \
+		install -m 0644 $$d* $(DESTDIR)$(DATADIR)/$$d || exit 1; \
 	done
-	install -m 0644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/
 	install -m 0644 rtgate/rtgate.bash-completion \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtgate
+		$(DESTDIR)$(COMPDIR)/rtgate
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 0644 nightly/nightly.conf $(DESTDIR)$(DOCDIR)/examples/
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+		nightly/rtgate-nightly.service.in \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/rtgate-nightly.service
+	install -m 0644 lab/nightly/rtgate-nightly.timer \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/rtgate-nightly.service
 
 uninstall:
-	rm -rf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/bin/rtgate \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtgate
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rtgate.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/rtgate-*.1
+	rm -rf $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(BINDIR)/rtgate \
+		$(DESTDIR)$(COMPDIR)/rtgate
+	rm -f $(DESTDIR)$(MANDIR)/rtgate.1 $(DESTDIR)$(MANDIR)/rtgate-*.1 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/rtgate-nightly.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/rtgate-nightly.timer
 # Fuzz targets, one per fuzz/fuzz_NAME.c: `make fuzz` builds
 # build/fuzz/bin/fuzz_NAME with clang's libFuzzer (docs/fuzzing.md).
 FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)

@@ -21,8 +21,18 @@
 #include "log.h"
 #include "parse.h"
 
-/* The options compare and report share (one table, one parser). */
+/*
+ * One table, one parser: compare's options; report's are the same table
+ * after the first AN_COMPARE_ONLY entries (its --help lists only its own).
+ */
+#define AN_COMPARE_ONLY	2
 static const struct argp_option an_opts[] = {
+	{ "family", 'F', "N", 0, "N comparisons share alpha, each judged at "
+	  "alpha / N (default: a DIR:SCENARIO side's suite, as rtgate run "
+	  "judges it; else 1)", 1 },
+	{ "labels", 'L', "L", 0, "RUN_A RUN_B [RUN_A2]: the runs' column names "
+	  "(default \"original A,patched,original B\", or "
+	  "\"baseline,candidate\")", 2 },
 	{ NULL, 0, NULL, 0, "The gate (defaults: the suite's [gate] for a run, "
 	  "else these):", 1 },
 	{ "metric", 'm', "M", 0, "max (default), avg, p50 ... p99.999, or "
@@ -35,17 +45,11 @@ static const struct argp_option an_opts[] = {
 	{ "profile", 'p', "FILE", 0, "the machine's noise profile (rtgate "
 	  "calibrate): the prior of the repetitions' variance; a run's own "
 	  "manifest has one", 1 },
-	{ "family", 'F', "N", 0, "compare: N comparisons share alpha, each "
-	  "judged at alpha / N (default: a DIR:SCENARIO side's suite, as "
-	  "rtgate run judges it; else 1)", 1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "report", 'r', "LIST", 0, "txt,md,json,junit,html or all", 2 },
 	{ "out", 'o', "DIR", 0, "where reports go (compare: default .; "
 	  "report: the run directory)", 2 },
 	{ "quiet", 'q', NULL, 0, "no tables on stdout, the exit code only", 2 },
-	{ "labels", 'L', "L", 0, "RUN_A RUN_B [RUN_A2]: the runs' column names "
-	  "(default \"original A,patched,original B\", or "
-	  "\"baseline,candidate\")", 2 },
 	{ 0 }
 };
 
@@ -198,7 +202,8 @@ static const struct argp compare_argp = {
 };
 
 static const struct argp report_argp = {
-	an_opts, an_parse, "RUN_DIR", report_doc, NULL, NULL, NULL
+	an_opts + AN_COMPARE_ONLY, an_parse, "RUN_DIR", report_doc, NULL, NULL,
+	NULL
 };
 
 static int gate_apply(struct an_gate *gate, const struct analyze_params *p)

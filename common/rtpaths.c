@@ -18,22 +18,32 @@ static int copy_path(char *buf, size_t len, const char *a, const char *b)
 	return 0;
 }
 
+/* The running binary's directory when it is a bin/: the part before it. */
+static int self_above_bin(char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	size_t n;
+
+	if (fsio_self_dir(self, sizeof(self)))
+		return -ENOENT;
+	n = strlen(self);
+	if (n <= 4 || strcmp(self + n - 4, "/bin"))
+		return -ENOENT;
+	self[n - 4] = '\0';
+	return copy_path(buf, len, self, NULL);
+}
+
 int rtpaths_top(char *buf, size_t len)
 {
 	const char *env = getenv("RTGATE_TOP");
-	char self[PATH_MAX], mk[PATH_MAX + 16];
-	size_t n;
+	char above[PATH_MAX], mk[PATH_MAX + 16];
 
 	if (env && *env)
 		return copy_path(buf, len, env, NULL);
-	if (!fsio_self_dir(self, sizeof(self))) {
-		n = strlen(self);
-		if (n > 4 && !strcmp(self + n - 4, "/bin")) {
-			self[n - 4] = '\0';
-			snprintf(mk, sizeof(mk), "%s/Makefile", self);
-			if (fsio_exists(mk))
-				return copy_path(buf, len, self, NULL);
-		}
+	if (!self_above_bin(above, sizeof(above))) {
+		snprintf(mk, sizeof(mk), "%s/Makefile", above);
+		if (fsio_exists(mk))
+			return copy_path(buf, len, above, NULL);
 	}
 	if (!getcwd(buf, len))
 		return -errno;
@@ -80,8 +90,7 @@ int rtpaths_results(char *buf, size_t len)
 int rtpaths_tool(char *buf, size_t len, const char *name)
 {
 	const char *env = getenv("RTGATE_TOOLS_DIR");
-	char out[PATH_MAX], self[PATH_MAX];
-	size_t n;
+	char out[PATH_MAX], above[PATH_MAX];
 	int ret;
 
 	if (env && *env) {
@@ -92,20 +101,47 @@ int rtpaths_tool(char *buf, size_t len, const char *name)
 	if (!ret && !rtpaths_fmt(buf, len, "%s/tools/%s", out, name) &&
 	    !access(buf, X_OK))
 		return 0;
-	if (fsio_self_dir(self, sizeof(self)))
+	if (!rtpaths_prefix(above, sizeof(above)))
+		ret = rtpaths_fmt(buf, len, "%s/libexec/rtgate/tools/%s",
+				  above, name);
+	else if (!self_above_bin(above, sizeof(above)))
+		ret = rtpaths_fmt(buf, len, "%s/tools/%s", above, name);
+	else
 		return -ENOENT;
-	n = strlen(self);
-	if (n <= 4 || strcmp(self + n - 4, "/bin"))
-		return -ENOENT;
-	self[n - 4] = '\0';
-	ret = rtpaths_fmt(buf, len, "%s/tools/%s", self, name);
 	return ret ? ret : access(buf, X_OK) ? -ENOENT : 0;
+}
+
+int rtpaths_prefix(char *buf, size_t len)
+{
+	char above[PATH_MAX], path[PATH_MAX + 32];
+
+	if (self_above_bin(above, sizeof(above)))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/Makefile", above);
+	if (fsio_exists(path))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/share/rtgate", above);
+	if (!fsio_exists(path))
+		return -ENOENT;
+	return copy_path(buf, len, above, NULL);
+}
+
+int rtpaths_libexec(char *buf, size_t len)
+{
+	const char *env = getenv("RTGATE_LIBEXEC_DIR");
+	char prefix[PATH_MAX];
+
+	if (env && *env)
+		return copy_path(buf, len, env, NULL);
+	if (!rtpaths_prefix(prefix, sizeof(prefix)))
+		return rtpaths_fmt(buf, len, "%s/libexec/rtgate", prefix);
+	return fsio_self_dir(buf, len);
 }
 
 int rtpaths_in_top(char *buf, size_t len, const char *rel)
 {
 	const char *env = getenv("RTGATE_PATCHES_DIR");
-	char top[PATH_MAX], self[PATH_MAX], inst[PATH_MAX + 16];
+	char top[PATH_MAX], base[PATH_MAX], inst[PATH_MAX + 32];
 	int ret;
 
 	if (!strcmp(rel, "patches") && env && *env)
@@ -114,16 +150,21 @@ int rtpaths_in_top(char *buf, size_t len, const char *rel)
 	if (ret)
 		return ret;
 	ret = copy_path(buf, len, top, rel);
-	/*
-	 * An installed rtgate (make install) keeps kconfigs/, patches/ and
-	 * suites/ beside its bin/, outside any checkout.
-	 */
-	if (!ret && !fsio_exists(buf) && !(env = getenv("RTGATE_TOP")) &&
-	    !fsio_self_dir(self, sizeof(self)) && strlen(self) > 4 &&
-	    !strcmp(self + strlen(self) - 4, "/bin")) {
-		self[strlen(self) - 4] = '\0';
-		if (!copy_path(inst, sizeof(inst), self, rel) &&
-		    fsio_exists(inst))
+	env = getenv("RTGATE_TOP");
+	if (ret || fsio_exists(buf) || (env && *env))
+		return ret;
+	/* Installed: the workloads in libexec, the data in share. */
+	if (!rtpaths_prefix(base, sizeof(base))) {
+		if (!strcmp(rel, "bin"))
+			return rtpaths_libexec(buf, len);
+		snprintf(inst, sizeof(inst), "%s/share/rtgate/%s", base, rel);
+		if (fsio_exists(inst))
+			return copy_path(buf, len, inst, NULL);
+	}
+	/* The lab guest keeps suites/ beside its bin/. */
+	if (!self_above_bin(base, sizeof(base))) {
+		snprintf(inst, sizeof(inst), "%s/%s", base, rel);
+		if (fsio_exists(inst))
 			return copy_path(buf, len, inst, NULL);
 	}
 	return ret;

@@ -2,6 +2,13 @@
 /*
  * Where rtgate's own files are: the project top (kconfigs/, patches/,
  * suites/ beside bin/), out/ for builds and caches, results/ for runs.
+ *
+ * Three layouts are found from the running binary alone (docs/install.md):
+ *   a clone      TOP/bin/rtgate beside TOP/Makefile: everything in TOP;
+ *   installed    PREFIX/bin/rtgate (make install, the Debian package):
+ *                workloads in PREFIX/libexec/rtgate, suites/, kconfigs/
+ *                and patches/ in PREFIX/share/rtgate;
+ *   the lab guest /opt/rtgate/bin/rtgate, its suites/ beside its bin/.
  */
 #ifndef RTGATE_RTPATHS_H
 #define RTGATE_RTPATHS_H
@@ -27,9 +34,24 @@ int rtpaths_results(char *buf, size_t len);
  * that is executable; -ENOENT otherwise (the caller then looks in PATH).
  */
 int rtpaths_tool(char *buf, size_t len, const char *name);
-/* buf = TOP/rel (for kconfigs/, suites/); RTGATE_PATCHES_DIR overrides
- * TOP/patches; an installed rtgate's BIN/../rel when TOP has none. */
+/*
+ * buf = TOP/rel (for kconfigs/, suites/); RTGATE_PATCHES_DIR overrides
+ * TOP/patches. When TOP has no @rel: an installed rtgate's
+ * PREFIX/share/rtgate/rel ("bin": its workload directory), else
+ * BIN/../rel (the lab guest).
+ */
 int rtpaths_in_top(char *buf, size_t len, const char *rel);
+/*
+ * PREFIX of an installed rtgate: the running binary is PREFIX/bin/rtgate,
+ * no Makefile beside that bin/, and PREFIX/share/rtgate exists. -ENOENT
+ * for a clone or the lab guest.
+ */
+int rtpaths_prefix(char *buf, size_t len);
+/*
+ * Where the workload programs are: RTGATE_LIBEXEC_DIR, else an installed
+ * rtgate's PREFIX/libexec/rtgate, else the running binary's directory.
+ */
+int rtpaths_libexec(char *buf, size_t len);
 
 /*
  * Whether @rel, read from a file (a manifest's "dir"), stays inside the

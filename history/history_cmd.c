@@ -165,7 +165,7 @@ int history_cmd_history(int argc, char **argv)
 		  "store results directories", cmd_import },
 		{ "list", "[--db FILE] [--suite NAME]", "the stored runs",
 		  cmd_list },
-		{ "changepoints", "[--db FILE] [--suite S] [--history K] "
+		{ "changepoints", "[--db FILE] [--suite S] [--history-runs K] "
 		  "[--reference GLOB] [--rejudge]",
 		  "every night against the nights before it: where a metric "
 		  "stepped, and what changed", history_cmd_changepoints },

@@ -131,7 +131,7 @@ static void print_series(struct history *h, const struct history_key *k,
 	free(pts);
 }
 
-/* K of --history K and --history-runs K: 1..1000 runs of history. */
+/* K of --history-runs K: 1..1000 runs of history. */
 static int parse_runs(const struct argp_state *state, const char *opt,
 		      const char *arg, unsigned int *runs)
 {
@@ -157,8 +157,10 @@ static const struct argp_option changepoint_opts[] = {
 	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
 	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
 	{ "suite", OPT_SUITE, "S", 0, "only this suite", 0 },
-	{ "history", OPT_HISTORY, "K", 0, "each night against its last K "
-	  "complete runs (default 7)", 0 },
+	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "each night against its "
+	  "last K complete runs (default 7)", 0 },
+	/* The spelling before --history-runs, compare's and dashboard's. */
+	{ "history", OPT_HISTORY, "K", OPTION_HIDDEN, NULL, 0 },
 	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
 	  "whose release matches GLOB", 0 },
 	{ "rejudge", OPT_REJUDGE, NULL, 0, "judge every night again (not only "
@@ -189,10 +191,12 @@ static error_t trend_parse(int key, char *arg, struct argp_state *state)
 		p->suite = arg;
 		break;
 	case OPT_HISTORY:
-		if (!p->compare)
-			return parse_runs(state, "--history", arg,
-					  &p->jp.history);
-		break;
+		if (p->compare)	/* compare --history: this form */
+			break;
+		pr_warn("history changepoints: --history K is deprecated, "
+			"say --history-runs K");
+		return parse_runs(state, "--history-runs", arg,
+				  &p->jp.history);
 	case OPT_HISTORY_RUNS:
 		return parse_runs(state, "--history-runs", arg, &p->jp.history);
 	case OPT_REFERENCE:

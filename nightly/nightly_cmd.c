@@ -100,8 +100,9 @@ static int run_nightly(struct nightly_config *cfg)
 	return code;
 }
 
-enum { OPT_CONFIG = 'c', OPT_CHECK = 0x100, OPT_DB, OPT_OUT = 'o',
-       OPT_REPORT_URL, OPT_HISTORY, OPT_REFERENCE };
+/* Long-only options from 0x100: a printable key would be a short one. */
+enum { OPT_CONFIG = 'c', OPT_OUT = 'o', OPT_CHECK = 0x100, OPT_DB,
+       OPT_REPORT_URL, OPT_HISTORY, OPT_HISTORY_RUNS, OPT_REFERENCE };
 
 struct nightly_args {
 	const char *file;
@@ -178,8 +179,10 @@ static const struct argp_option dashboard_opts[] = {
 	  "(default RESULTS/dashboard)", 0 },
 	{ "report-url", OPT_REPORT_URL, "URL", 0, "the URL results/ is served "
 	  "at, for the points' links (default: links relative to DIR)", 0 },
-	{ "history", OPT_HISTORY, "K", 0, "runs not judged yet: against their "
-	  "last K runs (default 7)", 0 },
+	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "runs not judged yet: "
+	  "against their last K runs (default 7)", 0 },
+	/* The spelling before --history-runs (compare's, changepoints'). */
+	{ "history", OPT_HISTORY, "K", OPTION_HIDDEN, NULL, 0 },
 	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
 	  "whose release matches GLOB", 0 },
 	{ 0 }
@@ -204,9 +207,13 @@ static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 		a->dp.reference = arg;
 		break;
 	case OPT_HISTORY:
+		pr_warn("dashboard: --history K is deprecated, say "
+			"--history-runs K");
+		/* fall through */
+	case OPT_HISTORY_RUNS:
 		if (parse_u64_range(arg, 1, 1000, &v))
-			return cli_error(state, "--history: '%s' is not 1..1000 "
-					 "runs", arg);
+			return cli_error(state, "--history-runs: '%s' is not "
+					 "1..1000 runs", arg);
 		a->dp.history = v;
 		break;
 	case ARGP_KEY_ARG:

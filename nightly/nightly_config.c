@@ -211,7 +211,7 @@ int nightly_config_print(const struct nightly_config *cfg, FILE *f)
 		else
 			fprintf(f, "  suite %-12s rtgate run %s%s%s\n", s->name,
 				s->args, s->args[0] ? " " : "",
-				s->file[0] ? s->file : "suites/NAME.suite");
+				s->file[0] ? s->file : s->name);
 	}
 	return 0;
 }

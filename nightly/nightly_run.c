@@ -48,10 +48,11 @@ static int spawn_runner(const struct nightly_config *cfg,
 	int status, ret;
 	pid_t pid;
 
-	if (s->file[0])
-		snprintf(file, sizeof(file), "%s", s->file);
-	else
-		snprintf(file, sizeof(file), "suites/%.200s.suite", s->name);
+	/*
+	 * Without a file, the suite by name: ./suites/NAME.suite, else
+	 * rtgate's own (a clone's or the installed ones).
+	 */
+	snprintf(file, sizeof(file), "%s", s->file[0] ? s->file : s->name);
 	if (s->args[0]) {
 		ret = wordexp(s->args, &we, WRDE_NOCMD | WRDE_UNDEF);
 		if (ret) {

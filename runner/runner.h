@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The runner's commands (docs/runner.md):
- *   rtgate run SUITE|NAME [--duration-scale F] [--repeat N] [--out DIR]
+ *   rtgate run SUITE|NAME [--duration T | --duration-scale F] [--repeat N]
+ *              [--out DIR]
  *   rtgate restore
  *   rtgate calibrate [--suite NAME] [--duration T]
  */

@@ -240,7 +240,7 @@ static bool have_profile(const struct suite *s, const struct cal_params *p)
 
 int runner_cmd_calibrate(int argc, char **argv)
 {
-	char bin_dir[PATH_MAX], path[PATH_MAX], tmp[] = "/tmp/rtgate-cal.XXXXXX";
+	char path[PATH_MAX], tmp[] = "/tmp/rtgate-cal.XXXXXX";
 	char latest[PATH_MAX], run_dir[PATH_MAX], results[PATH_MAX];
 	char *run_argv[8];
 	struct cal_params p;
@@ -253,8 +253,7 @@ int runner_cmd_calibrate(int argc, char **argv)
 	ret = cal_args(argc, argv, &p);
 	if (ret >= 0)
 		return ret;
-	if (fsio_self_dir(bin_dir, sizeof(bin_dir)) ||
-	    runner_resolve_suite(p.suite, bin_dir, path, sizeof(path)))
+	if (runner_resolve_suite(p.suite, path, sizeof(path)))
 		return EXIT_BAD_INPUT;
 	if (runner_suite_load(path, &s, &err)) {
 		pr_err("%s", err.msg);

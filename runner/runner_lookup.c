@@ -26,19 +26,28 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/*
+ * Where a suite NAME is looked for: ./suites, then rtgate's own (the
+ * clone's, or an installed rtgate's PREFIX/share/rtgate/suites).
+ */
+static void suite_dirs(char dirs[2][PATH_MAX])
+{
+	snprintf(dirs[0], PATH_MAX, "suites");
+	if (rtpaths_in_top(dirs[1], PATH_MAX, "suites"))
+		dirs[1][0] = '\0';
+}
+
 /* The suites NAME can find, for the message of one that is not there. */
-static void list_suites(const char *bin_dir, const char *arg)
+static void list_suites(char dirs[2][PATH_MAX], const char *arg)
 {
 	const char *names[128], *near;
-	char dirs[2][PATH_MAX], *n;
 	size_t nn = 0, i, k;
 	struct dirent *e;
+	char *n;
 	DIR *d;
 
-	snprintf(dirs[0], sizeof(dirs[0]), "suites");
-	rtpaths_fmt(dirs[1], sizeof(dirs[1]), "%s/../suites", bin_dir);
 	for (k = 0; k < 2; k++) {
-		d = opendir(dirs[k]);
+		d = dirs[k][0] ? opendir(dirs[k]) : NULL;
 		while (d && (e = readdir(d)) && nn < 128) {
 			size_t len = strlen(e->d_name);
 
@@ -67,24 +76,27 @@ static void list_suites(const char *bin_dir, const char *arg)
 		free((char *)names[i]);
 }
 
-int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
-			 size_t len)
+int runner_resolve_suite(const char *arg, char *buf, size_t len)
 {
-	size_t n = strlen(arg);
+	char dirs[2][PATH_MAX];
+	size_t n = strlen(arg), k;
 
 	if (strchr(arg, '/') || (n > 6 && !strcmp(arg + n - 6, ".suite"))) {
 		snprintf(buf, len, "%s", arg);
 		return 0;
 	}
-	snprintf(buf, len, "suites/%s.suite", arg);
-	if (fsio_exists(buf))
-		return 0;
-	rtpaths_fmt(buf, len, "%s/../suites/%s.suite", bin_dir, arg);
-	if (fsio_exists(buf))
-		return 0;
-	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/../suites/"
-	       "%s.suite exists", arg, arg, bin_dir, arg);
-	list_suites(bin_dir, arg);
+	suite_dirs(dirs);
+	for (k = 0; k < 2; k++) {
+		if (!dirs[k][0] ||
+		    rtpaths_fmt(buf, len, "%s/%s.suite", dirs[k], arg))
+			continue;
+		if (fsio_exists(buf))
+			return 0;
+	}
+	pr_err("no suite '%s': neither ./suites/%s.suite nor %s/%s.suite "
+	       "exists", arg, arg, dirs[1][0] ? dirs[1] : "rtgate's suites",
+	       arg);
+	list_suites(dirs, arg);
 	return -ENOENT;
 }
 

@@ -26,7 +26,9 @@
 
 struct run_params {
 	const char *suite;	/* NAME or a path */
-	double scale;		/* --duration-scale */
+	double scale;		/* --duration-scale, or from --duration */
+	bool have_scale;	/* --duration-scale was given */
+	unsigned int duration_s;	/* --duration; 0: the suite's */
 	unsigned int repeat;	/* --repeat; 0: the suite's */
 	const char *out;	/* --out, or NULL */
 	bool no_history;	/* --no-history */
@@ -45,7 +47,7 @@ struct runner {
 	struct state state;
 	struct guard guard;
 	struct progress progress;
-	char bin_dir[PATH_MAX];
+	char bin_dir[PATH_MAX];		/* workloads: rtpaths_libexec() */
 	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
 	char rtla[PATH_MAX];		/* its path, "" without timerlat */
 	char rtla_aa_path[PATH_MAX];	/* the rtla that auto-analyses */
@@ -70,12 +72,16 @@ struct tunable *runner_tunable(struct runner *r,
 /* cyclictest, rtla and every workload program are there; else -ENOENT. */
 int runner_check_tools(struct runner *r);
 /*
- * A suite by name (./suites/NAME.suite, else BIN/../suites/NAME.suite) or
- * path, into buf; -ENOENT (said) when there is none.
+ * A suite by name (./suites/NAME.suite, else rtgate's own suites/: the
+ * clone's or the installed ones, rtpaths_in_top()) or path, into buf;
+ * -ENOENT (said) when there is none.
  */
-int runner_resolve_suite(const char *arg, const char *bin_dir, char *buf,
-			 size_t len);
-/* A workload's executable: bin/PROGRAM, or PROGRAM when it has a '/'. */
+int runner_resolve_suite(const char *arg, char *buf, size_t len);
+/*
+ * A workload's executable: PROGRAM in the workload directory
+ * (rtpaths_libexec(): the clone's bin/, an installed PREFIX/libexec/rtgate),
+ * or PROGRAM when it has a '/'.
+ */
 void runner_program_path(const struct runner *r, const char *program,
 			 char *buf, size_t len);
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `rtgate run SUITE|NAME [--duration-scale F] [--repeat N] [--out DIR]`
+ * `rtgate run SUITE|NAME [--duration T | --duration-scale F] [--repeat N]
+ *             [--out DIR]`
  *
  * Order of business (docs/runner.md): everything that can fail without
  * touching the machine first (arguments, the suite, root, tools); then
@@ -51,9 +52,12 @@
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
 
 enum { RUN_SCALE = 0x100, RUN_REPEAT, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,
-       RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON };
+       RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON, RUN_DURATION };
 
 static const struct argp_option run_opts[] = {
+	{ "duration", RUN_DURATION, "T", 0, "each repetition measures for T "
+	  "(30s, 10m); the suite's other times and scaled(N) counts follow, as "
+	  "with --duration-scale T/(the suite's duration)", 0 },
 	{ "duration-scale", RUN_SCALE, "F", 0, "multiply durations and scaled(N) "
 	  "counts by F (> 0): a scaled run, not a reproduction", 0 },
 	{ "repeat", RUN_REPEAT, "N", 0, "repetitions per scenario (default: the "
@@ -87,7 +91,10 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		    p->scale > 1000)
 			return cli_error(state, "--duration-scale: '%s' is not "
 					 "a number above 0", arg);
+		p->have_scale = true;
 		break;
+	case RUN_DURATION:
+		return cli_arg_seconds(state, "duration", arg, &p->duration_s);
 	case RUN_REPEAT:
 		if (parse_u64_range(arg, 1, 1000, &n))
 			return cli_error(state, "--repeat: '%s' is not a whole "
@@ -128,6 +135,10 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		if (!p->suite)
 			return cli_error(state, "which suite? (e.g. rtgate run "
 					 "quick)");
+		if (p->duration_s && p->have_scale)
+			return cli_error(state, "--duration and "
+					 "--duration-scale both set the time: "
+					 "give one");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -140,7 +151,8 @@ static const struct argp run_argp = {
 	"Runs a suite on the running kernel (as root): every repetition of "
 	"every scenario, interleaved, tunables restored on every exit path, "
 	"then the analyzer's verdicts and reports. NAME finds "
-	"suites/NAME.suite (./suites, then beside bin/)."
+	"suites/NAME.suite (./suites, then rtgate's own: the clone's, or "
+	"PREFIX/share/rtgate/suites installed)."
 	"\vExit status: 0 pass, 1 regression, 2 inconclusive or invalid, 3 bad "
 	"input, 4 environment, 5 the run did not complete "
 	"(docs/exit-codes.md). The suite format: suites/README.md; the runner: "
@@ -155,10 +167,31 @@ static int parse_args(int argc, char **argv, struct run_params *p)
 	return cli_parse("run", &run_argp, argc, argv, 0, p);
 }
 
+/*
+ * --duration T as the scale it means: T over the suite's measurement
+ * time, so that everything the suite times or counts with scaled(N)
+ * follows as with --duration-scale. A suite that counts loops has no time
+ * to scale from: -EINVAL, said.
+ */
+static int duration_scale(struct runner *r)
+{
+	const struct suite_measure *m = &r->suite.measure;
+
+	if (!m->duration_ns) {
+		pr_err("%s: --duration needs a suite that measures for a time "
+		       "(duration = ...); this one %s: use --duration-scale",
+		       r->suite_path, m->loops ? "counts loops" :
+		       "sets no duration");
+		return -EINVAL;
+	}
+	r->params.scale = r->params.duration_s * 1e9 / m->duration_ns;
+	return 0;
+}
+
 static int resolve_suite(struct runner *r)
 {
-	return runner_resolve_suite(r->params.suite, r->bin_dir,
-				    r->suite_path, sizeof(r->suite_path));
+	return runner_resolve_suite(r->params.suite, r->suite_path,
+				    sizeof(r->suite_path));
 }
 
 /* ---- preparing the machine ----------------------------------------------- */
@@ -682,9 +715,9 @@ static int load(struct runner *r)
 	struct suite_error err;
 	int ret;
 
-	ret = fsio_self_dir(r->bin_dir, sizeof(r->bin_dir));
+	ret = rtpaths_libexec(r->bin_dir, sizeof(r->bin_dir));
 	if (ret) {
-		pr_err("cannot find rtgate's own directory: %s",
+		pr_err("cannot find rtgate's workload directory: %s",
 		       strerror(-ret));
 		return EXIT_ENVIRONMENT;
 	}
@@ -695,6 +728,8 @@ static int load(struct runner *r)
 		pr_err("%s", err.msg);
 		return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 	}
+	if (r->params.duration_s && duration_scale(r))
+		return EXIT_BAD_INPUT;
 	if (geteuid() != 0) {
 		pr_err("rtgate run needs root: cyclictest runs SCHED_FIFO and "
 		       "suites change kernel tunables (try: sudo ./run.sh run "

@@ -395,7 +395,12 @@ static int split_files(char *arg, const char **files, unsigned int *nr)
 	return *nr ? 0 : -EINVAL;
 }
 
+/*
+ * explain's options; trace compare's are the same after the first
+ * (--json is explain's alone), so each --help lists only its own.
+ */
 static const struct argp_option explain_opts[] = {
+	{ "json", OPT_JSON, NULL, 0, "the attribution as JSON", 0 },
 	{ "top", 'n', "TOP", 0, "the worst TOP wake-ups (default 50)", 0 },
 	{ "comm", OPT_COMM, "NAME", 0, "the measuring threads' name (default "
 	  "cyclictest)", 0 },
@@ -404,7 +409,6 @@ static const struct argp_option explain_opts[] = {
 	  "stopped the trace", 0 },
 	{ "break-value", OPT_BREAK_VALUE, "US", 0, "the latency of that break",
 	  0 },
-	{ "json", OPT_JSON, NULL, 0, "explain: the attribution as JSON", 0 },
 	{ 0 }
 };
 
@@ -475,7 +479,7 @@ static const struct argp explain_argp = {
 };
 
 static const struct argp tcompare_argp = {
-	explain_opts, explain_parse, "BASE[,BASE...] CAND[,CAND...]",
+	explain_opts + 1, explain_parse, "BASE[,BASE...] CAND[,CAND...]",
 	"Culprits of the worst wake-ups, baseline against candidate (files: "
 	"trace.dat, or the attribution JSON of explain --json).",
 	NULL, NULL, NULL

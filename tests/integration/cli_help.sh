@@ -4,8 +4,9 @@
 # rtgate's command line (common/cli.h, glibc argp): every command and
 # subcommand answers --help with its usage on stdout and exit 0, --version
 # everywhere, a typo gets "did you mean" and exit 3, an unknown suite
-# lists the suites; the man pages are made from the same text (help2man)
-# and installed with the bash completion by `make install`.
+# lists the suites; each command's --help lists only its own options; the
+# top-level list names every subcommand (the man pages made from this text
+# and `make install`: install_fhs.sh).
 source "$(dirname "$0")/../lib.sh"
 
 # Every command, and every subcommand its own --help lists ("or:" lines).
@@ -68,6 +69,57 @@ is "$?" 3 "an unknown suite: exit 3"
 check "... did you mean quick, and the suites there are" -- \
 	grep -q "Did you mean 'quick'? Suites: .*quick.*smoke" $T/err
 
+# The top-level list names every subcommand ("lab run|gate|initramfs ...").
+for c in $cmds; do
+	subs=$("$RTGATE" $c --help | sed -n "s/^  or:  rtgate $c \([a-z][a-z0-9-]*\).*/\1/p")
+	[ -n "$subs" ] || continue
+	line=$("$RTGATE" --help | awk -v c="$c" '$1 == c { print $2; exit }')
+	for s in $subs; do
+		check "rtgate --help lists '$c $s' ($c $line)" -- \
+			grep -qE "(^|\|)$s(\||$)" <<<"$line"
+	done
+done
+
+# Each --help lists only its command's options: report has no --family or
+# --labels (compare's alone), compare has them.
+"$RTGATE" report --help >$T/report.help
+ok $(grep -qE -- '--(family|labels)' $T/report.help; [ $? -eq 1 ]; echo $?) \
+	"report --help lists no compare-only option (--family, --labels)"
+check "... but its own (--min-increase-us, --report)" -- bash -c \
+	"grep -q -- --min-increase-us= $T/report.help && grep -q -- --report= $T/report.help"
+check "compare --help lists --family and --labels" -- bash -c \
+	"'$RTGATE' compare --help | grep -q -- --family= &&
+	 '$RTGATE' compare --help | grep -q -- --labels="
+"$RTGATE" report --family 2 $T 2>$T/err
+is "$?" 3 "report --family: a usage error (exit 3)"
+"$RTGATE" trace compare --help >$T/tc.help
+ok $(grep -qE -- '^ +--json' $T/tc.help; [ $? -eq 1 ]; echo $?) \
+	"trace compare --help lists no --json (explain's alone)"
+check "trace explain --help lists --json" -- bash -c "'$RTGATE' trace explain --help | grep -q -- --json"
+
+# One spelling of the history window: --history-runs K; --history K of
+# changepoints and dashboard is a hidden alias that warns.
+for c in "history changepoints" "dashboard" "compare --history"; do
+	"$RTGATE" $c --help >$T/out
+	check "$c --help: --history-runs=K" -- grep -q -- '--history-runs=K' $T/out
+	ok $(grep -q -- '--history=K' $T/out; [ $? -eq 1 ]; echo $?) \
+		"$c --help: no --history=K"
+done
+"$RTGATE" history changepoints --db $T/h.db --history-runs 3 >$T/out 2>$T/err
+is "$?" 0 "history changepoints --history-runs 3"
+check "... without a warning" -- test ! -s $T/err
+"$RTGATE" history changepoints --db $T/h.db --history 3 >$T/out 2>$T/err
+is "$?" 0 "history changepoints --history 3 (the old spelling) still works"
+check "... and says it is deprecated" -- grep -q 'deprecated, say --history-runs K' $T/err
+"$RTGATE" history changepoints --db $T/h.db --history-runs 0 2>$T/err
+is "$?" 3 "--history-runs 0 is refused"
+check "... by that name" -- grep -q -- "--history-runs: '0'" $T/err
+"$RTGATE" dashboard --db $T/h.db --out $T/dash --history 2 >$T/out 2>$T/err
+is "$?" 0 "dashboard --history 2 (the old spelling) still works"
+check "... and says it is deprecated" -- grep -q 'deprecated, say --history-runs K' $T/err
+"$RTGATE" dashboard --db $T/h.db --out $T/dash -q 2 >$T/out 2>$T/err
+is "$?" 3 "dashboard has no accidental -q (it was --history)"
+
 # Workloads: --help and --version for help2man.
 for w in $(cd "$BIN" && ls | grep -v '^rtgate$'); do
 	"$BIN/$w" --help >$T/out 2>$T/err
@@ -75,42 +127,4 @@ for w in $(cd "$BIN" && ls | grep -v '^rtgate$'); do
 	is "$("$BIN/$w" --version)" "$w (rtgate) $(cat "$TOP/VERSION")" "$w --version"
 done
 
-# Man pages from the same text, installed with the completion.
-if ! command -v help2man >/dev/null; then
-	skip "help2man is not installed" "make install with the man pages"
-	done_testing
-	exit
-fi
-make -s -C "$TOP" install PREFIX=/usr DESTDIR="$T/inst" >$T/make.log 2>&1
-is "$?" 0 "make install PREFIX=/usr DESTDIR=..."
-I=$T/inst/usr
-check "rtgate on PATH's bin, beside its workloads in lib/rtgate/bin" -- \
-	test -L $I/bin/rtgate -a -x $I/lib/rtgate/bin/inject
-is "$($I/bin/rtgate --version)" "rtgate $(cat "$TOP/VERSION")" "the installed rtgate runs"
-check "the installed rtgate finds its suites" -- \
-	grep -q 'Suites: .*smoke' <(cd "$T" && $I/bin/rtgate run nosuch 2>&1)
-check "suites, kconfigs and patch manifests are installed" -- \
-	test -f $I/lib/rtgate/suites/quick.suite -a -f $I/lib/rtgate/kconfigs/preempt-rt.config \
-	     -a -f $I/lib/rtgate/patches/control-latency/manifest.ini
-M=$I/share/man/man1
-for p in rtgate rtgate-run rtgate-compare rtgate-history-import rtgate-lava-job rtgate-inject rtgate-setparam; do
-	check "man page $p.1" -- test -s $M/$p.1
-done
-check "rtgate-compare.1 has compare's options" -- grep -q 'min\\-increase\\-us' $M/rtgate-compare.1
-check "... and its name line" -- grep -q '^rtgate-compare \\- judge a candidate against a baseline' $M/rtgate-compare.1
-check "man renders rtgate.1" -- bash -c "man -l '$M/rtgate.1' 2>/dev/null | grep -q 'Commands:'"
-check "one page per workload" -- test "$(ls $M | grep -c -E '^rtgate-(inject|stress|kbuild|setparam|sysctl-read|hackbench-loop|hrtick-hogs|extend-sched)\.1$')" -eq 8
-C=$I/share/bash-completion/completions/rtgate
-check "bash completion installed" -- test -s $C
-complete_words() {	# complete_words WORD...: what <TAB> offers after them
-	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1));
-		 _rtgate; echo "${COMPREPLY[*]}"' _ "$C" "$I/bin/rtgate" "$@"
-}
-is "$(complete_words hist)" history "completion: a command"
-is "$(complete_words history "")" "import list changepoints --help" "completion: the subcommands"
-is "$(complete_words compare --min)" "--min-increase-pct --min-increase-us" \
-	"completion: a command's options, from its --help"
-is "$(cd "$T" && complete_words run smo)" smoke "completion: suite names (the installed ones)"
-make -s -C "$TOP" uninstall PREFIX=/usr DESTDIR="$T/inst" >>$T/make.log 2>&1
-check "make uninstall removes it" -- test ! -e $I/lib/rtgate -a ! -e $C -a ! -e $M/rtgate.1
 done_testing

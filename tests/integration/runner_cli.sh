@@ -29,6 +29,17 @@ run_rtgate badrepeat run --repeat x smoke
 is "$rc" 3 "--repeat x is refused"
 run_rtgate runhelp run --help
 is "$rc" 0 "run --help exits 0"
+check "run --help lists --duration" -- grep -q -- '--duration=T' "$T/runhelp.out"
+
+# --duration T: each repetition measures for T; not with --duration-scale.
+run_rtgate durboth run --duration 2s --duration-scale 0.5 smoke
+is "$rc" 3 "--duration with --duration-scale is a usage error"
+check "... which says to give one" -- grep -q "give one" "$T/durboth.err"
+run_rtgate durzero run --duration 0s smoke
+is "$rc" 3 "--duration 0s is refused"
+run_rtgate durloops run --duration 5s slice-ext
+is "$rc" 3 "--duration on a suite that counts loops is refused"
+check "... and says why" -- grep -q "counts loops" "$T/durloops.err"
 
 run_rtgate nosuch run no-such-suite
 is "$rc" 3 "an unknown suite name is bad input"
@@ -65,6 +76,20 @@ else
 	skip "setpriv is missing" "a run without root exits 4"
 	skip "setpriv is missing" "and says it needs root"
 fi
+
+# A real run: the suite says 20 s, --duration 1s measures 1 s.
+printf '[suite]\nrepetitions = 1\n[measure]\ncyclictest = -p95 -m -i 1000\n' \
+	>"$T/dur.suite"
+printf 'duration = 20s\nhistogram = 1000\n[scenario idle]\n' >>"$T/dur.suite"
+start=$SECONDS
+run_suite "$T/dur.suite" --duration 1s
+is "$rc" 0 "rtgate run --duration 1s of a 20 s suite completes"
+check "... in well under the suite's 20 s ($((SECONDS - start)) s)" -- \
+	test $((SECONDS - start)) -lt 15
+is "$(jget "$m" .suite.duration_scale)" 0.05 "the manifest's scale is 1 s / 20 s"
+is "$(jget "$m" .suite.measure.duration_s)" 1 "... and its measurement 1 s"
+check "cyclictest measured for 1 s (-D1)" -- \
+	grep -q -- '-D1 ' "$dir/idle/1/cyclictest.json"
 
 run_rtgate restore restore
 is "$rc" 0 "restore with nothing to restore exits 0"
