@@ -312,6 +312,13 @@ int history_judge_run(struct history *h, const char *run_id,
 		      struct history_judgement **out, size_t *n);
 
 /*
+ * The exit code of a run's judgements: the worst of them, and
+ * EXIT_INCONCLUSIVE when nothing was judged (every scenario SKIPPED, e.g.
+ * no history yet): a gate never passes what it could not see.
+ */
+int history_judgements_exit(const struct history_judgement *j, size_t n);
+
+/*
  * Appends every ok repetition of @scenario of stored run @run to an
  * analyzer side (an_run per repetition, an_cpu per CPU with its histogram
  * of @limit us, the run's -h). Used for baselines and for pooled quantiles.

@@ -15,6 +15,7 @@
 #include "analyze/analyze.h"
 #include "analyze/analyze_hist.h"
 #include "history.h"
+#include "exitcode.h"
 #include "history_priv.h"
 #include "jsonio.h"
 #include "log.h"
@@ -574,4 +575,17 @@ out:
 	free(sc);
 	cJSON_Delete(c.manifest);
 	return ret;
+}
+
+int history_judgements_exit(const struct history_judgement *j, size_t n)
+{
+	int code = EXIT_PASS;
+	size_t i, judged = 0;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(j[i].verdict, an_verdict_name(AN_SKIPPED)))
+			judged++;
+		code = exitcode_worse(code, j[i].exit_code);
+	}
+	return judged ? code : exitcode_worse(code, EXIT_INCONCLUSIVE);
 }

@@ -358,10 +358,15 @@ static int compare_history(int argc, char **argv)
 		goto out;
 	}
 	print_judgements(json_get_str(m, "run_id", ""), j, n);
-	for (i = 0; i < n; i++)
-		if (j[i].exit_code == EXIT_REGRESSION ||
-		    (j[i].exit_code == EXIT_INCONCLUSIVE && code == EXIT_PASS))
-			code = j[i].exit_code;
+	code = history_judgements_exit(j, n);
+	if (code == EXIT_INCONCLUSIVE) {
+		for (i = 0; i < n && !strcmp(j[i].verdict, "SKIPPED"); i++)
+			;
+		if (i == n)
+			pr_info("%s: nothing was judged (no scenario has a "
+				"history to be judged against): not a pass",
+				tp.run_dir);
+	}
 out:
 	free(j);
 	cJSON_Delete(m);

@@ -38,7 +38,6 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 	struct json_error err;
 	char path[PATH_MAX];
 	int ret, gate = EXIT_PASS;
-	size_t i;
 	cJSON *m;
 
 	snprintf(path, sizeof(path), "%.4000s/manifest.json", run_dir);
@@ -86,8 +85,8 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 				&r->nr_judged);
 	if (ret)
 		return ret;
-	for (i = 0; i < r->nr_judged; i++)
-		r->exit_code = exitcode_worse(r->exit_code,
-					      r->judged[i].exit_code);
+	r->exit_code = exitcode_worse(r->exit_code,
+				      history_judgements_exit(r->judged,
+							      r->nr_judged));
 	return 0;
 }

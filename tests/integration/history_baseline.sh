@@ -61,14 +61,14 @@ check "compare --history: a flat night is not a regression (exit $rc)" -- \
 	[ $rc -eq 0 -o $rc -eq 2 ]
 "$RTGATE" compare --history --db "$T/part2.db" --reference '6.1.*-rt*' \
 	"$W/20261127-020000-quick" >"$T/c6"
-is $? 0 "no reference-kernel history: SKIPPED, which passes"
+is $? 2 "no reference-kernel history: SKIPPED, and nothing judged is no pass (exit 2)"
 check "... and says why" -- grep -q 'SKIPPED: no earlier complete run' "$T/c6"
 
 # A scaled run (quick at --duration-scale 0.2, recorded by the runner:
 # tests/fixtures/nightly/scaled) against the full-scale week: refused.
 cp -r "$TOP/tests/fixtures/nightly/scaled/20261201-103331-quick" "$T/q02"
 "$RTGATE" compare --history --db "$T/part2.db" "$T/q02" >"$T/c7"
-is $? 0 "a scaled run against full-scale history: SKIPPED (no verdict), exit 0"
+is $? 2 "a scaled run against full-scale history: SKIPPED, nothing judged, exit 2"
 check "... saying the history ran at another scale" -- grep -qE \
 	'idle .*SKIPPED: a run at --duration-scale 0.2 is not judged against the history: its [0-9]+ earlier runs .* ran at another scale' "$T/c7"
 is "$(sqlite3 "$T/part2.db" "SELECT verdict FROM verdicts v JOIN runs r ON r.id = v.run WHERE r.run_id = '20261201-103331-quick' AND v.scenario = 'idle' AND v.source = 'history'")" \
