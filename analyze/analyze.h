@@ -165,6 +165,9 @@ struct an_profile {
 };
 
 /* How a comparison is judged: suite [gate], overridden by options. */
+/* Looks of --until-decided a gate can carry (an_gs_level's bound). */
+#define AN_MAX_LOOKS		64
+
 struct an_gate {
 	char metric[96];	/* max, avg, p50 ... p99.999, WORKLOAD.METRIC */
 	double alpha;		/* false alarms per comparison (or suite) */
@@ -177,6 +180,16 @@ struct an_gate {
 	 */
 	double level;
 	char level_why[96];
+	/*
+	 * The looks of --until-decided up to this one (information
+	 * fractions, the last this look's), and the share of alpha they
+	 * spend together: lines are judged at the group-sequential boundary
+	 * of this look (an_gs_level) where it is less strict than the
+	 * increment in level. nlooks 0: no looks.
+	 */
+	double look_t[AN_MAX_LOOKS];
+	size_t nlooks;
+	double look_share;
 	struct an_budget budgets[AN_MAX_BUDGETS];
 	size_t nbudgets;
 	const struct an_profile *profile;	/* the prior; NULL: none */

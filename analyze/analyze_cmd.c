@@ -597,6 +597,9 @@ static void share_alpha(const struct an_results *res, const char *cand,
 	double look = an_results_look_level(res, cand, gate->alpha);
 
 	gate->level = look / family;
+	gate->nlooks = an_results_look_schedule(res, cand, gate->look_t,
+						AN_MAX_LOOKS);
+	gate->look_share = gate->alpha / family;
 	if (family > 1 && look < gate->alpha)
 		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
 			"shared by %zu comparisons and the looks of "

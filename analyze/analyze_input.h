@@ -76,6 +76,13 @@ int an_results_profile(const struct an_results *res, struct an_profile *pr);
 int an_results_stop(const struct an_results *res, const char *candidate,
 		    size_t *nbase, size_t *ncand);
 /* The share of alpha of a candidate's last look (--until-decided). */
+/*
+ * The information fractions of the looks of --until-decided up to the one
+ * that judged candidate (its stop, else the last): their number (at most
+ * max), 0 when the run had no looks or its record has no ts.
+ */
+size_t an_results_look_schedule(const struct an_results *res,
+				 const char *candidate, double *t, size_t max);
 double an_results_look_level(const struct an_results *res,
 			     const char *candidate, double alpha);
 

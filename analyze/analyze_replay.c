@@ -276,9 +276,16 @@ int an_replay_sequential(const struct an_side *a, const struct an_side *b,
 			struct an_result res;
 			double now = an_alpha_spent(share, (double)k / kmax);
 
-			/* Each look judges at what it adds to the spent. */
+			/*
+			 * Each look spends what it adds, and judges at its
+			 * group-sequential boundary, as a run's looks do.
+			 */
 			g.level = now - spent;
 			spent = now;
+			for (g.nlooks = 0; g.nlooks <= k - k0; g.nlooks++)
+				g.look_t[g.nlooks] = (double)(k0 + g.nlooks) /
+						     kmax;
+			g.look_share = share;
 			lb.nruns = lc.nruns = k;
 			if (an_compare(&lb, &lc, &g, &res)) {
 				ret = -ENOMEM;

@@ -149,6 +149,31 @@ double an_results_look_level(const struct an_results *res,
 	return json_get_num(look, "level", alpha);
 }
 
+size_t an_results_look_schedule(const struct an_results *res,
+				 const char *candidate, double *t, size_t max)
+{
+	const cJSON *seq, *looks, *stop, *look;
+	int n, at, i;
+
+	seq = cJSON_GetObjectItemCaseSensitive(res->manifest, "sequential");
+	looks = cJSON_GetObjectItemCaseSensitive(seq, "looks");
+	n = cJSON_GetArraySize(looks);
+	stop = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(seq, "stopped"), candidate);
+	stop = cJSON_GetObjectItemCaseSensitive(stop, "look");
+	at = cJSON_IsNumber(stop) ? stop->valueint : n - 1;
+	if (!n || at < 0 || at >= n || (size_t)at + 1 > max)
+		return 0;
+	for (i = 0; i <= at; i++) {
+		look = cJSON_GetArrayItem(looks, i);
+		t[i] = json_get_num(look, "t", NAN);
+		/* An older record without ts: the increments alone. */
+		if (!(t[i] > 0 && t[i] <= 1) || (i && t[i] < t[i - 1]))
+			return 0;
+	}
+	return (size_t)at + 1;
+}
+
 static const cJSON *find_scenario(const struct an_results *res,
 				  const char *name)
 {

@@ -30,6 +30,9 @@
 #include "analyze_stats.h"
 #include "analyze_util.h"
 
+_Static_assert(AN_MAX_LOOKS <= AN_GS_MAX_LOOKS,
+	       "a gate's looks must fit an_gs_level()");
+
 /*
  * The level of the pass rule: a NO CHANGE claims that no deciding line
  * rose by its floor, and the claim is false only if one did; by the
@@ -167,6 +170,18 @@ static void judge_lines(struct prep *p)
 	m += (rel + 1) / 2;
 	res->family = m;
 	res->level = share / 2 / (m ? m : 1);
+	/*
+	 * A look of --until-decided: each line's own group-sequential
+	 * boundary for the share the looks spend together, where it is less
+	 * strict than this look's increment (it always is after the first).
+	 */
+	if (p->gate->nlooks) {
+		double gs = an_gs_level(p->gate->look_share / 2 / (m ? m : 1),
+					p->gate->look_t, p->gate->nlooks);
+
+		if (gs > res->level)
+			res->level = gs;
+	}
 	for (i = 0; i < res->nlines; i++) {
 		struct an_line *l = &res->lines[i];
 		const struct line_test *t = &p->tests[i];

@@ -9,7 +9,8 @@
  * something shows is how false alarms are made: alpha is spent over the
  * looks (a Lan-DeMets spending function of the Pocock type, an_alpha_spent)
  * with the information fraction t = repetitions / the most the budget
- * allows, and each look judges at what it adds, so the looks together
+ * allows, and each look judges at its group-sequential boundary (the
+ * analyzer's an_gs_level() from the looks' ts), so the looks together
  * stay within alpha. A comparison decided at a look keeps that look's
  * level and repetitions (the manifest's "sequential" record), however many
  * more rounds its baseline runs for others.
@@ -40,12 +41,17 @@ static int scen_index(const struct runner *r, const char *name)
 	return -1;
 }
 
-/* The spent level of the look with t, appended to the record. */
-static void add_look(cJSON *seq, unsigned int reps, double level)
+/*
+ * A look appended to the record: its repetitions, its information
+ * fraction t and the increment of alpha it spends (the analyzer judges
+ * it at its group-sequential boundary, an_gs_level(), from the ts).
+ */
+static void add_look(cJSON *seq, unsigned int reps, double t, double level)
 {
 	cJSON *look = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(look, "repetitions", reps);
+	cJSON_AddNumberToObject(look, "t", t);
 	cJSON_AddNumberToObject(look, "level", level);
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(seq, "looks"),
 			     look);
@@ -177,7 +183,7 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 	cJSON_Delete(r->run.sequential);
 	r->run.sequential = seq;
 	spent = an_alpha_spent(alpha, reps / n_max);
-	add_look(seq, reps, spent);
+	add_look(seq, reps, reps / n_max, spent);
 	ret = look(r, &v, &n);
 	while (!ret && !stopsig_signal()) {
 		bool any = false;
@@ -204,7 +210,7 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 		/* The last look the budget allows spends what is left. */
 		left = budget - (runner_mono_now() - t0);
 		t = left < 2 * rep_s * active ? 1 : fmin(1, reps / n_max);
-		add_look(seq, reps, an_alpha_spent(alpha, t) - spent);
+		add_look(seq, reps, t, an_alpha_spent(alpha, t) - spent);
 		spent = an_alpha_spent(alpha, t);
 		ret = look(r, &v, &n);
 	}

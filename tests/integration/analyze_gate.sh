@@ -80,4 +80,14 @@ is "$(cmp_of inject100 .line_level)" "$(jq -n '0.02 / 2 / 2 / '"$(cmp_of inject1
 	"... at look 0's level"
 is "$(cmp_of hackbench .line_level)" "$(jq -n '0.01 / 2 / 2 / '"$(cmp_of hackbench .family)")" \
 	"... and one never stopped at the last look's"
+
+# A record with the looks' information fractions: each line is judged at its
+# group-sequential boundary, the first look's its increment, the last look
+# less strict than its increment and stricter than the whole share.
+seq='{"budget_s": 600, "max_repetitions": 10, "looks": [{"repetitions": 3, "t": 0.3, "level": 0.020774}, {"repetitions": 10, "t": 1, "level": 0.029226}], "stopped": {"inject100": {"look": 0, "baseline_repetitions": 3, "candidate_repetitions": 3}}}'
+run_with "$two | .sequential = $seq"
+check "with ts, look 0 is judged at its increment (the boundary's first)" -- test \
+	"$(jq -n "($(cmp_of inject100 .line_level) / (0.020774 / 2 / 2 / $(cmp_of inject100 .family)) - 1) | fabs < 1e-3")" = true
+check "... the last look at its boundary: above its increment, below the share" -- test \
+	"$(jq -n "$(cmp_of hackbench .line_level) as \$l | (0.029226 / 2 / 2 / $(cmp_of hackbench .family)) < \$l and \$l < (0.05 / 2 / 2 / $(cmp_of hackbench .family))")" = true
 done_testing

@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "analyze/analyze.h"
 #include "analyze/analyze_hist.h"
@@ -205,10 +208,56 @@ static void test_shared_outliers(void **state)
 	assert_true(out[3] && out[6]);
 }
 
+/*
+ * Group-sequential boundaries (analyze_gs.c): five equally spaced looks
+ * at one-sided 0.025 give the published Lan-DeMets Pocock-type boundaries
+ * (Jennison and Turnbull: z = 2.438, 2.427, 2.408, 2.393, 2.384), never a
+ * level below the look's increment; simulated Brownian paths cross them in
+ * 2.5 % (within 4 standard errors of 400,000 paths); bad schedules are
+ * refused.
+ */
+static void test_gs_boundaries(void **state)
+{
+	static const double z[] = { 2.438, 2.427, 2.408, 2.393, 2.384 };
+	double t[5], lv[5], bad[2] = { 0.6, 0.3 };
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	long crossed = 0, n = 400000, i;
+	size_t k;
+
+	(void)state;
+	assert_non_null(r);
+	for (k = 0; k < 5; k++)
+		t[k] = (k + 1) / 5.0;
+	for (k = 0; k < 5; k++) {
+		lv[k] = an_gs_level(0.025, t, k + 1);
+		near(gsl_cdf_ugaussian_Qinv(lv[k]), z[k], 2e-3);
+		assert_true(lv[k] >= an_alpha_spent(0.025, t[k]) -
+				     (k ? an_alpha_spent(0.025, t[k - 1]) : 0));
+	}
+	for (i = 0; i < n; i++) {
+		double s = 0, tp = 0;
+
+		for (k = 0; k < 5; k++) {
+			s += gsl_ran_gaussian(r, sqrt(t[k] - tp));
+			tp = t[k];
+			if (s / sqrt(t[k]) > gsl_cdf_ugaussian_Qinv(lv[k])) {
+				crossed++;
+				break;
+			}
+		}
+	}
+	gsl_rng_free(r);
+	near((double)crossed / n, 0.025, 4 * sqrt(0.025 * 0.975 / n));
+	assert_true(isnan(an_gs_level(0.025, bad, 2)));
+	assert_true(isnan(an_gs_level(0.025, t, 0)));
+	assert_true(isnan(an_gs_level(0.7, t, 5)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_distributions),
+		cmocka_unit_test(test_gs_boundaries),
 		cmocka_unit_test(test_welch_paired),
 		cmocka_unit_test(test_sparse),
 		cmocka_unit_test(test_hist),
