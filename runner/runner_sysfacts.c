@@ -108,8 +108,8 @@ static cJSON *cpuidle_json(const struct sysfacts *sf)
 	int64_t us;
 	int i, cpu;
 
-	if (sf_read(sf, name, sizeof(name), SYS_CPU "/cpu%d/cpuidle/state0/name",
-		    sf->first))
+	if (sf_read(sf, name, sizeof(name),
+		    SYS_CPU "/cpu%d/cpuidle/state0/name", sf->first))
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	add_str(o, "driver", sf, SYS_CPU "/cpuidle/current_driver");
@@ -140,7 +140,7 @@ static cJSON *cpuidle_json(const struct sysfacts *sf)
 	return o;
 }
 
-/* ---- IRQ affinity --------------------------------------------------------- */
+/* ---- IRQ affinity -------------------------------------------------------- */
 
 /*
  * How many IRQs (of /proc/irq, by smp_affinity_list) may run on each
@@ -185,7 +185,7 @@ static cJSON *irq_json(const struct sysfacts *sf)
 	return o;
 }
 
-/* ---- memory, topology, firmware ------------------------------------------ */
+/* ---- memory, topology, firmware ----------------------------------------- */
 
 /* "always [madvise] never": the bracketed word, or null. */
 static cJSON *thp_json(const struct sysfacts *sf)
@@ -193,8 +193,11 @@ static cJSON *thp_json(const struct sysfacts *sf)
 	char buf[256], *open_p, *close_p;
 
 	if (sf_read(sf, buf, sizeof(buf),
-		    "sys/kernel/mm/transparent_hugepage/enabled") ||
-	    !(open_p = strchr(buf, '[')) || !(close_p = strchr(open_p, ']')))
+		    "sys/kernel/mm/transparent_hugepage/enabled"))
+		return cJSON_CreateNull();
+	open_p = strchr(buf, '[');
+	close_p = open_p ? strchr(open_p, ']') : NULL;
+	if (!close_p)
 		return cJSON_CreateNull();
 	*close_p = '\0';
 	return cJSON_CreateString(open_p + 1);
@@ -263,7 +266,8 @@ static cJSON *microcode_json(const struct sysfacts *sf)
 		next = strchr(p, '\n');
 		if (next)
 			*next++ = '\0';
-		if (strncmp(p, "microcode", 9) || !(val = strchr(p, ':')))
+		val = strchr(p, ':');
+		if (strncmp(p, "microcode", 9) || !val)
 			continue;
 		val = parse_strip(val + 1);
 		if (!*val)
@@ -282,8 +286,8 @@ cJSON *runner_sysfacts_record(const char *root)
 	if (!o)
 		return NULL;
 	online_cpus(&sf);
-	add_str(o, "clocksource", &sf,
-		"sys/devices/system/clocksource/clocksource0/current_clocksource");
+	add_str(o, "clocksource", &sf, "sys/devices/system/clocksource/"
+		"clocksource0/current_clocksource");
 	cJSON_AddItemToObject(o, "cpuidle", cpuidle_json(&sf));
 	add_int(o, "sched_rt_runtime_us", &sf,
 		"proc/sys/kernel/sched_rt_runtime_us");

@@ -127,7 +127,7 @@ static void test_planted(void **state)
 	plant("proc/irq/0/smp_affinity_list", "0-3\n");
 	plant("proc/irq/1/smp_affinity_list", "0-1\n");
 	plant("proc/irq/9/smp_affinity_list", "0-2\n");
-	plant("proc/irq/12/spurious", "count 0\n");	/* no affinity: out */
+	plant("proc/irq/12/spurious", "0\n");	/* no affinity: left out */
 	plant("proc/irq/default_smp_affinity", "f\n");	/* not an IRQ */
 	plant("sys/kernel/mm/transparent_hugepage/enabled",
 	      "always [madvise] never\n");
