@@ -57,11 +57,29 @@ struct an_system {
 	double scale;		/* --duration-scale; 0 unknown */
 	char clock[32];		/* "host", "icount:3" (an_system_clock) */
 	char clock_statement[320]; /* a lab run's; "" outside the lab */
+	/*
+	 * The manifest's "system" facts (runner/runner_sysfacts.h), each
+	 * as the header shows it, "absent" when the kernel had no such
+	 * interface. A manifest from before they were recorded has no
+	 * "system": @facts is false and every one of them is "".
+	 */
+	bool facts;
+	char machine[300];	/* DMI vendor and product, microcode */
+	char topology[300];	/* SMT, NUMA nodes and their CPUs */
+	char clocksource[64];
+	char cpuidle[600];	/* driver: states, exit latencies, disabled */
+	char rt_throttle[128];	/* sched_rt_runtime_us of _period_us */
+	char irqs[400];		/* how many IRQs may run on each CPU */
+	char thp[64];
+	/* isolcpus, nohz_full, stalld, tuned; "" when not recorded */
+	char isolation[400];
 };
 
 /* Fills @sys from a results directory's manifest.json (cJSON). */
 void an_system_from_manifest(const cJSON *m, const char *label,
 			     struct an_system *sys);
+/* Fills @sys's system facts and isolation from the manifest @m. */
+void an_system_facts(const cJSON *m, struct an_system *sys);
 /*
  * Latencies of different clocks are never compared: 0 when the @n
  * systems share one, else an error naming both and -EINVAL.
@@ -74,6 +92,7 @@ const char *an_system_preempt(const struct an_system *s, char *buf,
 const char *an_system_kernel(const struct an_system *s, char *buf,
 			     size_t len);
 /* The header's lines as "key: value" pairs, for every format. */
+#define AN_SYSTEM_ROWS	20	/* the most an_system_rows() gives */
 struct an_system_row {
 	const char *key;
 	char value[1100];

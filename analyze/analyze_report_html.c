@@ -119,7 +119,7 @@ static void html_verdicts(FILE *f, const struct an_report *r)
 /* The machine, kernel and tools of every run: what a number depends on. */
 static void html_system(FILE *f, const struct an_report *r)
 {
-	struct an_system_row rows[10];
+	struct an_system_row rows[AN_SYSTEM_ROWS];
 	size_t i, k, n;
 
 	if (!r->nsystems)
@@ -128,7 +128,7 @@ static void html_system(FILE *f, const struct an_report *r)
 	for (i = 0; i < r->nsystems; i++) {
 		const struct an_system *s = &r->systems[i];
 
-		n = an_system_rows(s, rows, 10);
+		n = an_system_rows(s, rows, AN_SYSTEM_ROWS);
 		if (s->label[0]) {
 			fprintf(f, "<h3>");
 			esc(f, s->label);

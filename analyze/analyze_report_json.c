@@ -333,6 +333,24 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	return o;
 }
 
+/* The header's system facts; null for a run that did not record them. */
+static cJSON *facts_json(const struct an_system *s)
+{
+	cJSON *o;
+
+	if (!s->facts)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "machine", s->machine);
+	cJSON_AddStringToObject(o, "topology", s->topology);
+	cJSON_AddStringToObject(o, "clocksource", s->clocksource);
+	cJSON_AddStringToObject(o, "cpuidle", s->cpuidle);
+	cJSON_AddStringToObject(o, "rt_throttle", s->rt_throttle);
+	cJSON_AddStringToObject(o, "irqs", s->irqs);
+	cJSON_AddStringToObject(o, "thp", s->thp);
+	return o;
+}
+
 static cJSON *system_json(const struct an_system *s)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -353,6 +371,11 @@ static cJSON *system_json(const struct an_system *s)
 	cJSON_AddStringToObject(o, "suite_sha256", s->suite_sha256);
 	cJSON_AddStringToObject(o, "clock", s->clock);
 	cJSON_AddStringToObject(o, "clock_statement", s->clock_statement);
+	cJSON_AddItemToObject(o, "facts", facts_json(s));
+	if (s->isolation[0])
+		cJSON_AddStringToObject(o, "isolation", s->isolation);
+	else
+		cJSON_AddNullToObject(o, "isolation");
 	return o;
 }
 

@@ -137,6 +137,22 @@ static void property(FILE *f, const char *name, const char *value)
 	fprintf(f, "\"/>\n");
 }
 
+/* The system facts, as the reports' header words them, when recorded. */
+static void junit_facts(FILE *f, const struct an_system *s)
+{
+	if (s->facts) {
+		property(f, "machine", s->machine);
+		property(f, "topology", s->topology);
+		property(f, "clocksource", s->clocksource);
+		property(f, "cpuidle", s->cpuidle);
+		property(f, "rt_throttle", s->rt_throttle);
+		property(f, "irqs", s->irqs);
+		property(f, "thp", s->thp);
+	}
+	if (s->isolation[0])
+		property(f, "isolation", s->isolation);
+}
+
 /* Kernel, preemption model, suite hash: what a CI reader filters on. */
 static void junit_properties(FILE *f, const struct an_report *r)
 {
@@ -159,6 +175,7 @@ static void junit_properties(FILE *f, const struct an_report *r)
 		property(f, "stress-ng", s->stress_ng);
 		property(f, "clock", s->clock_statement[0] ? s->clock : "");
 		property(f, "clock_statement", s->clock_statement);
+		junit_facts(f, s);
 	}
 	property(f, "rtgate", RTGATE_VERSION);
 	if (r->scale > 0) {

@@ -83,13 +83,13 @@ static void md_cmp(FILE *f, const struct an_cmp *c)
 
 static void md_system(FILE *f, const struct an_report *r)
 {
-	struct an_system_row rows[10];
+	struct an_system_row rows[AN_SYSTEM_ROWS];
 	size_t i, k, n;
 
 	for (i = 0; i < r->nsystems; i++) {
 		const struct an_system *s = &r->systems[i];
 
-		n = an_system_rows(s, rows, 10);
+		n = an_system_rows(s, rows, AN_SYSTEM_ROWS);
 		if (s->label[0])
 			fprintf(f, "**%s** (`%s`):\n\n", s->label, s->run_id);
 		for (k = 0; k < n; k++) {

@@ -49,6 +49,7 @@ void an_system_from_manifest(const cJSON *m, const char *label,
 	sys->scale = json_get_num(suite, "duration_scale", 0);
 	an_system_clock(m, sys->clock, sizeof(sys->clock),
 			sys->clock_statement, sizeof(sys->clock_statement));
+	an_system_facts(m, sys);
 }
 
 void an_system_clock(const cJSON *m, char *name, size_t nlen,
@@ -155,23 +156,37 @@ size_t an_system_rows(const struct an_system *s, struct an_system_row *rows,
 		    s->start_time, s->end_time[0] ? " .. " : "", s->end_time);
 	if (s->suite_sha256[0])
 		ROW("suite", "%s, sha256 %.16s", s->suite, s->suite_sha256);
+	if (s->facts) {
+		ROW("machine", "%s", s->machine);
+		ROW("topology", "%s", s->topology);
+		ROW("clocksource", "%s", s->clocksource);
+		ROW("cpuidle", "%s", s->cpuidle);
+		ROW("rt throttle", "%s", s->rt_throttle);
+		ROW("irqs", "%s", s->irqs);
+		ROW("thp", "%s", s->thp);
+	} else {
+		ROW("facts", "not recorded (a run from before rtgate "
+		    "recorded clocksource, cpuidle, IRQs and the rest)");
+	}
+	if (s->isolation[0])
+		ROW("isolation", "%s", s->isolation);
 #undef ROW
 	return n;
 }
 
 void an_report_system_txt(const struct an_report *r, FILE *f)
 {
-	struct an_system_row rows[10];
+	struct an_system_row rows[AN_SYSTEM_ROWS];
 	size_t i, k, n;
 
 	for (i = 0; i < r->nsystems; i++) {
 		const struct an_system *s = &r->systems[i];
 
-		n = an_system_rows(s, rows, 10);
+		n = an_system_rows(s, rows, AN_SYSTEM_ROWS);
 		if (s->label[0])
 			fprintf(f, "%s (%s):\n", s->label, s->run_id);
 		for (k = 0; k < n; k++)
-			fprintf(f, "%s%-10s %s\n", s->label[0] ? "  " : "",
+			fprintf(f, "%s%-11s %s\n", s->label[0] ? "  " : "",
 				rows[k].key, rows[k].value);
 	}
 }

@@ -17,6 +17,7 @@
 #include "kconfig.h"
 #include "rtpaths.h"
 #include "runner_env.h"
+#include "runner_sysfacts.h"
 #include "runner_util.h"
 #include "sha256.h"
 #include "toolrun.h"
@@ -377,6 +378,7 @@ cJSON *runner_env_record(const struct env_opts *opts)
 	cJSON_AddItemToObject(env, "host", host_json());
 	cJSON_AddItemToObject(env, "kernel", kernel_json(opts->debugfs));
 	cJSON_AddItemToObject(env, "environment", environment_json(opts));
+	cJSON_AddItemToObject(env, "system", runner_sysfacts_record(""));
 	cJSON_AddItemToObject(env, "tools", tools_json(opts->tools, opts->rtla, opts->rtla_aa));
 	return env;
 }

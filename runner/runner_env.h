@@ -28,7 +28,10 @@ struct env_opts {
 int runner_env_rtla_version(const char *path, unsigned int *major,
 			    unsigned int *minor);
 
-/* {"host": {...}, "kernel": {...}, "environment": {...}, "tools": {...}} */
+/*
+ * {"host": {...}, "kernel": {...}, "environment": {...}, "system": {...}
+ * (runner_sysfacts.h), "tools": {...}}
+ */
 cJSON *runner_env_record(const struct env_opts *opts);
 
 

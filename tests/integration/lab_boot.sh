@@ -26,6 +26,11 @@ if "$RTGATE" help | grep -q '^  run '; then
 	check "its manifest names the lab's kernel" -- \
 		grep -q '^debian-.*-rt-amd64$' <(jget "$man" .lab.kernel)
 	is "$(jget "$man" .kernel.preempt_rt)" true "the runner saw PREEMPT_RT"
+	# The system facts are read in the guest as on a host: every key,
+	# and QEMU's clocksource at least (docs/results.md, "system").
+	is "$(jget "$man" '.system | length')" 11 "the guest's system facts"
+	check "... its clocksource among them" -- \
+		test "$(jget "$man" '.system.clocksource')" != null
 	# Under TCG on a busy host a 3 s repetition may see a workload do
 	# nothing (hackbench: "reported no work done", INVALID by its expect
 	# line): that scenario still ran in the guest, which is what this test

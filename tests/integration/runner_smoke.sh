@@ -47,6 +47,36 @@ check "the preemption model recorded" -- \
 is "$(jget "$m" '.scenarios[0].reference.T | length')" 1 \
 	"idle's [reference] is copied"
 
+# The system facts (docs/results.md, "system"): every key, each as this
+# machine's kernel file says or null where it has none; and the header
+# of report.txt and report.json words them.
+is "$(jget "$m" '.system | keys | join(" ")')" \
+	"clocksource cpuidle dmi_product_name dmi_sys_vendor irq_affinity microcode numa sched_rt_period_us sched_rt_runtime_us smt_active thp" \
+	"the system facts: every key"
+fact() { cat "$1" 2>/dev/null || echo null; }
+is "$(jget "$m" .system.clocksource)" \
+	"$(fact /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
+	"the clocksource as sysfs says"
+is "$(jget "$m" .system.sched_rt_runtime_us)" \
+	"$(fact /proc/sys/kernel/sched_rt_runtime_us)" "sched_rt_runtime_us"
+is "$(jget "$m" .system.dmi_sys_vendor)" \
+	"$(fact /sys/class/dmi/id/sys_vendor)" "the DMI vendor, or null"
+if [ -d /proc/irq ]; then
+	is "$(jget "$m" '.system.irq_affinity.per_cpu | length')" \
+		"$(jget "$m" '.host.cpus_online')" \
+		"IRQ affinity: a count per online CPU"
+else
+	is "$(jget "$m" .system.irq_affinity)" null "no /proc/irq: null"
+fi
+check "report.txt shows the clocksource" -- grep -qx \
+	"clocksource *$(jget "$m" '.system.clocksource // "absent"')" \
+	"$dir/report.txt"
+check "report.txt shows the IRQs and isolation" -- bash -c \
+	"grep -q '^irqs ' '$dir/report.txt' && grep -q '^isolation .*stalld' '$dir/report.txt'"
+is "$(jget "$dir/report.json" '.systems[0].facts.clocksource')" \
+	"$(jget "$m" '.system.clocksource // "absent"')" \
+	"report.json: the clocksource"
+
 # The sched-features scenario: SKIPPED here (debugfs sched/ says EPERM).
 feat='.scenarios[] | select(.name == "no-hrtick")'
 if cat /sys/kernel/debug/sched/features >/dev/null 2>&1; then
