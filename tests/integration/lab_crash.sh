@@ -13,10 +13,22 @@ export RTGATE_OUT_DIR=$T/out
 export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$TOP/out/cache}
 jqe() { jq -e "$1" "$2" >/dev/null; }
 
-"$RTGATE" lab run --debian-kernel rt --timeout 10m --on-crash rerun \
-	--suite "$TOP/tests/fixtures/lab/crash.suite" --out "$T/results" \
-	>"$T/out.txt" 2>"$T/err"
-is $? 5 "a crashed guest: exit 5"
+# A boot takes ~15 s. About one boot in seven of a 2-vCPU guest under
+# multi-threaded TCG freezes on this VM (lab_timerlat.sh): the lab calls a
+# frozen guest a crash (hung) after --timeout, which is not the panic this
+# test plants. So a 2-minute timeout, and one more try when the first
+# boot froze instead of panicking, said in a diagnostic line.
+for try in 1 2; do
+	rm -rf "$T/results"
+	"$RTGATE" lab run --debian-kernel rt --timeout 2m --on-crash rerun \
+		--suite "$TOP/tests/fixtures/lab/crash.suite" --out "$T/results" \
+		>"$T/out.txt" 2>"$T/err"
+	rc=$?
+	c1=$(ls -d "$T"/results/*-lab-crash 2>/dev/null | head -1)
+	jq -e '.kind == "panic"' "$c1/crash.json" >/dev/null 2>&1 && break
+	diag "try $try: the first boot did not panic (exit $rc, $(jq -c '{kind, during}' "$c1/crash.json" 2>/dev/null)): a frozen TCG guest; trying again"
+done
+is $rc 5 "a crashed guest: exit 5"
 runs=$(ls -d "$T"/results/*-lab-crash 2>/dev/null | wc -l)
 is "$runs" 2 "two boots: the crash and its single-threaded re-run"
 first=$(ls -d "$T"/results/*-lab-crash | head -1)
