@@ -21,7 +21,7 @@ for a in "$@"; do
 done
 
 passed=0 failed=0 skipped=0
-failures=() skips=()
+failures=() skips=() failed_logs=()
 logdir=build/test-logs
 mkdir -p "$logdir"
 
@@ -36,7 +36,7 @@ selected() {
 
 # Runs one TAP program and folds its results into the totals.
 run_tap() {
-	local name=$1 limit=$2 log rc planned=0 seen=0 line
+	local name=$1 limit=$2 log rc planned=0 seen=0 line nfail=${#failures[@]}
 	shift 2
 	log=$logdir/$(basename "$name").log
 	local start=$SECONDS
@@ -64,6 +64,7 @@ run_tap() {
 	elif [ $rc -ne 0 ] && [ ${#failures[@]} -eq 0 ]; then
 		failed=$((failed + 1)); failures+=("$name: exited $rc")
 	fi
+	[ ${#failures[@]} -gt $nfail ] && failed_logs+=("$log")
 	printf '%-44s %4ds  %s\n' "$name" $((SECONDS - start)) \
 		"$(grep -c '^ok ' "$log") ok, $(grep -c '^not ok ' "$log") not ok"
 }
@@ -100,7 +101,15 @@ done
 echo
 for f in "${failures[@]}"; do echo "FAILED  $f"; done
 for s in "${skips[@]}"; do echo "SKIPPED $s"; done
-[ ${#failures[@]} -gt 0 ] && echo "(logs: $logdir/)"
+if [ ${#failures[@]} -gt 0 ]; then
+	# What a failing test said about itself, for a CI log that keeps
+	# only the tail: its last diagnostics, and the machine.
+	for l in "${failed_logs[@]}"; do
+		echo "--- $(basename "$l" .log): its last diagnostics"
+		grep '^#' "$l" | tail -8 | cut -c1-200
+	done
+	echo "(kernel $(uname -r), $(nproc) CPUs; logs: $logdir/)"
+fi
 summary="$passed passed, $failed failed"
 [ $skipped -gt 0 ] && summary="$summary, $skipped skipped"
 echo "$summary"

@@ -31,9 +31,25 @@ is "$(line default metric)" setparam.ns_per_call "default vs custom: judged on n
 # The signature, robust to neighbours: each scenario's cheapest round.
 lo_c=$(jq -s 'map(.ns_per_call_min) | min' "$dir"/default/*/setparam.json)
 lo_b=$(jq -s 'map(.ns_per_call_min) | min' "$dir"/custom/*/setparam.json)
-diag "cheapest rounds: default $lo_c ns/call, custom $lo_b"
+diag "cheapest rounds: default $lo_c ns/call, custom $lo_b ($(uname -r))"
+# A shared host can slow one scenario's every round (CI saw it once, no
+# numbers kept): then measure again, five interleaved pairs of 50,000
+# calls, before calling the kernel's signature gone.
+if ! awk -v b="$lo_b" -v c="$lo_c" 'BEGIN { exit !(c > 1.2 * b) }'; then
+	for i in 1 2 3 4 5; do
+		for p in default custom; do
+			"$TOP/bin/setparam" bench --profile $p --calls 50000 \
+				--warmups 1 --rounds 5 2>/dev/null | tail -1 |
+				jq -r --arg p $p '"\($p) \(.ns_per_call_min)"'
+		done
+	done >"$T/again"
+	diag "again: $(sort "$T/again" | paste -sd' ')"
+	lo_c=$(awk '$1 == "default" && (m == "" || $2 < m) { m = $2 } END { print m }' "$T/again")
+	lo_b=$(awk '$1 == "custom" && (m == "" || $2 < m) { m = $2 } END { print m }' "$T/again")
+	diag "cheapest of the second look: default $lo_c ns/call, custom $lo_b"
+fi
 check "default slice costs > 1.2x the custom control (the unpatched path)" -- \
-	awk -v b="$lo_b" -v c="$lo_c" 'BEGIN { exit !(c > 1.2 * b) }'
+	awk -v b="$lo_b" -v c="$lo_c" 'BEGIN { exit !(b > 0 && c > 1.2 * b) }'
 check "default vs custom: not IMPROVEMENT, SKIPPED or INVALID" -- \
 	grep -qE '^(REGRESSION|INCONCLUSIVE|NO CHANGE)$' <<<"$(verdict default)"
 check "verdict table: published 163 -> 619 ns" -- \
