@@ -23,7 +23,9 @@ const char *wl_bench_mode_name(enum wl_bench_mode mode)
 int wl_bench_parse(int argc, char *const argv[], const struct wl_opts *o,
 		   void *ctx, enum wl_bench_mode *mode)
 {
-	struct wl_opts each = { o->shortopts, o->longopts, o->one, NULL };
+	struct wl_opts each = {
+		o->shortopts, o->longopts, o->one, NULL, o->common_off,
+	};
 	int ret, idx = -1;
 
 	if (argc > 1 && argv[1][0] != '-') {
@@ -61,22 +63,33 @@ int wl_bench_opt(int c, const char *arg, const char *count_opt,
 		 struct wl_bench_opts *o)
 {
 	switch (c) {
-	case 'c':
-		return wl_opt_cpu("--cpu", arg, &o->cpu);
 	case 'n':
 	case 'W':
 	case 'r':
 		return bench_opt(c, arg, count_opt, o);
 	case 'R':
-		o->seen_load = true;
+		o->seen_rate = true;
 		return wl_opt_u64("--rate", arg, 0, 10000000, &o->rate);
-	case 'd':
-		o->seen_load = true;
-		return wl_opt_duration("--duration", arg, WL_DURATION_MAX_NS,
-				       &o->duration_ns);
 	default:
 		return -EINVAL;
 	}
+}
+
+int wl_bench_check_mode(enum wl_bench_mode mode, const struct wl_bench_opts *o,
+			const struct wl_common *co, const char *count_opt)
+{
+	bool seen_load = o->seen_rate || co->seen_duration;
+
+	if (mode == WL_MODE_BENCH && seen_load) {
+		pr_err("--rate/--duration: not an option of bench mode");
+		return -EINVAL;
+	}
+	if (mode == WL_MODE_LOAD && o->seen_bench) {
+		pr_err("%s/--warmups/--rounds: not an option of load mode",
+		       count_opt);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void wl_bench_init(struct wl_bench *b, unsigned int per_round,

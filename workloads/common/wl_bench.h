@@ -41,19 +41,18 @@ int wl_bench_parse(int argc, char *const argv[], const struct wl_opts *o,
 
 /*
  * The options every bench|load workload takes, same names and ranges:
- *   -c/--cpu N; bench: -n (operations per round, named by the workload),
- *   -W/--warmups N, -r/--rounds N; load: -R/--rate N, -d/--duration D.
- * Defaults are the workload's, set before parsing.
+ *   bench: -n (operations per round, named by the workload),
+ *   -W/--warmups N, -r/--rounds N; load: -R/--rate N and the common
+ *   -d/--duration D. The common --cpu too (struct wl_common). Defaults
+ *   are the workload's, set before parsing.
  */
 struct wl_bench_opts {
-	int cpu;
 	unsigned int per_round;
 	unsigned int warmups;
 	unsigned int rounds;
 	uint64_t rate;		/* load: per second, 0: flat out */
-	uint64_t duration_ns;	/* load: 0: until SIGTERM/SIGINT */
 	bool seen_bench;	/* -n, -W or -r given: bench mode only */
-	bool seen_load;		/* -R or -d given: load mode only */
+	bool seen_rate;		/* -R given: load mode only */
 };
 
 /*
@@ -63,6 +62,13 @@ struct wl_bench_opts {
  */
 int wl_bench_opt(int c, const char *arg, const char *count_opt,
 		 struct wl_bench_opts *o);
+
+/*
+ * Each option in its own mode: -EINVAL after a message naming the ones
+ * given to the other mode (count_opt as for wl_bench_opt()), else 0.
+ */
+int wl_bench_check_mode(enum wl_bench_mode mode, const struct wl_bench_opts *o,
+			const struct wl_common *co, const char *count_opt);
 
 struct wl_bench {
 	unsigned int per_round;	/* operations in a round */

@@ -8,6 +8,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "parse.h"
+#include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proto.h"
 
@@ -222,15 +223,52 @@ int wl_opt_choice(const char *opt, const char *arg,
 	return -EINVAL;
 }
 
+/* The value (short letter) the table gives the long option name; 0: none. */
+static int opt_val(const struct option *longopts, const char *name)
+{
+	const struct option *o;
+
+	for (o = longopts; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o->val;
+	return 0;
+}
+
+void wl_opt_common_init(struct wl_common *co)
+{
+	*co = (struct wl_common){ .cpu = wl_cpu_first_allowed() };
+}
+
+int wl_opt_take_common(int c, const struct option *longopts,
+		       struct wl_common *co, int *ret)
+{
+	if (c == opt_val(longopts, "cpu")) {
+		co->seen_cpu = true;
+		*ret = wl_opt_cpu("--cpu", optarg, &co->cpu);
+		return 1;
+	}
+	if (c == opt_val(longopts, "duration")) {
+		co->seen_duration = true;
+		*ret = wl_opt_duration("--duration", optarg,
+				       WL_DURATION_MAX_NS, &co->duration_ns);
+		return 1;
+	}
+	return 0;
+}
+
 int wl_opt_parse(int argc, char *const argv[], const struct wl_opts *o,
 		 void *ctx)
 {
+	struct wl_common *co = (struct wl_common *)((char *)ctx +
+						    o->common_off);
 	int c, ret;
 
+	wl_opt_common_init(co);
 	while ((c = wl_getopt(argc, argv, o->shortopts, o->longopts)) != -1) {
 		if (c == 'h')
 			return 1;
-		ret = o->one(c, ctx);
+		if (!wl_opt_take_common(c, o->longopts, co, &ret))
+			ret = o->one(c, ctx);
 		if (ret)
 			return ret;
 	}
@@ -245,4 +283,32 @@ int wl_opt_exit(int parsed, void (*usage)(FILE *f))
 		return WL_EXIT_USAGE;
 	usage(stdout);
 	return WL_EXIT_OK;
+}
+
+/* "-c, --cpu N" for a short letter, "    --cpu N" for a long-only one. */
+static void usage_line(FILE *f, const struct option *longopts,
+		       const char *name, const char *arg, const char *text)
+{
+	int val = opt_val(longopts, name);
+	char left[32];
+
+	if (!val)
+		return;
+	if (val < 128 && val != '?')
+		snprintf(left, sizeof(left), "-%c, --%s%s%s", val, name,
+			 arg ? " " : "", arg ? arg : "");
+	else
+		snprintf(left, sizeof(left), "    --%s%s%s", name,
+			 arg ? " " : "", arg ? arg : "");
+	fprintf(f, "  %-20s %s\n", left, text);
+}
+
+void wl_opt_usage_common(FILE *f, const struct option *longopts)
+{
+	usage_line(f, longopts, "cpu", "N",
+		   "pin to CPU N (default: the first allowed CPU)");
+	usage_line(f, longopts, "duration", "D",
+		   "stop after D (20, 20s, 500ms, 2m); default: never");
+	usage_line(f, longopts, "help", NULL, "this text");
+	fprintf(f, "  %-20s %s\n", "    --version", "print the version and exit");
 }

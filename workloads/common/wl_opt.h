@@ -10,6 +10,8 @@
 
 #include <getopt.h>
 #include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,22 +27,62 @@ int wl_getopt(int argc, char *const argv[], const char *shortopts,
 /* Rejects operands left after the options. */
 int wl_opt_no_operands(int argc, char *const argv[]);
 
+/*
+ * The options every workload spells the same way (workloads/README.md):
+ * --cpu N (one CPU), --duration D, --help, and --version (wl_getopt()
+ * answers it). A workload's table names them with these entries, its
+ * parameters hold one struct wl_common, and wl_opt_parse() takes them:
+ * the workload's own parse function never sees them. The short letter is
+ * the table's (extend-sched's -d is its --no-rseq, as in the seed's
+ * program; its --duration is -t).
+ */
+#define WL_OPT_CPU		{ "cpu", required_argument, NULL, 'c' }
+#define WL_OPT_DURATION		{ "duration", required_argument, NULL, 'd' }
+#define WL_OPT_HELP		{ "help", no_argument, NULL, 'h' }
+#define WL_OPT_END		{ NULL, 0, NULL, 0 }
+
+struct wl_common {
+	int cpu;		/* --cpu; default: the first allowed CPU */
+	uint64_t duration_ns;	/* --duration; 0: until SIGTERM/SIGINT */
+	bool seen_cpu;
+	bool seen_duration;
+};
+
 /* A workload's options: its tables, and how each option is taken. */
 struct wl_opts {
 	const char *shortopts;
 	const struct option *longopts;
-	int (*one)(int c, void *ctx);	/* each option but -h: 0 or -EINVAL */
+	int (*one)(int c, void *ctx);	/* each option but the common ones:
+					 * 0 or -EINVAL */
 	int (*check)(void *ctx);	/* all of them together, after the
 					 * last; NULL: nothing to check */
+	size_t common_off;		/* offsetof() its struct wl_common
+					 * in ctx */
 };
 
 /*
- * The whole option loop of a workload without a mode word: o->one(c, ctx)
- * for each option but -h, then no operands, then o->check(ctx). Returns 0,
- * 1 for -h/--help, or -EINVAL.
+ * The whole option loop of a workload without a mode word: the common
+ * options into its struct wl_common (defaults first), o->one(c, ctx) for
+ * each other option, then no operands, then o->check(ctx). Returns 0, 1
+ * for -h/--help, or -EINVAL.
  */
 int wl_opt_parse(int argc, char *const argv[], const struct wl_opts *o,
 		 void *ctx);
+
+/* For a workload with a loop of its own: the defaults, then each option. */
+void wl_opt_common_init(struct wl_common *co);
+/*
+ * 1 when c is one of the common options the table has: taken into co,
+ * *ret 0 or -EINVAL (after a message); 0 when it is the workload's own.
+ */
+int wl_opt_take_common(int c, const struct option *longopts,
+		       struct wl_common *co, int *ret);
+
+/*
+ * The --help lines of the common options the table has, in one wording
+ * for every workload; usage() prints its own options first, then these.
+ */
+void wl_opt_usage_common(FILE *f, const struct option *longopts);
 
 /*
  * main()'s exit for a parse result other than 0: 1 (--help) prints usage

@@ -21,6 +21,31 @@
 #define NAME	"extend-sched"
 #define US	1000ULL
 
+enum {
+	OPT_CS = 256, OPT_SLEEP, OPT_STEP, OPT_BSPIN, OPT_BSLEEP,
+	OPT_LNICE, OPT_BNICE, OPT_LPRIO, OPT_BPRIO, OPT_ABI,
+};
+
+static const struct option long_opts[] = {
+	{ "no-rseq", no_argument, NULL, 'd' },
+	{ "wait-extend", no_argument, NULL, 'w' },
+	{ "busy", required_argument, NULL, 'b' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "cs-us", required_argument, NULL, OPT_CS },
+	{ "sleep-us", required_argument, NULL, OPT_SLEEP },
+	{ "sleep-step-us", required_argument, NULL, OPT_STEP },
+	{ "busy-spin-us", required_argument, NULL, OPT_BSPIN },
+	{ "busy-sleep-us", required_argument, NULL, OPT_BSLEEP },
+	{ "lock-nice", required_argument, NULL, OPT_LNICE },
+	{ "busy-nice", required_argument, NULL, OPT_BNICE },
+	{ "lock-prio", required_argument, NULL, OPT_LPRIO },
+	{ "busy-prio", required_argument, NULL, OPT_BPRIO },
+	{ "duration", required_argument, NULL, 't' },
+	{ "abi", no_argument, NULL, OPT_ABI },
+	WL_OPT_HELP,
+	WL_OPT_END,
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -45,40 +70,15 @@ static void usage(FILE *f)
 "      --lock-prio N    SCHED_FIFO priority of the lock threads (default 0:\n"
 "                       SCHED_OTHER with --lock-nice)\n"
 "      --busy-prio N    SCHED_FIFO priority of the busy threads (default 0)\n"
-"  -t, --duration D     stop after D (20, 20s, 500ms, 2m); default: never\n"
-"      --abi            print the slice-extension ABI found as JSON, exit\n"
-"  -h, --help           this text\n"
+"      --abi            print the slice-extension ABI found as JSON, exit\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f,
 "\n"
 "ABIs: v5 (rseq flags bit 3/4, the V5/V6 series), linux-7.0 (prctl\n"
 "PR_RSEQ_SLICE_EXTENSION, rseq slice_ctrl), none. Without -d, a kernel\n"
 "with neither is exit 4 (the summary says abi \"none\").\n"
 "Exit: 0 done, 1 failed, 2 usage, 4 environment.\n");
 }
-
-enum {
-	OPT_CS = 256, OPT_SLEEP, OPT_STEP, OPT_BSPIN, OPT_BSLEEP,
-	OPT_LNICE, OPT_BNICE, OPT_LPRIO, OPT_BPRIO, OPT_ABI,
-};
-
-static const struct option long_opts[] = {
-	{ "no-rseq", no_argument, NULL, 'd' },
-	{ "wait-extend", no_argument, NULL, 'w' },
-	{ "busy", required_argument, NULL, 'b' },
-	{ "cpus", required_argument, NULL, 'c' },
-	{ "cs-us", required_argument, NULL, OPT_CS },
-	{ "sleep-us", required_argument, NULL, OPT_SLEEP },
-	{ "sleep-step-us", required_argument, NULL, OPT_STEP },
-	{ "busy-spin-us", required_argument, NULL, OPT_BSPIN },
-	{ "busy-sleep-us", required_argument, NULL, OPT_BSLEEP },
-	{ "lock-nice", required_argument, NULL, OPT_LNICE },
-	{ "busy-nice", required_argument, NULL, OPT_BNICE },
-	{ "lock-prio", required_argument, NULL, OPT_LPRIO },
-	{ "busy-prio", required_argument, NULL, OPT_BPRIO },
-	{ "duration", required_argument, NULL, 't' },
-	{ "abi", no_argument, NULL, OPT_ABI },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int opt_us(const char *opt, uint64_t min, uint64_t *ns)
 {
@@ -121,10 +121,6 @@ static int parse_one(int c, struct ext_params *p)
 		return wl_opt_uint("--lock-prio", optarg, 0, 99, &p->lock_prio);
 	case OPT_BPRIO:
 		return wl_opt_uint("--busy-prio", optarg, 0, 99, &p->busy_prio);
-	case 't':
-		return wl_opt_duration("--duration", optarg,
-				       86400ULL * 1000000000ULL,
-				       &p->duration_ns);
 	default:
 		return -EINVAL;
 	}
@@ -135,6 +131,7 @@ static int parse_args(int argc, char **argv, struct ext_params *p)
 {
 	int c, ret, abi_only = 0;
 
+	wl_opt_common_init(&p->co);
 	while ((c = wl_getopt(argc, argv, "dwb:c:t:h", long_opts)) != -1) {
 		if (c == 'h')
 			return 1;
@@ -142,7 +139,8 @@ static int parse_args(int argc, char **argv, struct ext_params *p)
 			abi_only = 1;
 			continue;
 		}
-		ret = parse_one(c, p);
+		if (!wl_opt_take_common(c, long_opts, &p->co, &ret))
+			ret = parse_one(c, p);
 		if (ret)
 			return ret;
 	}
@@ -270,7 +268,7 @@ int main(int argc, char **argv)
 	}
 	p.abi = p.no_rseq ? EXT_ABI_NONE : abi.abi;
 
-	deadline = p.duration_ns ? start + p.duration_ns : UINT64_MAX;
+	deadline = p.co.duration_ns ? start + p.co.duration_ns : UINT64_MAX;
 	ret = ext_run_start(&p, &run);
 	if (!ret) {
 		wait_warm(run, deadline);

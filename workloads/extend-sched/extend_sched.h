@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <stdint.h>
 
+#include "workloads/common/wl_opt.h"
 #include "workloads/extend-sched/extend_abi.h"
 
 struct ext_params {
@@ -25,8 +26,8 @@ struct ext_params {
 	unsigned int lock_prio, busy_prio;	/* SCHED_FIFO; 0: SCHED_OTHER */
 	int no_rseq;		/* -d: the control */
 	int wait_extend;	/* -w: request while waiting for the lock */
-	uint64_t duration_ns;
 	enum ext_abi abi;	/* what the lock threads use */
+	struct wl_common co;	/* --duration (-t) */
 };
 
 /* One lock thread's counts; summed at the end. */

@@ -32,10 +32,10 @@ struct hb_params {
 	unsigned int datasize;	/* 0: hackbench's default */
 	int threads;		/* -T instead of -P */
 	int pipe;		/* -p instead of socketpairs */
-	uint64_t duration_ns;	/* 0: until SIGTERM/SIGINT */
 	uint64_t max_runs;	/* 0: no limit */
 	const char *hackbench;
 	int verbose;
+	struct wl_common co;	/* --cpu, --duration */
 };
 
 struct hb_stats {
@@ -44,6 +44,24 @@ struct hb_stats {
 	uint64_t interrupted;	/* cut short by our stop */
 	double time_sum, time_min, time_max;
 	char last_error[128];
+};
+
+enum { OPT_HACKBENCH = 256 };
+
+static const struct option long_opts[] = {
+	{ "groups", required_argument, NULL, 'g' },
+	{ "loops", required_argument, NULL, 'l' },
+	{ "fds", required_argument, NULL, 'f' },
+	{ "datasize", required_argument, NULL, 's' },
+	{ "threads", no_argument, NULL, 'T' },
+	{ "processes", no_argument, NULL, 'P' },
+	{ "pipe", no_argument, NULL, 'p' },
+	WL_OPT_DURATION,
+	{ "runs", required_argument, NULL, 'n' },
+	{ "hackbench", required_argument, NULL, OPT_HACKBENCH },
+	{ "verbose", no_argument, NULL, 'v' },
+	WL_OPT_HELP,
+	WL_OPT_END,
 };
 
 static void usage(FILE *f)
@@ -60,35 +78,17 @@ static void usage(FILE *f)
 "  -T, --threads        threads instead of processes\n"
 "  -P, --processes      processes (default)\n"
 "  -p, --pipe           pipes instead of socketpairs\n"
-"  -d, --duration D     stop after D (20, 20s, 500ms, 2m); default: never\n"
 "  -n, --runs N         stop after N completed runs; default: no limit\n"
 "      --hackbench PATH the hackbench binary (default: hackbench in PATH)\n"
 "  -v, --verbose        copy all of hackbench's output to stderr (by\n"
-"                       default only its unexpected lines)\n"
-"  -h, --help           this text\n"
+"                       default only its unexpected lines)\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f,
 "\n"
 "Exit: 0 done, 1 hackbench failed %d times in a row, 2 usage,\n"
 "4 hackbench missing. Environment: RTGATE_READY_FD (workloads/README.md).\n",
 		MAX_FAILS_IN_ROW);
 }
-
-enum { OPT_HACKBENCH = 256 };
-
-static const struct option long_opts[] = {
-	{ "groups", required_argument, NULL, 'g' },
-	{ "loops", required_argument, NULL, 'l' },
-	{ "fds", required_argument, NULL, 'f' },
-	{ "datasize", required_argument, NULL, 's' },
-	{ "threads", no_argument, NULL, 'T' },
-	{ "processes", no_argument, NULL, 'P' },
-	{ "pipe", no_argument, NULL, 'p' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "runs", required_argument, NULL, 'n' },
-	{ "hackbench", required_argument, NULL, OPT_HACKBENCH },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_one(int c, void *ctx)
 {
@@ -111,9 +111,6 @@ static int parse_one(int c, void *ctx)
 	case 'p':
 		p->pipe = 1;
 		return 0;
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       WL_DURATION_MAX_NS, &p->duration_ns);
 	case 'n':
 		return wl_opt_u64("--runs", optarg, 1, UINT32_MAX,
 				  &p->max_runs);
@@ -130,6 +127,7 @@ static int parse_one(int c, void *ctx)
 
 static const struct wl_opts opts = {
 	"g:l:f:s:TPpd:n:vh", long_opts, parse_one, NULL,
+	offsetof(struct hb_params, co),
 };
 
 /* Accounts one "Time: 1.234" line of hackbench's output. */
@@ -311,7 +309,7 @@ int main(int argc, char **argv)
 		return WL_EXIT_ENVIRONMENT;
 
 	start = wl_now_ns();
-	if (wl_stop_after(p.duration_ns))
+	if (wl_stop_after(p.co.duration_ns))
 		return WL_EXIT_ENVIRONMENT;
 	while (!wl_stopping()) {
 		uint64_t before = st.failures;

@@ -38,14 +38,13 @@
 #define DRAIN_NS	200000000ULL	/* read the trace every 200 ms */
 
 struct hogs_params {
-	int cpu;
 	unsigned int hogs;
 	int nice;
 	uint64_t period_ns;	/* the sleeper's */
 	uint64_t work_ns;	/* its busy time per wake-up */
 	uint64_t threshold_ns;
-	uint64_t duration_ns;	/* 0: until SIGTERM/SIGINT */
 	bool trace;
+	struct wl_common co;	/* --cpu, --duration */
 };
 
 struct hog {
@@ -74,6 +73,21 @@ struct hogs {
 	char trace_why[256];
 };
 
+enum { OPT_NICE = 256, OPT_NO_TRACE };
+
+static const struct option long_opts[] = {
+	WL_OPT_CPU,
+	{ "hogs", required_argument, NULL, 'n' },
+	{ "nice", required_argument, NULL, OPT_NICE },
+	{ "sleeper-period-us", required_argument, NULL, 'p' },
+	{ "sleeper-work-us", required_argument, NULL, 'w' },
+	{ "threshold-us", required_argument, NULL, 't' },
+	WL_OPT_DURATION,
+	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	WL_OPT_HELP,
+	WL_OPT_END,
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -82,43 +96,27 @@ static void usage(FILE *f)
 "hrtick thread's setup). Reports how long each CPU-bound task ran between\n"
 "switches, from sched_switch events in rtgate's own tracefs instance.\n"
 "\n"
-"  -c, --cpu N              CPU (default: the first allowed CPU)\n"
-"  -n, --hogs N             CPU-bound tasks, 1..8 (default 2)\n"
-"      --nice N             their nice value and the sleeper's (default 0)\n"
-"  -p, --sleeper-period-us P  the sleeper wakes every P us (default 1000)\n"
-"  -w, --sleeper-work-us W  and is busy W us each time (default 50)\n"
-"  -t, --threshold-us T     count slices longer than T us (default 4000)\n"
-"  -d, --duration D         stop after D (10, 10s, 2m); default: never\n"
-"      --no-trace           no tracing: the load only, no metric\n"
-"  -h, --help               this text\n"
+"  -n, --hogs N         CPU-bound tasks, 1..8 (default 2)\n"
+"      --nice N         their nice value and the sleeper's (default 0)\n"
+"  -p, --sleeper-period-us P\n"
+"                       the sleeper wakes every P us (default 1000)\n"
+"  -w, --sleeper-work-us W\n"
+"                       and is busy W us each time (default 50)\n"
+"  -t, --threshold-us T count slices longer than T us (default 4000)\n"
+"      --no-trace       no tracing: the load only, no metric\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f,
 "\n"
 "The runner sets HRTICK and base_slice_ns (3 ms in the thread). Tracing\n"
 "needs root; without it the summary says \"tracing\":\"unavailable\" and\n"
 "has no runtime metric. Exit: 0 done, 1 failed, 2 usage, 4 environment.\n");
 }
 
-enum { OPT_NICE = 256, OPT_NO_TRACE };
-
-static const struct option long_opts[] = {
-	{ "cpu", required_argument, NULL, 'c' },
-	{ "hogs", required_argument, NULL, 'n' },
-	{ "nice", required_argument, NULL, OPT_NICE },
-	{ "sleeper-period-us", required_argument, NULL, 'p' },
-	{ "sleeper-work-us", required_argument, NULL, 'w' },
-	{ "threshold-us", required_argument, NULL, 't' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int parse_one(int c, void *ctx)
 {
 	struct hogs_params *p = ctx;
 
 	switch (c) {
-	case 'c':
-		return wl_opt_cpu("--cpu", optarg, &p->cpu);
 	case 'n':
 		return wl_opt_uint("--hogs", optarg, 1, MAX_HOGS, &p->hogs);
 	case OPT_NICE:
@@ -132,9 +130,6 @@ static int parse_one(int c, void *ctx)
 	case 't':
 		return wl_opt_us("--threshold-us", optarg, 1, 10000000,
 				 &p->threshold_ns);
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       WL_DURATION_MAX_NS, &p->duration_ns);
 	case OPT_NO_TRACE:
 		p->trace = false;
 		return 0;
@@ -159,6 +154,7 @@ static int check_params(void *ctx)
 
 static const struct wl_opts opts = {
 	"c:n:p:w:t:d:h", long_opts, parse_one, check_params,
+	offsetof(struct hogs_params, co),
 };
 
 /* The calling thread: on the CPU, SCHED_OTHER at the given nice. */
@@ -197,7 +193,7 @@ static void *hog_thread(void *arg)
 	struct hog *hog = a->hog;
 	unsigned long long n = 0;
 
-	hog->error = make_fair_on_cpu(a->h->p->cpu, a->h->p->nice);
+	hog->error = make_fair_on_cpu(a->h->p->co.cpu, a->h->p->nice);
 	atomic_store(&hog->tid, gettid());
 	if (hog->error)
 		return NULL;
@@ -228,7 +224,7 @@ static void *sleeper_thread(void *arg)
 	uint64_t next;
 	struct timespec ts;
 
-	sl->error = make_fair_on_cpu(h->p->cpu, h->p->nice);
+	sl->error = make_fair_on_cpu(h->p->co.cpu, h->p->nice);
 	atomic_store(&sl->tid, gettid());
 	if (sl->error)
 		return NULL;
@@ -310,7 +306,7 @@ static void start_tracing(struct hogs *h)
 	if (trace_available(h->trace_why, sizeof(h->trace_why)))
 		return;
 	CPU_ZERO(&cpus);
-	CPU_SET(h->p->cpu, &cpus);
+	CPU_SET(h->p->co.cpu, &cpus);
 	tp.cpus = &cpus;
 	if (trace_session_init(&h->session, &tp)) {
 		snprintf(h->trace_why, sizeof(h->trace_why),
@@ -336,7 +332,7 @@ static void drain(struct hogs *h)
 
 static void run(struct hogs *h)
 {
-	uint64_t end = h->p->duration_ns ? wl_now_ns() + h->p->duration_ns :
+	uint64_t end = h->p->co.duration_ns ? wl_now_ns() + h->p->co.duration_ns :
 					   0;
 	uint64_t now, wait;
 
@@ -438,7 +434,7 @@ static int print_summary(struct hogs *h, double duration_s)
 	s = wl_summary_new(NAME, &work);
 	if (!s)
 		return -ENOMEM;
-	wl_summary_u64(s, "cpu", p->cpu);
+	wl_summary_u64(s, "cpu", p->co.cpu);
 	wl_summary_u64(s, "hogs", p->hogs);
 	wl_summary_num(s, "nice", p->nice, 0);
 	wl_summary_u64(s, "hog_loops", loops);
@@ -467,7 +463,6 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.cpu = wl_cpu_first_allowed();
 	ret = wl_opt_parse(argc, argv, &opts, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
@@ -475,12 +470,12 @@ int main(int argc, char **argv)
 	ret = start_threads(&h);
 	if (ret) {
 		pr_err("cannot place the tasks on CPU %d as nice %d fair tasks:"
-		       " %s", p.cpu, p.nice, strerror(-ret));
+		       " %s", p.co.cpu, p.nice, strerror(-ret));
 		stop_all(&h);
 		return ret == -EPERM || ret == -EACCES ? WL_EXIT_ENVIRONMENT :
 							 WL_EXIT_FAILURE;
 	}
-	leave_cpu(p.cpu);
+	leave_cpu(p.co.cpu);
 	start_tracing(&h);
 	if (!h.tracing)
 		pr_warn("tracing unavailable (%s): no runtime metric",

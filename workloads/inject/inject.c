@@ -33,16 +33,15 @@
 #define TOLERANCE	0.10	/* a spin "on width" is within 10 % */
 
 struct inject_params {
-	int cpu;
 	unsigned int prio;
 	uint64_t width_ns;
 	uint64_t period_ns;
 	uint64_t jitter_ns;
 	int jitter_set;
-	uint64_t duration_ns;	/* 0: until SIGTERM/SIGINT */
 	uint64_t max_spins;	/* 0: no limit */
 	uint64_t seed;
 	int seed_set;
+	struct wl_common co;	/* --cpu, --duration */
 };
 
 struct inject_stats {
@@ -60,6 +59,21 @@ struct inject {
 	struct trace_marker mk;	/* the runner's trace, when it traces */
 };
 
+enum { OPT_PRIO = 256, OPT_SEED };
+
+static const struct option long_opts[] = {
+	WL_OPT_CPU,
+	{ "width-us", required_argument, NULL, 'w' },
+	{ "period-us", required_argument, NULL, 'p' },
+	{ "jitter-us", required_argument, NULL, 'j' },
+	{ "prio", required_argument, NULL, OPT_PRIO },
+	WL_OPT_DURATION,
+	{ "spins", required_argument, NULL, 'n' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	WL_OPT_HELP,
+	WL_OPT_END,
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -69,42 +83,24 @@ static void usage(FILE *f)
 "for cyclictest to see. Runs until SIGTERM/SIGINT, --duration or --spins;\n"
 "prints a one-line JSON summary with the widths it really spun.\n"
 "\n"
-"  -c, --cpu N          CPU to spin on (default: the first allowed CPU)\n"
 "  -w, --width-us W     spin width in us (default 100)\n"
 "  -p, --period-us P    mean period in us (default 7919, a prime)\n"
 "  -j, --jitter-us J    period drawn from [P-J, P+J] (default P/10)\n"
 "      --prio N         SCHED_FIFO priority 1..99 (default 99)\n"
-"  -d, --duration D     stop after D (20, 20s, 500ms, 2m); default: never\n"
 "  -n, --spins N        stop after N spins\n"
-"      --seed N         seed of the period jitter (default: from the clock)\n"
-"  -h, --help           this text\n"
+"      --seed N         seed of the period jitter (default: from the clock)\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f,
 "\n"
 "Needs root (or CAP_SYS_NICE and RLIMIT_RTPRIO) for SCHED_FIFO: exit 4\n"
 "without. Exit: 0 done, 1 failed, 2 usage, 4 environment.\n");
 }
-
-enum { OPT_PRIO = 256, OPT_SEED };
-
-static const struct option long_opts[] = {
-	{ "cpu", required_argument, NULL, 'c' },
-	{ "width-us", required_argument, NULL, 'w' },
-	{ "period-us", required_argument, NULL, 'p' },
-	{ "jitter-us", required_argument, NULL, 'j' },
-	{ "prio", required_argument, NULL, OPT_PRIO },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "spins", required_argument, NULL, 'n' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_one(int c, void *ctx)
 {
 	struct inject_params *p = ctx;
 
 	switch (c) {
-	case 'c':
-		return wl_opt_cpu("--cpu", optarg, &p->cpu);
 	case 'w':
 		return wl_opt_us("--width-us", optarg, 1, 1000000,
 				 &p->width_ns);
@@ -117,9 +113,6 @@ static int parse_one(int c, void *ctx)
 				 &p->jitter_ns);
 	case OPT_PRIO:
 		return wl_opt_uint("--prio", optarg, 1, 99, &p->prio);
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       WL_DURATION_MAX_NS, &p->duration_ns);
 	case 'n':
 		return wl_opt_u64("--spins", optarg, 1, UINT32_MAX,
 				  &p->max_spins);
@@ -151,6 +144,7 @@ static int check_params(void *ctx)
 
 static const struct wl_opts opts = {
 	"c:w:p:j:d:n:h", long_opts, parse_one, check_params,
+	offsetof(struct inject_params, co),
 };
 
 /* xorshift64*: a period jitter, not cryptography. */
@@ -206,7 +200,7 @@ static void spin(struct inject *in)
 	in->st.spins++;
 	/* After the spin, so that the write does not widen it. */
 	trace_marker_printf(&in->mk, "inject: spun %llu us on CPU %d",
-			    (unsigned long long)(w / 1000), in->p->cpu);
+			    (unsigned long long)(w / 1000), in->p->co.cpu);
 }
 
 static void ns_to_ts(uint64_t ns, struct timespec *ts)
@@ -266,7 +260,7 @@ static int start_spinner(struct inject *in, pthread_t *tid)
 	int ret;
 
 	CPU_ZERO(&set);
-	CPU_SET(in->p->cpu, &set);
+	CPU_SET(in->p->co.cpu, &set);
 	pthread_attr_init(&attr);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
@@ -280,7 +274,7 @@ static int start_spinner(struct inject *in, pthread_t *tid)
 		return -EPERM;
 	}
 	if (ret) {
-		pr_err("cannot start the spinner on CPU %d: %s", in->p->cpu,
+		pr_err("cannot start the spinner on CPU %d: %s", in->p->co.cpu,
 		       strerror(ret));
 		return -ret;
 	}
@@ -301,7 +295,7 @@ static int print_summary(const struct inject *in, double duration_s)
 
 	if (!s)
 		return -ENOMEM;
-	wl_summary_u64(s, "cpu", p->cpu);
+	wl_summary_u64(s, "cpu", p->co.cpu);
 	wl_summary_u64(s, "prio", p->prio);
 	wl_summary_str(s, "policy", "fifo");
 	wl_summary_num(s, "width_us", p->width_ns / 1e3, 3);
@@ -337,7 +331,6 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.cpu = wl_cpu_first_allowed();
 	ret = wl_opt_parse(argc, argv, &opts, &p);
 	if (ret)
 		return wl_opt_exit(ret, usage);
@@ -357,7 +350,7 @@ int main(int argc, char **argv)
 		trace_marker_close(&in.mk);
 		return ret == -EPERM ? WL_EXIT_ENVIRONMENT : WL_EXIT_FAILURE;
 	}
-	wl_run_for(p.duration_ns);
+	wl_run_for(p.co.duration_ns);
 	pthread_join(tid, NULL);
 	trace_marker_close(&in.mk);
 	if (print_summary(&in, wl_elapsed_s(start, wl_now_ns())))

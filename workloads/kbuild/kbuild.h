@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "workloads/common/wl_opt.h"
+
 #define KB_DEFAULT_TARBALL	"/usr/src/linux-source-6.12.tar.xz"
 
 enum kb_source { KB_AUTO, KB_TREE, KB_SYNTHETIC };
@@ -28,10 +30,10 @@ struct kb_params {
 	const char *target;	/* NULL: make's default */
 	const char *config;	/* defconfig, tinyconfig … */
 	int nice;
-	uint64_t duration_ns;
 	uint64_t max_rounds;
 	int prepare_only;	/* --prepare: extract and exit */
 	int verbose;
+	struct wl_common co;	/* --duration */
 };
 
 /* What make compiled, from its quiet-mode lines ("  CC      init/main.o"). */

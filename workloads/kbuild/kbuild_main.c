@@ -39,6 +39,30 @@ struct kb_run {
 	char last_error[128];
 };
 
+enum {
+	OPT_SOURCE = 256, OPT_TARBALL, OPT_CACHE, OPT_PREPARE, OPT_TARGET,
+	OPT_CONFIG, OPT_NICE, OPT_JOBS_PER_CPU,
+};
+
+static const struct option long_opts[] = {
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "tree", required_argument, NULL, 'T' },
+	{ "tarball", required_argument, NULL, OPT_TARBALL },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "prepare", no_argument, NULL, OPT_PREPARE },
+	{ "out", required_argument, NULL, 'o' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "jobs-per-cpu", required_argument, NULL, OPT_JOBS_PER_CPU },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "nice", required_argument, NULL, OPT_NICE },
+	WL_OPT_DURATION,
+	{ "rounds", required_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	WL_OPT_HELP,
+	WL_OPT_END,
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -64,38 +88,14 @@ static void usage(FILE *f)
 "      --target T       make target (default: make's default, all)\n"
 "      --config T       the config target run first (default defconfig)\n"
 "      --nice N         run make at nice N (default 0)\n"
-"  -d, --duration D     stop after D (20, 20s, 2m); default: never\n"
 "  -n, --rounds N       stop after N completed rounds\n"
-"  -v, --verbose        copy make's output to stderr\n"
-"  -h, --help           this text\n"
+"  -v, --verbose        copy make's output to stderr\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f,
 "\n"
 "Exit: 0 done, 1 the build failed %d times in a row, 2 usage,\n"
 "4 no tree (--source tree) or no make/compiler.\n", MAX_FAILS_IN_ROW);
 }
-
-enum {
-	OPT_SOURCE = 256, OPT_TARBALL, OPT_CACHE, OPT_PREPARE, OPT_TARGET,
-	OPT_CONFIG, OPT_NICE, OPT_JOBS_PER_CPU,
-};
-
-static const struct option long_opts[] = {
-	{ "source", required_argument, NULL, OPT_SOURCE },
-	{ "tree", required_argument, NULL, 'T' },
-	{ "tarball", required_argument, NULL, OPT_TARBALL },
-	{ "cache", required_argument, NULL, OPT_CACHE },
-	{ "prepare", no_argument, NULL, OPT_PREPARE },
-	{ "out", required_argument, NULL, 'o' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "jobs-per-cpu", required_argument, NULL, OPT_JOBS_PER_CPU },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "nice", required_argument, NULL, OPT_NICE },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "rounds", required_argument, NULL, 'n' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* make targets: letters, digits, '_', '-', '.', '/'; never an option. */
 static int check_word(const char *opt, const char *arg, const char *suffix)
@@ -154,9 +154,6 @@ static int parse_one(int c, void *ctx)
 		return check_word("--config", optarg, "config");
 	case OPT_NICE:
 		return wl_opt_int("--nice", optarg, -20, 19, &p->nice);
-	case 'd':
-		return wl_opt_duration("--duration", optarg,
-				       WL_DURATION_MAX_NS, &p->duration_ns);
 	case 'n':
 		return wl_opt_u64("--rounds", optarg, 1, UINT32_MAX,
 				  &p->max_rounds);
@@ -189,6 +186,7 @@ static int check_params(void *ctx)
 
 static const struct wl_opts opts = {
 	"T:o:j:d:n:vh", long_opts, parse_one, check_params,
+	offsetof(struct kb_params, co),
 };
 
 static void default_cache(struct kb_params *p)
@@ -475,7 +473,7 @@ int main(int argc, char **argv)
 		return WL_EXIT_ENVIRONMENT;
 
 	start = wl_now_ns();
-	if (wl_stop_after(p.duration_ns))
+	if (wl_stop_after(p.co.duration_ns))
 		return WL_EXIT_ENVIRONMENT;
 	code = resolve_source(&p, &r);
 	if (code >= 0)

@@ -36,6 +36,7 @@ struct sp_params {
 	uint64_t slice_ns;	/* custom profile */
 	int slice_set;
 	struct wl_bench_opts bl;	/* per_round: calls */
+	struct wl_common co;
 };
 
 struct sp_run {
@@ -48,6 +49,21 @@ struct sp_run {
 	struct wl_pace pace;
 	const char *verify_error;	/* what changed, or NULL */
 	int restored;
+};
+
+enum { OPT_SLICE = 256 };
+
+static const struct option long_opts[] = {
+	{ "profile", required_argument, NULL, 'p' },
+	{ "slice-us", required_argument, NULL, OPT_SLICE },
+	WL_OPT_CPU,
+	{ "calls", required_argument, NULL, 'n' },
+	{ "warmups", required_argument, NULL, 'W' },
+	{ "rounds", required_argument, NULL, 'r' },
+	{ "rate", required_argument, NULL, 'R' },
+	WL_OPT_DURATION,
+	WL_OPT_HELP,
+	WL_OPT_END,
 };
 
 static void usage(FILE *f)
@@ -63,34 +79,18 @@ static void usage(FILE *f)
 "                       sched_runtime 0 first); custom: a --slice-us slice\n"
 "                       set with sched_setattr (default: default)\n"
 "      --slice-us N     custom profile's slice in us (default 10000)\n"
-"  -c, --cpu N          pin to CPU N (default: the first allowed CPU)\n"
 "  -n, --calls N        bench: calls per round (default 500000)\n"
 "  -W, --warmups N      bench: warm-up rounds, not reported (default 3)\n"
 "  -r, --rounds N       bench: measured rounds (default 15)\n"
-"  -R, --rate N         load: calls per second, 0 = flat out (default 1000)\n"
-"  -d, --duration D     load: stop after D (20s, 500ms); default: never\n"
-"  -h, --help           this text\n"
-"\n"
+"  -R, --rate N         load: calls per second, 0 = flat out (default 1000)\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f, "\n"
+"--duration is load mode's.\n"
 "Policy, nice, slice and CPU are checked before and after; the default\n"
 "slice and the CPU affinity are restored on exit.\n"
 "Exit: 0 done, 1 a call failed or the state changed, 2 usage,\n"
 "4 not a SCHED_OTHER nice-0 task or no sched_setattr.\n");
 }
-
-enum { OPT_SLICE = 256 };
-
-static const struct option long_opts[] = {
-	{ "profile", required_argument, NULL, 'p' },
-	{ "slice-us", required_argument, NULL, OPT_SLICE },
-	{ "cpu", required_argument, NULL, 'c' },
-	{ "calls", required_argument, NULL, 'n' },
-	{ "warmups", required_argument, NULL, 'W' },
-	{ "rounds", required_argument, NULL, 'r' },
-	{ "rate", required_argument, NULL, 'R' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_one(int c, void *ctx)
 {
@@ -117,14 +117,8 @@ static int check_params(void *ctx)
 {
 	const struct sp_params *p = ctx;
 
-	if ((p->mode == WL_MODE_BENCH && p->bl.seen_load) ||
-	    (p->mode == WL_MODE_LOAD && p->bl.seen_bench)) {
-		pr_err("%s: not an option of %s mode",
-		       p->bl.seen_load ? "--rate/--duration" :
-				   "--calls/--warmups/--rounds",
-		       wl_bench_mode_name(p->mode));
+	if (wl_bench_check_mode(p->mode, &p->bl, &p->co, "--calls"))
 		return -EINVAL;
-	}
 	if (p->slice_set && p->profile != SP_CUSTOM) {
 		pr_err("--slice-us: only with --profile custom");
 		return -EINVAL;
@@ -134,6 +128,7 @@ static int check_params(void *ctx)
 
 static const struct wl_opts opts = {
 	"p:c:n:W:r:R:d:h", long_opts, parse_one, check_params,
+	offsetof(struct sp_params, co),
 };
 
 static inline void one_call(struct sp_run *r)
@@ -170,7 +165,7 @@ static void load_call(void *r)
 
 static int run_load(const struct sp_params *p, struct sp_run *r)
 {
-	wl_pace_run(&r->pace, p->bl.rate, p->bl.duration_ns, load_call, r);
+	wl_pace_run(&r->pace, p->bl.rate, p->co.duration_ns, load_call, r);
 	return 0;
 }
 
@@ -192,7 +187,7 @@ static int setup(const struct sp_params *p, struct sp_run *r)
 		       st.policy, st.nice);
 		return -EPERM;
 	}
-	ret = wl_cpu_pin(p->bl.cpu);
+	ret = wl_cpu_pin(p->co.cpu);
 	if (ret)
 		return ret;
 	ret = sp_set_slice(p->profile == SP_CUSTOM ? p->slice_ns : 0);
@@ -225,7 +220,7 @@ static void verify_and_restore(const struct sp_params *p, struct sp_run *r)
 		r->verify_error = "nice changed";
 	else if (r->after.slice_ns != r->before.slice_ns)
 		r->verify_error = "slice changed";
-	else if (r->after.cpu != p->bl.cpu || r->after.nr_allowed != 1)
+	else if (r->after.cpu != p->co.cpu || r->after.nr_allowed != 1)
 		r->verify_error = "CPU or affinity changed";
 	if (r->verify_error)
 		pr_err("state check after the calls: %s", r->verify_error);
@@ -256,7 +251,7 @@ static int print_summary(const struct sp_params *p, const struct sp_run *r,
 	wl_summary_str(s, "profile",
 		       p->profile == SP_CUSTOM ? "custom" : "default");
 	wl_summary_u64(s, "slice_ns", r->before.slice_ns);
-	wl_summary_u64(s, "cpu", p->bl.cpu);
+	wl_summary_u64(s, "cpu", p->co.cpu);
 	wl_summary_u64(s, "failures", r->failures);
 	if (r->failures)
 		wl_summary_str(s, "last_error", strerror(r->last_errno));
@@ -284,7 +279,6 @@ int main(int argc, char **argv)
 
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
-	p.bl.cpu = wl_cpu_first_allowed();
 	ret = wl_bench_parse(argc, argv, &opts, &p, &p.mode);
 	if (ret)
 		return wl_opt_exit(ret, usage);

@@ -39,9 +39,20 @@ struct stress_params {
 	int nr;
 	char **extra;			/* stress-ng options after "--" */
 	int nr_extra;
-	uint64_t duration_ns;
 	const char *stress_ng;
 	int verbose;
+	struct wl_common co;	/* --duration */
+};
+
+enum { OPT_STRESS_NG = 256 };
+
+static const struct option long_opts[] = {
+	{ "stressor", required_argument, NULL, 's' },
+	WL_OPT_DURATION,
+	{ "stress-ng", required_argument, NULL, OPT_STRESS_NG },
+	{ "verbose", no_argument, NULL, 'v' },
+	WL_OPT_HELP,
+	WL_OPT_END,
 };
 
 static void usage(FILE *f)
@@ -54,26 +65,15 @@ static void usage(FILE *f)
 "\n"
 "  -s, --stressor S[:N] a stress-ng stressor (cpu, vm, hdd, …) with N\n"
 "                       instances (default 1; 0 = one per CPU); repeatable\n"
-"  -d, --duration D     stop after D (20, 20s, 500ms, 2m); default: never\n"
 "      --stress-ng PATH the stress-ng binary (default: stress-ng in PATH)\n"
 "  -v, --verbose        copy all of stress-ng's output to stderr\n"
-"  -h, --help           this text\n"
-"  -- OPTIONS           passed to stress-ng as they are (e.g. --vm-bytes 64M)\n"
+"  -- OPTIONS           passed to stress-ng as they are (e.g. --vm-bytes 64M)\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f,
 "\n"
 "Exit: 0 done, 1 no work reported, 2 usage (an unknown stressor too),\n"
 "4 stress-ng missing.\n");
 }
-
-enum { OPT_STRESS_NG = 256 };
-
-static const struct option long_opts[] = {
-	{ "stressor", required_argument, NULL, 's' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "stress-ng", required_argument, NULL, OPT_STRESS_NG },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int add_stressor(struct stress_params *p, const char *arg)
 {
@@ -106,15 +106,16 @@ static int parse_args(int argc, char **argv, struct stress_params *p)
 {
 	int c, ret = 0;
 
+	wl_opt_common_init(&p->co);
 	while ((c = wl_getopt(argc, argv, "s:d:vh", long_opts)) != -1) {
+		if (wl_opt_take_common(c, long_opts, &p->co, &ret)) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (c) {
 		case 's':
 			ret = add_stressor(p, optarg);
-			break;
-		case 'd':
-			ret = wl_opt_duration("--duration", optarg,
-					      WL_DURATION_MAX_NS,
-					      &p->duration_ns);
 			break;
 		case OPT_STRESS_NG:
 			p->stress_ng = optarg;
@@ -397,7 +398,7 @@ int main(int argc, char **argv)
 		remove_dir(&r);
 		return WL_EXIT_ENVIRONMENT;
 	}
-	supervise(&p, &r, p.duration_ns ? start + p.duration_ns : UINT64_MAX);
+	supervise(&p, &r, p.co.duration_ns ? start + p.co.duration_ns : UINT64_MAX);
 	close(r.fd);
 	ret = stress_yaml_read(r.yaml, &rep, err, sizeof(err));
 	if (ret)

@@ -31,13 +31,13 @@
 #define NAME		"sysctl-read"
 #define VALUE_MAX	256
 
-
 struct sr_params {
 	enum wl_bench_mode mode;
 	char name[128];		/* dotted: kernel.sched_rt_period_us */
 	char path[PATH_MAX];
 	const char *expect;	/* NULL: the value read at start */
 	struct wl_bench_opts bl;	/* per_round: reads */
+	struct wl_common co;
 };
 
 struct sr_state {
@@ -48,6 +48,19 @@ struct sr_state {
 	uint64_t mismatches;
 	char last_bad[VALUE_MAX];
 	struct wl_bench bench;	/* ns/read of each measured round */
+};
+
+static const struct option long_opts[] = {
+	{ "sysctl", required_argument, NULL, 's' },
+	{ "expect", required_argument, NULL, 'e' },
+	WL_OPT_CPU,
+	{ "reads", required_argument, NULL, 'n' },
+	{ "warmups", required_argument, NULL, 'W' },
+	{ "rounds", required_argument, NULL, 'r' },
+	{ "rate", required_argument, NULL, 'R' },
+	WL_OPT_DURATION,
+	WL_OPT_HELP,
+	WL_OPT_END,
 };
 
 static void usage(FILE *f)
@@ -63,30 +76,16 @@ static void usage(FILE *f)
 "                       kernel/sched_rt_period_us form\n"
 "  -e, --expect VALUE   the value every read must return (default: the\n"
 "                       value read at start)\n"
-"  -c, --cpu N          pin to CPU N (default: the first allowed CPU)\n"
 "  -n, --reads N        bench: reads per round (default 4096)\n"
 "  -W, --warmups N      bench: warm-up rounds, not reported (default 3)\n"
 "  -r, --rounds N       bench: measured rounds (default 9)\n"
-"  -R, --rate N         load: reads per second, 0 = flat out (default 1000)\n"
-"  -d, --duration D     load: stop after D (20s, 500ms); default: never\n"
-"  -h, --help           this text\n"
-"\n"
+"  -R, --rate N         load: reads per second, 0 = flat out (default 1000)\n");
+	wl_opt_usage_common(f, long_opts);
+	fprintf(f, "\n"
+"--duration is load mode's.\n"
 "Exit: 0 done, 1 a read returned another value, 2 usage, 4 the file\n"
 "cannot be read.\n");
 }
-
-static const struct option long_opts[] = {
-	{ "sysctl", required_argument, NULL, 's' },
-	{ "expect", required_argument, NULL, 'e' },
-	{ "cpu", required_argument, NULL, 'c' },
-	{ "reads", required_argument, NULL, 'n' },
-	{ "warmups", required_argument, NULL, 'W' },
-	{ "rounds", required_argument, NULL, 'r' },
-	{ "rate", required_argument, NULL, 'R' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* kernel.sched_rt_period_us or kernel/sched_rt_period_us -> both forms. */
 static int set_sysctl(struct sr_params *p, const char *arg)
@@ -137,19 +136,12 @@ static int check_params(void *ctx)
 {
 	const struct sr_params *p = ctx;
 
-	if (p->mode == WL_MODE_BENCH && p->bl.seen_load) {
-		pr_err("--rate/--duration: only for load mode");
-		return -EINVAL;
-	}
-	if (p->mode == WL_MODE_LOAD && p->bl.seen_bench) {
-		pr_err("--reads/--warmups/--rounds: only for bench mode");
-		return -EINVAL;
-	}
-	return 0;
+	return wl_bench_check_mode(p->mode, &p->bl, &p->co, "--reads");
 }
 
 static const struct wl_opts opts = {
 	"s:e:c:n:W:r:R:d:h", long_opts, parse_one, check_params,
+	offsetof(struct sr_params, co),
 };
 
 /* Opens the file and fixes the value every read must return. */
@@ -226,7 +218,7 @@ static void load_read(void *s)
 static int run_load(const struct sr_params *p, struct sr_state *s,
 		    struct wl_pace *pace)
 {
-	wl_pace_run(pace, p->bl.rate, p->bl.duration_ns, load_read, s);
+	wl_pace_run(pace, p->bl.rate, p->co.duration_ns, load_read, s);
 	return 0;
 }
 
@@ -254,7 +246,7 @@ static int print_summary(const struct sr_params *p, const struct sr_state *s,
 	wl_summary_str(sum, "sysctl", p->name);
 	wl_summary_str(sum, "path", p->path);
 	wl_summary_str(sum, "value", value);
-	wl_summary_u64(sum, "cpu", p->bl.cpu);
+	wl_summary_u64(sum, "cpu", p->co.cpu);
 	wl_summary_u64(sum, "mismatches", s->mismatches);
 	if (s->mismatches)
 		wl_summary_str(sum, "last_mismatch", s->last_bad);
@@ -280,12 +272,11 @@ int main(int argc, char **argv)
 	if (wl_init(NAME))
 		return WL_EXIT_USAGE;
 	set_sysctl(&p, "kernel.sched_rt_period_us");
-	p.bl.cpu = wl_cpu_first_allowed();
 	ret = wl_bench_parse(argc, argv, &opts, &p, &p.mode);
 	if (ret)
 		return wl_opt_exit(ret, usage);
 	wl_bench_init(&s.bench, p.bl.per_round, p.bl.warmups, p.bl.rounds);
-	if (wl_cpu_pin(p.bl.cpu))
+	if (wl_cpu_pin(p.co.cpu))
 		return WL_EXIT_ENVIRONMENT;
 	start = wl_now_ns();
 	ret = sr_open(&p, &s);
