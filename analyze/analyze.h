@@ -373,6 +373,26 @@ int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
 int an_run_add_workload(struct an_run *run, const struct an_workload *wl);
 
 void an_gate_default(struct an_gate *gate);
+/*
+ * The gate metrics, one list for every part that names one (suite files,
+ * --metric, history, the dashboard; docs/statistics.md):
+ *   max, avg          of cyclictest's (or timerlat's) samples, us
+ *   pN                a quantile: N in (0, 100), at most two digits before
+ *                     and three after the point (p50, p97, p99.9, p99.999)
+ *   WORKLOAD.METRIC   a workload's own metric (setparam.ns_per_call):
+ *                     letters, digits, '-', '_' and '.'
+ * an_metric_kind() says which, or AN_METRIC_UNKNOWN; AN_METRIC_NAMES is
+ * the list in words, for messages.
+ */
+enum an_metric_kind {
+	AN_METRIC_UNKNOWN,
+	AN_METRIC_MAX,
+	AN_METRIC_AVG,
+	AN_METRIC_QUANTILE,
+	AN_METRIC_WORKLOAD,
+};
+#define AN_METRIC_NAMES	"max, avg, pN (p50, p99.9 ...) or WORKLOAD.METRIC"
+enum an_metric_kind an_metric_kind(const char *metric);
 /* "p99.9" -> 0.999; false for names that are not quantiles. */
 bool an_metric_quantile(const char *metric, double *q);
 /* Checks metric name and ranges; returns 0 or -EINVAL with a message. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The analyzer's in-memory data: sides, runs, threads, metrics; gates. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -211,30 +212,70 @@ void an_gate_default(struct an_gate *gate)
 	gate->min_increase_pct = 10;
 }
 
-/* "p99.9" -> 0.999; returns false for anything that is not a pNN name. */
-bool an_metric_quantile(const char *metric, double *q)
+/* pN: one or two digits, then at most three after a point; 0 < N < 100. */
+static bool quantile_name(const char *metric, double *q)
 {
-	char *end;
+	const char *s = metric + 1;
+	size_t whole, frac = 0;
 	double v;
 
-	if (metric[0] != 'p' || !metric[1])
+	if (metric[0] != 'p')
 		return false;
-	v = strtod(metric + 1, &end);
-	if (*end || !(v > 0) || !(v < 100))
+	whole = strspn(s, "0123456789");
+	if (whole < 1 || whole > 2)
+		return false;
+	if (s[whole] == '.') {
+		frac = strspn(s + whole + 1, "0123456789");
+		if (frac < 1 || frac > 3)
+			return false;
+		frac++;
+	}
+	if (s[whole + frac])
+		return false;
+	v = strtod(s, NULL);
+	if (!(v > 0) || !(v < 100))
 		return false;
 	*q = v / 100.0;
 	return true;
 }
 
-int an_gate_check(const struct an_gate *gate)
+/* WORKLOAD.METRIC: both start with a letter, so p99.9999 is neither. */
+static bool workload_name(const char *metric)
+{
+	const char *dot = strchr(metric, '.');
+
+	if (!dot || !isalpha((unsigned char)metric[0]) ||
+	    !isalpha((unsigned char)dot[1]))
+		return false;
+	return strspn(metric, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			      "0123456789-_.") == strlen(metric);
+}
+
+enum an_metric_kind an_metric_kind(const char *metric)
 {
 	double q;
 
-	if (strcmp(gate->metric, "max") && strcmp(gate->metric, "avg") &&
-	    !an_metric_quantile(gate->metric, &q) &&
-	    !strchr(gate->metric, '.')) {
-		pr_err("unknown gate metric '%s' (max, avg, p50 ... p99.999 "
-		       "or WORKLOAD.METRIC)", gate->metric);
+	if (!strcmp(metric, "max"))
+		return AN_METRIC_MAX;
+	if (!strcmp(metric, "avg"))
+		return AN_METRIC_AVG;
+	if (quantile_name(metric, &q))
+		return AN_METRIC_QUANTILE;
+	if (workload_name(metric))
+		return AN_METRIC_WORKLOAD;
+	return AN_METRIC_UNKNOWN;
+}
+
+bool an_metric_quantile(const char *metric, double *q)
+{
+	return quantile_name(metric, q);
+}
+
+int an_gate_check(const struct an_gate *gate)
+{
+	if (an_metric_kind(gate->metric) == AN_METRIC_UNKNOWN) {
+		pr_err("unknown gate metric '%s' (" AN_METRIC_NAMES ")",
+		       gate->metric);
 		return -EINVAL;
 	}
 	if (!(gate->alpha > 0 && gate->alpha < 0.5)) {

@@ -171,10 +171,7 @@ double an_cmp_ref_cand(const struct an_cmp *c, const struct an_line *l)
 
 const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g)
 {
-	double q;
-
-	if (strcmp(g->metric, "max") && strcmp(g->metric, "avg") &&
-	    !an_metric_quantile(g->metric, &q))
+	if (an_metric_kind(g->metric) == AN_METRIC_WORKLOAD)
 		an_sfmt(buf, len, "%g%%", g->min_increase_pct);
 	else
 		an_sfmt(buf, len, "%g us and %g%%", g->min_increase_us,
@@ -275,12 +272,11 @@ static double ref_headline(const struct an_side *s, const char *metric,
 			   const char **unit)
 {
 	struct an_line l = { .cpu = -1 };
-	double q;
 
 	if (!strcmp(metric, "max") || !strcmp(metric, "avg")) {
 		l.kind = !strcmp(metric, "max") ? AN_LINE_MAX : AN_LINE_AVG;
 		*unit = "us";
-	} else if (strchr(metric, '.') && !an_metric_quantile(metric, &q)) {
+	} else if (an_metric_kind(metric) == AN_METRIC_WORKLOAD) {
 		l.kind = AN_LINE_METRIC;
 		an_sfmt(l.metric, sizeof(l.metric), "%s", metric);
 	} else {

@@ -80,9 +80,8 @@ static void print_num(double v)
 static const char *metric_short(const char *m)
 {
 	const char *dot = strchr(m, '.');
-	double q;
 
-	return dot && !an_metric_quantile(m, &q) ? dot + 1 : m;
+	return an_metric_kind(m) == AN_METRIC_WORKLOAD ? dot + 1 : m;
 }
 
 static void print_series(struct history *h, const struct history_key *k,

@@ -98,9 +98,7 @@ static void gate_metric(const cJSON *m, const char *scenario, char *buf,
 
 static bool is_workload_metric(const char *metric)
 {
-	double q;
-
-	return strchr(metric, '.') && !an_metric_quantile(metric, &q);
+	return an_metric_kind(metric) == AN_METRIC_WORKLOAD;
 }
 
 static int cmp_double(const void *a, const void *b)

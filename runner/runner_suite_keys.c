@@ -10,6 +10,7 @@
 #include <string.h>
 #include <wordexp.h>
 
+#include "analyze/analyze.h"
 #include "ctline.h"
 #include "parse.h"
 #include "runner_req.h"
@@ -249,22 +250,7 @@ void runner_suite_key_measure(struct suite_parser *p, const char *name,
 
 bool runner_suite_valid_metric(const char *s)
 {
-	static const char *const builtin[] = {
-		"max", "avg", "p50", "p99", "p99.9", "p99.99", "p99.999",
-	};
-	const char *dot = strchr(s, '.');
-	size_t i;
-
-	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		if (!strcmp(s, builtin[i]))
-			return true;
-	/* WORKLOAD.METRIC */
-	if (!dot || dot == s || !dot[1])
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
-			return false;
-	return true;
+	return an_metric_kind(s) != AN_METRIC_UNKNOWN;
 }
 
 static void gate_number(struct suite_parser *p, const char *name,
@@ -288,8 +274,8 @@ static bool budget_key(const char *name)
 	if (n < 4 || n >= sizeof(metric) + 3 || strcmp(name + n - 3, "_us"))
 		return false;
 	snprintf(metric, sizeof(metric), "%.*s", (int)(n - 3), name);
-	return !strcmp(metric, "max") || (metric[0] == 'p' &&
-					  runner_suite_valid_metric(metric));
+	return an_metric_kind(metric) == AN_METRIC_MAX ||
+	       an_metric_kind(metric) == AN_METRIC_QUANTILE;
 }
 
 static void gate_budget(struct suite_parser *p, const char *name,
@@ -320,9 +306,8 @@ void runner_suite_key_gate(struct suite_parser *p, const char *name,
 		return;
 	if (!strcmp(name, "metric")) {
 		if (!runner_suite_valid_metric(val))
-			runner_suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
-					  "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
-					  val);
+			runner_suite_perr(p, p->line, "metric: '%s' is not "
+					  AN_METRIC_NAMES, val);
 		else
 			runner_suite_dup(p, &g->metric, val);
 	} else if (!strcmp(name, "alpha")) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <wordexp.h>
 
+#include "analyze/analyze.h"
 #include "ctline.h"
 #include "parse.h"
 #include "runner_req.h"
@@ -246,9 +247,8 @@ void runner_suite_key_scenario(struct suite_parser *p, const char *name,
 		runner_suite_parse_tool(p, val, &sc->tool);
 	} else if (!strcmp(name, "metric")) {
 		if (!runner_suite_valid_metric(val))
-			runner_suite_perr(p, p->line, "metric: '%s' is not max, avg, p50, "
-					  "p99, p99.9, p99.99, p99.999 or WORKLOAD.METRIC",
-					  val);
+			runner_suite_perr(p, p->line, "metric: '%s' is not "
+					  AN_METRIC_NAMES, val);
 		else
 			runner_suite_dup(p, &sc->metric, val);
 	} else {

@@ -642,6 +642,47 @@ static void test_skipped_invalid(void **state)
 	an_side_free(c);
 }
 
+/*
+ * One list of metric names for the suite parser, --metric and history:
+ * a quantile is pN with N in (0, 100), digits only (no exponent, no hex).
+ */
+static void test_metric_names(void **state)
+{
+	static const struct {
+		const char *name;
+		enum an_metric_kind kind;
+	} cases[] = {
+		{ "max", AN_METRIC_MAX }, { "avg", AN_METRIC_AVG },
+		{ "p50", AN_METRIC_QUANTILE }, { "p97", AN_METRIC_QUANTILE },
+		{ "p99.9", AN_METRIC_QUANTILE },
+		{ "p99.999", AN_METRIC_QUANTILE },
+		{ "setparam.ns_per_call", AN_METRIC_WORKLOAD },
+		{ "sysctl-read.ns_per_read", AN_METRIC_WORKLOAD },
+		{ "p99.9999", AN_METRIC_UNKNOWN }, { "p100", AN_METRIC_UNKNOWN },
+		{ "p0", AN_METRIC_UNKNOWN }, { "p1e1", AN_METRIC_UNKNOWN },
+		{ "p0x10", AN_METRIC_UNKNOWN }, { "p 50", AN_METRIC_UNKNOWN },
+		{ "p99.", AN_METRIC_UNKNOWN }, { "p", AN_METRIC_UNKNOWN },
+		{ "fastest", AN_METRIC_UNKNOWN }, { ".x", AN_METRIC_UNKNOWN },
+		{ "a.", AN_METRIC_UNKNOWN }, { "a.b c", AN_METRIC_UNKNOWN },
+		{ "", AN_METRIC_UNKNOWN },
+	};
+	struct an_gate g;
+	double q = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		an_gate_default(&g);
+		snprintf(g.metric, sizeof(g.metric), "%s", cases[i].name);
+		assert_int_equal(an_metric_kind(cases[i].name), cases[i].kind);
+		assert_int_equal(an_gate_check(&g) == 0,
+				 cases[i].kind != AN_METRIC_UNKNOWN);
+	}
+	assert_true(an_metric_quantile("p99.9", &q));
+	assert_true(fabs(q - 0.999) < 1e-12);
+	assert_false(an_metric_quantile("setparam.ns_per_call", &q));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_exceedance_bounds),
 		cmocka_unit_test(test_exceedance_checks),
 		cmocka_unit_test(test_interval_physical),
+		cmocka_unit_test(test_metric_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

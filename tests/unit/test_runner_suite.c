@@ -267,6 +267,11 @@ static const struct bad_case bad_cases[] = {
 	  3, "ready_timeout: '0'" },
 	{ "bad-alpha", HEAD "[gate]\nalpha = 2\n", 6, "alpha" },
 	{ "bad-metric", HEAD "[gate]\nmetric = fastest\n", 6, "metric" },
+	/* strtod() would read these as p10 and p16: the list says no. */
+	{ "bad-metric-exp", HEAD "[gate]\nmetric = p1e1\n", 6,
+	  "metric: 'p1e1' is not max, avg, pN" },
+	{ "bad-metric-hex", HEAD "[gate]\nmetric = p0x10\n", 6, "metric" },
+	{ "bad-metric-100", HEAD "[gate]\nmetric = p100\n", 6, "metric" },
 	{ "bad-scenario-tool", HEAD "[scenario a]\ntool = perf\n", 6,
 	  "tool: 'perf'" },
 	{ "bad-scenario-metric", HEAD "[scenario a]\nmetric = x\n", 6,
