@@ -35,7 +35,7 @@ static const struct argp_option an_opts[] = {
 	  "\"baseline,candidate\")", 2 },
 	{ NULL, 0, NULL, 0, "The gate (defaults: the suite's [gate] for a run, "
 	  "else these):", 1 },
-	{ "metric", 'm', "M", 0, "max (default), avg, p50 ... p99.999, or "
+	{ "metric", 'm', "M", 0, "max (default), avg, pN (p50, p99.9 ...) or "
 	  "WORKLOAD.METRIC", 1 },
 	{ "alpha", 'a', "A", 0, "significance level (default 0.05)", 1 },
 	{ "min-increase-us", 'u', "U", 0, "practical floor in us (default 5)",
