@@ -5,6 +5,15 @@
     tests/codegraph.py [--obj build/obj] cycles    circles of files, cycles of folders
     tests/codegraph.py [--obj build/obj] symbols   exported names without their folder's prefix
     tests/codegraph.py [--obj build/obj] edges     every file-to-file edge, with why
+    tests/codegraph.py [--top DIR] headers   cross-folder includes of a non-public header
+    tests/codegraph.py [--top DIR] types     types in headers without their folder's prefix
+
+The rules of docs/design.md: another folder includes only a folder's public
+header, the one named after it (analyze/analyze.h; every common/ header is a
+module's public header; workloads/common/ serves every workload), and a type
+a header declares (struct, union, enum tag, typedef) carries its folder's
+prefix like its functions. KNOWN_BREAKS lists what the tree broke when the
+rules were first checked; issue 25's split empties it, and nothing may join.
 
 Every .c and .h file is a node. A file depends on a header it includes,
 and a .c file on the .c file whose object defines a symbol its own object
@@ -263,6 +272,99 @@ def folder_of_object(top, obj):
     return _obj_folder.get(obj)
 
 
+# What the tree broke when headers/types were first checked (issue 25),
+# from TOP/tests/codegraph-known.txt; each entry leaves with the split, and
+# a new break fails at once.
+KNOWN_BREAKS = set()
+
+
+def load_known(top):
+    path = os.path.join(top, "tests", "codegraph-known.txt")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            KNOWN_BREAKS.update(l.strip() for l in fh
+                                if l.strip() and not l.startswith("#"))
+
+
+def top_folder(path):
+    return path.split(os.sep)[0]
+
+
+def is_public(header, includer):
+    """Whether @includer (another folder) may include @header."""
+    parts = header.split(os.sep)
+    if parts[0] == "common":
+        return True
+    if parts[0] == "workloads" and parts[1] in ("common",) and \
+            top_folder(includer) == "workloads":
+        return True
+    # The header named after its folder: analyze/analyze.h, runner/runner.h.
+    return len(parts) >= 2 and stem(parts[-1]) == parts[-2]
+
+
+def report(kind, found):
+    """Prints new breaks and known ones gone; returns the exit status."""
+    new = sorted(f for f in found if f not in KNOWN_BREAKS)
+    mine = {k for k in KNOWN_BREAKS if k.startswith(kind + " ")}
+    fixed = sorted(mine - set(found))
+    for f in new:
+        print(f)
+    for f in fixed:
+        print("fixed, remove from tests/codegraph-known.txt: " + f)
+    print("%d %s breaks, %d known (issue 25), %d new"
+          % (len(found), kind, len(set(found) & mine), len(new)))
+    return 1 if new or fixed else 0
+
+
+def cmd_headers(top, objdir):
+    found = []
+    for a, b, w in include_edges(top, sources(top)):
+        if not b.endswith(".h"):
+            continue
+        fa, fb = folder_of(a), folder_of(b)
+        if top_folder(a) == top_folder(b) and \
+                not (top_folder(a) == "workloads" and fa != fb):
+            continue
+        if fa == fb or is_public(b, a):
+            continue
+        found.append("headers %s includes %s" % (a, b))
+    return report("headers", found)
+
+
+TYPE_DECL = re.compile(
+    r"^(?:typedef\s+(?:struct|union|enum)?\s*\w*\s*\{?[^;]*?\b(\w+)\s*;"
+    r"|(?:struct|union|enum)\s+(\w+)\s*\{)", re.M)
+
+
+def type_prefixes(header):
+    folder = top_folder(header)
+    if folder == "common":
+        p = COMMON_MODULES.get(stem(os.path.basename(header)))
+        return None if p is None else [p.rstrip("_") + "_", p]
+    if folder == "workloads":
+        return ["wl_"] if folder_of(header) == "workloads/common" else None
+    return PREFIXES.get(folder)
+
+
+def cmd_types(top, objdir):
+    found = []
+    for h in sources(top):
+        if not h.endswith(".h"):
+            continue
+        prefixes = type_prefixes(h)
+        if prefixes is None:
+            continue
+        with open(os.path.join(top, h), encoding="utf-8",
+                  errors="replace") as fh:
+            text = fh.read()
+        for m in TYPE_DECL.finditer(text):
+            name = m.group(1) or m.group(2)
+            if not any(name.startswith(p) or name == p.rstrip("_")
+                       for p in prefixes):
+                found.append("types %s: %s" % (h, name))
+    return report("types", found)
+
+
 def cmd_edges(top, objdir):
     _, edges = graph(top, objdir)
     for a, b, w in sorted(edges):
@@ -274,10 +376,15 @@ def main(argv):
     top = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
     objdir = "build/obj"
     args = argv[1:]
-    if len(args) >= 2 and args[0] == "--obj":
-        objdir = args[1]
+    while len(args) >= 2 and args[0] in ("--obj", "--top"):
+        if args[0] == "--obj":
+            objdir = args[1]
+        else:
+            top = args[1]
         args = args[2:]
-    cmds = {"cycles": cmd_cycles, "symbols": cmd_symbols, "edges": cmd_edges}
+    load_known(top)
+    cmds = {"cycles": cmd_cycles, "symbols": cmd_symbols, "edges": cmd_edges,
+            "headers": cmd_headers, "types": cmd_types}
     if len(args) != 1 or args[0] not in cmds:
         print(__doc__.strip().splitlines()[2:5] and __doc__, file=sys.stderr)
         return 2

@@ -3,8 +3,9 @@
 #
 # The shape of the code (docs/design.md): no file calls up into the file
 # that calls it, no folder cycle, and every symbol librtgate.a exports
-# carries its folder's prefix (tests/codegraph.py). A planted circle and a
-# planted unprefixed name show the checker sees what it is asked to.
+# carries its folder's prefix (tests/codegraph.py); other folders include
+# only public headers, and types carry the prefix too. Planted breaks of
+# each rule show the checker sees what it is asked to.
 source "$(dirname "$0")/../lib.sh"
 CG=$TOP/tests/codegraph.py
 
@@ -55,6 +56,45 @@ check "it names the symbol and its object" -- \
 	"$T/bad-symbols.out"
 check "and only that one" -- \
 	grep -q ', 1 without their folder.s prefix$' "$T/bad-symbols.out"
+
+# ---- headers and types: docs/design.md's rules, kept by the build -------
+# Other folders include only a folder's public header (named after it);
+# types carry the folder's prefix. tests/codegraph-known.txt holds the
+# breaks found when the check was written (issue 25); none may join.
+for kind in headers types; do
+	python3 "$CG" $kind >"$T/$kind.out" 2>&1
+	is "$?" 0 "codegraph $kind: no break beyond the known ones"
+	diag "$(tail -1 "$T/$kind.out")"
+	[ "$(wc -l <"$T/$kind.out")" -eq 1 ] || diag "$(head -20 "$T/$kind.out")"
+done
+F=$T/tree
+mkdir -p "$F/analyze" "$F/runner" "$F/tests"
+printf 'struct an_run { int n; };\n' >"$F/analyze/analyze.h"
+printf 'struct an_prep { int n; };\n' >"$F/analyze/analyze_priv.h"
+printf '#include "analyze/analyze.h"\nint runner_a(void);\n' \
+	>"$F/runner/runner_a.c"
+printf 'struct runner_ok { int n; };\n' >"$F/runner/runner_a.h"
+python3 "$CG" --top "$F" headers >"$T/f-headers.out" 2>&1
+is "$?" 0 "a tree that keeps the rules: headers clean"
+python3 "$CG" --top "$F" types >"$T/f-types.out" 2>&1
+is "$?" 0 "... and types clean"
+printf '#include "analyze/analyze_priv.h"\n' >>"$F/runner/runner_a.c"
+printf 'struct state { int n; };\ntypedef int guard_t;\n' >>"$F/runner/runner_a.h"
+python3 "$CG" --top "$F" headers >"$T/f-headers.out" 2>&1
+is "$?" 1 "a planted include of analyze's private header fails (exit 1)"
+check "... naming both files" -- grep -qx \
+	'headers runner/runner_a.c includes analyze/analyze_priv.h' "$T/f-headers.out"
+python3 "$CG" --top "$F" types >"$T/f-types.out" 2>&1
+is "$?" 1 "planted unprefixed types fail (exit 1)"
+check "... the struct and the typedef, by name" -- bash -c \
+	"grep -qx 'types runner/runner_a.h: state' '$T/f-types.out' &&
+	 grep -qx 'types runner/runner_a.h: guard_t' '$T/f-types.out'"
+printf 'types runner/runner_a.h: state\n' >"$F/tests/codegraph-known.txt"
+python3 "$CG" --top "$F" types >"$T/f-types.out" 2>&1
+is "$?" 1 "a known break does not excuse a new one"
+check "... only guard_t is new" -- bash -c \
+	"grep -qx 'types runner/runner_a.h: guard_t' '$T/f-types.out' &&
+	 ! grep -qx 'types runner/runner_a.h: state' '$T/f-types.out'"
 
 # `./run.sh` installs only deps/*-run.txt: the product must build without
 # the test tier's packages. A pkg-config that knows no cmocka stands in for
