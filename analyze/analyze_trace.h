@@ -16,7 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "analyze_report.h"
-#include "trace/trace_attr.h"
+#include "trace/trace.h"
 
 #define AN_TRACE_WORST	5	/* worst wake-ups told per scenario */
 

@@ -344,10 +344,11 @@ int history_resolve_db(const char *opt, char *buf, size_t len);
 int history_cmd_history(int argc, char **argv);
 int history_cmd_changepoints(int argc, char **argv);
 /*
- * `rtgate compare`: with --history (before a --) the run against the
- * history's last K runs, here; else the analyzer's compare, which knows
- * nothing of the history.
+ * `rtgate compare RUN --history`: the run against the history's last K
+ * runs. rtgate/main.c routes a compare line with --history (before a --)
+ * here, any other to the analyzer's an_cmd_compare, which knows nothing
+ * of the history.
  */
-int history_cmd_compare(int argc, char **argv);
+int history_cmd_compare_history(int argc, char **argv);
 
 #endif

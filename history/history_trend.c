@@ -374,115 +374,19 @@ out:
 }
 
 /*
- * What compare was told about its reports: the directory (--out DIR, -o
- * DIR, --out=DIR, -oDIR) and the formats (--report, -r), NULL when not.
+ * compare --history: every scenario of a run against its own history
+ * (rtgate/main.c routes `compare` here when the line has --history; the
+ * analyzer judges, history hands it the baseline).
  */
-static void compare_outputs(int argc, char **argv, const char **dir,
-			    const char **formats)
-{
-	int i;
-
-	*dir = *formats = NULL;
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] :
-						 "";
-
-		if (!strcmp(a, "--out") || !strcmp(a, "-o"))
-			*dir = next;
-		else if (!strncmp(a, "--out=", 6))
-			*dir = a + 6;
-		else if (!strncmp(a, "-o", 2))
-			*dir = a + 2;
-		else if (!strcmp(a, "--report") || !strcmp(a, "-r"))
-			*formats = next;
-		else if (!strncmp(a, "--report=", 9))
-			*formats = a + 9;
-		else if (!strncmp(a, "-r", 2))
-			*formats = a + 2;
-	}
-}
-
-/*
- * compare --json: the analyzer's report.json alone on stdout, its tables
- * on stderr (docs/exports.md). The reports go where --out says (with
- * --report and no --out, into .); with neither, report.json alone into a
- * private directory, removed afterwards. --report must then name json.
- */
-static int compare_json(int argc, char **argv)
-{
-	char tmp[4096] = "", path[4200];
-	const char *dir, *formats;
-	struct jsonout jo;
-	char **av;
-	int n = argc, code, ret;
-
-	compare_outputs(argc, argv, &dir, &formats);
-	if (formats && !strstr(formats, "json") && !strstr(formats, "all")) {
-		pr_err("compare --json: --report %s has no json", formats);
-		return EXIT_BAD_INPUT;
-	}
-	if (!dir && formats)
-		dir = ".";
-	if (!dir) {
-		ret = jsonout_tmpdir(tmp, sizeof(tmp));
-		if (ret) {
-			pr_err("compare --json: no private directory: %s",
-			       strerror(-ret));
-			return EXIT_ENVIRONMENT;
-		}
-		dir = tmp;
-	}
-	av = calloc((size_t)argc + 5, sizeof(*av));
-	if (!av) {
-		code = EXIT_ENVIRONMENT;
-		goto out;
-	}
-	/* Ours first: the command line may end with "-- FILE". */
-	av[0] = argv[0];
-	if (tmp[0]) {
-		av[1] = "--out";
-		av[2] = tmp;
-		av[3] = "--report";
-		av[4] = "json";
-		n += 4;
-	}
-	memcpy(av + 1 + (n - argc), argv + 1, (size_t)(argc - 1) *
-	       sizeof(*av));
-	if (jsonout_begin(&jo)) {
-		pr_err("compare --json: cannot redirect stdout");
-		code = EXIT_ENVIRONMENT;
-		goto out;
-	}
-	code = an_cmd_compare(n, av);
-	snprintf(path, sizeof(path), "%s/report.json", dir);
-	/* Bad input, usage or environment (3, 4): no report of this run. */
-	ret = jsonout_end(&jo, code == EXIT_BAD_INPUT ||
-			  code == EXIT_ENVIRONMENT ? NULL : path);
-	if (ret)
-		code = exitcode_worse(code, EXIT_ENVIRONMENT);
-out:
-	if (tmp[0])
-		jsonout_tmpdir_remove(tmp);
-	free(av);
-	return code;
-}
-
-int history_cmd_compare(int argc, char **argv)
+int history_cmd_compare_history(int argc, char **argv)
 {
 	bool json;
-	int i;
 
 	argc = jsonout_strip(argc, argv, &json);
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--history")) {
-			if (json) {
-				pr_err("compare --history --json: the verdicts "
-				       "against history are stored; `rtgate "
-				       "export kcidb --db` exports them");
-				return EXIT_BAD_INPUT;
-			}
-			return compare_history(argc, argv);
-		}
+	if (json) {
+		pr_err("compare --history --json: the verdicts against history "
+		       "are stored; `rtgate export kcidb --db` exports them");
+		return EXIT_BAD_INPUT;
 	}
-	return json ? compare_json(argc, argv) : an_cmd_compare(argc, argv);
+	return compare_history(argc, argv);
 }

@@ -23,7 +23,7 @@
 #include "runner_priv.h"
 #include "runner_trace.h"
 #include "runner_util.h"
-#include "trace/trace_attr.h"
+#include "trace/trace.h"
 
 #define ARM_TICK_NS	10000000L	/* 10 ms */
 #define ARM_MAX_TICKS	500		/* 5 s */

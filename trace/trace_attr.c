@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "trace_attr.h"
+#include "trace.h"
 
 #define HISTORY		4096	/* segments per CPU */
 #define STACK		8	/* irq nesting */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "jsonio.h"
-#include "trace_attr.h"
+#include "trace.h"
 
 #define CULPRIT_SHARE	10	/* % of a window that makes a culprit */
 #define CULPRIT_MIN_NS	1000

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The `rtgate trace` command and its subcommands (trace_cmd.h).
+ * The `rtgate trace` command and its subcommands (trace.h).
  */
 #include <errno.h>
 #include <dirent.h>
@@ -22,9 +22,6 @@
 #include "procstat.h"
 #include "stopsig.h"
 #include "trace.h"
-#include "trace_attr.h"
-#include "trace_cmd.h"
-#include "trace_read.h"
 
 #define MAX_FILES	64
 #define MAX_TIDS	256

@@ -14,7 +14,7 @@
 #include <tracefs.h>
 
 #include "log.h"
-#include "trace_read.h"
+#include "trace.h"
 
 #define MAX_FIELDS	8
 #define MAX_TEPS	4

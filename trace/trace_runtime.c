@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Slice runtimes from sched_switch: see trace_runtime.h. */
+/* Slice runtimes from sched_switch: see trace.h. */
 #include <errno.h>
 #include <string.h>
 
-#include "trace_runtime.h"
+#include "trace.h"
 
 void trace_runtime_init(struct trace_runtime *rt,
 			unsigned long long threshold_ns)

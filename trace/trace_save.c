@@ -20,8 +20,7 @@
 #include "log.h"
 #include "toolrun.h"
 #include "trace.h"
-#include "trace_read.h"
-#include "trace_spool.h"
+#include "trace_priv.h"
 
 #define MAX_ARGS	(8 + 1024)
 

@@ -18,7 +18,7 @@
 #include "procstat.h"
 #include "parse.h"
 #include "trace.h"
-#include "trace_spool.h"
+#include "trace_priv.h"
 
 #define INSTANCE_PREFIX		"rtgate-"
 #define RING_DEFAULT_KB		4096

@@ -21,7 +21,7 @@
 #include "log.h"
 #include "procstat.h"
 #include "trace.h"
-#include "trace_spool.h"
+#include "trace_priv.h"
 
 #define STREAM_DEFAULT_MB	512
 #define STREAM_PERIOD_MS	100

@@ -14,8 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "trace/trace_attr.h"
-#include "trace/trace_runtime.h"
+#include "trace/trace.h"
 
 #define T0	1000000000ULL
 #define CT	200		/* cyclictest's measuring thread */

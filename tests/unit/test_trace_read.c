@@ -15,8 +15,7 @@
 #include <cmocka.h>
 
 #include "fsio.h"
-#include "trace/trace_attr.h"
-#include "trace/trace_read.h"
+#include "trace/trace.h"
 
 #define FIXTURE		"tests/fixtures/trace/inject-cpu1.dat"
 #define EXPLAINED	"tests/fixtures/trace/inject-cpu1.explain"

@@ -26,8 +26,6 @@
 #include "fsio.h"
 #include "log.h"
 #include "trace/trace.h"
-#include "trace/trace_read.h"
-#include "trace/trace_runtime.h"
 #include "workloads/common/wl_cpu.h"
 #include "workloads/common/wl_opt.h"
 #include "workloads/common/wl_proto.h"

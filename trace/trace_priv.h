@@ -5,8 +5,8 @@
  * of `trace-cmd restore`. Stream mode copies from a thread during the run;
  * ring mode copies once, when the session is saved.
  */
-#ifndef RTGATE_TRACE_SPOOL_H
-#define RTGATE_TRACE_SPOOL_H
+#ifndef RTGATE_TRACE_PRIV_H
+#define RTGATE_TRACE_PRIV_H
 
 #include "trace.h"
 
