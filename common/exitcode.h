@@ -6,7 +6,7 @@
 #ifndef RTGATE_EXITCODE_H
 #define RTGATE_EXITCODE_H
 
-enum rtgate_exit {
+enum exitcode_status {
 	EXIT_PASS = 0,		/* no regression (NO CHANGE / IMPROVEMENT / SKIPPED) */
 	EXIT_REGRESSION = 1,	/* at least one comparison is a REGRESSION */
 	EXIT_INCONCLUSIVE = 2,	/* INCONCLUSIVE or INVALID, no REGRESSION */

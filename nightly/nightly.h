@@ -56,7 +56,7 @@ int nightly_config_print(const struct nightly_config *cfg, FILE *f);
 int nightly_lock(const char *path, int *fd);
 void nightly_unlock(int fd, const char *path);
 
-struct dashboard_params {
+struct nightly_dashboard_params {
 	const char *database;
 	const char *out_dir;		/* index.html and SVGs go here */
 	const char *report_url;		/* URL of results/; NULL: files */
@@ -64,7 +64,7 @@ struct dashboard_params {
 	const char *reference;
 };
 
-int nightly_dashboard_build(const struct dashboard_params *p);
+int nightly_dashboard_build(const struct nightly_dashboard_params *p);
 
 int nightly_cmd_nightly(int argc, char **argv);
 int nightly_cmd_dashboard(int argc, char **argv);

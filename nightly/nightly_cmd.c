@@ -81,7 +81,7 @@ static int run_nightly(struct nightly_config *cfg)
 	if (nightly_summary_write(&c, res, nres, code, stdout))
 		code = exitcode_worse(code, EXIT_ENVIRONMENT);
 	if (cfg->dashboard[0]) {
-		struct dashboard_params dp = {
+		struct nightly_dashboard_params dp = {
 			.database = cfg->database, .out_dir = cfg->dashboard,
 			.report_url = cfg->report_url[0] ? cfg->report_url :
 				      NULL,
@@ -168,7 +168,7 @@ int nightly_cmd_nightly(int argc, char **argv)
 }
 
 struct dashboard_args {
-	struct dashboard_params dp;
+	struct nightly_dashboard_params dp;
 	const char *db;
 };
 

@@ -416,7 +416,7 @@ static int run_gnuplot(const char *script, const char *log)
  * (or manifest) relative to the dashboard, so the pages still link when
  * results/ and the dashboard are served or copied together.
  */
-static void point_link(const struct dashboard_params *dp,
+static void point_link(const struct nightly_dashboard_params *dp,
 		       const struct history_point *pt, char *buf, size_t len)
 {
 	char target[PATH_MAX + 32];
@@ -435,7 +435,7 @@ static void point_link(const struct dashboard_params *dp,
 		snprintf(buf, len, "%s", target);
 }
 
-static void html_plot(FILE *f, const struct dashboard_params *dp,
+static void html_plot(FILE *f, const struct nightly_dashboard_params *dp,
 		      const struct plot *p)
 {
 	char link[PATH_MAX + 64];
@@ -495,7 +495,7 @@ static void cell(FILE *f, double v, bool ge)
 		fprintf(f, "<td>%s%.6g</td>", ge ? "&ge; " : "", v);
 }
 
-static void html_table(FILE *f, const struct dashboard_params *dp,
+static void html_table(FILE *f, const struct nightly_dashboard_params *dp,
 		       const struct plot *p)
 {
 	char link[PATH_MAX + 64];
@@ -584,7 +584,7 @@ static int night(struct history *h, struct plot *p, size_t i)
 	return 0;
 }
 
-static int build_plot(struct history *h, const struct dashboard_params *dp,
+static int build_plot(struct history *h, const struct nightly_dashboard_params *dp,
 		      struct plot *p, FILE *html)
 {
 	char dat[PATH_MAX], gp[PATH_MAX], log[PATH_MAX];
@@ -645,7 +645,7 @@ static const char script[] =
 	"if(i.complete&&i.naturalWidth>0)n++;});"
 	"document.body.setAttribute('data-plots-rendered',n);});";
 
-int nightly_dashboard_build(const struct dashboard_params *dp)
+int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 {
 	char path[PATH_MAX], now[32];
 	struct history_key *keys = NULL;
