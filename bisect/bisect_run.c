@@ -45,7 +45,7 @@ struct bisect_ctx {
 	const struct bisect_params *p;
 	struct bisect_result *r;
 	struct base_info base;
-	struct patch_set *series;
+	struct kernel_patch_set *series;
 	char out[PATH_MAX], cache[PATH_MAX], kconfigs[PATH_MAX];
 	char patches[PATH_MAX], state_path[PATH_MAX + 32];
 	cJSON *state;

@@ -27,8 +27,8 @@ const char *const kernel_default_fragments[] = { "qemu-guest", "tracing",
 struct build_ctx {
 	const struct kernel_build_params *p;
 	struct kernel_tree tree;
-	struct patch_set *sets;		/* nr_sets of them */
-	struct kconfig_params kc;
+	struct kernel_patch_set *sets;		/* nr_sets of them */
+	struct kernel_config_params kc;
 	char name[64];
 	char kdir[PATH_MAX];
 	char src[PATH_MAX + 8];
@@ -81,7 +81,7 @@ static int prepare_sources(struct build_ctx *c)
 	rtpaths_fmt(log, sizeof(log), "%s/patches.log", c->kdir);
 	unlink(log);
 	for (i = 0; i < c->p->nr_sets; i++) {
-		struct patch_set *s = &c->sets[i];
+		struct kernel_patch_set *s = &c->sets[i];
 
 		pr_info("[%s] applying %s (%d patch%s)", c->name, s->name,
 			s->nr, s->nr == 1 ? "" : "es");
@@ -108,7 +108,7 @@ static int load_sets(struct build_ctx *c)
 			return ret;
 	}
 	if (c->p->nr_sets && c->p->last_set_prefix > 0) {
-		struct patch_set *s = &c->sets[c->p->nr_sets - 1];
+		struct kernel_patch_set *s = &c->sets[c->p->nr_sets - 1];
 
 		if (c->p->last_set_prefix > s->nr) {
 			pr_err("patch set '%s' has %d patches, not %d", s->name,
@@ -123,7 +123,7 @@ static int load_sets(struct build_ctx *c)
 static int configure(struct build_ctx *c)
 {
 	const char *model_frag = kernel_config_model_fragment(c->p->model);
-	struct kconfig_params *kc = &c->kc;
+	struct kernel_config_params *kc = &c->kc;
 	int i, ret;
 
 	if (!model_frag) {
@@ -254,7 +254,7 @@ static cJSON *json_patches(const struct build_ctx *c)
 	int i, k;
 
 	for (i = 0; i < c->p->nr_sets; i++) {
-		const struct patch_set *s = &c->sets[i];
+		const struct kernel_patch_set *s = &c->sets[i];
 		cJSON *o = cJSON_CreateObject(), *files = cJSON_CreateArray();
 
 		cJSON_AddStringToObject(o, "set", s->name);

@@ -446,7 +446,8 @@ static const struct argp list_argp = {
 };
 
 /* pick = recover: --src, --debian, or the manifest's debian = SERIES. */
-static int recover_tree(const struct patches_args *a, struct patch_set *s)
+static int recover_tree(const struct patches_args *a,
+			struct kernel_patch_set *s)
 {
 	const char *debian = a->debian ? a->debian : s->debian;
 	struct kernel_tree tree;
@@ -475,7 +476,7 @@ static int patches_fetch(int argc, char **argv)
 	char out[PATH_MAX], pd[PATH_MAX], fetch[PATH_MAX + 16];
 	char seed[2 * PATH_MAX];
 	const char *mbox, *seeds;
-	struct patch_set *s;
+	struct kernel_patch_set *s;
 	bool pin;
 	int ret, i;
 
@@ -522,7 +523,7 @@ static int patches_check(int argc, char **argv)
 	char out[PATH_MAX], pd[PATH_MAX], fetch[PATH_MAX + 16];
 	char clone[PATH_MAX + 32], log[PATH_MAX + 48], cache[PATH_MAX];
 	struct kernel_tree tree;
-	struct patch_set *s;
+	struct kernel_patch_set *s;
 	int ret, i, n = 0;
 
 	ret = cli_parse("patches check", &check_argp, argc, argv, 0, &a);
@@ -621,7 +622,7 @@ static int patches_list(int argc, char **argv)
 	char out[PATH_MAX], pd[PATH_MAX], fetch[PATH_MAX + 16];
 	struct patches_args a = { 0 };
 	struct dirent **names;
-	struct patch_set *s;
+	struct kernel_patch_set *s;
 	int i, n;
 
 	n = cli_parse("patches list", &list_argp, argc, argv, 0, &a);

@@ -54,7 +54,8 @@ const char *kernel_config_model_fragment(const char *model)
 	return NULL;
 }
 
-static int resolve_fragment(const struct kconfig_params *p, const char *name,
+static int resolve_fragment(const struct kernel_config_params *p,
+			    const char *name,
 			    char *path, size_t len)
 {
 	if (strchr(name, '/'))
@@ -118,7 +119,7 @@ static int parse_symbol_line(const char *line, struct kconfig_request *r)
 	return 0;
 }
 
-static int parse_directive(const struct kconfig_params *p, const char *d,
+static int parse_directive(const struct kernel_config_params *p, const char *d,
 			   const char *file, unsigned int lineno,
 			   struct kconfig_plan *plan, char *since, size_t len)
 {
@@ -157,7 +158,7 @@ static int parse_directive(const struct kconfig_params *p, const char *d,
 }
 
 /* Reads one fragment, records its requests and writes the copy to merge. */
-static int plan_fragment(const struct kconfig_params *p, const char *path,
+static int plan_fragment(const struct kernel_config_params *p, const char *path,
 			 const char *copy, struct kconfig_plan *plan)
 {
 	char *buf, *line, *save = NULL, since[32] = "";
@@ -296,7 +297,7 @@ static void explain_symbol(const char *src, const char *sym, char *buf,
 			 "other symbols", kfind.found + strlen(src) + 1);
 }
 
-static int check_plan(const struct kconfig_params *p,
+static int check_plan(const struct kernel_config_params *p,
 		      const struct kconfig_plan *plan, const char *config)
 {
 	const char *src = p->src ? p->src : p->tree->path;
@@ -399,7 +400,7 @@ out:
  * kconfig run, with the tree's own reason (olddefconfig would quietly pick
  * another model and the check would only say "did not stick").
  */
-static int refuse_models(const struct kconfig_params *p,
+static int refuse_models(const struct kernel_config_params *p,
 			 const struct kconfig_plan *plan)
 {
 	const char *src = p->src ? p->src : p->tree->path;
@@ -455,7 +456,8 @@ int kernel_config_preempt(const char *config, char *buf, size_t len)
 	return used >= len ? -ENAMETOOLONG : 0;
 }
 
-static int make_plan(const struct kconfig_params *p, struct kconfig_plan *plan)
+static int make_plan(const struct kernel_config_params *p,
+		     struct kconfig_plan *plan)
 {
 	char path[PATH_MAX];
 	const char *base;
@@ -478,7 +480,8 @@ static int make_plan(const struct kconfig_params *p, struct kconfig_plan *plan)
 	return 0;
 }
 
-int kernel_config_check(const struct kconfig_params *p, const char *config_path)
+int kernel_config_check(const struct kernel_config_params *p,
+			const char *config_path)
 {
 	struct kconfig_plan *plan = calloc(1, sizeof(*plan));
 	int ret;
@@ -492,7 +495,7 @@ int kernel_config_check(const struct kconfig_params *p, const char *config_path)
 	return ret;
 }
 
-static int run_kconfig(const struct kconfig_params *p, char *const *argv,
+static int run_kconfig(const struct kernel_config_params *p, char *const *argv,
 		       const char *log, const char *what)
 {
 	struct toolrun r = {
@@ -518,7 +521,7 @@ static int run_kconfig(const struct kconfig_params *p, char *const *argv,
  * the same folder on the same tree (a kconfig run is a hundred compiler
  * probes: seconds when idle, minutes on a saturated machine).
  */
-static int base_config(const struct kconfig_params *p, char *objarg,
+static int base_config(const struct kernel_config_params *p, char *objarg,
 		       const char *config, const char *log)
 {
 	const char *name = p->defconfig ? p->defconfig : "x86_64_defconfig";
@@ -555,7 +558,7 @@ static int base_config(const struct kconfig_params *p, char *objarg,
 	return 0;
 }
 
-int kernel_config_make(const struct kconfig_params *p)
+int kernel_config_make(const struct kernel_config_params *p)
 {
 	char objarg[PATH_MAX + 4], config[PATH_MAX + 16], log[PATH_MAX + 16];
 	const char *merge_argv[6 + KCONFIG_MAX_INCLUDES +

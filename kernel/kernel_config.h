@@ -21,7 +21,7 @@
 
 #define KCONFIG_MAX_FRAGMENTS 32
 
-struct kconfig_params {
+struct kernel_config_params {
 	const struct kernel_tree *tree;
 	const char *src;		/* tree to configure (NULL: tree->path) */
 	const char *obj;		/* the O= build folder */
@@ -43,13 +43,14 @@ const char *kernel_config_model_fragment(const char *model);
  * did not stick (each named on stderr); -ENOENT for a
  * missing fragment; -EIO when a kconfig tool failed.
  */
-int kernel_config_make(const struct kconfig_params *p);
+int kernel_config_make(const struct kernel_config_params *p);
 
 /*
  * Checks that every symbol the fragments request has its value in the
  * config file; used by kernel_config_make() and by itself on any .config.
  */
-int kernel_config_check(const struct kconfig_params *p, const char *config_path);
+int kernel_config_check(const struct kernel_config_params *p,
+			const char *config_path);
 
 /*
  * The preemption flavour a .config builds, read from it: "RT + LAZY +

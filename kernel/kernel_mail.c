@@ -148,11 +148,12 @@ static char *join(const struct lines *l, int from, int to, const char *head)
 	return buf;
 }
 
-static int add_patch(struct mail_patch **v, int *n, int *cap,
-		     const struct mail_patch *mp)
+static int add_patch(struct kernel_mail_patch **v, int *n, int *cap,
+		     const struct kernel_mail_patch *mp)
 {
 	if (*n == *cap) {
-		struct mail_patch *nv = realloc(*v, 2 * *cap * sizeof(*nv));
+		struct kernel_mail_patch *nv = realloc(*v,
+						       2 * *cap * sizeof(*nv));
 
 		if (!nv)
 			return -ENOMEM;
@@ -166,10 +167,10 @@ static int add_patch(struct mail_patch **v, int *n, int *cap,
 /* One part (the body or an attachment) that holds a diff -> a patch. */
 static int take_part(const struct lines *l, int from, int to,
 		     const char *subject, const char *author,
-		     const char *attachment, struct mail_patch **v, int *n,
-		     int *cap)
+		     const char *attachment, struct kernel_mail_patch **v,
+		     int *n, int *cap)
 {
-	struct mail_patch mp = { 0 };
+	struct kernel_mail_patch mp = { 0 };
 	char head[1024];
 
 	if (!has_diff(l, from, to))
@@ -214,7 +215,7 @@ static bool attachment_marker(const char *s, char *name, size_t len)
 }
 
 static int take_message(const struct lines *l, int start, int end,
-			struct mail_patch **v, int *n, int *cap)
+			struct kernel_mail_patch **v, int *n, int *cap)
 {
 	const char *subject = l->v[start];
 	char author[256], name[256] = "", next[256];
@@ -246,9 +247,10 @@ static bool flattened(const char *buf, size_t len)
 	       (size_t)(strstr(buf, "diff --git ") - buf) < first;
 }
 
-int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n)
+int kernel_mail_text_parse(const char *path, struct kernel_mail_patch **out,
+			   int *n)
 {
-	struct mail_patch *v = NULL;
+	struct kernel_mail_patch *v = NULL;
 	struct lines l = { 0 };
 	int cap = 8, i, start = -1, ret;
 	char *buf;
@@ -289,7 +291,7 @@ int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n)
 	return 0;
 }
 
-void kernel_mail_text_free(struct mail_patch *p, int n)
+void kernel_mail_text_free(struct kernel_mail_patch *p, int n)
 {
 	int i;
 

@@ -22,7 +22,7 @@
 struct load_ctx {
 	const char *patches_dir;
 	bool in_list;			/* loading a set of a list */
-	struct patch_set *s;
+	struct kernel_patch_set *s;
 	char err[256];
 };
 
@@ -48,12 +48,12 @@ static bool valid_name(const char *s)
 	} while (0)
 
 static int load_set(const char *patches_dir, const char *name,
-		    struct patch_set *s, bool in_list);
+		    struct kernel_patch_set *s, bool in_list);
 
 /* One set of a list: it must exist, load, and not be a list itself. */
 static int add_member(struct load_ctx *c, const char *name)
 {
-	struct patch_set *s = c->s, *m;
+	struct kernel_patch_set *s = c->s, *m;
 	char path[PATH_MAX + 80];
 	int i, ret;
 
@@ -129,7 +129,7 @@ static int add_members(struct load_ctx *c, const char *value)
 
 static int set_key(struct load_ctx *c, const char *name, const char *value)
 {
-	struct patch_set *s = c->s;
+	struct kernel_patch_set *s = c->s;
 	uint64_t v;
 	bool b;
 
@@ -182,7 +182,7 @@ static int set_key(struct load_ctx *c, const char *name, const char *value)
 static int patch_key(struct load_ctx *c, int idx, const char *name,
 		     const char *value)
 {
-	struct patch_item *it = &c->s->items[idx];
+	struct kernel_patch_item *it = &c->s->items[idx];
 	const char *p;
 
 	if (!strcmp(name, "subject")) {
@@ -251,7 +251,7 @@ static int load_handler(void *user, const char *section, const char *name,
 }
 
 /* A list of sets has no patches, files or source of its own. */
-static int check_list(struct patch_set *s)
+static int check_list(struct kernel_patch_set *s)
 {
 	if (s->nr || s->own || s->message_id[0] || s->mail[0] ||
 	    s->b4[0] || s->pick[0]) {
@@ -263,7 +263,7 @@ static int check_list(struct patch_set *s)
 	return 0;
 }
 
-static int check_loaded(struct patch_set *s)
+static int check_loaded(struct kernel_patch_set *s)
 {
 	int i;
 
@@ -298,7 +298,7 @@ static int check_loaded(struct patch_set *s)
 }
 
 static int load_set(const char *patches_dir, const char *name,
-		    struct patch_set *s, bool in_list)
+		    struct kernel_patch_set *s, bool in_list)
 {
 	struct load_ctx c = { .patches_dir = patches_dir, .in_list = in_list,
 			      .s = s };
@@ -327,7 +327,7 @@ static int load_set(const char *patches_dir, const char *name,
 }
 
 int kernel_patchset_load(const char *patches_dir, const char *name,
-			 struct patch_set *s)
+			 struct kernel_patch_set *s)
 {
 	return load_set(patches_dir, name, s, false);
 }

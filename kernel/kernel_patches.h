@@ -35,7 +35,7 @@
  * (docs/kernels.md, "A series of sets").
  */
 
-struct patch_item {
+struct kernel_patch_item {
 	char subject[256];
 	char file[PATH_MAX];		/* the patch file at hand */
 	char sha256[FILEHASH_HEX_LEN + 1];	/* pinned in the manifest */
@@ -44,7 +44,7 @@ struct patch_item {
 	int fuzz;			/* in a list of sets: its set's fuzz */
 };
 
-struct patch_set {
+struct kernel_patch_set {
 	char name[64];
 	char dir[PATH_MAX];		/* patches/NAME */
 	char manifest[PATH_MAX];	/* patches/NAME/manifest.ini */
@@ -64,7 +64,7 @@ struct patch_set {
 	char sets[PATCHSET_MAX_SETS][64];	/* a list of sets: its sets */
 	int nr_sets;
 	int nr;
-	struct patch_item items[PATCHSET_MAX];
+	struct kernel_patch_item items[PATCHSET_MAX];
 };
 
 /*
@@ -73,7 +73,7 @@ struct patch_set {
  * itself a list.
  */
 int kernel_patchset_load(const char *patches_dir, const char *name,
-			 struct patch_set *s);
+			 struct kernel_patch_set *s);
 
 /*
  * Load and locate in one: a plain set as kernel_patchset_locate() finds
@@ -82,7 +82,7 @@ int kernel_patchset_load(const char *patches_dir, const char *name,
  * each patch's set). What a build, a check or a bisection applies.
  */
 int kernel_patchset_open(const char *patches_dir, const char *name,
-			 const char *fetch_dir, struct patch_set *s);
+			 const char *fetch_dir, struct kernel_patch_set *s);
 
 /*
  * Fetches the set into fetch_dir/NAME/: with b4 from lore when mbox is
@@ -90,25 +90,25 @@ int kernel_patchset_open(const char *patches_dir, const char *name,
  * as the project's seeds hold, extracted by rtgate). Verifies the pinned
  * sha256 of each patch; pin = true writes them into the manifest instead.
  */
-int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
+int kernel_patchset_fetch(struct kernel_patch_set *s, const char *mbox,
 			  const char *fetch_dir, bool pin);
 
 /*
  * Finds the patch files (fetched or own) and checks their sha256. Not for
  * a list of sets (kernel_patchset_open()); fetching one is -EINVAL too.
  */
-int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir);
+int kernel_patchset_locate(struct kernel_patch_set *s, const char *fetch_dir);
 
 /*
  * Applies the set to tree (a writable clone) in order; log gets patch(1)'s
  * output. A patch that does not apply: -EINVAL, with every failing file
  * and hunk named on stderr; the tree is then partly patched.
  */
-int kernel_patchset_apply(const struct patch_set *s, const char *tree,
+int kernel_patchset_apply(const struct kernel_patch_set *s, const char *tree,
 			  const char *log);
 
 /* Mail texts (the seeds' thread format) -> patch files. */
-struct mail_patch {
+struct kernel_mail_patch {
 	char subject[256];
 	char author[256];
 	char attachment[256];		/* "" for a patch inline in the body */
@@ -129,7 +129,8 @@ int kernel_mail_recover(const char *mail, const char *tree, char **out,
 			size_t *len);
 
 /* All patches found in a mail text; *n = 0 when there are none. */
-int kernel_mail_text_parse(const char *path, struct mail_patch **out, int *n);
-void kernel_mail_text_free(struct mail_patch *p, int n);
+int kernel_mail_text_parse(const char *path, struct kernel_mail_patch **out,
+			   int *n);
+void kernel_mail_text_free(struct kernel_mail_patch *p, int n);
 
 #endif

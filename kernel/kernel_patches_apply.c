@@ -15,7 +15,7 @@
 #include "toolrun.h"
 
 /* Folds patch(1)'s dry-run output into "file: hunk #N FAILED at L". */
-static void report_failure(const struct patch_set *s, int idx,
+static void report_failure(const struct kernel_patch_set *s, int idx,
 			   const char *out)
 {
 	const char *base = strrchr(s->items[idx].file, '/');
@@ -53,7 +53,8 @@ static void report_failure(const struct patch_set *s, int idx,
 		       s->items[idx].subject, out);
 }
 
-static int run_patch(const struct patch_set *s, int idx, const char *tree,
+static int run_patch(const struct kernel_patch_set *s, int idx,
+		     const char *tree,
 		     bool dry, const char *log, char **out)
 {
 	char fuzz[16];
@@ -84,7 +85,7 @@ static int run_patch(const struct patch_set *s, int idx, const char *tree,
 	return status ? -EINVAL : 0;
 }
 
-int kernel_patchset_apply(const struct patch_set *s, const char *tree,
+int kernel_patchset_apply(const struct kernel_patch_set *s, const char *tree,
 			  const char *log)
 {
 	int i, ret;

@@ -16,7 +16,8 @@
 #include "rtpaths.h"
 
 /* Appends the located patches of one set of the list to s. */
-static int append_set(struct patch_set *s, const struct patch_set *m)
+static int append_set(struct kernel_patch_set *s,
+		      const struct kernel_patch_set *m)
 {
 	int i;
 
@@ -26,7 +27,7 @@ static int append_set(struct patch_set *s, const struct patch_set *m)
 		return -E2BIG;
 	}
 	for (i = 0; i < m->nr; i++) {
-		struct patch_item *it = &s->items[s->nr++];
+		struct kernel_patch_item *it = &s->items[s->nr++];
 
 		*it = m->items[i];
 		rtpaths_fmt(it->set, sizeof(it->set), "%s", m->name);
@@ -36,9 +37,9 @@ static int append_set(struct patch_set *s, const struct patch_set *m)
 }
 
 static int open_list(const char *patches_dir, const char *fetch_dir,
-		     struct patch_set *s)
+		     struct kernel_patch_set *s)
 {
-	struct patch_set *m = calloc(1, sizeof(*m));
+	struct kernel_patch_set *m = calloc(1, sizeof(*m));
 	int i, ret = m ? 0 : -ENOMEM;
 
 	for (i = 0; !ret && i < s->nr_sets; i++) {
@@ -61,7 +62,7 @@ static int open_list(const char *patches_dir, const char *fetch_dir,
 }
 
 int kernel_patchset_open(const char *patches_dir, const char *name,
-			 const char *fetch_dir, struct patch_set *s)
+			 const char *fetch_dir, struct kernel_patch_set *s)
 {
 	int ret = kernel_patchset_load(patches_dir, name, s);
 

@@ -58,10 +58,10 @@ static int reset_dir(const char *dir)
 	return ret;
 }
 
-static int store_patch(struct patch_set *s, const char *dir, int idx,
+static int store_patch(struct kernel_patch_set *s, const char *dir, int idx,
 		       const char *subject, const char *text, size_t len)
 {
-	struct patch_item *it = &s->items[idx];
+	struct kernel_patch_item *it = &s->items[idx];
 	char name[80];
 	int ret;
 
@@ -78,7 +78,7 @@ static int store_patch(struct patch_set *s, const char *dir, int idx,
 	return ret;
 }
 
-static const struct mail_patch *sort_base;
+static const struct kernel_mail_patch *sort_base;
 
 static int cmp_index(const void *a, const void *b)
 {
@@ -102,8 +102,8 @@ static int pick_one(const char *path, int found, const char *what, int *sel,
  * Chooses the manifest's pick among the patches of a mail text: sel gets
  * the indexes into v, in order.
  */
-static int pick_from_mail(const struct patch_set *s, const char *path,
-			  const struct mail_patch *v, int n, int *sel,
+static int pick_from_mail(const struct kernel_patch_set *s, const char *path,
+			  const struct kernel_mail_patch *v, int n, int *sel,
 			  int *count)
 {
 	int i, k = 0, found = -1;
@@ -158,7 +158,7 @@ static int pick_from_mail(const struct patch_set *s, const char *path,
 static void mail_subject(const char *text, char *buf, size_t len);
 
 /* pick = recover: the inline patch of a flattened mail, against s->tree. */
-static int fetch_recovered(struct patch_set *s, const char *path,
+static int fetch_recovered(struct kernel_patch_set *s, const char *path,
 			   const char *dir)
 {
 	char subject[256], *text;
@@ -183,10 +183,10 @@ static int fetch_recovered(struct patch_set *s, const char *path,
 	return ret;
 }
 
-static int fetch_mail_text(struct patch_set *s, const char *path,
+static int fetch_mail_text(struct kernel_patch_set *s, const char *path,
 			   const char *dir)
 {
-	struct mail_patch *v;
+	struct kernel_mail_patch *v;
 	int n, count = 0, i, ret, *sel;
 
 	if (!strcmp(s->pick, "recover"))
@@ -228,7 +228,8 @@ static void mail_subject(const char *text, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-static int split_mbx(struct patch_set *s, const char *mbx, const char *dir)
+static int split_mbx(struct kernel_patch_set *s, const char *mbx,
+		     const char *dir)
 {
 	char split[PATH_MAX + 8], oarg[PATH_MAX + 16], f[PATH_MAX + 16];
 	char *argv[] = { "git", "mailsplit", oarg, (char *)mbx, NULL };
@@ -274,7 +275,8 @@ static int split_mbx(struct patch_set *s, const char *mbx, const char *dir)
 }
 
 /* `b4 am` as the manifest says, with -o/-n (and -m for a local mbox). */
-static int fetch_b4(struct patch_set *s, const char *mbox, const char *dir)
+static int fetch_b4(struct kernel_patch_set *s, const char *mbox,
+		    const char *dir)
 {
 	char cmd[sizeof(s->b4)], odir[PATH_MAX + 8], mbx[PATH_MAX + 80];
 	char log[PATH_MAX + 16], *argv[48], *tok, *save = NULL;
@@ -349,7 +351,7 @@ static bool is_mbox(const char *path)
 }
 
 /* Pins from another kind of source (b4 vs a mail text) do not compare. */
-static int pins_apply(const struct patch_set *s, const char *kind, int n)
+static int pins_apply(const struct kernel_patch_set *s, const char *kind, int n)
 {
 	if (!n || !s->pinned[0] || !strcmp(s->pinned, kind))
 		return n;
@@ -360,7 +362,7 @@ static int pins_apply(const struct patch_set *s, const char *kind, int n)
 	return 0;
 }
 
-static int write_series(const struct patch_set *s, const char *dir,
+static int write_series(const struct kernel_patch_set *s, const char *dir,
 			const char *kind)
 {
 	char path[PATH_MAX + 8], buf[PATCHSET_MAX * 96];
@@ -378,7 +380,7 @@ static int write_series(const struct patch_set *s, const char *dir,
 	return fsio_write_atomic(path, buf, len);
 }
 
-static int hash_items(struct patch_set *s)
+static int hash_items(struct kernel_patch_set *s)
 {
 	const char *paths[PATCHSET_MAX];
 	char *hex[PATCHSET_MAX];
@@ -391,7 +393,7 @@ static int hash_items(struct patch_set *s)
 	return s->nr ? filehash_sha256_many(paths, s->nr, hex) : 0;
 }
 
-static int verify_pins(const struct patch_set *s, int pinned)
+static int verify_pins(const struct kernel_patch_set *s, int pinned)
 {
 	int i, bad = 0;
 
@@ -403,7 +405,7 @@ static int verify_pins(const struct patch_set *s, int pinned)
 		return -EINVAL;
 	}
 	for (i = 0; i < s->nr; i++) {
-		const struct patch_item *it = &s->items[i];
+		const struct kernel_patch_item *it = &s->items[i];
 
 		if (!it->sha256[0] || !strcmp(it->sha256, it->actual))
 			continue;
@@ -415,7 +417,7 @@ static int verify_pins(const struct patch_set *s, int pinned)
 }
 
 /* Rewrites the manifest with each patch's subject and sha256. */
-static int pin_manifest(const struct patch_set *s)
+static int pin_manifest(const struct kernel_patch_set *s)
 {
 	char *buf, *out, *line, *save;
 	size_t len, olen = 0;
@@ -476,7 +478,7 @@ static int pin_manifest(const struct patch_set *s)
 }
 
 /* A list of sets has no files of its own: its sets have them. */
-static int refuse_list(const struct patch_set *s, const char *what)
+static int refuse_list(const struct kernel_patch_set *s, const char *what)
 {
 	int i, n = 0;
 	char names[PATCHSET_MAX_SETS * 66] = "";
@@ -488,10 +490,10 @@ static int refuse_list(const struct patch_set *s, const char *what)
 	return -EINVAL;
 }
 
-int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
+int kernel_patchset_fetch(struct kernel_patch_set *s, const char *mbox,
 			  const char *fetch_dir, bool pin)
 {
-	struct patch_item pinned[PATCHSET_MAX];
+	struct kernel_patch_item pinned[PATCHSET_MAX];
 	const char *kind;
 	char dir[PATH_MAX];
 	int nr_pinned = 0, i, ret;
@@ -541,7 +543,7 @@ int kernel_patchset_fetch(struct patch_set *s, const char *mbox,
 	return ret;
 }
 
-int kernel_patchset_locate(struct patch_set *s, const char *fetch_dir)
+int kernel_patchset_locate(struct kernel_patch_set *s, const char *fetch_dir)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 8], *buf, *line, *save;
 	char kind[8] = "b4";

@@ -21,7 +21,7 @@
 
 static void test_thread_patches(void **state)
 {
-	struct mail_patch *v;
+	struct kernel_mail_patch *v;
 	int n;
 
 	(void)state;
@@ -49,7 +49,7 @@ static void test_thread_patches(void **state)
 static void test_flattened_mail(void **state)
 {
 	char path[] = "/tmp/rtgate-mail.XXXXXX";
-	struct mail_patch *v;
+	struct kernel_mail_patch *v;
 	int fd, n, i;
 	FILE *f;
 
@@ -70,7 +70,7 @@ static void test_flattened_mail(void **state)
 static void test_no_patch(void **state)
 {
 	char path[] = "/tmp/rtgate-mail.XXXXXX";
-	struct mail_patch *v;
+	struct kernel_mail_patch *v;
 	int fd, n;
 	FILE *f;
 
