@@ -9,7 +9,7 @@
 
 #include "fsio.h"
 #include "kconfig.h"
-#include "kernel_config.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"

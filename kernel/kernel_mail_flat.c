@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Flattened mails (kernel_mail_flat.h): the seed of the hrtick thread is a
+ * Flattened mails (kernel_priv.h): the seed of the hrtick thread is a
  * whole mail on one line, every line break and indentation turned into
  * one space. Its header fields stay readable; its body was
  * quoted-printable, so a soft line break is now "= " and every '=' of the
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "fsio.h"
-#include "kernel_mail_flat.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The inline patch of a flattened mail (kernel_mail_flat.h), rebuilt
+ * The inline patch of a flattened mail (kernel_priv.h), rebuilt
  * against the base tree it was written for.
  *
  * Order of business, per file of the diff and per hunk:
@@ -31,8 +31,7 @@
 #include <string.h>
 
 #include "fsio.h"
-#include "kernel_mail_flat.h"
-#include "kernel_patches.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 

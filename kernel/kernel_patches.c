@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A patch set's manifest (patches/NAME/manifest.ini, kernel_patches.h):
+ * A patch set's manifest (patches/NAME/manifest.ini, kernel.h):
  * read, every key checked, errors naming the file and line. Fetching is
  * kernel_patches_fetch.c, applying kernel_patches_apply.c; a list of sets
  * (`sets =`) is checked here, set by set, and opened as one series by
@@ -14,7 +14,7 @@
 #include <ini.h>
 
 #include "fsio.h"
-#include "kernel_patches.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_patches.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"

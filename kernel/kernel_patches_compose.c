@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A list of sets as one series (kernel_patches.h): a manifest whose [set]
+ * A list of sets as one series (kernel.h): a manifest whose [set]
  * says `sets = A B ...` stands for the patches of A, then of B, each set
  * located (fetched or our own) and checked against its own pins. A kernel
  * build, `patches check` and `rtgate bisect` open a set through here, so
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_patches.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fsio.h"
-#include "kernel_patches.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"

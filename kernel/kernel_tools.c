@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rtla from the kernel tree (kernel_tools.h). The order of business:
+ * rtla from the kernel tree (kernel_priv.h). The order of business:
  * open the tree (kernel_tree_open: --src or Debian's linux-source), make
  * tools/tracing/rtla with O= under out/tools/build, ask the result for
  * its version and libraries, copy it to out/tools/rtla and describe it in
@@ -18,8 +18,7 @@
 #include "cJSON.h"
 #include "fsio.h"
 #include "jsonio.h"
-#include "kernel_tools.h"
-#include "kernel_tree.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"

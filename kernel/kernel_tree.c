@@ -11,7 +11,7 @@
 
 #include "debapt.h"
 #include "fsio.h"
-#include "kernel_tree.h"
+#include "kernel_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "parse.h"

@@ -22,7 +22,7 @@
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
-#include "kernel/kernel_build.h"
+#include "kernel/kernel.h"
 #include "lab/lab_gate.h"
 #include "lab/lab_run.h"
 #include "log.h"

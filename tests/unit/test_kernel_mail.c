@@ -14,8 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "kernel/kernel_patches.h"
-#include "kernel/kernel_tree.h"
+#include "kernel/kernel_priv.h"
 
 #define THREAD "tests/fixtures/mail/thread.txt"
 
