@@ -581,7 +581,8 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	ncpus = c->base->runs[0].ncpus < c->cand->runs[0].ncpus ?
 		c->base->runs[0].ncpus : c->cand->runs[0].ncpus;
 	nmetrics = cmp_metrics(c, metrics, 8);
-	if (!ncpus && !nmetrics)
+	if (!ncpus && !nmetrics && !an_side_has_series(c->base) &&
+	    !an_side_has_series(c->cand))
 		return 0;
 	if (!tmp || !*tmp || strchr(tmp, '\''))
 		tmp = "/tmp";

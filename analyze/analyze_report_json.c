@@ -370,10 +370,10 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	notes = cJSON_AddArrayToObject(o, "notes");
 	for (i = 0; i < res->nnotes; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(res->notes[i]));
+	timeline_json(o, c);
 	lines = cJSON_AddArrayToObject(o, "lines");
 	for (i = 0; i < res->nlines; i++)
 		cJSON_AddItemToArray(lines, line_json(c, &res->lines[i]));
-	timeline_json(o, c);
 	return o;
 }
 
