@@ -313,7 +313,7 @@ static int write_series_plot(struct plot_dir *d, FILE *gp,
 	double ceiling, thr = an_series_threshold(c->base, &c->res.gate,
 						   &ceiling);
 	bool first = true;
-	size_t n = 0;
+	size_t n = 0, secs;
 	int ret;
 
 	ret = series_data(d, "tl-base.dat", c->base);
@@ -327,12 +327,13 @@ static int write_series_plot(struct plot_dir *d, FILE *gp,
 		"font 'sans,11' background rgb 'white'\n");
 	fprintf(gp, "set output 'timeline.svg'\nunset arrow\nunset label\n"
 		"unset object\nunset logscale x\nset autoscale\n"
-		"set offsets 0, 0.5, 0, 0\n"
+		"set offsets 0, 0, 0, 0\n"
 		"set key outside right top vertical\n");
-	if (series_seconds(c->base) <= 30 && series_seconds(c->cand) <= 30)
-		fprintf(gp, "set xtics 1\n");
-	else
-		fprintf(gp, "set xtics autofreq\n");
+	secs = series_seconds(c->base) > series_seconds(c->cand) ?
+	       series_seconds(c->base) : series_seconds(c->cand);
+	/* The frame ends at the last second, not at the next tic. */
+	fprintf(gp, "set xrange [-0.3:%g]\nset xtics %s\n",
+		secs ? secs - 0.7 : 1.0, secs <= 30 ? "1" : "autofreq");
 	fprintf(gp, "set title 'Latency over time: the largest latency of "
 		"each second (all CPUs)' noenhanced\n");
 	fprintf(gp, "set xlabel 'seconds into the repetition'\n"
