@@ -101,6 +101,14 @@ struct an_run {
 	 * NAN when the run had none.
 	 */
 	double rseq[AN_RSEQ_NR];
+	/*
+	 * Latency over time (the repetition's timeline.json): the largest
+	 * latency of each second of the measurement, over its CPUs; NAN
+	 * for a second without a sample. NULL: the run has no series
+	 * (recorded before it existed, traced, timerlat, pasted lines).
+	 */
+	double *series_us;
+	size_t nseries;
 };
 
 /* Published numbers printed beside the measured ones (never judged). */
@@ -393,6 +401,32 @@ enum an_metric_kind {
 };
 #define AN_METRIC_NAMES	"max, avg, pN (p50, p99.9 ...) or WORKLOAD.METRIC"
 enum an_metric_kind an_metric_kind(const char *metric);
+
+/*
+ * Latency over time (analyze/analyze_series.c, docs/results.md): a
+ * second of a candidate is a spike when its maximum is beyond the
+ * baseline's ceiling -- the largest per-second maximum of any of its
+ * repetitions -- by more than the gate's floor (min_increase_us and
+ * min_increase_pct of the ceiling, the larger): beyond anything the
+ * baseline showed, by a rise the suite calls practical.
+ */
+struct an_spike {
+	int rep;		/* the candidate's repetition */
+	size_t second;		/* 0-based second of its measurement */
+	double us;
+};
+
+bool an_side_has_series(const struct an_side *s);
+/* The spike threshold in us (and the ceiling); NAN when @base has none. */
+double an_series_threshold(const struct an_side *base,
+			   const struct an_gate *gate, double *ceiling);
+/*
+ * The candidate's spikes beyond @threshold: up to @max into @out (NULL:
+ * none), in repetition then second order; returns how many there are.
+ * @seconds (may be NULL): how many seconds the candidate measured.
+ */
+size_t an_series_spikes(const struct an_side *cand, double threshold,
+			struct an_spike *out, size_t max, size_t *seconds);
 /* "p99.9" -> 0.999; false for names that are not quantiles. */
 bool an_metric_quantile(const char *metric, double *q);
 /* Checks metric name and ranges; returns 0 or -EINVAL with a message. */

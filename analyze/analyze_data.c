@@ -49,6 +49,7 @@ static void run_release(struct an_run *run)
 		free(run->metrics[i].v);
 	free(run->metrics);
 	free(run->wls);
+	free(run->series_us);
 }
 
 int an_run_add_workload(struct an_run *run, const struct an_workload *wl)

@@ -24,6 +24,12 @@ enum an_file_kind {
 
 enum an_file_kind an_file_detect(const char *buf, size_t len);
 
+/*
+ * A repetition's timeline.json (rtgate-timeline/1) into run->series_us.
+ * A file that is not one is refused with a warning naming it (-EINVAL):
+ * the series is not evidence, so the caller goes on without it.
+ */
+int an_parse_series(const char *path, struct an_run *run);
 /* One cyclictest output file (of any kind) into run (cpus allocated). */
 int an_parse_file(const char *path, struct an_run *run);
 int an_parse_json(const char *path, const char *buf, size_t len,

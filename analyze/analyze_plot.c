@@ -224,6 +224,140 @@ static void maxima_script(FILE *gp, const struct an_cmp *c, size_t ncpus)
 	fputc('\n', gp);
 }
 
+/*
+ * Latency over time: one block per repetition (gnuplot's index), x the
+ * second of its measurement, y that second's maximum over the CPUs; a
+ * second without a sample breaks the line.
+ */
+static int series_data(struct plot_dir *d, const char *name,
+		       const struct an_side *s)
+{
+	FILE *f = plot_open(d, name);
+	size_t r, k;
+
+	if (!f)
+		return -EIO;
+	for (r = 0; r < s->nruns; r++) {
+		const struct an_run *run = &s->runs[r];
+
+		for (k = 0; k < run->nseries; k++) {
+			if (isnan(run->series_us[k]))
+				fputc('\n', f);
+			else
+				fprintf(f, "%zu %.6g\n", k,
+					fmax(run->series_us[k], 1));
+		}
+		/* Two blank lines end a block, even an empty one. */
+		fprintf(f, "%s\n\n", run->nseries ? "" : "0 NaN\n");
+	}
+	return fclose(f) ? -EIO : 0;
+}
+
+static int spikes_data(struct plot_dir *d, const struct an_side *cand,
+		       double thr, size_t *n)
+{
+	FILE *f = plot_open(d, "tl-spikes.dat");
+	struct an_spike *sp;
+	size_t i, total;
+
+	if (!f)
+		return -EIO;
+	total = an_series_spikes(cand, thr, NULL, 0, NULL);
+	sp = calloc(total ? total : 1, sizeof(*sp));
+	if (!sp) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	*n = an_series_spikes(cand, thr, sp, total, NULL);
+	for (i = 0; i < *n; i++)
+		fprintf(f, "%zu %.6g %d\n", sp[i].second, sp[i].us,
+			sp[i].rep);
+	if (!*n)
+		fprintf(f, "0 NaN 0\n");
+	free(sp);
+	return fclose(f) ? -EIO : 0;
+}
+
+/* A line per repetition, dashed differently, the first four named. */
+static void series_side(FILE *gp, const struct an_side *s, const char *file,
+			const char *color, bool *first)
+{
+	size_t r;
+
+	for (r = 0; r < s->nruns; r++) {
+		fprintf(gp, "%s'%s' index %zu using 1:2 with linespoints "
+			"pt 7 ps 0.35 lw 1.3 dt %zu lc rgb '%s' ",
+			*first ? "plot " : ", ", file, r, 1 + r % 4, color);
+		if (r < 4)
+			fprintf(gp, "title '%s rep %d' noenhanced", s->name,
+				s->runs[r].rep);
+		else
+			fprintf(gp, "notitle");
+		*first = false;
+	}
+}
+
+static size_t series_seconds(const struct an_side *s)
+{
+	size_t r, n = 0;
+
+	for (r = 0; s && r < s->nruns; r++)
+		if (s->runs[r].nseries > n)
+			n = s->runs[r].nseries;
+	return n;
+}
+
+static int write_series_plot(struct plot_dir *d, FILE *gp,
+			     const struct an_cmp *c)
+{
+	double ceiling, thr = an_series_threshold(c->base, &c->res.gate,
+						   &ceiling);
+	bool first = true;
+	size_t n = 0, secs;
+	int ret;
+
+	ret = series_data(d, "tl-base.dat", c->base);
+	if (!ret)
+		ret = series_data(d, "tl-cand.dat", c->cand);
+	if (!ret)
+		ret = spikes_data(d, c->cand, thr, &n);
+	if (ret)
+		return ret;
+	fprintf(gp, "set terminal svg size 1100,400 dynamic enhanced "
+		"font 'sans,11' background rgb 'white'\n");
+	fprintf(gp, "set output 'timeline.svg'\nunset arrow\nunset label\n"
+		"unset object\nunset logscale x\nset autoscale\n"
+		"set offsets 0, 0, 0, 0\n"
+		"set key outside right top vertical\n");
+	secs = series_seconds(c->base) > series_seconds(c->cand) ?
+	       series_seconds(c->base) : series_seconds(c->cand);
+	/* The frame ends at the last second, not at the next tic. */
+	fprintf(gp, "set xrange [-0.3:%g]\nset xtics %s\n",
+		secs ? secs - 0.7 : 1.0, secs <= 30 ? "1" : "autofreq");
+	fprintf(gp, "set title 'Latency over time: the largest latency of "
+		"each second (all CPUs)' noenhanced\n");
+	fprintf(gp, "set xlabel 'seconds into the repetition'\n"
+		"set ylabel 'per-second max (us, log)'\n"
+		"set logscale y\nset format y '%%g'\n");
+	if (!isnan(thr)) {
+		fprintf(gp, "set arrow 1 from graph 0, first %.6g to graph 1, "
+			"first %.6g nohead dt 2 lw 1.4 lc rgb '#c92a2a'\n",
+			thr, thr);
+		fprintf(gp, "set label 1 'spike threshold %.0f us: %s''s worst "
+			"second %.0f us + floor' at graph 0.01, first %.6g "
+			"offset 0, 0.7 font ',10' tc rgb '#c92a2a' noenhanced\n",
+			thr, c->base->name, ceiling, thr);
+	}
+	series_side(gp, c->base, "tl-base.dat", COLOR_BASE, &first);
+	series_side(gp, c->cand, "tl-cand.dat", COLOR_CAND, &first);
+	if (!first && n)
+		fprintf(gp, ", 'tl-spikes.dat' using 1:2 with points pt 6 "
+			"ps 1.8 lw 2 lc rgb '#c92a2a' title '%zu spike "
+			"second%s'", n, n == 1 ? "" : "s");
+	fputc('\n', gp);
+	return 0;
+}
+
 /* The workload metrics a comparison judges, each once. */
 static size_t cmp_metrics(const struct an_cmp *c, const char **names,
 			  size_t max)
@@ -424,6 +558,9 @@ static int write_plots(struct plot_dir *d, const struct an_cmp *c,
 		maxima_script(gp, c, ncpus);
 	if (!ret)
 		ret = write_metric_plots(d, gp, c, metrics, nmetrics);
+	if (!ret && (an_side_has_series(c->base) ||
+		     an_side_has_series(c->cand)))
+		ret = write_series_plot(d, gp, c);
 	if (fclose(gp) && !ret)
 		ret = -EIO;
 	return ret;
@@ -445,7 +582,8 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	ncpus = c->base->runs[0].ncpus < c->cand->runs[0].ncpus ?
 		c->base->runs[0].ncpus : c->cand->runs[0].ncpus;
 	nmetrics = cmp_metrics(c, metrics, 8);
-	if (!ncpus && !nmetrics)
+	if (!ncpus && !nmetrics && !an_side_has_series(c->base) &&
+	    !an_side_has_series(c->cand))
 		return 0;
 	if (!tmp || !*tmp || strchr(tmp, '\''))
 		tmp = "/tmp";
@@ -468,6 +606,13 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 		snprintf(name, sizeof(name), "metric-%zu.svg", j);
 		snprintf(title, sizeof(title), "%.60s per round", metrics[j]);
 		ret = read_svg(&d, name, title, out);
+	}
+	if (!ret && (an_side_has_series(c->base) ||
+		     an_side_has_series(c->cand))) {
+		ret = read_svg(&d, "timeline.svg", "Latency over time "
+			       "(per-second maxima, spikes circled)", out);
+		if (!ret)
+			out->wide[out->n - 1] = true;
 	}
 	plot_dir_remove(&d);
 	if (ret)

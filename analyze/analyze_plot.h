@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Plots of a comparison drawn by gnuplot as SVG: per-CPU latency
- * histograms on a log y axis, baseline and candidate overlaid, and the
- * maxima per repetition.
+ * histograms on a log y axis, baseline and candidate overlaid, the
+ * maxima per repetition, and, when the runs have a series, latency over
+ * time: each repetition's per-second maxima with the candidate's spikes
+ * (an_series_threshold) circled.
  */
 #ifndef RTGATE_ANALYZE_PLOT_H
 #define RTGATE_ANALYZE_PLOT_H
@@ -15,6 +17,7 @@
 struct an_plots {
 	char *svg[64];		/* <svg ...>...</svg>, ready to inline */
 	char title[64][96];
+	bool wide[64];		/* drawn for the page's whole width */
 	size_t n;
 };
 

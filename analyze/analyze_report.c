@@ -584,6 +584,7 @@ void an_report_finish(struct an_report *r, bool incomplete)
 	for (i = 0; i < r->ncmps; i++) {
 		enum an_verdict v = an_cmp_counts(&r->cmps[i]);
 
+		an_series_note(&r->cmps[i]);
 		if (v == AN_SKIPPED)
 			continue;
 		if (!ran || v > r->worst)

@@ -31,6 +31,11 @@ struct an_cmp {
  * unusable (SKIPPED, INVALID).
  */
 enum an_verdict an_cmp_counts(const struct an_cmp *c);
+/*
+ * Adds a note on the candidate's spikes over time (an_series_spikes),
+ * when both sides have a series, so every report says it.
+ */
+void an_series_note(struct an_cmp *c);
 /* Says in the reason what a control's verdict means. */
 void an_cmp_apply_control(struct an_cmp *c);
 

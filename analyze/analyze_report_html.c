@@ -36,6 +36,7 @@ static const char html_style[] =
 	".plots{display:flex;flex-wrap:wrap;gap:1em}\n"
 	"figure{margin:0;border:1px solid #eee;padding:.4em;"
 	"flex:1 1 30em;max-width:48%;min-width:24em}\n"
+	"figure.wide{flex-basis:100%;max-width:100%}\n"
 	"figure svg{display:block;width:100%;height:auto}\n"
 	"figcaption{font-size:.85em;color:#555}\n"
 	"tr.decisive td{background:#fff3bf;font-weight:600}\n"
@@ -229,13 +230,17 @@ static void html_plots(FILE *f, const struct an_cmp *c)
 	}
 	fprintf(f, "<div class=\"plots\">\n");
 	for (i = 0; i < plots.n; i++) {
-		fprintf(f, "<figure class=\"plot\">\n%s\n<figcaption>",
-			plots.svg[i]);
+		fprintf(f, "<figure class=\"plot%s\">\n%s\n<figcaption>",
+			plots.wide[i] ? " wide" : "", plots.svg[i]);
 		esc(f, plots.title[i]);
 		fprintf(f, "</figcaption></figure>\n");
 	}
 	fprintf(f, "</div>\n");
 	an_plots_release(&plots);
+	if (!an_side_has_series(c->base) && !an_side_has_series(c->cand))
+		fprintf(f, "<p class=\"muted\">Latency over time: no time "
+			"series in these runs (recorded before rtgate kept "
+			"one, traced, or measured by timerlat).</p>\n");
 }
 
 static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)

@@ -113,7 +113,50 @@ static cJSON *run_json(const struct an_run *r)
 		for (i = 0; i < AN_RSEQ_NR; i++)
 			add_num(rs, an_rseq_names[i], r->rseq[i]);
 	}
+	/* Latency over time, when the runner recorded it. */
+	if (r->series_us) {
+		cJSON *tl = cJSON_AddObjectToObject(o, "timeline");
+		cJSON *mx;
+
+		cJSON_AddNumberToObject(tl, "seconds", r->nseries);
+		mx = cJSON_AddArrayToObject(tl, "max_us");
+		for (k = 0; k < r->nseries; k++)
+			cJSON_AddItemToArray(mx, num(r->series_us[k]));
+	}
 	return o;
+}
+
+#define JSON_MAX_SPIKES	100
+
+/*
+ * The candidate's spikes over time (an_series_threshold), when either
+ * side has a series; absent otherwise.
+ */
+static void timeline_json(cJSON *o, const struct an_cmp *c)
+{
+	struct an_spike sp[JSON_MAX_SPIKES];
+	double ceiling, thr;
+	size_t n, secs, i;
+	cJSON *tl, *a;
+
+	if (!an_side_has_series(c->base) && !an_side_has_series(c->cand))
+		return;
+	thr = an_series_threshold(c->base, &c->res.gate, &ceiling);
+	n = an_series_spikes(c->cand, thr, sp, JSON_MAX_SPIKES, &secs);
+	tl = cJSON_AddObjectToObject(o, "timeline");
+	add_num(tl, "baseline_ceiling_us", ceiling);
+	add_num(tl, "threshold_us", thr);
+	cJSON_AddNumberToObject(tl, "candidate_seconds", secs);
+	cJSON_AddNumberToObject(tl, "spike_seconds", n);
+	a = cJSON_AddArrayToObject(tl, "spikes");
+	for (i = 0; i < n && i < JSON_MAX_SPIKES; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(e, "rep", sp[i].rep);
+		cJSON_AddNumberToObject(e, "second", sp[i].second);
+		cJSON_AddNumberToObject(e, "us", sp[i].us);
+		cJSON_AddItemToArray(a, e);
+	}
 }
 
 static cJSON *tline_json(const struct an_cpu_summary *s)
@@ -327,6 +370,7 @@ static cJSON *cmp_json(const struct an_cmp *c)
 	notes = cJSON_AddArrayToObject(o, "notes");
 	for (i = 0; i < res->nnotes; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(res->notes[i]));
+	timeline_json(o, c);
 	lines = cJSON_AddArrayToObject(o, "lines");
 	for (i = 0; i < res->nlines; i++)
 		cJSON_AddItemToArray(lines, line_json(c, &res->lines[i]));

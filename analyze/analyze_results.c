@@ -351,7 +351,12 @@ static int read_rep(const struct an_results *res, const char *scen,
 		       dir);
 		return -EINVAL;
 	}
-	return an_parse_file(path, run);
+	ret = an_parse_file(path, run);
+	/* Latency over time, when the runner recorded it (not evidence). */
+	an_sfmt(path, sizeof(path), "%s/%s/timeline.json", res->dir, dir);
+	if (!ret && fsio_exists(path))
+		an_parse_series(path, run);
+	return ret;
 }
 
 static int read_reference(const cJSON *scen, struct an_side *side)

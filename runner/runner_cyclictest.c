@@ -49,8 +49,55 @@ static int push_fmt(char ***argv, const char *fmt, ...)
 	return runner_strv_push(argv, buf);
 }
 
+/*
+ * The value of option -@opt or --@lng (-i1000, -i 1000, --interval=1000,
+ * --interval 1000) among the suite's cyclictest options; @fallback when
+ * it is absent or not a number.
+ */
+static long arg_num(char **args, char opt, const char *lng, long fallback)
+{
+	size_t i, n = strlen(lng);
+	const char *v;
+	char *end;
+	long val = fallback;
+
+	for (i = 0; args && args[i]; i++) {
+		const char *a = args[i];
+
+		v = NULL;
+		if (a[0] == '-' && a[1] == opt)
+			v = a[2] ? a + 2 : args[i + 1];
+		else if (!strncmp(a, lng, n) && a[n] == '=')
+			v = a + n + 1;
+		else if (!strcmp(a, lng))
+			v = args[i + 1];
+		if (!v)
+			continue;
+		errno = 0;
+		val = strtol(v, &end, 10);
+		if (errno || end == v || *end || val <= 0)
+			val = fallback;
+	}
+	return val;
+}
+
+static int series_args(struct ct_run *c, const struct suite_measure *m)
+{
+	long interval = arg_num(m->args, 'i', "--interval", 1000);
+	unsigned int window = runner_series_window(interval);
+	int ret;
+
+	c->verbose = true;
+	c->prio = (int)arg_num(m->args, 'p', "--priority", 0);
+	runner_series_init(&c->series, window, interval);
+	ret = runner_strv_push(&c->argv, "-v");
+	if (!ret && window > 1)
+		ret = push_fmt(&c->argv, "-o%u", window);
+	return ret;
+}
+
 int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
-		   const char *dir)
+		   const char *dir, bool series)
 {
 	size_t i;
 	int ret;
@@ -73,6 +120,8 @@ int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale
 			       dir);
 	if (!ret)
 		ret = push_fmt(&c->argv, "--json=%s/cyclictest.json.part", dir);
+	if (!ret && series)
+		ret = series_args(c, m);
 	if (ret)
 		runner_ct_free(c);
 	return ret;
@@ -125,14 +174,50 @@ static void strip_escapes(char *s)
 		*--w = '\0';
 }
 
+/*
+ * A window's maximum from cyclictest -v: the thread's state so far, as a
+ * T: line would say it (cycles counted in windows, max the largest seen).
+ */
+static bool feed_sample(struct ct_run *c, const struct runner_series_sample *x,
+			struct ctline *t)
+{
+	struct ctline *l;
+
+	if (x->thread < 0 || x->thread >= CT_MAX_THREADS)
+		return false;
+	l = &c->last[x->thread];
+	if (!c->have[x->thread]) {
+		memset(l, 0, sizeof(*l));
+		l->thread = x->thread;
+		l->min_us = x->us;
+	}
+	l->prio = c->prio;
+	l->interval_us = c->series.t[x->thread].interval_us ?
+			 c->series.t[x->thread].interval_us :
+			 c->series.default_interval_us;
+	l->cycles = (long)(c->series.t[x->thread].samples *
+			   c->series.window);
+	l->act_us = x->us;
+	if (x->us > l->max_us)
+		l->max_us = x->us;
+	c->have[x->thread] = true;
+	if (x->thread >= c->nr_threads)
+		c->nr_threads = x->thread + 1;
+	*t = *l;
+	return true;
+}
+
 bool runner_ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
 {
+	struct runner_series_sample x;
 	char line[1024];
 
 	snprintf(line, sizeof(line), "%s", raw);
 	strip_escapes(line);
 	if (!line[0])
 		return false;
+	if (c->verbose && runner_series_line(&c->series, line, &x) == 1)
+		return feed_sample(c, &x, t);
 	if (ctline_parse(line, t)) {
 		if (t->thread >= CT_MAX_THREADS)
 			return false;
@@ -268,6 +353,50 @@ static int check_samples(struct ct_run *c, const cJSON *json, char *why,
 	return 0;
 }
 
+/*
+ * With -v cyclictest prints no T: lines: the final ones are rebuilt from
+ * its JSON (cycles, min, avg, max of the whole measurement).
+ */
+static void finals_from_json(struct ct_run *c)
+{
+	const cJSON *threads, *t;
+	char path[PATH_MAX];
+	struct json_error jerr;
+	cJSON *json;
+	int i;
+
+	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
+	if (json_read_file(path, &json, &jerr))
+		return;
+	threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
+	for (i = 0; i < CT_MAX_THREADS; i++) {
+		struct ctline *l = &c->last[i];
+		char key[16];
+
+		snprintf(key, sizeof(key), "%d", i);
+		t = cJSON_GetObjectItemCaseSensitive(threads, key);
+		if (!t)
+			break;
+		if (!c->have[i]) {
+			memset(l, 0, sizeof(*l));
+			l->thread = i;
+			l->prio = c->prio;
+			l->interval_us = c->series.default_interval_us;
+		}
+		l->cycles = (long)json_get_num(t, "cycles", l->cycles);
+		l->min_us = (long)json_get_num(t, "min", l->min_us);
+		l->avg_us = (long)json_get_num(t, "avg", l->avg_us);
+		l->max_us = (long)json_get_num(t, "max", l->max_us);
+		c->have[i] = true;
+		if (i >= c->nr_threads)
+			c->nr_threads = i + 1;
+	}
+	cJSON_Delete(json);
+	append(&c->notes, "# cyclictest -v prints samples, not T: lines: the "
+	       "T: lines below are rebuilt from cyclictest.json (tid "
+	       "unknown); the per-second maxima are in timeline.json");
+}
+
 int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 {
 	char path[PATH_MAX];
@@ -275,6 +404,8 @@ int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	cJSON *json;
 	int ret;
 
+	if (c->verbose && complete)
+		finals_from_json(c);
 	ret = write_log(c);
 	if (ret) {
 		snprintf(why, len, "cannot write cyclictest.log: %s",
@@ -310,6 +441,13 @@ int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 			 strerror(-ret));
 	else
 		ret = check_samples(c, json, why, len);
+	if (!ret && c->verbose) {
+		rtpaths_fmt(path, sizeof(path), "%s/timeline.json", c->dir);
+		ret = runner_series_write(&c->series, path);
+		if (ret)
+			snprintf(why, len, "cannot write timeline.json: %s",
+				 strerror(-ret));
+	}
 	cJSON_Delete(json);
 	return ret;
 }
@@ -317,6 +455,7 @@ int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 void runner_ct_free(struct ct_run *c)
 {
 	runner_strv_free(c->argv);
+	runner_series_free(&c->series);
 	free(c->header);
 	free(c->notes);
 	free(c->status_line);

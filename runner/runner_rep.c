@@ -481,7 +481,10 @@ static void measure_cyclictest(struct rep_ctx *c)
 	double deadline, limit;
 	int ret;
 
-	ret = runner_ct_init(&c->ctr, m, c->r->run.scale, c->dir);
+	/* A traced run needs the T: lines' tids: no series then. */
+	ret = runner_ct_init(&c->ctr, m, c->r->run.scale, c->dir,
+			     !m->timeline_off &&
+			     c->r->run.trace == TRACE_CAPTURE_OFF);
 	if (ret) {
 		rep_invalid(c, "cyclictest",
 			    "cannot build cyclictest's command line");

@@ -131,6 +131,8 @@ struct suite_measure {
 				 * repetition not ended within its duration
 				 * plus this is killed and INVALID */
 	int trace;		/* enum trace_capture: `trace =` */
+	bool timeline_off;	/* `timeline = off`: no per-second maxima
+				 * (cyclictest without -v -o) */
 };
 
 /* [gate] pNN_us / max_us: an absolute limit no repetition may pass. */

@@ -68,7 +68,7 @@ static const char *runner_owned(const char *arg)
 {
 	static const char *const longs[] = {
 		"--duration", "--loops", "--histogram", "--histofall",
-		"--histfile", "--json", "--quiet",
+		"--histfile", "--json", "--quiet", "--verbose", "--oscope",
 	};
 	size_t i, n = strcspn(arg, "=");
 	const char *c;
@@ -83,7 +83,7 @@ static const char *runner_owned(const char *arg)
 		return NULL;
 	/* A cluster of flags such as -Smq; stops at an option's value. */
 	for (c = arg + 1; isalpha((unsigned char)*c); c++)
-		if (strchr("DlhHq", *c))
+		if (strchr("DlhHqvo", *c))
 			return arg;
 	return NULL;
 }
@@ -190,7 +190,8 @@ void runner_suite_key_measure(struct suite_parser *p, const char *name,
 		return;
 	if (!strcmp(name, "cyclictest")) {
 		tool_args(p, name, val, runner_owned, "it adds -D/-l, -h, "
-			  "--histfile and --json itself and never -q",
+			  "--histfile and --json itself, -v -o for the "
+			  "timeline, and never -q",
 			  &m->args, &m->args_text);
 	} else if (!strcmp(name, "duration")) {
 		if (parse_duration_ns(val, &v) || v == 0)
@@ -241,10 +242,16 @@ void runner_suite_key_measure(struct suite_parser *p, const char *name,
 					  "on", val);
 		else
 			m->trace = c;
+	} else if (!strcmp(name, "timeline")) {
+		if (!strcmp(val, "on") || !strcmp(val, "off"))
+			m->timeline_off = !strcmp(val, "off");
+		else
+			runner_suite_perr(p, p->line, "timeline: '%s' is not on "
+					  "or off", val);
 	} else {
 		runner_suite_unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
 					 "histogram, tool, timeout, watchdog, "
-					 "trace");
+					 "trace, timeline");
 	}
 }
 
