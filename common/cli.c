@@ -414,6 +414,14 @@ int cli_parse(const char *cmd, const struct argp *argp, int argc, char **argv,
 	return 0;
 }
 
+void cli_share_input(const struct argp *argp, struct argp_state *state)
+{
+	size_t i;
+
+	for (i = 0; argp->children && argp->children[i].argp; i++)
+		state->child_inputs[i] = state->input;
+}
+
 int cli_exit(int parsed)
 {
 	if (parsed == CLI_DONE)

@@ -42,6 +42,19 @@
  */
 int cli_parse(const char *cmd, const struct argp *argp, int argc, char **argv,
 	      unsigned int flags, void *input);
+/*
+ * Option groups shared by several subcommands are argp children of each
+ * subcommand's argp (struct argp_child, one table a group): --help then
+ * lists what that subcommand takes and nothing else. argp hands a child's
+ * parser only what its parent's parser sets on ARGP_KEY_INIT; that parser
+ * calls this to give every child of @argp its own input:
+ *
+ *	case ARGP_KEY_INIT:
+ *		cli_share_input(&gate_argp, state);
+ *		return 0;
+ */
+void cli_share_input(const struct argp *argp, struct argp_state *state);
+
 /* The exit code of a cli_parse() or cli_dispatch() result other than 0. */
 int cli_exit(int parsed);
 
