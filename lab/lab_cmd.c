@@ -24,8 +24,8 @@
 enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
-       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_TCG_THREAD,
-       OPT_ON_CRASH, OPT_CLOCK };
+       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
+       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_CLOCK };
 
 /*
  * Each subcommand's options: its own table, the shared groups as argp
@@ -95,6 +95,8 @@ static const struct argp_option guest_opts[] = {
 static const struct argp_option run_args_opts[] = {
 	{ NULL, 0, NULL, 0, "The guest's `rtgate run` (as RUN-ARGS after -- "
 	  "too):", 4 },
+	{ "duration", OPT_RUN_DURATION, "T", 0, "its --duration: each "
+	  "repetition measures for T (30s, 10m)", 4 },
 	{ "duration-scale", OPT_RUN_SCALE, "F", 0, "its --duration-scale", 4 },
 	{ "repeat", OPT_RUN_REPEAT, "N", 0, "its --repeat", 4 },
 	{ "trace", OPT_RUN_TRACE, "MODE", 0, "its --trace", 4 },
@@ -109,6 +111,7 @@ struct lab_cmd {
 	const char *debian;
 	const char *append_a, *append_b;
 	bool exec;
+	bool duration, scale;		/* the guest's --duration(-scale) */
 	const char *scenarios[16];
 	int nr_scenarios;
 	char out[PATH_MAX], results[PATH_MAX];
@@ -134,6 +137,7 @@ static error_t run_arg(struct lab_cmd *lc, struct argp_state *state,
 		[OPT_RUN_REPEAT - OPT_RUN_SCALE] = "--repeat",
 		[OPT_RUN_TRACE - OPT_RUN_SCALE] = "--trace",
 		[OPT_RUN_NO_HISTORY - OPT_RUN_SCALE] = "--no-history",
+		[OPT_RUN_DURATION - OPT_RUN_SCALE] = "--duration",
 	};
 	struct lab_run_params *p = &lc->p;
 
@@ -168,6 +172,7 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 {
 	struct lab_cmd *lc = state->input;
 	struct lab_run_params *p = &lc->p;
+	unsigned int secs;
 
 	switch (key) {
 	case OPT_KERNEL: p->kernel = arg; return 0;
@@ -204,7 +209,14 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 					 "icount:SHIFT (0..%d), not '%s'",
 					 LAB_CLOCK_SHIFT_MAX, arg);
 		return 0;
+	case OPT_RUN_DURATION:
+		if (cli_arg_seconds(state, "duration", arg, &secs))
+			return EINVAL;
+		lc->duration = true;
+		return run_arg(lc, state, key, arg);
 	case OPT_RUN_SCALE:
+		lc->scale = true;
+		return run_arg(lc, state, key, arg);
 	case OPT_RUN_REPEAT:
 	case OPT_RUN_TRACE:
 	case OPT_RUN_NO_HISTORY:
@@ -265,6 +277,10 @@ static error_t sub_parse(const struct argp *argp, int key, char *arg,
 		if (p->clock.icount && !strcmp(p->accel, "kvm"))
 			return cli_error(state, "--clock icount runs under "
 					 "TCG, not --accel kvm");
+		if (lc->duration && lc->scale)
+			return cli_error(state, "--duration and "
+					 "--duration-scale both set the time: "
+					 "give one");
 		return 0;
 	default:
 		return lab_parse(key, arg, state);

@@ -120,21 +120,27 @@ check "... its own --models, --patches" -- bash -c \
 for o in --scenario --append-a --append-b --model --patches --jobs; do
 	ok $(hasnt $T/lr.help $o; echo $?) "lab run --help: no $o (gate's, kernel build's)"
 done
-check "... its own --kernel, --exec, --cpus" -- bash -c \
+check "... its own --kernel, --exec, --cpus, --duration" -- bash -c \
 	"$(declare -f has); has $T/lr.help --kernel && has $T/lr.help --exec &&
-	 has $T/lr.help --cpus"
+	 has $T/lr.help --cpus && has $T/lr.help --duration"
 for o in --kernel --debian-kernel --exec --model; do
 	ok $(hasnt $T/lg.help $o; echo $?) "lab gate --help: no $o (run's: gate takes KERNEL_A KERNEL_B)"
 done
-check "... its own --scenario, --append-a, --suite" -- bash -c \
+check "... its own --scenario, --append-a, --suite, --duration" -- bash -c \
 	"$(declare -f has); has $T/lg.help --scenario && has $T/lg.help --append-a &&
-	 has $T/lg.help --suite"
-for o in --cpus --accel --repeat --exec --scenario; do
+	 has $T/lg.help --suite && has $T/lg.help --duration"
+for o in --cpus --accel --repeat --duration --exec --scenario; do
 	ok $(hasnt $T/li.help $o; echo $?) "lab initramfs --help: no $o (it boots nothing)"
 done
 "$RTGATE" lab run --debian-kernel rt --suite smoke --append-a x 2>$T/err
 is "$?" 3 "lab run --append-a (gate's): a usage error"
 check "... that names it" -- grep -q "unrecognized option '--append-a'" $T/err
+"$RTGATE" lab run --debian-kernel rt --suite smoke --duration 1m --duration-scale 2 2>$T/err
+is "$?" 3 "lab run --duration with --duration-scale: a usage error"
+check "... as rtgate run says it" -- grep -q -- "--duration and --duration-scale both set the time" $T/err
+"$RTGATE" lab gate a b --suite smoke --duration soon 2>$T/err
+is "$?" 3 "lab gate --duration soon: a usage error"
+check "... naming the option" -- grep -q -- "--duration: 'soon' is not a duration" $T/err
 "$RTGATE" kernel build --model rt --models rt,full 2>$T/err
 is "$?" 3 "kernel build --models (matrix's): a usage error"
 
