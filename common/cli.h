@@ -33,28 +33,22 @@
 
 #define CLI_DONE	1	/* --help, --usage or --version was printed */
 
+/* Option groups a command's argp may have as children, at most. */
+#define CLI_MAX_GROUPS	8
+
 /*
  * Parses argv (argv[0]: the command word) for command @cmd ("compare",
  * "history import") with @argp, whose parser gets @input as state->input.
+ * Option groups shared by several subcommands are argp children of each
+ * subcommand's argp (struct argp_child, one table a group): their parsers
+ * get @input too, and --help lists what that subcommand takes and nothing
+ * else.
  * @flags are argp_parse() flags (ARGP_IN_ORDER ...). Returns 0 to go on,
  * CLI_DONE when help or the version was printed, -EINVAL after printing a
  * usage error.
  */
 int cli_parse(const char *cmd, const struct argp *argp, int argc, char **argv,
 	      unsigned int flags, void *input);
-/*
- * Option groups shared by several subcommands are argp children of each
- * subcommand's argp (struct argp_child, one table a group): --help then
- * lists what that subcommand takes and nothing else. argp hands a child's
- * parser only what its parent's parser sets on ARGP_KEY_INIT; that parser
- * calls this to give every child of @argp its own input:
- *
- *	case ARGP_KEY_INIT:
- *		cli_share_input(&gate_argp, state);
- *		return 0;
- */
-void cli_share_input(const struct argp *argp, struct argp_state *state);
-
 /* The exit code of a cli_parse() or cli_dispatch() result other than 0. */
 int cli_exit(int parsed);
 

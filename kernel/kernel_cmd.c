@@ -166,52 +166,25 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 	".config, build.json); the default tree is Debian's " \
 	"linux-source-6.12 (--debian 6.12). docs/kernels.md."
 
-static const struct argp build_argp, config_argp, matrix_argp;
-
-/* A subcommand's parser: the tree's options (its child) parse into it too. */
-static error_t sub_parse(const struct argp *argp, int key, char *arg,
-			 struct argp_state *state)
-{
-	if (key != ARGP_KEY_INIT)
-		return build_parse(key, arg, state);
-	cli_share_input(argp, state);
-	return 0;
-}
-
-static error_t build_sub_parse(int key, char *arg, struct argp_state *state)
-{
-	return sub_parse(&build_argp, key, arg, state);
-}
-
-static error_t config_sub_parse(int key, char *arg, struct argp_state *state)
-{
-	return sub_parse(&config_argp, key, arg, state);
-}
-
-static error_t matrix_sub_parse(int key, char *arg, struct argp_state *state)
-{
-	return sub_parse(&matrix_argp, key, arg, state);
-}
-
 static const struct argp tree_argp = { tree_opts, build_parse };
 static const struct argp_child tree_child[] = { { &tree_argp }, { 0 } };
 
 static const struct argp build_argp = {
-	build_opts, build_sub_parse, NULL,
+	build_opts, build_parse, NULL,
 	"Builds a named kernel: a tree, a preemption model (--model), patch "
 	"sets and config fragments merged onto defconfig." KERNEL_POST_DOC,
 	tree_child, NULL, NULL
 };
 
 static const struct argp config_argp = {
-	config_opts, config_sub_parse, NULL,
+	config_opts, build_parse, NULL,
 	"The .config of a kernel build (build --config-only): fragments merged "
 	"and checked, nothing compiled." KERNEL_POST_DOC, tree_child, NULL,
 	NULL
 };
 
 static const struct argp matrix_argp = {
-	matrix_opts, matrix_sub_parse, NULL,
+	matrix_opts, build_parse, NULL,
 	"{models} x {base, patched}: one build after the other (--patches "
 	"SET,... required)." KERNEL_POST_DOC, tree_child, NULL, NULL
 };

@@ -257,49 +257,24 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	"`rtgate lab images`). RUN-ARGS go to `rtgate run` inside the " \
 	"guest. docs/kernels.md."
 
-static const struct argp run_argp, initramfs_argp, gate_argp;
-
 /*
- * A subcommand's own parser: its children (the shared groups) get the
- * same struct lab_cmd, and the checks of the whole line run once.
+ * A subcommand's own table: the checks of the whole line run once (its
+ * option groups, the argp children, parse with lab_parse alone).
  */
-static error_t sub_parse(const struct argp *argp, int key, char *arg,
-			 struct argp_state *state)
+static error_t sub_parse(int key, char *arg, struct argp_state *state)
 {
 	struct lab_cmd *lc = state->input;
 	struct lab_run_params *p = &lc->p;
 
-	switch (key) {
-	case ARGP_KEY_INIT:
-		cli_share_input(argp, state);
-		return 0;
-	case ARGP_KEY_END:
-		if (p->clock.icount && !strcmp(p->accel, "kvm"))
-			return cli_error(state, "--clock icount runs under "
-					 "TCG, not --accel kvm");
-		if (lc->duration && lc->scale)
-			return cli_error(state, "--duration and "
-					 "--duration-scale both set the time: "
-					 "give one");
-		return 0;
-	default:
+	if (key != ARGP_KEY_END)
 		return lab_parse(key, arg, state);
-	}
-}
-
-static error_t run_parse(int key, char *arg, struct argp_state *state)
-{
-	return sub_parse(&run_argp, key, arg, state);
-}
-
-static error_t initramfs_parse(int key, char *arg, struct argp_state *state)
-{
-	return sub_parse(&initramfs_argp, key, arg, state);
-}
-
-static error_t gate_parse(int key, char *arg, struct argp_state *state)
-{
-	return sub_parse(&gate_argp, key, arg, state);
+	if (p->clock.icount && !strcmp(p->accel, "kvm"))
+		return cli_error(state, "--clock icount runs under TCG, not "
+				 "--accel kvm");
+	if (lc->duration && lc->scale)
+		return cli_error(state, "--duration and --duration-scale both "
+				 "set the time: give one");
+	return 0;
 }
 
 static const struct argp kernel_argp = { kernel_opts, lab_parse };
@@ -321,7 +296,7 @@ static const struct argp_child gate_children[] = {
 };
 
 static const struct argp run_argp = {
-	run_opts, run_parse,
+	run_opts, sub_parse,
 	"(--kernel DIR|NAME | --debian-kernel F) --suite SUITE [-- "
 	"RUN-ARGS]\n(--kernel DIR|NAME | --debian-kernel F) --exec -- "
 	"CMD [ARG...]",
@@ -331,7 +306,7 @@ static const struct argp run_argp = {
 };
 
 static const struct argp initramfs_argp = {
-	NULL, initramfs_parse, "(--kernel DIR|NAME | --debian-kernel F)",
+	NULL, sub_parse, "(--kernel DIR|NAME | --debian-kernel F)",
 	"Builds the initramfs a lab run would boot, and prints its path. A "
 	"--suite from outside suites/ goes into it too (/opt/rtgate/suites), "
 	"and rtgate.lab=shell on the kernel command line makes its /init a "
@@ -340,7 +315,7 @@ static const struct argp initramfs_argp = {
 };
 
 static const struct argp gate_argp = {
-	gate_opts, gate_parse, "KERNEL_A KERNEL_B --suite SUITE [-- RUN-ARGS]",
+	gate_opts, sub_parse, "KERNEL_A KERNEL_B --suite SUITE [-- RUN-ARGS]",
 	"One suite on two kernels, each booted in QEMU, then every scenario "
 	"compared (A the baseline) with the suite's gate." LAB_POST_DOC,
 	gate_children, NULL, NULL
