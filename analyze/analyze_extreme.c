@@ -33,6 +33,7 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 
 #include "analyze_compare.h"
 #include "analyze_hist.h"
@@ -269,7 +270,7 @@ static const double *gumbel_null(size_t m, size_t nc, size_t rank,
 		t[s] = rank > 1 ? second : first;
 	}
 	gsl_rng_free(rng);
-	qsort(t, sims, sizeof(*t), an_cmp_double);
+	gsl_sort(t, 1, sims);
 	slot = next_slot++ % GUMBEL_CACHE;
 	free(cache[slot].t);
 	cache[slot].m = m;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "analyze_report.h"
 
@@ -66,17 +68,10 @@ static void wl_line(FILE *f, const struct an_side *s, const char *name)
 		first && first->unit[0] ? first->unit : "units", errors);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void metric_line(FILE *f, const struct an_side *s, const char *name)
 {
 	const struct an_values *mv = NULL;
-	double *all = NULL, *tmp, sum = 0, sq = 0, mean;
+	double *all = NULL, *tmp, mean;
 	size_t r, m, i, n = 0;
 
 	for (r = 0; r < s->nruns; r++)
@@ -93,17 +88,14 @@ static void metric_line(FILE *f, const struct an_side *s, const char *name)
 		}
 	if (!n)
 		goto out;
-	qsort(all, n, sizeof(*all), cmp_double);
-	for (i = 0; i < n; i++)
-		sum += all[i];
-	mean = sum / n;
-	for (i = 0; i < n; i++)
-		sq += (all[i] - mean) * (all[i] - mean);
+	gsl_sort(all, 1, n);
+	mean = gsl_stats_mean(all, 1, n);
 	fprintf(f, "metric %s: median %.6g %s, min %.6g, max %.6g, CV %.1f%% "
-		"(%zu values, %s is better)\n", name, n % 2 ? all[n / 2] :
-		(all[n / 2 - 1] + all[n / 2]) / 2, mv->unit, all[0],
-		all[n - 1], n > 1 && mean ? 100 * sqrt(sq / (n - 1)) / mean :
-		0.0, n, mv->higher_better ? "higher" : "lower");
+		"(%zu values, %s is better)\n", name,
+		gsl_stats_median_from_sorted_data(all, 1, n), mv->unit, all[0],
+		all[n - 1], n > 1 && mean ?
+		100 * gsl_stats_sd_m(all, 1, n, mean) / mean : 0.0, n,
+		mv->higher_better ? "higher" : "lower");
 out:
 	free(all);
 }

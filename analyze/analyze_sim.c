@@ -11,11 +11,15 @@
  * weight, bursts that hit both CPUs at once) besides each CPU's own, and
  * the tail weight scatters from run to run with a coefficient of
  * variation near 1. The body is drawn per 1 us bucket (Poisson counts),
- * tail, spikes and bursts sample by sample.
+ * tail, spikes and bursts sample by sample. The variates are GSL's
+ * (gsl_ran_*, from one seeded gsl_rng_mt19937: a seed draws the same
+ * sides everywhere).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 
 #include "analyze_sim.h"
 
@@ -74,75 +78,16 @@ static const struct model models[] = {
 	},
 };
 
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t next(struct an_sim_rng *r)
-{
-	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return res;
-}
-
-void an_sim_seed(struct an_sim_rng *rng, uint64_t seed)
-{
-	int i;
-
-	/* splitmix64 spreads the seed over the state. */
-	for (i = 0; i < 4; i++) {
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		rng->s[i] = z ^ (z >> 31);
-	}
-}
-
-/* Uniform in (0, 1). */
-static double uniform(struct an_sim_rng *r)
-{
-	return ((next(r) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-
-static double normal(struct an_sim_rng *r)
-{
-	return sqrt(-2 * log(uniform(r))) * cos(2 * M_PI * uniform(r));
-}
-
-static uint64_t poisson(struct an_sim_rng *r, double mean)
-{
-	double l, p = 1, x;
-	uint64_t k = 0;
-
-	if (mean <= 0)
-		return 0;
-	if (mean < 30) {
-		l = exp(-mean);
-		do {
-			k++;
-			p *= uniform(r);
-		} while (p > l);
-		return k - 1;
-	}
-	/* Large means: the normal approximation is close enough here. */
-	x = mean + sqrt(mean) * normal(r) + 0.5;
-	return x < 0 ? 0 : (uint64_t)x;
-}
-
 /* P(body <= x) for the log-normal body above the floor. */
 static double body_cdf(double x, double floor_us, double mu, double sigma)
 {
-	if (x <= floor_us)
-		return 0;
-	return 0.5 * erfc(-(log(x - floor_us) - mu) / (sigma * M_SQRT2));
+	return x <= floor_us ? 0 : gsl_cdf_lognormal_P(x - floor_us, mu, sigma);
+}
+
+/* A Poisson count; GSL's draw for a positive mean. */
+static uint64_t poisson(gsl_rng *r, double mean)
+{
+	return mean > 0 ? gsl_ran_poisson(r, mean) : 0;
 }
 
 struct hist_acc {
@@ -167,7 +112,7 @@ static void add_sample(struct hist_acc *a, double v, uint64_t count)
 	a->n += count;
 }
 
-static void draw_body(const struct model *m, struct an_sim_rng *rng,
+static void draw_body(const struct model *m, gsl_rng *rng,
 		      struct hist_acc *a, double n, double mu, double shift)
 {
 	double lo = m->floor_us + shift, prev, cur;
@@ -183,7 +128,7 @@ static void draw_body(const struct model *m, struct an_sim_rng *rng,
 }
 
 static void draw_cpu(const struct an_sim_params *p, const struct model *m,
-		     struct an_sim_rng *rng, size_t j, bool cand,
+		     gsl_rng *rng, size_t j, bool cand,
 		     const struct rep_state *rs, struct an_cpu *c)
 {
 	double shift = cand ? p->shift_us : 0, n, w, mu;
@@ -192,9 +137,9 @@ static void draw_cpu(const struct an_sim_params *p, const struct model *m,
 	uint64_t k, i, total;
 
 	n = (double)p->cycles / (1.0 + j / 2.0);
-	w = m->tail_w * exp(m->tail_tau * normal(rng) + rs->tail);
+	w = m->tail_w * exp(gsl_ran_gaussian(rng, m->tail_tau) + rs->tail);
 	mu = log(m->body_med) + m->cpu_step * j +
-	     m->body_jitter * normal(rng) + rs->body;
+	     gsl_ran_gaussian(rng, m->body_jitter) + rs->body;
 	a.h = calloc(m->limit, sizeof(*a.h));
 	if (!a.h)
 		return;
@@ -202,18 +147,18 @@ static void draw_cpu(const struct an_sim_params *p, const struct model *m,
 	k = poisson(rng, n * fmin(w, 0.5));
 	for (i = 0; i < k; i++)
 		add_sample(&a, m->floor_us + m->tail_off + shift +
-			   m->tail_xm * pow(uniform(rng), -1 / m->tail_alpha),
-			   1);
+			   gsl_ran_pareto(rng, m->tail_alpha, m->tail_xm), 1);
+	/* Spikes: log-uniform between spike_lo and spike_hi. */
 	k = poisson(rng, m->spikes);
 	for (i = 0; i < k; i++)
-		add_sample(&a, m->spike_lo * pow(m->spike_hi / m->spike_lo,
-						 uniform(rng)) + shift, 1);
+		add_sample(&a, exp(gsl_ran_flat(rng, log(m->spike_lo),
+						log(m->spike_hi))) + shift, 1);
 	/* A burst: consecutive wake-ups, each later than the last. */
 	if (rs->burst && (rs->burst_cpu < 0 || rs->burst_cpu == (int)j)) {
 		k = (uint64_t)(n * rs->burst_frac);
 		for (i = 0; i < k; i++)
-			add_sample(&a, m->burst_lo + (m->burst_hi -
-				   m->burst_lo) * uniform(rng), 1);
+			add_sample(&a, gsl_ran_flat(rng, m->burst_lo,
+						    m->burst_hi), 1);
 	}
 	total = (uint64_t)a.n;
 	c->thread = j;
@@ -231,7 +176,7 @@ static void draw_cpu(const struct an_sim_params *p, const struct model *m,
 }
 
 struct an_side *an_sim_side(const struct an_sim_params *p, bool candidate,
-			    struct an_sim_rng *rng)
+			    gsl_rng *rng)
 {
 	const struct model *m = &models[p->model];
 	struct an_side *s = an_side_new(candidate ? "candidate" : "baseline");
@@ -242,18 +187,18 @@ struct an_side *an_sim_side(const struct an_sim_params *p, bool candidate,
 	for (r = 0; r < p->reps; r++) {
 		struct an_run *run = an_side_add_run(s, "sim", p->cpus);
 		struct rep_state rs = {
-			.body = m->rep_jitter * normal(rng),
-			.tail = m->rep_tau * normal(rng),
+			.body = gsl_ran_gaussian(rng, m->rep_jitter),
+			.tail = gsl_ran_gaussian(rng, m->rep_tau),
 		};
 
 		if (!run) {
 			an_side_free(s);
 			return NULL;
 		}
-		rs.burst = uniform(rng) < m->burst_p;
-		rs.burst_frac = m->burst_frac * uniform(rng);
-		rs.burst_cpu = uniform(rng) < m->burst_both ? -1 :
-			       (int)(uniform(rng) * p->cpus);
+		rs.burst = gsl_ran_bernoulli(rng, m->burst_p);
+		rs.burst_frac = gsl_ran_flat(rng, 0, m->burst_frac);
+		rs.burst_cpu = gsl_ran_bernoulli(rng, m->burst_both) ? -1 :
+			       (int)gsl_rng_uniform_int(rng, p->cpus);
 		for (j = 0; j < p->cpus; j++)
 			draw_cpu(p, m, rng, j, candidate, &rs, &run->cpus[j]);
 	}
@@ -263,16 +208,18 @@ struct an_side *an_sim_side(const struct an_sim_params *p, bool candidate,
 int an_sim_run(const struct an_sim_params *p, const struct an_gate *gate,
 	       size_t pairs, uint64_t seed, size_t count[AN_REGRESSION + 1])
 {
-	struct an_sim_rng rng;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	struct an_result res;
 	size_t i;
 	int ret = 0;
 
 	memset(count, 0, (AN_REGRESSION + 1) * sizeof(*count));
-	an_sim_seed(&rng, seed);
+	if (!rng)
+		return -1;
+	gsl_rng_set(rng, seed);
 	for (i = 0; i < pairs && !ret; i++) {
-		struct an_side *b = an_sim_side(p, false, &rng);
-		struct an_side *c = an_sim_side(p, true, &rng);
+		struct an_side *b = an_sim_side(p, false, rng);
+		struct an_side *c = an_sim_side(p, true, rng);
 
 		ret = b && c ? an_compare(b, c, gate, &res) : -1;
 		if (!ret) {
@@ -282,5 +229,6 @@ int an_sim_run(const struct an_sim_params *p, const struct an_gate *gate,
 		an_side_free(b);
 		an_side_free(c);
 	}
+	gsl_rng_free(rng);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <gsl/gsl_rng.h>
 
 #include "analyze.h"
 
@@ -34,17 +35,18 @@ struct an_sim_params {
 	bool summary_only;	/* drop histograms: pasted T: lines */
 };
 
-/* Deterministic generator state (xoshiro256**), seeded by an_sim_seed. */
-struct an_sim_rng {
-	uint64_t s[4];
-};
-
-void an_sim_seed(struct an_sim_rng *rng, uint64_t seed);
-/* One side drawn from the model; NULL on allocation failure. */
+/*
+ * One side drawn from the model with GSL's variates from @rng; NULL on
+ * allocation failure.
+ */
 struct an_side *an_sim_side(const struct an_sim_params *p, bool candidate,
-			    struct an_sim_rng *rng);
+			    gsl_rng *rng);
 
-/* Judges pairs pairs; count[v] = how many got verdict v. */
+/*
+ * Judges pairs pairs; count[v] = how many got verdict v. The sides come
+ * from GSL's MT19937 (gsl_rng_mt19937) set to @seed: the same seed, the
+ * same pairs and counts. 0, or -1 when memory ran out.
+ */
 int an_sim_run(const struct an_sim_params *p, const struct an_gate *gate,
 	       size_t pairs, uint64_t seed, size_t count[AN_REGRESSION + 1]);
 

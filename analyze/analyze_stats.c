@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Distributions from the GNU Scientific Library; t statistics, their
- * one-sided p-values and the matching intervals; alpha spending.
+ * Distributions, sorting and the sample statistics (mean, variance,
+ * median, trimmed mean, sums of squares) from the GNU Scientific Library;
+ * t statistics, their one-sided p-values and the matching intervals;
+ * alpha spending.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "analyze_stats.h"
 
@@ -56,34 +60,12 @@ double an_alpha_spent(double alpha, double t)
 
 double an_mean(const double *v, size_t n)
 {
-	double s = 0;
-	size_t i;
-
-	if (!n)
-		return NAN;
-	for (i = 0; i < n; i++)
-		s += v[i];
-	return s / n;
+	return n ? gsl_stats_mean(v, 1, n) : NAN;
 }
 
 double an_var(const double *v, size_t n)
 {
-	double m, s = 0;
-	size_t i;
-
-	if (n < 2)
-		return 0;
-	m = an_mean(v, n);
-	for (i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return s / (n - 1);
-}
-
-int an_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	return n < 2 ? 0 : gsl_stats_variance(v, 1, n);
 }
 
 double an_median(const double *v, size_t n)
@@ -96,8 +78,8 @@ double an_median(const double *v, size_t n)
 	if (!s)
 		return NAN;
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), an_cmp_double);
-	m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+	gsl_sort(s, 1, n);
+	m = gsl_stats_median_from_sorted_data(s, 1, n);
 	free(s);
 	return m;
 }
@@ -233,43 +215,31 @@ size_t an_shared_outliers(const double *y, size_t ncpus, size_t n,
 	return k;
 }
 
-static double sum_sq(const double *y, size_t n, double m)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += (y[i] - m) * (y[i] - m);
-	return s;
-}
-
 /*
  * Yuen's trimmed mean: with five repetitions or more a side, the highest
  * and lowest 20 % are left out of the mean and winsorized in the sum of
  * squares, so one repetition's burst neither fakes nor hides a change.
  * Returns the winsorized sum of squares; *h is the repetitions kept.
+ * GSL's trimmed mean leaves out floor(trim n) at each end, as Yuen's g.
  */
 double an_trimmed(const double *y, size_t n, double *mean, double *h)
 {
 	size_t g = n >= 5 ? (size_t)(0.2 * n) : 0, i;
-	double s[n ? n : 1], w, m = 0, ss = 0;
+	double s[n ? n : 1];
 
-	memcpy(s, y, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), an_cmp_double);
-	for (i = g; i < n - g; i++)
-		m += s[i];
 	*h = (double)(n - 2 * g);
-	*mean = m / *h;
-	if (!g)
-		return sum_sq(y, n, *mean);
-	/* Winsorized around the winsorized mean, as Yuen's test has it. */
-	for (i = 0, m = 0; i < n; i++)
-		m += fmin(fmax(s[i], s[g]), s[n - g - 1]);
-	m /= n;
-	for (i = 0; i < n; i++) {
-		w = fmin(fmax(s[i], s[g]), s[n - g - 1]) - m;
-		ss += w * w;
+	if (!n) {
+		*mean = NAN;
+		return 0;
 	}
+	memcpy(s, y, n * sizeof(*s));
+	gsl_sort(s, 1, n);
+	*mean = gsl_stats_trmean_from_sorted_data(g ? 0.2 : 0, s, 1, n);
+	if (!g)
+		return gsl_stats_tss_m(y, 1, n, *mean);
+	/* Winsorized around the winsorized mean, as Yuen's test has it. */
+	for (i = 0; i < n; i++)
+		s[i] = fmin(fmax(s[i], s[g]), s[n - g - 1]);
 	/* The trimmed mean's variance is ss / (h (h - 1)): df h - 1. */
-	return ss;
+	return gsl_stats_tss(s, 1, n);
 }

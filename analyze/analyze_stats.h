@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Statistical primitives of the analyzer, on arrays of doubles. The
- * distributions are the GNU Scientific Library's (gsl_cdf_*); this file
- * adds the small pieces the comparison is built from.
+ * distributions and the sample statistics are the GNU Scientific
+ * Library's (gsl_cdf_*, gsl_stats_*, gsl_sort); this file adds the small
+ * pieces the comparison is built from.
  */
 #ifndef RTGATE_ANALYZE_STATS_H
 #define RTGATE_ANALYZE_STATS_H
@@ -25,8 +26,6 @@ double an_f_inv(double p, double d1, double d2);
 double an_mean(const double *v, size_t n);
 /* Sample variance (n - 1); 0 for n < 2. */
 double an_var(const double *v, size_t n);
-/* qsort's comparison of doubles, ascending. */
-int an_cmp_double(const void *a, const void *b);
 /* Median; NAN for n == 0. Returns NAN on allocation failure too. */
 double an_median(const double *v, size_t n);
 

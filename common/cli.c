@@ -25,6 +25,7 @@ struct cli_ctx {
 	char prog[160];			/* "rtgate compare" */
 	const struct argp *cmd_argp;
 	void *input;
+	size_t nchildren;		/* the command and its option groups */
 	bool done;			/* help or version printed */
 	bool reported;			/* an error was printed */
 	bool h_free, v_free;		/* -h and -V are ours to take */
@@ -298,11 +299,13 @@ static void print_help(struct cli_ctx *c, const struct argp *top,
 static error_t top_parser(int key, char *arg, struct argp_state *state)
 {
 	struct cli_ctx *c = state->input;
+	size_t i;
 
 	(void)arg;
 	switch (key) {
 	case ARGP_KEY_INIT:
-		state->child_inputs[0] = c->input;
+		for (i = 0; i < c->nchildren; i++)
+			state->child_inputs[i] = c->input;
 		return 0;
 	case '?':
 	case 'h':
@@ -360,12 +363,27 @@ int cli_parse(const char *cmd, const struct argp *argp, int argc, char **argv,
 	      unsigned int flags, void *input)
 {
 	struct argp_option common[8];
-	struct argp_child children[2] = { { argp, 0, NULL, 0 }, { 0 } };
+	struct argp_child children[CLI_MAX_GROUPS + 2] = { { 0 } };
 	struct argp top = { .parser = top_parser, .children = children };
+	struct argp own = *argp;
 	struct cli_ctx c = { .cmd = cmd, .cmd_argp = argp, .input = input,
 			     .h_free = true, .v_free = true };
+	const struct argp_child *ch;
 	char **av = argv, *argv0 = argv[0];
 	int i, key, ret;
+
+	/*
+	 * The command's option groups (its argp's children) sit beside it,
+	 * so that the top parser gives each the command's input: argp hands
+	 * a child's parser only what its parent's parser sets.
+	 */
+	own.children = NULL;
+	children[c.nchildren++] = (struct argp_child){ &own, 0, NULL, 0 };
+	for (ch = argp->children; ch && ch->argp; ch++) {
+		if (c.nchildren == CLI_MAX_GROUPS + 1)
+			return -E2BIG;
+		children[c.nchildren++] = *ch;
+	}
 
 	snprintf(c.prog, sizeof(c.prog), "rtgate %s", cmd);
 	collect(&c, argp);

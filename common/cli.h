@@ -33,9 +33,16 @@
 
 #define CLI_DONE	1	/* --help, --usage or --version was printed */
 
+/* Option groups a command's argp may have as children, at most. */
+#define CLI_MAX_GROUPS	8
+
 /*
  * Parses argv (argv[0]: the command word) for command @cmd ("compare",
  * "history import") with @argp, whose parser gets @input as state->input.
+ * Option groups shared by several subcommands are argp children of each
+ * subcommand's argp (struct argp_child, one table a group): their parsers
+ * get @input too, and --help lists what that subcommand takes and nothing
+ * else.
  * @flags are argp_parse() flags (ARGP_IN_ORDER ...). Returns 0 to go on,
  * CLI_DONE when help or the version was printed, -EINVAL after printing a
  * usage error.

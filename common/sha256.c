@@ -1,137 +1,102 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* SHA-256 through OpenSSL's EVP interface (libcrypto). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <openssl/evp.h>
 
 #include "sha256.h"
 
-static const uint32_t k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-static uint32_t ror(uint32_t x, int n)
+static void to_hex(const unsigned char *md, unsigned int n, char *hex)
 {
-	return (x >> n) | (x << (32 - n));
-}
+	static const char digits[] = "0123456789abcdef";
+	unsigned int i;
 
-static void block(struct sha256 *s, const uint8_t *p)
-{
-	uint32_t w[64], a, b, c, d, e, f, g, h, t1, t2;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (i = 16; i < 64; i++)
-		w[i] = w[i - 16] + w[i - 7] +
-		       (ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^
-			(w[i - 15] >> 3)) +
-		       (ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^
-			(w[i - 2] >> 10));
-	a = s->h[0]; b = s->h[1]; c = s->h[2]; d = s->h[3];
-	e = s->h[4]; f = s->h[5]; g = s->h[6]; h = s->h[7];
-	for (i = 0; i < 64; i++) {
-		t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) +
-		     ((e & f) ^ (~e & g)) + k[i] + w[i];
-		t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) +
-		     ((a & b) ^ (a & c) ^ (b & c));
-		h = g; g = f; f = e; e = d + t1;
-		d = c; c = b; b = a; a = t1 + t2;
+	for (i = 0; i < n; i++) {
+		hex[2 * i] = digits[md[i] >> 4];
+		hex[2 * i + 1] = digits[md[i] & 15];
 	}
-	s->h[0] += a; s->h[1] += b; s->h[2] += c; s->h[3] += d;
-	s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
+	hex[2 * n] = '\0';
 }
 
-void sha256_init(struct sha256 *s)
+int sha256_init(struct sha256 *s)
 {
-	static const uint32_t iv[8] = {
-		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-	};
-
-	memcpy(s->h, iv, sizeof(iv));
-	s->len = 0;
-	s->used = 0;
+	s->err = 0;
+	s->ctx = EVP_MD_CTX_new();
+	if (!s->ctx)
+		s->err = -ENOMEM;
+	else if (!EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL))
+		s->err = -EIO;
+	return s->err;
 }
 
 void sha256_update(struct sha256 *s, const void *data, size_t len)
 {
-	const uint8_t *p = data;
+	if (!s->err && s->ctx && !EVP_DigestUpdate(s->ctx, data, len))
+		s->err = -EIO;
+}
 
-	s->len += len;
-	while (len) {
-		size_t n = 64 - s->used < len ? 64 - s->used : len;
+int sha256_hex(struct sha256 *s, char hex[SHA256_HEX_LEN + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	int ret = s->err;
 
-		memcpy(s->buf + s->used, p, n);
-		s->used += n;
-		p += n;
-		len -= n;
-		if (s->used == 64) {
-			block(s, s->buf);
-			s->used = 0;
-		}
+	if (!ret && (!s->ctx || !EVP_DigestFinal_ex(s->ctx, md, &n) ||
+		     n * 2 != SHA256_HEX_LEN))
+		ret = -EIO;
+	sha256_destroy(s);
+	if (ret)
+		hex[0] = '\0';
+	else
+		to_hex(md, n, hex);
+	return ret;
+}
+
+void sha256_destroy(struct sha256 *s)
+{
+	EVP_MD_CTX_free(s->ctx);
+	s->ctx = NULL;
+}
+
+int sha256_buf(const void *data, size_t len, char hex[SHA256_HEX_LEN + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) ||
+	    n * 2 != SHA256_HEX_LEN) {
+		hex[0] = '\0';
+		return -EIO;
 	}
+	to_hex(md, n, hex);
+	return 0;
 }
 
-void sha256_hex(struct sha256 *s, char hex[65])
+int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1])
 {
-	uint64_t bits = s->len * 8;
-	uint8_t pad = 0x80, zero = 0, lenbuf[8];
-	int i;
-
-	sha256_update(s, &pad, 1);
-	while (s->used != 56)
-		sha256_update(s, &zero, 1);
-	for (i = 0; i < 8; i++)
-		lenbuf[i] = (uint8_t)(bits >> (56 - 8 * i));
-	sha256_update(s, lenbuf, 8);
-	for (i = 0; i < 8; i++)
-		snprintf(hex + 8 * i, 9, "%08x", s->h[i]);
-}
-
-void sha256_buf(const void *data, size_t len, char hex[65])
-{
+	char buf[65536];
 	struct sha256 s;
-
-	sha256_init(&s);
-	sha256_update(&s, data, len);
-	sha256_hex(&s, hex);
-}
-
-int sha256_file(const char *path, char hex[65])
-{
-	struct sha256 s;
-	char buf[16384];
 	ssize_t n;
 	int fd;
 
+	hex[0] = '\0';
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	sha256_init(&s);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
 			n = -errno;
 			close(fd);
+			sha256_destroy(&s);
 			return (int)n;
 		}
 		sha256_update(&s, buf, n);
 	}
 	close(fd);
-	sha256_hex(&s, hex);
-	return 0;
+	return sha256_hex(&s, hex);
 }

@@ -82,9 +82,9 @@ static void identity_patches(const cJSON *patches, struct export_identity *id)
 		id->patchset_hash[0] = '\0';
 		id->patchset_known = true;
 	} else if (all) {
-		sha256_hex(&s, id->patchset_hash);
-		id->patchset_known = true;
+		id->patchset_known = !sha256_hex(&s, id->patchset_hash);
 	}
+	sha256_destroy(&s);
 }
 
 /* Fragments as KernelCI names a config: defconfig+fragment+... */

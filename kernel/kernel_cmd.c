@@ -60,27 +60,47 @@ enum { OPT_SRC = 1000, OPT_DEBIAN, OPT_MODEL, OPT_MODELS, OPT_PATCHES,
        OPT_FRAGMENTS, OPT_NAME, OPT_JOBS, OPT_NICE, OPT_CONFIG_ONLY,
        OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP, OPT_OUTPUT };
 
-static const struct argp_option build_opts[] = {
+/*
+ * build, config and matrix share the tree and its patch sets and
+ * fragments (tree_opts, an argp child of each); each adds its own, so
+ * that --help lists only what that subcommand takes.
+ */
+static const struct argp_option tree_opts[] = {
 	{ "src", OPT_SRC, "TREE", 0, "a kernel tree (default: Debian's "
 	  "linux-source package, --debian)", 0 },
 	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES "
 	  "(default 6.12)", 0 },
-	{ "model", OPT_MODEL, "MODEL", 0, "build: rt, full, lazy or none", 0 },
-	{ "models", OPT_MODELS, "M,...", 0, "matrix: the preemption models "
-	  "(default rt,full)", 0 },
 	{ "patches", OPT_PATCHES, "SET,...", 0, "patch sets (patches/SET/) "
 	  "applied in order", 0 },
 	{ "fragments", OPT_FRAGMENTS, "F,...", 0, "more kconfigs/ fragments",
 	  0 },
-	{ "name", OPT_NAME, "NAME", 0, "the kernel's name (out/kernels/NAME/)",
-	  0 },
+	{ "kconfigs", OPT_KCONFIGS, "DIR", 0, "the fragments' folder (default "
+	  "kconfigs/)", 0 },
 	{ "jobs", OPT_JOBS, "N", 0, "make -jN (1..256)", 0 },
 	{ "nice", OPT_NICE, "N", 0, "the build's nice level (0..19, default "
 	  "19)", 0 },
+	{ 0 }
+};
+
+static const struct argp_option build_opts[] = {
+	{ "model", OPT_MODEL, "MODEL", 0, "rt, full, lazy or none", 0 },
+	{ "name", OPT_NAME, "NAME", 0, "the kernel's name (out/kernels/NAME/)",
+	  0 },
 	{ "config-only", OPT_CONFIG_ONLY, NULL, 0, "merge and check the "
 	  ".config, build nothing", 0 },
-	{ "kconfigs", OPT_KCONFIGS, "DIR", 0, "the fragments' folder (default "
-	  "kconfigs/)", 0 },
+	{ 0 }
+};
+
+static const struct argp_option config_opts[] = {
+	{ "model", OPT_MODEL, "MODEL", 0, "rt, full, lazy or none", 0 },
+	{ "name", OPT_NAME, "NAME", 0, "the kernel's name (out/kernels/NAME/)",
+	  0 },
+	{ 0 }
+};
+
+static const struct argp_option matrix_opts[] = {
+	{ "models", OPT_MODELS, "M,...", 0, "the preemption models (default "
+	  "rt,full)", 0 },
 	{ 0 }
 };
 
@@ -143,24 +163,27 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 	".config, build.json); the default tree is Debian's " \
 	"linux-source-6.12 (--debian 6.12). docs/kernels.md."
 
+static const struct argp tree_argp = { tree_opts, build_parse };
+static const struct argp_child tree_child[] = { { &tree_argp }, { 0 } };
+
 static const struct argp build_argp = {
 	build_opts, build_parse, NULL,
 	"Builds a named kernel: a tree, a preemption model (--model), patch "
 	"sets and config fragments merged onto defconfig." KERNEL_POST_DOC,
-	NULL, NULL, NULL
+	tree_child, NULL, NULL
 };
 
 static const struct argp config_argp = {
-	build_opts, build_parse, NULL,
+	config_opts, build_parse, NULL,
 	"The .config of a kernel build (build --config-only): fragments merged "
-	"and checked, nothing compiled." KERNEL_POST_DOC, NULL, NULL, NULL
+	"and checked, nothing compiled." KERNEL_POST_DOC, tree_child, NULL,
+	NULL
 };
 
 static const struct argp matrix_argp = {
-	build_opts, build_parse, NULL,
+	matrix_opts, build_parse, NULL,
 	"{models} x {base, patched}: one build after the other (--patches "
-	"SET,... required; --models, not --model/--name)." KERNEL_POST_DOC,
-	NULL, NULL, NULL
+	"SET,... required)." KERNEL_POST_DOC, tree_child, NULL, NULL
 };
 
 static int parse_build_opts(const char *cmd, const struct argp *argp,
@@ -187,7 +210,7 @@ static int do_build(int argc, char **argv, bool config_only)
 	if (ret)
 		return cli_exit(ret);
 	p.config_only |= config_only;
-	if (!p.model || mm.n) {
+	if (!p.model) {
 		pr_err("kernel build needs --model rt|full|lazy|none");
 		return EXIT_BAD_INPUT;
 	}
@@ -215,9 +238,8 @@ static int do_matrix(int argc, char **argv)
 			       &mm);
 	if (ret)
 		return cli_exit(ret);
-	if (!p.nr_sets || p.model || p.name || p.config_only) {
-		pr_err("kernel matrix needs --patches SET,... (and takes "
-		       "--models, not --model/--name)");
+	if (!p.nr_sets) {
+		pr_err("kernel matrix needs --patches SET,...");
 		return EXIT_BAD_INPUT;
 	}
 	if (!mm.n) {

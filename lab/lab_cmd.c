@@ -24,55 +24,83 @@
 enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
-       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_TCG_THREAD,
-       OPT_ON_CRASH, OPT_CLOCK };
+       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
+       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_CLOCK };
 
-static const struct argp_option lab_opts[] = {
-	{ NULL, 0, NULL, 0, "The kernel and what runs inside:", 1 },
+/*
+ * Each subcommand's options: its own table, the shared groups as argp
+ * children (kernel_argp, guest_argp, run_args_argp), so that --help lists
+ * only what the subcommand takes. One parser, lab_parse, serves them all.
+ */
+static const struct argp_option kernel_opts[] = {
+	{ NULL, 0, NULL, 0, "The kernel:", 1 },
 	{ "kernel", OPT_KERNEL, "DIR|NAME", 0, "a folder from `rtgate kernel "
 	  "build` or a NAME under out/kernels", 1 },
 	{ "debian-kernel", OPT_DEBIAN, "FLAVOUR", 0, "Debian's prebuilt images: "
 	  "rt or std (bookworm's 6.1), or SERIES[-rt|-cloud] such as 7.2-rt "
 	  "(`rtgate lab images`)", 1 },
+	{ 0 }
+};
+
+static const struct argp_option inside_opts[] = {
+	{ NULL, 0, NULL, 0, "What runs inside:", 2 },
 	{ "suite", OPT_SUITE, "SUITE", 0, "run this suite inside (RUN-ARGS "
-	  "after -- go to `rtgate run`)", 1 },
-	{ "exec", OPT_EXEC, NULL, 0, "run the command after -- inside "
-	  "instead", 1 },
-	{ "scenario", OPT_SCENARIO, "S", 0, "gate: compare only this scenario "
-	  "(repeatable)", 1 },
+	  "after -- go to `rtgate run`)", 2 },
 	{ "with", OPT_WITH, "PROG", 0, "put PROG into the initramfs too "
-	  "(repeatable)", 1 },
-	{ NULL, 0, NULL, 0, "The guest:", 2 },
-	{ "append", OPT_APPEND, "CMDLINE", 0, "more kernel command line", 2 },
-	{ "append-a", OPT_APPEND_A, "CMDLINE", 0, "gate: KERNEL_A's command "
-	  "line", 2 },
-	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "gate: KERNEL_B's command "
-	  "line", 2 },
+	  "(repeatable)", 2 },
+	{ 0 }
+};
+
+static const struct argp_option run_opts[] = {
+	{ "exec", OPT_EXEC, NULL, 0, "run the command after -- inside "
+	  "instead", 2 },
+	{ 0 }
+};
+
+static const struct argp_option gate_opts[] = {
+	{ "scenario", OPT_SCENARIO, "S", 0, "compare only this scenario "
+	  "(repeatable)", 2 },
+	{ "append-a", OPT_APPEND_A, "CMDLINE", 0, "KERNEL_A's command line",
+	  3 },
+	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "KERNEL_B's command line",
+	  3 },
+	{ 0 }
+};
+
+static const struct argp_option guest_opts[] = {
+	{ NULL, 0, NULL, 0, "The guest:", 3 },
+	{ "append", OPT_APPEND, "CMDLINE", 0, "more kernel command line", 3 },
 	{ "accel", OPT_ACCEL, "auto|kvm|tcg", 0, "QEMU's accelerator (default "
-	  "auto)", 2 },
-	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default 2)", 2 },
-	{ "mem", OPT_MEM, "MB", 0, "guest memory (default 1024)", 2 },
+	  "auto)", 3 },
+	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default 2)", 3 },
+	{ "mem", OPT_MEM, "MB", 0, "guest memory (default 1024)", 3 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0, "the whole boot and run "
-	  "(default 30m)", 2 },
+	  "(default 30m)", 3 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (default results/)",
-	  2 },
+	  3 },
 	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "TCG's threads "
 	  "(default multi; single for scenarios that flip sched features)",
-	  2 },
+	  3 },
 	{ "clock", OPT_CLOCK, "host|icount[:SHIFT]", 0, "the clock latencies "
 	  "are measured in: the host's (default), or QEMU's instruction "
 	  "counter, 2^SHIFT ns an instruction (default 3; single-threaded "
-	  "TCG): the quiet lab", 2 },
+	  "TCG): the quiet lab", 3 },
 	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "a guest that crashed: "
 	  "boot again single-threaded to tell a reproducible crash from a "
-	  "TCG artefact (default stop)", 2 },
-	{ "verbose", 'v', NULL, 0, "the guest's console on stderr", 2 },
+	  "TCG artefact (default stop)", 3 },
+	{ "verbose", 'v', NULL, 0, "the guest's console on stderr", 3 },
+	{ 0 }
+};
+
+static const struct argp_option run_args_opts[] = {
 	{ NULL, 0, NULL, 0, "The guest's `rtgate run` (as RUN-ARGS after -- "
-	  "too):", 3 },
-	{ "duration-scale", OPT_RUN_SCALE, "F", 0, "its --duration-scale", 3 },
-	{ "repeat", OPT_RUN_REPEAT, "N", 0, "its --repeat", 3 },
-	{ "trace", OPT_RUN_TRACE, "MODE", 0, "its --trace", 3 },
-	{ "no-history", OPT_RUN_NO_HISTORY, NULL, 0, "its --no-history", 3 },
+	  "too):", 4 },
+	{ "duration", OPT_RUN_DURATION, "T", 0, "its --duration: each "
+	  "repetition measures for T (30s, 10m)", 4 },
+	{ "duration-scale", OPT_RUN_SCALE, "F", 0, "its --duration-scale", 4 },
+	{ "repeat", OPT_RUN_REPEAT, "N", 0, "its --repeat", 4 },
+	{ "trace", OPT_RUN_TRACE, "MODE", 0, "its --trace", 4 },
+	{ "no-history", OPT_RUN_NO_HISTORY, NULL, 0, "its --no-history", 4 },
 	{ 0 }
 };
 
@@ -83,6 +111,7 @@ struct lab_cmd {
 	const char *debian;
 	const char *append_a, *append_b;
 	bool exec;
+	bool duration, scale;		/* the guest's --duration(-scale) */
 	const char *scenarios[16];
 	int nr_scenarios;
 	char out[PATH_MAX], results[PATH_MAX];
@@ -108,6 +137,7 @@ static error_t run_arg(struct lab_cmd *lc, struct argp_state *state,
 		[OPT_RUN_REPEAT - OPT_RUN_SCALE] = "--repeat",
 		[OPT_RUN_TRACE - OPT_RUN_SCALE] = "--trace",
 		[OPT_RUN_NO_HISTORY - OPT_RUN_SCALE] = "--no-history",
+		[OPT_RUN_DURATION - OPT_RUN_SCALE] = "--duration",
 	};
 	struct lab_run_params *p = &lc->p;
 
@@ -137,10 +167,12 @@ static error_t guest_args(struct lab_cmd *lc, struct argp_state *state)
 	return 0;
 }
 
+/* Every option of every table, and the positional arguments. */
 static error_t lab_parse(int key, char *arg, struct argp_state *state)
 {
 	struct lab_cmd *lc = state->input;
 	struct lab_run_params *p = &lc->p;
+	unsigned int secs;
 
 	switch (key) {
 	case OPT_KERNEL: p->kernel = arg; return 0;
@@ -177,12 +209,14 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 					 "icount:SHIFT (0..%d), not '%s'",
 					 LAB_CLOCK_SHIFT_MAX, arg);
 		return 0;
-	case ARGP_KEY_END:
-		if (p->clock.icount && !strcmp(p->accel, "kvm"))
-			return cli_error(state, "--clock icount runs under "
-					 "TCG, not --accel kvm");
-		return 0;
+	case OPT_RUN_DURATION:
+		if (cli_arg_seconds(state, "duration", arg, &secs))
+			return EINVAL;
+		lc->duration = true;
+		return run_arg(lc, state, key, arg);
 	case OPT_RUN_SCALE:
+		lc->scale = true;
+		return run_arg(lc, state, key, arg);
 	case OPT_RUN_REPEAT:
 	case OPT_RUN_TRACE:
 	case OPT_RUN_NO_HISTORY:
@@ -223,29 +257,68 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	"`rtgate lab images`). RUN-ARGS go to `rtgate run` inside the " \
 	"guest. docs/kernels.md."
 
+/*
+ * A subcommand's own table: the checks of the whole line run once (its
+ * option groups, the argp children, parse with lab_parse alone).
+ */
+static error_t sub_parse(int key, char *arg, struct argp_state *state)
+{
+	struct lab_cmd *lc = state->input;
+	struct lab_run_params *p = &lc->p;
+
+	if (key != ARGP_KEY_END)
+		return lab_parse(key, arg, state);
+	if (p->clock.icount && !strcmp(p->accel, "kvm"))
+		return cli_error(state, "--clock icount runs under TCG, not "
+				 "--accel kvm");
+	if (lc->duration && lc->scale)
+		return cli_error(state, "--duration and --duration-scale both "
+				 "set the time: give one");
+	return 0;
+}
+
+static const struct argp kernel_argp = { kernel_opts, lab_parse };
+static const struct argp inside_argp = { inside_opts, lab_parse };
+static const struct argp guest_argp = { guest_opts, lab_parse };
+static const struct argp run_args_argp = { run_args_opts, lab_parse };
+
+static const struct argp_child run_children[] = {
+	{ &kernel_argp }, { &inside_argp }, { &guest_argp },
+	{ &run_args_argp }, { 0 }
+};
+
+static const struct argp_child initramfs_children[] = {
+	{ &kernel_argp }, { &inside_argp }, { 0 }
+};
+
+static const struct argp_child gate_children[] = {
+	{ &inside_argp }, { &guest_argp }, { &run_args_argp }, { 0 }
+};
+
 static const struct argp run_argp = {
-	lab_opts, lab_parse,
+	run_opts, sub_parse,
 	"(--kernel DIR|NAME | --debian-kernel F) --suite SUITE [-- "
 	"RUN-ARGS]\n(--kernel DIR|NAME | --debian-kernel F) --exec -- "
 	"CMD [ARG...]",
 	"Boots a kernel in QEMU with an initramfs carrying rtgate, runs a suite "
 	"(or a command) inside and brings the results back." LAB_POST_DOC,
-	NULL, NULL, NULL
+	run_children, NULL, NULL
 };
 
 static const struct argp initramfs_argp = {
-	lab_opts, lab_parse, "(--kernel DIR|NAME | --debian-kernel F)",
+	NULL, sub_parse, "(--kernel DIR|NAME | --debian-kernel F)",
 	"Builds the initramfs a lab run would boot, and prints its path. A "
 	"--suite from outside suites/ goes into it too (/opt/rtgate/suites), "
 	"and rtgate.lab=shell on the kernel command line makes its /init a "
-	"shell: the image a LAVA job boots." LAB_POST_DOC, NULL, NULL, NULL
+	"shell: the image a LAVA job boots." LAB_POST_DOC,
+	initramfs_children, NULL, NULL
 };
 
 static const struct argp gate_argp = {
-	lab_opts, lab_parse, "KERNEL_A KERNEL_B --suite SUITE [-- RUN-ARGS]",
+	gate_opts, sub_parse, "KERNEL_A KERNEL_B --suite SUITE [-- RUN-ARGS]",
 	"One suite on two kernels, each booted in QEMU, then every scenario "
 	"compared (A the baseline) with the suite's gate." LAB_POST_DOC,
-	NULL, NULL, NULL
+	gate_children, NULL, NULL
 };
 
 /* Options, positional arguments, then after "--" the guest's. */
@@ -290,7 +363,7 @@ static int lab_run_cmd(int argc, char **argv)
 		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
 		       exitcode_of_errno(ret);
 	if (!lc.p.kernel == !lc.debian || (!lc.p.suite == !lc.exec) ||
-	    (lc.exec && !lc.p.nr_exec) || lc.append_a || lc.append_b) {
+	    (lc.exec && !lc.p.nr_exec)) {
 		return cli_exit(cli_usage_error("lab run", "one of --kernel/"
 						"--debian-kernel and one of "
 						"--suite/--exec -- CMD, "
@@ -447,8 +520,7 @@ static int lab_gate_cmd(int argc, char **argv)
 	if (ret)
 		return ret == CLI_DONE || ret == -EINVAL ? cli_exit(ret) :
 		       exitcode_of_errno(ret);
-	if (nr_pos != 2 || !lc.p.suite || lc.exec || lc.p.kernel ||
-	    lc.debian)
+	if (nr_pos != 2 || !lc.p.suite)
 		return cli_exit(cli_usage_error("lab gate", "KERNEL_A KERNEL_B "
 						"and --suite, please"));
 	toolrun_catch_signals();

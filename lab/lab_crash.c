@@ -227,70 +227,6 @@ static int crash_text(const struct lab_crash *c, const char *kernel,
 	return fclose(f) ? -EIO : 0;
 }
 
-static void xml_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
-			    *s == '\t')
-				fputc(*s, f);
-		}
-	}
-}
-
-/* The testcase, inserted before </testsuite> (or a junit.xml of its own). */
-static int junit_add(const struct lab_crash *c, const char *dir,
-		     const char *text)
-{
-	char path[PATH_MAX + 32], where[256], *old = NULL, *buf = NULL;
-	size_t olen = 0, len = 0;
-	const char *end;
-	FILE *f;
-	int ret;
-
-	rtpaths_fmt(path, sizeof(path), "%s/junit.xml", dir);
-	if (fsio_read_all(path, &old, &olen))
-		old = NULL;
-	end = old ? strstr(old, "  </testsuite>") : NULL;
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		free(old);
-		return -ENOMEM;
-	}
-	if (end)
-		fwrite(old, 1, end - old, f);
-	else
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		      "<testsuites name=\"rtgate\" tests=\"1\" errors=\"1\">\n"
-		      "  <testsuite name=\"rtgate.lab\" tests=\"1\" "
-		      "errors=\"1\">\n", f);
-	where_text(c, where, sizeof(where));
-	fputs("    <testcase classname=\"rtgate.lab\" name=\"guest crash: ",
-	      f);
-	xml_escape(f, c->scenario[0] ? c->scenario : "boot");
-	if (c->scenario[0])
-		fprintf(f, " rep %u", c->rep);
-	fputs("\" time=\"0\">\n      <error type=\"crash\" message=\"", f);
-	xml_escape(f, c->headline);
-	fputs(" (", f);
-	xml_escape(f, where);
-	fputs(")\">", f);
-	xml_escape(f, text);
-	fputs("</error>\n    </testcase>\n", f);
-	fputs(end ? end : "  </testsuite>\n</testsuites>\n", f);
-	ret = fclose(f) ? -EIO : 0;
-	if (!ret)
-		ret = fsio_write_atomic(path, buf, len);
-	free(buf);
-	free(old);
-	return ret;
-}
-
 /* report.txt / report.md: the crash at the end, when they exist. */
 static int append_to(const char *dir, const char *name, const char *pre,
 		     const char *text, const char *post)
@@ -315,7 +251,7 @@ static int append_to(const char *dir, const char *name, const char *pre,
 int lab_crash_write(const struct lab_crash *c, const char *dir,
 		    const char *kernel)
 {
-	char path[PATH_MAX + 32], *text = NULL;
+	char path[PATH_MAX + 32], where[256], *text = NULL;
 	size_t len = 0;
 	cJSON *j;
 	int ret;
@@ -336,8 +272,9 @@ int lab_crash_write(const struct lab_crash *c, const char *dir,
 	if (!ret)
 		ret = append_to(dir, "report.md", "## Guest crash\n\n```\n",
 				text, "```\n");
+	where_text(c, where, sizeof(where));
 	if (!ret)
-		ret = junit_add(c, dir, text);
+		ret = lab_crash_junit(c, dir, kernel, text, where);
 	free(text);
 	return ret;
 }

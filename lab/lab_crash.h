@@ -44,6 +44,15 @@ cJSON *lab_crash_json(const struct lab_crash *c);
 int lab_crash_write(const struct lab_crash *c, const char *dir,
 		    const char *kernel);
 
+/*
+ * lab_crash_junit.c: the crash as an error testcase in @dir/junit.xml,
+ * the analyzer's (its suite's counts raised) or one of its own; valid
+ * against Ant's JUnit schema as the analyzer's is. @text: crash.txt's;
+ * @where: "during scenario S, repetition R of N" or the like.
+ */
+int lab_crash_junit(const struct lab_crash *c, const char *dir,
+		    const char *kernel, const char *text, const char *where);
+
 void lab_crash_free(struct lab_crash *c);
 
 #endif

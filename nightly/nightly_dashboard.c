@@ -24,6 +24,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "analyze/analyze.h"
 #include "analyze/analyze_hist.h"
@@ -101,13 +103,6 @@ static bool is_workload_metric(const char *metric)
 	return an_metric_kind(metric) == AN_METRIC_WORKLOAD;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Median, min and max of a workload metric's rounds in one run. */
 static void night_metric(struct history *h, struct plot *p, size_t i)
 {
@@ -132,9 +127,8 @@ static void night_metric(struct history *h, struct plot *p, size_t i)
 	}
 	history_free_metrics(m, n);
 	if (cnt) {
-		qsort(all, cnt, sizeof(*all), cmp_double);
-		p->mval[i] = cnt % 2 ? all[cnt / 2] :
-			     (all[cnt / 2 - 1] + all[cnt / 2]) / 2;
+		gsl_sort(all, 1, cnt);
+		p->mval[i] = gsl_stats_median_from_sorted_data(all, 1, cnt);
 		p->mlo[i] = all[0];
 		p->mhi[i] = all[cnt - 1];
 	}

@@ -97,6 +97,8 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
  * go on (a skipped scenario's step does nothing).
  */
 int runner_run_step(struct runner *r, struct run_step st);
+/* @steps in a random order (a round's scenarios); 0 or -ENOMEM. */
+int runner_shuffle_steps(struct run_step *steps, size_t n);
 /* Every step of the suite's order, until one fails or a stop signal. */
 int runner_run_steps(struct runner *r);
 /*

@@ -20,8 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "analyze/analyze.h"
 #include "analyze/analyze_stats.h"
@@ -126,13 +124,9 @@ static int round_of(struct runner *r, const struct an_run_verdict *v,
 		if (want[i] && !r->run.scens[i].skipped)
 			st[k++] = (struct run_step){
 				i, r->run.scens[i].nr_reps + 1 };
-	for (i = k; i > 1; i--) {
-		size_t j = (size_t)rand() % i;
-		struct run_step t = st[i - 1];
-
-		st[i - 1] = st[j];
-		st[j] = t;
-	}
+	ret = runner_shuffle_steps(st, k);
+	if (ret)
+		return ret;
 	r->progress.nr_steps += k;
 	for (i = 0; i < k && !ret && !stopsig_signal(); i++) {
 		ret = runner_run_step(r, st[i]);
@@ -173,7 +167,6 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 	/* What a repetition costs here, from the ones run so far. */
 	rep_s = (t0 - r->started_mono) / r->run.nr_order;
 	n_max = reps + floor(budget / (rep_s * active));
-	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
 	seq = cJSON_CreateObject();
 	cJSON_AddNumberToObject(seq, "budget_s", budget);
 	cJSON_AddNumberToObject(seq, "max_repetitions", n_max);

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <sys/random.h>
 
 #include "log.h"
 #include "runner_cyclictest.h"
@@ -19,30 +22,26 @@
 #include "stopsig.h"
 
 /*
- * Fisher-Yates over one round. The manifest's "order" records what ran,
- * so the seed needs no keeping; it only has to differ between runs.
+ * Shuffled by GSL (gsl_ran_shuffle) from a generator the kernel's entropy
+ * seeds. The manifest's "order" records what ran, so the seed needs no
+ * keeping; it only has to differ between runs.
  */
-static void shuffle_round(struct run_step *round, size_t n)
+int runner_shuffle_steps(struct run_step *steps, size_t n)
 {
-	static unsigned short xsubi[3];
-	size_t i, j;
+	gsl_rng *rng;
+	unsigned long seed;
 
-	if (!xsubi[0] && !xsubi[1] && !xsubi[2]) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		xsubi[0] = ts.tv_nsec;
-		xsubi[1] = ts.tv_nsec >> 16;
-		xsubi[2] = getpid();
-	}
-	for (i = n; i > 1; i--) {
-		struct run_step tmp;
-
-		j = nrand48(xsubi) % i;
-		tmp = round[i - 1];
-		round[i - 1] = round[j];
-		round[j] = tmp;
-	}
+	if (n < 2)
+		return 0;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		return -ENOMEM;
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (unsigned long)time(NULL) ^ (unsigned long)getpid();
+	gsl_rng_set(rng, seed);
+	gsl_ran_shuffle(rng, steps, n, sizeof(*steps));
+	gsl_rng_free(rng);
+	return 0;
 }
 
 static int build_order(struct runner *r, struct run_step **steps,
@@ -50,6 +49,7 @@ static int build_order(struct runner *r, struct run_step **steps,
 {
 	size_t n = r->suite.nr_scenarios, i, k = 0;
 	unsigned int reps = r->run.repetitions, rep;
+	int ret;
 
 	*steps = calloc(n * reps, sizeof(**steps));
 	if (!*steps)
@@ -58,8 +58,14 @@ static int build_order(struct runner *r, struct run_step **steps,
 		for (rep = 1; rep <= reps; rep++) {
 			for (i = 0; i < n; i++)
 				(*steps)[k + i] = (struct run_step){ i, rep };
-			if (r->suite.order == SUITE_ORDER_RANDOMIZED)
-				shuffle_round(*steps + k, n);
+			if (r->suite.order == SUITE_ORDER_RANDOMIZED) {
+				ret = runner_shuffle_steps(*steps + k, n);
+				if (ret) {
+					free(*steps);
+					*steps = NULL;
+					return ret;
+				}
+			}
 			k += n;
 		}
 	} else {

@@ -97,6 +97,53 @@ ok $(grep -qE -- '^ +--json' $T/tc.help; [ $? -eq 1 ]; echo $?) \
 	"trace compare --help lists no --json (explain's alone)"
 check "trace explain --help lists --json" -- bash -c "'$RTGATE' trace explain --help | grep -q -- --json"
 
+# kernel and lab: a subcommand's --help lists its options, not a sibling's
+# (the shared groups are argp children: common/cli.h, cli_share_input).
+# hasnt HELP OPTION: the option is not in HELP's option lines.
+hasnt() { ! grep -qE -- "^ +(-[a-z?], )?$2[= ]" "$1"; }
+has() { grep -qE -- "^ +(-[a-z?], )?$2[= ]" "$1"; }
+"$RTGATE" kernel build --help >$T/kb.help
+"$RTGATE" kernel matrix --help >$T/km.help
+"$RTGATE" lab run --help >$T/lr.help
+"$RTGATE" lab gate --help >$T/lg.help
+"$RTGATE" lab initramfs --help >$T/li.help
+for o in --models --accel --cpus --suite --scenario; do
+	ok $(hasnt $T/kb.help $o; echo $?) "kernel build --help: no $o (matrix's, lab's)"
+done
+check "... its own --model, --name, --patches" -- bash -c \
+	"$(declare -f has); has $T/kb.help --model && has $T/kb.help --name && has $T/kb.help --patches"
+for o in --model --name --config-only; do
+	ok $(hasnt $T/km.help $o; echo $?) "kernel matrix --help: no $o (build's)"
+done
+check "... its own --models, --patches" -- bash -c \
+	"$(declare -f has); has $T/km.help --models && has $T/km.help --patches"
+for o in --scenario --append-a --append-b --model --patches --jobs; do
+	ok $(hasnt $T/lr.help $o; echo $?) "lab run --help: no $o (gate's, kernel build's)"
+done
+check "... its own --kernel, --exec, --cpus, --duration" -- bash -c \
+	"$(declare -f has); has $T/lr.help --kernel && has $T/lr.help --exec &&
+	 has $T/lr.help --cpus && has $T/lr.help --duration"
+for o in --kernel --debian-kernel --exec --model; do
+	ok $(hasnt $T/lg.help $o; echo $?) "lab gate --help: no $o (run's: gate takes KERNEL_A KERNEL_B)"
+done
+check "... its own --scenario, --append-a, --suite, --duration" -- bash -c \
+	"$(declare -f has); has $T/lg.help --scenario && has $T/lg.help --append-a &&
+	 has $T/lg.help --suite && has $T/lg.help --duration"
+for o in --cpus --accel --repeat --duration --exec --scenario; do
+	ok $(hasnt $T/li.help $o; echo $?) "lab initramfs --help: no $o (it boots nothing)"
+done
+"$RTGATE" lab run --debian-kernel rt --suite smoke --append-a x 2>$T/err
+is "$?" 3 "lab run --append-a (gate's): a usage error"
+check "... that names it" -- grep -q "unrecognized option '--append-a'" $T/err
+"$RTGATE" lab run --debian-kernel rt --suite smoke --duration 1m --duration-scale 2 2>$T/err
+is "$?" 3 "lab run --duration with --duration-scale: a usage error"
+check "... as rtgate run says it" -- grep -q -- "--duration and --duration-scale both set the time" $T/err
+"$RTGATE" lab gate a b --suite smoke --duration soon 2>$T/err
+is "$?" 3 "lab gate --duration soon: a usage error"
+check "... naming the option" -- grep -q -- "--duration: 'soon' is not a duration" $T/err
+"$RTGATE" kernel build --model rt --models rt,full 2>$T/err
+is "$?" 3 "kernel build --models (matrix's): a usage error"
+
 # One spelling of the history window: --history-runs K; --history K of
 # changepoints and dashboard is a hidden alias that warns.
 for c in "history changepoints" "dashboard" "compare --history"; do

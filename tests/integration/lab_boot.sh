@@ -68,6 +68,18 @@ check "says it timed out" -- grep -q 'did not finish within 3 s' "$T/err"
 check "its console log is kept (empty if it died in the firmware)" -- \
 	test -f "$(console)"
 
+check "... and its JUnit (a crash at boot, a junit.xml of its own) validates" -- bash -c \
+	"j=\$(ls '$RTGATE_OUT_DIR'/lab/*/junit.xml | tail -1) &&
+	 xmllint --noout --schema '$TOP/tests/schemas/junit-ant.xsd' \$j &&
+	 xmllint --noout --schema '$TOP/tests/schemas/junit-strict.xsd' \$j"
+
+# lab run's own run options go to the guest's rtgate run: its plan.
+lab --timeout 3s --suite smoke --duration 2s --repeat 1
+is $? 5 "lab run --duration 2s --repeat 1, stopped at 3 s"
+plan=$(ls -d "$RTGATE_OUT_DIR"/lab/*/share | tail -1)/plan.json
+is "$(jq -c .args "$plan")" '["--duration","2s","--repeat","1"]' \
+	"--duration reaches the guest's rtgate run as its --duration"
+
 lab --timeout 5m --append "rdinit=/nonexistent" --exec -- /bin/busybox true
 is $? 5 "a kernel panic: exit 5"
 check "says it panicked" -- grep -q 'Kernel panic' "$T/err"

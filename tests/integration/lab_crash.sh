@@ -5,8 +5,10 @@
 # scenario crashes the kernel (sysrq-c) during its first repetition. The
 # lab must exit 5, and its crash record, report and JUnit must name the
 # scenario, the repetition and that scenario's tunables and quote the
-# panic. With --on-crash rerun it boots again single-threaded (TCG) and
-# says whether the crash came back (here it must: it is on purpose).
+# panic, its JUnit valid against both schemas (test_lab_crash checks the
+# same JUnit without booting). With --on-crash rerun it boots again
+# single-threaded (TCG) and says whether the crash came back (here it
+# must: it is on purpose).
 source "$(dirname "$0")/../lib.sh"
 
 export RTGATE_OUT_DIR=$T/out
@@ -45,6 +47,14 @@ check "JUnit has the crash as an error testcase by name" -- \
 	grep -q '<testcase classname="rtgate.lab" name="guest crash: crash rep 1"' "$first/junit.xml"
 check "... inside the run's own testsuite" -- \
 	grep -q 'name="crash vs idle"' "$first/junit.xml"
+# The JUnit a CI reads: valid as every junit.xml of the default tier is
+# (export_junit.sh), for the crashed run and for its re-run.
+for ju in "$T"/results/*-lab-crash/junit.xml; do
+	check "$(basename "$(dirname "$ju")")/junit.xml validates against the Ant JUnit XSD" -- \
+		xmllint --noout --schema "$TOP/tests/schemas/junit-ant.xsd" "$ju"
+	check "... and against junit-strict.xsd" -- \
+		xmllint --noout --schema "$TOP/tests/schemas/junit-strict.xsd" "$ju"
+done
 check "report.txt says where it crashed and what was set" -- \
 	grep -q 'guest crash (panic) on debian-.*during scenario crash, repetition 1 of 2' "$first/report.txt"
 check "the run left behind is incomplete, never a pass" -- \

@@ -15,7 +15,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "analyze/analyze.h"
 #include "lab/lab_crash.h"
+
+#define KERNEL "debian-6.1.0-57-rt-amd64"
+#define RUN "tests/fixtures/lab/timerlat-7.2-rt"
 
 static char *write_tmp(const char *text)
 {
@@ -100,12 +104,111 @@ static void test_hang_and_clean(void **state)
 	unlink(p);
 }
 
+/*
+ * junit.xml against both schemas the default tier holds every JUnit file
+ * to (tests/integration/export_junit.sh): Apache Ant's and rtgate's own.
+ */
+static void validate(const char *dir)
+{
+	static const char *const xsd[] = { "tests/schemas/junit-ant.xsd",
+					   "tests/schemas/junit-strict.xsd" };
+	char cmd[512];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof(cmd), "xmllint --noout --schema %s "
+			 "%s/junit.xml", xsd[i], dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	static char buf[1 << 16];
+	char path[256];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * The crash's testcase, the JUnit lab_crash.sh's boot gets (a crash after
+ * the reports were rendered: added to the run's junit.xml; a crash with
+ * no report: a junit.xml of its own), valid without booting anything.
+ */
+static void test_junit_valid(void **state)
+{
+	char own[] = "/tmp/rtgate-crash-junit.XXXXXX";
+	char run[] = "/tmp/rtgate-crash-junit.XXXXXX";
+	struct analyze_params ap;
+	struct lab_crash c;
+	char *x;
+
+	(void)state;
+	if (system("command -v xmllint >/dev/null")) {
+		skip();
+		return;
+	}
+	assert_true(lab_crash_read("tests/fixtures/lab/crash-console.log",
+				   false, &c));
+	assert_non_null(mkdtemp(own));
+	assert_int_equal(lab_crash_write(&c, own, KERNEL), 0);
+	validate(own);
+	x = slurp(own, "junit.xml");
+	assert_non_null(strstr(x, "name=\"guest crash: crash rep 1\""));
+	assert_non_null(strstr(x, "tests=\"1\" failures=\"0\" errors=\"1\""));
+	remove_dir(own);
+
+	assert_non_null(mkdtemp(run));
+	an_params_init(&ap);
+	ap.quiet = true;
+	ap.out_dir = run;
+	ap.formats = AN_FMT_JUNIT;
+	assert_true(an_report_run(RUN, &ap) >= 0);
+	x = slurp(run, "junit.xml");
+	assert_non_null(strstr(x, "tests=\"2\" failures=\"0\" errors=\"2\""));
+	assert_int_equal(lab_crash_write(&c, run, KERNEL), 0);
+	validate(run);
+	x = slurp(run, "junit.xml");
+	/* One more test, an error; the run's own testcases kept. */
+	assert_non_null(strstr(x, "tests=\"3\" failures=\"0\" errors=\"3\""));
+	assert_int_equal(count(x, "<testcase "), 3);
+	assert_non_null(strstr(x, "name=\"guest crash: crash rep 1\""));
+	remove_dir(run);
+	lab_crash_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_panic),
 		cmocka_unit_test(test_oops_after_a_step),
 		cmocka_unit_test(test_hang_and_clean),
+		cmocka_unit_test(test_junit_valid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
