@@ -711,33 +711,3 @@ const char *an_report_scale_note(const struct an_report *r, char *buf,
 	return buf;
 }
 
-void an_xml_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		switch (ch) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* XML 1.0 forbids most control characters. */
-			if (ch < 0x20 && ch != '\n' && ch != '\t')
-				fputc(' ', f);
-			else
-				fputc(ch, f);
-		}
-	}
-}

@@ -188,8 +188,6 @@ const char *an_fmt_p(char *buf, size_t len, double p);
 /* cyclictest's T: lines of a side (all runs pooled), published beneath. */
 void an_report_tlines(FILE *f, const struct an_side *s);
 const char *an_line_cpu(char *buf, size_t len, const struct an_line *l);
-/* Writes s with XML/HTML special characters escaped. */
-void an_xml_escape(FILE *f, const char *s);
 /* Lines the tables show: all with few CPUs, else the telling ones. */
 bool an_line_shown(const struct an_result *res, size_t i, size_t ncpus);
 /* "5 us and 10%", or "10%" for a workload metric (not in us). */

@@ -15,6 +15,7 @@
 #include "analyze_rtla_aa.h"
 #include "analyze_trace.h"
 #include "log.h"
+#include "textfmt.h"
 
 static const char html_style[] =
 	"body{font-family:system-ui,sans-serif;margin:2em auto;max-width:"
@@ -44,7 +45,7 @@ static const char html_style[] =
 
 static void esc(FILE *f, const char *s)
 {
-	an_xml_escape(f, s);
+	text_xml_escape(f, s);
 }
 
 /* CSS classes cannot hold a space: NO CHANGE is v-NO. */

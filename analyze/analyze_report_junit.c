@@ -21,6 +21,7 @@
 #include "analyze_report.h"
 #include "outcome.h"
 #include "parse.h"
+#include "textfmt.h"
 
 static void junit_body(FILE *f, const struct an_cmp *c)
 {
@@ -30,7 +31,7 @@ static void junit_body(FILE *f, const struct an_cmp *c)
 
 	an_cmp_measured(meas, sizeof(meas), c);
 	fputs("measured: ", f);
-	an_xml_escape(f, meas);
+	text_xml_escape(f, meas);
 	fputc('\n', f);
 	for (i = 0; i < res->nlines; i++) {
 		const struct an_line *l = &res->lines[i];
@@ -39,21 +40,21 @@ static void junit_body(FILE *f, const struct an_cmp *c)
 		an_line_values(vals, sizeof(vals), l);
 		an_line_adjusted(adj, sizeof(adj), l);
 		fprintf(f, "%s: ", name);
-		an_xml_escape(f, vals);
+		text_xml_escape(f, vals);
 		if (adj[0]) {
 			fputs(" (", f);
-			an_xml_escape(f, adj);
+			text_xml_escape(f, adj);
 			fputc(')', f);
 		}
 		fprintf(f, ", %s%s: ", an_line_verdict(l),
 			(int)i == res->decisive ? " (the verdict rests on it)" :
 			"");
-		an_xml_escape(f, l->evidence);
+		text_xml_escape(f, l->evidence);
 		fputc('\n', f);
 	}
 	for (i = 0; i < res->nnotes; i++) {
 		fputs("note: ", f);
-		an_xml_escape(f, res->notes[i]);
+		text_xml_escape(f, res->notes[i]);
 		fputc('\n', f);
 	}
 }
@@ -71,11 +72,11 @@ static void junit_case(FILE *f, const char *classname, const struct an_cmp *c)
 	const struct outcome *o = junit_outcome(c);
 
 	fprintf(f, "    <testcase classname=\"");
-	an_xml_escape(f, classname);
+	text_xml_escape(f, classname);
 	fprintf(f, "\" name=\"");
-	an_xml_escape(f, c->cand->name);
+	text_xml_escape(f, c->cand->name);
 	fprintf(f, " vs ");
-	an_xml_escape(f, c->base->name);
+	text_xml_escape(f, c->base->name);
 	/* A skipped comparison measured nothing of its own. */
 	fprintf(f, "\" time=\"%.3f\"", res->verdict == AN_SKIPPED ? 0 :
 		an_cmp_seconds(c));
@@ -86,12 +87,12 @@ static void junit_case(FILE *f, const char *classname, const struct an_cmp *c)
 	fprintf(f, ">\n");
 	if (!strcmp(o->junit, "skipped")) {
 		fprintf(f, "      <skipped message=\"");
-		an_xml_escape(f, res->reason);
+		text_xml_escape(f, res->reason);
 		fprintf(f, "\"/>\n");
 	} else {
 		fprintf(f, "      <%s type=\"%s\" message=\"%s: ", o->junit,
 			o->name, an_verdict_name(res->verdict));
-		an_xml_escape(f, res->reason);
+		text_xml_escape(f, res->reason);
 		fprintf(f, "\">");
 		junit_body(f, c);
 		fprintf(f, "</%s>\n", o->junit);
@@ -106,22 +107,22 @@ static void junit_system_out(FILE *f, const struct an_report *r)
 	size_t i;
 
 	fprintf(f, "    <system-out>rtgate: ");
-	an_xml_escape(f, an_report_counts(r, counts, sizeof(counts)));
+	text_xml_escape(f, an_report_counts(r, counts, sizeof(counts)));
 	fprintf(f, " (exit %d)\n", r->exit_code);
 	for (i = 0; i < r->ncmps; i++) {
 		const struct an_cmp *c = &r->cmps[i];
 		enum an_verdict counted = an_cmp_counts(c);
 
 		fputc('\n', f);
-		an_xml_escape(f, c->cand->name);
+		text_xml_escape(f, c->cand->name);
 		fputs(" vs ", f);
-		an_xml_escape(f, c->base->name);
+		text_xml_escape(f, c->base->name);
 		fprintf(f, ": %s", an_verdict_name(c->res.verdict));
 		if (counted != c->res.verdict)
 			fprintf(f, " (%s control: counts as %s)", c->control,
 				an_verdict_name(counted));
 		fputs(": ", f);
-		an_xml_escape(f, c->res.reason);
+		text_xml_escape(f, c->res.reason);
 		fputc('\n', f);
 		junit_body(f, &r->cmps[i]);
 	}
@@ -133,7 +134,7 @@ static void property(FILE *f, const char *name, const char *value)
 	if (!value || !*value)
 		return;
 	fprintf(f, "      <property name=\"%s\" value=\"", name);
-	an_xml_escape(f, value);
+	text_xml_escape(f, value);
 	fprintf(f, "\"/>\n");
 }
 
@@ -247,11 +248,11 @@ int an_report_junit(const struct an_report *r, FILE *f)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites>\n");
 	fprintf(f, "  <testsuite name=\"rtgate.");
-	an_xml_escape(f, id);
+	text_xml_escape(f, id);
 	fprintf(f, "\" package=\"");
-	an_xml_escape(f, cls);
+	text_xml_escape(f, cls);
 	fprintf(f, "\" id=\"0\" timestamp=\"%s\" hostname=\"", ts);
-	an_xml_escape(f, host);
+	text_xml_escape(f, host);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
 		"skipped=\"%zu\" time=\"%.3f\">\n", n, fail, err, skip, secs);
 	junit_properties(f, r);
@@ -259,7 +260,7 @@ int an_report_junit(const struct an_report *r, FILE *f)
 		junit_case(f, cls, &r->cmps[i]);
 	if (own_case) {
 		fprintf(f, "    <testcase classname=\"");
-		an_xml_escape(f, cls);
+		text_xml_escape(f, cls);
 		fprintf(f, "\" name=\"suite verdict\" time=\"0\">\n"
 			"      <error type=\"%s\" message=\"", run->name);
 		if (run->kind == OUTCOME_INCOMPLETE)

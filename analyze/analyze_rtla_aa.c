@@ -15,6 +15,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 
 /* ---- the parser ---------------------------------------------------------- */
 
@@ -441,12 +442,12 @@ void an_aa_html(const struct an_report *r, FILE *f)
 		const struct aa_scen *s = &t.scens[i];
 
 		fprintf(f, "<h3>");
-		an_xml_escape(f, s->name);
+		text_xml_escape(f, s->name);
 		fprintf(f, "</h3>\n<ul>\n");
 		for (k = 0; k < s->nreps; k++) {
 			rep_line(&s->reps[k], line, sizeof(line));
 			fprintf(f, "<li>");
-			an_xml_escape(f, line);
+			text_xml_escape(f, line);
 			fprintf(f, "</li>\n");
 		}
 		fprintf(f, "</ul>\n");

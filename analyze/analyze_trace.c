@@ -13,6 +13,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 
 #define MAX_TIDS	256
 #define AN_TRACE_TOP	50	/* as the runner keeps (RTRACE_TOP) */
@@ -380,7 +381,7 @@ static void html_culprits(FILE *f, const struct trace_attr_culprits *c,
 		const struct trace_attr_culprit *cu = &c->c[i];
 
 		fprintf(f, "<tr><td>");
-		an_xml_escape(f, cu->key);
+		text_xml_escape(f, cu->key);
 		fprintf(f, "</td>");
 		for (side = two ? 0 : 1; side < 2; side++) {
 			if (!cu->windows[side])
@@ -409,7 +410,7 @@ static void html_new(FILE *f, const struct trace_attr_culprits *c,
 	fclose(m);
 	if (len) {
 		fprintf(f, "<p>");
-		an_xml_escape(f, buf);
+		text_xml_escape(f, buf);
 		fprintf(f, "</p>\n");
 	}
 	free(buf);
@@ -426,7 +427,7 @@ static void html_scen(FILE *f, const struct an_trace *t,
 	size_t i, n;
 
 	fprintf(f, "<h3>");
-	an_xml_escape(f, s->name);
+	text_xml_escape(f, s->name);
 	fprintf(f, "</h3>\n<p class=\"muted\">trace %s, %zu repetition%s "
 		"traced</p>\n", s->reps[0].mode, s->nreps,
 		s->nreps == 1 ? "" : "s");
@@ -434,9 +435,9 @@ static void html_scen(FILE *f, const struct an_trace *t,
 		fprintf(f, "<p class=\"reason\">");
 		if (!trace_attr_culprits_headline(&c, text, sizeof(text))) {
 			fprintf(f, "Root cause against ");
-			an_xml_escape(f, base->name);
+			text_xml_escape(f, base->name);
 			fprintf(f, ": <b>");
-			an_xml_escape(f, text);
+			text_xml_escape(f, text);
 			fprintf(f, "</b>");
 		} else {
 			text[0] = '\0';
@@ -459,7 +460,7 @@ static void html_scen(FILE *f, const struct an_trace *t,
 		fprintf(f, "<tr><td class=\"n\">%d</td><td class=\"n\">%.6f"
 			"</td><td>%s", w[i].rep->rep, w[i].w->start_ns / 1e9,
 			w[i].w->is_break ? "<b>break</b> " : "");
-		an_xml_escape(f, text);
+		text_xml_escape(f, text);
 		fprintf(f, "</td></tr>\n");
 	}
 	if (n)
@@ -469,9 +470,9 @@ static void html_scen(FILE *f, const struct an_trace *t,
 		"<code>kernelshark FILE</code>:</p>\n<ul class=\"traces\">\n");
 	for (i = 0; i < s->nreps; i++) {
 		fprintf(f, "<li>rep %d: <code>", s->reps[i].rep);
-		an_xml_escape(f, s->reps[i].dat);
+		text_xml_escape(f, s->reps[i].dat);
 		fprintf(f, "</code> (stopped at the ");
-		an_xml_escape(f, s->reps[i].stopped);
+		text_xml_escape(f, s->reps[i].stopped);
 		fprintf(f, ")</li>\n");
 	}
 	fprintf(f, "</ul>\n");

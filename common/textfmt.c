@@ -51,3 +51,34 @@ void text_wrap(FILE *f, const char *text, int indent, int width)
 		text_wrap_hanging(f, text, 0, 0, width);
 	}
 }
+
+void text_xml_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		switch (ch) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* XML 1.0 forbids most control characters. */
+			if (ch < 0x20 && ch != '\n' && ch != '\t')
+				fputc(' ', f);
+			else
+				fputc(ch, f);
+		}
+	}
+}

@@ -19,4 +19,7 @@ void text_wrap(FILE *f, const char *text, int indent, int width);
 void text_wrap_hanging(FILE *f, const char *text, int first_col, int indent,
 		       int width);
 
+/* Writes s with XML/HTML special characters escaped (reports, JUnit). */
+void text_xml_escape(FILE *f, const char *s);
+
 #endif

@@ -19,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze/analyze_report.h"
 #include "fsio.h"
 #include "lab_crash.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 
 #define SUITE_OUT "    <system-out>"
 
@@ -83,11 +83,11 @@ static void own_head(FILE *f, const char *kernel)
 		"<testsuites>\n"
 		"  <testsuite name=\"rtgate.lab\" package=\"rtgate.lab\" "
 		"id=\"0\" timestamp=\"%s\" hostname=\"", ts);
-	an_xml_escape(f, host);
+	text_xml_escape(f, host);
 	fputs("\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
 	      "time=\"0\">\n    <properties>\n"
 	      "      <property name=\"kernel\" value=\"", f);
-	an_xml_escape(f, kernel);
+	text_xml_escape(f, kernel);
 	fprintf(f, "\"/>\n      <property name=\"rtgate\" value=\"%s\"/>\n"
 		"    </properties>\n", RTGATE_VERSION);
 }
@@ -95,7 +95,7 @@ static void own_head(FILE *f, const char *kernel)
 static void own_tail(FILE *f, const char *text)
 {
 	fputs(SUITE_OUT, f);
-	an_xml_escape(f, text);
+	text_xml_escape(f, text);
 	fputs("</system-out>\n    <system-err></system-err>\n"
 	      "  </testsuite>\n</testsuites>\n", f);
 }
@@ -105,15 +105,15 @@ static void testcase(FILE *f, const struct lab_crash *c, const char *text,
 {
 	fputs("    <testcase classname=\"rtgate.lab\" name=\"guest crash: ",
 	      f);
-	an_xml_escape(f, c->scenario[0] ? c->scenario : "boot");
+	text_xml_escape(f, c->scenario[0] ? c->scenario : "boot");
 	if (c->scenario[0])
 		fprintf(f, " rep %u", c->rep);
 	fputs("\" time=\"0\">\n      <error type=\"crash\" message=\"", f);
-	an_xml_escape(f, c->headline);
+	text_xml_escape(f, c->headline);
 	fputs(" (", f);
-	an_xml_escape(f, where);
+	text_xml_escape(f, where);
 	fputs(")\">", f);
-	an_xml_escape(f, text);
+	text_xml_escape(f, text);
 	fputs("</error>\n    </testcase>\n", f);
 }
 
