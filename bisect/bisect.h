@@ -24,7 +24,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "lab/lab_run.h"
+#include "lab/lab.h"
 
 #define BISECT_MAX_SCENARIOS 16
 

@@ -20,7 +20,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "kernel/kernel.h"
-#include "lab/lab_gate.h"
+#include "lab/lab.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The lab's clocks (lab_clock.h). */
+/* The lab's clocks (lab.h). */
 #include <errno.h>
 #include <string.h>
 
 #include "jsonio.h"
-#include "lab_clock.h"
+#include "lab_priv.h"
 #include "parse.h"
 #include "rtpaths.h"
 

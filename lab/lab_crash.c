@@ -7,7 +7,7 @@
 
 #include "fsio.h"
 #include "jsonio.h"
-#include "lab_crash.h"
+#include "lab_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "fsio.h"
-#include "lab_crash.h"
+#include "lab_priv.h"
 #include "rtpaths.h"
 #include "textfmt.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab_debimage.h"
+#include "lab_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The comparisons of a lab gate (lab_gate.h). */
+/* The comparisons of a lab gate (lab.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
-#include "lab_gate.h"
+#include "lab_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"

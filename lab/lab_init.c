@@ -34,7 +34,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "lab.h"
-#include "lab_initramfs.h"
+#include "lab_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 

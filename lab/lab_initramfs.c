@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fsio.h"
-#include "lab_initramfs.h"
+#include "lab_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"
@@ -239,7 +239,7 @@ static int add_modules(struct ir_list *l, const struct lab_kernel *k)
 	return ir_add(l, IR_DATA, LAB_GUEST_MODULES, list, 0644) ? 0 : -ENOMEM;
 }
 
-static int gather(const struct initramfs_params *p, struct ir_list *l)
+static int gather(const struct lab_initramfs_params *p, struct ir_list *l)
 {
 	static const char *const dirs[] = { "/dev", "/proc", "/sys", "/tmp",
 					    "/run", "/root", "/lab", "/mnt",
@@ -490,7 +490,7 @@ static void prune_cache(const char *dir)
 	free(v);
 }
 
-int lab_initramfs_build(const struct initramfs_params *p, char *path,
+int lab_initramfs_build(const struct lab_initramfs_params *p, char *path,
 			size_t len, char hash[FILEHASH_HEX_LEN + 1])
 {
 	char stage_dir[PATH_MAX], tmp[PATH_MAX];

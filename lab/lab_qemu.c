@@ -8,14 +8,15 @@
 #include <unistd.h>
 
 #include "lab.h"
-#include "lab_qemu.h"
+#include "lab_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"
 
 #define QEMU "qemu-system-x86_64"
 
-void lab_qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
+void lab_qemu_kernel_cmdline(const struct lab_qemu_params *p, char *buf,
+			     size_t len)
 {
 	/* panic=-1 and -no-reboot: a panicking guest ends QEMU at once. */
 	rtpaths_fmt(buf, len, "console=ttyS0 panic=-1 rdinit=/init%s%s",
@@ -25,8 +26,8 @@ void lab_qemu_kernel_cmdline(const struct qemu_params *p, char *buf, size_t len)
 
 static void on_console(const char *line, void *arg)
 {
-	const struct qemu_params *p = ((void **)arg)[0];
-	struct qemu_result *r = ((void **)arg)[1];
+	const struct lab_qemu_params *p = ((void **)arg)[0];
+	struct lab_qemu_result *r = ((void **)arg)[1];
 	const char *panic = strstr(line, "Kernel panic");
 
 	if (panic && !r->panic) {
@@ -39,7 +40,7 @@ static void on_console(const char *line, void *arg)
 		fprintf(stderr, "  | %s\n", line);
 }
 
-int lab_qemu_boot(const struct qemu_params *p, struct qemu_result *r)
+int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r)
 {
 	char smp[16], mem[16], cmdline[2048], virtfs[4200], icount[64];
 	const char *accel = !strcmp(p->accel, "kvm") ? "kvm" :

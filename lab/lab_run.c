@@ -14,11 +14,7 @@
 #include "jsonio.h"
 #include "analyze/analyze.h"
 #include "lab.h"
-#include "lab_crash.h"
-#include "lab_initramfs.h"
-#include "lab_kernel.h"
-#include "lab_qemu.h"
-#include "lab_run.h"
+#include "lab_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "timefmt.h"
@@ -38,8 +34,8 @@ struct run_ctx {
 	char accel[8];
 	char accel_reason[256];
 	char qemu[128];
-	struct qemu_params qp;
-	struct qemu_result qr;
+	struct lab_qemu_params qp;
+	struct lab_qemu_result qr;
 	cJSON *status;			/* the guest's status.json */
 	struct lab_crash crash;
 	bool crashed;
@@ -77,8 +73,8 @@ static bool probe_cached(struct run_ctx *c, const char *cache, const char *key)
 /* Boots the kernel once under KVM with a do-nothing plan. */
 static void probe_kvm(struct run_ctx *c, const char *dir)
 {
-	struct qemu_params qp = c->qp;
-	struct qemu_result qr;
+	struct lab_qemu_params qp = c->qp;
+	struct lab_qemu_result qr;
 	char share[PATH_MAX + 16], log[PATH_MAX + 16], st[PATH_MAX + 32];
 	cJSON *plan = cJSON_CreateObject();
 
@@ -189,7 +185,7 @@ static bool suite_mentions(const char *suite, const char *word)
 
 static int make_initramfs(struct run_ctx *c)
 {
-	struct initramfs_params ip = { .k = &c->k };
+	struct lab_initramfs_params ip = { .k = &c->k };
 	char bin[PATH_MAX], suites[PATH_MAX], cache[PATH_MAX + 32];
 	char path[PATH_MAX];
 	int i, ret;
@@ -588,7 +584,7 @@ static int run_steps(struct run_ctx *c)
 		ret = prepare_share(c);
 	if (ret)
 		return ret;
-	c->qp = (struct qemu_params){
+	c->qp = (struct lab_qemu_params){
 		.image = c->k.image, .initrd = c->initrd, .share = c->share,
 		.append = c->p->append, .cpus = c->p->cpus,
 		.mem_mb = c->p->mem_mb, .timeout_s = c->p->timeout_s,

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "exitcode.h"
-#include "lab/lab_clock.h"
+#include "lab/lab.h"
 #include "log.h"
 #include "parse.h"
 #include "reproduce.h"

@@ -14,7 +14,7 @@
 
 /* Every seed's kernels share these, so ccache shares their objects. */
 #define SEED_FRAGMENTS "rseq,hrtick"
-/* The quiet lab: 8 virtual ns an instruction (lab_clock.h). */
+/* The quiet lab: 8 virtual ns an instruction (lab.h). */
 #define SEED_CLOCK "icount:3"
 
 const struct reproduce_seed reproduce_seeds[] = {

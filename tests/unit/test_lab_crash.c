@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "analyze/analyze.h"
-#include "lab/lab_crash.h"
+#include "lab/lab_priv.h"
 
 #define KERNEL "debian-6.1.0-57-rt-amd64"
 #define RUN "tests/fixtures/lab/timerlat-7.2-rt"

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shared by the lab/ files; not part of the contract (lab.h is). */
+#ifndef RTGATE_LAB_PRIV_H
+#define RTGATE_LAB_PRIV_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "filehash.h"
+#include "lab.h"
+
+/* ---- Kernels to boot ---- */
+
+/*
+ * The kernels the lab boots: one built by `rtgate kernel build`
+ * (out/kernels/NAME: bzImage, .config, build.json; lab drivers built in),
+ * or one of Debian's prebuilt images, unpacked with dpkg-deb into a cache
+ * under out/ (its virtio and 9p drivers are modules the initramfs carries):
+ * bookworm's 6.1 (debian:rt, debian:std: linux-image-*-amd64 / -rt-amd64
+ * through the host's apt) or a 7.x split image (debian:7.2-rt, 7.3,
+ * 7.3-cloud: lab_debimage.c) through rtgate's private apt (debapt.h).
+ */
+
+#define LAB_MAX_MODULES 32
+
+struct lab_kernel {
+	char name[96];			/* rt-base, debian-6.1.0-57-rt-amd64 */
+	char origin[16];		/* "build" or "debian" */
+	char dir[PATH_MAX];		/* out/kernels/NAME or the deb root */
+	char image[PATH_MAX];		/* bzImage / vmlinuz */
+	char config[PATH_MAX];		/* the kernel's .config */
+	char release[128];		/* what `uname -r` will say */
+	char package[128];		/* Debian: the image package */
+	char package_version[64];
+	bool preempt_rt;
+	/* Modules to load before the 9p share mounts, in order. */
+	char modules[LAB_MAX_MODULES][PATH_MAX];
+	int nr_modules;
+};
+
+/* out/kernels/NAME (or a NAME under out/kernels). */
+int lab_kernel_from_build(const char *dir_or_name, const char *out_dir,
+			  struct lab_kernel *k);
+/*
+ * flavour: "rt" or "std" (6.1), or SERIES[-rt|-cloud] (7.x); downloads
+ * the image's packages once (cache). -EINVAL / -ENOENT: no such image.
+ */
+int lab_kernel_debian(const char *flavour, struct lab_kernel *k);
+/* "debian:FLAVOUR", a folder, or a NAME under out/kernels. */
+int lab_kernel_resolve(const char *spec, const char *out_dir,
+		       struct lab_kernel *k);
+
+/* ---- The initramfs ---- */
+
+/*
+ * The lab's initramfs: rtgate and the workloads (bin/), the suites, the
+ * measurement tools (cyclictest, hackbench, stress-ng: Debian's dynamic
+ * binaries) with every library ldd lists, busybox for debugging, the
+ * kernel's config in /boot and, for Debian kernels, the modules the 9p
+ * share needs. /init is rtgate itself (`rtgate lab-init`). Built with
+ * `busybox cpio -o -H newc` and cached by content: the same files give
+ * the same out/cache/initramfs/SHA256.cpio without rebuilding it.
+ */
+
+#define INITRAMFS_MAX_TOOLS 16
+
+/* Where things are in the guest. */
+#define LAB_GUEST_BIN		"/opt/rtgate/bin"
+#define LAB_GUEST_TOOLS		"/opt/rtgate/tools"	/* rtpaths_tool() */
+#define LAB_GUEST_SUITES	"/opt/rtgate/suites"
+#define LAB_GUEST_MODULES	"/etc/rtgate/modules"
+#define LAB_GUEST_SHARE		"/lab"
+
+struct lab_initramfs_params {
+	const struct lab_kernel *k;
+	const char *bin_dir;		/* rtgate's bin/ */
+	const char *suites_dir;		/* NULL: none */
+	const char *suite;		/* one more suite file, or NULL */
+	const char *tools[INITRAMFS_MAX_TOOLS];	/* programs in PATH */
+	int nr_tools;
+	const char *cache_dir;		/* out/cache/initramfs */
+};
+
+/*
+ * The tools every image carries when they are installed (cyclictest must
+ * be); stress-ng is added for suites that name it.
+ */
+extern const char *const lab_initramfs_default_tools[];
+/* Whether the image can carry @name: rtgate built it or it is in PATH. */
+bool lab_initramfs_have_tool(const char *name);
+
+/*
+ * Builds (or finds in the cache) the image; path receives it, hash its
+ * content key. Returns 0 or -errno (a missing tool: -ENOPKG).
+ */
+int lab_initramfs_build(const struct lab_initramfs_params *p, char *path,
+			size_t len, char hash[FILEHASH_HEX_LEN + 1]);
+
+/* ---- Debian's images ---- */
+
+/*
+ * Debian's split 7.x kernel images, by name alone: which release R a
+ * "7.2-rt" means. In 7.x, linux-image-R is a meta package over
+ * linux-binary-R (the kernel, /usr/lib/modules/R/vmlinuz), linux-base-R
+ * (its config, System.map, modules.builtin) and linux-modules-R; R is
+ * UPSTREAM+TAG-FLAVOUR, e.g. 7.2.13+deb14-rt-amd64. Pure functions over a
+ * list of package names (`apt-cache pkgnames linux-binary-`), so tests
+ * replay a recorded list.
+ */
+
+struct lab_debimage_spec {
+	char series[16];		/* "7.2" */
+	char flavour[32];		/* "rt-amd64", "amd64", "cloud-amd64" */
+};
+
+/*
+ * "7.2-rt", "7.3", "7.3-cloud" -> spec. -EINVAL (message printed) for
+ * anything else; "rt" and "std" (bookworm's 6.1) are not this module's.
+ */
+int lab_debimage_parse(const char *text, struct lab_debimage_spec *s);
+
+/*
+ * The newest R among names ("linux-binary-R" lines; others ignored) of
+ * the spec's series and flavour: newest upstream version, then newest tag.
+ * -ENOENT (message naming the series on offer) when there is none.
+ */
+int lab_debimage_pick(const char *names, const struct lab_debimage_spec *s,
+		      char *release, size_t len);
+
+/*
+ * For each series and flavour in names, its newest R: one line each,
+ * "debian:SERIES[-FLAVOUR] R", into buf. Returns the number of lines.
+ */
+int lab_debimage_list(const char *names, char *buf, size_t len);
+
+/* ---- QEMU ---- */
+
+/*
+ * One boot of qemu-system-x86_64: a kernel, the lab's initramfs, the 9p
+ * results share, the serial console logged to a file (and "rtgate..."
+ * lines shown), a timeout after which QEMU is killed. KVM when the probe
+ * says a guest boots with it, else TCG (latency numbers meaningless, the
+ * pipeline real) -- or, in the quiet lab's clock (lab.h),
+ * single-threaded TCG with -icount.
+ */
+
+struct lab_qemu_params {
+	const char *image;		/* bzImage / vmlinuz */
+	const char *initrd;
+	const char *share;		/* host folder, tag LAB_SHARE_TAG */
+	const char *append;		/* more kernel command line */
+	const char *accel;		/* "kvm" or "tcg" */
+	bool tcg_single;		/* -accel tcg,thread=single */
+	struct lab_clock clock;		/* icount: single-threaded TCG too */
+	int cpus;
+	int mem_mb;
+	unsigned int timeout_s;
+	const char *console_log;
+	bool verbose;			/* every console line to stderr */
+	bool quiet;			/* no console line to stderr */
+};
+
+struct lab_qemu_result {
+	int status;			/* QEMU's exit status; -1: none */
+	bool timed_out;
+	bool panic;			/* the console said "Kernel panic" */
+	char panic_line[256];
+	double wall_s;
+};
+
+/* Boots once. Returns 0 (see r), -ENOPKG without QEMU, -EINTR. */
+int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r);
+
+/* The kernel command line lab_qemu_boot() passes. */
+void lab_qemu_kernel_cmdline(const struct lab_qemu_params *p, char *buf,
+			     size_t len);
+
+/* "QEMU emulator version 7.2.x ..." */
+int lab_qemu_version(char *buf, size_t len);
+
+/* Whether /dev/kvm can be opened at all (the probe boots a guest). */
+bool lab_qemu_kvm_device(void);
+
+/* ---- Crashes ---- */
+
+/*
+ * A guest that crashed is a result (docs/kernels.md, "A guest crash"):
+ * what the console says (the oops or panic, quoted), what the runner was
+ * doing (the scenario and repetition its last progress line started, the
+ * tunables that scenario sets), written as crash.json and crash.txt, a
+ * "guest crash" section in report.txt/md and an <error> testcase in
+ * junit.xml, so that CI shows the crash by name and not only "exit 5".
+ */
+
+struct lab_crash {
+	char kind[16];		/* "panic", "oops", "hang" */
+	char headline[256];	/* the first line of the oops, or the panic */
+	char *oops;		/* the quoted console lines, or NULL */
+	char step[160];		/* "[7/10] hrtick rep 4/5", or "" */
+	char scenario[128];
+	unsigned int rep, reps;
+	bool step_ended;	/* the runner said how that step ended */
+	cJSON *tunables;	/* the scenario's (from the manifest), or NULL */
+};
+
+/*
+ * Reads the console log; returns true when it shows a crash (an oops,
+ * BUG or panic), or @hung (QEMU timed out) is set, with @c filled.
+ */
+bool lab_crash_read(const char *console, bool hung, struct lab_crash *c);
+
+/* The scenario's tunables from a results directory's manifest. */
+void lab_crash_tunables(struct lab_crash *c, const char *run_dir);
+
+/* crash.json and the report lines as a JSON object (caller frees). */
+cJSON *lab_crash_json(const struct lab_crash *c);
+
+/*
+ * Writes crash.json and crash.txt into @dir, appends the crash to
+ * report.txt/report.md and adds a testcase to junit.xml there (creating
+ * a junit.xml of its own when there is none). 0 or -errno.
+ */
+int lab_crash_write(const struct lab_crash *c, const char *dir,
+		    const char *kernel);
+
+/*
+ * lab_crash_junit.c: the crash as an error testcase in @dir/junit.xml,
+ * the analyzer's (its suite's counts raised) or one of its own; valid
+ * against Ant's JUnit schema as the analyzer's is. @text: crash.txt's;
+ * @where: "during scenario S, repetition R of N" or the like.
+ */
+int lab_crash_junit(const struct lab_crash *c, const char *dir,
+		    const char *kernel, const char *text, const char *where);
+
+void lab_crash_free(struct lab_crash *c);
+
+#endif
