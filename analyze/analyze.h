@@ -575,4 +575,79 @@ int an_judge_run(const char *run_dir, const struct analyze_params *p,
 int an_cmd_compare(int argc, char **argv);
 int an_cmd_report(int argc, char **argv);
 
+/* ---- Histograms ---- */
+
+/*
+ * One thread's latency histogram (analyze_hist.c): quantiles, order
+ * statistics, tail counts and pooling. Buckets are 1 us wide; samples at
+ * or above the histogram limit are overflows whose values are unknown
+ * except the maximum, so a statistic that falls among them is "at least
+ * the limit" (*ge = true).
+ */
+static inline bool an_cpu_has_hist(const struct an_cpu *c)
+{
+	return c->b != NULL && c->limit > 0;
+}
+
+/* Smallest latency v with P(X <= v) >= q; NAN without a histogram. */
+double an_cpu_quantile(const struct an_cpu *c, double q, bool *ge);
+/*
+ * The k-th largest sample, k >= 1; a fractional k interpolates between
+ * neighbouring order statistics. k = 1 is the maximum.
+ */
+double an_cpu_kth_largest(const struct an_cpu *c, double k, bool *ge);
+/* Samples strictly above t us; t must be below the limit. */
+uint64_t an_cpu_count_above(const struct an_cpu *c, double t);
+/* Sample variance of the latencies in the histogram (overflows excluded). */
+double an_cpu_hist_var(const struct an_cpu *c);
+
+/*
+ * Adds src into dst (an accumulator that starts zeroed, thread set): sums
+ * histograms, cycles, overflows; min/max/avg combined. Histograms of
+ * different limits are cut at the smaller one. Returns 0 or -ENOMEM.
+ */
+int an_cpu_pool(struct an_cpu *dst, const struct an_cpu *src);
+void an_cpu_release(struct an_cpu *c);
+
+/* ---- Results directories ---- */
+
+/* A results directory (docs/results.md) with its manifest. */
+struct an_results {
+	char dir[512];
+	struct cJSON *manifest;
+	const char *status;	/* complete | incomplete | aborted */
+};
+
+int an_results_open(const char *dir, struct an_results *res);
+void an_results_close(struct an_results *res);
+/* The scenario's side: its valid repetitions, status and reference. */
+int an_results_side(const struct an_results *res, const char *scenario,
+		    struct an_side **out);
+/* The suite's gate from the manifest (defaults where absent). */
+void an_results_gate(const struct an_results *res, struct an_gate *gate);
+/* The noise profile the run was judged with: 0, 1 (none) or -EINVAL. */
+int an_results_profile(const struct an_results *res, struct an_profile *pr);
+
+/* ---- Group-sequential looks (the runner's --until-decided) ---- */
+
+/*
+ * Lan-DeMets alpha spending of the Pocock type: the part of alpha a
+ * group-sequential design has spent at information fraction t (0..1),
+ * alpha * ln(1 + (e - 1) t). Looks at t1 < t2 < ... test at the
+ * increments, so the error over all looks stays at alpha.
+ */
+double an_alpha_spent(double alpha, double t);
+
+/*
+ * The nominal one-sided level of the last of n looks at information
+ * fractions t[0] < ... < t[n-1] (at most AN_GS_MAX_LOOKS, each in 0..1)
+ * of a group-sequential test that spends alpha (one-sided) by
+ * an_alpha_spent(): the boundary that makes the first crossing at that
+ * look exactly as likely as the increment spent there, given that the
+ * statistic did not cross before (analyze_gs.c). Never below the
+ * increment itself. NAN on bad input.
+ */
+#define AN_GS_MAX_LOOKS		64
+double an_gs_level(double alpha, const double *t, size_t n);
+
 #endif

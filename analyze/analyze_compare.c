@@ -16,7 +16,6 @@
 
 #include "analyze.h"
 #include "analyze_compare.h"
-#include "analyze_hist.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"
 

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "analyze_hist.h"
 #include "analyze_input.h"
 #include "analyze_util.h"
 #include "exitcode.h"

@@ -35,8 +35,8 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 
+#include "analyze.h"
 #include "analyze_compare.h"
-#include "analyze_hist.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 
+#include "analyze.h"
 #include "analyze_stats.h"
 
 /* The grid: S from GS_LO to the boundary, GS_H apart. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_hist.h"
+#include "analyze.h"
 
 double an_cpu_quantile(const struct an_cpu *c, double q, bool *ge)
 {

@@ -59,22 +59,6 @@ int an_parse_tline_array(const char *what, const char *const *lines,
  */
 int an_input_read(const char *spec, struct an_side **out);
 
-/* A results directory (docs/results.md) with its manifest. */
-struct an_results {
-	char dir[512];
-	cJSON *manifest;
-	const char *status;	/* complete | incomplete | aborted */
-};
-
-int an_results_open(const char *dir, struct an_results *res);
-void an_results_close(struct an_results *res);
-/* The scenario's side: its valid repetitions, status and reference. */
-int an_results_side(const struct an_results *res, const char *scenario,
-		    struct an_side **out);
-/* The suite's gate from the manifest (defaults where absent). */
-void an_results_gate(const struct an_results *res, struct an_gate *gate);
-/* The noise profile the run was judged with: 0, 1 (none) or -EINVAL. */
-int an_results_profile(const struct an_results *res, struct an_profile *pr);
 /*
  * --until-decided: a candidate decided at an earlier look is judged on the
  * repetitions it had then (*nbase, *ncand); 1 when it stopped so, else 0.

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "analyze_compare.h"
-#include "analyze_hist.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"
 

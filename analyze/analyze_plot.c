@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze_hist.h"
+#include "analyze.h"
 #include "analyze_plot.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"

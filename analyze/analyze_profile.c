@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "analyze_hist.h"
 #include "analyze_stats.h"
 #include "analyze_util.h"
 #include "jsonio.h"

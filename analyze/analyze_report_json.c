@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze_hist.h"
+#include "analyze.h"
 #include "analyze_report.h"
 #include "analyze_rtla_aa.h"
 #include "analyze_trace.h"

@@ -71,26 +71,6 @@ void an_tstat_interval(const struct an_tstat *t, double alpha_side,
 double an_precedence_p(uint64_t nb, uint64_t nc, uint64_t k);
 
 /*
- * Lan-DeMets alpha spending of the Pocock type: the part of alpha a
- * group-sequential design has spent at information fraction t (0..1),
- * alpha * ln(1 + (e - 1) t). Looks at t1 < t2 < ... test at the
- * increments, so the error over all looks stays at alpha.
- */
-double an_alpha_spent(double alpha, double t);
-
-/*
- * The nominal one-sided level of the last of n looks at information
- * fractions t[0] < ... < t[n-1] (at most AN_GS_MAX_LOOKS, each in 0..1)
- * of a group-sequential test that spends alpha (one-sided) by
- * an_alpha_spent(): the boundary that makes the first crossing at that
- * look exactly as likely as the increment spent there, given that the
- * statistic did not cross before (analyze_gs.c). Never below the
- * increment itself. NAN on bad input.
- */
-#define AN_GS_MAX_LOOKS		64
-double an_gs_level(double alpha, const double *t, size_t n);
-
-/*
  * A repetition moved the same way on every CPU at once by at least
  * an_shared_log (log(1 + us)) from its group's median: a burst (a host
  * pause that delayed a run of wake-ups) or a lull (a quieter host).

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 
+#include "analyze.h"
 #include "analyze_compare.h"
-#include "analyze_hist.h"
 #include "analyze_util.h"
 
 /* A check rejects below this p-value. */

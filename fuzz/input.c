@@ -6,7 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analyze/analyze_hist.h"
+#include "analyze/analyze.h"
 #include "input.h"
 #include "log.h"
 

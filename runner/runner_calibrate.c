@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
 #include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"

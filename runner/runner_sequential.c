@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_stats.h"
 #include "log.h"
 #include "runner_manifest.h"
 #include "runner_priv.h"

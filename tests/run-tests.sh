@@ -69,6 +69,14 @@ run_tap() {
 		"$(grep -c '^ok ' "$log") ok, $(grep -c '^not ok ' "$log") not ok"
 }
 
+# Fixtures are recordings: a test that writes into them changes what the
+# next test reads (it happened: an export judged a recorded run in place).
+fixtures_state() {
+	git status --porcelain --untracked-files=all -- tests/fixtures \
+		${RTGATE_GOLDEN_UPDATE:+':!tests/fixtures/golden'} 2>/dev/null
+}
+fixtures_before=$(fixtures_state)
+
 echo "== building unit tests (ASan+UBSan)"
 if ! make -j"$(nproc)" SAN=1 tests >"$logdir/build-san.log" 2>&1; then
 	grep -E 'error' "$logdir/build-san.log" | head -20
@@ -97,6 +105,11 @@ for tier in "${tiers[@]}"; do
 		run_tap "$tier/$(basename "$t" .sh)" $limit bash "$t"
 	done
 done
+
+if [ "$(fixtures_state)" != "$fixtures_before" ]; then
+	failed=$((failed + 1))
+	failures+=("tests/fixtures: a test wrote into the recordings: $(diff <(echo "$fixtures_before") <(fixtures_state) | grep '^>' | head -3 | tr '\n' ' ')")
+fi
 
 echo
 for f in "${failures[@]}"; do echo "FAILED  $f"; done

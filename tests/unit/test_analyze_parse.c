@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_hist.h"
+#include "analyze/analyze.h"
 #include "analyze/analyze_input.h"
 #include "ctline.h"
 

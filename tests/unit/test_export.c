@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * export/: a recorded real run (tests/fixtures/nightly/recorded) as KCIDB
- * and as LAVA test cases, and the names both derive from it. The verdicts
+ * export/: a recorded real run (a copy of one in tests/fixtures/nightly)
+ * as KCIDB and as LAVA test cases, and the names both derive from it. The verdicts
  * each export states must be the ones the analyzer reached for the run.
  */
 #include <errno.h>
@@ -20,7 +20,35 @@
 #include "export/export_priv.h"
 #include "log.h"
 
-#define RUN "tests/fixtures/nightly/recorded/20261130-195359-quick"
+#define FIXTURE "tests/fixtures/nightly/recorded/20261130-195359-quick"
+
+/*
+ * A copy of the recorded run: an export judges a run that has no report
+ * yet and writes the report into it, which must never touch the fixture.
+ */
+static char run_copy[64];
+#define RUN run_copy
+
+static int copy_run(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(run_copy, sizeof(run_copy), "/tmp/rtgate-export.XXXXXX");
+	if (!mkdtemp(run_copy))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/.' '%s/'", FIXTURE, run_copy);
+	return system(cmd) ? -1 : 0;
+}
+
+static int remove_run(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_copy);
+	return system(cmd) ? -1 : 0;
+}
 
 /* Path segments: what a URL or a test path may hold, nothing else. */
 static void test_path_segment(void **state)
@@ -190,5 +218,5 @@ int main(void)
 		cmocka_unit_test(test_kcidb),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, copy_run, remove_run);
 }
