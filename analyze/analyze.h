@@ -527,7 +527,7 @@ enum an_format {
 	AN_FMT_ALL = 0x1f,
 };
 
-struct analyze_params {
+struct an_params {
 	const char *metric;	/* NULL: the suite's gate, else "max" */
 	double alpha;		/* < 0: the suite's, else 0.05 */
 	double min_increase_us;	/* < 0: the suite's, else 5 */
@@ -543,7 +543,7 @@ struct analyze_params {
 	bool quiet;		/* no verdict table on stdout */
 };
 
-void an_params_init(struct analyze_params *p);
+void an_params_init(struct an_params *p);
 
 /*
  * For a finished (or interrupted) run: judges every comparison its suite
@@ -551,7 +551,7 @@ void an_params_init(struct analyze_params *p);
  * prints the verdict table, and returns the exit code (0 pass, 1 regression,
  * 2 inconclusive/invalid, 3 bad input, 5 run incomplete).
  */
-int an_report_run(const char *run_dir, const struct analyze_params *p);
+int an_report_run(const char *run_dir, const struct an_params *p);
 
 /* One comparison of a run, as an_judge_run() judged it. */
 struct an_run_verdict {
@@ -569,7 +569,7 @@ struct an_run_verdict {
  * anything (--until-decided judges between rounds). *out is an array of
  * *n, to free(). Returns 0 or an exit code (3 bad input, 4 environment).
  */
-int an_judge_run(const char *run_dir, const struct analyze_params *p,
+int an_judge_run(const char *run_dir, const struct an_params *p,
 		 struct an_run_verdict **out, size_t *n);
 
 int an_cmd_compare(int argc, char **argv);

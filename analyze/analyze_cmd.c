@@ -55,7 +55,7 @@ static const struct argp_option an_opts[] = {
 };
 
 struct an_cli {
-	struct analyze_params p;
+	struct an_params p;
 	bool compare;
 	char *args[3];
 	int nargs;
@@ -103,7 +103,7 @@ static int parse_num_opt(const struct argp_state *state, const char *opt,
 static error_t an_parse(int key, char *arg, struct argp_state *state)
 {
 	struct an_cli *c = state->input;
-	struct analyze_params *p = &c->p;
+	struct an_params *p = &c->p;
 	char bad[128];
 	uint64_t v;
 
@@ -207,7 +207,7 @@ static const struct argp report_argp = {
 	NULL
 };
 
-static int gate_apply(struct an_gate *gate, const struct analyze_params *p)
+static int gate_apply(struct an_gate *gate, const struct an_params *p)
 {
 	if (p->metric)
 		snprintf(gate->metric, sizeof(gate->metric), "%s", p->metric);
@@ -249,7 +249,7 @@ static void refuse_incomplete_base(struct an_cmp *c)
 		 "and an incomplete run is never a baseline", c->base->name);
 }
 
-static int emit(struct an_report *r, const struct analyze_params *p,
+static int emit(struct an_report *r, const struct an_params *p,
 		const char *dir, bool full_stdout)
 {
 	unsigned int formats = p->formats;
@@ -270,7 +270,7 @@ static int emit(struct an_report *r, const struct analyze_params *p,
 
 /* The threads' table beside the reports: OUT/runs.txt. */
 static int runs_table_write(const struct an_report *r,
-			    const struct analyze_params *p)
+			    const struct an_params *p)
 {
 	char path[4096], *buf = NULL;
 	size_t len = 0;
@@ -303,7 +303,7 @@ static bool is_run_dir(const char *spec)
 }
 
 /* RUN_A RUN_B [RUN_A2]: scenario by scenario, with the threads' table. */
-static int compare_runs(char **dirs, int n, const struct analyze_params *p)
+static int compare_runs(char **dirs, int n, const struct an_params *p)
 {
 	struct an_report *r;
 	int i, ret;
@@ -430,7 +430,7 @@ static void spec_system(const char *spec, const char *label,
 
 static int compare_cmd(int argc, char **argv)
 {
-	struct analyze_params p;
+	struct an_params p;
 	struct an_cli cli = { 0 };
 	struct an_side *sides[2] = { NULL, NULL };
 	struct an_cmp cmp = { 0 };
@@ -659,7 +659,7 @@ static int run_sides(const struct an_results *res, struct an_report *r)
 }
 
 /* A scenario's own gate metric (suite key `metric`), unless --metric. */
-static void scenario_gate(const cJSON *s, const struct analyze_params *p,
+static void scenario_gate(const cJSON *s, const struct an_params *p,
 			  const struct an_gate *suite, struct an_gate *out)
 {
 	const char *m = json_get_str(s, "metric", NULL);
@@ -773,7 +773,7 @@ static int stopped_view(const struct an_results *res, struct an_report *r,
 }
 
 static int compare_pair(const struct an_results *res,
-			const struct analyze_params *p, struct an_report *r,
+			const struct an_params *p, struct an_report *r,
 			const cJSON *s, const char *cand, const char *base,
 			bool irq, size_t family)
 {
@@ -811,7 +811,7 @@ static int compare_pair(const struct an_results *res,
 }
 
 static int run_compare(const struct an_results *res,
-		       const struct analyze_params *p, struct an_report *r)
+		       const struct an_params *p, struct an_report *r)
 {
 	const cJSON *all, *s, *b;
 	char ci[160], bi[160];
@@ -846,7 +846,7 @@ static int run_compare(const struct an_results *res,
 
 /* --profile FILE, else the manifest's: the prior of every comparison. */
 static int run_profile(const struct an_results *res,
-		       const struct analyze_params *p, struct an_profile *pr,
+		       const struct an_params *p, struct an_profile *pr,
 		       struct an_gate *gate)
 {
 	int ret = p->profile ? profile_read(p->profile, pr) :
@@ -888,7 +888,7 @@ static void judged_free(struct judged_run *j)
 }
 
 /* Returns 0 or an exit code (bad input 3, environment 4). */
-static int judge_run(const char *run_dir, const struct analyze_params *p,
+static int judge_run(const char *run_dir, const struct an_params *p,
 		     struct judged_run *j)
 {
 	struct an_report *r = &j->r;
@@ -922,7 +922,7 @@ static int judge_run(const char *run_dir, const struct analyze_params *p,
 	return 0;
 }
 
-int an_report_run(const char *run_dir, const struct analyze_params *p)
+int an_report_run(const char *run_dir, const struct an_params *p)
 {
 	struct judged_run j;
 	int ret;
@@ -934,7 +934,7 @@ int an_report_run(const char *run_dir, const struct analyze_params *p)
 	return ret;
 }
 
-int an_judge_run(const char *run_dir, const struct analyze_params *p,
+int an_judge_run(const char *run_dir, const struct an_params *p,
 		 struct an_run_verdict **out, size_t *n)
 {
 	struct judged_run j;

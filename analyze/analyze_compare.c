@@ -36,7 +36,7 @@ static bool side_cpu_hist(const struct an_side *s, size_t j)
  * histograms: within (side, CPU) across runs when there are repetitions,
  * else across CPUs within a side. NAN when nothing scatters.
  */
-static double gumbel_sigma(const struct prep *p)
+static double gumbel_sigma(const struct an_prep *p)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
 	double ss = 0, df = 0, v;
@@ -83,7 +83,7 @@ static double gumbel_sigma(const struct prep *p)
  * value unknown) the measured maximum stays: the true maximum is never
  * replaced by the histogram limit.
  */
-static double max_at(const struct prep *p, const struct an_cpu *c,
+static double max_at(const struct an_prep *p, const struct an_cpu *c,
 		     double nref, bool hist)
 {
 	double k = (double)c->cycles / nref, v;
@@ -100,14 +100,14 @@ static double max_at(const struct prep *p, const struct an_cpu *c,
 	return c->max_us;
 }
 
-static int prep_side(struct prep *p, const struct an_side *s,
-		     struct side_cpu *sc, const double *nref)
+static int prep_side(struct an_prep *p, const struct an_side *s,
+		     struct an_side_cpu *sc, const double *nref)
 {
 	size_t j, r;
 	int ret;
 
 	for (j = 0; j < p->ncpus; j++) {
-		struct side_cpu *x = &sc[j];
+		struct an_side_cpu *x = &sc[j];
 
 		x->mx = calloc(s->nruns, sizeof(*x->mx));
 		x->avg = calloc(s->nruns, sizeof(*x->avg));
@@ -142,7 +142,7 @@ static int cmp_order(const void *a, const void *b, void *arg)
  * A/B/A: when the baseline ran both before and after candidate runs, its
  * early half and its late half (by execution order) measure the drift.
  */
-static int prep_drift(struct prep *p)
+static int prep_drift(struct an_prep *p)
 {
 	const struct an_side *b = p->sb, *c = p->sc;
 	int cmin = -1, cmax = -1;
@@ -180,7 +180,7 @@ static int prep_drift(struct prep *p)
 	return 0;
 }
 
-static int prep_init(struct prep *p)
+static int prep_init(struct an_prep *p)
 {
 	double *nref;
 	size_t j, r, s;
@@ -222,9 +222,9 @@ static int prep_init(struct prep *p)
 	return ret;
 }
 
-static void prep_release(struct prep *p)
+static void prep_release(struct an_prep *p)
 {
-	struct side_cpu *sides[2] = { p->b, p->c };
+	struct an_side_cpu *sides[2] = { p->b, p->c };
 	size_t s, j;
 
 	for (s = 0; s < 2; s++)
@@ -261,7 +261,7 @@ static bool side_unusable(const struct an_side *s, struct an_result *res,
 	return false;
 }
 
-static int compute_lines(struct prep *p)
+static int compute_lines(struct an_prep *p)
 {
 	bool is_avg = !strcmp(p->gate->metric, "avg");
 	int ret = 0;
@@ -287,7 +287,7 @@ static int compute_lines(struct prep *p)
  * its siblings of the same run, was starved (on a loaded machine
  * cyclictest's second thread sometimes gets 971 of 8000 wake-ups).
  */
-static void note_starved(struct prep *p)
+static void note_starved(struct an_prep *p)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
 	size_t s, r, j, n = p->ncpus;
@@ -315,7 +315,7 @@ static void note_starved(struct prep *p)
 		}
 }
 
-static void add_notes(struct prep *p)
+static void add_notes(struct an_prep *p)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
 	size_t s;
@@ -345,7 +345,7 @@ static void add_notes(struct prep *p)
 int an_compare(const struct an_side *base, const struct an_side *cand,
 	       const struct an_gate *gate, struct an_result *res)
 {
-	struct prep p = { .sb = base, .sc = cand, .gate = gate, .res = res };
+	struct an_prep p = { .sb = base, .sc = cand, .gate = gate, .res = res };
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));

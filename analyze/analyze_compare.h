@@ -36,7 +36,7 @@
 #define AN_RES_US	1.0
 
 /* One side's data for one CPU. */
-struct side_cpu {
+struct an_side_cpu {
 	double *mx;		/* maxima at equal counts, per run */
 	double *avg;		/* per run */
 	struct an_cpu pool;	/* all runs pooled */
@@ -44,7 +44,7 @@ struct side_cpu {
 	double nref;		/* the equal sample count of this CPU */
 };
 
-enum test_kind {
+enum an_test_kind {
 	TEST_NONE,		/* shown, never tested */
 	TEST_LOG,		/* a t statistic on log(1 + us) */
 	TEST_LINEAR,		/* a t statistic in the line's unit */
@@ -54,8 +54,8 @@ enum test_kind {
 };
 
 /* What a line's test needs once the family is known. */
-struct line_test {
-	enum test_kind kind;
+struct an_line_test {
+	enum an_test_kind kind;
 	double d;		/* LOG: log ratio; LINEAR: difference */
 	double se;		/* its standard error */
 	double df;		/* Student's t degrees of freedom */
@@ -103,68 +103,71 @@ struct line_test {
 	size_t nspike;		/* the CPUs looked at (p_base's factor) */
 };
 
-struct prep {
+struct an_prep {
 	const struct an_side *sb, *sc;
 	const struct an_gate *gate;
 	struct an_result *res;
-	struct line_test *tests;	/* parallel to res->lines */
+	struct an_line_test *tests;	/* parallel to res->lines */
 	size_t ncpus, cap;
-	struct side_cpu *b, *c;
+	struct an_side_cpu *b, *c;
 	double sigma;		/* Gumbel scale for summary-only maxima */
 	bool drift;		/* A/B/A: the baseline ran before and after */
 	size_t *early, *late, nhalf;
 };
 
 /* analyze_lines_rep.c: the fewest wake-ups a CPU took in a repetition */
-uint64_t an_cmp_fewest_cycles(const struct prep *p);
+uint64_t an_cmp_fewest_cycles(const struct an_prep *p);
 
 /* analyze_lines.c */
 /* A new line (lines may move: hold indices, not pointers, across calls). */
-struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
+struct an_line *an_cmp_line_new(struct an_prep *p, enum an_line_kind kind,
 				const char *metric, int cpu);
-static inline struct line_test *cmp_test(struct prep *p,
+static inline struct an_line_test *cmp_test(struct an_prep *p,
 					 const struct an_line *l)
 {
 	return &p->tests[l - p->res->lines];
 }
 /* Effect, percentage and floor of a latency line (lower is better). */
-void an_cmp_line_effect_us(const struct prep *p, struct an_line *l);
+void an_cmp_line_effect_us(const struct an_prep *p, struct an_line *l);
 void an_cmp_note(struct an_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 double an_cmp_subset_median(const double *v, const size_t *idx, size_t n);
 
-int an_cmp_rep_lines(struct prep *p);		/* analyze_lines_rep.c */
+int an_cmp_rep_lines(struct an_prep *p); /* analyze_lines_rep.c */
 /*
  * One CPU's values of one quantile level, per repetition, as the
  * repetition lines judged them (log(1 + us); yb/yc NULL: the level is not
  * there or beyond the histogram), and the sampling variance of one value.
  */
-struct rep_values {
+struct an_rep_values {
 	int cpu;
 	double q;
 	const double *yb, *yc;
 	double vfloor;
 };
-/* Called by an_cmp_rep_lines() once the CPUs' own lines are made. */
-int an_cmp_rel_lines(struct prep *p, const struct rep_values *v, size_t n);
-						/* analyze_lines_rel.c */
-int an_cmp_exceed_lines(struct prep *p);		/* analyze_extreme.c */
-int an_cmp_exceedances(struct prep *p);
-int an_cmp_spike_line(struct prep *p);
+/*
+ * Called by an_cmp_rep_lines() once the CPUs' own lines are made
+ * (analyze_lines_rel.c).
+ */
+int an_cmp_rel_lines(struct an_prep *p, const struct an_rep_values *v,
+		     size_t n);
+int an_cmp_exceed_lines(struct an_prep *p);	/* analyze_extreme.c */
+int an_cmp_exceedances(struct an_prep *p);
+int an_cmp_spike_line(struct an_prep *p);
 /* analyze_tail_check.c: false when a check failed or could not be made. */
 bool an_tail_check(const struct an_side *s, size_t cpu,
 		   const struct an_cpu *pool, double u, double xi,
 		   struct an_tail_check *tc);
-int an_cmp_avg_lines(struct prep *p, bool deciding);	/* _lines_misc.c */
-int an_cmp_metric_lines(struct prep *p);
-int an_cmp_budget_lines(struct prep *p);
-void an_cmp_decide(struct prep *p);		/* analyze_verdict.c */
+int an_cmp_avg_lines(struct an_prep *p, bool deciding); /* _lines_misc.c */
+int an_cmp_metric_lines(struct an_prep *p);
+int an_cmp_budget_lines(struct an_prep *p);
+void an_cmp_decide(struct an_prep *p);		/* analyze_verdict.c */
 /*
  * An EXCEED test's p-value, and the maximum it exceeds with prob. p, for
  * a line judged at level (a simulated null's floor lies below it; 0: the
  * default number of draws). A SPIKE's test is the same, x NAN: no law.
  */
-double an_cmp_exceed_p(const struct line_test *t, double level);
-double an_cmp_exceed_x(const struct line_test *t, double p, double level);
+double an_cmp_exceed_p(const struct an_line_test *t, double level);
+double an_cmp_exceed_x(const struct an_line_test *t, double p, double level);
 
 #endif

@@ -430,7 +430,7 @@ int an_verdict_exit(enum an_verdict worst)
 	}
 }
 
-void an_params_init(struct analyze_params *p)
+void an_params_init(struct an_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->alpha = -1;

@@ -179,12 +179,12 @@ static double hill_x(const struct tail_law *law, double n, double p)
 	return law->u * exp(law->xi * t) - 1;
 }
 
-static int hill_line(struct prep *p, size_t j, bool deciding)
+static int hill_line(struct an_prep *p, size_t j, bool deciding)
 {
 	const struct an_cpu *cb = &p->b[j].pool, *cc = &p->c[j].pool;
 	struct tail_law law;
 	struct an_line *l;
-	struct line_test *t;
+	struct an_line_test *t;
 	double xc = cc->max_us + 1.0, med;
 
 	if (!hill_fit(cb, &law, true))
@@ -289,7 +289,7 @@ static size_t gumbel_sims(double level)
 	return (size_t)fmin(GUMBEL_SIMS_MAX, fmax(GUMBEL_SIMS, want));
 }
 
-static int gumbel_lines(struct prep *p, bool deciding)
+static int gumbel_lines(struct an_prep *p, bool deciding)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns, m = nb * p->ncpus;
 	/*
@@ -319,7 +319,7 @@ static int gumbel_lines(struct prep *p, bool deciding)
 		return -ENOMEM;
 	for (j = 0; j < p->ncpus && !ret; j++) {
 		struct an_line *l;
-		struct line_test *t;
+		struct an_line_test *t;
 		double best = 0, second = 0, tobs;
 
 		for (r = 0; r < nc; r++) {
@@ -364,7 +364,7 @@ static int gumbel_lines(struct prep *p, bool deciding)
 	return ret;
 }
 
-static double gumbel_p(const struct line_test *t, double level)
+static double gumbel_p(const struct an_line_test *t, double level)
 {
 	size_t sims = gumbel_sims(level);
 	const double *null = gumbel_null((size_t)t->shape, (size_t)t->n,
@@ -387,7 +387,7 @@ static double gumbel_p(const struct line_test *t, double level)
 	return r;
 }
 
-static double gumbel_x(const struct line_test *t, double p, double level)
+static double gumbel_x(const struct an_line_test *t, double p, double level)
 {
 	size_t sims = gumbel_sims(level);
 	const double *null = gumbel_null((size_t)t->shape, (size_t)t->n,
@@ -401,12 +401,12 @@ static double gumbel_x(const struct line_test *t, double p, double level)
 }
 
 /* The candidate's maximum in us. */
-static double cand_max(const struct line_test *t)
+static double cand_max(const struct an_line_test *t)
 {
 	return t->gumbel ? expm1(t->u + t->rate * t->x) : t->x - 1;
 }
 
-double an_cmp_exceed_p(const struct line_test *t, double level)
+double an_cmp_exceed_p(const struct an_line_test *t, double level)
 {
 	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
 				.m = t->shape, .xi = t->xi };
@@ -418,7 +418,7 @@ double an_cmp_exceed_p(const struct line_test *t, double level)
 	return hill_p(&law, t->n, log(t->x / t->u) / t->xi);
 }
 
-double an_cmp_exceed_x(const struct line_test *t, double p, double level)
+double an_cmp_exceed_x(const struct an_line_test *t, double p, double level)
 {
 	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,
 				.m = t->shape, .xi = t->xi };
@@ -428,7 +428,7 @@ double an_cmp_exceed_x(const struct line_test *t, double p, double level)
 	return p < 0.5 ? fmax(x, t->min_us) : x;
 }
 
-int an_cmp_exceed_lines(struct prep *p)
+int an_cmp_exceed_lines(struct an_prep *p)
 {
 	bool deciding = !strcmp(p->gate->metric, "max");
 	size_t j;
@@ -520,7 +520,7 @@ static int add_exceedance(struct an_result *res, const struct an_side *s,
 	return 0;
 }
 
-int an_cmp_exceedances(struct prep *p)
+int an_cmp_exceedances(struct an_prep *p)
 {
 	size_t j;
 	int ret = 0;
@@ -554,14 +554,14 @@ struct spike {
 	double base_max;	/* the baseline's, same CPU */
 	double p;		/* under the baseline's law, this CPU alone */
 	bool far;		/* beyond SPIKE_FACTOR x base_max */
-	struct line_test law;	/* its test (x NAN: no law) */
+	struct an_line_test law;	/* its test (x NAN: no law) */
 };
 
 /*
  * How many maxima at the baseline's equal count the candidate's
  * repetitions on CPU j stand for (a longer repetition is more draws).
  */
-static double spike_draws(const struct prep *p, size_t j)
+static double spike_draws(const struct an_prep *p, size_t j)
 {
 	double n = 0, nref = p->c[j].nref > 0 ? p->c[j].nref : 1;
 	size_t r;
@@ -572,7 +572,7 @@ static double spike_draws(const struct prep *p, size_t j)
 }
 
 /* CPU j's largest candidate wake-up and its p; false: no law for it. */
-static bool spike_cpu(struct prep *p, size_t j, struct spike *s)
+static bool spike_cpu(struct an_prep *p, size_t j, struct spike *s)
 {
 	size_t nb = p->sb->nruns, m = nb * p->ncpus, r, k = 0;
 	double y[m ? m : 1], mean, sd;
@@ -588,7 +588,7 @@ static bool spike_cpu(struct prep *p, size_t j, struct spike *s)
 	if (s->x < 0)
 		return false;
 	s->far = s->x >= SPIKE_FACTOR * fmax(s->base_max, AN_RES_US);
-	s->law = (struct line_test){ .kind = TEST_EXCEED, .x = NAN };
+	s->law = (struct an_line_test){ .kind = TEST_EXCEED, .x = NAN };
 	if (nb == 1)
 		s->law.min_us = ONE_RUN_FACTOR * s->base_max;
 	if (m >= GUMBEL_MIN) {
@@ -661,13 +661,13 @@ static bool spike_pause_law(const struct an_profile *pr, int cpu, double x,
 	return true;
 }
 
-int an_cmp_spike_line(struct prep *p)
+int an_cmp_spike_line(struct an_prep *p)
 {
 	struct spike s, best = { .p = 2 }, farthest = { .far = false };
 	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
 	char x[32], b[32], pz[32], tail[112];
 	struct an_line *l;
-	struct line_test *t;
+	struct an_line_test *t;
 	double pause = NAN, q;
 	size_t j, n = 0;
 

@@ -15,7 +15,7 @@
 #include "analyze_compare.h"
 #include "analyze_stats.h"
 
-struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
+struct an_line *an_cmp_line_new(struct an_prep *p, enum an_line_kind kind,
 				const char *metric, int cpu)
 {
 	struct an_result *res = p->res;
@@ -23,7 +23,7 @@ struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
 
 	if (res->nlines == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 32;
-		struct line_test *t;
+		struct an_line_test *t;
 
 		l = realloc(res->lines, cap * sizeof(*l));
 		if (!l)
@@ -54,7 +54,7 @@ struct an_line *an_cmp_line_new(struct prep *p, enum an_line_kind kind,
 	return l;
 }
 
-void an_cmp_line_effect_us(const struct prep *p, struct an_line *l)
+void an_cmp_line_effect_us(const struct an_prep *p, struct an_line *l)
 {
 	l->delta = l->cand - l->base;
 	l->worse = l->delta;

@@ -19,10 +19,10 @@
 /* ---- averages ---- */
 
 /* A t statistic in the line's own unit; sign -1: lower is worse. */
-static void set_linear(struct prep *p, struct an_line *l,
+static void set_linear(struct an_prep *p, struct an_line *l,
 		       const struct an_tstat *ts, double sign)
 {
-	struct line_test *t = cmp_test(p, l);
+	struct an_line_test *t = cmp_test(p, l);
 
 	if (!(ts->df > 0) || !(ts->se > 0))
 		return;
@@ -37,7 +37,7 @@ static void set_linear(struct prep *p, struct an_line *l,
  * With repetitions on both sides each CPU's averages are compared across
  * runs; with one run on a side only the CPUs can replicate (paired).
  */
-int an_cmp_avg_lines(struct prep *p, bool deciding)
+int an_cmp_avg_lines(struct an_prep *p, bool deciding)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns, j, n = p->ncpus;
 	bool reps = nb > 1 && nc > 1;
@@ -150,7 +150,7 @@ static size_t metric_total(const struct an_side *s, const char *name)
 	return n;
 }
 
-static int metric_line(struct prep *p, const struct an_values *m0,
+static int metric_line(struct an_prep *p, const struct an_values *m0,
 		       bool deciding)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns;
@@ -200,7 +200,7 @@ static int metric_line(struct prep *p, const struct an_values *m0,
 	return 0;
 }
 
-int an_cmp_metric_lines(struct prep *p)
+int an_cmp_metric_lines(struct an_prep *p)
 {
 	const struct an_run *r0;
 	size_t i;
@@ -240,7 +240,7 @@ static double budget_value(const struct an_cpu *c, const char *metric,
 }
 
 /* The worst value of a side over its repetitions and CPUs. */
-static double budget_worst(const struct prep *p, const struct an_side *s,
+static double budget_worst(const struct an_prep *p, const struct an_side *s,
 			   const char *metric, int *cpu, size_t *rep,
 			   bool *ge)
 {
@@ -269,7 +269,7 @@ static double budget_worst(const struct prep *p, const struct an_side *s,
  * valid candidate repetition above the limit fails the gate, "over
  * budget"; the baseline's worst value is shown beside it.
  */
-int an_cmp_budget_lines(struct prep *p)
+int an_cmp_budget_lines(struct an_prep *p)
 {
 	size_t i, rep = 0, brep = 0;
 

@@ -49,7 +49,7 @@ struct rel_level {
 	double drift;
 };
 
-static const struct rep_values *values_of(const struct rep_values *v,
+static const struct an_rep_values *values_of(const struct an_rep_values *v,
 					  size_t n, size_t cpu, double q)
 {
 	size_t i;
@@ -61,7 +61,7 @@ static const struct rep_values *values_of(const struct rep_values *v,
 }
 
 /* w per run of one side for CPU c: its value less the others' mean. */
-static void side_contrast(const struct rep_values *const *cv, size_t ncpus,
+static void side_contrast(const struct an_rep_values *const *cv, size_t ncpus,
 			  size_t c, size_t nruns, bool cand, double *w)
 {
 	size_t r, j;
@@ -76,11 +76,11 @@ static void side_contrast(const struct rep_values *const *cv, size_t ncpus,
 	}
 }
 
-static void level_stats(const struct prep *p, const struct rep_values *v,
+static void level_stats(const struct an_prep *p, const struct an_rep_values *v,
 			size_t n, size_t c, struct rel_level *lv)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns, i, j;
-	const struct rep_values *cv[p->ncpus];
+	const struct an_rep_values *cv[p->ncpus];
 	double wb[nb], wc[nc], vf = 0;
 
 	lv->ok = true;
@@ -113,7 +113,7 @@ static void level_stats(const struct prep *p, const struct rep_values *v,
 }
 
 /* The CPUs' own lines at level q, already made by analyze_lines_rep.c. */
-static const struct an_line *own_line(const struct prep *p, size_t cpu,
+static const struct an_line *own_line(const struct an_prep *p, size_t cpu,
 				      double q)
 {
 	size_t i;
@@ -129,8 +129,8 @@ static const struct an_line *own_line(const struct prep *p, size_t cpu,
 }
 
 /* Why a rise against the others is not CPU c's own: "" when it is. */
-static void guard(const struct prep *p, size_t c, double q,
-		  struct line_test *t)
+static void guard(const struct an_prep *p, size_t c, double q,
+		  struct an_line_test *t)
 {
 	const struct an_line *own = own_line(p, c, q);
 	size_t j, len = sizeof(t->rel_why);
@@ -154,12 +154,12 @@ static void guard(const struct prep *p, size_t c, double q,
 	}
 }
 
-static int emit(struct prep *p, size_t c, const struct rel_level *lvs,
+static int emit(struct an_prep *p, size_t c, const struct rel_level *lvs,
 		size_t k, bool deciding)
 {
 	const struct rel_level *lv = &lvs[k];
 	double s2 = lv->ss, df = lv->df, so = 0, dfo = 0;
-	struct line_test *t;
+	struct an_line_test *t;
 	struct an_line *l;
 	char name[24];
 	size_t i;
@@ -215,7 +215,7 @@ size_t an_rel_family(size_t ncpus, size_t reps)
 	return (NR_REL * ncpus + 1) / 2;
 }
 
-int an_cmp_rel_lines(struct prep *p, const struct rep_values *v, size_t n)
+int an_cmp_rel_lines(struct an_prep *p, const struct an_rep_values *v, size_t n)
 {
 	const char *gm = p->gate->metric;
 	bool is_max = !strcmp(gm, "max"), has_q;

@@ -112,8 +112,8 @@ static double sampling_var(const struct an_cpu *c, double q)
 }
 
 /* Values of one side; false when a run's quantile is beyond the limit. */
-static bool side_values(const struct prep *p, const struct an_side *s,
-			const struct side_cpu *x, struct rep_line *rl,
+static bool side_values(const struct an_prep *p, const struct an_side *s,
+			const struct an_side_cpu *x, struct rep_line *rl,
 			double *y, double *vsum)
 {
 	size_t r;
@@ -140,7 +140,7 @@ static bool side_values(const struct prep *p, const struct an_side *s,
 	return true;
 }
 
-static bool supported(const struct prep *p, size_t j, double q)
+static bool supported(const struct an_prep *p, size_t j, double q)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
 	size_t s, r;
@@ -153,7 +153,7 @@ static bool supported(const struct prep *p, size_t j, double q)
 	return true;
 }
 
-uint64_t an_cmp_fewest_cycles(const struct prep *p)
+uint64_t an_cmp_fewest_cycles(const struct an_prep *p)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
 	uint64_t fewest = UINT64_MAX;
@@ -167,7 +167,7 @@ uint64_t an_cmp_fewest_cycles(const struct prep *p)
 	return fewest == UINT64_MAX ? 0 : fewest;
 }
 
-static int rep_line_fill(struct prep *p, struct rep_line *rl)
+static int rep_line_fill(struct an_prep *p, struct rep_line *rl)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns;
 	double vsum = 0;
@@ -254,7 +254,7 @@ static void shared_outlier(struct rep_line **ls, size_t k, bool cand,
  * "the candidate's rep 10 moved every CPU at once (a burst, up to x8.1):
  * left out of its p95, p97, p99 lines; its maxima are kept"
  */
-static void shared_note(struct prep *p, const struct rep_line *rls,
+static void shared_note(struct an_prep *p, const struct rep_line *rls,
 			size_t n, bool cand)
 {
 	const struct an_side *s = cand ? p->sc : p->sb;
@@ -288,7 +288,7 @@ static void shared_note(struct prep *p, const struct rep_line *rls,
 	}
 }
 
-static void shared_outliers(struct prep *p, struct rep_line *rls, size_t n)
+static void shared_outliers(struct an_prep *p, struct rep_line *rls, size_t n)
 {
 	struct rep_line *ls[p->ncpus ? p->ncpus : 1];
 	size_t i, j, k;
@@ -339,7 +339,7 @@ static const struct an_profile_line *profile_line(const struct an_profile *pr,
  * scattering less, the line is judged without it. Lines without a
  * profile take the other CPUs' variance at the same level at half weight.
  */
-static void priors(struct prep *p, struct rep_line *rls, size_t n)
+static void priors(struct an_prep *p, struct rep_line *rls, size_t n)
 {
 	const struct an_profile *pr = p->gate->profile;
 	size_t i, k, used = 0, up = 0, down = 0;
@@ -419,11 +419,11 @@ static void priors(struct prep *p, struct rep_line *rls, size_t n)
 	}
 }
 
-static void rep_line_emit(struct prep *p, struct rep_line *rl)
+static void rep_line_emit(struct an_prep *p, struct rep_line *rl)
 {
 	size_t nb = p->sb->nruns, nc = p->sc->nruns;
 	struct an_line *l;
-	struct line_test *t;
+	struct an_line_test *t;
 	double s2 = 0, df = 0, bmin, bmax, cmin, cmax;
 	size_t i;
 
@@ -551,13 +551,13 @@ drift:
  * One repetition a side, no profile, many CPUs: each CPU's log ratio is
  * one replicate of the change (pasted T: lines have no other evidence).
  */
-static int cpu_replicate_line(struct prep *p, const struct rep_line *rls,
+static int cpu_replicate_line(struct an_prep *p, const struct rep_line *rls,
 			      size_t n, double q, bool deciding)
 {
 	double d[p->ncpus], lb = 0, lc = 0;
 	size_t i, k = 0, up = 0;
 	struct an_line *l;
-	struct line_test *t;
+	struct an_line_test *t;
 	char name[16];
 
 	for (i = 0; i < n; i++)
@@ -601,9 +601,9 @@ static int cpu_replicate_line(struct prep *p, const struct rep_line *rls,
 }
 
 /* Each CPU against the others, from the same values (analyze_lines_rel.c). */
-static int rel_lines(struct prep *p, const struct rep_line *rls, size_t n)
+static int rel_lines(struct an_prep *p, const struct rep_line *rls, size_t n)
 {
-	struct rep_values *v = calloc(n ? n : 1, sizeof(*v));
+	struct an_rep_values *v = calloc(n ? n : 1, sizeof(*v));
 	size_t i;
 	int ret;
 
@@ -632,7 +632,7 @@ static void rep_lines_free(struct rep_line *rls, size_t n)
 	free(rls);
 }
 
-int an_cmp_rep_lines(struct prep *p)
+int an_cmp_rep_lines(struct an_prep *p)
 {
 	const char *gm = p->gate->metric;
 	bool is_max = !strcmp(gm, "max"), has_q;

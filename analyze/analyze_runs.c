@@ -28,7 +28,7 @@
 #define ORDER_STRIDE	100000
 
 struct runs_ctx {
-	const struct analyze_params *p;
+	const struct an_params *p;
 	struct an_results res[RUNS_MAX];
 	size_t nres;
 	char labels[RUNS_MAX][32];
@@ -406,7 +406,7 @@ static void release(struct runs_ctx *c)
 		an_results_close(&c->res[i]);
 }
 
-int an_compare_runs(char **dirs, size_t n, const struct analyze_params *p,
+int an_compare_runs(char **dirs, size_t n, const struct an_params *p,
 		    struct an_report **out)
 {
 	struct runs_ctx *c = calloc(1, sizeof(*c));

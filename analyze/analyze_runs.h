@@ -19,7 +19,7 @@
  * report (write it, print its verdict table, then an_compare_runs_free).
  * Returns 0, -EINVAL (bad input, said) or -ENOMEM.
  */
-int an_compare_runs(char **dirs, size_t n, const struct analyze_params *p,
+int an_compare_runs(char **dirs, size_t n, const struct an_params *p,
 		    struct an_report **out);
 /* The threads' table of a report made by an_compare_runs(). */
 int an_compare_runs_table(const struct an_report *r, FILE *f);

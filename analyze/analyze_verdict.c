@@ -39,7 +39,7 @@ _Static_assert(AN_MAX_LOOKS <= AN_GS_MAX_LOOKS,
  * intersection-union principle each line's one-sided bound at alpha's
  * share / 2 keeps a false pass within that, however many lines there are.
  */
-static double pass_level(const struct prep *p)
+static double pass_level(const struct an_prep *p)
 {
 	return (p->gate->level > 0 ? p->gate->level : p->gate->alpha) / 2;
 }
@@ -49,9 +49,9 @@ static double pass_level(const struct prep *p)
 /* A change it could only see beyond this many times the baseline: blind. */
 #define SEE_BLIND	100
 
-static bool tested(const struct prep *p, size_t i)
+static bool tested(const struct an_prep *p, size_t i)
 {
-	enum test_kind k = p->tests[i].kind;
+	enum an_test_kind k = p->tests[i].kind;
 	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
 
 	/* A burst-rate floor above any share of alpha tests nothing. */
@@ -62,7 +62,7 @@ static bool tested(const struct prep *p, size_t i)
 }
 
 /* Repetitions a side that bring c * sd * sqrt(2 / n) down to target. */
-static int reps_needed(const struct prep *p, double c, double sd,
+static int reps_needed(const struct an_prep *p, double c, double sd,
 		       double target)
 {
 	size_t have = p->sb->nruns > p->sc->nruns ? p->sb->nruns :
@@ -77,8 +77,8 @@ static int reps_needed(const struct prep *p, double c, double sd,
 	return n <= have ? 0 : (int)ceil(n) - (int)have;
 }
 
-static void judge_log(struct prep *p, struct an_line *l,
-		      const struct line_test *t, double a)
+static void judge_log(struct an_prep *p, struct an_line *l,
+		      const struct an_line_test *t, double a)
 {
 	double c = an_t_isf(a, t->df), base1 = 1 + l->base;
 	double z = t->d / t->se;
@@ -107,8 +107,8 @@ static void judge_log(struct prep *p, struct an_line *l,
 		l->more_reps = 1;
 }
 
-static void judge_linear(struct prep *p, struct an_line *l,
-			 const struct line_test *t, double a)
+static void judge_linear(struct an_prep *p, struct an_line *l,
+			 const struct an_line_test *t, double a)
 {
 	double c = an_t_isf(a, t->df), z = t->sign * t->d / t->se;
 	size_t nb = p->sb->nruns, nc = p->sc->nruns;
@@ -125,8 +125,8 @@ static void judge_linear(struct prep *p, struct an_line *l,
 	l->more_reps = reps_needed(p, c, sd, l->floor);
 }
 
-static void judge_exceed(struct prep *p, struct an_line *l,
-			 const struct line_test *t, double a)
+static void judge_exceed(struct an_prep *p, struct an_line *l,
+			 const struct an_line_test *t, double a)
 {
 	double xhi = an_cmp_exceed_x(t, a, a);
 	double xlo = an_cmp_exceed_x(t, 1 - a, a);
@@ -144,7 +144,7 @@ static void judge_exceed(struct prep *p, struct an_line *l,
  * whose floor lies below the level; beyond both laws, or without a
  * profile the baseline's alone.
  */
-static void judge_spike(struct an_line *l, struct line_test *t, double a)
+static void judge_spike(struct an_line *l, struct an_line_test *t, double a)
 {
 	if (!isnan(t->x))
 		t->p_base = fmin(1, t->nspike * an_cmp_exceed_p(t, a));
@@ -152,7 +152,7 @@ static void judge_spike(struct an_line *l, struct line_test *t, double a)
 }
 
 /* p-values, intervals, and the smallest rise each line could see. */
-static void judge_lines(struct prep *p)
+static void judge_lines(struct an_prep *p)
 {
 	struct an_result *res = p->res;
 	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
@@ -184,7 +184,7 @@ static void judge_lines(struct prep *p)
 	}
 	for (i = 0; i < res->nlines; i++) {
 		struct an_line *l = &res->lines[i];
-		const struct line_test *t = &p->tests[i];
+		const struct an_line_test *t = &p->tests[i];
 
 		switch (t->kind) {
 		case TEST_LOG:
@@ -219,9 +219,9 @@ static void judge_lines(struct prep *p)
  * a burst in one repetition hiding that fall in its own line) would read
  * as this CPU's regression.
  */
-static void rel_own_shows(struct prep *p, size_t i)
+static void rel_own_shows(struct an_prep *p, size_t i)
 {
-	struct line_test *t = &p->tests[i];
+	struct an_line_test *t = &p->tests[i];
 	struct an_line *l = &p->res->lines[i];
 	double alone = (p->gate->level > 0 ? p->gate->level :
 					     p->gate->alpha) / 2;
@@ -257,8 +257,8 @@ static void rel_own_shows(struct prep *p, size_t i)
  * worst, it is named and passes nothing (INCONCLUSIVE); else it says
  * nothing against a pass.
  */
-static void classify_spike(const struct prep *p, struct an_line *l,
-			   const struct line_test *t, double a)
+static void classify_spike(const struct an_prep *p, struct an_line *l,
+			   const struct an_line_test *t, double a)
 {
 	double alone = (p->gate->level > 0 ? p->gate->level :
 					     p->gate->alpha) / 2;
@@ -272,7 +272,7 @@ static void classify_spike(const struct prep *p, struct an_line *l,
 }
 
 /* Each line alone. */
-static void classify(struct prep *p)
+static void classify(struct an_prep *p)
 {
 	struct an_result *res = p->res;
 	double a = res->level;
@@ -280,7 +280,7 @@ static void classify(struct prep *p)
 
 	for (i = 0; i < res->nlines; i++) {
 		struct an_line *l = &res->lines[i];
-		const struct line_test *t = &p->tests[i];
+		const struct an_line_test *t = &p->tests[i];
 		double pw = l->p_worse, pb = l->p_better;
 
 		l->hint = false;
@@ -432,7 +432,7 @@ static void set_reason(struct an_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool over_budget(struct prep *p)
+static bool over_budget(struct an_prep *p)
 {
 	struct an_result *res = p->res;
 	size_t i;
@@ -451,7 +451,7 @@ static bool over_budget(struct prep *p)
 	return false;
 }
 
-static void decide_change(struct prep *p, enum an_verdict v)
+static void decide_change(struct an_prep *p, enum an_verdict v)
 {
 	struct an_result *res = p->res;
 	const struct an_line *l = strongest(res, v, false, true), *other;
@@ -495,7 +495,7 @@ static void decide_change(struct prep *p, enum an_verdict v)
  * rise for its floor. Untested deciding lines come first: nothing was
  * seen there at all.
  */
-static const struct an_line *bottleneck(const struct prep *p)
+static const struct an_line *bottleneck(const struct an_prep *p)
 {
 	const struct an_result *res = p->res;
 	const struct an_line *best = NULL;
@@ -537,7 +537,7 @@ static void more_text(char *buf, size_t len, int more, const char *goal)
  * (not over the family) would have been significant, or every candidate
  * repetition above every baseline one (two or more a side).
  */
-static bool sign_of_rise(const struct prep *p, const struct an_line *l,
+static bool sign_of_rise(const struct an_prep *p, const struct an_line *l,
 			 double alone)
 {
 	bool apart = l->range_cand[0] > l->range_base[1] &&
@@ -553,7 +553,7 @@ static bool sign_of_rise(const struct prep *p, const struct an_line *l,
  * repetitions' ranges ("CPU 1 p97 47..54 -> 90..201 us per repetition,
  * has p=0.27"), so that a reader never takes a doubled p97 for nothing.
  */
-static void unsettled_lead(const struct prep *p, char *buf, size_t len,
+static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 			   bool beyond_floor)
 {
 	const struct an_result *res = p->res;
@@ -605,10 +605,10 @@ static void unsettled_lead(const struct prep *p, char *buf, size_t len,
 		best->p_adj, alone);
 }
 
-static void decide_unsettled(struct prep *p, const struct an_line *l)
+static void decide_unsettled(struct an_prep *p, const struct an_line *l)
 {
 	struct an_result *res = p->res;
-	const struct line_test *t = &p->tests[l - res->lines];
+	const struct an_line_test *t = &p->tests[l - res->lines];
 	char where[24] = "", see[32], fl[32], hi[32], d[32], more[160];
 	char lead[200], name[112];
 
@@ -672,7 +672,7 @@ static void decide_unsettled(struct prep *p, const struct an_line *l)
  * but CPU 1 p97 could have risen …"): on a busy sitting the 100 us
  * spinner on CPU 1, drowned there, read as CPU 0's improvement.
  */
-static bool improvement_open(struct prep *p)
+static bool improvement_open(struct an_prep *p)
 {
 	struct an_result *res = p->res;
 	const struct an_line *imp = strongest(res, AN_IMPROVEMENT, false,
@@ -682,7 +682,7 @@ static bool improvement_open(struct prep *p)
 
 	for (i = 0; i < res->nlines; i++) {
 		const struct an_line *l = &res->lines[i];
-		const struct line_test *t = &p->tests[i];
+		const struct an_line_test *t = &p->tests[i];
 
 		if (!l->deciding || l->verdict != AN_INCONCLUSIVE || t->rel ||
 		    t->kind == TEST_SPIKE || t->kind == TEST_BUDGET)
@@ -718,10 +718,10 @@ static bool improvement_open(struct prep *p)
  * A spike beyond the baseline's law that the machine's pauses may explain
  * (or no profile can tell): named, and no pass, no improvement.
  */
-static bool spike_unexplained(struct prep *p)
+static bool spike_unexplained(struct an_prep *p)
 {
 	struct an_result *res = p->res;
-	const struct line_test *t;
+	const struct an_line_test *t;
 	const struct an_line *l;
 	char why[160];
 	size_t i;
@@ -748,7 +748,7 @@ static bool spike_unexplained(struct prep *p)
 	return false;
 }
 
-static void decide_no_change(struct prep *p)
+static void decide_no_change(struct an_prep *p)
 {
 	struct an_result *res = p->res;
 	const struct an_line *big = NULL, *l;
@@ -797,7 +797,7 @@ static void decide_no_change(struct prep *p)
  * No line decides. Where the gate metric is a quantile the repetitions
  * were too short to support, say so with the counts; else no data.
  */
-static void too_few_for_quantile(struct prep *p)
+static void too_few_for_quantile(struct an_prep *p)
 {
 	struct an_result *res = p->res;
 	uint64_t fewest = an_cmp_fewest_cycles(p);
@@ -818,7 +818,7 @@ static void too_few_for_quantile(struct prep *p)
 		   p->gate->metric);
 }
 
-void an_cmp_decide(struct prep *p)
+void an_cmp_decide(struct an_prep *p)
 {
 	struct an_result *res = p->res;
 	const struct an_line *l;

@@ -158,7 +158,7 @@ int export_lava_cases(const char *run_dir, int exit_code,
 	/* Inside a job nothing has judged the run yet: the analyzer does. */
 	snprintf(report, sizeof(report), "%.4000s/report.json", run_dir);
 	if (!fsio_exists(report)) {
-		struct analyze_params ap;
+		struct an_params ap;
 
 		an_params_init(&ap);
 		ap.quiet = true;

@@ -6,8 +6,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_file(data, size);
-	struct suite_error err;
-	struct suite s;
+	struct runner_suite_error err;
+	struct runner_suite s;
 
 	if (path && !runner_suite_load(path, &s, &err))
 		runner_suite_free(&s);

@@ -540,7 +540,7 @@ static void crash_record(struct run_ctx *c)
  */
 static void render_on_host(struct run_ctx *c)
 {
-	struct analyze_params ap;
+	struct an_params ap;
 
 	if (!c->res->run_dir[0])
 		return;

@@ -34,7 +34,7 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 		.reference = c->cfg->reference[0] ? c->cfg->reference : NULL,
 		.store = true,
 	};
-	struct analyze_params ap;
+	struct an_params ap;
 	struct json_error err;
 	char path[PATH_MAX];
 	int ret, gate = EXIT_PASS;

@@ -123,10 +123,10 @@ static int cal_args(int argc, char **argv, struct cal_params *p)
  * The calibration suite: the measurement exactly as the suite's, scaled
  * the same way (so its key is the suite's), two empty scenarios.
  */
-static int write_suite(const struct suite *s, double scale, unsigned int reps,
-		       const char *path)
+static int write_suite(const struct runner_suite *s, double scale,
+		       unsigned int reps, const char *path)
 {
-	const struct suite_measure *m = &s->measure;
+	const struct runner_suite_measure *m = &s->measure;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -158,7 +158,7 @@ static int write_suite(const struct suite *s, double scale, unsigned int reps,
 }
 
 /* The profile of the calibration run: stored, written, printed. */
-static int keep_profile(const char *run_dir, const struct suite *s,
+static int keep_profile(const char *run_dir, const struct runner_suite *s,
 			double scale, const char *out, bool if_missing)
 {
 	struct an_results res;
@@ -222,7 +222,8 @@ static int keep_profile(const char *run_dir, const struct suite *s,
 }
 
 /* --if-missing: a profile of this host and measurement is stored. */
-static bool have_profile(const struct suite *s, const struct cal_params *p)
+static bool have_profile(const struct runner_suite *s,
+			 const struct cal_params *p)
 {
 	struct an_profile pr;
 	char db[PATH_MAX], key[32];
@@ -243,8 +244,8 @@ int runner_cmd_calibrate(int argc, char **argv)
 	char latest[PATH_MAX], run_dir[PATH_MAX], results[PATH_MAX];
 	char *run_argv[8];
 	struct cal_params p;
-	struct suite_error err;
-	struct suite s;
+	struct runner_suite_error err;
+	struct runner_suite s;
 	unsigned int reps, rep_s;
 	int ret, code, n = 0;
 	ssize_t len;

@@ -15,7 +15,8 @@
 
 #define CT_NOTES_MAX	(64 * 1024)
 
-unsigned int runner_ct_duration_s(const struct suite_measure *m, double scale)
+unsigned int runner_ct_duration_s(const struct runner_suite_measure *m,
+				  double scale)
 {
 	double s;
 
@@ -25,7 +26,8 @@ unsigned int runner_ct_duration_s(const struct suite_measure *m, double scale)
 	return s < 1 ? 1 : (unsigned int)s;
 }
 
-unsigned long long runner_ct_loops(const struct suite_measure *m, double scale)
+unsigned long long runner_ct_loops(const struct runner_suite_measure *m,
+				   double scale)
 {
 	double l;
 
@@ -81,7 +83,8 @@ static long arg_num(char **args, char opt, const char *lng, long fallback)
 	return val;
 }
 
-static int series_args(struct ct_run *c, const struct suite_measure *m)
+static int series_args(struct runner_ct_run *c,
+		       const struct runner_suite_measure *m)
 {
 	long interval = arg_num(m->args, 'i', "--interval", 1000);
 	unsigned int window = runner_series_window(interval);
@@ -96,7 +99,8 @@ static int series_args(struct ct_run *c, const struct suite_measure *m)
 	return ret;
 }
 
-int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
+int runner_ct_init(struct runner_ct_run *c,
+		   const struct runner_suite_measure *m, double scale,
 		   const char *dir, bool series)
 {
 	size_t i;
@@ -178,8 +182,8 @@ static void strip_escapes(char *s)
  * A window's maximum from cyclictest -v: the thread's state so far, as a
  * T: line would say it (cycles counted in windows, max the largest seen).
  */
-static bool feed_sample(struct ct_run *c, const struct runner_series_sample *x,
-			struct ctline *t)
+static bool feed_sample(struct runner_ct_run *c,
+			const struct runner_series_sample *x, struct ctline *t)
 {
 	struct ctline *l;
 
@@ -207,7 +211,7 @@ static bool feed_sample(struct ct_run *c, const struct runner_series_sample *x,
 	return true;
 }
 
-bool runner_ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
+bool runner_ct_feed(struct runner_ct_run *c, const char *raw, struct ctline *t)
 {
 	struct runner_series_sample x;
 	char line[1024];
@@ -242,7 +246,7 @@ bool runner_ct_feed(struct ct_run *c, const char *raw, struct ctline *t)
 	return false;
 }
 
-static int write_log(struct ct_run *c)
+static int write_log(struct runner_ct_run *c)
 {
 	char path[PATH_MAX], tline[256];
 	char *text = NULL;
@@ -306,7 +310,7 @@ static int rename_part(const char *dir, const char *name)
 #define CT_MIN_SAMPLES	0.1	/* of -D / I: */
 #define CT_MIN_LOOPS	0.9	/* of -l */
 
-static int check_samples(struct ct_run *c, const cJSON *json, char *why,
+static int check_samples(struct runner_ct_run *c, const cJSON *json, char *why,
 			 size_t len)
 {
 	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
@@ -357,7 +361,7 @@ static int check_samples(struct ct_run *c, const cJSON *json, char *why,
  * With -v cyclictest prints no T: lines: the final ones are rebuilt from
  * its JSON (cycles, min, avg, max of the whole measurement).
  */
-static void finals_from_json(struct ct_run *c)
+static void finals_from_json(struct runner_ct_run *c)
 {
 	const cJSON *threads, *t;
 	char path[PATH_MAX];
@@ -397,7 +401,8 @@ static void finals_from_json(struct ct_run *c)
 	       "unknown); the per-second maxima are in timeline.json");
 }
 
-int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
+int runner_ct_finish(struct runner_ct_run *c, bool complete, char *why,
+		     size_t len)
 {
 	char path[PATH_MAX];
 	struct json_error jerr;
@@ -452,7 +457,7 @@ int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len)
 	return ret;
 }
 
-void runner_ct_free(struct ct_run *c)
+void runner_ct_free(struct runner_ct_run *c)
 {
 	runner_strv_free(c->argv);
 	runner_series_free(&c->series);

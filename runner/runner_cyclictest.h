@@ -27,7 +27,7 @@
 
 #define CT_MAX_THREADS	1024
 
-struct ct_run {
+struct runner_ct_run {
 	char dir[PATH_MAX];	/* the repetition's directory */
 	char **argv;
 	char *header;		/* lines before the first T: line */
@@ -45,20 +45,24 @@ struct ct_run {
 };
 
 /* Scaled -D seconds (at least 1) or -l loops, for the manifest. */
-unsigned int runner_ct_duration_s(const struct suite_measure *m, double scale);
-unsigned long long runner_ct_loops(const struct suite_measure *m, double scale);
+unsigned int runner_ct_duration_s(const struct runner_suite_measure *m,
+				  double scale);
+unsigned long long runner_ct_loops(const struct runner_suite_measure *m,
+				   double scale);
 
 /*
  * @series: record the per-second maxima (adds -v -o N); the caller
  * turns it off for a traced run and the suite with `timeline = off`.
  */
-int runner_ct_init(struct ct_run *c, const struct suite_measure *m, double scale,
+int runner_ct_init(struct runner_ct_run *c,
+		   const struct runner_suite_measure *m, double scale,
 		   const char *dir, bool series);
 /*
  * Takes one output line; fills @t and returns true for a T: line (with
  * the series on: for a sample line, @t the thread's state so far).
  */
-bool runner_ct_feed(struct ct_run *c, const char *line, struct ctline *t);
+bool runner_ct_feed(struct runner_ct_run *c, const char *line,
+		    struct ctline *t);
 /*
  * Writes cyclictest.log; when @complete, renames the JSON and histogram
  * into place and checks that the measurement was not cut short: it ran
@@ -66,7 +70,8 @@ bool runner_ct_feed(struct ct_run *c, const char *line, struct ctline *t);
  * of -l (-ERANGE otherwise; a -b break is not checked); with the series
  * on, writes timeline.json. Returns 0, or -errno with @why said.
  */
-int runner_ct_finish(struct ct_run *c, bool complete, char *why, size_t len);
-void runner_ct_free(struct ct_run *c);
+int runner_ct_finish(struct runner_ct_run *c, bool complete, char *why,
+		     size_t len);
+void runner_ct_free(struct runner_ct_run *c);
 
 #endif

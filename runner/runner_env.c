@@ -231,7 +231,7 @@ static bool process_running(const char *comm)
 	return found;
 }
 
-static cJSON *environment_json(const struct env_opts *o)
+static cJSON *environment_json(const struct runner_env_opts *o)
 {
 	cJSON *e = cJSON_CreateObject();
 
@@ -369,7 +369,7 @@ static cJSON *tools_json(bool probe, const char *rtla, const char *aa)
 	return tools;
 }
 
-cJSON *runner_env_record(const struct env_opts *opts)
+cJSON *runner_env_record(const struct runner_env_opts *opts)
 {
 	cJSON *env = cJSON_CreateObject();
 

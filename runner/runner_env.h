@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-struct env_opts {
+struct runner_env_opts {
 	const char *debugfs;	/* mount points, or NULL */
 	const char *tracefs;
 	const char *cgroup;	/* the run's cgroup, or NULL */
@@ -32,7 +32,7 @@ int runner_env_rtla_version(const char *path, unsigned int *major,
  * {"host": {...}, "kernel": {...}, "environment": {...}, "system": {...}
  * (runner_sysfacts.h), "tools": {...}}
  */
-cJSON *runner_env_record(const struct env_opts *opts);
+cJSON *runner_env_record(const struct runner_env_opts *opts);
 
 
 #endif

@@ -40,7 +40,7 @@ static void guard_main(int rfd, const char *dir)
 	_exit(0);
 }
 
-int runner_guard_start(struct guard *g, const char *state_dir)
+int runner_guard_start(struct runner_guard *g, const char *state_dir)
 {
 	int fds[2];
 
@@ -64,7 +64,7 @@ int runner_guard_start(struct guard *g, const char *state_dir)
 	return 0;
 }
 
-void runner_guard_stop(struct guard *g)
+void runner_guard_stop(struct runner_guard *g)
 {
 	if (g->fd < 0)
 		return;

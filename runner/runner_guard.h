@@ -12,13 +12,13 @@
 
 #include <sys/types.h>
 
-struct guard {
+struct runner_guard {
 	pid_t pid;
 	int fd;			/* write end; -1 when stopped */
 };
 
-int runner_guard_start(struct guard *g, const char *state_dir);
+int runner_guard_start(struct runner_guard *g, const char *state_dir);
 /* Closes the pipe (after runner_state_release) and waits for the guardian. */
-void runner_guard_stop(struct guard *g);
+void runner_guard_stop(struct runner_guard *g);
 
 #endif

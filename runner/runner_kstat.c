@@ -13,7 +13,8 @@
 
 #define DEBUGFS_MAGIC_NR	0x64626720	/* include/uapi/linux/magic.h */
 
-static int parse_line(const char *p, const char *end, struct kstat_snap *s)
+static int parse_line(const char *p, const char *end,
+		      struct runner_kstat_snap *s)
 {
 	const char *colon = memchr(p, ':', (size_t)(end - p));
 	char num[32], *stop;
@@ -43,7 +44,7 @@ static int parse_line(const char *p, const char *end, struct kstat_snap *s)
 	return 0;
 }
 
-int runner_kstat_parse(const char *text, struct kstat_snap *s,
+int runner_kstat_parse(const char *text, struct runner_kstat_snap *s,
 		       unsigned int *line)
 {
 	const char *p = text, *end;
@@ -62,7 +63,7 @@ int runner_kstat_parse(const char *text, struct kstat_snap *s,
 	return 0;
 }
 
-int runner_kstat_read(const char *debugfs, struct kstat_snap *s)
+int runner_kstat_read(const char *debugfs, struct runner_kstat_snap *s)
 {
 	char path[PATH_MAX], *text = NULL;
 	struct statfs fs;
@@ -96,8 +97,8 @@ out:
 	return ret;
 }
 
-cJSON *runner_kstat_delta(const struct kstat_snap *before,
-			  const struct kstat_snap *after)
+cJSON *runner_kstat_delta(const struct runner_kstat_snap *before,
+			  const struct runner_kstat_snap *after)
 {
 	cJSON *d;
 	size_t i, j;

@@ -19,7 +19,7 @@
 #define KSTAT_MAX		32
 #define KSTAT_NAME		16
 
-struct kstat_snap {
+struct runner_kstat_snap {
 	size_t n;
 	char name[KSTAT_MAX][KSTAT_NAME];
 	unsigned long long val[KSTAT_MAX];
@@ -29,7 +29,7 @@ struct kstat_snap {
  * Parses "name: number" lines (the file's own format, "sgrant:  ... 42").
  * 0, or -EINVAL when a line is neither (@line, 1-based, says which).
  */
-int runner_kstat_parse(const char *text, struct kstat_snap *s,
+int runner_kstat_parse(const char *text, struct runner_kstat_snap *s,
 		       unsigned int *line);
 
 /*
@@ -37,14 +37,14 @@ int runner_kstat_parse(const char *text, struct kstat_snap *s,
  * @debugfs is NULL), -EXDEV when the file is not on debugfs (a planted
  * path is never read), other -errno as the read failed.
  */
-int runner_kstat_read(const char *debugfs, struct kstat_snap *s);
+int runner_kstat_read(const char *debugfs, struct runner_kstat_snap *s);
 
 /*
  * {"sgrant": after - before, ...} for every counter in both, NULL when
  * either is empty. A counter that went down (it wrapped, or the kernel
  * reset it) gives -1, which no expect of "> 0" takes for a grant.
  */
-cJSON *runner_kstat_delta(const struct kstat_snap *before,
-			  const struct kstat_snap *after);
+cJSON *runner_kstat_delta(const struct runner_kstat_snap *before,
+			  const struct runner_kstat_snap *after);
 
 #endif

@@ -46,7 +46,7 @@ static cJSON *machine_record(int fd)
 	return rec;
 }
 
-static int machine_write(struct state *st)
+static int machine_write(struct runner_state *st)
 {
 	char *text = cJSON_PrintUnformatted(st->holder);
 	size_t len;
@@ -96,7 +96,7 @@ static void describe_holder(const cJSON *rec, char *buf, size_t len)
  * once, naming it. A dead one (its guardian or a restorer is cleaning up):
  * wait for that, up to @wait_s.
  */
-static int machine_lock(struct state *st, double wait_s)
+static int machine_lock(struct runner_state *st, double wait_s)
 {
 	double deadline = runner_mono_now() + wait_s;
 	char who[PATH_MAX + 256];
@@ -159,7 +159,7 @@ fail:
  * The previous holder's state directory, if it is not ours and a dead run
  * left its state file there (it and its guardian were killed).
  */
-static int restore_previous(struct state *st)
+static int restore_previous(struct runner_state *st)
 {
 	cJSON *rec = machine_record(st->machine_fd);
 	const char *dir = json_get_str(rec, "state_dir", NULL);
@@ -175,7 +175,7 @@ static int restore_previous(struct state *st)
 	return ret;
 }
 
-static int machine_claim(struct state *st, const char *what,
+static int machine_claim(struct runner_state *st, const char *what,
 			 const char *label)
 {
 	unsigned long long start = 0;
@@ -195,7 +195,7 @@ static int machine_claim(struct state *st, const char *what,
 	return machine_write(st);
 }
 
-void runner_state_label(struct state *st, const char *run_id)
+void runner_state_label(struct runner_state *st, const char *run_id)
 {
 	if (!st->holder || st->machine_fd < 0)
 		return;
@@ -204,7 +204,7 @@ void runner_state_label(struct state *st, const char *run_id)
 	machine_write(st);
 }
 
-static void machine_unlock(struct state *st)
+static void machine_unlock(struct runner_state *st)
 {
 	if (st->machine_fd >= 0) {
 		/* Not unlinked: a waiter holding the old inode would lock a
@@ -218,8 +218,8 @@ static void machine_unlock(struct state *st)
 	st->holder = NULL;
 }
 
-int runner_state_acquire(struct state *st, const char *dir, double wait_s,
-			 const char *what, const char *label)
+int runner_state_acquire(struct runner_state *st, const char *dir,
+			 double wait_s, const char *what, const char *label)
 {
 	char stamp[32];
 	int ret;
@@ -269,7 +269,7 @@ fail:
 	return ret;
 }
 
-void runner_state_release(struct state *st)
+void runner_state_release(struct runner_state *st)
 {
 	if (st->doc && unlink(st->path) && errno != ENOENT)
 		pr_warn("%s: %s", st->path, strerror(errno));
@@ -278,7 +278,7 @@ void runner_state_release(struct state *st)
 	machine_unlock(st);
 }
 
-void runner_state_leave(struct state *st)
+void runner_state_leave(struct runner_state *st)
 {
 	cJSON_Delete(st->doc);
 	st->doc = NULL;

@@ -202,7 +202,7 @@ int runner_check_tools(struct runner *r)
 	if (runner_suite_uses_timerlat(&r->suite) && find_rtla(r))
 		return -ENOENT;
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const struct suite_scenario *sc = &r->suite.scenarios[i];
+		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];
 
 		for (j = 0; j < sc->nr_workloads; j++) {
 			runner_program_path(r, sc->workloads[j].program, path,
@@ -218,10 +218,10 @@ int runner_check_tools(struct runner *r)
 	return 0;
 }
 
-struct tunable *runner_tunable(struct runner *r,
-			       const struct suite_tunable *st)
+struct runner_tunable *runner_tunable_lookup(struct runner *r,
+			       const struct runner_suite_tunable *st)
 {
-	struct tunable t;
+	struct runner_tunable t;
 	size_t i;
 
 	if (runner_tunable_init(&t, st, r->debugfs[0] ? r->debugfs : NULL))

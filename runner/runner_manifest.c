@@ -39,15 +39,15 @@ static cJSON *strv_json(char *const *v)
 	return arr;
 }
 
-static const char *order_name(enum suite_order order)
+static const char *order_name(enum runner_suite_order order)
 {
 	return order == SUITE_ORDER_BLOCKED ? "blocked" :
 	       order == SUITE_ORDER_RANDOMIZED ? "randomized" : "interleaved";
 }
 
-static cJSON *suite_json(const struct run *run)
+static cJSON *suite_json(const struct runner_run *run)
 {
-	const struct suite *s = run->suite;
+	const struct runner_suite *s = run->suite;
 	cJSON *obj = cJSON_CreateObject(), *m, *g;
 
 	cJSON_AddStringToObject(obj, "name", s->name);
@@ -105,7 +105,7 @@ static cJSON *suite_json(const struct run *run)
 	return obj;
 }
 
-static cJSON *reference_json(const struct suite_reference *ref)
+static cJSON *reference_json(const struct runner_suite_reference *ref)
 {
 	cJSON *obj = cJSON_CreateObject(), *values;
 	size_t i;
@@ -119,7 +119,7 @@ static cJSON *reference_json(const struct suite_reference *ref)
 	return obj;
 }
 
-static cJSON *proc_json(const struct rep_proc *p)
+static cJSON *proc_json(const struct runner_rep_proc *p)
 {
 	cJSON *obj = cJSON_CreateObject(), *ex;
 
@@ -155,7 +155,7 @@ static cJSON *proc_json(const struct rep_proc *p)
 	return obj;
 }
 
-static cJSON *rep_json(const struct rep_result *rr)
+static cJSON *rep_json(const struct runner_rep_result *rr)
 {
 	cJSON *obj = cJSON_CreateObject(), *procs;
 	size_t i;
@@ -185,9 +185,9 @@ static cJSON *rep_json(const struct rep_result *rr)
 	return obj;
 }
 
-static cJSON *scen_json(const struct scen_result *sr)
+static cJSON *scen_json(const struct runner_scen_result *sr)
 {
-	const struct suite_scenario *sc = sr->sc;
+	const struct runner_suite_scenario *sc = sr->sc;
 	cJSON *obj = cJSON_CreateObject(), *reps;
 	size_t i;
 
@@ -224,7 +224,7 @@ static void add_env(cJSON *m, const cJSON *env)
 				      cJSON_Duplicate(item, 1));
 }
 
-static cJSON *runner_manifest_build(const struct run *run)
+static cJSON *runner_manifest_build(const struct runner_run *run)
 {
 	cJSON *m = cJSON_CreateObject(), *order, *scens;
 	size_t i;
@@ -272,7 +272,7 @@ static cJSON *runner_manifest_build(const struct run *run)
 	return m;
 }
 
-int runner_manifest_write(const struct run *run)
+int runner_manifest_write(const struct runner_run *run)
 {
 	char path[PATH_MAX];
 	cJSON *m;
@@ -291,7 +291,7 @@ int runner_manifest_write(const struct run *run)
 
 /* ---- the model's names and destructors ----------------------------------- */
 
-const char *runner_rep_status_name(enum rep_status st)
+const char *runner_rep_status_name(enum runner_rep_status st)
 {
 	static const char *const names[] = {
 		[REP_OK] = "ok", [REP_INVALID] = "invalid",
@@ -301,7 +301,7 @@ const char *runner_rep_status_name(enum rep_status st)
 	return names[st];
 }
 
-const char *runner_run_status_name(enum run_status st)
+const char *runner_run_status_name(enum runner_run_status st)
 {
 	static const char *const names[] = {
 		[RUN_INCOMPLETE] = "incomplete", [RUN_COMPLETE] = "complete",
@@ -311,7 +311,7 @@ const char *runner_run_status_name(enum run_status st)
 	return names[st];
 }
 
-const char *runner_scen_status_name(const struct scen_result *sr)
+const char *runner_scen_status_name(const struct runner_scen_result *sr)
 {
 	size_t i, ok = 0, invalid = 0;
 
@@ -330,7 +330,7 @@ const char *runner_scen_status_name(const struct scen_result *sr)
 	return ok ? "partial" : "invalid";
 }
 
-static void runner_rep_result_free(struct rep_result *rr)
+static void runner_rep_result_free(struct runner_rep_result *rr)
 {
 	size_t i;
 
@@ -351,7 +351,7 @@ static void runner_rep_result_free(struct rep_result *rr)
 	memset(rr, 0, sizeof(*rr));
 }
 
-void runner_run_model_free(struct run *run)
+void runner_run_model_free(struct runner_run *run)
 {
 	size_t i, j;
 

@@ -15,6 +15,6 @@
 #define MANIFEST_SCHEMA "rtgate-manifest/1"
 
 /* Writes <run->dir>/manifest.json; 0 or -errno. */
-int runner_manifest_write(const struct run *run);
+int runner_manifest_write(const struct runner_run *run);
 
 #endif

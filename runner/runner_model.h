@@ -16,10 +16,10 @@
 #include "ctline.h"
 #include "runner_suite.h"
 
-enum rep_status { REP_OK, REP_INVALID, REP_SKIPPED, REP_ABORTED };
-enum run_status { RUN_INCOMPLETE, RUN_COMPLETE, RUN_ABORTED };
+enum runner_rep_status { REP_OK, REP_INVALID, REP_SKIPPED, REP_ABORTED };
+enum runner_run_status { RUN_INCOMPLETE, RUN_COMPLETE, RUN_ABORTED };
 
-struct rep_proc {
+struct runner_rep_proc {
 	char *name;
 	char **argv;
 	long pid;		/* 0: never started */
@@ -36,13 +36,13 @@ struct rep_proc {
 	char *error;		/* could not start: why */
 };
 
-struct rep_result {
+struct runner_rep_result {
 	unsigned int rep;
-	enum rep_status status;
+	enum runner_rep_status status;
 	char *reason;
 	char dir[128];		/* "<scenario>/<rep>" */
 	struct timespec start, end;
-	struct rep_proc *procs;
+	struct runner_rep_proc *procs;
 	size_t nr_procs;
 	cJSON *workloads;	/* alias -> summary object */
 	struct ctline *finals;	/* cyclictest's final T: lines */
@@ -53,22 +53,22 @@ struct rep_result {
 	cJSON *rtla_aa;		/* rtla's auto-analysis (runner_timerlat.h) */
 };
 
-struct scen_result {
-	const struct suite_scenario *sc;
+struct runner_scen_result {
+	const struct runner_suite_scenario *sc;
 	bool skipped;
 	char *reason;		/* why skipped */
 	cJSON *tunables;	/* manifest key -> value */
-	struct rep_result *reps;
+	struct runner_rep_result *reps;
 	size_t nr_reps;
 };
 
-struct run_step {
+struct runner_step {
 	size_t scen;
 	unsigned int rep;
 };
 
-struct run {
-	const struct suite *suite;
+struct runner_run {
+	const struct runner_suite *suite;
 	char suite_sha256[65];
 	char id[128];
 	char dir[PATH_MAX];
@@ -77,25 +77,25 @@ struct run {
 	unsigned int duration_s;	/* scaled; 0 with loops or tool none */
 	unsigned long long loops;	/* scaled; 0 with duration */
 	int trace;		/* enum trace_capture, as run */
-	enum run_status status;
+	enum runner_run_status status;
 	char reason[256];
 	struct timespec start, end;
 	bool ended;
 	cJSON *env;		/* host, kernel, environment, tools */
 	cJSON *tunables_before;
 	cJSON *tunables_after;
-	struct run_step *order;	/* as executed */
+	struct runner_step *order;	/* as executed */
 	size_t nr_order;
-	struct scen_result *scens;	/* one per suite scenario */
+	struct runner_scen_result *scens;	/* one per suite scenario */
 	cJSON *noise_profile;	/* the machine's, as the gate uses it */
 	cJSON *sequential;	/* --until-decided: budget, looks, stops */
 };
 
 /* ok | skipped | invalid | partial | not_run (docs/results.md). */
-const char *runner_scen_status_name(const struct scen_result *sr);
-const char *runner_rep_status_name(enum rep_status st);
-const char *runner_run_status_name(enum run_status st);
+const char *runner_scen_status_name(const struct runner_scen_result *sr);
+const char *runner_rep_status_name(enum runner_rep_status st);
+const char *runner_run_status_name(enum runner_run_status st);
 
-void runner_run_model_free(struct run *run);
+void runner_run_model_free(struct runner_run *run);
 
 #endif

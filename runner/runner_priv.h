@@ -24,7 +24,7 @@
 
 #define STOP_GRACE_S		5	/* SIGTERM, then SIGKILL */
 
-struct run_params {
+struct runner_run_params {
 	const char *suite;	/* NAME or a path */
 	double scale;		/* --duration-scale, or from --duration */
 	bool have_scale;	/* --duration-scale was given */
@@ -40,13 +40,13 @@ struct run_params {
 };
 
 struct runner {
-	struct run_params params;
-	struct suite suite;
+	struct runner_run_params params;
+	struct runner_suite suite;
 	char suite_path[PATH_MAX];
-	struct run run;
-	struct state state;
-	struct guard guard;
-	struct progress progress;
+	struct runner_run run;
+	struct runner_state state;
+	struct runner_guard guard;
+	struct runner_progress progress;
 	char bin_dir[PATH_MAX];		/* workloads: rtpaths_libexec() */
 	char cyclictest[PATH_MAX];	/* its path, "" with tool = none */
 	char rtla[PATH_MAX];		/* its path, "" without timerlat */
@@ -57,7 +57,7 @@ struct runner {
 	char tracefs[PATH_MAX];
 	char cgroup[PATH_MAX];		/* the run's cgroup, "" without */
 	char scale_str[32];
-	struct tunable *tunables;	/* every tunable the suite touches */
+	struct runner_tunable *tunables; /* every tunable the suite touches */
 	size_t nr_tunables;
 	size_t step;			/* 1-based, names and progress */
 	double started_mono;		/* when the repetitions began */
@@ -67,8 +67,8 @@ struct runner {
 
 /* runner_lookup.c */
 /* The run's tunable that a suite line names, or NULL. */
-struct tunable *runner_tunable(struct runner *r,
-			       const struct suite_tunable *st);
+struct runner_tunable *runner_tunable_lookup(struct runner *r,
+			       const struct runner_suite_tunable *st);
 /* cyclictest, rtla and every workload program are there; else -ENOENT. */
 int runner_check_tools(struct runner *r);
 /*
@@ -89,16 +89,16 @@ void runner_program_path(const struct runner *r, const char *program,
  * the repetition's status) or -errno when the run cannot go on.
  */
 int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
-		   struct rep_result *rr);
+		   struct runner_rep_result *rr);
 /* runner_steps.c */
 /*
  * One step of the order: the repetition run, recorded in the order and
  * the manifest, with its progress lines. 0, or -errno when the run cannot
  * go on (a skipped scenario's step does nothing).
  */
-int runner_run_step(struct runner *r, struct run_step st);
+int runner_run_step(struct runner *r, struct runner_step st);
 /* @steps in a random order (a round's scenarios); 0 or -ENOMEM. */
-int runner_shuffle_steps(struct run_step *steps, size_t n);
+int runner_shuffle_steps(struct runner_step *steps, size_t n);
 /* Every step of the suite's order, until one fails or a stop signal. */
 int runner_run_steps(struct runner *r);
 /*
@@ -108,6 +108,6 @@ int runner_run_steps(struct runner *r);
  */
 int runner_until_decided(struct runner *r, uint64_t budget_ns);
 /* The end-of-run table (until the analyzer reports). */
-void runner_summary_print(const struct run *run, const char *results);
+void runner_summary_print(const struct runner_run *run, const char *results);
 
 #endif

@@ -43,7 +43,7 @@ static bool env_is_ours(const char *e)
 }
 
 /* The environment of rtgate with ours replaced. */
-static char **build_env(const struct proc_spec *spec, int ready_fd)
+static char **build_env(const struct runner_proc_spec *spec, int ready_fd)
 {
 	char buf[PATH_MAX + 32];
 	char **env = calloc(1, sizeof(*env));
@@ -88,7 +88,7 @@ child_fail(int fd, int step, int err)
 }
 
 static void __attribute__((noreturn))
-child_exec(const struct proc_spec *spec, char **env, pid_t parent,
+child_exec(const struct runner_proc_spec *spec, char **env, pid_t parent,
 	   int out_w, int ready_w, int err_w)
 {
 	static const int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
@@ -156,7 +156,8 @@ static int spawn_result(int fd, char *err, size_t len)
 	return -f.err;
 }
 
-int runner_proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
+int runner_proc_spawn(struct runner_proc *p,
+		      const struct runner_proc_spec *spec, char *err,
 		      size_t len)
 {
 	int out[2] = { -1, -1 }, ready[2] = { -1, -1 }, ex[2] = { -1, -1 };
@@ -218,7 +219,7 @@ out:
 	return ret;
 }
 
-void runner_proc_signal(struct proc *p, int sig)
+void runner_proc_signal(struct runner_proc *p, int sig)
 {
 	if (p->pid <= 0)
 		return;
@@ -229,7 +230,7 @@ void runner_proc_signal(struct proc *p, int sig)
 		runner_cgroup_kill(p->cgroup);
 }
 
-static void read_out(struct proc *p)
+static void read_out(struct runner_proc *p)
 {
 	char buf[8192];
 	ssize_t n;
@@ -271,7 +272,7 @@ static void read_out(struct proc *p)
 	}
 }
 
-static void read_ready(struct proc *p)
+static void read_ready(struct runner_proc *p)
 {
 	char buf[64];
 	ssize_t n;
@@ -291,7 +292,7 @@ static void read_ready(struct proc *p)
 	p->ready_fd = -1;
 }
 
-static void reap(struct proc **procs, size_t n)
+static void reap(struct runner_proc **procs, size_t n)
 {
 	size_t i;
 	int status;
@@ -306,10 +307,10 @@ static void reap(struct proc **procs, size_t n)
 			}
 }
 
-void runner_proc_wait(struct proc **procs, size_t n, double timeout_s)
+void runner_proc_wait(struct runner_proc **procs, size_t n, double timeout_s)
 {
 	struct pollfd pfd[1 + 2 * 16];
-	struct proc *owner[1 + 2 * 16];
+	struct runner_proc *owner[1 + 2 * 16];
 	size_t i, nfds = 0;
 
 	pfd[nfds].fd = stopsig_fd();
@@ -341,7 +342,7 @@ void runner_proc_wait(struct proc **procs, size_t n, double timeout_s)
 	reap(procs, n);
 }
 
-void runner_proc_drain(struct proc *p)
+void runner_proc_drain(struct runner_proc *p)
 {
 	if (p->ready_fd >= 0)
 		read_ready(p);
@@ -349,7 +350,7 @@ void runner_proc_drain(struct proc *p)
 		read_out(p);
 }
 
-char *runner_proc_next_line(struct proc *p)
+char *runner_proc_next_line(struct runner_proc *p)
 {
 	char *line, *nl;
 
@@ -368,7 +369,8 @@ char *runner_proc_next_line(struct proc *p)
 	return line;
 }
 
-void runner_proc_describe_exit(const struct proc *p, char *buf, size_t len)
+void runner_proc_describe_exit(const struct runner_proc *p, char *buf,
+			       size_t len)
 {
 	if (p->running)
 		snprintf(buf, len, "still running");
@@ -385,7 +387,7 @@ void runner_proc_describe_exit(const struct proc *p, char *buf, size_t len)
 		snprintf(buf, len, "ended (status %#x)", p->status);
 }
 
-void runner_proc_close(struct proc *p)
+void runner_proc_close(struct runner_proc *p)
 {
 	if (p->out_fd >= 0)
 		close(p->out_fd);

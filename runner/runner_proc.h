@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-struct proc_spec {
+struct runner_proc_spec {
 	const char *name;	/* the results name: alias or "cyclictest" */
 	const char *path;	/* the executable */
 	char *const *argv;
@@ -34,7 +34,7 @@ struct proc_spec {
 	int stderr_fd;		/* -1: stderr goes into the stdout pipe */
 };
 
-struct proc {
+struct runner_proc {
 	char name[64];
 	pid_t pid;		/* also the process group */
 	char cgroup[PATH_MAX];	/* "" without one */
@@ -51,25 +51,27 @@ struct proc {
 };
 
 /* Starts a process; on failure @err says which step failed and why. */
-int runner_proc_spawn(struct proc *p, const struct proc_spec *spec, char *err,
+int runner_proc_spawn(struct runner_proc *p,
+		      const struct runner_proc_spec *spec, char *err,
 		      size_t len);
 /* Signals its process group (and, for SIGKILL, its cgroup). */
-void runner_proc_signal(struct proc *p, int sig);
+void runner_proc_signal(struct runner_proc *p, int sig);
 /*
  * Waits up to @timeout_s for output, a ready message, an exit or a signal
  * (signals_fd()); handles what came and returns. Reaps every child that
  * exited: ours are marked, orphans handed to us as subreaper are dropped.
  */
-void runner_proc_wait(struct proc **procs, size_t n, double timeout_s);
+void runner_proc_wait(struct runner_proc **procs, size_t n, double timeout_s);
 /* Reads what is left in the pipes (after the exits). */
-void runner_proc_drain(struct proc *p);
+void runner_proc_drain(struct runner_proc *p);
 /*
  * The next complete line of stdout (NUL-terminated, valid until the next
  * call), or the last partial line once the pipe is at EOF; NULL if none.
  */
-char *runner_proc_next_line(struct proc *p);
+char *runner_proc_next_line(struct runner_proc *p);
 /* "exited with code 1", "killed by SIGSEGV", "still running". */
-void runner_proc_describe_exit(const struct proc *p, char *buf, size_t len);
-void runner_proc_close(struct proc *p);
+void runner_proc_describe_exit(const struct runner_proc *p, char *buf,
+			       size_t len);
+void runner_proc_close(struct runner_proc *p);
 
 #endif

@@ -12,10 +12,10 @@
 #include "runner_profile.h"
 #include "sha256.h"
 
-void runner_measure_key(const struct suite *s, double scale, char *buf,
+void runner_measure_key(const struct runner_suite *s, double scale, char *buf,
 			size_t len)
 {
-	const struct suite_measure *m = &s->measure;
+	const struct runner_suite_measure *m = &s->measure;
 	char text[4096], hex[65];
 	size_t n = 0, i;
 
@@ -68,7 +68,7 @@ int runner_profile_find(const char *db, const char *key,
 }
 
 /* The suite's comparisons that share alpha, as the analyzer counts them. */
-static size_t suite_family(const struct suite *s)
+static size_t suite_family(const struct runner_suite *s)
 {
 	size_t i, k = 0;
 
@@ -152,10 +152,11 @@ static void print_bursts(const struct an_profile *pr, int cpu, const char *q,
 	       q, rise);
 }
 
-static void print_line(const struct an_profile *pr, const struct suite *s,
-		       unsigned int reps, double a, int cpu)
+static void print_line(const struct an_profile *pr,
+		       const struct runner_suite *s, unsigned int reps,
+		       double a, int cpu)
 {
-	const struct suite_gate *g = &s->gate;
+	const struct runner_suite_gate *g = &s->gate;
 	double rise, base, floor;
 	const char *q = seen_quantile(pr, cpu, reps, a, &rise);
 	int need;
@@ -180,8 +181,8 @@ static void print_line(const struct an_profile *pr, const struct suite *s,
 	print_bursts(pr, cpu, q, reps, a);
 }
 
-void runner_profile_print(const struct an_profile *pr, const struct suite *s,
-			  unsigned int reps)
+void runner_profile_print(const struct an_profile *pr,
+			  const struct runner_suite *s, unsigned int reps)
 {
 	size_t family = suite_family(s), lines = pr->nlines, cpus = 0, i;
 	double a;

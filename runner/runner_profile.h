@@ -18,7 +18,7 @@
  * duration (or loops) as run, the histogram size and the online CPUs. A
  * profile is the noise of exactly this measurement.
  */
-void runner_measure_key(const struct suite *s, double scale, char *buf,
+void runner_measure_key(const struct runner_suite *s, double scale, char *buf,
 			size_t len);
 /* The history database a run of RESULTS (or NULL: the default) uses. */
 void runner_history_db(const char *results, char *buf, size_t len);
@@ -30,7 +30,7 @@ int runner_profile_find(const char *db, const char *key,
  * repetitions a side would call a regression here, at the share of alpha
  * its comparisons get, and the repetitions that would reach the floor.
  */
-void runner_profile_print(const struct an_profile *pr, const struct suite *s,
-			  unsigned int reps);
+void runner_profile_print(const struct an_profile *pr,
+			  const struct runner_suite *s, unsigned int reps);
 
 #endif

@@ -27,7 +27,8 @@ static int columns(void)
 	return text_columns(STDOUT_FILENO, 80);
 }
 
-void runner_progress_init(struct progress *pg, size_t nr_steps, double step_s)
+void runner_progress_init(struct runner_progress *pg, size_t nr_steps,
+			  double step_s)
 {
 	memset(pg, 0, sizeof(*pg));
 	pg->tty = isatty(STDOUT_FILENO);
@@ -52,8 +53,8 @@ static void fmt_span(char *buf, size_t len, double s)
  * then every step to come at the average wall time of the finished ones,
  * or at the expected measurement when none finished yet.
  */
-const char *runner_progress_suite_left(const struct progress *pg, double now,
-				       char *buf, size_t len)
+const char *runner_progress_suite_left(const struct runner_progress *pg,
+				       double now, char *buf, size_t len)
 {
 	double per, left, in_step;
 	size_t after;
@@ -79,7 +80,7 @@ const char *runner_progress_suite_left(const struct progress *pg, double now,
 	return buf;
 }
 
-void runner_progress_clear(struct progress *pg)
+void runner_progress_clear(struct runner_progress *pg)
 {
 	if (pg->tty && pg->drawn)
 		fputs("\r\033[K", stdout);
@@ -88,7 +89,7 @@ void runner_progress_clear(struct progress *pg)
 }
 
 /* "max CPU0 1013 us, CPU1 -" (cyclictest --smp: thread N on CPU N). */
-static void maxima(const struct progress *pg, char *buf, size_t len)
+static void maxima(const struct runner_progress *pg, char *buf, size_t len)
 {
 	size_t used = 0;
 	int i;
@@ -105,7 +106,7 @@ static void maxima(const struct progress *pg, char *buf, size_t len)
 				 i ? "," : "", i, pg->max_us[i]);
 }
 
-static void draw(struct progress *pg)
+static void draw(struct runner_progress *pg)
 {
 	char line[1024], max[512], left[32] = "", suite[32], when[64];
 	double now = runner_mono_now();
@@ -136,7 +137,7 @@ static void draw(struct progress *pg)
 	pg->last = now;
 }
 
-void runner_progress_rep_start(struct progress *pg, size_t step,
+void runner_progress_rep_start(struct runner_progress *pg, size_t step,
 			       const char *scenario, unsigned int rep,
 			       unsigned int nr_reps)
 {
@@ -162,7 +163,7 @@ void runner_progress_rep_start(struct progress *pg, size_t step,
 	fflush(stdout);
 }
 
-void runner_progress_measure(struct progress *pg, double seconds)
+void runner_progress_measure(struct runner_progress *pg, double seconds)
 {
 	pg->end = seconds > 0 ? runner_mono_now() + seconds : 0;
 	pg->last = runner_mono_now();
@@ -170,7 +171,7 @@ void runner_progress_measure(struct progress *pg, double seconds)
 		draw(pg);
 }
 
-void runner_progress_ctline(struct progress *pg, const struct ctline *t)
+void runner_progress_ctline(struct runner_progress *pg, const struct ctline *t)
 {
 	double period = pg->tty ? PROGRESS_TTY_PERIOD : PROGRESS_PLAIN_PERIOD;
 
@@ -183,7 +184,7 @@ void runner_progress_ctline(struct progress *pg, const struct ctline *t)
 		draw(pg);
 }
 
-void runner_progress_tick(struct progress *pg)
+void runner_progress_tick(struct runner_progress *pg)
 {
 	double period = pg->tty ? PROGRESS_TTY_PERIOD : PROGRESS_PLAIN_PERIOD;
 
@@ -193,7 +194,7 @@ void runner_progress_tick(struct progress *pg)
 
 /* "12:00:03 [2/9] hackbench rep 1/3: ok, max CPU0 1013 us, CPU1 772 us",
  * a reason wrapped beneath it, indented. */
-void runner_progress_rep_end(struct progress *pg, const char *status,
+void runner_progress_rep_end(struct runner_progress *pg, const char *status,
 			     const char *reason)
 {
 	char max[512], ts[16] = "", suite[32];
@@ -221,7 +222,7 @@ void runner_progress_rep_end(struct progress *pg, const char *status,
 	fflush(stdout);
 }
 
-void runner_progress_note(struct progress *pg, const char *fmt, ...)
+void runner_progress_note(struct runner_progress *pg, const char *fmt, ...)
 {
 	char ts[16] = "", msg[2048];
 	va_list ap;

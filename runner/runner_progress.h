@@ -19,7 +19,7 @@
 
 #define PROGRESS_MAX_CPUS 64
 
-struct progress {
+struct runner_progress {
 	bool tty;
 	bool drawn;		/* a status line is on the screen */
 	double last;		/* last live update (runner_mono_now) */
@@ -35,24 +35,25 @@ struct progress {
 };
 
 /* @step_s: the measurement each step is expected to take (0 unknown). */
-void runner_progress_init(struct progress *pg, size_t nr_steps, double step_s);
+void runner_progress_init(struct runner_progress *pg, size_t nr_steps,
+			  double step_s);
 /* "~2m10s" for the suite (0 when unknown) into buf. */
-const char *runner_progress_suite_left(const struct progress *pg, double now,
-				       char *buf, size_t len);
-void runner_progress_rep_start(struct progress *pg, size_t step,
+const char *runner_progress_suite_left(const struct runner_progress *pg,
+				       double now, char *buf, size_t len);
+void runner_progress_rep_start(struct runner_progress *pg, size_t step,
 			       const char *scenario, unsigned int rep,
 			       unsigned int nr_reps);
 /* The measurement started: @seconds expected (0 if unknown). */
-void runner_progress_measure(struct progress *pg, double seconds);
-void runner_progress_ctline(struct progress *pg, const struct ctline *t);
+void runner_progress_measure(struct runner_progress *pg, double seconds);
+void runner_progress_ctline(struct runner_progress *pg, const struct ctline *t);
 /* Redraws the live line when it is due (no cyclictest: time only). */
-void runner_progress_tick(struct progress *pg);
+void runner_progress_tick(struct runner_progress *pg);
 /* A permanent line about the current repetition ("ok, max 40 43 us"). */
-void runner_progress_rep_end(struct progress *pg, const char *status,
+void runner_progress_rep_end(struct runner_progress *pg, const char *status,
 			     const char *reason);
 /* A permanent line of its own, printed above the status line. */
-void runner_progress_note(struct progress *pg, const char *fmt, ...)
+void runner_progress_note(struct runner_progress *pg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void runner_progress_clear(struct progress *pg);
+void runner_progress_clear(struct runner_progress *pg);
 
 #endif

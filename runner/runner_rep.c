@@ -38,8 +38,8 @@
 #define AA_EXTRA_S	90
 
 struct wl_slot {
-	const struct suite_workload *wl;
-	struct proc proc;
+	const struct runner_suite_workload *wl;
+	struct runner_proc proc;
 	bool started;
 	int log_fd;
 	char log_part[PATH_MAX];
@@ -48,19 +48,19 @@ struct wl_slot {
 
 struct rep_ctx {
 	struct runner *r;
-	const struct suite_scenario *sc;
-	struct scen_result *sr;
-	struct rep_result *rr;
+	const struct runner_suite_scenario *sc;
+	struct runner_scen_result *sr;
+	struct runner_rep_result *rr;
 	char dir[PATH_MAX];
 	struct wl_slot *wls;
 	size_t nr_wls;
-	struct proc ct;
+	struct runner_proc ct;
 	bool ct_started;
-	struct ct_run ctr;
-	struct tl_run tlr;	/* tool = timerlat: rtla in the ct slot */
-	struct proc aa;		/* rtla's auto-analysis, after the histogram */
+	struct runner_ct_run ctr;
+	struct runner_tl_run tlr; /* tool = timerlat: rtla in the ct slot */
+	struct runner_proc aa; /* rtla's auto-analysis, after the histogram */
 	bool aa_started;
-	struct tl_aa tla;
+	struct runner_tl_aa tla;
 	size_t ct_rp;
 	bool invalid;
 	char **blamed;		/* who rep_invalid() already blamed */
@@ -69,8 +69,8 @@ struct rep_ctx {
 	bool watchdog;		/* the repetition outlived its watchdog */
 	bool stuck;		/* a process outlived SIGKILL */
 	size_t applied;		/* tunables written so far */
-	struct kstat_snap rseq_before;	/* debugfs rseq/stats at start */
-	struct rep_trace trace;	/* capture, when the run traces */
+	struct runner_kstat_snap rseq_before; /* debugfs rseq/stats at start */
+	struct runner_rep_trace trace;	/* capture, when the run traces */
 };
 
 /*
@@ -113,7 +113,7 @@ static bool stop_requested(struct rep_ctx *c)
 }
 
 /* All the live processes, for runner_proc_wait(). */
-static size_t all_procs(struct rep_ctx *c, struct proc **procs)
+static size_t all_procs(struct rep_ctx *c, struct runner_proc **procs)
 {
 	size_t i, n = 0;
 
@@ -129,15 +129,15 @@ static size_t all_procs(struct rep_ctx *c, struct proc **procs)
 
 static void wait_some(struct rep_ctx *c, double timeout_s)
 {
-	struct proc *procs[REP_MAX_PROCS];
+	struct runner_proc *procs[REP_MAX_PROCS];
 
 	runner_proc_wait(procs, all_procs(c, procs), timeout_s);
 }
 
-static struct rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
+static struct runner_rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
 				     char *const *argv, size_t *index)
 {
-	struct rep_proc *rp;
+	struct runner_rep_proc *rp;
 
 	rp = runner_array_push(&c->rr->procs, &c->rr->nr_procs, sizeof(*rp));
 	if (!rp)
@@ -157,7 +157,8 @@ static void restore_tunables(struct rep_ctx *c)
 	int ret;
 
 	for (i = 0; i < c->applied; i++) {
-		struct tunable *t = runner_tunable(c->r, &c->sc->tunables[i]);
+		struct runner_tunable *t =
+			runner_tunable_lookup(c->r, &c->sc->tunables[i]);
 
 		ret = runner_tunable_restore(t);
 		if (ret)
@@ -191,8 +192,8 @@ static int apply_tunables(struct rep_ctx *c)
 	int ret;
 
 	for (i = 0; i < c->sc->nr_tunables; i++) {
-		const struct suite_tunable *st = &c->sc->tunables[i];
-		struct tunable *t = runner_tunable(c->r, st);
+		const struct runner_suite_tunable *st = &c->sc->tunables[i];
+		struct runner_tunable *t = runner_tunable_lookup(c->r, st);
 
 		/* Counted first: a failed write may have half-happened. */
 		c->applied = i + 1;
@@ -244,9 +245,9 @@ static const char *leaf_for(struct rep_ctx *c, const char *name, char *buf,
 
 static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 {
-	const struct suite_workload *wl = s->wl;
+	const struct runner_suite_workload *wl = s->wl;
 	char path[PATH_MAX], cg[PATH_MAX], err[256];
-	struct proc_spec spec = {
+	struct runner_proc_spec spec = {
 		.name = wl->alias, .path = path, .ready = true,
 		.owner = c->r->state.dir, .scale = c->r->scale_str,
 		.cpus = wl->cpus ? &wl->cpuset : NULL,
@@ -254,7 +255,7 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 		.policy = wl->sched_policy, .prio = wl->sched_prio,
 		.set_nice = wl->has_nice, .nice = wl->nice,
 	};
-	struct rep_proc *rp;
+	struct runner_rep_proc *rp;
 	char **argv;
 	int ret;
 
@@ -345,7 +346,7 @@ static void wait_ready(struct rep_ctx *c)
 		bool all = true;
 
 		for (i = 0; i < c->nr_wls; i++) {
-			struct proc *p = &c->wls[i].proc;
+			struct runner_proc *p = &c->wls[i].proc;
 
 			if (p->ready)
 				continue;
@@ -382,7 +383,7 @@ static bool workload_died(struct rep_ctx *c)
 	size_t i;
 
 	for (i = 0; i < c->nr_wls; i++) {
-		struct proc *p = &c->wls[i].proc;
+		struct runner_proc *p = &c->wls[i].proc;
 
 		if (p->running)
 			continue;
@@ -409,7 +410,7 @@ static void ct_lines(struct rep_ctx *c)
  * kernel (a tracer that never returns): the repetition says so and the
  * run goes on without waiting for it forever.
  */
-static void killed_wait(struct rep_ctx *c, struct proc *p)
+static void killed_wait(struct rep_ctx *c, struct runner_proc *p)
 {
 	double deadline = runner_mono_now() + STOP_GRACE_S;
 
@@ -425,7 +426,7 @@ static void killed_wait(struct rep_ctx *c, struct proc *p)
 	       "the kernel; left behind", p->name, (int)p->pid, STOP_GRACE_S);
 }
 
-static void stop_proc(struct rep_ctx *c, struct proc *p)
+static void stop_proc(struct rep_ctx *c, struct runner_proc *p)
 {
 	double deadline = runner_mono_now() + STOP_GRACE_S;
 
@@ -470,14 +471,14 @@ static void watchdog_fire(struct rep_ctx *c, double limit_s)
 
 static void measure_cyclictest(struct rep_ctx *c)
 {
-	const struct suite_measure *m = &c->r->suite.measure;
+	const struct runner_suite_measure *m = &c->r->suite.measure;
 	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
 	char cg[PATH_MAX], err[256], how[128];
-	struct proc_spec spec = {
+	struct runner_proc_spec spec = {
 		.name = "cyclictest", .path = c->r->cyclictest,
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
-	struct rep_proc *rp;
+	struct runner_rep_proc *rp;
 	double deadline, limit;
 	int ret;
 
@@ -541,14 +542,14 @@ static void measure_cyclictest(struct rep_ctx *c)
 static void measure_timerlat(struct rep_ctx *c)
 {
 	static const char *const rtla_env[] = { "RTLA_NO_BPF=1", NULL };
-	const struct suite_measure *m = &c->r->suite.measure;
+	const struct runner_suite_measure *m = &c->r->suite.measure;
 	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
 	char cg[PATH_MAX], err[256], how[128], *line;
-	struct proc_spec spec = {
+	struct runner_proc_spec spec = {
 		.name = "rtla", .path = c->r->rtla, .env = rtla_env,
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
-	struct rep_proc *rp;
+	struct runner_rep_proc *rp;
 	double deadline, limit;
 
 	if (runner_tl_init(&c->tlr, m, c->r->run.scale, c->dir))
@@ -602,7 +603,7 @@ static void analyze_timerlat(struct rep_ctx *c)
 {
 	unsigned int secs = runner_tl_aa_secs(
 		runner_ct_duration_s(&c->r->suite.measure, c->r->run.scale));
-	struct proc_spec spec = {
+	struct runner_proc_spec spec = {
 		.name = "rtla-aa", .path = c->r->rtla_aa_path,
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
@@ -659,7 +660,7 @@ out:
 
 static void measure_none(struct rep_ctx *c)
 {
-	const struct suite_measure *m = &c->r->suite.measure;
+	const struct runner_suite_measure *m = &c->r->suite.measure;
 	double deadline = runner_mono_now() + m->timeout_ns / 1e9;
 	size_t i;
 
@@ -730,7 +731,7 @@ static void stop_all(struct rep_ctx *c)
 
 /* ---- collecting ---------------------------------------------------------- */
 
-static void note_exit(struct rep_proc *rp, const struct proc *p)
+static void note_exit(struct runner_rep_proc *rp, const struct runner_proc *p)
 {
 	rp->exited = !p->running && p->pid > 0;
 	if (!rp->exited)
@@ -745,7 +746,7 @@ static void note_exit(struct rep_proc *rp, const struct proc *p)
 		rp->ready_s = p->t_ready - p->t_start;
 }
 
-static void check_exit(struct rep_ctx *c, const struct proc *p)
+static void check_exit(struct rep_ctx *c, const struct runner_proc *p)
 {
 	char how[128];
 
@@ -761,7 +762,7 @@ static void check_exit(struct rep_ctx *c, const struct proc *p)
 		rep_invalid(c, p->name, "%s %s", p->name, how);
 }
 
-static void keep_stdout(struct rep_ctx *c, const struct proc *p)
+static void keep_stdout(struct rep_ctx *c, const struct runner_proc *p)
 {
 	char path[PATH_MAX];
 
@@ -772,7 +773,7 @@ static void keep_stdout(struct rep_ctx *c, const struct proc *p)
 /* The one-line JSON summary (workloads/README.md) into <alias>.json. */
 static void collect_summary(struct rep_ctx *c, struct wl_slot *s)
 {
-	const struct proc *p = &s->proc;
+	const struct runner_proc *p = &s->proc;
 	char name[PATH_MAX], path[PATH_MAX];
 	const char *line = NULL, *q;
 	struct json_error jerr;
@@ -867,7 +868,7 @@ static const cJSON *lookup(const cJSON *obj, const char *key)
 /* The kernel's rseq counters over the repetition, when it has them. */
 static void collect_rseq_stats(struct rep_ctx *c)
 {
-	struct kstat_snap after;
+	struct runner_kstat_snap after;
 	char path[PATH_MAX];
 	cJSON *d;
 
@@ -889,7 +890,7 @@ static void collect_rseq_stats(struct rep_ctx *c)
  * (an expect on counters holds where they exist).
  */
 static const cJSON *expect_source(const struct rep_ctx *c,
-				  const struct suite_expect *e)
+				  const struct runner_suite_expect *e)
 {
 	if (!strcmp(e->workload, KSTAT_RSEQ_SOURCE))
 		return c->rr->rseq_stats;
@@ -903,7 +904,7 @@ static void check_expects(struct rep_ctx *c)
 	size_t i;
 
 	for (i = 0; i < c->sc->nr_expects; i++) {
-		const struct suite_expect *e = &c->sc->expects[i];
+		const struct runner_suite_expect *e = &c->sc->expects[i];
 		const cJSON *sum = expect_source(c, e);
 		const cJSON *v = sum ? lookup(sum, e->key) : NULL;
 		double x;
@@ -953,7 +954,7 @@ static void collect_timerlat(struct rep_ctx *c)
 
 static void collect_cyclictest(struct rep_ctx *c)
 {
-	struct rep_result *rr = c->rr;
+	struct runner_rep_result *rr = c->rr;
 	char why[512];
 	bool complete;
 	int i;
@@ -1024,7 +1025,7 @@ static int rep_prepare(struct rep_ctx *c, unsigned int rep)
 }
 
 int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
-		   struct rep_result *rr)
+		   struct runner_rep_result *rr)
 {
 	struct rep_ctx c = {
 		.r = r, .sc = &r->suite.scenarios[scen],

@@ -53,7 +53,7 @@ bool runner_req_needs_tracefs(const char *req)
 }
 
 /* The kernel's timerlat tracer (CONFIG_TIMERLAT_TRACER), for rtla. */
-static int check_timerlat(const struct req_env *env, char *reason,
+static int check_timerlat(const struct runner_req_env *env, char *reason,
 			  size_t len)
 {
 	char path[PATH_MAX], *buf, *p;
@@ -84,7 +84,7 @@ static int check_timerlat(const struct req_env *env, char *reason,
 }
 
 /* A debugfs sched file we can read and open for writing. */
-static int check_debugfs_file(const struct req_env *env, const char *rel,
+static int check_debugfs_file(const struct runner_req_env *env, const char *rel,
 			      char *reason, size_t len)
 {
 	char path[PATH_MAX], buf[64];
@@ -233,8 +233,8 @@ static int check_sysctl(const char *name, char *reason, size_t len)
 	return 0;
 }
 
-int runner_req_check(const char *req, const struct req_env *env, char *reason,
-		     size_t len)
+int runner_req_check(const char *req, const struct runner_req_env *env,
+		     char *reason, size_t len)
 {
 	char buf[16];
 	uint64_t n;

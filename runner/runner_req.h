@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct req_env {
+struct runner_req_env {
 	const char *debugfs;	/* mount point, or NULL when absent */
 	const char *tracefs;
 };
@@ -21,7 +21,7 @@ bool runner_req_valid(const char *req);
 bool runner_req_needs_debugfs(const char *req);
 bool runner_req_needs_tracefs(const char *req);
 /* Returns 1 when met, 0 when not, with @reason saying why not. */
-int runner_req_check(const char *req, const struct req_env *env, char *reason,
-		     size_t len);
+int runner_req_check(const char *req, const struct runner_req_env *env,
+		     char *reason, size_t len);
 
 #endif

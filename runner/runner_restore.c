@@ -34,7 +34,7 @@ static const struct argp restore_argp = {
 
 int runner_cmd_restore(int argc, char **argv)
 {
-	struct state st;
+	struct runner_state st;
 	int ret;
 
 	ret = cli_parse("restore", &restore_argp, argc, argv, 0, NULL);

@@ -82,7 +82,7 @@ static const struct argp_option run_opts[] = {
 
 static error_t run_parse(int key, char *arg, struct argp_state *state)
 {
-	struct run_params *p = state->input;
+	struct runner_run_params *p = state->input;
 	uint64_t n;
 
 	switch (key) {
@@ -160,7 +160,7 @@ static const struct argp run_argp = {
 	NULL, NULL, NULL
 };
 
-static int parse_args(int argc, char **argv, struct run_params *p)
+static int parse_args(int argc, char **argv, struct runner_run_params *p)
 {
 	p->scale = 1.0;
 	/* Options may follow the suite too: `rtgate run slice-ext --repeat 1`. */
@@ -175,7 +175,7 @@ static int parse_args(int argc, char **argv, struct run_params *p)
  */
 static int duration_scale(struct runner *r)
 {
-	const struct suite_measure *m = &r->suite.measure;
+	const struct runner_suite_measure *m = &r->suite.measure;
 
 	if (!m->duration_ns) {
 		pr_err("%s: --duration needs a suite that measures for a time "
@@ -196,12 +196,12 @@ static int resolve_suite(struct runner *r)
 
 /* ---- preparing the machine ----------------------------------------------- */
 
-static bool suite_needs(const struct suite *s, bool tracefs)
+static bool suite_needs(const struct runner_suite *s, bool tracefs)
 {
 	size_t i, j;
 
 	for (i = 0; i < s->nr_scenarios; i++) {
-		const struct suite_scenario *sc = &s->scenarios[i];
+		const struct runner_suite_scenario *sc = &s->scenarios[i];
 
 		for (j = 0; sc->requires[j]; j++)
 			if (tracefs ? runner_req_needs_tracefs(sc->requires[j]) :
@@ -362,13 +362,13 @@ static int save_tunables(struct runner *r)
 
 	r->run.tunables_before = cJSON_CreateObject();
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const struct suite_scenario *sc = &r->suite.scenarios[i];
+		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];
 
 		for (j = 0; j < sc->nr_tunables; j++) {
-			struct tunable *t;
+			struct runner_tunable *t;
 			cJSON *undo;
 
-			if (runner_tunable(r, &sc->tunables[j]))
+			if (runner_tunable_lookup(r, &sc->tunables[j]))
 				continue;
 			t = runner_array_push(&r->tunables, &r->nr_tunables,
 					      sizeof(*t));
@@ -398,10 +398,10 @@ static int save_tunables(struct runner *r)
 	return 0;
 }
 
-static void skip_scenario(struct scen_result *sr, const char *fmt, ...)
+static void skip_scenario(struct runner_scen_result *sr, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void skip_scenario(struct scen_result *sr, const char *fmt, ...)
+static void skip_scenario(struct runner_scen_result *sr, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -415,7 +415,8 @@ static void skip_scenario(struct scen_result *sr, const char *fmt, ...)
 	sr->reason = strdup(buf);
 }
 
-static void check_cpus(const struct suite_scenario *sc, struct scen_result *sr)
+static void check_cpus(const struct runner_suite_scenario *sc,
+		       struct runner_scen_result *sr)
 {
 	char want[128], online[128];
 	cpu_set_t avail, both;
@@ -424,7 +425,7 @@ static void check_cpus(const struct suite_scenario *sc, struct scen_result *sr)
 	if (sched_getaffinity(0, sizeof(avail), &avail))
 		return;
 	for (i = 0; i < sc->nr_workloads; i++) {
-		const struct suite_workload *wl = &sc->workloads[i];
+		const struct runner_suite_workload *wl = &sc->workloads[i];
 
 		if (!wl->cpus)
 			continue;
@@ -441,7 +442,7 @@ static void check_cpus(const struct suite_scenario *sc, struct scen_result *sr)
 /* Requirements, CPUs and readable tunables, per scenario. */
 static int preflight(struct runner *r)
 {
-	struct req_env env = {
+	struct runner_req_env env = {
 		.debugfs = r->debugfs[0] ? r->debugfs : NULL,
 		.tracefs = r->tracefs[0] ? r->tracefs : NULL,
 	};
@@ -449,8 +450,8 @@ static int preflight(struct runner *r)
 	size_t i, j;
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const struct suite_scenario *sc = &r->suite.scenarios[i];
-		struct scen_result *sr = &r->run.scens[i];
+		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];
+		struct runner_scen_result *sr = &r->run.scens[i];
 
 		sr->sc = sc;
 		sr->tunables = cJSON_CreateObject();
@@ -465,7 +466,8 @@ static int preflight(struct runner *r)
 			skip_scenario(sr, "tool timerlat: %s", reason);
 		check_cpus(sc, sr);
 		for (j = 0; j < sc->nr_tunables; j++) {
-			struct tunable *t = runner_tunable(r, &sc->tunables[j]);
+			struct runner_tunable *t =
+				runner_tunable_lookup(r, &sc->tunables[j]);
 
 			if (!t)
 				return -ENOMEM;
@@ -490,7 +492,7 @@ static int restore_all(struct runner *r)
 	size_t i;
 
 	for (i = 0; i < r->nr_tunables; i++) {
-		struct tunable *t = &r->tunables[i];
+		struct runner_tunable *t = &r->tunables[i];
 
 		if (t->save_err)
 			continue;
@@ -523,7 +525,7 @@ static int restore_all(struct runner *r)
  */
 static int judge_run(struct runner *r)
 {
-	struct analyze_params ap;
+	struct an_params ap;
 	int code;
 
 	an_params_init(&ap);
@@ -611,7 +613,7 @@ static int finish(struct runner *r, int err)
 
 static int prepare(struct runner *r)
 {
-	struct env_opts env = { .tools = true };
+	struct runner_env_opts env = { .tools = true };
 	int ret;
 
 	env.rtla = r->rtla[0] ? r->rtla : NULL;
@@ -691,11 +693,12 @@ static int check_values(struct runner *r)
 	size_t i, j;
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
-		const struct suite_scenario *sc = &r->suite.scenarios[i];
+		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];
 
 		for (j = 0; j < sc->nr_tunables; j++) {
-			const struct suite_tunable *st = &sc->tunables[j];
-			struct tunable t;
+			const struct runner_suite_tunable *st =
+				&sc->tunables[j];
+			struct runner_tunable t;
 
 			if (st->kind != TUNABLE_SYSCTL ||
 			    runner_tunable_init(&t, st, NULL) ||
@@ -712,7 +715,7 @@ static int check_values(struct runner *r)
 
 static int load(struct runner *r)
 {
-	struct suite_error err;
+	struct runner_suite_error err;
 	int ret;
 
 	ret = rtpaths_libexec(r->bin_dir, sizeof(r->bin_dir));

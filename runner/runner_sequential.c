@@ -57,7 +57,7 @@ static void add_look(cJSON *seq, unsigned int reps, double t, double level)
 /* Judges the run as it stands; verdicts to free(). */
 static int look(struct runner *r, struct an_run_verdict **v, size_t *n)
 {
-	struct analyze_params ap;
+	struct an_params ap;
 	int ret;
 
 	ret = runner_manifest_write(&r->run);
@@ -106,7 +106,7 @@ static int round_of(struct runner *r, const struct an_run_verdict *v,
 		    size_t n, unsigned int *max_reps)
 {
 	bool want[r->suite.nr_scenarios];
-	struct run_step st[r->suite.nr_scenarios];
+	struct runner_step st[r->suite.nr_scenarios];
 	size_t i, k = 0;
 	int ret = 0;
 
@@ -121,7 +121,7 @@ static int round_of(struct runner *r, const struct an_run_verdict *v,
 	}
 	for (i = 0; i < r->suite.nr_scenarios; i++)
 		if (want[i] && !r->run.scens[i].skipped)
-			st[k++] = (struct run_step){
+			st[k++] = (struct runner_step){
 				i, r->run.scens[i].nr_reps + 1 };
 	ret = runner_shuffle_steps(st, k);
 	if (ret)

@@ -29,7 +29,7 @@ const char *runner_state_dir_default(void)
 	return dir && *dir ? dir : STATE_DEFAULT_DIR;
 }
 
-int runner_state_write(struct state *st)
+int runner_state_write(struct runner_state *st)
 {
 	int ret = json_write_file(st->path, st->doc);
 
@@ -123,8 +123,8 @@ static bool under(const char *path, const char *root)
 	return !strncmp(path, root, n) && (path[n] == '/' || !path[n]);
 }
 
-int runner_state_check_target(const char *path, enum state_target kind, char *why,
-			      size_t len)
+int runner_state_check_target(const char *path, enum runner_state_target kind,
+			      char *why, size_t len)
 {
 	char real[PATH_MAX];
 	const char *base;
@@ -155,7 +155,7 @@ int runner_state_check_target(const char *path, enum state_target kind, char *wh
 	return -EPERM;
 }
 
-int runner_state_set(struct state *st, const char *field, cJSON *value)
+int runner_state_set(struct runner_state *st, const char *field, cJSON *value)
 {
 	if (!value)
 		return -ENOMEM;
@@ -178,8 +178,8 @@ static cJSON *find_undo(cJSON *undo, const char *kind, const char *key)
 	return NULL;
 }
 
-int runner_state_add_undo(struct state *st, const char *kind, const char *key,
-			  cJSON *data)
+int runner_state_add_undo(struct runner_state *st, const char *kind,
+			  const char *key, cJSON *data)
 {
 	cJSON *undo = cJSON_GetObjectItemCaseSensitive(st->doc, "undo");
 
@@ -202,7 +202,8 @@ int runner_state_add_undo(struct state *st, const char *kind, const char *key,
 	return runner_state_write(st);
 }
 
-int runner_state_drop_undo(struct state *st, const char *kind, const char *key)
+int runner_state_drop_undo(struct runner_state *st, const char *kind,
+			   const char *key)
 {
 	cJSON *undo = cJSON_GetObjectItemCaseSensitive(st->doc, "undo");
 	cJSON *e = find_undo(undo, kind, key);

@@ -33,7 +33,7 @@
 #define STATE_FILE		"state.json"
 #define STATE_MACHINE_LOCK	"/run/rtgate.lock"
 
-struct state {
+struct runner_state {
 	char dir[PATH_MAX];	/* absolute: our children's RTGATE_OWNER */
 	char path[PATH_MAX];	/* dir/state.json */
 	int machine_fd;		/* the machine lock, held */
@@ -42,7 +42,7 @@ struct state {
 	bool restored;		/* runner_state_acquire() restored a dead run */
 };
 
-struct state_undo_ops {
+struct runner_state_undo_ops {
 	const char *kind;
 	bool kills;		/* undone first, with the process kill */
 	/* Undoes one entry; describes what it did in @done ("" if nothing). */
@@ -62,36 +62,37 @@ const char *runner_state_dir_default(void);
  * this process. @what ("run", "restore") and @label (the suite) go into
  * the lock's record. -EPERM: @dir or a state file is not root's alone.
  */
-int runner_state_acquire(struct state *st, const char *dir, double wait_s,
-			 const char *what, const char *label);
+int runner_state_acquire(struct runner_state *st, const char *dir,
+			 double wait_s, const char *what, const char *label);
 /* Adds the run id to the lock's record, once the run has one. */
-void runner_state_label(struct state *st, const char *run_id);
+void runner_state_label(struct runner_state *st, const char *run_id);
 /* Sets a top-level field (takes @value) and writes the file. */
-int runner_state_set(struct state *st, const char *field, cJSON *value);
+int runner_state_set(struct runner_state *st, const char *field, cJSON *value);
 /*
  * Records how to undo a change, before the change: @data (taken; may be
  * NULL) gets "kind" and "key" added. An entry of the same kind and key is
  * kept as it was: the first original is the one to restore.
  */
-int runner_state_add_undo(struct state *st, const char *kind, const char *key,
-			  cJSON *data);
-int runner_state_drop_undo(struct state *st, const char *kind, const char *key);
+int runner_state_add_undo(struct runner_state *st, const char *kind,
+			  const char *key, cJSON *data);
+int runner_state_drop_undo(struct runner_state *st, const char *kind,
+			   const char *key);
 /* The run ended cleanly: removes the file and drops the lock. */
-void runner_state_release(struct state *st);
+void runner_state_release(struct runner_state *st);
 /*
  * Keeps the state file for the guardian or the next start (something
  * could not be restored) and drops our hold of the lock.
  */
-void runner_state_leave(struct state *st);
+void runner_state_leave(struct runner_state *st);
 
 /* What a state file may make a restorer write or remove. */
-enum state_target {
+enum runner_state_target {
 	STATE_TARGET_KNOB,	/* a file under /proc/sys, debugfs or tracefs */
 	STATE_TARGET_CGROUP,	/* a run's cgroup2 directory, rtgate-PID */
 };
 /* 0 when @path is such a target; else -errno with @why said. */
-int runner_state_check_target(const char *path, enum state_target kind, char *why,
-			      size_t len);
+int runner_state_check_target(const char *path, enum runner_state_target kind,
+			      char *why, size_t len);
 /* Unit tests only: a lock of their own and a directory of fake knobs. */
 void runner_state_testing_use(const char *machine_lock, const char *knob_root);
 
@@ -111,7 +112,7 @@ int runner_state_kill_owned(const char *dir);
  * disk is trusted) under runner_undo.c (restoring) under runner_lock.c
  * (the machine lock, runner_state_acquire to runner_state_release).
  */
-int runner_state_write(struct state *st);
+int runner_state_write(struct runner_state *st);
 const char *runner_state_lock_path(void);
 /* Ours (root's, when root) and writable by nobody else; else -EPERM. */
 int runner_state_check_owned(const char *path, const struct stat *st, bool dir);

@@ -26,7 +26,7 @@
  * seeds. The manifest's "order" records what ran, so the seed needs no
  * keeping; it only has to differ between runs.
  */
-int runner_shuffle_steps(struct run_step *steps, size_t n)
+int runner_shuffle_steps(struct runner_step *steps, size_t n)
 {
 	gsl_rng *rng;
 	unsigned long seed;
@@ -44,7 +44,7 @@ int runner_shuffle_steps(struct run_step *steps, size_t n)
 	return 0;
 }
 
-static int build_order(struct runner *r, struct run_step **steps,
+static int build_order(struct runner *r, struct runner_step **steps,
 		       size_t *nr)
 {
 	size_t n = r->suite.nr_scenarios, i, k = 0;
@@ -57,7 +57,8 @@ static int build_order(struct runner *r, struct run_step **steps,
 	if (r->suite.order != SUITE_ORDER_BLOCKED) {
 		for (rep = 1; rep <= reps; rep++) {
 			for (i = 0; i < n; i++)
-				(*steps)[k + i] = (struct run_step){ i, rep };
+				(*steps)[k + i] =
+					(struct runner_step){ i, rep };
 			if (r->suite.order == SUITE_ORDER_RANDOMIZED) {
 				ret = runner_shuffle_steps(*steps + k, n);
 				if (ret) {
@@ -71,16 +72,16 @@ static int build_order(struct runner *r, struct run_step **steps,
 	} else {
 		for (i = 0; i < n; i++)
 			for (rep = 1; rep <= reps; rep++)
-				(*steps)[k++] = (struct run_step){ i, rep };
+				(*steps)[k++] = (struct runner_step){ i, rep };
 	}
 	*nr = k;
 	return 0;
 }
 
-int runner_run_step(struct runner *r, struct run_step st)
+int runner_run_step(struct runner *r, struct runner_step st)
 {
-	struct scen_result *sr = &r->run.scens[st.scen];
-	struct rep_result *rr;
+	struct runner_scen_result *sr = &r->run.scens[st.scen];
+	struct runner_rep_result *rr;
 	int ret;
 
 	if (sr->skipped)
@@ -107,7 +108,7 @@ int runner_run_step(struct runner *r, struct run_step st)
 
 int runner_run_steps(struct runner *r)
 {
-	struct run_step *steps;
+	struct runner_step *steps;
 	size_t nr, i, todo = 0;
 	int ret;
 

@@ -29,10 +29,11 @@
 #include "runner_util.h"
 #include "trace/trace.h"
 
-static void open_named(struct suite_parser *p, enum suite_section sec,
-		       const char *kind, const char *name)
+static void open_named(struct runner_suite_parser *p,
+		       enum runner_suite_section sec, const char *kind,
+		       const char *name)
 {
-	struct suite *s = p->suite;
+	struct runner_suite *s = p->suite;
 	size_t i;
 
 	if (!runner_suite_valid_name(name)) {
@@ -41,7 +42,7 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 		return;
 	}
 	if (sec == SEC_SCENARIO) {
-		struct suite_scenario *sc;
+		struct runner_suite_scenario *sc;
 
 		for (i = 0; i < s->nr_scenarios; i++)
 			if (!strcmp(s->scenarios[i].name, name)) {
@@ -58,7 +59,7 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 		runner_suite_check_alloc(p, sc->name);
 		p->cur = s->nr_scenarios - 1;
 	} else {
-		struct suite_reference *ref;
+		struct runner_suite_reference *ref;
 
 		for (i = 0; i < s->nr_references; i++)
 			if (!strcmp(s->references[i].scenario, name)) {
@@ -80,7 +81,7 @@ static void open_named(struct suite_parser *p, enum suite_section sec,
 	}
 }
 
-static void open_section(struct suite_parser *p, const char *raw)
+static void open_section(struct runner_suite_parser *p, const char *raw)
 {
 	static const char *const plain[] = {
 		[SEC_SUITE] = "suite", [SEC_MEASURE] = "measure",
@@ -132,7 +133,7 @@ static void open_section(struct suite_parser *p, const char *raw)
 
 static char *suite_reader(char *str, int num, void *stream)
 {
-	struct suite_parser *p = stream;
+	struct runner_suite_parser *p = stream;
 	char *line, *end;
 	ssize_t n;
 
@@ -171,7 +172,7 @@ static char *suite_reader(char *str, int num, void *stream)
 static int suite_handler(void *user, const char *section, const char *name,
 			 const char *val)
 {
-	struct suite_parser *p = user;
+	struct runner_suite_parser *p = user;
 
 	(void)section;
 	if (p->failed)
@@ -200,9 +201,10 @@ static int suite_handler(void *user, const char *section, const char *name,
 	return !p->failed;
 }
 
-static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
+static void check_scenario(struct runner_suite_parser *p,
+			   struct runner_suite_scenario *sc)
 {
-	struct suite *s = p->suite;
+	struct runner_suite *s = p->suite;
 	size_t i, j;
 
 	if (sc->compare) {
@@ -242,9 +244,10 @@ static void check_scenario(struct suite_parser *p, struct suite_scenario *sc)
 }
 
 /* a compares b, b compares a: neither is measured against a baseline. */
-static void check_cycle(struct suite_parser *p, const struct suite_scenario *sc)
+static void check_cycle(struct runner_suite_parser *p,
+			const struct runner_suite_scenario *sc)
 {
-	const struct suite_scenario *cur = sc;
+	const struct runner_suite_scenario *cur = sc;
 	char path[512];
 	size_t n, used;
 
@@ -266,9 +269,9 @@ static void check_cycle(struct suite_parser *p, const struct suite_scenario *sc)
 			  "compared with a chain that ends at a baseline)", path);
 }
 
-static void check_suite(struct suite_parser *p)
+static void check_suite(struct runner_suite_parser *p)
 {
-	struct suite *s = p->suite;
+	struct runner_suite *s = p->suite;
 	bool baseline = false;
 	size_t i;
 
@@ -305,9 +308,9 @@ static void check_suite(struct suite_parser *p)
 	if (p->failed)
 		return;
 	for (i = 0; i < s->nr_references; i++) {
-		struct suite_scenario *sc;
+		struct runner_suite_scenario *sc;
 
-		sc = (struct suite_scenario *)runner_suite_find(s,
+		sc = (struct runner_suite_scenario *)runner_suite_find(s,
 						s->references[i].scenario);
 		if (!sc)
 			return runner_suite_perr(p, s->references[i].line, "[reference %s]: "
@@ -318,7 +321,7 @@ static void check_suite(struct suite_parser *p)
 	}
 }
 
-static void set_defaults(struct suite *s, const char *path)
+static void set_defaults(struct runner_suite *s, const char *path)
 {
 	char *copy = strdup(path), *base, *dot;
 
@@ -360,9 +363,10 @@ static void inih_configure(void)
 	ini_allow_no_value = false;
 }
 
-int runner_suite_load(const char *path, struct suite *suite, struct suite_error *err)
+int runner_suite_load(const char *path, struct runner_suite *suite,
+		      struct runner_suite_error *err)
 {
-	struct suite_parser p = {
+	struct runner_suite_parser p = {
 		.suite = suite, .file = path, .err = err,
 	};
 	int ret;

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum suite_order {
+enum runner_suite_order {
 	SUITE_ORDER_INTERLEAVED,	/* A B C A B C ... */
 	SUITE_ORDER_BLOCKED,		/* A A A B B B ... */
 	SUITE_ORDER_RANDOMIZED,		/* rounds as interleaved, each round
@@ -24,27 +24,27 @@ enum suite_order {
 					 * next one hits every scenario alike */
 };
 
-enum suite_tool {
+enum runner_suite_tool {
 	SUITE_TOOL_CYCLICTEST,
 	SUITE_TOOL_NONE,	/* microbenchmarks: the workloads measure */
 	SUITE_TOOL_TIMERLAT,	/* rtla timerlat hist: IRQ and thread latency */
 };
 
-enum tunable_kind {
+enum runner_tunable_kind {
 	TUNABLE_SYSCTL,			/* /proc/sys/NAME */
 	TUNABLE_SCHED_FEATURE,		/* debugfs sched/features */
 	TUNABLE_BASE_SLICE,		/* debugfs sched/base_slice_ns */
 	TUNABLE_DEBUGFS,		/* any debugfs file */
 };
 
-struct suite_tunable {
-	enum tunable_kind kind;
+struct runner_suite_tunable {
+	enum runner_tunable_kind kind;
 	char *name;		/* dotted sysctl, FEATURE, or debugfs path */
 	char *value;		/* for a feature: FEATURE or NO_FEATURE */
 	unsigned int line;
 };
 
-struct suite_workload {
+struct runner_suite_workload {
 	char *text;		/* as written, scaled() unexpanded */
 	char *alias;		/* as=, else the program's base name */
 	char *program;		/* a bin/ name, or a path (has a '/') */
@@ -58,57 +58,58 @@ struct suite_workload {
 	unsigned int line;
 };
 
-enum expect_op { EXPECT_GT, EXPECT_GE, EXPECT_LT, EXPECT_LE, EXPECT_EQ,
+enum runner_expect_op { EXPECT_GT, EXPECT_GE, EXPECT_LT, EXPECT_LE, EXPECT_EQ,
 		 EXPECT_NE };
 
-struct suite_expect {
+struct runner_suite_expect {
 	char *text;		/* "inject.spins > 0" */
 	char *workload;		/* alias, or "rseq-stats" (the kernel's) */
 	char *key;		/* key (dotted path) in its summary */
 	char *why;		/* after ": ", the reason when false; or NULL */
-	enum expect_op op;
+	enum runner_expect_op op;
 	double value;
 	unsigned int line;
 };
 
-struct suite_refvalue {
+struct runner_suite_refvalue {
 	char *metric;
 	double value;
 };
 
-struct suite_reference {
+struct runner_suite_reference {
 	char *scenario;
 	char *source;
 	char **T;		/* NULL-terminated cyclictest T: lines */
-	struct suite_refvalue *values;
+	struct runner_suite_refvalue *values;
 	size_t nr_values;
 	unsigned int line;
 };
 
 /* A control scenario: its comparison checks the gate, not the kernel. */
-enum suite_control {
+enum runner_suite_control {
 	CONTROL_NONE,
 	CONTROL_POSITIVE,	/* must be flagged: a known latency */
 	CONTROL_NEGATIVE,	/* must not differ: the workload minus its cause */
 };
 
-struct suite_scenario {
+struct runner_suite_scenario {
 	char *name;
 	char *description;
 	char *compare;		/* NULL for a baseline */
-	enum suite_control control;
+	enum runner_suite_control control;
 	unsigned int line;
 	unsigned int compare_line;
 	unsigned int control_line;
-	struct suite_workload *workloads;
+	struct runner_suite_workload *workloads;
 	size_t nr_workloads;
-	struct suite_tunable *tunables;
+	struct runner_suite_tunable *tunables;
 	size_t nr_tunables;
 	char **requires;	/* NULL-terminated, the suite's included */
-	struct suite_expect *expects;
+	struct runner_suite_expect *expects;
 	size_t nr_expects;
-	const struct suite_reference *reference;	/* or NULL */
-	enum suite_tool tool;	/* tool = in the scenario, else [measure]'s */
+	const struct runner_suite_reference *reference;	/* or NULL */
+	enum runner_suite_tool
+		tool; /* tool = in the scenario, else [measure]'s */
 	bool has_tool;
 	char *metric;		/* the gate metric of its comparison, or NULL */
 };
@@ -116,8 +117,8 @@ struct suite_scenario {
 #define READY_TIMEOUT_DEFAULT_S	30	/* a workload's "ready" */
 #define WATCHDOG_DEFAULT_S	30	/* beyond a measurement's duration */
 
-struct suite_measure {
-	enum suite_tool tool;
+struct runner_suite_measure {
+	enum runner_suite_tool tool;
 	char **args;		/* cyclictest options, NULL-terminated */
 	char *args_text;
 	char **timerlat_args;	/* `timerlat =`: rtla timerlat hist options */
@@ -136,66 +137,68 @@ struct suite_measure {
 };
 
 /* [gate] pNN_us / max_us: an absolute limit no repetition may pass. */
-struct suite_budget {
+struct runner_suite_budget {
 	char metric[16];	/* "max", "p99", ... */
 	double us;
 };
 
 #define SUITE_MAX_BUDGETS	8
 
-struct suite_gate {
+struct runner_suite_gate {
 	char *metric;
 	double alpha;
 	double min_increase_us;
 	double min_increase_pct;
-	struct suite_budget budgets[SUITE_MAX_BUDGETS];
+	struct runner_suite_budget budgets[SUITE_MAX_BUDGETS];
 	size_t nr_budgets;
 	uint64_t until_decided_ns;	/* repetitions until decided; 0 off */
 };
 
-struct suite {
+struct runner_suite {
 	char *path;		/* as given */
 	char *name;
 	char *description;
 	unsigned int repetitions;
-	enum suite_order order;
+	enum runner_suite_order order;
 	char **requires;	/* the suite-wide requirements */
-	struct suite_measure measure;
-	struct suite_gate gate;
-	struct suite_scenario *scenarios;
+	struct runner_suite_measure measure;
+	struct runner_suite_gate gate;
+	struct runner_suite_scenario *scenarios;
 	size_t nr_scenarios;
-	struct suite_reference *references;
+	struct runner_suite_reference *references;
 	size_t nr_references;
 };
 
-struct suite_error {
+struct runner_suite_error {
 	char msg[512];
 };
 
-int runner_suite_load(const char *path, struct suite *suite, struct suite_error *err);
-void runner_suite_free(struct suite *suite);
+int runner_suite_load(const char *path, struct runner_suite *suite,
+		      struct runner_suite_error *err);
+void runner_suite_free(struct runner_suite *suite);
 
 /* Whether any scenario measures with cyclictest (with timerlat). */
-bool runner_suite_uses_cyclictest(const struct suite *suite);
-bool runner_suite_uses_timerlat(const struct suite *suite);
+bool runner_suite_uses_cyclictest(const struct runner_suite *suite);
+bool runner_suite_uses_timerlat(const struct runner_suite *suite);
 /* Whether any scenario compares (a calibration suite compares nothing). */
-bool runner_suite_compares(const struct suite *suite);
+bool runner_suite_compares(const struct runner_suite *suite);
 /* "cyclictest", "none" or "timerlat", as suites and manifests say. */
-const char *runner_suite_tool_name(enum suite_tool tool);
+const char *runner_suite_tool_name(enum runner_suite_tool tool);
 
-const struct suite_scenario *runner_suite_find(const struct suite *suite,
-					       const char *name);
+const struct runner_suite_scenario *
+runner_suite_find(const struct runner_suite *suite, const char *name);
 
 /*
  * The argv of a workload at duration scale @scale (scaled(N) expanded):
  * argv[0] is PROGRAM as written. The caller frees it with runner_strv_free().
  */
-int runner_suite_workload_argv(const struct suite_workload *wl, double scale,
-			       char ***argv, char *err, size_t len);
+int runner_suite_workload_argv(const struct runner_suite_workload *wl,
+			       double scale, char ***argv, char *err,
+			       size_t len);
 
-const char *runner_suite_tunable_kind_name(enum tunable_kind kind);
+const char *runner_suite_tunable_kind_name(enum runner_tunable_kind kind);
 
 /* "positive", "negative", or NULL for CONTROL_NONE. */
-const char *runner_suite_control_name(enum suite_control c);
+const char *runner_suite_control_name(enum runner_suite_control c);
 
 #endif

@@ -19,10 +19,10 @@
 #include "runner_util.h"
 #include "trace/trace.h"
 
-void runner_suite_key_suite(struct suite_parser *p, const char *name,
+void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
 			    const char *val)
 {
-	struct suite *s = p->suite;
+	struct runner_suite *s = p->suite;
 	uint64_t v;
 
 	if (!runner_suite_note_key(p, name))
@@ -89,8 +89,8 @@ static const char *runner_owned(const char *arg)
 }
 
 /* `tool =` in [measure] or a scenario. */
-void runner_suite_parse_tool(struct suite_parser *p, const char *val,
-			     enum suite_tool *tool)
+void runner_suite_parse_tool(struct runner_suite_parser *p, const char *val,
+			     enum runner_suite_tool *tool)
 {
 	if (!strcmp(val, "cyclictest"))
 		*tool = SUITE_TOOL_CYCLICTEST;
@@ -132,7 +132,7 @@ static const char *timerlat_owned(const char *arg)
  * A tool's options (`cyclictest =`, `timerlat =`): split as a shell would,
  * without expansion, refusing the ones the runner owns (@why says why).
  */
-static void tool_args(struct suite_parser *p, const char *key,
+static void tool_args(struct runner_suite_parser *p, const char *key,
 		      const char *val, const char *(*owned)(const char *),
 		      const char *why, char ***argv, char **text)
 {
@@ -180,10 +180,10 @@ out:
 	wordfree(&we);
 }
 
-void runner_suite_key_measure(struct suite_parser *p, const char *name,
+void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
 			      const char *val)
 {
-	struct suite_measure *m = &p->suite->measure;
+	struct runner_suite_measure *m = &p->suite->measure;
 	uint64_t v;
 
 	if (!runner_suite_note_key(p, name))
@@ -260,7 +260,7 @@ bool runner_suite_valid_metric(const char *s)
 	return an_metric_kind(s) != AN_METRIC_UNKNOWN;
 }
 
-static void gate_number(struct suite_parser *p, const char *name,
+static void gate_number(struct runner_suite_parser *p, const char *name,
 			const char *val, double lo, double hi, double *out)
 {
 	double v;
@@ -285,11 +285,11 @@ static bool budget_key(const char *name)
 	       an_metric_kind(metric) == AN_METRIC_QUANTILE;
 }
 
-static void gate_budget(struct suite_parser *p, const char *name,
+static void gate_budget(struct runner_suite_parser *p, const char *name,
 			const char *val)
 {
-	struct suite_gate *g = &p->suite->gate;
-	struct suite_budget *b;
+	struct runner_suite_gate *g = &p->suite->gate;
+	struct runner_suite_budget *b;
 
 	if (g->nr_budgets == SUITE_MAX_BUDGETS) {
 		runner_suite_perr(p, p->line, "%s: at most %d budgets", name,
@@ -304,10 +304,10 @@ static void gate_budget(struct suite_parser *p, const char *name,
 		g->nr_budgets++;
 }
 
-void runner_suite_key_gate(struct suite_parser *p, const char *name,
+void runner_suite_key_gate(struct runner_suite_parser *p, const char *name,
 			   const char *val)
 {
-	struct suite_gate *g = &p->suite->gate;
+	struct runner_suite_gate *g = &p->suite->gate;
 
 	if (!runner_suite_note_key(p, name))
 		return;

@@ -18,7 +18,7 @@
 #include "runner_util.h"
 #include "trace/trace.h"
 
-const char *runner_suite_control_name(enum suite_control c)
+const char *runner_suite_control_name(enum runner_suite_control c)
 {
 	switch (c) {
 	case CONTROL_POSITIVE:
@@ -30,7 +30,7 @@ const char *runner_suite_control_name(enum suite_control c)
 	}
 }
 
-bool runner_suite_uses_timerlat(const struct suite *suite)
+bool runner_suite_uses_timerlat(const struct runner_suite *suite)
 {
 	size_t i;
 
@@ -40,7 +40,7 @@ bool runner_suite_uses_timerlat(const struct suite *suite)
 	return false;
 }
 
-const char *runner_suite_tool_name(enum suite_tool tool)
+const char *runner_suite_tool_name(enum runner_suite_tool tool)
 {
 	switch (tool) {
 	case SUITE_TOOL_NONE: return "none";
@@ -49,7 +49,7 @@ const char *runner_suite_tool_name(enum suite_tool tool)
 	}
 }
 
-bool runner_suite_uses_cyclictest(const struct suite *suite)
+bool runner_suite_uses_cyclictest(const struct runner_suite *suite)
 {
 	size_t i;
 
@@ -59,7 +59,7 @@ bool runner_suite_uses_cyclictest(const struct suite *suite)
 	return false;
 }
 
-bool runner_suite_compares(const struct suite *suite)
+bool runner_suite_compares(const struct runner_suite *suite)
 {
 	size_t i;
 
@@ -69,8 +69,8 @@ bool runner_suite_compares(const struct suite *suite)
 	return false;
 }
 
-const struct suite_scenario *runner_suite_find(const struct suite *suite,
-					       const char *name)
+const struct runner_suite_scenario *
+runner_suite_find(const struct runner_suite *suite, const char *name)
 {
 	size_t i;
 
@@ -80,7 +80,7 @@ const struct suite_scenario *runner_suite_find(const struct suite *suite,
 	return NULL;
 }
 
-static void free_scenario(struct suite_scenario *sc)
+static void free_scenario(struct runner_suite_scenario *sc)
 {
 	size_t i;
 
@@ -111,14 +111,14 @@ static void free_scenario(struct suite_scenario *sc)
 	free(sc->metric);
 }
 
-void runner_suite_free(struct suite *suite)
+void runner_suite_free(struct runner_suite *suite)
 {
 	size_t i, j;
 
 	for (i = 0; i < suite->nr_scenarios; i++)
 		free_scenario(&suite->scenarios[i]);
 	for (i = 0; i < suite->nr_references; i++) {
-		struct suite_reference *ref = &suite->references[i];
+		struct runner_suite_reference *ref = &suite->references[i];
 
 		for (j = 0; j < ref->nr_values; j++)
 			free(ref->values[j].metric);
@@ -141,7 +141,7 @@ void runner_suite_free(struct suite *suite)
 	memset(suite, 0, sizeof(*suite));
 }
 
-const char *runner_suite_tunable_kind_name(enum tunable_kind kind)
+const char *runner_suite_tunable_kind_name(enum runner_tunable_kind kind)
 {
 	switch (kind) {
 	case TUNABLE_SYSCTL:

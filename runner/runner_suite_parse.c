@@ -18,8 +18,8 @@
 #include "runner_util.h"
 #include "trace/trace.h"
 
-void runner_suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
-		       ...)
+void runner_suite_perr(struct runner_suite_parser *p, unsigned int line,
+		       const char *fmt, ...)
 {
 	size_t n;
 	va_list ap;
@@ -46,32 +46,34 @@ bool runner_suite_valid_name(const char *s)
 	return true;
 }
 
-bool runner_suite_check_alloc(struct suite_parser *p, const void *ptr)
+bool runner_suite_check_alloc(struct runner_suite_parser *p, const void *ptr)
 {
 	if (!ptr)
 		runner_suite_perr(p, p->line, "out of memory");
 	return ptr != NULL;
 }
 
-int runner_suite_dup(struct suite_parser *p, char **dst, const char *val)
+int runner_suite_dup(struct runner_suite_parser *p, char **dst, const char *val)
 {
 	free(*dst);
 	*dst = strdup(val);
 	return runner_suite_check_alloc(p, *dst) ? 0 : -ENOMEM;
 }
 
-struct suite_scenario *runner_suite_cur_scenario(struct suite_parser *p)
+struct runner_suite_scenario *
+runner_suite_cur_scenario(struct runner_suite_parser *p)
 {
 	return &p->suite->scenarios[p->cur];
 }
 
-struct suite_reference *runner_suite_cur_reference(struct suite_parser *p)
+struct runner_suite_reference *
+runner_suite_cur_reference(struct runner_suite_parser *p)
 {
 	return &p->suite->references[p->cur];
 }
 
 /* Single-valued keys may appear once per section. */
-bool runner_suite_note_key(struct suite_parser *p, const char *name)
+bool runner_suite_note_key(struct runner_suite_parser *p, const char *name)
 {
 	size_t i;
 
@@ -89,14 +91,14 @@ bool runner_suite_note_key(struct suite_parser *p, const char *name)
 	return true;
 }
 
-void runner_suite_unknown_key(struct suite_parser *p, const char *name,
+void runner_suite_unknown_key(struct runner_suite_parser *p, const char *name,
 			      const char *known)
 {
 	runner_suite_perr(p, p->line, "unknown key '%s' in [%s] (known: %s)", name,
 			  p->secname, known);
 }
 
-int runner_suite_parse_requires(struct suite_parser *p, char ***out,
+int runner_suite_parse_requires(struct runner_suite_parser *p, char ***out,
 				const char *val)
 {
 	char *copy = strdup(val), *tok, *save = NULL;

@@ -14,30 +14,30 @@
 /* inih copies section names into a 50-byte buffer and cuts the rest. */
 #define INIH_MAX_SECTION 50
 
-enum suite_section { SEC_NONE, SEC_SUITE, SEC_MEASURE, SEC_GATE,
+enum runner_suite_section { SEC_NONE, SEC_SUITE, SEC_MEASURE, SEC_GATE,
 		     SEC_SCENARIO, SEC_REFERENCE };
 
-struct seen_key {
+struct runner_seen_key {
 	char name[64];
 	unsigned int line;
 };
 
-struct suite_parser {
-	struct suite *suite;
+struct runner_suite_parser {
+	struct runner_suite *suite;
 	const char *file;
 	FILE *f;
 	char *buf;
 	size_t cap;
 	unsigned int line;
-	enum suite_section sec;
+	enum runner_suite_section sec;
 	char secname[INIH_MAX_SECTION + 16];
 	size_t cur;			/* scenario or reference index */
-	struct seen_key seen[SUITE_MAX_SEEN];
+	struct runner_seen_key seen[SUITE_MAX_SEEN];
 	size_t nr_seen;
 	unsigned int sec_lines[SEC_REFERENCE + 1];
 	bool failed;
 	bool has_measure_tool, has_duration, has_loops;
-	struct suite_error *err;
+	struct runner_suite_error *err;
 };
 
 /*
@@ -52,44 +52,48 @@ struct suite_parser {
 /* runner_suite_parse.c: what every key handler shares */
 /* The first error, "FILE:LINE: ..." into the suite_error; later ones are
  * dropped (the parse stops at the first). */
-void runner_suite_perr(struct suite_parser *p, unsigned int line, const char *fmt,
-		       ...) __attribute__((format(printf, 3, 4)));
+void runner_suite_perr(struct runner_suite_parser *p, unsigned int line,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* A scenario or gate name: letters, digits, '-' and '_'. */
 bool runner_suite_valid_name(const char *s);
 /* False (and "out of memory" said) for a NULL @ptr. */
-bool runner_suite_check_alloc(struct suite_parser *p, const void *ptr);
+bool runner_suite_check_alloc(struct runner_suite_parser *p, const void *ptr);
 /* *dst = a copy of @val (the old one freed); 0 or -ENOMEM. */
-int runner_suite_dup(struct suite_parser *p, char **dst, const char *val);
-struct suite_scenario *runner_suite_cur_scenario(struct suite_parser *p);
-struct suite_reference *runner_suite_cur_reference(struct suite_parser *p);
+int runner_suite_dup(struct runner_suite_parser *p, char **dst,
+		     const char *val);
+struct runner_suite_scenario *
+runner_suite_cur_scenario(struct runner_suite_parser *p);
+struct runner_suite_reference *
+runner_suite_cur_reference(struct runner_suite_parser *p);
 /* Single-valued keys may appear once per section: false after saying so. */
-bool runner_suite_note_key(struct suite_parser *p, const char *name);
-void runner_suite_unknown_key(struct suite_parser *p, const char *name,
+bool runner_suite_note_key(struct runner_suite_parser *p, const char *name);
+void runner_suite_unknown_key(struct runner_suite_parser *p, const char *name,
 			      const char *known);
 /* "requires = a, b" into a NULL-terminated list. */
-int runner_suite_parse_requires(struct suite_parser *p, char ***out,
+int runner_suite_parse_requires(struct runner_suite_parser *p, char ***out,
 				const char *val);
 
 /* runner_suite_keys.c: also for a scenario's own tool and metric */
-void runner_suite_parse_tool(struct suite_parser *p, const char *val,
-			     enum suite_tool *tool);
+void runner_suite_parse_tool(struct runner_suite_parser *p, const char *val,
+			     enum runner_suite_tool *tool);
 /* max, avg, pNN[.N...], or WORKLOAD.METRIC */
 bool runner_suite_valid_metric(const char *s);
 
 /* The keys of each section (the suite_handler() dispatch). */
-void runner_suite_key_suite(struct suite_parser *p, const char *name,
+void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
 			    const char *val);
-void runner_suite_key_measure(struct suite_parser *p, const char *name,
+void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
 			      const char *val);
-void runner_suite_key_gate(struct suite_parser *p, const char *name,
+void runner_suite_key_gate(struct runner_suite_parser *p, const char *name,
 			   const char *val);
-void runner_suite_key_scenario(struct suite_parser *p, const char *name,
+void runner_suite_key_scenario(struct runner_suite_parser *p, const char *name,
 			       const char *val);
-void runner_suite_key_reference(struct suite_parser *p, const char *name,
+void runner_suite_key_reference(struct runner_suite_parser *p, const char *name,
 				const char *val);
 
 /* Parses a workload line into @wl (options, program, alias). */
-int runner_suite_workload_parse(struct suite_workload *wl, const char *text,
-				char *err, size_t len);
+int runner_suite_workload_parse(struct runner_suite_workload *wl,
+				const char *text, char *err, size_t len);
 
 #endif

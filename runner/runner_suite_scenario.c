@@ -33,11 +33,12 @@ static bool valid_path_chars(const char *s)
 }
 
 /* "name=value" into a tunable; the name checked by the kind. */
-static void add_tunable(struct suite_parser *p, enum tunable_kind kind,
-			const char *key, const char *val)
+static void add_tunable(struct runner_suite_parser *p,
+			enum runner_tunable_kind kind, const char *key,
+			const char *val)
 {
-	struct suite_scenario *sc = runner_suite_cur_scenario(p);
-	struct suite_tunable *t;
+	struct runner_suite_scenario *sc = runner_suite_cur_scenario(p);
+	struct runner_suite_tunable *t;
 	char *copy, *eq, *name, *value;
 	size_t i;
 
@@ -106,10 +107,10 @@ out:
 	free(copy);
 }
 
-static void add_workload(struct suite_parser *p, const char *val)
+static void add_workload(struct runner_suite_parser *p, const char *val)
 {
-	struct suite_scenario *sc = runner_suite_cur_scenario(p);
-	struct suite_workload *wl;
+	struct runner_suite_scenario *sc = runner_suite_cur_scenario(p);
+	struct runner_suite_workload *wl;
 	char msg[256];
 	size_t i;
 
@@ -135,17 +136,17 @@ static void add_workload(struct suite_parser *p, const char *val)
 		}
 }
 
-static void add_expect(struct suite_parser *p, const char *val)
+static void add_expect(struct runner_suite_parser *p, const char *val)
 {
 	static const struct {
 		const char *s;
-		enum expect_op op;
+		enum runner_expect_op op;
 	} ops[] = {	/* two-character operators first */
 		{ ">=", EXPECT_GE }, { "<=", EXPECT_LE }, { "==", EXPECT_EQ },
 		{ "!=", EXPECT_NE }, { ">", EXPECT_GT },  { "<", EXPECT_LT },
 	};
-	struct suite_scenario *sc = runner_suite_cur_scenario(p);
-	struct suite_expect *e;
+	struct runner_suite_scenario *sc = runner_suite_cur_scenario(p);
+	struct runner_suite_expect *e;
 	char *copy, *pos = NULL, *lhs, *rhs, *dot, *why = NULL;
 	size_t i, oplen = 0;
 	double num;
@@ -203,10 +204,10 @@ out:
 	free(copy);
 }
 
-void runner_suite_key_scenario(struct suite_parser *p, const char *name,
+void runner_suite_key_scenario(struct runner_suite_parser *p, const char *name,
 			       const char *val)
 {
-	struct suite_scenario *sc = runner_suite_cur_scenario(p);
+	struct runner_suite_scenario *sc = runner_suite_cur_scenario(p);
 
 	if (!strcmp(name, "workload"))
 		return add_workload(p, val);
@@ -258,11 +259,11 @@ void runner_suite_key_scenario(struct suite_parser *p, const char *name,
 	}
 }
 
-void runner_suite_key_reference(struct suite_parser *p, const char *name,
+void runner_suite_key_reference(struct runner_suite_parser *p, const char *name,
 				const char *val)
 {
-	struct suite_reference *ref = runner_suite_cur_reference(p);
-	struct suite_refvalue *rv;
+	struct runner_suite_reference *ref = runner_suite_cur_reference(p);
+	struct runner_suite_refvalue *rv;
 	struct ctline ct;
 	double v;
 

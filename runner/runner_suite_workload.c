@@ -208,8 +208,8 @@ static bool valid_program(const char *s)
 	return true;
 }
 
-static int apply_option(struct suite_workload *wl, int opt, const char *val,
-			char *err, size_t len)
+static int apply_option(struct runner_suite_workload *wl, int opt,
+			const char *val, char *err, size_t len)
 {
 	int64_t nice;
 
@@ -249,8 +249,8 @@ static int apply_option(struct suite_workload *wl, int opt, const char *val,
 	}
 }
 
-int runner_suite_workload_parse(struct suite_workload *wl, const char *text,
-				char *err, size_t len)
+int runner_suite_workload_parse(struct runner_suite_workload *wl,
+				const char *text, char *err, size_t len)
 {
 	bool seen[4] = { false };
 	wordexp_t we;
@@ -311,8 +311,9 @@ out:
 	return ret;
 }
 
-int runner_suite_workload_argv(const struct suite_workload *wl, double scale,
-			       char ***argv, char *err, size_t len)
+int runner_suite_workload_argv(const struct runner_suite_workload *wl,
+			       double scale, char ***argv, char *err,
+			       size_t len)
 {
 	char **v = NULL;
 	wordexp_t we;

@@ -31,7 +31,7 @@ static void wrap_reason(const char *what, const char *why, int col)
 			  text_columns(STDOUT_FILENO, 100));
 }
 
-static void scenario_rows(const struct scen_result *sr, int width)
+static void scenario_rows(const struct runner_scen_result *sr, int width)
 {
 	struct cpu_sum cpus[SUMMARY_CPUS] = { { 0 } };
 	size_t i, j, valid = 0;
@@ -41,7 +41,7 @@ static void scenario_rows(const struct scen_result *sr, int width)
 	int cpu;
 
 	for (i = 0; i < sr->nr_reps; i++) {
-		const struct rep_result *rr = &sr->reps[i];
+		const struct runner_rep_result *rr = &sr->reps[i];
 
 		if (rr->status != REP_OK)
 			continue;
@@ -69,7 +69,7 @@ static void scenario_rows(const struct scen_result *sr, int width)
 		return;
 	}
 	if (!valid) {
-		const struct rep_result *bad = NULL;
+		const struct runner_rep_result *bad = NULL;
 
 		for (i = 0; i < sr->nr_reps && !bad; i++)
 			if (sr->reps[i].status == REP_INVALID)
@@ -109,7 +109,7 @@ static void scenario_rows(const struct scen_result *sr, int width)
 			       sr->reps[i].reason : "");
 }
 
-void runner_summary_print(const struct run *run, const char *results)
+void runner_summary_print(const struct runner_run *run, const char *results)
 {
 	size_t i;
 	int width = 8;

@@ -14,7 +14,8 @@
 
 #define TL_OUT_MAX	(16 * 1024 * 1024)
 
-int runner_tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
+int runner_tl_init(struct runner_tl_run *t,
+		   const struct runner_suite_measure *m, double scale,
 		   const char *dir)
 {
 	char buf[64];
@@ -60,7 +61,7 @@ static void out_append(char **out, size_t *len, const char *line)
 	(*out)[*len] = '\0';
 }
 
-void runner_tl_feed(struct tl_run *t, const char *line)
+void runner_tl_feed(struct runner_tl_run *t, const char *line)
 {
 	out_append(&t->out, &t->len, line);
 }
@@ -86,7 +87,7 @@ static bool tl_has_cpu(const char *hist, size_t n)
 }
 
 /* The histogram and its summary: the title through the max: line. */
-static int tl_histogram(const struct tl_run *t, const char **start,
+static int tl_histogram(const struct runner_tl_run *t, const char **start,
 			size_t *len)
 {
 	const char *title, *max, *eol;
@@ -103,7 +104,8 @@ static int tl_histogram(const struct tl_run *t, const char **start,
 	return 0;
 }
 
-int runner_tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
+int runner_tl_finish(struct runner_tl_run *t, bool complete, char *why,
+		     size_t len)
 {
 	char path[PATH_MAX + 32];
 	const char *hist;
@@ -139,7 +141,7 @@ int runner_tl_finish(struct tl_run *t, bool complete, char *why, size_t len)
 	return 0;
 }
 
-void runner_tl_free(struct tl_run *t)
+void runner_tl_free(struct runner_tl_run *t)
 {
 	runner_strv_free(t->argv);
 	free(t->out);
@@ -164,7 +166,7 @@ static const char *line_of(const char *text, const char *end,
 	return NULL;
 }
 
-int runner_tl_worst_us(const struct tl_run *t, unsigned long *us)
+int runner_tl_worst_us(const struct runner_tl_run *t, unsigned long *us)
 {
 	const char *hist, *end, *index, *max;
 	char kinds[512][4];
@@ -233,7 +235,8 @@ unsigned int runner_tl_aa_secs(unsigned int secs)
 	return secs < 5 ? 5 : secs > 30 ? 30 : secs;
 }
 
-int runner_tl_aa_init(struct tl_aa *a, const struct suite_measure *m,
+int runner_tl_aa_init(struct runner_tl_aa *a,
+		      const struct runner_suite_measure *m,
 		      unsigned long threshold_us, unsigned int secs)
 {
 	char buf[32];
@@ -263,12 +266,12 @@ int runner_tl_aa_init(struct tl_aa *a, const struct suite_measure *m,
 	return ret;
 }
 
-void runner_tl_aa_feed(struct tl_aa *a, const char *line)
+void runner_tl_aa_feed(struct runner_tl_aa *a, const char *line)
 {
 	out_append(&a->out, &a->len, line);
 }
 
-cJSON *runner_tl_aa_finish(struct tl_aa *a, const char *dir,
+cJSON *runner_tl_aa_finish(struct runner_tl_aa *a, const char *dir,
 			   const char *how, const char *error)
 {
 	cJSON *o = cJSON_CreateObject(), *cmd, *cpus;
@@ -301,7 +304,7 @@ cJSON *runner_tl_aa_finish(struct tl_aa *a, const char *dir,
 	return o;
 }
 
-void runner_tl_aa_free(struct tl_aa *a)
+void runner_tl_aa_free(struct runner_tl_aa *a)
 {
 	runner_strv_free(a->argv);
 	free(a->out);

@@ -19,7 +19,7 @@
 
 #include "runner_suite.h"
 
-struct tl_run {
+struct runner_tl_run {
 	char dir[PATH_MAX];	/* the repetition's directory */
 	char **argv;
 	char *out;		/* everything rtla printed */
@@ -27,22 +27,24 @@ struct tl_run {
 };
 
 /* @rtla: the program's path; argv[0] is "rtla". 0 or -ENOMEM. */
-int runner_tl_init(struct tl_run *t, const struct suite_measure *m, double scale,
+int runner_tl_init(struct runner_tl_run *t,
+		   const struct runner_suite_measure *m, double scale,
 		   const char *dir);
 /* Takes one line of rtla's output. */
-void runner_tl_feed(struct tl_run *t, const char *line);
+void runner_tl_feed(struct runner_tl_run *t, const char *line);
 /*
  * Writes timerlat.log; when @complete and the output has rtla's summary,
  * timerlat.txt too. Returns 0, or -errno with @why said.
  */
-int runner_tl_finish(struct tl_run *t, bool complete, char *why, size_t len);
-void runner_tl_free(struct tl_run *t);
+int runner_tl_finish(struct runner_tl_run *t, bool complete, char *why,
+		     size_t len);
+void runner_tl_free(struct runner_tl_run *t);
 
 /*
  * The repetition's worst thread latency (us): the largest `max:` of rtla's
  * Thr and Usr columns. 0, or -ENODATA when the output has no summary.
  */
-int runner_tl_worst_us(const struct tl_run *t, unsigned long *us);
+int runner_tl_worst_us(const struct runner_tl_run *t, unsigned long *us);
 
 /*
  * rtla's auto-analysis of a timerlat scenario traced with `--trace
@@ -53,7 +55,7 @@ int runner_tl_worst_us(const struct tl_run *t, unsigned long *us);
  * wake-up reaches US (half the histogram's worst thread latency) and
  * prints rtla's analysis of that wake-up, kept as rtla-aa.txt.
  */
-struct tl_aa {
+struct runner_tl_aa {
 	char **argv;
 	char *out;		/* everything rtla printed */
 	size_t len;
@@ -66,16 +68,17 @@ bool runner_tl_aa_supported(const char *rtla, char *why, size_t len);
 /* Seconds the analysis may wait for its wake-up: @secs in 5..30. */
 unsigned int runner_tl_aa_secs(unsigned int secs);
 /* 0 or -ENOMEM; argv[0] is "rtla". */
-int runner_tl_aa_init(struct tl_aa *a, const struct suite_measure *m,
+int runner_tl_aa_init(struct runner_tl_aa *a,
+		      const struct runner_suite_measure *m,
 		      unsigned long threshold_us, unsigned int secs);
-void runner_tl_aa_feed(struct tl_aa *a, const char *line);
+void runner_tl_aa_feed(struct runner_tl_aa *a, const char *line);
 /*
  * Writes @dir/rtla-aa.txt (everything rtla printed) and returns the
  * manifest's "rtla_aa" object: command, threshold, whether a wake-up hit
  * it and which CPUs, @how rtla ended, @error when not NULL.
  */
-cJSON *runner_tl_aa_finish(struct tl_aa *a, const char *dir,
+cJSON *runner_tl_aa_finish(struct runner_tl_aa *a, const char *dir,
 			   const char *how, const char *error);
-void runner_tl_aa_free(struct tl_aa *a);
+void runner_tl_aa_free(struct runner_tl_aa *a);
 
 #endif

@@ -43,10 +43,10 @@ int runner_trace_prepare(struct runner *r)
 	return runner_state_add_undo(&r->state, RTRACE_UNDO_KIND, prefix, NULL);
 }
 
-static void info_error(struct rep_trace *t, const char *fmt, ...)
+static void info_error(struct runner_rep_trace *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void info_error(struct rep_trace *t, const char *fmt, ...)
+static void info_error(struct runner_rep_trace *t, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -70,7 +70,7 @@ static void add_words(cJSON *o, const char *key, const char *text)
 	free(copy);
 }
 
-void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
+void runner_trace_begin(struct runner_rep_trace *t, enum trace_capture mode,
 			const char *dir)
 {
 	struct trace_params tp = {
@@ -106,7 +106,7 @@ void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
 	setenv(TRACE_INSTANCE_ENV, t->s.name, 1);
 }
 
-void runner_trace_before_cyclictest(struct rep_trace *t)
+void runner_trace_before_cyclictest(struct runner_rep_trace *t)
 {
 	if (!t->active || t->mode != TRACE_CAPTURE_SPIKES)
 		return;
@@ -120,7 +120,7 @@ void runner_trace_before_cyclictest(struct rep_trace *t)
  * longer RT). Searched at SCHED_FIFO 1, below any measuring thread, so
  * that a loaded machine does not delay the search past an early break.
  */
-void runner_trace_arm(struct rep_trace *t, int pid)
+void runner_trace_arm(struct runner_rep_trace *t, int pid)
 {
 	struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
 	struct timespec tick = { 0, ARM_TICK_NS };
@@ -152,14 +152,14 @@ void runner_trace_arm(struct rep_trace *t, int pid)
 	cJSON_AddNumberToObject(t->info, "stop_armed_threads", t->nr_armed);
 }
 
-void runner_trace_stop(struct rep_trace *t)
+void runner_trace_stop(struct runner_rep_trace *t)
 {
 	if (t->active)
 		trace_session_stop(&t->s);
 }
 
 /* cyclictest's "# Break thread: N" and "# Break value: N". */
-static bool find_break(const struct ct_run *ctr, int *tid,
+static bool find_break(const struct runner_ct_run *ctr, int *tid,
 		       unsigned long *us)
 {
 	const char *texts[] = { ctr->notes, ctr->header };
@@ -178,8 +178,8 @@ static bool find_break(const struct ct_run *ctr, int *tid,
 	return false;
 }
 
-static void attribute(struct rep_trace *t, const char *dir,
-		      const char *path, const struct ct_run *ctr,
+static void attribute(struct runner_rep_trace *t, const char *dir,
+		      const char *path, const struct runner_ct_run *ctr,
 		      const struct ctline *finals, size_t nr_finals)
 {
 	struct trace_attr_params ap = { .top_n = RTRACE_TOP };
@@ -226,8 +226,8 @@ static void attribute(struct rep_trace *t, const char *dir,
 	trace_attr_result_free(&res);
 }
 
-static void save(struct rep_trace *t, const char *dir,
-		 const struct ct_run *ctr, const struct ctline *finals,
+static void save(struct runner_rep_trace *t, const char *dir,
+		 const struct runner_ct_run *ctr, const struct ctline *finals,
 		 size_t nr_finals)
 {
 	struct trace_stats st;
@@ -248,9 +248,10 @@ static void save(struct rep_trace *t, const char *dir,
 	attribute(t, dir, path, ctr, finals, nr_finals);
 }
 
-void runner_trace_finish(struct rep_trace *t, const char *dir, bool do_save,
-			 const struct ct_run *ctr, const struct ctline *finals,
-			 size_t nr_finals, cJSON **info)
+void runner_trace_finish(struct runner_rep_trace *t, const char *dir,
+			 bool do_save, const struct runner_ct_run *ctr,
+			 const struct ctline *finals, size_t nr_finals,
+			 cJSON **info)
 {
 	if (t->mode == TRACE_CAPTURE_OFF)
 		return;

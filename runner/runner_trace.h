@@ -24,7 +24,7 @@
 
 struct runner;
 
-struct rep_trace {
+struct runner_rep_trace {
 	struct trace_session s;
 	enum trace_capture mode;
 	bool active;		/* the instance exists */
@@ -41,21 +41,22 @@ int runner_trace_prepare(struct runner *r);
  * Before the workloads: creates and starts the instance and names it in
  * RTGATE_TRACE_INSTANCE for the workloads.
  */
-void runner_trace_begin(struct rep_trace *t, enum trace_capture mode,
+void runner_trace_begin(struct runner_rep_trace *t, enum trace_capture mode,
 			const char *dir);
 /* spikes: just before cyclictest starts, any cyclictest's exit stops. */
-void runner_trace_before_cyclictest(struct rep_trace *t);
+void runner_trace_before_cyclictest(struct runner_rep_trace *t);
 /* spikes: narrowed to the measuring threads of cyclictest @pid. */
-void runner_trace_arm(struct rep_trace *t, int pid);
+void runner_trace_arm(struct runner_rep_trace *t, int pid);
 /* cyclictest ended: tracing stops (in spikes mode it may have already). */
-void runner_trace_stop(struct rep_trace *t);
+void runner_trace_stop(struct runner_rep_trace *t);
 /*
  * After the repetition: saves trace.dat (unless @save is false), writes
  * the attribution of cyclictest's threads (@finals), removes the instance
  * and hands the "trace" object to *@info.
  */
-void runner_trace_finish(struct rep_trace *t, const char *dir, bool save,
-			 const struct ct_run *ctr, const struct ctline *finals,
-			 size_t nr_finals, cJSON **info);
+void runner_trace_finish(struct runner_rep_trace *t, const char *dir, bool save,
+			 const struct runner_ct_run *ctr,
+			 const struct ctline *finals, size_t nr_finals,
+			 cJSON **info);
 
 #endif

@@ -23,7 +23,8 @@ static int sysctl_path(const char *name, char *buf, size_t len)
 	return 0;
 }
 
-int runner_tunable_init(struct tunable *t, const struct suite_tunable *st,
+int runner_tunable_init(struct runner_tunable *t,
+			const struct runner_suite_tunable *st,
 			const char *debugfs)
 {
 	const char *rel;
@@ -63,7 +64,7 @@ int runner_tunable_init(struct tunable *t, const struct suite_tunable *st,
 }
 
 /* In the features file, a feature reads FEATURE (on) or NO_FEATURE. */
-static int feature_state(const struct tunable *t, char *buf, size_t len)
+static int feature_state(const struct runner_tunable *t, char *buf, size_t len)
 {
 	char *all, *tok, *save = NULL;
 	int ret = -ENOENT;
@@ -86,14 +87,14 @@ static int feature_state(const struct tunable *t, char *buf, size_t len)
 	return ret;
 }
 
-int runner_tunable_read(const struct tunable *t, char *buf, size_t len)
+int runner_tunable_read(const struct runner_tunable *t, char *buf, size_t len)
 {
 	if (t->kind == TUNABLE_SCHED_FEATURE)
 		return feature_state(t, buf, len);
 	return fsio_read_str(t->path, buf, len);
 }
 
-int runner_tunable_write(const struct tunable *t, const char *value)
+int runner_tunable_write(const struct runner_tunable *t, const char *value)
 {
 	return fsio_write_str(t->path, value);
 }
@@ -118,8 +119,8 @@ static bool all_integers(const char *s)
 	}
 }
 
-int runner_tunable_check_value(const struct tunable *t, const char *value,
-			       char *why, size_t len)
+int runner_tunable_check_value(const struct runner_tunable *t,
+			       const char *value, char *why, size_t len)
 {
 	char now[TUNABLE_VALUE_MAX];
 
@@ -134,7 +135,7 @@ int runner_tunable_check_value(const struct tunable *t, const char *value,
 	return 0;
 }
 
-int runner_tunable_save(struct tunable *t)
+int runner_tunable_save(struct runner_tunable *t)
 {
 	t->save_err = runner_tunable_read(t, t->orig, sizeof(t->orig));
 	if (!t->save_err && t->kind != TUNABLE_SCHED_FEATURE &&
@@ -143,7 +144,7 @@ int runner_tunable_save(struct tunable *t)
 	return t->save_err;
 }
 
-int runner_tunable_restore(const struct tunable *t)
+int runner_tunable_restore(const struct runner_tunable *t)
 {
 	if (t->save_err)
 		return t->save_err;

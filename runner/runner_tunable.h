@@ -16,8 +16,8 @@
 
 #define TUNABLE_VALUE_MAX 256
 
-struct tunable {
-	enum tunable_kind kind;
+struct runner_tunable {
+	enum runner_tunable_kind kind;
 	/* The manifest's name: kernel.sched_rr_timeslice_ms,
 	 * sched_feature.HRTICK, debugfs.sched/base_slice_ns. */
 	char key[160];
@@ -31,20 +31,21 @@ struct tunable {
  * Resolves a suite tunable. @debugfs is the debugfs mount point (NULL when
  * absent: debugfs tunables then fail with -ENOENT when saved).
  */
-int runner_tunable_init(struct tunable *t, const struct suite_tunable *st,
+int runner_tunable_init(struct runner_tunable *t,
+			const struct runner_suite_tunable *st,
 			const char *debugfs);
 /* The current value, in the form it is written (FEATURE / NO_FEATURE). */
-int runner_tunable_read(const struct tunable *t, char *buf, size_t len);
-int runner_tunable_write(const struct tunable *t, const char *value);
+int runner_tunable_read(const struct runner_tunable *t, char *buf, size_t len);
+int runner_tunable_write(const struct runner_tunable *t, const char *value);
 /*
  * Whether @value can be right for @t, judged from its current value
  * without writing: a knob holding whole numbers takes whole numbers.
  * -EINVAL with @why said when not; 0 when it cannot tell.
  */
-int runner_tunable_check_value(const struct tunable *t, const char *value,
-			       char *why, size_t len);
+int runner_tunable_check_value(const struct runner_tunable *t,
+			       const char *value, char *why, size_t len);
 /* Reads the original into t->orig; sets and returns t->save_err. */
-int runner_tunable_save(struct tunable *t);
-int runner_tunable_restore(const struct tunable *t);
+int runner_tunable_save(struct runner_tunable *t);
+int runner_tunable_restore(const struct runner_tunable *t);
 
 #endif

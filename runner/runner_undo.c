@@ -27,9 +27,9 @@
 #include "runner_tunable.h"
 #include "trace/trace.h"
 
-static int kind_from_name(const char *name, enum tunable_kind *kind)
+static int kind_from_name(const char *name, enum runner_tunable_kind *kind)
 {
-	static const enum tunable_kind kinds[] = {
+	static const enum runner_tunable_kind kinds[] = {
 		TUNABLE_SYSCTL, TUNABLE_SCHED_FEATURE, TUNABLE_BASE_SLICE,
 		TUNABLE_DEBUGFS,
 	};
@@ -46,7 +46,7 @@ static int kind_from_name(const char *name, enum tunable_kind *kind)
 /* {"kind":"tunable","key":K,"tunable":KIND,"path":P,"feature":F,"value":V} */
 static int undo_tunable(const cJSON *e, char *done, size_t len)
 {
-	struct tunable t = { .save_err = 0 };
+	struct runner_tunable t = { .save_err = 0 };
 	const char *key = json_get_str(e, "key", "?");
 	char now[TUNABLE_VALUE_MAX];
 	int ret;
@@ -112,14 +112,15 @@ static int undo_trace(const cJSON *e, char *done, size_t len)
 	return 0;
 }
 
-static const struct state_undo_ops state_undo_table[] = {
+static const struct runner_state_undo_ops state_undo_table[] = {
 	{ "cgroup", true, undo_cgroup },
 	{ "tunable", false, undo_tunable },
 	{ RTRACE_UNDO_KIND, false, undo_trace },
 };
 
 /* The table of undo kinds. */
-static const struct state_undo_ops *runner_state_undo_find(const char *kind)
+static const struct runner_state_undo_ops *
+runner_state_undo_find(const char *kind)
 {
 	size_t i;
 
@@ -219,7 +220,8 @@ static void undo_pass(cJSON *undo, bool kills, struct restore_log *log)
 	for (i = n - 1; i >= 0; i--) {
 		const cJSON *e = cJSON_GetArrayItem(undo, i);
 		const char *kind = json_get_str(e, "kind", "?");
-		const struct state_undo_ops *ops = runner_state_undo_find(kind);
+		const struct runner_state_undo_ops *ops =
+			runner_state_undo_find(kind);
 		char done[512] = "";
 		int ret;
 

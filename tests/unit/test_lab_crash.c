@@ -164,7 +164,7 @@ static void test_junit_valid(void **state)
 {
 	char own[] = "/tmp/rtgate-crash-junit.XXXXXX";
 	char run[] = "/tmp/rtgate-crash-junit.XXXXXX";
-	struct analyze_params ap;
+	struct an_params ap;
 	struct lab_crash c;
 	char *x;
 

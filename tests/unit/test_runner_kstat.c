@@ -34,7 +34,7 @@ static void stats_text(char *buf, size_t len, unsigned long sgrant,
 
 static void test_parse_and_delta(void **state)
 {
-	struct kstat_snap a, b;
+	struct runner_kstat_snap a, b;
 	char text[1024];
 	unsigned int line;
 	cJSON *d;
@@ -72,7 +72,7 @@ static void test_parse_and_delta(void **state)
 
 static void test_parse_bad(void **state)
 {
-	struct kstat_snap s;
+	struct runner_kstat_snap s;
 	unsigned int line;
 
 	(void)state;
@@ -89,7 +89,7 @@ static void test_parse_bad(void **state)
 static void test_read_refuses_other_fs(void **state)
 {
 	char dir[] = "/tmp/rtgate-unit-kstat.XXXXXX", path[128], text[1024];
-	struct kstat_snap s;
+	struct runner_kstat_snap s;
 
 	(void)state;
 	assert_int_equal(runner_kstat_read(NULL, &s), -ENOENT);

@@ -38,17 +38,17 @@ static const char suite_text[] =
 	"value.max = 12\n";
 
 struct fixture {
-	struct suite suite;
-	struct run run;
+	struct runner_suite suite;
+	struct runner_run run;
 };
 
-static void add_rep(struct scen_result *sr, unsigned int rep,
-		    enum rep_status st, const char *reason)
+static void add_rep(struct runner_scen_result *sr, unsigned int rep,
+		    enum runner_rep_status st, const char *reason)
 {
-	struct rep_result *rr = runner_array_push(&sr->reps, &sr->nr_reps,
-						  sizeof(*rr));
+	struct runner_rep_result *rr =
+		runner_array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
 	static char *ct_argv[] = { "cyclictest", "--smp", "-D10", NULL };
-	struct rep_proc *p;
+	struct runner_rep_proc *p;
 
 	assert_non_null(rr);
 	rr->rep = rep;
@@ -71,9 +71,9 @@ static void add_rep(struct scen_result *sr, unsigned int rep,
 static int setup(void **state)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
-	struct suite_error err;
-	struct rep_proc *p;
-	struct run *run;
+	struct runner_suite_error err;
+	struct runner_rep_proc *p;
+	struct runner_run *run;
 	char path[300];
 	FILE *f;
 
@@ -128,10 +128,10 @@ static int setup(void **state)
 	cJSON_AddStringToObject(run->scens[1].tunables,
 				"kernel.sched_rr_timeslice_ms", "10");
 	run->order = calloc(4, sizeof(*run->order));
-	run->order[0] = (struct run_step){ 0, 1 };
-	run->order[1] = (struct run_step){ 1, 1 };
-	run->order[2] = (struct run_step){ 0, 2 };
-	run->order[3] = (struct run_step){ 1, 2 };
+	run->order[0] = (struct runner_step){ 0, 1 };
+	run->order[1] = (struct runner_step){ 1, 1 };
+	run->order[2] = (struct runner_step){ 0, 2 };
+	run->order[3] = (struct runner_step){ 1, 2 };
 	run->nr_order = 4;
 	*state = fx;
 	return 0;

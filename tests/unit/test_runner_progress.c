@@ -45,7 +45,7 @@ static char *capture(void (*fn)(void *), void *arg)
 
 static void suite_left(void **state)
 {
-	struct progress pg;
+	struct runner_progress pg;
 	char buf[32];
 	double now = 1000;
 
@@ -78,7 +78,7 @@ static void suite_left(void **state)
 
 static void rep_end(void *arg)
 {
-	struct progress *pg = arg;
+	struct runner_progress *pg = arg;
 
 	runner_progress_rep_end(pg, "INVALID", "hackbench-loop: expect "
 				"hackbench-loop.work_done > 0 failed: work_done is 0; "
@@ -88,7 +88,7 @@ static void rep_end(void *arg)
 
 static void rep_end_names_cpus_and_wraps(void **state)
 {
-	struct progress pg;
+	struct runner_progress pg;
 	struct ctline t = { 0 };
 	char *out, *line, *save = NULL;
 	int n = 0;

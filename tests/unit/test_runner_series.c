@@ -142,11 +142,11 @@ static void put(const char *name, const char *text)
 static void test_ct_run(void **state)
 {
 	static char *args[] = { "--smp", "-p95", "-m", "-i", "1000", NULL };
-	struct suite_measure m = {
+	struct runner_suite_measure m = {
 		.tool = SUITE_TOOL_CYCLICTEST, .args = args,
 		.duration_ns = 3000000000ULL, .histogram_us = 100,
 	};
-	struct ct_run c;
+	struct runner_ct_run c;
 	struct ctline t;
 	char why[256], path[256], line[64], *log;
 	const cJSON *th, *mx;
@@ -204,11 +204,11 @@ static void test_ct_run(void **state)
 static void test_ct_run_off(void **state)
 {
 	static char *args[] = { "--smp", "-p95", NULL };
-	struct suite_measure m = {
+	struct runner_suite_measure m = {
 		.tool = SUITE_TOOL_CYCLICTEST, .args = args,
 		.duration_ns = 1000000000ULL, .histogram_us = 100,
 	};
-	struct ct_run c;
+	struct runner_ct_run c;
 	struct ctline t;
 	size_t i;
 

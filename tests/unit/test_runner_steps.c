@@ -19,7 +19,7 @@
 static void test_shuffle(void **state)
 {
 	bool first[N] = { false }, moved = false;
-	struct run_step st[N];
+	struct runner_step st[N];
 	int round, i;
 
 	(void)state;
@@ -28,7 +28,7 @@ static void test_shuffle(void **state)
 		bool seen[N] = { false };
 
 		for (i = 0; i < N; i++)
-			st[i] = (struct run_step){ i, 1 + round };
+			st[i] = (struct runner_step){ i, 1 + round };
 		assert_int_equal(runner_shuffle_steps(st, N), 0);
 		for (i = 0; i < N; i++) {
 			assert_true(st[i].scen < N);

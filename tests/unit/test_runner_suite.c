@@ -104,9 +104,9 @@ static const char complete[] =
 
 static void test_complete(void **state)
 {
-	const struct suite_scenario *load;
-	struct suite_error err;
-	struct suite s;
+	const struct runner_suite_scenario *load;
+	struct runner_suite_error err;
+	struct runner_suite s;
 	char **argv;
 	char msg[128];
 
@@ -186,9 +186,9 @@ static void test_complete(void **state)
 /* The annotated example of suites/README.md must be a valid suite. */
 static void test_readme_example(void **state)
 {
-	struct suite_error err;
+	struct runner_suite_error err;
 	char *text, *start, *end;
-	struct suite s;
+	struct runner_suite s;
 	size_t len;
 	int ret;
 
@@ -218,8 +218,8 @@ static void test_shipped_suites(void **state)
 		"suites/setparam.suite", "suites/hrtick.suite",
 		"suites/stress.suite", "suites/lab-control.suite",
 	};
-	struct suite_error err;
-	struct suite s;
+	struct runner_suite_error err;
+	struct runner_suite s;
 	size_t i;
 
 	(void)state;
@@ -373,9 +373,9 @@ static const struct bad_case bad_cases[] = {
 
 static void test_bad_files(void **state)
 {
-	struct suite_error err;
+	struct runner_suite_error err;
 	char want[512];
-	struct suite s;
+	struct runner_suite s;
 	size_t i;
 
 	(void)state;
@@ -405,8 +405,8 @@ static void test_bad_files(void **state)
 /* A scenario's own tool and gate metric (a suite of two parts). */
 static void test_scenario_tool(void **state)
 {
-	struct suite_error err;
-	struct suite s;
+	struct runner_suite_error err;
+	struct runner_suite s;
 	int ret;
 
 	(void)state;
@@ -434,8 +434,8 @@ static void test_scenario_tool(void **state)
 
 static void test_long_line(void **state)
 {
-	struct suite_error err;
-	struct suite s;
+	struct runner_suite_error err;
+	struct runner_suite s;
 	char *text;
 	size_t n = 6000;
 
@@ -453,8 +453,8 @@ static void test_long_line(void **state)
 
 static void test_missing_file(void **state)
 {
-	struct suite_error err;
-	struct suite s;
+	struct runner_suite_error err;
+	struct runner_suite s;
 
 	(void)state;
 	assert_int_equal(runner_suite_load("/nonexistent/x.suite", &s, &err),

@@ -74,8 +74,9 @@ static void get(const char *rel, char *buf, size_t len)
 /* A debugfs knob, with tmpdir standing in for the debugfs mount. */
 static void test_debugfs_roundtrip(void **state)
 {
-	struct suite_tunable st = { TUNABLE_DEBUGFS, "sched/knob", "7", 1 };
-	struct tunable t;
+	struct runner_suite_tunable st = { TUNABLE_DEBUGFS, "sched/knob", "7",
+					   1 };
+	struct runner_tunable t;
 	char buf[64];
 
 	(void)state;
@@ -94,11 +95,11 @@ static void test_debugfs_roundtrip(void **state)
 
 static void test_feature_state(void **state)
 {
-	struct suite_tunable on = { TUNABLE_SCHED_FEATURE, "HRTICK", "HRTICK",
-				    1 };
-	struct suite_tunable gone = { TUNABLE_SCHED_FEATURE, "NOPE", "NOPE",
-				      1 };
-	struct tunable t;
+	struct runner_suite_tunable on = { TUNABLE_SCHED_FEATURE, "HRTICK",
+					   "HRTICK", 1 };
+	struct runner_suite_tunable gone = { TUNABLE_SCHED_FEATURE, "NOPE",
+					     "NOPE", 1 };
+	struct runner_tunable t;
 	char buf[64];
 
 	(void)state;
@@ -117,9 +118,10 @@ static void test_feature_state(void **state)
 
 static void test_unreadable(void **state)
 {
-	struct suite_tunable st = { TUNABLE_BASE_SLICE, "sched/base_slice_ns",
-				    "3000000", 1 };
-	struct tunable t;
+	struct runner_suite_tunable st = { TUNABLE_BASE_SLICE,
+					   "sched/base_slice_ns", "3000000",
+					   1 };
+	struct runner_tunable t;
 
 	(void)state;
 	/* No debugfs: saving fails, so restoring must not write anything. */
@@ -131,10 +133,10 @@ static void test_unreadable(void **state)
 /* The real sysctl the fault tests use; restored whatever happens. */
 static void test_real_sysctl(void **state)
 {
-	struct suite_tunable st = { TUNABLE_SYSCTL,
+	struct runner_suite_tunable st = { TUNABLE_SYSCTL,
 				    "kernel.sched_rr_timeslice_ms", "10", 1 };
 	char buf[64], want[64];
-	struct tunable t;
+	struct runner_tunable t;
 
 	(void)state;
 	if (geteuid() != 0 || access("/proc/sys/kernel/sched_rr_timeslice_ms",
@@ -171,7 +173,7 @@ static cJSON *undo_for(const char *rel, const char *orig)
  */
 static void test_dead_run_restored(void **state)
 {
-	struct state st;
+	struct runner_state st;
 	char buf[64], path[300], env[PATH_MAX + 16];
 	pid_t run, left;
 	int status;
@@ -223,7 +225,7 @@ static void test_dead_run_restored(void **state)
 
 static void test_unknown_kind_kept(void **state)
 {
-	struct state st;
+	struct runner_state st;
 	char path[300];
 
 	(void)state;
@@ -239,7 +241,7 @@ static void test_unknown_kind_kept(void **state)
 
 static void test_lock_excludes(void **state)
 {
-	struct state a;
+	struct runner_state a;
 	pid_t pid;
 	int status;
 
@@ -247,7 +249,7 @@ static void test_lock_excludes(void **state)
 	assert_int_equal(runner_state_acquire(&a, statedir, 1, "run", "test"), 0);
 	pid = fork();
 	if (!pid) {
-		struct state b;
+		struct runner_state b;
 
 		/* Another process: waits, then gives up with -EBUSY. */
 		_exit(runner_state_acquire(&b, statedir, 0.3, "run", "test") == -EBUSY ? 0 : 1);
@@ -261,7 +263,7 @@ static void test_lock_excludes(void **state)
 static void test_lock_machine_wide(void **state)
 {
 	char other[300];
-	struct state a;
+	struct runner_state a;
 	pid_t pid;
 	int status;
 
@@ -270,7 +272,7 @@ static void test_lock_machine_wide(void **state)
 	assert_int_equal(runner_state_acquire(&a, statedir, 1, "run", "test"), 0);
 	pid = fork();
 	if (!pid) {
-		struct state b;
+		struct runner_state b;
 
 		_exit(runner_state_acquire(&b, other, 0.3, "run", "test") == -EBUSY ?
 		      0 : 1);
@@ -288,7 +290,7 @@ static void test_lock_machine_wide(void **state)
 static void test_previous_holder_restored(void **state)
 {
 	char other[300], buf[64], path[400];
-	struct state st;
+	struct runner_state st;
 	pid_t run;
 	int status;
 
