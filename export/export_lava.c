@@ -407,6 +407,11 @@ int export_lava_job_build(const struct lava_job_params *p, cJSON **out)
 	if (qemu) {
 		t = cJSON_AddObjectToObject(job, "context");
 		cJSON_AddStringToObject(t, "arch", p->arch ? p->arch : "amd64");
+	} else if (p->kernel_args) {
+		/* a board's device type adds them to its kernel command line
+		 * (x86's ipxe, u-boot's bootargs: extra_kernel_args) */
+		t = cJSON_AddObjectToObject(job, "context");
+		cJSON_AddStringToObject(t, "extra_kernel_args", p->kernel_args);
 	}
 	if (p->board)	/* the device's tag of its own name: this board */
 		cJSON_AddItemToObject(job, "tags", cJSON_CreateStringArray(

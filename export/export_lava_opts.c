@@ -30,7 +30,7 @@ static const struct argp_option job_opts[] = {
 	{ "rtgate-args", OPT_RTGATE_ARGS, "ARGS", 0, "extra `rtgate run` "
 	  "arguments", 0 },
 	{ "kernel-args", OPT_KERNEL_ARGS, "A", 0, "qemu: the kernel command "
-	  "line", 0 },
+	  "line; a board: added to it (context extra_kernel_args)", 0 },
 	{ "prompt", OPT_PROMPT, "P", 0, "the image's shell prompt (default "
 	  "\"/ #\")", 0 },
 	{ "arch", OPT_ARCH, "A", 0, "qemu: amd64, arm64, ...", 0 },
