@@ -153,9 +153,9 @@ int export_lava_submit(struct export_lava_client *c,
 		       const struct lava_job_params *p, long *job_id);
 /* Cancels a job that has not finished (GET jobs/ID/cancel/). */
 int export_lava_cancel(struct export_lava_client *c, long job_id);
-/* The job's state now; @with_definition reads its metadata too. */
+/* The job's state now, and its metadata (GET jobs/ID/). */
 int export_lava_job_get(struct export_lava_client *c, long job_id,
-			bool with_definition, struct export_lava_job *job);
+			struct export_lava_job *job);
 /*
  * Polls until every job finished or @budget_s passed (0: no limit); @jobs
  * holds their last state. Returns how many did not finish, or -errno.

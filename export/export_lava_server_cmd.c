@@ -280,7 +280,7 @@ int export_lava_cmd_fetch(int argc, char **argv)
 	}
 	stopsig_catch_terminal();
 	for (i = 0; i < a.n && !ret; i++)
-		ret = export_lava_job_get(&c, a.ids[i], false, &jobs[i]);
+		ret = export_lava_job_get(&c, a.ids[i], &jobs[i]);
 	if (!ret && a.wait)
 		ret = export_lava_wait(&c, jobs, a.n, a.budget_s, a.poll_s);
 	if (ret < 0) {

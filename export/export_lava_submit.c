@@ -94,12 +94,11 @@ int export_lava_submit(struct export_lava_client *c,
 }
 
 int export_lava_job_get(struct export_lava_client *c, long job_id,
-			bool with_definition, struct export_lava_job *job)
+			struct export_lava_job *job)
 {
 	char path[64], *body = NULL;
 	int code, ret;
 
-	(void)with_definition;	/* the job's JSON carries its definition */
 	snprintf(path, sizeof(path), "jobs/%ld/", job_id);
 	code = export_lava_request(c, path, NULL, &body, NULL);
 	if (code < 0)
@@ -135,7 +134,7 @@ int export_lava_wait(struct export_lava_client *c, struct export_lava_job *jobs,
 {
 	time_t start = time(NULL);
 	size_t i, open;
-	char last[16 * 8];
+	char last[sizeof(jobs[0].state)];
 	int ret;
 
 	if (!poll_s)
@@ -146,8 +145,7 @@ int export_lava_wait(struct export_lava_client *c, struct export_lava_job *jobs,
 			if (export_lava_job_done(&jobs[i]))
 				continue;
 			snprintf(last, sizeof(last), "%s", jobs[i].state);
-			ret = export_lava_job_get(c, jobs[i].id, false,
-						  &jobs[i]);
+			ret = export_lava_job_get(c, jobs[i].id, &jobs[i]);
 			if (ret)
 				return ret;
 			if (strcmp(last, jobs[i].state))
