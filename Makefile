@@ -47,6 +47,10 @@ BIN	:= $(if $(filter 1,$(SAN) $(FUZZ)),$(BUILD)/bin,bin)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
 	      $(shell pkg-config --cflags cmocka 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libcurl's header only: rtgate loads libcurl when it talks to a LAVA
+# server (export/export_lava_api.c), so the lab's initramfs, which carries
+# rtgate and its libraries, does not carry libcurl's dozen.
+PKG_CFLAGS += $(shell pkg-config --cflags libcurl 2>/dev/null)
 
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \

@@ -347,6 +347,23 @@ static cJSON *test_action(const struct lava_job_params *p,
 	cJSON_AddItemToArray(steps, cJSON_CreateString(
 		"rtgate lava report --exit-code $rc "
 		"\"$RTGATE_RESULTS_DIR/latest\""));
+	/*
+	 * The results directory itself, for `rtgate lava fetch`: a gzipped
+	 * tar of what the history and the reports read (the JSON files, the
+	 * suite, report.txt and junit.xml; not the text histograms, logs or
+	 * traces) in base64 between two markers in the job's log, the first
+	 * naming the run and the archive's sha256 (export_lava_log.c). The
+	 * kernel's console messages are silenced first, so that none lands
+	 * inside a line of it.
+	 */
+	cJSON_AddItemToArray(steps, cJSON_CreateString(
+		"d=$(readlink -f \"$RTGATE_RESULTS_DIR/latest\"); cd \"$d\" && "
+		"tar -czf /tmp/rtgate-run.tgz $(find . -type f \\( -name "
+		"'*.json' -o -name '*.suite' -o -name report.txt -o -name "
+		"junit.xml \\)) && cd / && { dmesg -n 1 || true; } && "
+		"echo \"" EXPORT_LAVA_BEGIN " ${d##*/} "
+		"$(sha256sum </tmp/rtgate-run.tgz | cut -d' ' -f1)\" && "
+		"base64 /tmp/rtgate-run.tgz && echo " EXPORT_LAVA_END));
 	return t;
 }
 
@@ -390,9 +407,20 @@ int export_lava_job_build(const struct lava_job_params *p, cJSON **out)
 	if (qemu) {
 		t = cJSON_AddObjectToObject(job, "context");
 		cJSON_AddStringToObject(t, "arch", p->arch ? p->arch : "amd64");
+	} else if (p->kernel_args) {
+		/* a board's device type adds them to its kernel command line
+		 * (x86's ipxe, u-boot's bootargs: extra_kernel_args) */
+		t = cJSON_AddObjectToObject(job, "context");
+		cJSON_AddStringToObject(t, "extra_kernel_args", p->kernel_args);
 	}
+	if (p->board)	/* the device's tag of its own name: this board */
+		cJSON_AddItemToObject(job, "tags", cJSON_CreateStringArray(
+					      &p->board, 1));
 	t = cJSON_AddObjectToObject(job, "metadata");
 	cJSON_AddStringToObject(t, "rtgate.suite", p->suite);
+	if (p->board)
+		cJSON_AddStringToObject(t, "rtgate.board", p->board);
+	cJSON_AddStringToObject(t, "rtgate.kernel", p->kernel);
 	acts = cJSON_AddArrayToObject(job, "actions");
 	cJSON_AddItemToArray(acts, wrap("deploy", qemu && !strcmp(method,
 				"qemu") ? deploy_qemu(p) : deploy_tftp(p)));

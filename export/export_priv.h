@@ -56,4 +56,12 @@ static inline const char *json_str(const cJSON *obj, const char *key)
 	return json_get_str(obj, key, NULL);
 }
 
+/* `rtgate lava job`'s options, which `lava submit` takes too. */
+struct argp;
+extern const struct argp export_lava_job_argp;
+
+/* `rtgate lava submit` and `rtgate lava fetch` (export_lava_server_cmd.c). */
+int export_lava_cmd_submit(int argc, char **argv);
+int export_lava_cmd_fetch(int argc, char **argv);
+
 #endif

@@ -25,6 +25,40 @@ struct nightly_suite {
 	char import[PATH_MAX];		/* collect runs from here, not run */
 };
 
+#define NIGHTLY_MAX_BOARDS	16
+#define NIGHTLY_MAX_KERNELS	8
+
+/* A board of a LAVA lab: [board NAME], NAME its device tag. */
+struct nightly_board {
+	char name[128];
+	char device_type[64];		/* "" = [lava] device_type */
+};
+
+/* A kernel the boards boot: [kernel NAME]. */
+struct nightly_kernel {
+	char name[128];
+	char url[512];
+	char ramdisk[512];		/* "" = [lava] ramdisk */
+	char boards[1024];		/* space-separated; "" = every board */
+};
+
+/* [lava]: the suites run on the boards through a LAVA server. */
+struct nightly_lava {
+	char url[512];			/* "" = no LAVA (run here) */
+	char token_file[PATH_MAX];	/* "" = $RTGATE_LAVA_TOKEN(_FILE) */
+	char device_type[64];		/* default qemu */
+	char ramdisk[512];		/* the image with rtgate inside */
+	char kernel_args[512];
+	char prompt[64];
+	unsigned int budget_s;		/* wait at most (default 2 h) */
+	unsigned int poll_s;
+	unsigned int timeout_min;	/* each job's (default 60) */
+	struct nightly_board boards[NIGHTLY_MAX_BOARDS];
+	size_t nr_boards;
+	struct nightly_kernel kernels[NIGHTLY_MAX_KERNELS];
+	size_t nr_kernels;
+};
+
 /* One params struct for the command, filled from the file and options. */
 struct nightly_config {
 	char path[PATH_MAX];		/* the config file ("" = none) */
@@ -40,6 +74,7 @@ struct nightly_config {
 	bool gate_run;			/* the runs' own verdicts count too */
 	struct nightly_suite suites[NIGHTLY_MAX_SUITES];
 	size_t nr_suites;
+	struct nightly_lava lava;	/* docs/nightly.md, "Many boards" */
 };
 
 /* Defaults from the environment, then the file (if any). 0 or -EINVAL. */

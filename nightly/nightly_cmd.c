@@ -60,8 +60,26 @@ static int run_nightly(struct nightly_config *cfg)
 	if (reaped > 0)
 		pr_warn("%d run(s) of an earlier nightly that was killed stay "
 			"marked incomplete", reaped);
+	if (cfg->lava.url[0]) {
+		size_t first = nres;
+
+		pr_info("nightly: the suites on %zu board(s) through %s",
+			cfg->lava.nr_boards, cfg->lava.url);
+		ret = nightly_lava_run(&c, res, &nres,
+				       sizeof(res) / sizeof(res[0]));
+		if (ret)
+			code = exitcode_worse(code, ret == -EINVAL ?
+					      EXIT_BAD_INPUT :
+					      EXIT_ENVIRONMENT);
+		for (; first < nres; first++)
+			code = exitcode_worse(code, res[first].exit_code);
+	}
 	for (i = 0; i < cfg->nr_suites && !stopsig_requested(); i++) {
 		size_t first = nres;
+
+		/* With LAVA the boards ran them; imports are still ours. */
+		if (cfg->lava.url[0] && !cfg->suites[i].import[0])
+			continue;
 
 		pr_info("nightly: suite %s (%zu/%zu)", cfg->suites[i].name,
 			i + 1, cfg->nr_suites);
@@ -102,10 +120,12 @@ static int run_nightly(struct nightly_config *cfg)
 
 /* Long-only options from 0x100: a printable key would be a short one. */
 enum { OPT_CONFIG = 'c', OPT_OUT = 'o', OPT_CHECK = 0x100, OPT_DB,
-       OPT_REPORT_URL, OPT_HISTORY, OPT_HISTORY_RUNS, OPT_REFERENCE };
+       OPT_REPORT_URL, OPT_HISTORY, OPT_HISTORY_RUNS, OPT_REFERENCE,
+       OPT_LAVA };
 
 struct nightly_args {
 	const char *file;
+	const char *lava;
 	bool check;
 };
 
@@ -114,6 +134,9 @@ static const struct argp_option nightly_opts[] = {
 	  "(lab/nightly/nightly.conf.example; default: the environment's)", 0 },
 	{ "check", OPT_CHECK, NULL, 0, "print what the nightly would do, and "
 	  "stop", 0 },
+	{ "lava", OPT_LAVA, "URL", 0, "run the suites on the configured "
+	  "[board]s through this LAVA server (else [lava] url =); the token "
+	  "from [lava] token_file or $RTGATE_LAVA_TOKEN(_FILE)", 0 },
 	{ 0 }
 };
 
@@ -127,6 +150,9 @@ static error_t nightly_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CHECK:
 		a->check = true;
+		break;
+	case OPT_LAVA:
+		a->lava = arg;
 		break;
 	case ARGP_KEY_ARG:
 		return cli_error(state, "unexpected argument '%s'", arg);
@@ -157,6 +183,9 @@ int nightly_cmd_nightly(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (nightly_config_load(&cfg, a.file))
+		return EXIT_BAD_INPUT;
+	if (a.lava && snprintf(cfg.lava.url, sizeof(cfg.lava.url), "%s",
+			       a.lava) >= (int)sizeof(cfg.lava.url))
 		return EXIT_BAD_INPUT;
 	if (a.check)
 		return nightly_config_print(&cfg, stdout);

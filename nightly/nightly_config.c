@@ -121,6 +121,123 @@ static int suite_key(struct cfg_parse *cp, const char *suite,
 	return 0;
 }
 
+static int set_duration(struct cfg_parse *cp, const char *key,
+			const char *value, unsigned int *out)
+{
+	char unit[8] = "";
+	unsigned long v;
+	int n = sscanf(value, "%lu%7s", &v, unit);
+
+	if (n >= 1 && (!unit[0] || !strcmp(unit, "s") || !strcmp(unit, "m") ||
+		       !strcmp(unit, "h")) && v > 0 && v < 1000000) {
+		*out = v * (unit[0] == 'h' ? 3600 : unit[0] == 'm' ? 60 : 1);
+		return 1;
+	}
+	snprintf(cp->err, sizeof(cp->err), "%s = '%s': a duration (90s, 30m, "
+		 "2h)", key, value);
+	return 0;
+}
+
+static int lava_key(struct cfg_parse *cp, const char *name, const char *value)
+{
+	struct nightly_lava *l = &cp->cfg->lava;
+	uint64_t v;
+
+	if (!strcmp(name, "url"))
+		return set_str(l->url, sizeof(l->url), value);
+	if (!strcmp(name, "token_file"))
+		return set_str(l->token_file, sizeof(l->token_file), value);
+	if (!strcmp(name, "device_type"))
+		return set_str(l->device_type, sizeof(l->device_type), value);
+	if (!strcmp(name, "ramdisk"))
+		return set_str(l->ramdisk, sizeof(l->ramdisk), value);
+	if (!strcmp(name, "kernel_args"))
+		return set_str(l->kernel_args, sizeof(l->kernel_args), value);
+	if (!strcmp(name, "prompt"))
+		return set_str(l->prompt, sizeof(l->prompt), value);
+	if (!strcmp(name, "budget"))
+		return set_duration(cp, name, value, &l->budget_s);
+	if (!strcmp(name, "poll"))
+		return set_duration(cp, name, value, &l->poll_s);
+	if (!strcmp(name, "timeout")) {
+		if (parse_u64_range(value, 30, 10080, &v)) {
+			snprintf(cp->err, sizeof(cp->err), "timeout = '%s': "
+				 "a job's minutes, 30..10080", value);
+			return 0;
+		}
+		l->timeout_min = v;
+		return 1;
+	}
+	if (!strcmp(name, "token")) {
+		snprintf(cp->err, sizeof(cp->err), "[lava] token: the token "
+			 "goes in a file (token_file =) or $RTGATE_LAVA_TOKEN, "
+			 "never in the configuration");
+		return 0;
+	}
+	snprintf(cp->err, sizeof(cp->err), "unknown key '%s' in [lava]", name);
+	return 0;
+}
+
+static int board_key(struct cfg_parse *cp, const char *board,
+		     const char *name, const char *value)
+{
+	struct nightly_lava *l = &cp->cfg->lava;
+	struct nightly_board *b = NULL;
+	size_t i;
+
+	for (i = 0; i < l->nr_boards; i++)
+		if (!strcmp(l->boards[i].name, board))
+			b = &l->boards[i];
+	if (!b && l->nr_boards == NIGHTLY_MAX_BOARDS) {
+		snprintf(cp->err, sizeof(cp->err), "more than %d boards",
+			 NIGHTLY_MAX_BOARDS);
+		return 0;
+	}
+	if (!b) {
+		b = &l->boards[l->nr_boards++];
+		set_str(b->name, sizeof(b->name), board);
+	}
+	if (!name)		/* the section alone */
+		return 1;
+	if (!strcmp(name, "device_type"))
+		return set_str(b->device_type, sizeof(b->device_type), value);
+	snprintf(cp->err, sizeof(cp->err), "unknown key '%s' in [board %s]",
+		 name, board);
+	return 0;
+}
+
+static int kernel_key(struct cfg_parse *cp, const char *kernel,
+		      const char *name, const char *value)
+{
+	struct nightly_lava *l = &cp->cfg->lava;
+	struct nightly_kernel *k = NULL;
+	size_t i;
+
+	for (i = 0; i < l->nr_kernels; i++)
+		if (!strcmp(l->kernels[i].name, kernel))
+			k = &l->kernels[i];
+	if (!k && l->nr_kernels == NIGHTLY_MAX_KERNELS) {
+		snprintf(cp->err, sizeof(cp->err), "more than %d kernels",
+			 NIGHTLY_MAX_KERNELS);
+		return 0;
+	}
+	if (!k) {
+		k = &l->kernels[l->nr_kernels++];
+		set_str(k->name, sizeof(k->name), kernel);
+	}
+	if (!name)
+		return 1;
+	if (!strcmp(name, "url"))
+		return set_str(k->url, sizeof(k->url), value);
+	if (!strcmp(name, "ramdisk"))
+		return set_str(k->ramdisk, sizeof(k->ramdisk), value);
+	if (!strcmp(name, "boards"))
+		return set_str(k->boards, sizeof(k->boards), value);
+	snprintf(cp->err, sizeof(cp->err), "unknown key '%s' in [kernel %s]",
+		 name, kernel);
+	return 0;
+}
+
 static int handler(void *user, const char *section, const char *name,
 		   const char *value)
 {
@@ -132,8 +249,15 @@ static int handler(void *user, const char *section, const char *name,
 		return nightly_key(cp, name, value);
 	if (!strncmp(section, "suite ", 6))
 		return suite_key(cp, section + 6, name, value);
+	if (!strcmp(section, "lava"))
+		return lava_key(cp, name, value);
+	if (!strncmp(section, "board ", 6))
+		return board_key(cp, section + 6, name, value);
+	if (!strncmp(section, "kernel ", 7))
+		return kernel_key(cp, section + 7, name, value);
 	snprintf(cp->err, sizeof(cp->err), "unknown section [%s] (expected "
-		 "[nightly] or [suite NAME])", section);
+		 "[nightly], [suite NAME], [lava], [board NAME] or "
+		 "[kernel NAME])", section);
 	return 0;
 }
 
@@ -181,6 +305,17 @@ int nightly_config_load(struct nightly_config *cfg, const char *file)
 		snprintf(cfg->lock, sizeof(cfg->lock), "%.4000s/nightly.lock",
 			 state);
 	}
+	if (!cfg->lava.device_type[0])
+		set_str(cfg->lava.device_type, sizeof(cfg->lava.device_type),
+			"qemu");
+	if (!cfg->lava.prompt[0])
+		set_str(cfg->lava.prompt, sizeof(cfg->lava.prompt), "/ #");
+	if (!cfg->lava.budget_s)
+		cfg->lava.budget_s = 2 * 3600;
+	if (!cfg->lava.poll_s)
+		cfg->lava.poll_s = 10;
+	if (!cfg->lava.timeout_min)
+		cfg->lava.timeout_min = 60;
 	if (!cfg->nr_suites) {
 		/* No configuration: the quick suite, as ./run.sh does. */
 		snprintf(cfg->suites[0].name, sizeof(cfg->suites[0].name),
@@ -213,5 +348,17 @@ int nightly_config_print(const struct nightly_config *cfg, FILE *f)
 				s->args, s->args[0] ? " " : "",
 				s->file[0] ? s->file : s->name);
 	}
+	if (!cfg->lava.url[0] && !cfg->lava.nr_boards)
+		return 0;
+	fprintf(f, "  lava      %s (%s; wait at most %u min)\n",
+		cfg->lava.url[0] ? cfg->lava.url : "(no url: the suites run "
+		"here unless --lava URL)", cfg->lava.device_type,
+		cfg->lava.budget_s / 60);
+	for (i = 0; i < cfg->lava.nr_boards; i++)
+		fprintf(f, "  board %s\n", cfg->lava.boards[i].name);
+	for (i = 0; i < cfg->lava.nr_kernels; i++)
+		fprintf(f, "  kernel %-11s %s%s%s\n", cfg->lava.kernels[i].name,
+			cfg->lava.kernels[i].url, cfg->lava.kernels[i].boards[0]
+			? " on " : "", cfg->lava.kernels[i].boards);
 	return 0;
 }

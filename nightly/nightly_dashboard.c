@@ -34,6 +34,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "nightly/nightly.h"
+#include "nightly/nightly_priv.h"
 #include "parse.h"
 
 /* The plot's geometry: pixels and margins (fractions of the screen). */
@@ -382,6 +383,13 @@ static int run_gnuplot(const char *script, const char *log)
 	int status;
 	pid_t pid;
 
+	/*
+	 * The child's freopen() flushes what it inherited: unflushed, the
+	 * nightly's summary (stdout to a file: cron, a test) came out once
+	 * more per plot.
+	 */
+	fflush(stdout);
+	fflush(stderr);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -630,7 +638,8 @@ static const char style[] =
 	"table{border-collapse:collapse;margin-top:1em;font-size:.9em}"
 	"td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
 	"tr.regression td{background:#fde0e0}"
-	"tr.scaled td{color:#a05a00}";
+	"tr.scaled td{color:#a05a00}"
+	"table.boards td.incomplete,table.boards td.aborted{background:#fde0e0}";
 
 /* Counts the plots the browser actually rendered (checked by the tests). */
 static const char script[] =
@@ -694,6 +703,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 		nk, dp->history ? dp->history : 7, now);
 	html_esc(f, dp->database);
 	fputs(".</p>\n", f);
+	ret = nightly_boards_html(&h, f);
 	for (i = 0; !ret && i < nk; i++) {
 		memset(&p, 0, sizeof(p));
 		p.key = &keys[i];

@@ -32,9 +32,18 @@ struct nightly_ctx {
 
 int nightly_suite_run(struct nightly_ctx *c, const struct nightly_suite *s,
 		      struct nightly_result *res, size_t *nres, size_t max);
+/*
+ * The suites on the LAVA boards (nightly_lava.c): submit, wait within the
+ * budget, fetch, store and judge. Appends one result per job.
+ */
+int nightly_lava_run(struct nightly_ctx *c, struct nightly_result *res,
+		     size_t *nres, size_t max);
 /* Imports a results directory (replacing placeholder @token) and judges it. */
 int nightly_store(struct nightly_ctx *c, const char *run_dir,
 		  const char *token, struct nightly_result *r);
+
+/* The dashboard's table of hosts side by side (nightly_boards.c). */
+int nightly_boards_html(struct history *h, FILE *f);
 
 int nightly_summary_write(const struct nightly_ctx *c,
 			  const struct nightly_result *res, size_t n,

@@ -53,9 +53,9 @@ static const struct rtgate_command commands[] = {
 	  "the SQLite history of every run", history_cmd_history },
 	{ "export", "kcidb RUN_DIR", "a run as KernelCI KCIDB v5 JSON",
 	  export_cmd_export },
-	{ "lava", "job|report ...", "LAVA job definitions, test cases",
-	  export_cmd_lava },
-	{ "nightly", "[--config FILE]",
+	{ "lava", "job|report|submit|fetch ...", "LAVA job definitions, test "
+	  "cases; jobs to a server and their runs back", export_cmd_lava },
+	{ "nightly", "[--config FILE] [--lava URL]",
 	  "run, store, judge against history, summarize", nightly_cmd_nightly },
 	{ "dashboard", "[--db FILE] [--out DIR]",
 	  "static HTML trends from the history", nightly_cmd_dashboard },

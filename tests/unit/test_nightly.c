@@ -176,6 +176,50 @@ static void test_errors(void **state)
 			 -EINVAL);
 }
 
+/* [lava], [board] and [kernel]: the night on a LAVA lab's boards. */
+static void test_lava(void **state)
+{
+	static const char *const bad[] = {
+		"[lava]\ntoken = s3cr3t\n",		/* never in a file */
+		"[lava]\nbudget = soon\n",
+		"[lava]\ntimeout = 5\n",		/* < 30 min */
+		"[lava]\nurls = http://x/\n",
+		"[board b1]\ntag = b1\n",
+		"[kernel k]\nfile = /boot/vmlinuz\n",
+	};
+	struct fx *f = *state;
+	struct nightly_config c;
+	size_t i;
+
+	write_conf(f,
+		   "[lava]\nurl = http://127.0.0.1:18080/\n"
+		   "token_file = /etc/rtgate/lava-token\nbudget = 90m\n"
+		   "poll = 5s\nprompt = rtgate# \nramdisk = http://a/r.gz\n"
+		   "[board b1]\ndevice_type = qemu\n"
+		   "[board b2]\ndevice_type = x86\n"
+		   "[kernel rt]\nurl = http://a/vmlinuz-rt\n"
+		   "[kernel bad]\nurl = http://a/broken\nboards = b2\n"
+		   "[suite smoke]\nfile = /opt/rtgate/suites/smoke.suite\n");
+	assert_int_equal(nightly_config_load(&c, f->conf), 0);
+	assert_string_equal(c.lava.url, "http://127.0.0.1:18080/");
+	assert_string_equal(c.lava.token_file, "/etc/rtgate/lava-token");
+	assert_int_equal(c.lava.budget_s, 90 * 60);
+	assert_int_equal(c.lava.poll_s, 5);
+	assert_int_equal(c.lava.timeout_min, 60);	/* the default */
+	assert_string_equal(c.lava.device_type, "qemu");
+	assert_string_equal(c.lava.prompt, "rtgate#");	/* inih trims */
+	assert_int_equal(c.lava.nr_boards, 2);
+	assert_string_equal(c.lava.boards[1].name, "b2");
+	assert_string_equal(c.lava.boards[1].device_type, "x86");
+	assert_int_equal(c.lava.nr_kernels, 2);
+	assert_string_equal(c.lava.kernels[1].boards, "b2");
+	assert_int_equal(c.nr_suites, 1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_conf(f, bad[i]);
+		assert_int_equal(nightly_config_load(&c, f->conf), -EINVAL);
+	}
+}
+
 /* A second nightly finds the lock held; once released it is free again. */
 static void test_lock(void **state)
 {
@@ -200,6 +244,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lava, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 	};
 
