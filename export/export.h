@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-struct kcidb_params {
+struct export_kcidb_params {
 	const char *run_dir;
 	const char *db;			/* history database; NULL: none */
 	const char *origin;		/* KCIDB origin, [a-z0-9_]+ */
@@ -26,10 +26,10 @@ struct kcidb_params {
 };
 
 /* Builds the KCIDB v5 document of a run; *out is the caller's to free. */
-int export_kcidb_build(const struct kcidb_params *p, cJSON **out);
+int export_kcidb_build(const struct export_kcidb_params *p, cJSON **out);
 
 /* One lava-test-case of a run: name, result, measurement. */
-struct lava_case {
+struct export_lava_case {
 	char name[128];			/* [A-Za-z0-9_.-]+ */
 	const char *result;		/* pass | fail | skip | unknown */
 	double measurement;		/* NAN: none */
@@ -41,11 +41,12 @@ struct lava_case {
  * @exit_code >= 0 is `rtgate run`'s own, one more case.
  */
 int export_lava_cases(const char *run_dir, int exit_code,
-		      int (*fn)(const struct lava_case *c, void *arg), void *arg);
+		      int (*fn)(const struct export_lava_case *c, void *arg),
+		      void *arg);
 
 #define EXPORT_LAVA_MAX_LIST	16
 
-struct lava_job_params {
+struct export_lava_job_params {
 	const char *job_name;
 	const char *device_type;	/* qemu, or a board's device type */
 	const char *kernel;		/* URLs */
@@ -71,7 +72,7 @@ struct lava_job_params {
 	const char *output;		/* NULL: stdout */
 };
 
-int export_lava_job_build(const struct lava_job_params *p, cJSON **out);
+int export_lava_job_build(const struct export_lava_job_params *p, cJSON **out);
 
 /*
  * The markers around a job's results directory in its log: the job's
@@ -150,7 +151,7 @@ int export_lava_log_reason(const char *log, char *buf, size_t len);
 
 /* What `rtgate lava submit` and the nightly submit: one job. */
 int export_lava_submit(struct export_lava_client *c,
-		       const struct lava_job_params *p, long *job_id);
+		       const struct export_lava_job_params *p, long *job_id);
 /* Cancels a job that has not finished (GET jobs/ID/cancel/). */
 int export_lava_cancel(struct export_lava_client *c, long job_id);
 /* The job's state now, and its metadata (GET jobs/ID/). */

@@ -59,7 +59,7 @@ static const struct argp_option kcidb_opts[] = {
 
 static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 {
-	struct kcidb_params *p = state->input;
+	struct export_kcidb_params *p = state->input;
 
 	switch (key) {
 	case OPT_ORIGIN: p->origin = arg; break;
@@ -105,7 +105,7 @@ static const struct argp kcidb_argp = {
 
 static int export_kcidb(int argc, char **argv)
 {
-	struct kcidb_params p = { .origin = "rtgate" };
+	struct export_kcidb_params p = { .origin = "rtgate" };
 	cJSON *doc;
 	int ret;
 

@@ -72,7 +72,7 @@ static double seconds_between(const char *a, const char *b)
 }
 
 struct kcidb_ctx {
-	const struct kcidb_params *p;
+	const struct export_kcidb_params *p;
 	struct history *h;
 	struct history_run run;
 	cJSON *manifest;
@@ -394,7 +394,7 @@ static void set_gate(struct kcidb_ctx *c, cJSON *gate)
 	cJSON_AddNumberToObject(misc, "exit_code", o->exit_code);
 }
 
-int export_kcidb_build(const struct kcidb_params *p, cJSON **out)
+int export_kcidb_build(const struct export_kcidb_params *p, cJSON **out)
 {
 	struct kcidb_ctx c = { .p = p };
 	struct history h;

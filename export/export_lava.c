@@ -42,7 +42,7 @@ struct lava_ctx {
 	const struct history_run *run;
 	char prefix[160];		/* rtgate.SUITE */
 	struct outcome_tally tally;
-	int (*fn)(const struct lava_case *c, void *arg);
+	int (*fn)(const struct export_lava_case *c, void *arg);
 	void *arg;
 };
 
@@ -53,8 +53,9 @@ static int emit(struct lava_ctx *x, const char *result, double measurement,
 static int emit(struct lava_ctx *x, const char *result, double measurement,
 		const char *units, const char *fmt, ...)
 {
-	struct lava_case c = { .result = result, .measurement = measurement,
-			       .units = units };
+	struct export_lava_case c = { .result = result,
+				      .measurement = measurement,
+				      .units = units };
 	size_t n;
 	va_list ap;
 
@@ -142,7 +143,8 @@ static int scenario_cases(struct lava_ctx *x, const struct history_scenario *s,
 }
 
 int export_lava_cases(const char *run_dir, int exit_code,
-		      int (*fn)(const struct lava_case *c, void *arg), void *arg)
+		      int (*fn)(const struct export_lava_case *c, void *arg),
+		      void *arg)
 {
 	struct history_verdict_row *v = NULL;
 	struct history_scenario *sc = NULL;
@@ -233,7 +235,7 @@ static const char *compression_of(const char *url)
  * LAVA overlay (the test shell) is appended to the initramfs, so the guest
  * needs no disk and no network.
  */
-static cJSON *deploy_qemu(const struct lava_job_params *p)
+static cJSON *deploy_qemu(const struct export_lava_job_params *p)
 {
 	cJSON *d = cJSON_CreateObject(), *img, *k, *ov;
 	char arg[1024];
@@ -267,7 +269,7 @@ static cJSON *deploy_qemu(const struct lava_job_params *p)
 }
 
 /* A board: kernel, dtb, modules and ramdisk over TFTP, the overlay in it. */
-static cJSON *deploy_tftp(const struct lava_job_params *p)
+static cJSON *deploy_tftp(const struct export_lava_job_params *p)
 {
 	cJSON *d = cJSON_CreateObject(), *o;
 
@@ -287,7 +289,8 @@ static cJSON *deploy_tftp(const struct lava_job_params *p)
 	return d;
 }
 
-static cJSON *boot_action(const struct lava_job_params *p, const char *method)
+static cJSON *boot_action(const struct export_lava_job_params *p,
+			  const char *method)
 {
 	cJSON *b = cJSON_CreateObject();
 
@@ -307,7 +310,7 @@ static cJSON *boot_action(const struct lava_job_params *p, const char *method)
  * The test: run the suite, then turn its results into test cases. rtgate
  * run's exit code is itself a case, and never stops the report.
  */
-static cJSON *test_action(const struct lava_job_params *p,
+static cJSON *test_action(const struct export_lava_job_params *p,
 			  unsigned int minutes)
 {
 	cJSON *t = cJSON_CreateObject(), *defs, *def, *repo, *md, *steps;
@@ -375,7 +378,7 @@ static cJSON *wrap(const char *key, cJSON *action)
 	return o;
 }
 
-int export_lava_job_build(const struct lava_job_params *p, cJSON **out)
+int export_lava_job_build(const struct export_lava_job_params *p, cJSON **out)
 {
 	const char *method = p->boot_method;
 	unsigned int total = p->timeout_min ? p->timeout_min : 60;

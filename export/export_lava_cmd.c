@@ -24,7 +24,7 @@ enum { OPT_EXIT_CODE = 0x100, OPT_PRINT };
 
 static int lava_job(int argc, char **argv)
 {
-	struct lava_job_params p = { .prompt = "/ #", .priority = 50 };
+	struct export_lava_job_params p = { .prompt = "/ #", .priority = 50 };
 	char name[256];
 	cJSON *job;
 	FILE *f;
@@ -69,7 +69,7 @@ struct report_ctx {
 };
 
 /* Runs lava-test-case (LAVA puts it on PATH inside a test shell). */
-static int report_case(const struct lava_case *c, void *arg)
+static int report_case(const struct export_lava_case *c, void *arg)
 {
 	struct report_ctx *ctx = arg;
 	char meas[64];

@@ -48,7 +48,7 @@ static const struct argp_option job_opts[] = {
 
 static error_t job_parse(int key, char *arg, struct argp_state *state)
 {
-	struct lava_job_params *p = state->input;
+	struct export_lava_job_params *p = state->input;
 	uint64_t v;
 
 	switch (key) {

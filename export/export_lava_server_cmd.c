@@ -28,7 +28,7 @@ enum { OPT_URL = 0x200, OPT_TOKEN_FILE, OPT_BOARD, OPT_WAIT, OPT_BUDGET,
        OPT_RESULTS, OPT_DB, OPT_NO_IMPORT, OPT_POLL };
 
 struct submit_args {
-	struct lava_job_params job;	/* the child parser's input */
+	struct export_lava_job_params job;	/* the child parser's input */
 	const char *url;
 	const char *token_file;
 	const char *boards[MAX_BOARDS];
@@ -113,7 +113,7 @@ int export_lava_cmd_submit(int argc, char **argv)
 	for (b = 0; b < nb && code == EXIT_PASS; b++) {
 		for (k = 0; k < a.job.nr_kernels && code == EXIT_PASS; k++) {
 			for (s = 0; s < a.job.nr_suites; s++) {
-				struct lava_job_params p = a.job;
+				struct export_lava_job_params p = a.job;
 				long id = 0;
 
 				p.board = a.nr_boards ? a.boards[b] : NULL;

@@ -16,7 +16,7 @@
 #include "stopsig.h"
 
 /* The job definition as YAML text (what a lab would keep in a file). */
-static int job_yaml(const struct lava_job_params *p, char **text)
+static int job_yaml(const struct export_lava_job_params *p, char **text)
 {
 	cJSON *job;
 	size_t len;
@@ -51,7 +51,7 @@ static void server_message(const char *body, char *buf, size_t len)
 }
 
 int export_lava_submit(struct export_lava_client *c,
-		       const struct lava_job_params *p, long *job_id)
+		       const struct export_lava_job_params *p, long *job_id)
 {
 	char *def = NULL, *json = NULL, *body = NULL, msg[512];
 	const cJSON *ids;

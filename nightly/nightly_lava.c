@@ -76,7 +76,7 @@ static int submit_one(struct nightly_ctx *c, struct export_lava_client *cl,
 {
 	const struct nightly_lava *l = &c->cfg->lava;
 	char suite[PATH_MAX], name[512], why[256];
-	struct lava_job_params p = {
+	struct export_lava_job_params p = {
 		.device_type = j->board->device_type[0] ?
 			       j->board->device_type : l->device_type,
 		.kernel = j->kernel->url,

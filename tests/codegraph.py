@@ -12,8 +12,7 @@ The rules of docs/design.md: another folder includes only a folder's public
 header, the one named after it (analyze/analyze.h; every common/ header is a
 module's public header; workloads/common/ serves every workload), and a type
 a header declares (struct, union, enum tag, typedef) carries its folder's
-prefix like its functions. KNOWN_BREAKS lists what the tree broke when the
-rules were first checked; issue 25's split empties it, and nothing may join.
+prefix like its functions.
 
 Every .c and .h file is a node. A file depends on a header it includes,
 and a .c file on the .c file whose object defines a symbol its own object
@@ -272,20 +271,6 @@ def folder_of_object(top, obj):
     return _obj_folder.get(obj)
 
 
-# What the tree broke when headers/types were first checked (issue 25),
-# from TOP/tests/codegraph-known.txt; each entry leaves with the split, and
-# a new break fails at once.
-KNOWN_BREAKS = set()
-
-
-def load_known(top):
-    path = os.path.join(top, "tests", "codegraph-known.txt")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            KNOWN_BREAKS.update(l.strip() for l in fh
-                                if l.strip() and not l.startswith("#"))
-
-
 def top_folder(path):
     return path.split(os.sep)[0]
 
@@ -303,17 +288,11 @@ def is_public(header, includer):
 
 
 def report(kind, found):
-    """Prints new breaks and known ones gone; returns the exit status."""
-    new = sorted(f for f in found if f not in KNOWN_BREAKS)
-    mine = {k for k in KNOWN_BREAKS if k.startswith(kind + " ")}
-    fixed = sorted(mine - set(found))
-    for f in new:
+    """Prints each break; returns the exit status."""
+    for f in sorted(found):
         print(f)
-    for f in fixed:
-        print("fixed, remove from tests/codegraph-known.txt: " + f)
-    print("%d %s breaks, %d known (issue 25), %d new"
-          % (len(found), kind, len(set(found) & mine), len(new)))
-    return 1 if new or fixed else 0
+    print("%d %s breaks" % (len(found), kind))
+    return 1 if found else 0
 
 
 def cmd_headers(top, objdir):
@@ -382,7 +361,6 @@ def main(argv):
         else:
             top = args[1]
         args = args[2:]
-    load_known(top)
     cmds = {"cycles": cmd_cycles, "symbols": cmd_symbols, "edges": cmd_edges,
             "headers": cmd_headers, "types": cmd_types}
     if len(args) != 1 or args[0] not in cmds:

@@ -100,7 +100,7 @@ struct seen_cases {
 	char first[128];
 };
 
-static int take_case(const struct lava_case *c, void *arg)
+static int take_case(const struct export_lava_case *c, void *arg)
 {
 	struct seen_cases *s = arg;
 	const char *p;
@@ -169,7 +169,7 @@ static const cJSON *find_test(const cJSON *tests, const char *path_end)
  */
 static void test_kcidb(void **state)
 {
-	struct kcidb_params p = {
+	struct export_kcidb_params p = {
 		.run_dir = RUN, .origin = "rtgate_test",
 	};
 	const cJSON *checkouts, *builds, *tests, *t;
