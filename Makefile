@@ -62,7 +62,7 @@ LDLIBS	+= $(PKG_LIBS) -lm -lpthread
 # Components linked into bin/rtgate, one folder each (see docs/design.md).
 RTGATE_DIRS := runner analyze trace kernel lab bisect reproduce history nightly export
 LIB_SRCS := $(wildcard common/*.c) \
-	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c))
+	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB	 := $(BUILD)/librtgate.a
 
@@ -110,13 +110,13 @@ $(BUILD)/tests/test_workloads_stress_yaml: $(BUILD)/workloads/stress/stress_yaml
 
 $(BUILD)/tests/%: tests/unit/%.c $(WL_COMMON_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS) -lcmocka
 
 tests: $(TEST_BINS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS)
 
 bench: $(BENCH_BINS)
 

@@ -3,9 +3,9 @@
  * The analyzer's contract: the data it judges, the comparison, the reports.
  *
  * Data flows one way: inputs (cyclictest --json, --histfile text, pasted
- * T: lines, results directories; analyze_input.h) become an_side objects in
+ * T: lines, results directories; input.h) become an_side objects in
  * memory; an_compare() judges a candidate side against a baseline side and
- * fills an an_result; the report writers (analyze_report.h) print it.
+ * fills an an_result; the report writers (report.h) print it.
  * Callers that hold samples elsewhere (the nightly history in SQLite) build
  * an_side objects themselves and call an_compare() directly:
  *
@@ -403,7 +403,7 @@ enum an_metric_kind {
 enum an_metric_kind an_metric_kind(const char *metric);
 
 /*
- * Latency over time (analyze/analyze_series.c, docs/results.md): a
+ * Latency over time (analyze/report/analyze_series.c, docs/results.md): a
  * second of a candidate is a spike when its maximum is beyond the
  * baseline's ceiling -- the largest per-second maximum of any of its
  * repetitions -- by more than the gate's floor (min_increase_us and

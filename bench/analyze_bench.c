@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
+#include "analyze/input/input.h"
 
 #define SPARSE_BUCKETS	400
 

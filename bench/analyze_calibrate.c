@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "analyze/analyze_sim.h"
+#include "analyze/validate/validate.h"
 
 struct shape {
 	const char *name;

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
-#include "analyze/analyze_replay.h"
+#include "analyze/input/input.h"
+#include "analyze/validate/validate.h"
 
 static void pct(const struct an_replay_count *c, char *buf, size_t len)
 {

@@ -3,7 +3,7 @@
  * One outcome everywhere: what a comparison's verdict, or a run's end,
  * is in each CI format -- JUnit, KernelCI's KCIDB, LAVA -- and the exit
  * code it makes. docs/exports.md prints this table; every exporter reads
- * it (analyze/analyze_report_junit.c, export/export_kcidb.c,
+ * it (analyze/report/analyze_report_junit.c, export/export_kcidb.c,
  * export/export_lava.c) and none keeps a mapping of its own.
  *
  *	struct outcome_tally t = { 0 };

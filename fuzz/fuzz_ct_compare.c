@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
+#include "analyze/input/input.h"
 #include "input.h"
 
 static struct an_side *base;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cyclictest --json (analyze_parse.c): any bytes, never a crash. */
-#include "analyze/analyze_input.h"
+#include "analyze/input/input.h"
 #include "input.h"
 
 static int parse(const char *buf, size_t len, struct an_run *run)

@@ -15,7 +15,6 @@
 #include <sqlite3.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze.h"
 #include "fsio.h"
 #include "history.h"
 #include "history_priv.h"

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze.h"
 #include "history.h"
 #include "exitcode.h"
 #include "history_priv.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A guest crash in junit.xml, in the form the analyzer writes it
- * (analyze/analyze_report_junit.c: Ant's JUnit schema, rtgate's strict
+ * (analyze/report/analyze_report_junit.c: Ant's JUnit schema, rtgate's strict
  * one): an error testcase "guest crash: SCENARIO rep R".
  *
  * When the reports were rendered before the crash was found, the testcase

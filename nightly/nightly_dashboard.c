@@ -28,7 +28,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze.h"
 #include "fsio.h"
 #include "history/history.h"
 #include "jsonio.h"

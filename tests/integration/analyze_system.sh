@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The system facts in every report's header (analyze/analyze_report_facts.c):
+# The system facts in every report's header (analyze/report/analyze_report_facts.c):
 # a manifest with a planted "system" object (docs/results.md) shows each
 # fact in report.txt, .md, .html, .json and junit.xml in the words of the
 # header; facts the kernel had no interface for say "absent"; and the

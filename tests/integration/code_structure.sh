@@ -83,6 +83,15 @@ python3 "$CG" --top "$F" headers >"$T/f-headers.out" 2>&1
 is "$?" 1 "a planted include of analyze's private header fails (exit 1)"
 check "... naming both files" -- grep -qx \
 	'headers runner/runner_a.c includes analyze/analyze_priv.h' "$T/f-headers.out"
+# A part of a folder is a folder: report/ may not take judge/'s private.
+mkdir -p "$F/analyze/judge" "$F/analyze/report"
+printf 'struct an_line_test { int n; };\n' >"$F/analyze/judge/judge_priv.h"
+printf '#include "analyze/judge/judge_priv.h"\nint an_x(void);\n' \
+	>"$F/analyze/report/analyze_x.c"
+python3 "$CG" --top "$F" headers >"$T/f-headers.out" 2>&1
+check "... and one part's private header taken by another part" -- grep -qx \
+	'headers analyze/report/analyze_x.c includes analyze/judge/judge_priv.h' \
+	"$T/f-headers.out"
 python3 "$CG" --top "$F" types >"$T/f-types.out" 2>&1
 is "$?" 1 "planted unprefixed types fail (exit 1)"
 check "... the struct and the typedef, by name" -- bash -c \

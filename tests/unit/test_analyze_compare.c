@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
+#include "analyze/input/input.h"
 
 #define SEED "tests/fixtures/analyze/seed/"
 

@@ -13,8 +13,7 @@
 #include <cmocka.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
+#include "analyze/input/input.h"
 #include "ctline.h"
 
 #define FIX "tests/fixtures/analyze/"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for analyze/analyze_plot.h: a histogram plot's x axis
+ * Unit tests for analyze/report/report.h: a histogram plot's x axis
  * reaches both measured maxima, also when they lie far beyond the
  * histogram's limit (the markers were drawn outside the frame).
  */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "analyze/analyze_plot.h"
+#include "analyze/report/report.h"
 
 /* A CPU whose samples sit at 20..29 us, with its max elsewhere. */
 static void cpu(struct an_cpu *c, struct an_bucket *b, long max,

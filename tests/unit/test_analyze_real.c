@@ -39,8 +39,8 @@
 #include <cmocka.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
-#include "analyze/analyze_replay.h"
+#include "analyze/input/input.h"
+#include "analyze/validate/validate.h"
 
 #define REAL	"tests/fixtures/real"
 #define QUIET	"tests/fixtures/quietlab"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/analyze_rtla_aa.h"
+#include "analyze/report/report.h"
 #include "fsio.h"
 
 #define FIX "tests/fixtures/analyze/rtla-aa/"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Latency over time in the analyzer (analyze/analyze_series.c): a
+ * Latency over time in the analyzer (analyze/report/analyze_series.c): a
  * repetition's timeline.json read as the per-second maximum over its
  * CPUs, files that are not one refused without touching the run, the
  * spike threshold (the baseline's worst second plus the gate's floor),
@@ -20,9 +20,8 @@
 
 #include "fsio.h"
 #include "log.h"
-#include "analyze/analyze_input.h"
-#include "analyze/analyze_plot.h"
-#include "analyze/analyze_report.h"
+#include "analyze/input/input.h"
+#include "analyze/report/report.h"
 
 static char path[64];
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_sim.h"
+#include "analyze/validate/validate.h"
 
 static double rate(const struct an_sim_params *p, size_t pairs,
 		   uint64_t seed, bool changes)

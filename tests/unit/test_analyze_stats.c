@@ -17,8 +17,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze.h"
-#include "analyze/analyze_stats.h"
+#include "analyze/stats/stats.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) < (tol))
 

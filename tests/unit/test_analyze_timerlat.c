@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_timerlat.h"
+#include "analyze/input/input.h"
 
 #define FIX "tests/fixtures/analyze/timerlat/"
 

@@ -42,8 +42,8 @@
 #include <gsl/gsl_cdf.h>
 
 #include "analyze/analyze.h"
-#include "analyze/analyze_input.h"
-#include "analyze/analyze_replay.h"
+#include "analyze/input/input.h"
+#include "analyze/validate/validate.h"
 
 #define VALID	"tests/fixtures/validation"
 #define OVERLOAD	"tests/fixtures/overload"

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Results directories (docs/results.md): the manifest says which
+ * repetitions of a scenario are valid, where their files are, in which
+ * order they ran, the suite's gate and the published reference numbers.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/input/input.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+#include "parse.h"
+#include "rtpaths.h"
+
+int an_results_open(const char *dir, struct an_results *res)
+{
+	struct json_error err;
+	char path[PATH_MAX];
+	const char *schema;
+
+	memset(res, 0, sizeof(*res));
+	an_sfmt(res->dir, sizeof(res->dir), "%s", dir);
+	an_sfmt(path, sizeof(path), "%s/manifest.json", dir);
+	if (json_read_file(path, &res->manifest, &err)) {
+		pr_err("%s", err.msg);
+		return -EINVAL;
+	}
+	schema = json_get_str(res->manifest, "schema", "");
+	if (strcmp(schema, "rtgate-manifest/1")) {
+		pr_err("%s: schema \"%s\" is not rtgate-manifest/1", path,
+		       schema);
+		goto bad;
+	}
+	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(res->manifest,
+							    "scenarios"))) {
+		pr_err("%s: no \"scenarios\" array", path);
+		goto bad;
+	}
+	res->status = json_get_str(res->manifest, "status", "incomplete");
+	return 0;
+bad:
+	cJSON_Delete(res->manifest);
+	res->manifest = NULL;
+	return -EINVAL;
+}
+
+void an_results_close(struct an_results *res)
+{
+	cJSON_Delete(res->manifest);
+	res->manifest = NULL;
+}
+
+/* "budgets": { "max_us": 100, "p99_us": 30 } */
+static void budgets_from(const cJSON *b, struct an_gate *gate)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, b) {
+		size_t n = strlen(v->string);
+		struct an_budget *bu;
+
+		if (!cJSON_IsNumber(v) || n < 4 || gate->nbudgets ==
+		    AN_MAX_BUDGETS || strcmp(v->string + n - 3, "_us"))
+			continue;
+		bu = &gate->budgets[gate->nbudgets++];
+		an_sfmt(bu->metric, sizeof(bu->metric), "%.*s", (int)(n - 3),
+			v->string);
+		bu->us = v->valuedouble;
+	}
+}
+
+void an_results_gate(const struct an_results *res, struct an_gate *gate)
+{
+	const cJSON *suite, *g;
+
+	an_gate_default(gate);
+	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	g = cJSON_GetObjectItemCaseSensitive(suite, "gate");
+	if (!cJSON_IsObject(g))
+		return;
+	an_sfmt(gate->metric, sizeof(gate->metric), "%s",
+		 json_get_str(g, "metric", "max"));
+	gate->alpha = json_get_num(g, "alpha", gate->alpha);
+	gate->min_increase_us = json_get_num(g, "min_increase_us",
+					     gate->min_increase_us);
+	gate->min_increase_pct = json_get_num(g, "min_increase_pct",
+					      gate->min_increase_pct);
+	budgets_from(cJSON_GetObjectItemCaseSensitive(g, "budgets"), gate);
+}
+
+int an_results_profile(const struct an_results *res, struct an_profile *pr)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(res->manifest,
+							  "noise_profile");
+	char what[PATH_MAX + 32];
+
+	if (!o)
+		return 1;
+	an_sfmt(what, sizeof(what), "%s/manifest.json: noise_profile",
+		res->dir);
+	return an_profile_from_json(what, o, pr);
+}
+
+/*
+ * --until-decided (docs/statistics.md): the share of alpha a comparison
+ * was judged at when its candidate stopped, from the manifest's
+ * "sequential" record; alpha itself when the run had none.
+ */
+int an_results_stop(const struct an_results *res, const char *candidate,
+		    size_t *nbase, size_t *ncand)
+{
+	const cJSON *seq, *stop;
+
+	seq = cJSON_GetObjectItemCaseSensitive(res->manifest, "sequential");
+	stop = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(seq, "stopped"), candidate);
+	if (!cJSON_IsObject(stop))
+		return 0;
+	*nbase = json_get_num(stop, "baseline_repetitions", 0);
+	*ncand = json_get_num(stop, "candidate_repetitions", 0);
+	return *nbase && *ncand;
+}
+
+double an_results_look_level(const struct an_results *res,
+			     const char *candidate, double alpha)
+{
+	const cJSON *seq, *looks, *stop, *look;
+	int n, at;
+
+	seq = cJSON_GetObjectItemCaseSensitive(res->manifest, "sequential");
+	looks = cJSON_GetObjectItemCaseSensitive(seq, "looks");
+	n = cJSON_GetArraySize(looks);
+	if (!n)
+		return alpha;
+	stop = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(seq, "stopped"), candidate);
+	stop = cJSON_GetObjectItemCaseSensitive(stop, "look");
+	at = cJSON_IsNumber(stop) ? stop->valueint : n - 1;
+	if (at < 0 || at >= n)
+		at = n - 1;
+	look = cJSON_GetArrayItem(looks, at);
+	return json_get_num(look, "level", alpha);
+}
+
+size_t an_results_look_schedule(const struct an_results *res,
+				 const char *candidate, double *t, size_t max)
+{
+	const cJSON *seq, *looks, *stop, *look;
+	int n, at, i;
+
+	seq = cJSON_GetObjectItemCaseSensitive(res->manifest, "sequential");
+	looks = cJSON_GetObjectItemCaseSensitive(seq, "looks");
+	n = cJSON_GetArraySize(looks);
+	stop = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(seq, "stopped"), candidate);
+	stop = cJSON_GetObjectItemCaseSensitive(stop, "look");
+	at = cJSON_IsNumber(stop) ? stop->valueint : n - 1;
+	if (!n || at < 0 || at >= n || (size_t)at + 1 > max)
+		return 0;
+	for (i = 0; i <= at; i++) {
+		look = cJSON_GetArrayItem(looks, i);
+		t[i] = json_get_num(look, "t", NAN);
+		/* An older record without ts: the increments alone. */
+		if (!(t[i] > 0 && t[i] <= 1) || (i && t[i] < t[i - 1]))
+			return 0;
+	}
+	return (size_t)at + 1;
+}
+
+static const cJSON *find_scenario(const struct an_results *res,
+				  const char *name)
+{
+	const cJSON *s, *all;
+
+	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
+	cJSON_ArrayForEach(s, all)
+		if (!strcmp(json_get_str(s, "name", ""), name))
+			return s;
+	return NULL;
+}
+
+/* Position of (scenario, rep) in the manifest's execution order. */
+static int exec_order(const struct an_results *res, const char *scen,
+		      int rep)
+{
+	const cJSON *order, *e;
+	int i = 0;
+
+	order = cJSON_GetObjectItemCaseSensitive(res->manifest, "order");
+	cJSON_ArrayForEach(e, order) {
+		const cJSON *n = cJSON_GetArrayItem(e, 0);
+		const cJSON *r = cJSON_GetArrayItem(e, 1);
+
+		if (cJSON_IsString(n) && cJSON_IsNumber(r) &&
+		    !strcmp(n->valuestring, scen) && r->valueint == rep)
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+static int read_metric(const char *what, const char *wl, const cJSON *m,
+		       struct an_run *run)
+{
+	const cJSON *vals, *v;
+	char name[96];
+	double *buf;
+	size_t n = 0;
+	int ret;
+
+	vals = cJSON_GetObjectItemCaseSensitive(m, "values");
+	if (!cJSON_IsArray(vals)) {
+		pr_err("%s: metric %s.%s has no \"values\" array", what, wl,
+		       m->string);
+		return -EINVAL;
+	}
+	buf = calloc(cJSON_GetArraySize(vals) + 1, sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
+	cJSON_ArrayForEach(v, vals) {
+		if (!cJSON_IsNumber(v)) {
+			pr_err("%s: metric %s.%s: value %zu is not a number",
+			       what, wl, m->string, n + 1);
+			free(buf);
+			return -EINVAL;
+		}
+		buf[n++] = v->valuedouble;
+	}
+	an_sfmt(name, sizeof(name), "%s.%s", wl, m->string);
+	ret = an_run_add_metric(run, name, json_get_str(m, "unit", ""),
+				!strcmp(json_get_str(m, "better", "lower"),
+					"higher"), buf, n);
+	free(buf);
+	return ret;
+}
+
+static int read_workloads(const char *what, const cJSON *rep,
+			  struct an_run *run)
+{
+	const cJSON *wls, *wl, *metrics, *m;
+	int ret;
+
+	wls = cJSON_GetObjectItemCaseSensitive(rep, "workloads");
+	cJSON_ArrayForEach(wl, wls) {
+		struct an_workload sum = {
+			.work_done = json_get_num(wl, "work_done", NAN),
+			.errors = json_get_num(wl, "errors", 0),
+		};
+
+		an_sfmt(sum.name, sizeof(sum.name), "%s", wl->string);
+		an_sfmt(sum.unit, sizeof(sum.unit), "%s",
+			json_get_str(wl, "work_unit", ""));
+		if (an_run_add_workload(run, &sum))
+			return -ENOMEM;
+		metrics = cJSON_GetObjectItemCaseSensitive(wl, "metrics");
+		cJSON_ArrayForEach(m, metrics) {
+			ret = read_metric(what, wl->string, m, run);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* The kernel's rseq/stats difference the runner kept, when it had one. */
+static void read_rseq_stats(const cJSON *rep, struct an_run *run)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "rseq_stats");
+	int i;
+
+	for (i = 0; i < AN_RSEQ_NR; i++)
+		run->rseq[i] = json_get_num(st, an_rseq_names[i], NAN);
+}
+
+/* How a scenario measured: cyclictest, timerlat (which latency), none. */
+struct rep_measure {
+	bool measured;
+	bool timerlat;
+	enum an_timerlat_kind kind;
+	uint32_t limit;		/* the histogram size (-h / rtla -E) */
+};
+
+/* How long a repetition ran, from its manifest times; 0 unknown. */
+static double rep_seconds(const cJSON *rep)
+{
+	time_t a, b;
+
+	if (parse_utc_time(json_get_str(rep, "start_time", NULL), &a) ||
+	    parse_utc_time(json_get_str(rep, "end_time", NULL), &b) || b < a)
+		return 0;
+	return difftime(b, a);
+}
+
+static int read_rep(const struct an_results *res, const char *scen,
+		    const cJSON *rep, const struct rep_measure *how,
+		    struct an_side *side)
+{
+	char path[PATH_MAX], what[PATH_MAX + 64], label[32];
+	const char *dir = json_get_str(rep, "dir", NULL);
+	int r = (int)json_get_num(rep, "rep", side->nruns + 1);
+	struct an_run *run;
+	int ret;
+
+	an_sfmt(label, sizeof(label), "rep %d", r);
+	run = an_side_add_run(side, label, 0);
+	if (!run)
+		return -ENOMEM;
+	run->rep = r;
+	run->order = exec_order(res, scen, r);
+	run->seconds = rep_seconds(rep);
+	an_sfmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
+		 res->dir, scen, r);
+	read_rseq_stats(rep, run);
+	ret = read_workloads(what, rep, run);
+	if (ret || !how->measured)
+		return ret;
+	if (!dir) {
+		pr_err("%s: no \"dir\"", what);
+		return -EINVAL;
+	}
+	if (!rtpaths_below(dir)) {
+		pr_err("%s: \"dir\" '%s' leaves the results directory", what,
+		       dir);
+		return -EINVAL;
+	}
+	if (how->timerlat) {
+		an_sfmt(path, sizeof(path), "%s/%s/timerlat.txt", res->dir,
+			dir);
+		if (!fsio_exists(path)) {
+			pr_err("%s: no timerlat.txt (the manifest says this "
+			       "repetition is ok)", path);
+			return -EINVAL;
+		}
+		return an_parse_timerlat_file(path, how->kind, how->limit,
+					      run);
+	}
+	an_sfmt(path, sizeof(path), "%s/%s/cyclictest.json", res->dir, dir);
+	if (!fsio_exists(path))
+		an_sfmt(path, sizeof(path), "%s/%s/cyclictest.hist",
+			 res->dir, dir);
+	if (!fsio_exists(path)) {
+		pr_err("%s/%s: neither cyclictest.json nor cyclictest.hist "
+		       "(the manifest says this repetition is ok)", res->dir,
+		       dir);
+		return -EINVAL;
+	}
+	ret = an_parse_file(path, run);
+	/* Latency over time, when the runner recorded it (not evidence). */
+	an_sfmt(path, sizeof(path), "%s/%s/timeline.json", res->dir, dir);
+	if (!ret && fsio_exists(path))
+		an_parse_series(path, run);
+	return ret;
+}
+
+static int read_reference(const cJSON *scen, struct an_side *side)
+{
+	const cJSON *ref, *t, *v, *vals;
+	struct an_reference *r;
+	const char **lines = NULL;
+	size_t n = 0, i = 0;
+	int ret = 0;
+
+	ref = cJSON_GetObjectItemCaseSensitive(scen, "reference");
+	if (!cJSON_IsObject(ref))
+		return 0;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	side->ref = r;
+	an_sfmt(r->source, sizeof(r->source), "%s",
+		 json_get_str(ref, "source", ""));
+	t = cJSON_GetObjectItemCaseSensitive(ref, "T");
+	n = cJSON_GetArraySize(t);
+	if (n) {
+		lines = calloc(n, sizeof(*lines));
+		if (!lines)
+			return -ENOMEM;
+		cJSON_ArrayForEach(v, t)
+			lines[i++] = cJSON_IsString(v) ? v->valuestring : "";
+		ret = an_parse_tline_array(side->origin, lines, n, &r->cpus,
+					   &r->ncpus);
+		free(lines);
+		if (ret)
+			return ret;
+	}
+	vals = cJSON_GetObjectItemCaseSensitive(ref, "values");
+	n = cJSON_GetArraySize(vals);
+	if (!n)
+		return 0;
+	r->value_names = calloc(n, sizeof(*r->value_names));
+	r->values = calloc(n, sizeof(*r->values));
+	if (!r->value_names || !r->values)
+		return -ENOMEM;
+	cJSON_ArrayForEach(v, vals) {
+		if (!cJSON_IsNumber(v))
+			continue;
+		an_sfmt(r->value_names[r->nvalues], 96, "%s", v->string);
+		r->values[r->nvalues++] = v->valuedouble;
+	}
+	return 0;
+}
+
+/* Every repetition invalid: the first one's reason says why. */
+static void first_invalid_reason(const cJSON *scen, struct an_side *side)
+{
+	const cJSON *rep;
+	int n = 0;
+
+	cJSON_ArrayForEach(rep, cJSON_GetObjectItemCaseSensitive(scen,
+							"repetitions")) {
+		const char *why = json_get_str(rep, "reason", NULL);
+
+		n++;
+		if (why && *why) {
+			an_sfmt(side->reason, sizeof(side->reason),
+				"no valid repetition; rep %d: %s", n, why);
+			return;
+		}
+	}
+}
+
+int an_results_side(const struct an_results *res, const char *scenario,
+		    struct an_side **out)
+{
+	const cJSON *scen, *reps, *rep, *suite, *measure;
+	const char *status, *measure_tool;
+	struct rep_measure how = { 0 };
+	struct an_side *side;
+	int ret, invalid = 0, empty;
+	char base[128];
+	size_t n;
+
+	scen = find_scenario(res, scenario);
+	/* S.irq: the IRQ latency of S, a timerlat scenario. */
+	n = strlen(scenario);
+	if (!scen && n > strlen(AN_TIMERLAT_IRQ_SUFFIX) &&
+	    n - strlen(AN_TIMERLAT_IRQ_SUFFIX) < sizeof(base) &&
+	    !strcmp(scenario + n - strlen(AN_TIMERLAT_IRQ_SUFFIX),
+		    AN_TIMERLAT_IRQ_SUFFIX)) {
+		an_sfmt(base, sizeof(base), "%.*s",
+			(int)(n - strlen(AN_TIMERLAT_IRQ_SUFFIX)), scenario);
+		scen = find_scenario(res, base);
+		how.kind = AN_TIMERLAT_IRQ;
+	}
+	if (!scen) {
+		pr_err("%s: no scenario \"%s\" in the manifest", res->dir,
+		       scenario);
+		return -EINVAL;
+	}
+	side = an_side_new(scenario);
+	if (!side)
+		return -ENOMEM;
+	an_sfmt(side->origin, sizeof(side->origin), "%s:%s", res->dir,
+		 scenario);
+	side->incomplete = strcmp(res->status, "complete") != 0;
+	side->order_known = cJSON_IsArray(
+		cJSON_GetObjectItemCaseSensitive(res->manifest, "order"));
+	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
+	measure_tool = json_get_str(measure, "tool", "cyclictest");
+	/* A scenario may measure otherwise than the suite (`tool`). */
+	measure_tool = json_get_str(scen, "tool", measure_tool);
+	how.measured = strcmp(measure_tool, "none") != 0;
+	how.timerlat = !strcmp(measure_tool, "timerlat");
+	how.limit = (uint32_t)json_get_num(measure, "histogram_us", 0);
+	if (how.kind == AN_TIMERLAT_IRQ && !how.timerlat) {
+		pr_err("%s: %s is not a timerlat scenario: it has no IRQ "
+		       "latency", res->dir, base);
+		an_side_free(side);
+		return -EINVAL;
+	}
+	status = json_get_str(scen, "status", "ok");
+	an_sfmt(side->reason, sizeof(side->reason), "%s",
+		 json_get_str(scen, "reason", ""));
+	ret = read_reference(scen, side);
+	if (ret)
+		goto fail;
+	/* ok and partial have repetitions to judge; anything else has none. */
+	if (!strcmp(status, "invalid") && !side->reason[0])
+		first_invalid_reason(scen, side);
+	if (strcmp(status, "ok") && strcmp(status, "partial")) {
+		side->status = !strcmp(status, "skipped") ? AN_SIDE_SKIPPED :
+							    AN_SIDE_INVALID;
+		if (!side->reason[0] || (strcmp(status, "skipped") &&
+					 strcmp(status, "invalid")))
+			an_sfmt(side->reason, sizeof(side->reason), "%s%s%s",
+				!strcmp(status, "not_run") ? "not run: the "
+				"run ended before any of its repetitions "
+				"completed" : status, side->reason[0] ? ": " :
+				"", json_get_str(scen, "reason", ""));
+		*out = side;
+		return 0;
+	}
+	reps = cJSON_GetObjectItemCaseSensitive(scen, "repetitions");
+	cJSON_ArrayForEach(rep, reps) {
+		if (strcmp(json_get_str(rep, "status", ""), "ok")) {
+			invalid++;
+			continue;
+		}
+		ret = read_rep(res, json_get_str(scen, "name", scenario), rep,
+			       &how, side);
+		if (ret)
+			goto fail;
+		empty = an_run_empty_thread(&side->runs[side->nruns - 1]);
+		if (empty >= 0) {
+			/* A starved measurement is no evidence either way. */
+			an_sfmt(side->reason, sizeof(side->reason), "%s: "
+				"thread %d has no samples (cycles 0)",
+				side->runs[side->nruns - 1].label, empty);
+			an_side_drop_last(side);
+			invalid++;
+		}
+	}
+	ret = an_side_check(side);
+	if (ret)
+		goto fail;
+	if (!side->nruns) {
+		side->status = AN_SIDE_INVALID;
+		if (!side->reason[0])
+			an_sfmt(side->reason, sizeof(side->reason),
+				 "no valid repetition");
+	} else if (invalid) {
+		char why[256];
+
+		an_sfmt(why, sizeof(why), "%s", side->reason);
+		an_sfmt(side->reason, sizeof(side->reason),
+			"%d repetition%s left out%s%s", invalid,
+			invalid > 1 ? "s" : "", why[0] ? ": " : "", why);
+	}
+	*out = side;
+	return 0;
+fail:
+	an_side_free(side);
+	return ret;
+}

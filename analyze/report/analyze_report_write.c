@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A run's reports written into a directory, every format through a memory
+ * stream and atomically: report.txt, .md, .json, .html and junit.xml.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/report/report.h"
+#include "fsio.h"
+#include "jsonio.h"
+#include "log.h"
+
+/* ---- writing ---- */
+
+static int write_stream(const char *dir, const char *name,
+			int (*fn)(const struct an_report *, FILE *),
+			const struct an_report *r)
+{
+	struct fsio_stream s;
+	char path[PATH_MAX];
+	int ret;
+
+	if (fsio_stream_open(&s))
+		return -ENOMEM;
+	an_sfmt(path, sizeof(path), "%s/%s", dir, name);
+	ret = fsio_stream_commit(&s, path, fn(r, s.f));
+	if (ret)
+		pr_err("%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+static int write_json(const char *dir, const struct an_report *r)
+{
+	char path[PATH_MAX];
+	cJSON *json = an_report_json(r);
+	int ret;
+
+	if (!json)
+		return -ENOMEM;
+	an_sfmt(path, sizeof(path), "%s/report.json", dir);
+	ret = json_write_file(path, json);
+	if (ret)
+		pr_err("%s: %s", path, strerror(-ret));
+	cJSON_Delete(json);
+	return ret;
+}
+
+int an_report_write(const struct an_report *r, const char *dir,
+		    unsigned int formats)
+{
+	int ret = fsio_mkdir_p(dir, 0755);
+
+	if (ret) {
+		pr_err("%s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	if (!ret && (formats & AN_FMT_TXT))
+		ret = write_stream(dir, "report.txt", an_report_txt, r);
+	if (!ret && (formats & AN_FMT_MD))
+		ret = write_stream(dir, "report.md", an_report_md, r);
+	if (!ret && (formats & AN_FMT_JSON))
+		ret = write_json(dir, r);
+	if (!ret && (formats & AN_FMT_JUNIT))
+		ret = write_stream(dir, "junit.xml", an_report_junit, r);
+	if (!ret && (formats & AN_FMT_HTML))
+		ret = write_stream(dir, "report.html", an_report_html, r);
+	return ret;
+}
