@@ -13,24 +13,9 @@
 
 #include "history/history.h"
 #include "nightly/nightly_priv.h"
+#include "textfmt.h"
 
 #define MAX_HOSTS	32
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 /* The verdict against history of @scenario in run @id, or NULL. */
 static const char *verdict_of(struct history_verdict_row *v, size_t n,
@@ -84,11 +69,11 @@ static void suite_table(FILE *f, struct history *h, const char *suite,
 			measured[j - 1] = tm;
 		}
 	fprintf(f, "<h3>suite ");
-	esc(f, suite);
+	text_xml_escape(f, suite);
 	fputs("</h3>\n<table class=\"boards\">\n<tr><th></th>", f);
 	for (j = 0; j < nh; j++) {
 		fputs("<th>", f);
-		esc(f, latest[j]->host);
+		text_xml_escape(f, latest[j]->host);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n<tr><th>latest run</th>", f);
@@ -97,17 +82,17 @@ static void suite_table(FILE *f, struct history *h, const char *suite,
 		const struct history_run *r = latest[j];
 
 		fprintf(f, "<td class=\"%s\" title=\"", r->status);
-		esc(f, r->status_reason);
+		text_xml_escape(f, r->status_reason);
 		fputs("\">", f);
-		esc(f, r->run_id);
+		text_xml_escape(f, r->run_id);
 		fputs("<br>", f);
-		esc(f, r->status);
+		text_xml_escape(f, r->status);
 		if (strcmp(r->status, "complete")) {
 			fputs(": ", f);
-			esc(f, r->status_reason);
+			text_xml_escape(f, r->status_reason);
 		} else {
 			fputs(" · ", f);
-			esc(f, r->kernel_release);
+			text_xml_escape(f, r->kernel_release);
 		}
 		fputs("</td>", f);
 		/* The verdicts: of its latest run that measured. */
@@ -120,7 +105,7 @@ static void suite_table(FILE *f, struct history *h, const char *suite,
 	fputs("</tr>\n", f);
 	for (i = 0; i < nsc; i++) {
 		fputs("<tr><th>", f);
-		esc(f, sc[i].name);
+		text_xml_escape(f, sc[i].name);
 		fputs("</th>", f);
 		for (j = 0; j < nh; j++) {
 			const char *reason = "";
@@ -131,9 +116,9 @@ static void suite_table(FILE *f, struct history *h, const char *suite,
 				verdict = measured[j] ? "not judged" :
 					  "never measured";
 			fprintf(f, "<td title=\"");
-			esc(f, reason);
+			text_xml_escape(f, reason);
 			fputs("\">", f);
-			esc(f, verdict);
+			text_xml_escape(f, verdict);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

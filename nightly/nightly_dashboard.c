@@ -35,6 +35,7 @@
 #include "nightly/nightly.h"
 #include "nightly/nightly_priv.h"
 #include "parse.h"
+#include "textfmt.h"
 
 /* The plot's geometry: pixels and margins (fractions of the screen). */
 #define PLOT_W	900
@@ -57,19 +58,6 @@ struct plot {
 	double *mval, *mlo, *mhi;	/* per point: median, min, max; NAN */
 	bool any_scaled;
 };
-
-static void html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 static time_t parse_time(const char *s)
 {
@@ -443,14 +431,14 @@ static void html_plot(FILE *f, const struct nightly_dashboard_params *dp,
 	size_t i;
 
 	fprintf(f, "<section class=\"plot\" id=\"%s\">\n<h2>", p->slug);
-	html_esc(f, p->key->suite);
+	text_xml_escape(f, p->key->suite);
 	fputs(" / ", f);
-	html_esc(f, p->key->scenario);
+	text_xml_escape(f, p->key->scenario);
 	fputs(" <small>on ", f);
-	html_esc(f, p->key->host);
+	text_xml_escape(f, p->key->host);
 	if (p->metric[0]) {
 		fputs(", ", f);
-		html_esc(f, p->metric);
+		text_xml_escape(f, p->metric);
 	}
 	fprintf(f, "</small></h2>\n<div class=\"frame\" style=\"width:%dpx;"
 		"height:%dpx\">\n<img src=\"%s.svg\" width=\"%d\" height=\"%d\""
@@ -467,13 +455,13 @@ static void html_plot(FILE *f, const struct nightly_dashboard_params *dp,
 		fprintf(f, "<a class=\"point%s%s\" href=\"",
 			is_regression(pt) ? " regression" : "",
 			scaled(pt) ? " scaled" : "");
-		html_esc(f, link);
+		text_xml_escape(f, link);
 		/* A regression's ring is on its triangle: the judged line. */
 		fprintf(f, "\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\"/>"
 			"<title>", px_x(p, i + 1),
 			px_y(p, is_regression(pt) && !p->metric[0] ?
 			     judged_value(pt) : point_value(p, i)));
-		html_esc(f, pt->run.run_id);
+		text_xml_escape(f, pt->run.run_id);
 		if (p->metric[0])
 			fprintf(f, ": %s %.6g %s", p->metric, p->mval[i],
 				p->unit);
@@ -520,13 +508,13 @@ static void html_table(FILE *f, const struct nightly_dashboard_params *dp,
 			scaled(pt) ? " scaled" : "", pt->run.start_time,
 			strlen(pt->run.start_time) > 11 ?
 			pt->run.start_time + 11 : "");
-		html_esc(f, link);
+		text_xml_escape(f, link);
 		fputs("\">", f);
-		html_esc(f, pt->run.run_id);
+		text_xml_escape(f, pt->run.run_id);
 		fputs("</a></td><td>", f);
-		html_esc(f, pt->run.kernel_release);
+		text_xml_escape(f, pt->run.kernel_release);
 		fputc(' ', f);
-		html_esc(f, pt->run.kernel_version);
+		text_xml_escape(f, pt->run.kernel_version);
 		fputs("</td>", f);
 		if (p->metric[0]) {
 			cell(f, p->mval[i], false);
@@ -542,7 +530,7 @@ static void html_table(FILE *f, const struct nightly_dashboard_params *dp,
 				pt->run.duration_scale);
 		else
 			fputs("<td>x1</td><td>", f);
-		html_esc(f, pt->verdict[0] ? pt->verdict : "-");
+		text_xml_escape(f, pt->verdict[0] ? pt->verdict : "-");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n</section>\n", f);
@@ -700,7 +688,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 		"the suite's, judged only against runs of its own scale. Every "
 		"point links to its report. Built %s from ", style, script,
 		nk, dp->history ? dp->history : 7, now);
-	html_esc(f, dp->database);
+	text_xml_escape(f, dp->database);
 	fputs(".</p>\n", f);
 	ret = nightly_boards_html(&h, f);
 	for (i = 0; !ret && i < nk; i++) {

@@ -15,6 +15,7 @@
 #include "fsio.h"
 #include "log.h"
 #include "nightly/nightly_priv.h"
+#include "textfmt.h"
 
 static const char *exit_word(int code)
 {
@@ -72,22 +73,6 @@ static void text_run(FILE *f, const struct nightly_result *r)
 		fprintf(f, "  report: %s/report.html\n", r->run_dir);
 }
 
-static void html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 static void html_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -101,22 +86,22 @@ static void html_run(FILE *f, const struct nightly_result *r)
 	size_t i;
 
 	fputs("<h2>", f);
-	html_esc(f, r->suite);
+	text_xml_escape(f, r->suite);
 	fputs(" &mdash; ", f);
 	if (r->run_dir[0]) {
 		fputs("<a href=\"file://", f);
-		html_esc(f, r->run_dir);
+		text_xml_escape(f, r->run_dir);
 		fputs("/report.html\">", f);
-		html_esc(f, r->run_id);
+		text_xml_escape(f, r->run_id);
 		fputs("</a>", f);
 	} else {
-		html_esc(f, r->run_id);
+		text_xml_escape(f, r->run_id);
 	}
 	fprintf(f, " <small>%s, exit %d</small></h2>\n<p>kernel ",
 		r->status, r->exit_code);
-	html_esc(f, r->kernel);
+	text_xml_escape(f, r->kernel);
 	fputs("<br>", f);
-	html_esc(f, r->note);
+	text_xml_escape(f, r->note);
 	fputs("</p>\n", f);
 	if (!r->nr_judged)
 		return;
@@ -128,21 +113,21 @@ static void html_run(FILE *f, const struct nightly_result *r)
 		int reg = !strcmp(j->verdict, "REGRESSION");
 
 		fprintf(f, "<tr%s><td>", reg ? " class=\"regression\"" : "");
-		html_esc(f, j->scenario);
+		text_xml_escape(f, j->scenario);
 		fputs("</td><td>", f);
-		html_esc(f, j->metric);
+		text_xml_escape(f, j->metric);
 		fputs("</td>", f);
 		html_num(f, j->cand);
 		html_num(f, j->base);
 		fprintf(f, "<td>%u</td><td>", j->baseline_runs);
-		html_esc(f, j->verdict);
+		text_xml_escape(f, j->verdict);
 		fputs("</td><td>", f);
-		html_esc(f, j->reason);
+		text_xml_escape(f, j->reason);
 		if (reg) {
 			fputs("<br>changed since ", f);
-			html_esc(f, j->prev_run_id);
+			text_xml_escape(f, j->prev_run_id);
 			fputs(": ", f);
-			html_esc(f, j->changed[0] ? j->changed :
+			text_xml_escape(f, j->changed[0] ? j->changed :
 				 "nothing in the kernel identity");
 		}
 		fputs("</td></tr>\n", f);

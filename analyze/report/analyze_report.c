@@ -697,7 +697,9 @@ const char *an_report_counts(const struct an_report *r, char *buf,
 	an_sfmt(buf, len, "%zu comparison%s, %s%s", r->ncmps,
 		r->ncmps == 1 ? "" : "s", r->ncmps ?
 		verdict_counts(r, counts, sizeof(counts)) :
-		"nothing to compare", r->ncmps && r->worst == AN_SKIPPED ?
+		"the suite declares none: nothing was judged, exit 0 says "
+		"only that the run completed", r->ncmps &&
+		r->worst == AN_SKIPPED ?
 		": nothing was measured" : "");
 	return buf;
 }

@@ -353,7 +353,7 @@ int an_report_html(const struct an_report *r, FILE *f)
 	if (r->ncmps)
 		badge(f, r->worst);
 	else
-		fprintf(f, "nothing to compare");
+		fprintf(f, "nothing judged");
 	fprintf(f, " (exit %d): ", r->exit_code);
 	esc(f, an_report_counts(r, counts, sizeof(counts)));
 	fprintf(f, "</p></header>\n");

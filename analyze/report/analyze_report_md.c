@@ -116,7 +116,7 @@ int an_report_md(const struct an_report *r, FILE *f)
 	fprintf(f, "Gate: %s, alpha %g, floor %s. Overall: **%s** (exit "
 		"%d): %s.\n\n", r->gate.metric, r->gate.alpha,
 		an_fmt_floor(fl, sizeof(fl), &r->gate),
-		r->ncmps ? an_verdict_name(r->worst) : "nothing to compare",
+		r->ncmps ? an_verdict_name(r->worst) : "nothing judged",
 		r->exit_code, an_report_counts(r, counts, sizeof(counts)));
 	for (i = 0; i < r->ncmps; i++)
 		refs |= an_cmp_has_refs(&r->cmps[i]);
