@@ -32,7 +32,6 @@
 #include "runner_cyclictest.h"
 #include "runner_priv.h"
 #include "runner_profile.h"
-#include "runner_util.h"
 
 #define CAL_REP_OVERHEAD_S	2	/* start, stop, write: per repetition */
 #define CAL_MIN_REPS		3	/* per scenario */

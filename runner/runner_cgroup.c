@@ -12,7 +12,7 @@
 #include "fsio.h"
 #include "runner_cgroup.h"
 #include "runner_mount.h"
-#include "runner_util.h"
+#include "clocks.h"
 
 #define CGROUP_EMPTY_WAIT_S	10.0
 
@@ -150,7 +150,7 @@ static int remove_tree(const char *path)
 
 int runner_cgroup_destroy(const char *path)
 {
-	double start = runner_mono_now(), last_kill = start;
+	double start = clocks_mono_s(), last_kill = start;
 
 	if (!fsio_exists(path))
 		return 0;
@@ -160,11 +160,11 @@ int runner_cgroup_destroy(const char *path)
 	 * loaded machine; kill again now and then in case one forked.
 	 */
 	while (runner_cgroup_populated(path) &&
-	       runner_mono_now() - start < CGROUP_EMPTY_WAIT_S) {
+	       clocks_mono_s() - start < CGROUP_EMPTY_WAIT_S) {
 		usleep(10 * 1000);
-		if (runner_mono_now() - last_kill > 0.5) {
+		if (clocks_mono_s() - last_kill > 0.5) {
 			runner_cgroup_kill(path);
-			last_kill = runner_mono_now();
+			last_kill = clocks_mono_s();
 		}
 	}
 	return remove_tree(path);

@@ -11,7 +11,7 @@
 #include "jsonio.h"
 #include "rtpaths.h"
 #include "runner_cyclictest.h"
-#include "runner_util.h"
+#include "vec.h"
 
 #define CT_NOTES_MAX	(64 * 1024)
 
@@ -48,7 +48,7 @@ static int push_fmt(char ***argv, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return runner_strv_push(argv, buf);
+	return vec_strv_push(argv, buf);
 }
 
 /*
@@ -93,7 +93,7 @@ static int series_args(struct runner_ct_run *c,
 	c->verbose = true;
 	c->prio = (int)arg_num(m->args, 'p', "--priority", 0);
 	runner_series_init(&c->series, window, interval);
-	ret = runner_strv_push(&c->argv, "-v");
+	ret = vec_strv_push(&c->argv, "-v");
 	if (!ret && window > 1)
 		ret = push_fmt(&c->argv, "-o%u", window);
 	return ret;
@@ -110,9 +110,9 @@ int runner_ct_init(struct runner_ct_run *c,
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
 	c->expect_s = runner_ct_duration_s(m, scale);
 	c->expect_loops = runner_ct_loops(m, scale);
-	ret = runner_strv_push(&c->argv, "cyclictest");
+	ret = vec_strv_push(&c->argv, "cyclictest");
 	for (i = 0; !ret && m->args && m->args[i]; i++)
-		ret = runner_strv_push(&c->argv, m->args[i]);
+		ret = vec_strv_push(&c->argv, m->args[i]);
 	if (!ret && m->duration_ns)
 		ret = push_fmt(&c->argv, "-D%u", runner_ct_duration_s(m, scale));
 	if (!ret && m->loops)
@@ -459,7 +459,7 @@ int runner_ct_finish(struct runner_ct_run *c, bool complete, char *why,
 
 void runner_ct_free(struct runner_ct_run *c)
 {
-	runner_strv_free(c->argv);
+	vec_strv_free(c->argv);
 	runner_series_free(&c->series);
 	free(c->header);
 	free(c->notes);

@@ -18,7 +18,7 @@
 #include "rtpaths.h"
 #include "runner_env.h"
 #include "runner_sysfacts.h"
-#include "runner_util.h"
+#include "clocks.h"
 #include "sha256.h"
 #include "toolrun.h"
 
@@ -255,7 +255,7 @@ static cJSON *environment_json(const struct runner_env_opts *o)
 static int runner_env_capture(char *const *argv, char *buf, size_t len,
 			      double timeout_s)
 {
-	double deadline = runner_mono_now() + timeout_s;
+	double deadline = clocks_mono_s() + timeout_s;
 	size_t used = 0;
 	int fds[2], status, null;
 	pid_t pid, parent;
@@ -281,7 +281,7 @@ static int runner_env_capture(char *const *argv, char *buf, size_t len,
 	close(fds[1]);
 	for (;;) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		double left = deadline - runner_mono_now();
+		double left = deadline - clocks_mono_s();
 		ssize_t n;
 
 		if (left <= 0 || poll(&pfd, 1, (int)(left * 1000) + 1) == 0) {

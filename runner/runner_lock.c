@@ -21,7 +21,7 @@
 #include "procstat.h"
 #include "rtpaths.h"
 #include "runner_state.h"
-#include "runner_util.h"
+#include "clocks.h"
 #include "timefmt.h"
 
 #define STATE_SCHEMA		"rtgate-state/1"
@@ -98,7 +98,7 @@ static void describe_holder(const cJSON *rec, char *buf, size_t len)
  */
 static int machine_lock(struct runner_state *st, double wait_s)
 {
-	double deadline = runner_mono_now() + wait_s;
+	double deadline = clocks_mono_s() + wait_s;
 	char who[PATH_MAX + 256];
 	struct stat sb;
 	bool said = false;
@@ -133,7 +133,7 @@ static int machine_lock(struct runner_state *st, double wait_s)
 			goto fail;
 		}
 		cJSON_Delete(rec);
-		if (runner_mono_now() > deadline) {
+		if (clocks_mono_s() > deadline) {
 			pr_err("the clean-up of an rtgate run that ended (%s) "
 			       "still holds %s after %.0f s; see `ps -C "
 			       "rtgate-guard`", who, runner_state_lock_path(), wait_s);

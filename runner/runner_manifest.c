@@ -7,7 +7,7 @@
 
 #include "jsonio.h"
 #include "runner_manifest.h"
-#include "runner_util.h"
+#include "vec.h"
 #include "timefmt.h"
 #include "trace/trace.h"
 
@@ -336,7 +336,7 @@ static void runner_rep_result_free(struct runner_rep_result *rr)
 
 	for (i = 0; i < rr->nr_procs; i++) {
 		free(rr->procs[i].name);
-		runner_strv_free(rr->procs[i].argv);
+		vec_strv_free(rr->procs[i].argv);
 		free(rr->procs[i].cpus);
 		free(rr->procs[i].policy);
 		free(rr->procs[i].error);

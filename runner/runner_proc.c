@@ -14,7 +14,8 @@
 
 #include "runner_cgroup.h"
 #include "runner_proc.h"
-#include "runner_util.h"
+#include "vec.h"
+#include "clocks.h"
 #include "stopsig.h"
 
 #define PROC_OUT_MAX	(1 << 20)	/* stdout kept per process */
@@ -52,27 +53,27 @@ static char **build_env(const struct runner_proc_spec *spec, int ready_fd)
 	if (!env)
 		return NULL;
 	for (i = 0; environ && environ[i]; i++)
-		if (!env_is_ours(environ[i]) && runner_strv_push(&env, environ[i]))
+		if (!env_is_ours(environ[i]) && vec_strv_push(&env, environ[i]))
 			goto fail;
 	snprintf(buf, sizeof(buf), "RTGATE_OWNER=%s", spec->owner);
-	if (runner_strv_push(&env, buf))
+	if (vec_strv_push(&env, buf))
 		goto fail;
 	if (ready_fd >= 0) {
 		snprintf(buf, sizeof(buf), "RTGATE_READY_FD=%d", ready_fd);
-		if (runner_strv_push(&env, buf))
+		if (vec_strv_push(&env, buf))
 			goto fail;
 	}
 	if (spec->scale) {
 		snprintf(buf, sizeof(buf), "RTGATE_SCALE=%s", spec->scale);
-		if (runner_strv_push(&env, buf))
+		if (vec_strv_push(&env, buf))
 			goto fail;
 	}
 	for (i = 0; spec->env && spec->env[i]; i++)
-		if (runner_strv_push(&env, spec->env[i]))
+		if (vec_strv_push(&env, spec->env[i]))
 			goto fail;
 	return env;
 fail:
-	runner_strv_free(env);
+	vec_strv_free(env);
 	return NULL;
 }
 
@@ -193,13 +194,13 @@ int runner_proc_spawn(struct runner_proc *p,
 		child_exec(spec, env, getppid(), out[1], ready[1], ex[1]);
 	/* Both sides set the group: whichever runs first wins the race. */
 	setpgid(p->pid, p->pid);
-	p->t_start = runner_mono_now();
+	p->t_start = clocks_mono_s();
 	close(ex[1]);
 	ex[1] = -1;
 	ret = spawn_result(ex[0], err, len);
 	if (ret) {
 		waitpid(p->pid, &p->status, 0);
-		p->t_exit = runner_mono_now();
+		p->t_exit = clocks_mono_s();
 		goto out;
 	}
 	p->running = true;
@@ -215,7 +216,7 @@ out:
 	close_pair(out);
 	close_pair(ready);
 	close_pair(ex);
-	runner_strv_free(env);
+	vec_strv_free(env);
 	return ret;
 }
 
@@ -284,7 +285,7 @@ static void read_ready(struct runner_proc *p)
 		buf[n] = '\0';
 		if (!strncmp(buf, "ready", 5)) {
 			p->ready = true;
-			p->t_ready = runner_mono_now();
+			p->t_ready = clocks_mono_s();
 		}
 		return;
 	}
@@ -303,7 +304,7 @@ static void reap(struct runner_proc **procs, size_t n)
 			if (procs[i]->pid == pid && procs[i]->running) {
 				procs[i]->running = false;
 				procs[i]->status = status;
-				procs[i]->t_exit = runner_mono_now();
+				procs[i]->t_exit = clocks_mono_s();
 			}
 }
 

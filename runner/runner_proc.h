@@ -47,7 +47,7 @@ struct runner_proc {
 	bool running;
 	int status;		/* wait status once !running */
 	int sent;		/* last signal the runner sent, 0 if none */
-	double t_start, t_ready, t_exit;	/* runner_mono_now() */
+	double t_start, t_ready, t_exit;	/* clocks_mono_s() */
 };
 
 /* Starts a process; on failure @err says which step failed and why. */

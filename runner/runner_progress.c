@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "runner_progress.h"
-#include "runner_util.h"
+#include "clocks.h"
 #include "textfmt.h"
 
 #define PROGRESS_TTY_PERIOD	0.25
@@ -109,7 +109,7 @@ static void maxima(const struct runner_progress *pg, char *buf, size_t len)
 static void draw(struct runner_progress *pg)
 {
 	char line[1024], max[512], left[32] = "", suite[32], when[64];
-	double now = runner_mono_now();
+	double now = clocks_mono_s();
 	int cols = columns();
 
 	maxima(pg, max, sizeof(max));
@@ -146,7 +146,7 @@ void runner_progress_rep_start(struct runner_progress *pg, size_t step,
 	pg->step = step;
 	pg->end = 0;
 	pg->nr_cpus = 0;
-	pg->step_start = runner_mono_now();
+	pg->step_start = clocks_mono_s();
 	/* -1 (all bits set): no T: line from that CPU yet. */
 	memset(pg->max_us, 0xff, sizeof(pg->max_us));
 	snprintf(pg->what, sizeof(pg->what), "[%zu/%zu] %s rep %u/%u", step,
@@ -165,8 +165,8 @@ void runner_progress_rep_start(struct runner_progress *pg, size_t step,
 
 void runner_progress_measure(struct runner_progress *pg, double seconds)
 {
-	pg->end = seconds > 0 ? runner_mono_now() + seconds : 0;
-	pg->last = runner_mono_now();
+	pg->end = seconds > 0 ? clocks_mono_s() + seconds : 0;
+	pg->last = clocks_mono_s();
 	if (pg->tty)
 		draw(pg);
 }
@@ -180,7 +180,7 @@ void runner_progress_ctline(struct runner_progress *pg, const struct ctline *t)
 		if (t->thread >= pg->nr_cpus)
 			pg->nr_cpus = t->thread + 1;
 	}
-	if (runner_mono_now() - pg->last >= period)
+	if (clocks_mono_s() - pg->last >= period)
 		draw(pg);
 }
 
@@ -188,7 +188,7 @@ void runner_progress_tick(struct runner_progress *pg)
 {
 	double period = pg->tty ? PROGRESS_TTY_PERIOD : PROGRESS_PLAIN_PERIOD;
 
-	if (runner_mono_now() - pg->last >= period)
+	if (clocks_mono_s() - pg->last >= period)
 		draw(pg);
 }
 
@@ -198,7 +198,7 @@ void runner_progress_rep_end(struct runner_progress *pg, const char *status,
 			     const char *reason)
 {
 	char max[512], ts[16] = "", suite[32];
-	double now = runner_mono_now();
+	double now = clocks_mono_s();
 
 	if (pg->step_start > 0) {
 		pg->done_s += now - pg->step_start;

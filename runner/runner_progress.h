@@ -22,14 +22,14 @@
 struct runner_progress {
 	bool tty;
 	bool drawn;		/* a status line is on the screen */
-	double last;		/* last live update (runner_mono_now) */
+	double last;		/* last live update (clocks_mono_s) */
 	size_t step, nr_steps;
 	char what[160];		/* "[2/9] hackbench rep 1/3" */
 	double end;		/* expected end of the measurement, or 0 */
 	long max_us[PROGRESS_MAX_CPUS];
 	int nr_cpus;
 	double step_s;		/* expected measurement of a step; 0 unknown */
-	double step_start;	/* runner_mono_now() at the current step's start */
+	double step_start;	/* clocks_mono_s() at the current step's start */
 	double done_s;		/* wall time of the finished steps */
 	size_t done;		/* finished steps */
 };

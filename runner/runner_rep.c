@@ -27,7 +27,8 @@
 #include "runner_priv.h"
 #include "runner_proc.h"
 #include "runner_trace.h"
-#include "runner_util.h"
+#include "vec.h"
+#include "clocks.h"
 #include "stopsig.h"
 
 #define REP_MAX_PROCS	16	/* workloads + cyclictest */
@@ -90,7 +91,7 @@ rep_invalid(struct rep_ctx *c, const char *who, const char *fmt, ...)
 		if (!strcmp(c->blamed[i], who))
 			return;
 	if (who)
-		runner_strv_push(&c->blamed, who);
+		vec_strv_push(&c->blamed, who);
 	c->invalid = true;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -139,12 +140,12 @@ static struct runner_rep_proc *add_rep_proc(struct rep_ctx *c, const char *name,
 {
 	struct runner_rep_proc *rp;
 
-	rp = runner_array_push(&c->rr->procs, &c->rr->nr_procs, sizeof(*rp));
+	rp = vec_push(&c->rr->procs, &c->rr->nr_procs, sizeof(*rp));
 	if (!rp)
 		return NULL;
 	*index = c->rr->nr_procs - 1;
 	rp->name = strdup(name);
-	rp->argv = runner_strv_dup(argv);
+	rp->argv = vec_strv_dup(argv);
 	rp->ready_s = -1;
 	return rp;
 }
@@ -268,7 +269,7 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	runner_program_path(c->r, wl->program, path, sizeof(path));
 	rp = add_rep_proc(c, wl->alias, argv, &s->rp);
 	if (!rp) {
-		runner_strv_free(argv);
+		vec_strv_free(argv);
 		return -ENOMEM;
 	}
 	rp->workload = true;
@@ -290,7 +291,7 @@ static int start_workload(struct rep_ctx *c, struct wl_slot *s)
 	} else {
 		ret = runner_proc_spawn(&s->proc, &spec, err, sizeof(err));
 	}
-	runner_strv_free(argv);
+	vec_strv_free(argv);
 	if (ret) {
 		rp->error = strdup(err);
 		rep_invalid(c, wl->alias, "cannot start %s (%s): %s",
@@ -322,7 +323,7 @@ static void waiting_note(struct rep_ctx *c, double start, double limit,
 {
 	size_t i;
 
-	if (runner_mono_now() < *next)
+	if (clocks_mono_s() < *next)
 		return;
 	*next += 30;
 	for (i = 0; i < c->nr_wls; i++)
@@ -331,13 +332,13 @@ static void waiting_note(struct rep_ctx *c, double start, double limit,
 	if (i < c->nr_wls)
 		runner_progress_note(&c->r->progress, "waiting for %s to say ready "
 				     "(%.0f s of %.0f s)", c->wls[i].proc.name,
-				     runner_mono_now() - start, limit);
+				     clocks_mono_s() - start, limit);
 }
 
 static void wait_ready(struct rep_ctx *c)
 {
 	double limit = c->r->suite.measure.ready_timeout_ns / 1e9;
-	double start = runner_mono_now(), deadline = start + limit;
+	double start = clocks_mono_s(), deadline = start + limit;
 	double next_note = start + 30;
 	char how[128];
 	size_t i;
@@ -360,7 +361,7 @@ static void wait_ready(struct rep_ctx *c)
 		}
 		if (all || stop_requested(c))
 			return;
-		if (runner_mono_now() > deadline) {
+		if (clocks_mono_s() > deadline) {
 			for (i = 0; i < c->nr_wls; i++)
 				if (!c->wls[i].proc.ready)
 					break;
@@ -412,9 +413,9 @@ static void ct_lines(struct rep_ctx *c)
  */
 static void killed_wait(struct rep_ctx *c, struct runner_proc *p)
 {
-	double deadline = runner_mono_now() + STOP_GRACE_S;
+	double deadline = clocks_mono_s() + STOP_GRACE_S;
 
-	while (p->running && runner_mono_now() < deadline)
+	while (p->running && clocks_mono_s() < deadline)
 		wait_some(c, 0.1);
 	if (!p->running)
 		return;
@@ -428,12 +429,12 @@ static void killed_wait(struct rep_ctx *c, struct runner_proc *p)
 
 static void stop_proc(struct rep_ctx *c, struct runner_proc *p)
 {
-	double deadline = runner_mono_now() + STOP_GRACE_S;
+	double deadline = clocks_mono_s() + STOP_GRACE_S;
 
 	if (!p->running)
 		return;
 	runner_proc_signal(p, SIGTERM);
-	while (p->running && runner_mono_now() < deadline)
+	while (p->running && clocks_mono_s() < deadline)
 		wait_some(c, 0.1);
 	if (p->running)
 		runner_proc_signal(p, SIGKILL);
@@ -458,13 +459,13 @@ static void watchdog_fire(struct rep_ctx *c, double limit_s)
 	       "s: killed", c->sc->name, c->rr->rep, limit_s);
 	/* Their deaths by SIGKILL are this reason, not another. */
 	if (c->ct.name[0])
-		runner_strv_push(&c->blamed, c->ct.name);
+		vec_strv_push(&c->blamed, c->ct.name);
 	runner_proc_signal(&c->ct, SIGKILL);
 	for (i = 0; i < c->nr_wls; i++) {
 		if (!c->wls[i].proc.running)
 			continue;
 		if (c->wls[i].proc.name[0])
-			runner_strv_push(&c->blamed, c->wls[i].proc.name);
+			vec_strv_push(&c->blamed, c->wls[i].proc.name);
 		runner_proc_signal(&c->wls[i].proc, SIGKILL);
 	}
 }
@@ -508,13 +509,13 @@ static void measure_cyclictest(struct rep_ctx *c)
 	runner_trace_arm(&c->trace, c->ct.pid);
 	runner_progress_measure(&c->r->progress, secs);
 	limit = secs ? secs + m->watchdog_ns / 1e9 : m->timeout_ns / 1e9;
-	deadline = runner_mono_now() + limit;
+	deadline = clocks_mono_s() + limit;
 	while (c->ct.running) {
 		wait_some(c, 0.25);
 		ct_lines(c);
 		if (stop_requested(c) || workload_died(c))
 			break;
-		if (runner_mono_now() > deadline) {
+		if (clocks_mono_s() > deadline) {
 			watchdog_fire(c, limit);
 			break;
 		}
@@ -568,7 +569,7 @@ static void measure_timerlat(struct rep_ctx *c)
 	rp->pid = c->ct.pid;
 	runner_progress_measure(&c->r->progress, secs);
 	limit = secs + m->watchdog_ns / 1e9;
-	deadline = runner_mono_now() + limit;
+	deadline = clocks_mono_s() + limit;
 	while (c->ct.running) {
 		wait_some(c, 0.25);
 		while ((line = runner_proc_next_line(&c->ct)))
@@ -576,7 +577,7 @@ static void measure_timerlat(struct rep_ctx *c)
 		runner_progress_tick(&c->r->progress);
 		if (stop_requested(c) || workload_died(c))
 			break;
-		if (runner_mono_now() > deadline) {
+		if (clocks_mono_s() > deadline) {
 			watchdog_fire(c, limit);
 			break;
 		}
@@ -637,14 +638,14 @@ static void analyze_timerlat(struct rep_ctx *c)
 	c->aa_started = true;
 	pr_info("rtla auto-analysis: a wake-up of %lu us or more, %u s at "
 		"most", c->tla.threshold_us, secs);
-	deadline = runner_mono_now() + secs + AA_EXTRA_S;
+	deadline = clocks_mono_s() + secs + AA_EXTRA_S;
 	while (c->aa.running) {
 		wait_some(c, 0.25);
 		while ((line = runner_proc_next_line(&c->aa)))
 			runner_tl_aa_feed(&c->tla, line);
 		if (stop_requested(c))
 			break;
-		if (runner_mono_now() > deadline) {
+		if (clocks_mono_s() > deadline) {
 			error = "rtla timerlat top did not finish in time";
 			break;
 		}
@@ -661,7 +662,7 @@ out:
 static void measure_none(struct rep_ctx *c)
 {
 	const struct runner_suite_measure *m = &c->r->suite.measure;
-	double deadline = runner_mono_now() + m->timeout_ns / 1e9;
+	double deadline = clocks_mono_s() + m->timeout_ns / 1e9;
 	size_t i;
 
 	runner_progress_measure(&c->r->progress, 0);
@@ -672,7 +673,7 @@ static void measure_none(struct rep_ctx *c)
 			running |= c->wls[i].proc.running;
 		if (!running || stop_requested(c))
 			return;
-		if (runner_mono_now() > deadline) {
+		if (clocks_mono_s() > deadline) {
 			rep_invalid(c, NULL, "the workloads did not finish "
 				    "within the suite's timeout (%.0f s)",
 				    m->timeout_ns / 1e9);
@@ -707,8 +708,8 @@ static void stop_all(struct rep_ctx *c)
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.running)
 			runner_proc_signal(&c->wls[i].proc, SIGTERM);
-	deadline = runner_mono_now() + STOP_GRACE_S;
-	while (any_running(c) && runner_mono_now() < deadline)
+	deadline = clocks_mono_s() + STOP_GRACE_S;
+	while (any_running(c) && clocks_mono_s() < deadline)
 		wait_some(c, 0.1);
 	for (i = 0; i < c->nr_wls; i++)
 		if (c->wls[i].proc.running)
@@ -987,7 +988,7 @@ static void rep_cleanup(struct rep_ctx *c)
 		runner_proc_close(&c->wls[i].proc);
 	}
 	free(c->wls);
-	runner_strv_free(c->blamed);
+	vec_strv_free(c->blamed);
 	runner_proc_close(&c->ct);
 	runner_ct_free(&c->ctr);
 	runner_tl_free(&c->tlr);
@@ -1035,7 +1036,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	int ret;
 
 	rr->rep = rep;
-	runner_realtime_now(&rr->start);
+	clocks_realtime(&rr->start);
 	ret = rep_prepare(&c, rep);
 	if (ret)
 		goto out;
@@ -1086,6 +1087,6 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 out:
 	restore_tunables(&c);
 	rep_cleanup(&c);
-	runner_realtime_now(&rr->end);
+	clocks_realtime(&rr->end);
 	return ret;
 }

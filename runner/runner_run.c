@@ -43,7 +43,8 @@
 #include "runner_profile.h"
 #include "runner_req.h"
 #include "runner_trace.h"
-#include "runner_util.h"
+#include "vec.h"
+#include "clocks.h"
 #include "sha256.h"
 #include "stopsig.h"
 #include "timefmt.h"
@@ -370,7 +371,7 @@ static int save_tunables(struct runner *r)
 
 			if (runner_tunable_lookup(r, &sc->tunables[j]))
 				continue;
-			t = runner_array_push(&r->tunables, &r->nr_tunables,
+			t = vec_push(&r->tunables, &r->nr_tunables,
 					      sizeof(*t));
 			if (!t)
 				return -ENOMEM;
@@ -562,7 +563,7 @@ static int finish(struct runner *r, int err)
 		r->run.status = RUN_COMPLETE;
 	}
 	r->run.ended = true;
-	runner_realtime_now(&r->run.end);
+	clocks_realtime(&r->run.end);
 	if (runner_manifest_write(&r->run))
 		pr_err("%s/manifest.json: cannot write it", r->run.dir);
 	runner_summary_print(&r->run, r->run.dir);
@@ -828,7 +829,7 @@ int runner_cmd_run(int argc, char **argv)
 	/* A suite that compares nothing (a calibration) has nothing to see. */
 	if (runner_suite_uses_cyclictest(&r->suite) && runner_suite_compares(&r->suite))
 		use_profile(r);
-	runner_realtime_now(&r->run.start);
+	clocks_realtime(&r->run.start);
 	ret = prepare(r);
 	if (ret) {
 		code = EXIT_ENVIRONMENT;
@@ -839,7 +840,7 @@ int runner_cmd_run(int argc, char **argv)
 	       r->run.repetitions, r->run.repetitions == 1 ? "" : "s",
 	       r->run.dir);
 	fflush(stdout);
-	r->started_mono = runner_mono_now();
+	r->started_mono = clocks_mono_s();
 	ret = stopsig_signal() ? 0 : runner_run_steps(r);
 	if (!ret && !stopsig_signal() &&
 	    (r->params.until_decided || r->suite.gate.until_decided_ns))

@@ -25,7 +25,7 @@
 #include "log.h"
 #include "runner_manifest.h"
 #include "runner_priv.h"
-#include "runner_util.h"
+#include "clocks.h"
 #include "stopsig.h"
 
 static int scen_index(const struct runner *r, const char *name)
@@ -151,7 +151,7 @@ static void say_waiting(struct runner *r, const struct an_run_verdict *v,
 
 int runner_until_decided(struct runner *r, uint64_t budget_ns)
 {
-	double alpha = r->suite.gate.alpha, t0 = runner_mono_now(), spent, t, left;
+	double alpha = r->suite.gate.alpha, t0 = clocks_mono_s(), spent, t, left;
 	double budget = budget_ns / 1e9, rep_s, n_max;
 	size_t i, n = 0, active = 0;
 	struct an_run_verdict *v = NULL;
@@ -183,7 +183,7 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 		record_stops(seq, v, n, at);
 		for (i = 0; i < n; i++)
 			any |= undecided(&v[i]);
-		left = budget - (runner_mono_now() - t0);
+		left = budget - (clocks_mono_s() - t0);
 		if (!any)
 			break;
 		if (left < rep_s * 2) {
@@ -200,7 +200,7 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 			break;
 		at++;
 		/* The last look the budget allows spends what is left. */
-		left = budget - (runner_mono_now() - t0);
+		left = budget - (clocks_mono_s() - t0);
 		t = left < 2 * rep_s * active ? 1 : fmin(1, reps / n_max);
 		add_look(seq, reps, t, an_alpha_spent(alpha, t) - spent);
 		spent = an_alpha_spent(alpha, t);

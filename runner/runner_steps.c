@@ -18,7 +18,7 @@
 #include "runner_cyclictest.h"
 #include "runner_manifest.h"
 #include "runner_priv.h"
-#include "runner_util.h"
+#include "vec.h"
 #include "stopsig.h"
 
 /*
@@ -86,8 +86,8 @@ int runner_run_step(struct runner *r, struct runner_step st)
 
 	if (sr->skipped)
 		return 0;
-	rr = runner_array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
-	if (!runner_array_push(&r->run.order, &r->run.nr_order,
+	rr = vec_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
+	if (!vec_push(&r->run.order, &r->run.nr_order,
 			       sizeof(*r->run.order)) || !rr)
 		return -ENOMEM;
 	r->run.order[r->run.nr_order - 1] = st;

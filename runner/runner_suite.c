@@ -26,7 +26,7 @@
 #include "runner_req.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
-#include "runner_util.h"
+#include "vec.h"
 #include "trace/trace.h"
 
 static void open_named(struct runner_suite_parser *p,
@@ -51,7 +51,7 @@ static void open_named(struct runner_suite_parser *p,
 						  s->scenarios[i].line);
 				return;
 			}
-		sc = runner_array_push(&s->scenarios, &s->nr_scenarios, sizeof(*sc));
+		sc = vec_push(&s->scenarios, &s->nr_scenarios, sizeof(*sc));
 		if (!runner_suite_check_alloc(p, sc))
 			return;
 		sc->line = p->line;
@@ -68,7 +68,7 @@ static void open_named(struct runner_suite_parser *p,
 						  s->references[i].line);
 				return;
 			}
-		ref = runner_array_push(&s->references, &s->nr_references,
+		ref = vec_push(&s->references, &s->nr_references,
 					sizeof(*ref));
 		if (!runner_suite_check_alloc(p, ref))
 			return;
@@ -235,7 +235,7 @@ static void check_scenario(struct runner_suite_parser *p,
 	}
 	/* Each scenario's list holds the suite's requirements too. */
 	for (i = 0; s->requires && s->requires[i]; i++)
-		if (runner_strv_push(&sc->requires, s->requires[i]))
+		if (vec_strv_push(&sc->requires, s->requires[i]))
 			return runner_suite_perr(p, sc->line, "out of memory");
 	if (!sc->requires) {
 		sc->requires = calloc(1, sizeof(char *));

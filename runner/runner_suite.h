@@ -190,7 +190,7 @@ runner_suite_find(const struct runner_suite *suite, const char *name);
 
 /*
  * The argv of a workload at duration scale @scale (scaled(N) expanded):
- * argv[0] is PROGRAM as written. The caller frees it with runner_strv_free().
+ * argv[0] is PROGRAM as written. The caller frees it with vec_strv_free().
  */
 int runner_suite_workload_argv(const struct runner_suite_workload *wl,
 			       double scale, char ***argv, char *err,

@@ -16,7 +16,7 @@
 #include "runner_req.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
-#include "runner_util.h"
+#include "vec.h"
 #include "trace/trace.h"
 
 void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
@@ -170,7 +170,7 @@ static void tool_args(struct runner_suite_parser *p, const char *key,
 					  we.we_wordv[i], ab, why);
 			goto out;
 		}
-		if (runner_strv_push(argv, we.we_wordv[i])) {
+		if (vec_strv_push(argv, we.we_wordv[i])) {
 			runner_suite_check_alloc(p, NULL);
 			goto out;
 		}

@@ -15,7 +15,7 @@
 #include "runner_req.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
-#include "runner_util.h"
+#include "vec.h"
 #include "trace/trace.h"
 
 const char *runner_suite_control_name(enum runner_suite_control c)
@@ -104,7 +104,7 @@ static void free_scenario(struct runner_suite_scenario *sc)
 	free(sc->workloads);
 	free(sc->tunables);
 	free(sc->expects);
-	runner_strv_free(sc->requires);
+	vec_strv_free(sc->requires);
 	free(sc->name);
 	free(sc->description);
 	free(sc->compare);
@@ -123,16 +123,16 @@ void runner_suite_free(struct runner_suite *suite)
 		for (j = 0; j < ref->nr_values; j++)
 			free(ref->values[j].metric);
 		free(ref->values);
-		runner_strv_free(ref->T);
+		vec_strv_free(ref->T);
 		free(ref->scenario);
 		free(ref->source);
 	}
 	free(suite->scenarios);
 	free(suite->references);
-	runner_strv_free(suite->requires);
-	runner_strv_free(suite->measure.args);
+	vec_strv_free(suite->requires);
+	vec_strv_free(suite->measure.args);
 	free(suite->measure.args_text);
-	runner_strv_free(suite->measure.timerlat_args);
+	vec_strv_free(suite->measure.timerlat_args);
 	free(suite->measure.timerlat_text);
 	free(suite->gate.metric);
 	free(suite->path);

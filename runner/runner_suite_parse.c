@@ -15,7 +15,7 @@
 #include "runner_req.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
-#include "runner_util.h"
+#include "vec.h"
 #include "trace/trace.h"
 
 void runner_suite_perr(struct runner_suite_parser *p, unsigned int line,
@@ -115,7 +115,7 @@ int runner_suite_parse_requires(struct runner_suite_parser *p, char ***out,
 					  "base-slice, preempt-rt, slice-extension, "
 					  "sysctl:NAME, file:PATH, cpus>=N)", tok);
 			ret = -EINVAL;
-		} else if (runner_strv_push(out, tok)) {
+		} else if (vec_strv_push(out, tok)) {
 			ret = -ENOMEM;
 			runner_suite_check_alloc(p, NULL);
 		}

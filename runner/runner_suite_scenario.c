@@ -19,7 +19,7 @@
 #include "runner_req.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
-#include "runner_util.h"
+#include "vec.h"
 #include "trace/trace.h"
 
 static bool valid_path_chars(const char *s)
@@ -94,7 +94,7 @@ static void add_tunable(struct runner_suite_parser *p,
 					  sc->tunables[i].line);
 			goto out;
 		}
-	t = runner_array_push(&sc->tunables, &sc->nr_tunables, sizeof(*t));
+	t = vec_push(&sc->tunables, &sc->nr_tunables, sizeof(*t));
 	if (!runner_suite_check_alloc(p, t))
 		goto out;
 	t->kind = kind;
@@ -114,7 +114,7 @@ static void add_workload(struct runner_suite_parser *p, const char *val)
 	char msg[256];
 	size_t i;
 
-	wl = runner_array_push(&sc->workloads, &sc->nr_workloads, sizeof(*wl));
+	wl = vec_push(&sc->workloads, &sc->nr_workloads, sizeof(*wl));
 	if (!runner_suite_check_alloc(p, wl))
 		return;
 	wl->line = p->line;
@@ -178,7 +178,7 @@ static void add_expect(struct runner_suite_parser *p, const char *val)
 	*dot = '\0';
 	if (!runner_suite_valid_name(lhs))
 		goto bad;
-	e = runner_array_push(&sc->expects, &sc->nr_expects, sizeof(*e));
+	e = vec_push(&sc->expects, &sc->nr_expects, sizeof(*e));
 	if (!runner_suite_check_alloc(p, e))
 		goto out;
 	e->line = p->line;
@@ -282,7 +282,7 @@ void runner_suite_key_reference(struct runner_suite_parser *p, const char *name,
 					  "Act: 3 Avg: 3 Max: 12)");
 			return;
 		}
-		if (runner_strv_push(&ref->T, line))
+		if (vec_strv_push(&ref->T, line))
 			runner_suite_check_alloc(p, NULL);
 		return;
 	}
@@ -295,7 +295,7 @@ void runner_suite_key_reference(struct runner_suite_parser *p, const char *name,
 			runner_suite_perr(p, p->line, "%s: '%s' is not a number", name, val);
 			return;
 		}
-		rv = runner_array_push(&ref->values, &ref->nr_values, sizeof(*rv));
+		rv = vec_push(&ref->values, &ref->nr_values, sizeof(*rv));
 		if (!runner_suite_check_alloc(p, rv))
 			return;
 		rv->metric = strdup(name + 6);

@@ -19,7 +19,7 @@
 #include "parse.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
-#include "runner_util.h"
+#include "vec.h"
 
 /* Refuses what wordexp would expand; single quotes protect everything. */
 static int check_no_expansion(const char *s, char *err, size_t len)
@@ -329,10 +329,10 @@ int runner_suite_workload_argv(const struct runner_suite_workload *wl,
 	if (!v)
 		ret = -ENOMEM;
 	for (; !ret && i < we.we_wordc; i++)
-		ret = runner_strv_push(&v, we.we_wordv[i]);
+		ret = vec_strv_push(&v, we.we_wordv[i]);
 	wordfree(&we);
 	if (ret) {
-		runner_strv_free(v);
+		vec_strv_free(v);
 		snprintf(err, len, "out of memory");
 		return ret;
 	}

@@ -10,7 +10,7 @@
 #include "rtpaths.h"
 #include "runner_cyclictest.h"
 #include "runner_timerlat.h"
-#include "runner_util.h"
+#include "vec.h"
 
 #define TL_OUT_MAX	(16 * 1024 * 1024)
 
@@ -24,21 +24,21 @@ int runner_tl_init(struct runner_tl_run *t,
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
-	ret = runner_strv_push(&t->argv, "rtla");
+	ret = vec_strv_push(&t->argv, "rtla");
 	if (!ret)
-		ret = runner_strv_push(&t->argv, "timerlat");
+		ret = vec_strv_push(&t->argv, "timerlat");
 	if (!ret)
-		ret = runner_strv_push(&t->argv, "hist");
+		ret = vec_strv_push(&t->argv, "hist");
 	for (i = 0; !ret && m->timerlat_args && m->timerlat_args[i]; i++)
-		ret = runner_strv_push(&t->argv, m->timerlat_args[i]);
+		ret = vec_strv_push(&t->argv, m->timerlat_args[i]);
 	snprintf(buf, sizeof(buf), "-d%us", runner_ct_duration_s(m, scale));
 	if (!ret)
-		ret = runner_strv_push(&t->argv, buf);
+		ret = vec_strv_push(&t->argv, buf);
 	snprintf(buf, sizeof(buf), "-E%u", m->histogram_us);
 	if (!ret)
-		ret = runner_strv_push(&t->argv, buf);
+		ret = vec_strv_push(&t->argv, buf);
 	if (!ret)
-		ret = runner_strv_push(&t->argv, "-b1");
+		ret = vec_strv_push(&t->argv, "-b1");
 	if (ret)
 		runner_tl_free(t);
 	return ret;
@@ -143,7 +143,7 @@ int runner_tl_finish(struct runner_tl_run *t, bool complete, char *why,
 
 void runner_tl_free(struct runner_tl_run *t)
 {
-	runner_strv_free(t->argv);
+	vec_strv_free(t->argv);
 	free(t->out);
 	t->argv = NULL;
 	t->out = NULL;
@@ -246,21 +246,21 @@ int runner_tl_aa_init(struct runner_tl_aa *a,
 	memset(a, 0, sizeof(*a));
 	a->threshold_us = threshold_us ? threshold_us : 1;
 	a->secs = secs;
-	ret = runner_strv_push(&a->argv, "rtla");
+	ret = vec_strv_push(&a->argv, "rtla");
 	if (!ret)
-		ret = runner_strv_push(&a->argv, "timerlat");
+		ret = vec_strv_push(&a->argv, "timerlat");
 	if (!ret)
-		ret = runner_strv_push(&a->argv, "top");
+		ret = vec_strv_push(&a->argv, "top");
 	for (i = 0; !ret && m->timerlat_args && m->timerlat_args[i]; i++)
-		ret = runner_strv_push(&a->argv, m->timerlat_args[i]);
+		ret = vec_strv_push(&a->argv, m->timerlat_args[i]);
 	snprintf(buf, sizeof(buf), "%lu", a->threshold_us);
 	if (!ret)
-		ret = runner_strv_push(&a->argv, "--aa-only");
+		ret = vec_strv_push(&a->argv, "--aa-only");
 	if (!ret)
-		ret = runner_strv_push(&a->argv, buf);
+		ret = vec_strv_push(&a->argv, buf);
 	snprintf(buf, sizeof(buf), "-d%us", secs);
 	if (!ret)
-		ret = runner_strv_push(&a->argv, buf);
+		ret = vec_strv_push(&a->argv, buf);
 	if (ret)
 		runner_tl_aa_free(a);
 	return ret;
@@ -306,7 +306,7 @@ cJSON *runner_tl_aa_finish(struct runner_tl_aa *a, const char *dir,
 
 void runner_tl_aa_free(struct runner_tl_aa *a)
 {
-	runner_strv_free(a->argv);
+	vec_strv_free(a->argv);
 	free(a->out);
 	memset(a, 0, sizeof(*a));
 }

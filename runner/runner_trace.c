@@ -22,7 +22,7 @@
 #include "rtpaths.h"
 #include "runner_priv.h"
 #include "runner_trace.h"
-#include "runner_util.h"
+#include "clocks.h"
 #include "trace/trace.h"
 
 #define ARM_TICK_NS	10000000L	/* 10 ms */
@@ -232,7 +232,7 @@ static void save(struct runner_rep_trace *t, const char *dir,
 {
 	struct trace_stats st;
 	char path[PATH_MAX];
-	double t0 = runner_mono_now();
+	double t0 = clocks_mono_s();
 
 	trace_session_stats(&t->s, &st);
 	cJSON_AddNumberToObject(t->info, "overrun", st.overrun);
@@ -244,7 +244,7 @@ static void save(struct runner_rep_trace *t, const char *dir,
 	}
 	cJSON_AddStringToObject(t->info, "file", RTRACE_FILE);
 	cJSON_AddNumberToObject(t->info, "save_s",
-				(long)((runner_mono_now() - t0) * 10) / 10.0);
+				(long)((clocks_mono_s() - t0) * 10) / 10.0);
 	attribute(t, dir, path, ctr, finals, nr_finals);
 }
 

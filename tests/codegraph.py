@@ -55,6 +55,7 @@ COMMON_MODULES = {
     "outcome": "outcome_", "parse": "parse_",
     "procstat": "procstat_", "rtpaths": "rtpaths_", "sha256": "sha256_",
     "stopsig": "stopsig_", "textfmt": "text_", "timefmt": "timefmt_",
+    "vec": "vec_", "clocks": "clocks_",
     "toolrun": "toolrun",
 }
 

@@ -19,7 +19,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "runner/runner_manifest.h"
-#include "runner/runner_util.h"
+#include "vec.h"
 #include "sha256.h"
 
 static char tmpdir[] = "/tmp/rtgate-unit-manifest.XXXXXX";
@@ -46,7 +46,7 @@ static void add_rep(struct runner_scen_result *sr, unsigned int rep,
 		    enum runner_rep_status st, const char *reason)
 {
 	struct runner_rep_result *rr =
-		runner_array_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
+		vec_push(&sr->reps, &sr->nr_reps, sizeof(*rr));
 	static char *ct_argv[] = { "cyclictest", "--smp", "-D10", NULL };
 	struct runner_rep_proc *p;
 
@@ -57,9 +57,9 @@ static void add_rep(struct runner_scen_result *sr, unsigned int rep,
 	snprintf(rr->dir, sizeof(rr->dir), "%s/%u", sr->sc->name, rep);
 	rr->start.tv_sec = 1790000000 + rep;
 	rr->end.tv_sec = 1790000010 + rep;
-	p = runner_array_push(&rr->procs, &rr->nr_procs, sizeof(*p));
+	p = vec_push(&rr->procs, &rr->nr_procs, sizeof(*p));
 	p->name = strdup("cyclictest");
-	p->argv = runner_strv_dup(ct_argv);
+	p->argv = vec_strv_dup(ct_argv);
 	p->pid = 1000 + rep;
 	p->exited = true;
 	p->ready_s = -1;
@@ -112,10 +112,10 @@ static int setup(void **state)
 	run->scens[2].skipped = true;
 	run->scens[2].reason = strdup("requires sched-features: EPERM");
 	/* A workload in load/1 that crashed, with its summary. */
-	p = runner_array_push(&run->scens[1].reps[0].procs,
+	p = vec_push(&run->scens[1].reps[0].procs,
 			      &run->scens[1].reps[0].nr_procs, sizeof(*p));
 	p->name = strdup("hackbench-loop");
-	p->argv = runner_strv_dup((char *[]){ "hackbench-loop", NULL });
+	p->argv = vec_strv_dup((char *[]){ "hackbench-loop", NULL });
 	p->pid = 2000;
 	p->workload = true;
 	p->cpus = strdup("0-1");

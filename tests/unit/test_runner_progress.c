@@ -16,7 +16,6 @@
 #include <cmocka.h>
 
 #include "runner/runner_progress.h"
-#include "runner/runner_util.h"
 #include "textfmt.h"
 
 /* Runs fn with stdout in a temporary file; returns what it printed. */

@@ -16,7 +16,7 @@
 
 #include "fsio.h"
 #include "runner/runner_suite.h"
-#include "runner/runner_util.h"
+#include "vec.h"
 #include "trace/trace.h"
 
 static char tmpdir[] = "/tmp/rtgate-unit-suite.XXXXXX";
@@ -117,8 +117,8 @@ static void test_complete(void **state)
 	assert_string_equal(s.description, "everything");
 	assert_int_equal(s.repetitions, 4);
 	assert_int_equal(s.order, SUITE_ORDER_BLOCKED);
-	assert_int_equal(runner_strv_len(s.requires), 2);
-	assert_int_equal(runner_strv_len(s.measure.args), 5);
+	assert_int_equal(vec_strv_len(s.requires), 2);
+	assert_int_equal(vec_strv_len(s.measure.args), 5);
 	assert_true(s.measure.duration_ns == 20000000000ULL);
 	assert_int_equal(s.measure.histogram_us, 3000);
 	assert_int_equal(s.measure.trace, TRACE_CAPTURE_SPIKES);
@@ -132,7 +132,7 @@ static void test_complete(void **state)
 	assert_int_equal(s.nr_scenarios, 2);
 	assert_null(s.scenarios[0].compare);
 	assert_non_null(s.scenarios[0].reference);
-	assert_int_equal(runner_strv_len(s.scenarios[0].reference->T), 2);
+	assert_int_equal(vec_strv_len(s.scenarios[0].reference->T), 2);
 	assert_int_equal(s.scenarios[0].reference->nr_values, 1);
 	load = runner_suite_find(&s, "load");
 	assert_non_null(load);
@@ -152,7 +152,7 @@ static void test_complete(void **state)
 	assert_string_equal(load->tunables[2].value, "NO_HRTICK");
 	assert_int_equal(load->tunables[3].kind, TUNABLE_BASE_SLICE);
 	/* The suite's requirements are every scenario's too. */
-	assert_int_equal(runner_strv_len(load->requires), 4);
+	assert_int_equal(vec_strv_len(load->requires), 4);
 	assert_int_equal(load->nr_expects, 4);
 	assert_int_equal(load->expects[1].op, EXPECT_GE);
 	assert_null(load->expects[1].why);
@@ -167,19 +167,19 @@ static void test_complete(void **state)
 	/* scaled(N) follows the duration scale, rounded, at least 1. */
 	assert_int_equal(runner_suite_workload_argv(&load->workloads[0], 0.1, &argv,
 						    msg, sizeof(msg)), 0);
-	assert_int_equal(runner_strv_len(argv), 5);
+	assert_int_equal(vec_strv_len(argv), 5);
 	assert_string_equal(argv[0], "hackbench-loop");
 	assert_string_equal(argv[4], "20");
-	runner_strv_free(argv);
+	vec_strv_free(argv);
 	assert_int_equal(runner_suite_workload_argv(&load->workloads[0], 0.0001,
 						    &argv, msg, sizeof(msg)), 0);
 	assert_string_equal(argv[4], "1");
-	runner_strv_free(argv);
+	vec_strv_free(argv);
 	/* Quotes group words, as in a shell. */
 	assert_int_equal(runner_suite_workload_argv(&load->workloads[1], 1, &argv,
 						    msg, sizeof(msg)), 0);
 	assert_string_equal(argv[5], "--name=a b");
-	runner_strv_free(argv);
+	vec_strv_free(argv);
 	runner_suite_free(&s);
 }
 

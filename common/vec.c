@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner_util.h"
+#include "vec.h"
 
-void *runner_array_push(void *arr, size_t *nr, size_t size)
+void *vec_push(void *arr, size_t *nr, size_t size)
 {
 	void **parr = arr;
 	char *grown;
@@ -19,7 +19,7 @@ void *runner_array_push(void *arr, size_t *nr, size_t size)
 	return grown + (*nr)++ * size;
 }
 
-size_t runner_strv_len(char *const *v)
+size_t vec_strv_len(char *const *v)
 {
 	size_t n = 0;
 
@@ -28,9 +28,9 @@ size_t runner_strv_len(char *const *v)
 	return n;
 }
 
-char **runner_strv_dup(char *const *v)
+char **vec_strv_dup(char *const *v)
 {
-	size_t i, n = runner_strv_len(v);
+	size_t i, n = vec_strv_len(v);
 	char **copy = calloc(n + 1, sizeof(*copy));
 
 	if (!copy)
@@ -38,16 +38,16 @@ char **runner_strv_dup(char *const *v)
 	for (i = 0; i < n; i++) {
 		copy[i] = strdup(v[i]);
 		if (!copy[i]) {
-			runner_strv_free(copy);
+			vec_strv_free(copy);
 			return NULL;
 		}
 	}
 	return copy;
 }
 
-int runner_strv_push(char ***v, const char *s)
+int vec_strv_push(char ***v, const char *s)
 {
-	size_t n = runner_strv_len(*v);
+	size_t n = vec_strv_len(*v);
 	char **grown;
 	char *copy;
 
@@ -65,24 +65,11 @@ int runner_strv_push(char ***v, const char *s)
 	return 0;
 }
 
-void runner_strv_free(char **v)
+void vec_strv_free(char **v)
 {
 	size_t i;
 
 	for (i = 0; v && v[i]; i++)
 		free(v[i]);
 	free(v);
-}
-
-double runner_mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void runner_realtime_now(struct timespec *ts)
-{
-	clock_gettime(CLOCK_REALTIME, ts);
 }
