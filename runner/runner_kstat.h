@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#define KSTAT_RSEQ_SOURCE	"rseq-stats"	/* the name expects use */
 #define KSTAT_RSEQ_FILE		"rseq/stats"	/* under the debugfs mount */
 #define KSTAT_MAX		32
 #define KSTAT_NAME		16

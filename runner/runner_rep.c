@@ -893,7 +893,7 @@ static void collect_rseq_stats(struct rep_ctx *c)
 static const cJSON *expect_source(const struct rep_ctx *c,
 				  const struct runner_suite_expect *e)
 {
-	if (!strcmp(e->workload, KSTAT_RSEQ_SOURCE))
+	if (!strcmp(e->workload, SUITE_EXPECT_RSEQ))
 		return c->rr->rseq_stats;
 	return c->rr->workloads ?
 		cJSON_GetObjectItemCaseSensitive(c->rr->workloads,

@@ -212,7 +212,7 @@ static bool suite_needs(const struct runner_suite *s, bool tracefs)
 			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_expects; j++)
-			if (!strcmp(sc->expects[j].workload, KSTAT_RSEQ_SOURCE))
+			if (!strcmp(sc->expects[j].workload, SUITE_EXPECT_RSEQ))
 				return true;
 		if (tracefs && sc->tool == SUITE_TOOL_TIMERLAT)
 			return true;
@@ -642,7 +642,7 @@ static int prepare(struct runner *r)
 	find_mounts(r);
 	ret = setup_cgroup(r);
 	if (!ret)
-		ret = runner_trace_prepare(r);
+		ret = runner_trace_prepare(r->run.trace, &r->state);
 	if (!ret)
 		ret = setup_results(r);
 	if (ret)

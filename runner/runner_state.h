@@ -32,6 +32,7 @@
 #define STATE_DEFAULT_DIR	"/run/rtgate"
 #define STATE_FILE		"state.json"
 #define STATE_MACHINE_LOCK	"/run/rtgate.lock"
+#define STATE_UNDO_TRACEFS	"tracefs-instance"	/* the run's trace instances */
 
 struct runner_state {
 	char dir[PATH_MAX];	/* absolute: our children's RTGATE_OWNER */

@@ -22,7 +22,6 @@
 
 #include "ctline.h"
 #include "parse.h"
-#include "runner_kstat.h"
 #include "runner_req.h"
 #include "runner_suite.h"
 #include "runner_suite_priv.h"
@@ -222,7 +221,7 @@ static void check_scenario(struct runner_suite_parser *p,
 					 "compare = BASELINE)", sc->name);
 	for (i = 0; i < sc->nr_expects; i++) {
 		/* The kernel's counters, not a workload (runner_kstat.h). */
-		if (!strcmp(sc->expects[i].workload, KSTAT_RSEQ_SOURCE))
+		if (!strcmp(sc->expects[i].workload, SUITE_EXPECT_RSEQ))
 			continue;
 		for (j = 0; j < sc->nr_workloads; j++)
 			if (!strcmp(sc->workloads[j].alias,

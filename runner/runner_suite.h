@@ -142,6 +142,7 @@ struct runner_suite_budget {
 	double us;
 };
 
+#define SUITE_EXPECT_RSEQ	"rseq-stats"	/* an expect on the kernel's rseq/stats */
 #define SUITE_MAX_BUDGETS	8
 
 struct runner_suite_gate {

@@ -20,7 +20,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "rtpaths.h"
-#include "runner_priv.h"
+#include "runner_state.h"
 #include "runner_trace.h"
 #include "clocks.h"
 #include "trace/trace.h"
@@ -30,17 +30,17 @@
 #define ARM_STABLE	20		/* 200 ms without a new thread */
 #define MAX_TIDS	256
 
-int runner_trace_prepare(struct runner *r)
+int runner_trace_prepare(enum trace_capture mode, struct runner_state *st)
 {
 	char prefix[64];
 	int ret;
 
-	if (r->run.trace == TRACE_CAPTURE_OFF)
+	if (mode == TRACE_CAPTURE_OFF)
 		return 0;
 	ret = trace_instance_owner_prefix(prefix, sizeof(prefix));
 	if (ret)
 		return ret;
-	return runner_state_add_undo(&r->state, RTRACE_UNDO_KIND, prefix, NULL);
+	return runner_state_add_undo(st, STATE_UNDO_TRACEFS, prefix, NULL);
 }
 
 static void info_error(struct runner_rep_trace *t, const char *fmt, ...)

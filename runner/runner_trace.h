@@ -17,12 +17,11 @@
 #include "runner_cyclictest.h"
 #include "trace/trace.h"
 
-#define RTRACE_UNDO_KIND	"tracefs-instance"
 #define RTRACE_TOP		50	/* worst windows kept per repetition */
 #define RTRACE_FILE		"trace.dat"
 #define RTRACE_ATTR_FILE	"trace-attr.json"
 
-struct runner;
+struct runner_state;
 
 struct runner_rep_trace {
 	struct trace_session s;
@@ -36,7 +35,7 @@ struct runner_rep_trace {
  * Records the run's instances in the state file (once, before any is
  * created), so that the guardian or the next start removes them.
  */
-int runner_trace_prepare(struct runner *r);
+int runner_trace_prepare(enum trace_capture mode, struct runner_state *st);
 /*
  * Before the workloads: creates and starts the instance and names it in
  * RTGATE_TRACE_INSTANCE for the workloads.

@@ -23,7 +23,6 @@
 #include "log.h"
 #include "runner_cgroup.h"
 #include "runner_state.h"
-#include "runner_trace.h"
 #include "runner_tunable.h"
 #include "trace/trace.h"
 
@@ -115,7 +114,7 @@ static int undo_trace(const cJSON *e, char *done, size_t len)
 static const struct runner_state_undo_ops state_undo_table[] = {
 	{ "cgroup", true, undo_cgroup },
 	{ "tunable", false, undo_tunable },
-	{ RTRACE_UNDO_KIND, false, undo_trace },
+	{ STATE_UNDO_TRACEFS, false, undo_trace },
 };
 
 /* The table of undo kinds. */
