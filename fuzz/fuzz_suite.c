@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The suite parser (runner_suite.c): any bytes, never a crash. */
 #include "input.h"
-#include "runner/runner_suite.h"
+#include "runner/suite/suite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

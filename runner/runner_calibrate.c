@@ -28,10 +28,9 @@
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"
-#include "runner.h"
-#include "runner_cyclictest.h"
-#include "runner_priv.h"
-#include "runner_profile.h"
+#include "runner/runner.h"
+#include "runner/measure/measure.h"
+#include "runner/runner_priv.h"
 
 #define CAL_REP_OVERHEAD_S	2	/* start, stop, write: per repetition */
 #define CAL_MIN_REPS		3	/* per scenario */

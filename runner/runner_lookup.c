@@ -18,8 +18,8 @@
 #include "fsio.h"
 #include "log.h"
 #include "rtpaths.h"
-#include "runner_env.h"
-#include "runner_priv.h"
+#include "runner/machine/machine.h"
+#include "runner/runner_priv.h"
 
 static int cmp_str(const void *a, const void *b)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "jsonio.h"
-#include "runner_manifest.h"
+#include "runner/runner_priv.h"
 #include "vec.h"
 #include "timefmt.h"
 #include "trace/trace.h"

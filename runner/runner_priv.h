@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The state of one `rtgate run`, shared by its files: runner_run.c (the
- * order of business) over runner_sequential.c (--until-decided) over
- * runner_steps.c (the order, one step at a time) over runner_rep.c (one
- * repetition) over runner_lookup.c (where the suite, programs, tools and
- * tunables are).
+ * Inside runner/: a run (struct runner), its results as they are
+ * recorded (the run model), the manifest written from them, and the
+ * noise profile the run is judged with.
  */
 #ifndef RTGATE_RUNNER_PRIV_H
 #define RTGATE_RUNNER_PRIV_H
@@ -12,15 +10,155 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
+#include <cjson/cJSON.h>
 #include <stdint.h>
 
-#include "runner_guard.h"
-#include "runner_model.h"
-#include "runner_progress.h"
-#include "runner_state.h"
-#include "runner_suite.h"
-#include "runner_tunable.h"
+#include "analyze/analyze.h"
+#include "ctline.h"
+#include "runner/machine/machine.h"
+#include "runner/measure/measure.h"
+#include "runner/suite/suite.h"
 #include "trace/trace.h"
+
+/* ---- model ---------------------------------------------------- */
+/*
+ * What a run did, as the manifest (docs/results.md) and the end-of-run
+ * summary show it. Built by the runner, written by runner_manifest.c; it
+ * holds no live process state, so tests can build one by hand.
+ */
+
+enum runner_rep_status { REP_OK, REP_INVALID, REP_SKIPPED, REP_ABORTED };
+enum runner_run_status { RUN_INCOMPLETE, RUN_COMPLETE, RUN_ABORTED };
+
+struct runner_rep_proc {
+	char *name;
+	char **argv;
+	long pid;		/* 0: never started */
+	bool workload;
+	char *cpus;		/* workloads: as given, or NULL */
+	char *policy;
+	bool has_nice;
+	int nice;
+	double ready_s;		/* to "ready", s; < 0: never ready */
+	bool exited;
+	int code;		/* exit code, when !sig */
+	int sig;		/* terminating signal, 0 if none */
+	bool by_runner;		/* the signal was rtgate's */
+	char *error;		/* could not start: why */
+};
+
+struct runner_rep_result {
+	unsigned int rep;
+	enum runner_rep_status status;
+	char *reason;
+	char dir[128];		/* "<scenario>/<rep>" */
+	struct timespec start, end;
+	struct runner_rep_proc *procs;
+	size_t nr_procs;
+	cJSON *workloads;	/* alias -> summary object */
+	struct ctline *finals;	/* cyclictest's final T: lines */
+	size_t nr_finals;
+	cJSON *trace;		/* what was captured (measure.h) */
+	cJSON *rseq_stats;	/* debugfs rseq/stats, after - before; NULL
+				 * when the kernel has none (measure.h) */
+	cJSON *rtla_aa;		/* rtla's auto-analysis (measure.h) */
+};
+
+struct runner_scen_result {
+	const struct runner_suite_scenario *sc;
+	bool skipped;
+	char *reason;		/* why skipped */
+	cJSON *tunables;	/* manifest key -> value */
+	struct runner_rep_result *reps;
+	size_t nr_reps;
+};
+
+struct runner_step {
+	size_t scen;
+	unsigned int rep;
+};
+
+struct runner_run {
+	const struct runner_suite *suite;
+	char suite_sha256[65];
+	char id[128];
+	char dir[PATH_MAX];
+	double scale;
+	unsigned int repetitions;
+	unsigned int duration_s;	/* scaled; 0 with loops or tool none */
+	unsigned long long loops;	/* scaled; 0 with duration */
+	int trace;		/* enum trace_capture, as run */
+	enum runner_run_status status;
+	char reason[256];
+	struct timespec start, end;
+	bool ended;
+	cJSON *env;		/* host, kernel, environment, tools */
+	cJSON *tunables_before;
+	cJSON *tunables_after;
+	struct runner_step *order;	/* as executed */
+	size_t nr_order;
+	struct runner_scen_result *scens;	/* one per suite scenario */
+	cJSON *noise_profile;	/* the machine's, as the gate uses it */
+	cJSON *sequential;	/* --until-decided: budget, looks, stops */
+};
+
+/* ok | skipped | invalid | partial | not_run (docs/results.md). */
+const char *runner_scen_status_name(const struct runner_scen_result *sr);
+const char *runner_rep_status_name(enum runner_rep_status st);
+const char *runner_run_status_name(enum runner_run_status st);
+
+void runner_run_model_free(struct runner_run *run);
+
+/* ---- manifest ------------------------------------------------- */
+/*
+ * manifest.json (schema rtgate-manifest/1, docs/results.md): rewritten
+ * atomically after every repetition, so an interrupted run leaves one that
+ * says how far it got. It copies each scenario's [reference] and the
+ * suite's gate, so readers never need the suite parser.
+ */
+
+#define MANIFEST_SCHEMA "rtgate-manifest/1"
+
+/* Writes <run->dir>/manifest.json; 0 or -errno. */
+int runner_manifest_write(const struct runner_run *run);
+
+/* ---- profile -------------------------------------------------- */
+/*
+ * The machine's noise profile for a run (docs/statistics.md): which
+ * measurement a profile holds for (its key), finding the pooled profile
+ * of this host in the history, saying before the run what the suite can
+ * see here, and keeping the profile in the manifest for the analyzer.
+ */
+
+/*
+ * The measurement key: cyclictest's options as the suite gives them, the
+ * duration (or loops) as run, the histogram size and the online CPUs. A
+ * profile is the noise of exactly this measurement.
+ */
+void runner_measure_key(const struct runner_suite *s, double scale, char *buf,
+			size_t len);
+/* The history database a run of RESULTS (or NULL: the default) uses. */
+void runner_history_db(const char *results, char *buf, size_t len);
+/* This host's pooled profile for key: 0, 1 (none) or -errno. */
+int runner_profile_find(const char *db, const char *key,
+			struct an_profile *out);
+/*
+ * One line per CPU: the smallest p99 and maximum rise a suite of reps
+ * repetitions a side would call a regression here, at the share of alpha
+ * its comparisons get, and the repetitions that would reach the floor.
+ */
+void runner_profile_print(const struct an_profile *pr,
+			  const struct runner_suite *s, unsigned int reps);
+
+/* ---- priv ----------------------------------------------------- */
+/*
+ * The state of one `rtgate run`, shared by its files: runner_run.c (the
+ * order of business) over runner_sequential.c (--until-decided) over
+ * runner_steps.c (the order, one step at a time) over runner_rep.c (one
+ * repetition) over runner_lookup.c (where the suite, programs, tools and
+ * tunables are).
+ */
 
 #define STOP_GRACE_S		5	/* SIGTERM, then SIGKILL */
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "history/history.h"
-#include "runner_cyclictest.h"
-#include "runner_profile.h"
+#include "runner/measure/measure.h"
+#include "runner/runner_priv.h"
 #include "sha256.h"
 
 void runner_measure_key(const struct runner_suite *s, double scale, char *buf,

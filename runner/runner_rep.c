@@ -20,13 +20,9 @@
 #include "jsonio.h"
 #include "log.h"
 #include "rtpaths.h"
-#include "runner_cgroup.h"
-#include "runner_cyclictest.h"
-#include "runner_kstat.h"
-#include "runner_timerlat.h"
-#include "runner_priv.h"
-#include "runner_proc.h"
-#include "runner_trace.h"
+#include "runner/machine/machine.h"
+#include "runner/measure/measure.h"
+#include "runner/runner_priv.h"
 #include "vec.h"
 #include "clocks.h"
 #include "stopsig.h"
@@ -595,7 +591,7 @@ static void measure_timerlat(struct rep_ctx *c)
 }
 
 /*
- * rtla's auto-analysis (runner_timerlat.h): with the workloads still
+ * rtla's auto-analysis (measure.h): with the workloads still
  * running, `rtla timerlat top --aa-only` waits for a wake-up half as late
  * as the histogram's worst. What it finds or why it could not is the
  * repetition's "rtla_aa"; it never makes the repetition invalid.

@@ -12,8 +12,8 @@
 #include "cli.h"
 #include "exitcode.h"
 #include "log.h"
-#include "runner.h"
-#include "runner_state.h"
+#include "runner/runner.h"
+#include "runner/machine/machine.h"
 
 static error_t restore_parse(int key, char *arg, struct argp_state *state)
 {

@@ -23,8 +23,7 @@
 
 #include "analyze/analyze.h"
 #include "log.h"
-#include "runner_manifest.h"
-#include "runner_priv.h"
+#include "runner/runner_priv.h"
 #include "clocks.h"
 #include "stopsig.h"
 

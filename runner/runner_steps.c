@@ -15,9 +15,8 @@
 #include <sys/random.h>
 
 #include "log.h"
-#include "runner_cyclictest.h"
-#include "runner_manifest.h"
-#include "runner_priv.h"
+#include "runner/measure/measure.h"
+#include "runner/runner_priv.h"
 #include "vec.h"
 #include "stopsig.h"
 

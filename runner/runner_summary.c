@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "runner_priv.h"
+#include "runner/runner_priv.h"
 #include "textfmt.h"
 
 #define SUMMARY_CPUS 256

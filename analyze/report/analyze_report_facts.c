@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The system facts of the reports' header: what manifest.json's "system"
- * object (runner/runner_sysfacts.h) and the recorded isolation say, put
+ * object (runner/machine/machine.h) and the recorded isolation say, put
  * into the words an RT engineer reads them in. A fact the kernel had no
  * interface for is "absent"; a manifest from before the facts were
  * recorded gives none of them (an_system_rows() says "not recorded").

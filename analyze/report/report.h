@@ -75,7 +75,7 @@ struct an_system {
 	char clock[32];		/* "host", "icount:3" (an_system_clock) */
 	char clock_statement[320]; /* a lab run's; "" outside the lab */
 	/*
-	 * The manifest's "system" facts (runner/runner_sysfacts.h), each
+	 * The manifest's "system" facts (runner/machine/machine.h), each
 	 * as the header shows it, "absent" when the kernel had no such
 	 * interface. A manifest from before they were recorded has no
 	 * "system": @facts is false and every one of them is "".

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "fsio.h"
-#include "runner/runner_kstat.h"
+#include "runner/measure/measure.h"
 
 /* The lines as 7.3 prints them with CONFIG_RSEQ_SLICE_EXTENSION. */
 static void stats_text(char *buf, size_t len, unsigned long sgrant,

@@ -18,7 +18,7 @@
 
 #include "fsio.h"
 #include "jsonio.h"
-#include "runner/runner_manifest.h"
+#include "runner/runner_priv.h"
 #include "vec.h"
 #include "sha256.h"
 

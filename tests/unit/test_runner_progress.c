@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the runner's progress (runner/runner_progress.h) and the
+ * Unit tests for the runner's progress (runner/measure/measure.h) and the
  * text helpers it shares with the reports (common/textfmt.h): the CPU of
  * each maximum named, the suite's time left, long reasons wrapped to the
  * width.
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "runner/runner_progress.h"
+#include "runner/measure/measure.h"
 #include "textfmt.h"
 
 /* Runs fn with stdout in a temporary file; returns what it printed. */

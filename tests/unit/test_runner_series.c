@@ -19,8 +19,7 @@
 
 #include "fsio.h"
 #include "jsonio.h"
-#include "runner/runner_cyclictest.h"
-#include "runner/runner_series.h"
+#include "runner/measure/measure.h"
 
 static void test_window(void **state)
 {

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "fsio.h"
-#include "runner/runner_suite.h"
+#include "runner/suite/suite.h"
 #include "vec.h"
 #include "trace/trace.h"
 

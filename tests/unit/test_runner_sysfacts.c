@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "jsonio.h"
-#include "runner/runner_sysfacts.h"
+#include "runner/machine/machine.h"
 
 static const char *const keys[] = {
 	"clocksource", "cpuidle", "sched_rt_runtime_us", "sched_rt_period_us",

@@ -21,8 +21,7 @@
 
 #include "fsio.h"
 #include "jsonio.h"
-#include "runner/runner_state.h"
-#include "runner/runner_tunable.h"
+#include "runner/machine/machine.h"
 
 static char tmpdir[] = "/tmp/rtgate-unit-tunable.XXXXXX";
 static char statedir[256], lockpath[256];

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The keys of [suite], [measure] and [gate] (docs/runner.md). */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wordexp.h>
+
+#include "analyze/analyze.h"
+#include "ctline.h"
+#include "parse.h"
+#include "runner/suite/suite.h"
+#include "runner/suite/suite_priv.h"
+#include "vec.h"
+#include "trace/trace.h"
+
+void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
+			    const char *val)
+{
+	struct runner_suite *s = p->suite;
+	uint64_t v;
+
+	if (!runner_suite_note_key(p, name))
+		return;
+	if (!strcmp(name, "name")) {
+		if (!runner_suite_valid_name(val))
+			runner_suite_perr(p, p->line, "name: '%s' is not a name of "
+					  "letters, digits, '-' and '_'", val);
+		else
+			runner_suite_dup(p, &s->name, val);
+	} else if (!strcmp(name, "description")) {
+		runner_suite_dup(p, &s->description, val);
+	} else if (!strcmp(name, "repetitions")) {
+		if (parse_u64_range(val, 1, 1000, &v))
+			runner_suite_perr(p, p->line, "repetitions: '%s' is not a whole "
+					  "number from 1 to 1000", val);
+		else
+			s->repetitions = (unsigned int)v;
+	} else if (!strcmp(name, "order")) {
+		if (!strcmp(val, "interleaved"))
+			s->order = SUITE_ORDER_INTERLEAVED;
+		else if (!strcmp(val, "blocked"))
+			s->order = SUITE_ORDER_BLOCKED;
+		else if (!strcmp(val, "randomized"))
+			s->order = SUITE_ORDER_RANDOMIZED;
+		else
+			runner_suite_perr(p, p->line, "order: '%s' is not interleaved, "
+					  "randomized or blocked", val);
+	} else if (!strcmp(name, "requires")) {
+		runner_suite_parse_requires(p, &s->requires, val);
+	} else {
+		runner_suite_unknown_key(p, name, "name, description, repetitions, order, "
+					 "requires");
+	}
+}
+
+/*
+ * Options that the runner adds itself (suites/README.md, [measure]).
+ * cyclictest's getopt_long() takes any unambiguous abbreviation of a long
+ * option (--loo=100 is --loops=100): every prefix of these is refused.
+ */
+static const char *runner_owned(const char *arg)
+{
+	static const char *const longs[] = {
+		"--duration", "--loops", "--histogram", "--histofall",
+		"--histfile", "--json", "--quiet", "--verbose", "--oscope",
+	};
+	size_t i, n = strcspn(arg, "=");
+	const char *c;
+
+	if (!strncmp(arg, "--", 2) && n > 2) {
+		for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+			if (n <= strlen(longs[i]) && !strncmp(arg, longs[i], n))
+				return longs[i];
+		return NULL;
+	}
+	if (arg[0] != '-' || arg[1] == '-')
+		return NULL;
+	/* A cluster of flags such as -Smq; stops at an option's value. */
+	for (c = arg + 1; isalpha((unsigned char)*c); c++)
+		if (strchr("DlhHqvo", *c))
+			return arg;
+	return NULL;
+}
+
+/* `tool =` in [measure] or a scenario. */
+void runner_suite_parse_tool(struct runner_suite_parser *p, const char *val,
+			     enum runner_suite_tool *tool)
+{
+	if (!strcmp(val, "cyclictest"))
+		*tool = SUITE_TOOL_CYCLICTEST;
+	else if (!strcmp(val, "none"))
+		*tool = SUITE_TOOL_NONE;
+	else if (!strcmp(val, "timerlat"))
+		*tool = SUITE_TOOL_TIMERLAT;
+	else
+		runner_suite_perr(p, p->line, "tool: '%s' is not cyclictest, timerlat or "
+				  "none", val);
+}
+
+/*
+ * rtla timerlat hist options the runner sets itself (-d, -E, -b, and the
+ * output it parses), and those that stop the session early (a threshold
+ * would cut one repetition's histogram short of the others').
+ */
+static const char *timerlat_owned(const char *arg)
+{
+	static const char *const own[] = {
+		"-d", "--duration", "-E", "--entries", "-b", "--bucket-size",
+		"-n", "--nano", "--no-irq", "--no-thread", "--no-header",
+		"--no-summary", "--no-index", "--with-zeros", "-q", "--quiet",
+		"-t", "--trace", "-a", "--auto", "-i", "--irq", "-T",
+		"--thread", "-h", "--help",
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		n = strlen(own[i]);
+		if (!strncmp(arg, own[i], n) &&
+		    (!arg[n] || arg[n] == '=' || (own[i][1] != '-' && n == 2)))
+			return own[i];
+	}
+	return NULL;
+}
+
+/*
+ * A tool's options (`cyclictest =`, `timerlat =`): split as a shell would,
+ * without expansion, refusing the ones the runner owns (@why says why).
+ */
+static void tool_args(struct runner_suite_parser *p, const char *key,
+		      const char *val, const char *(*owned)(const char *),
+		      const char *why, char ***argv, char **text)
+{
+	const char *own;
+	wordexp_t we;
+	size_t i;
+	int ret;
+
+	if (strpbrk(val, "$`")) {
+		runner_suite_perr(p, p->line, "%s: '$' and '`' are not expanded; remove "
+				  "them", key);
+		return;
+	}
+	ret = wordexp(val, &we, WRDE_NOCMD | WRDE_UNDEF);
+	if (ret) {
+		if (ret == WRDE_NOSPACE)
+			wordfree(&we);
+		runner_suite_perr(p, p->line, "%s: cannot split the options (unbalanced "
+				  "quotes or an unquoted | & ; < > ( ) { })", key);
+		return;
+	}
+	*argv = calloc(1, sizeof(char *));
+	if (!runner_suite_check_alloc(p, *argv))
+		goto out;
+	for (i = 0; i < we.we_wordc; i++) {
+		own = owned(we.we_wordv[i]);
+		if (own) {
+			char ab[64] = "";
+
+			if (own != we.we_wordv[i] &&
+			    strncmp(we.we_wordv[i], own, strlen(own)))
+				snprintf(ab, sizeof(ab), " (to %s, an "
+					 "abbreviation of %s)", key, own);
+			runner_suite_perr(p, p->line, "%s: '%s'%s is the runner's (%s)", key,
+					  we.we_wordv[i], ab, why);
+			goto out;
+		}
+		if (vec_strv_push(argv, we.we_wordv[i])) {
+			runner_suite_check_alloc(p, NULL);
+			goto out;
+		}
+	}
+	runner_suite_dup(p, text, val);
+out:
+	wordfree(&we);
+}
+
+void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
+			      const char *val)
+{
+	struct runner_suite_measure *m = &p->suite->measure;
+	uint64_t v;
+
+	if (!runner_suite_note_key(p, name))
+		return;
+	if (!strcmp(name, "cyclictest")) {
+		tool_args(p, name, val, runner_owned, "it adds -D/-l, -h, "
+			  "--histfile and --json itself, -v -o for the "
+			  "timeline, and never -q",
+			  &m->args, &m->args_text);
+	} else if (!strcmp(name, "duration")) {
+		if (parse_duration_ns(val, &v) || v == 0)
+			runner_suite_perr(p, p->line, "duration: '%s' is not a duration "
+					  "(e.g. 20s, 500ms, 2m)", val);
+		m->duration_ns = v;
+		p->has_duration = true;
+	} else if (!strcmp(name, "loops")) {
+		if (parse_u64_range(val, 1, 1000000000000ULL, &v))
+			runner_suite_perr(p, p->line, "loops: '%s' is not a whole number "
+					  "≥ 1", val);
+		m->loops = v;
+		p->has_loops = true;
+	} else if (!strcmp(name, "histogram")) {
+		if (parse_u64_range(val, 1, 1000000, &v))
+			runner_suite_perr(p, p->line, "histogram: '%s' is not a whole "
+					  "number of us from 1 to 1000000", val);
+		m->histogram_us = (unsigned int)v;
+	} else if (!strcmp(name, "tool")) {
+		runner_suite_parse_tool(p, val, &m->tool);
+	} else if (!strcmp(name, "timerlat")) {
+		tool_args(p, name, val, timerlat_owned, "it sets -d, -E and "
+			  "-b from duration and histogram, reads both "
+			  "latencies' summary, and never stops a session "
+			  "early: no -a, -i, -T, -t", &m->timerlat_args,
+			  &m->timerlat_text);
+	} else if (!strcmp(name, "timeout")) {
+		if (parse_duration_ns(val, &v) || v == 0)
+			runner_suite_perr(p, p->line, "timeout: '%s' is not a duration "
+					  "(e.g. 10m)", val);
+		m->timeout_ns = v;
+	} else if (!strcmp(name, "ready_timeout")) {
+		if (parse_duration_ns(val, &v) || v == 0)
+			runner_suite_perr(p, p->line, "ready_timeout: '%s' is not a "
+					  "duration (e.g. 15m)", val);
+		m->ready_timeout_ns = v;
+	} else if (!strcmp(name, "watchdog")) {
+		if (parse_duration_ns(val, &v) || v < 1000000000ULL)
+			runner_suite_perr(p, p->line, "watchdog: '%s' is not a "
+					  "duration of 1s or more (e.g. 30s)",
+					  val);
+		m->watchdog_ns = v;
+	} else if (!strcmp(name, "trace")) {
+		enum trace_capture c;
+
+		if (trace_capture_parse(val, &c))
+			runner_suite_perr(p, p->line, "trace: '%s' is not off, spikes or "
+					  "on", val);
+		else
+			m->trace = c;
+	} else if (!strcmp(name, "timeline")) {
+		if (!strcmp(val, "on") || !strcmp(val, "off"))
+			m->timeline_off = !strcmp(val, "off");
+		else
+			runner_suite_perr(p, p->line, "timeline: '%s' is not on "
+					  "or off", val);
+	} else {
+		runner_suite_unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
+					 "histogram, tool, timeout, watchdog, "
+					 "trace, timeline");
+	}
+}
+
+bool runner_suite_valid_metric(const char *s)
+{
+	return an_metric_kind(s) != AN_METRIC_UNKNOWN;
+}
+
+static void gate_number(struct runner_suite_parser *p, const char *name,
+			const char *val, double lo, double hi, double *out)
+{
+	double v;
+
+	if (parse_double(val, &v) || v < lo || v > hi)
+		runner_suite_perr(p, p->line, "%s: '%s' is not a number from %g to %g",
+				  name, val, lo, hi);
+	else
+		*out = v;
+}
+
+/* max_us, p99_us, p99.9_us ...: a budget key. */
+static bool budget_key(const char *name)
+{
+	size_t n = strlen(name);
+	char metric[16];
+
+	if (n < 4 || n >= sizeof(metric) + 3 || strcmp(name + n - 3, "_us"))
+		return false;
+	snprintf(metric, sizeof(metric), "%.*s", (int)(n - 3), name);
+	return an_metric_kind(metric) == AN_METRIC_MAX ||
+	       an_metric_kind(metric) == AN_METRIC_QUANTILE;
+}
+
+static void gate_budget(struct runner_suite_parser *p, const char *name,
+			const char *val)
+{
+	struct runner_suite_gate *g = &p->suite->gate;
+	struct runner_suite_budget *b;
+
+	if (g->nr_budgets == SUITE_MAX_BUDGETS) {
+		runner_suite_perr(p, p->line, "%s: at most %d budgets", name,
+				  SUITE_MAX_BUDGETS);
+		return;
+	}
+	b = &g->budgets[g->nr_budgets];
+	snprintf(b->metric, sizeof(b->metric), "%.*s",
+		 (int)(strlen(name) - 3), name);
+	gate_number(p, name, val, 1, 1e9, &b->us);
+	if (b->us >= 1)
+		g->nr_budgets++;
+}
+
+void runner_suite_key_gate(struct runner_suite_parser *p, const char *name,
+			   const char *val)
+{
+	struct runner_suite_gate *g = &p->suite->gate;
+
+	if (!runner_suite_note_key(p, name))
+		return;
+	if (!strcmp(name, "metric")) {
+		if (!runner_suite_valid_metric(val))
+			runner_suite_perr(p, p->line, "metric: '%s' is not "
+					  AN_METRIC_NAMES, val);
+		else
+			runner_suite_dup(p, &g->metric, val);
+	} else if (!strcmp(name, "alpha")) {
+		gate_number(p, name, val, 1e-9, 0.5, &g->alpha);
+	} else if (!strcmp(name, "min_increase_us")) {
+		gate_number(p, name, val, 0, 1e9, &g->min_increase_us);
+	} else if (!strcmp(name, "min_increase_pct")) {
+		gate_number(p, name, val, 0, 1e6, &g->min_increase_pct);
+	} else if (!strcmp(name, "until_decided")) {
+		uint64_t v;
+
+		if (parse_duration_ns(val, &v) || v == 0)
+			runner_suite_perr(p, p->line, "until_decided: '%s' is not a time "
+					  "budget (e.g. 10m)", val);
+		else
+			g->until_decided_ns = v;
+	} else if (budget_key(name)) {
+		gate_budget(p, name, val);
+	} else {
+		runner_suite_unknown_key(p, name, "metric, alpha, min_increase_us, "
+					 "min_increase_pct, until_decided, max_us, pNN_us");
+	}
+}
