@@ -51,10 +51,9 @@ struct rep_ctx {
 	char dir[PATH_MAX];
 	struct wl_slot *wls;
 	size_t nr_wls;
-	struct runner_proc ct;
+	struct runner_proc ct;	/* the measuring tool's process */
 	bool ct_started;
-	struct runner_ct_run ctr;
-	struct runner_tl_run tlr; /* tool = timerlat: rtla in the ct slot */
+	struct runner_tool_run tool;	/* the scenario's tool (measure.h) */
 	struct runner_proc aa; /* rtla's auto-analysis, after the histogram */
 	bool aa_started;
 	struct runner_tl_aa tla;
@@ -392,14 +391,13 @@ static bool workload_died(struct rep_ctx *c)
 	return false;
 }
 
-static void ct_lines(struct rep_ctx *c)
+/* Every line the measuring tool printed so far, to the tool. */
+static void tool_lines(struct rep_ctx *c)
 {
-	struct ctline t;
 	char *line;
 
 	while ((line = runner_proc_next_line(&c->ct)))
-		if (runner_ct_feed(&c->ctr, line, &t))
-			runner_progress_ctline(&c->r->progress, &t);
+		c->tool.ops->feed(&c->tool, line, &c->r->progress);
 }
 
 /*
@@ -466,13 +464,27 @@ static void watchdog_fire(struct rep_ctx *c, double limit_s)
 	}
 }
 
-static void measure_cyclictest(struct rep_ctx *c)
+/* The program a tool runs, as the run found it (runner_check_tools()). */
+static const char *tool_path(const struct rep_ctx *c)
 {
+	return strcmp(c->tool.ops->program, "rtla") ? c->r->cyclictest :
+						      c->r->rtla;
+}
+
+/*
+ * The scenario's measuring tool (measure.h) in the measurement's slot
+ * (c->ct): started, fed its lines, stopped at its end or the watchdog.
+ * SIGTERM makes cyclictest write its results and exit; rtla prints what
+ * it has on SIGTERM too, but the run is cut.
+ */
+static void measure_tool(struct rep_ctx *c)
+{
+	const struct runner_tool_ops *ops = c->tool.ops;
 	const struct runner_suite_measure *m = &c->r->suite.measure;
 	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
 	char cg[PATH_MAX], err[256], how[128];
 	struct runner_proc_spec spec = {
-		.name = "cyclictest", .path = c->r->cyclictest,
+		.name = ops->program, .path = tool_path(c), .env = ops->env,
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
 	struct runner_rep_proc *rp;
@@ -480,25 +492,25 @@ static void measure_cyclictest(struct rep_ctx *c)
 	int ret;
 
 	/* A traced run needs the T: lines' tids: no series then. */
-	ret = runner_ct_init(&c->ctr, m, c->r->run.scale, c->dir,
-			     !m->timeline_off &&
-			     c->r->run.trace == TRACE_CAPTURE_OFF);
+	ret = ops->init(&c->tool, m, c->r->run.scale, c->dir,
+			!m->timeline_off &&
+			c->r->run.trace == TRACE_CAPTURE_OFF);
 	if (ret) {
-		rep_invalid(c, "cyclictest",
-			    "cannot build cyclictest's command line");
+		rep_invalid(c, ops->program, "cannot build %s's command line",
+			    ops->program);
 		return;
 	}
-	spec.argv = c->ctr.argv;
-	spec.cgroup = leaf_for(c, "cyclictest", cg, sizeof(cg));
-	rp = add_rep_proc(c, "cyclictest", c->ctr.argv, &c->ct_rp);
+	spec.argv = c->tool.argv;
+	spec.cgroup = leaf_for(c, ops->program, cg, sizeof(cg));
+	rp = add_rep_proc(c, ops->program, c->tool.argv, &c->ct_rp);
 	if (!rp)
 		return rep_invalid(c, NULL, "out of memory");
 	runner_trace_before_cyclictest(&c->trace);
 	ret = runner_proc_spawn(&c->ct, &spec, err, sizeof(err));
 	if (ret) {
 		rp->error = strdup(err);
-		return rep_invalid(c, "cyclictest",
-				   "cannot start cyclictest: %s", err);
+		return rep_invalid(c, ops->program, "cannot start %s: %s",
+				   ops->program, err);
 	}
 	c->ct_started = true;
 	rp->pid = c->ct.pid;
@@ -508,68 +520,7 @@ static void measure_cyclictest(struct rep_ctx *c)
 	deadline = clocks_mono_s() + limit;
 	while (c->ct.running) {
 		wait_some(c, 0.25);
-		ct_lines(c);
-		if (stop_requested(c) || workload_died(c))
-			break;
-		if (clocks_mono_s() > deadline) {
-			watchdog_fire(c, limit);
-			break;
-		}
-	}
-	/* SIGTERM makes cyclictest write its results and exit. */
-	c->ct_early = c->ct.running;
-	stop_proc(c, &c->ct);
-	runner_trace_stop(&c->trace);
-	/* The last refresh may still be in the pipe. */
-	runner_proc_drain(&c->ct);
-	ct_lines(c);
-	runner_proc_describe_exit(&c->ct, how, sizeof(how));
-	if (!c->aborted && !c->invalid &&
-	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
-		rep_invalid(c, "cyclictest", "cyclictest %s", how);
-}
-
-/*
- * rtla timerlat hist runs in the measurement's slot (c->ct). RTLA_NO_BPF:
- * since 6.16 rtla counts samples in a BPF map of 4096 buckets and drops,
- * uncounted, a sample beyond it while -E asks for more (timerlat.suite's
- * 100000: 7.3's rtla printed counts of 415 over a histogram holding 1);
- * through tracefs it keeps every bucket, as the rtla before BPF did.
- */
-static void measure_timerlat(struct rep_ctx *c)
-{
-	static const char *const rtla_env[] = { "RTLA_NO_BPF=1", NULL };
-	const struct runner_suite_measure *m = &c->r->suite.measure;
-	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
-	char cg[PATH_MAX], err[256], how[128], *line;
-	struct runner_proc_spec spec = {
-		.name = "rtla", .path = c->r->rtla, .env = rtla_env,
-		.owner = c->r->state.dir, .stderr_fd = -1,
-	};
-	struct runner_rep_proc *rp;
-	double deadline, limit;
-
-	if (runner_tl_init(&c->tlr, m, c->r->run.scale, c->dir))
-		return rep_invalid(c, "rtla", "cannot build rtla's command "
-				   "line");
-	spec.argv = c->tlr.argv;
-	spec.cgroup = leaf_for(c, "rtla", cg, sizeof(cg));
-	rp = add_rep_proc(c, "rtla", c->tlr.argv, &c->ct_rp);
-	if (!rp)
-		return rep_invalid(c, NULL, "out of memory");
-	if (runner_proc_spawn(&c->ct, &spec, err, sizeof(err))) {
-		rp->error = strdup(err);
-		return rep_invalid(c, "rtla", "cannot start rtla: %s", err);
-	}
-	c->ct_started = true;
-	rp->pid = c->ct.pid;
-	runner_progress_measure(&c->r->progress, secs);
-	limit = secs + m->watchdog_ns / 1e9;
-	deadline = clocks_mono_s() + limit;
-	while (c->ct.running) {
-		wait_some(c, 0.25);
-		while ((line = runner_proc_next_line(&c->ct)))
-			runner_tl_feed(&c->tlr, line);
+		tool_lines(c);
 		runner_progress_tick(&c->r->progress);
 		if (stop_requested(c) || workload_died(c))
 			break;
@@ -578,16 +529,16 @@ static void measure_timerlat(struct rep_ctx *c)
 			break;
 		}
 	}
-	/* rtla prints what it has on SIGTERM too, but the run is cut. */
 	c->ct_early = c->ct.running;
 	stop_proc(c, &c->ct);
+	runner_trace_stop(&c->trace);
+	/* The last refresh may still be in the pipe. */
 	runner_proc_drain(&c->ct);
-	while ((line = runner_proc_next_line(&c->ct)))
-		runner_tl_feed(&c->tlr, line);
+	tool_lines(c);
 	runner_proc_describe_exit(&c->ct, how, sizeof(how));
 	if (!c->aborted && !c->invalid &&
 	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
-		rep_invalid(c, "rtla", "rtla timerlat hist %s", how);
+		rep_invalid(c, ops->program, "%s %s", ops->title, how);
 }
 
 /*
@@ -616,7 +567,7 @@ static void analyze_timerlat(struct rep_ctx *c)
 		error = c->r->rtla_aa_why;
 		goto out;
 	}
-	if (runner_tl_worst_us(&c->tlr, &worst)) {
+	if (c->tool.ops->worst_us(&c->tool, &worst)) {
 		error = "the histogram has no summary to take a threshold from";
 		goto out;
 	}
@@ -937,39 +888,27 @@ static void check_expects(struct rep_ctx *c)
 	}
 }
 
-static void collect_timerlat(struct rep_ctx *c)
+/* The tool's end: its files written, its results checked, its T: lines. */
+static void collect_tool(struct rep_ctx *c)
 {
-	char why[512];
-	bool complete;
-
-	note_exit(&c->rr->procs[c->ct_rp], &c->ct);
-	complete = c->ct_started && !c->ct_early && !c->ct.running &&
-		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
-	if (runner_tl_finish(&c->tlr, complete, why, sizeof(why)))
-		rep_invalid(c, "rtla", "%s", why);
-}
-
-static void collect_cyclictest(struct rep_ctx *c)
-{
+	const struct runner_tool_ops *ops = c->tool.ops;
 	struct runner_rep_result *rr = c->rr;
 	char why[512];
 	bool complete;
-	int i;
+	size_t n;
 
 	note_exit(&rr->procs[c->ct_rp], &c->ct);
 	complete = c->ct_started && !c->ct_early && !c->ct.running &&
 		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
-	c->ctr.elapsed_s = c->ct.t_exit - c->ct.t_start;
-	if (runner_ct_finish(&c->ctr, complete, why, sizeof(why)))
-		rep_invalid(c, "cyclictest", "%s", why);
-	rr->finals = calloc(c->ctr.nr_threads ? c->ctr.nr_threads : 1,
-			    sizeof(*rr->finals));
-	for (i = 0; rr->finals && i < c->ctr.nr_threads; i++)
-		if (c->ctr.have[i])
-			rr->finals[rr->nr_finals++] = c->ctr.last[i];
-	if (complete && !rr->nr_finals)
-		rep_invalid(c, "cyclictest",
-			    "cyclictest printed no T: line");
+	if (ops->finish(&c->tool, complete, c->ct.t_exit - c->ct.t_start,
+			why, sizeof(why)))
+		rep_invalid(c, ops->program, "%s", why);
+	if (!ops->finals)
+		return;
+	n = ops->finals(&c->tool, NULL, 0);
+	rr->finals = calloc(n ? n : 1, sizeof(*rr->finals));
+	if (rr->finals)
+		rr->nr_finals = ops->finals(&c->tool, rr->finals, n);
 }
 
 /* ---- the repetition ------------------------------------------------------ */
@@ -986,8 +925,7 @@ static void rep_cleanup(struct rep_ctx *c)
 	free(c->wls);
 	vec_strv_free(c->blamed);
 	runner_proc_close(&c->ct);
-	runner_ct_free(&c->ctr);
-	runner_tl_free(&c->tlr);
+	runner_tool_release(&c->tool);
 	runner_proc_close(&c->aa);
 	runner_tl_aa_free(&c->tla);
 }
@@ -1027,6 +965,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	struct rep_ctx c = {
 		.r = r, .sc = &r->suite.scenarios[scen],
 		.sr = &r->run.scens[scen], .rr = rr,
+		.tool.ops = runner_tool_get(r->suite.scenarios[scen].tool),
 	};
 	size_t i;
 	int ret;
@@ -1040,7 +979,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (ret || rr->status == REP_SKIPPED)
 		goto out;
 	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
-	runner_trace_begin(&c.trace, c.sc->tool == SUITE_TOOL_TIMERLAT ?
+	runner_trace_begin(&c.trace, c.tool.ops->own_tracer ?
 			   TRACE_CAPTURE_OFF : r->run.trace, c.dir);
 	/* Absent (no CONFIG_RSEQ_STATS, no debugfs): no evidence, no error. */
 	runner_kstat_read(r->debugfs[0] ? r->debugfs : NULL, &c.rseq_before);
@@ -1048,14 +987,12 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (!c.invalid)
 		wait_ready(&c);
 	if (!c.invalid && !stop_requested(&c)) {
-		if (c.sc->tool == SUITE_TOOL_CYCLICTEST)
-			measure_cyclictest(&c);
-		else if (c.sc->tool == SUITE_TOOL_TIMERLAT)
-			measure_timerlat(&c);
+		if (c.tool.ops->program)
+			measure_tool(&c);
 		else
 			measure_none(&c);
 		/* rtla's auto-analysis of the spikes, after its measurement */
-		if (c.sc->tool == SUITE_TOOL_TIMERLAT && !c.invalid &&
+		if (c.tool.ops->auto_analysis && !c.invalid &&
 		    !c.ct_early && r->run.trace != TRACE_CAPTURE_OFF &&
 		    !stop_requested(&c))
 			analyze_timerlat(&c);
@@ -1064,14 +1001,13 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	collect_rseq_stats(&c);
 	for (i = 0; i < c.nr_wls; i++)
 		collect_workload(&c, &c.wls[i]);
-	if (c.tlr.argv)
-		collect_timerlat(&c);
-	else if (c.ct_started || c.ctr.argv)
-		collect_cyclictest(&c);
+	if (c.ct_started || c.tool.argv)
+		collect_tool(&c);
 	if (!c.aborted)
 		check_expects(&c);
 	runner_trace_finish(&c.trace, c.dir, !c.aborted && !stop_requested(&c),
-			    &c.ctr, rr->finals, rr->nr_finals, &rr->trace);
+			    runner_tool_ct(&c.tool), rr->finals, rr->nr_finals,
+			    &rr->trace);
 	restore_tunables(&c);
 	if (c.aborted) {
 		rr->status = REP_ABORTED;

@@ -208,7 +208,8 @@ static bool suite_needs(const struct runner_suite *s, bool tracefs)
 		for (j = 0; !tracefs && j < sc->nr_expects; j++)
 			if (!strcmp(sc->expects[j].workload, SUITE_EXPECT_RSEQ))
 				return true;
-		if (tracefs && sc->tool == SUITE_TOOL_TIMERLAT)
+		if (tracefs && runner_tool_get(sc->tool)->requires &&
+		    runner_req_needs_tracefs(runner_tool_get(sc->tool)->requires))
 			return true;
 	}
 	return false;
@@ -446,6 +447,7 @@ static int preflight(struct runner *r)
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];
+		const struct runner_tool_ops *tool = runner_tool_get(sc->tool);
 		struct runner_scen_result *sr = &r->run.scens[i];
 
 		sr->sc = sc;
@@ -455,10 +457,11 @@ static int preflight(struct runner *r)
 					      sizeof(reason)))
 				skip_scenario(sr, "requires %s: %s",
 					      sc->requires[j], reason);
-		/* rtla needs the kernel's tracer: no tracer, no measurement. */
-		if (sc->tool == SUITE_TOOL_TIMERLAT &&
-		    !runner_req_check("timerlat", &env, reason, sizeof(reason)))
-			skip_scenario(sr, "tool timerlat: %s", reason);
+		/* A tool's own need (rtla: the kernel's tracer). */
+		if (tool->requires &&
+		    !runner_req_check(tool->requires, &env, reason,
+				      sizeof(reason)))
+			skip_scenario(sr, "tool %s: %s", tool->name, reason);
 		check_cpus(sc, sr);
 		for (j = 0; j < sc->nr_tunables; j++) {
 			struct runner_tunable *t =

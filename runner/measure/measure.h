@@ -365,4 +365,85 @@ void runner_progress_note(struct runner_progress *pg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void runner_progress_clear(struct runner_progress *pg);
 
+/* ---- tools ------------------------------------------------------------ */
+/*
+ * A measuring tool, what a scenario's `tool = NAME` says: one file per
+ * tool (runner_tool_<name>.c, its ops and its own state) and one entry in
+ * the table of runner_tool.c. The repetition (runner/runner_rep.c) starts
+ * ops->program with the command line ops->init built, in the measurement
+ * cgroup and under the watchdog; feeds it every line the tool prints;
+ * stops it at the measurement's end (SIGTERM) or when a workload dies;
+ * and hands the end to ops->finish, which writes the tool's files into
+ * the repetition's directory. The analyzer reads those files by the
+ * tool's name in the manifest (analyze/input: cyclictest.json or .hist,
+ * timerlat.txt). A tool with no program ("none") leaves the measuring to
+ * the workloads: the repetition lasts as long as they run.
+ *
+ * Adding a tool: its file here, its entry in the table, its name in the
+ * suite's enum runner_suite_tool (suite/ knows what a .suite may say),
+ * and, if it writes a new kind of file, a reader in analyze/input.
+ */
+struct runner_tool_ops;
+
+struct runner_tool_run {
+	const struct runner_tool_ops *ops;
+	char **argv;		/* the command line init built (the tool's) */
+	void *priv;		/* the tool's own state */
+};
+
+struct runner_tool_ops {
+	const char *name;		/* `tool = NAME`, the manifest's "tool" */
+	enum runner_suite_tool id;
+	/* The program started ("cyclictest", "rtla"), or NULL: none. */
+	const char *program;
+	const char *title;		/* in messages: "rtla timerlat hist" */
+	/* A requirement (runner_req_check()) its scenarios need, or NULL. */
+	const char *requires;
+	const char *const *env;		/* added to its environment, or NULL */
+	/* It traces by itself (rtla): rtgate's --trace capture stays off. */
+	bool own_tracer;
+	/* rtla timerlat top's auto-analysis may follow it (--trace). */
+	bool auto_analysis;
+	/*
+	 * Builds t->argv for a measurement of @m at duration scale @scale,
+	 * writing into @dir; @series asks for per-second maxima where the
+	 * tool can record them. 0 or -errno.
+	 */
+	int (*init)(struct runner_tool_run *t,
+		    const struct runner_suite_measure *m, double scale,
+		    const char *dir, bool series);
+	/* One line the tool printed; the live progress drawn from it. */
+	void (*feed)(struct runner_tool_run *t, const char *line,
+		     struct runner_progress *pg);
+	/*
+	 * After it ended (@complete: ran to its end and exited 0; it ran
+	 * @elapsed_s seconds): its files written, its results checked.
+	 * 0, or -errno with @why said.
+	 */
+	int (*finish)(struct runner_tool_run *t, bool complete,
+		      double elapsed_s, char *why, size_t len);
+	/*
+	 * Its final per-thread lines (cyclictest's T: lines), at most @max
+	 * into @out; returns how many it has. NULL: it prints none.
+	 */
+	size_t (*finals)(const struct runner_tool_run *t, struct ctline *out,
+			 size_t max);
+	/* The worst wake-up it measured, us: 0, or -ENODATA. */
+	int (*worst_us)(const struct runner_tool_run *t, unsigned long *us);
+	void (*release)(struct runner_tool_run *t);
+};
+
+extern const struct runner_tool_ops runner_tool_cyclictest;
+extern const struct runner_tool_ops runner_tool_timerlat;
+
+/* The tool a scenario measures with (never NULL for a parsed suite). */
+const struct runner_tool_ops *runner_tool_get(enum runner_suite_tool id);
+/*
+ * cyclictest's state, for the trace capture that keys on its wake-ups
+ * and reads its break; NULL when @t is another tool's.
+ */
+const struct runner_ct_run *runner_tool_ct(const struct runner_tool_run *t);
+/* Ends a tool's run: its state freed, *t zeroed. Safe on a zeroed one. */
+void runner_tool_release(struct runner_tool_run *t);
+
 #endif

@@ -162,7 +162,8 @@ void runner_trace_stop(struct runner_rep_trace *t)
 static bool find_break(const struct runner_ct_run *ctr, int *tid,
 		       unsigned long *us)
 {
-	const char *texts[] = { ctr->notes, ctr->header };
+	const char *texts[] = { ctr ? ctr->notes : NULL,
+				ctr ? ctr->header : NULL };
 	const char *p, *q;
 	size_t i;
 
