@@ -568,7 +568,7 @@ static int load_result(const char *path, const struct trace_attr_params *ap,
 	return ret;
 }
 
-static int an_cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
 	struct trace_attr_result res[2][MAX_FILES];
 	struct trace_explain_params p;
@@ -690,7 +690,7 @@ int trace_cmd_trace(int argc, char **argv)
 		  "the worst wake-ups, and what ran instead", cmd_explain },
 		{ "compare", "[OPTION...] BASE[,BASE...] CAND[,CAND...]",
 		  "culprits of the worst wake-ups, baseline against candidate",
-		  an_cmd_compare },
+		  cmd_compare },
 		{ "events", "FILE", "decoded events per type", cmd_events },
 		{ "clean", "", "remove tracefs instances of killed rtgates",
 		  cmd_clean },

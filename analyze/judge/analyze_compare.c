@@ -4,7 +4,7 @@
  * CPU — every run brought to the smallest sample count of its CPU, the
  * runs pooled, the baseline split into early and late halves when it ran
  * before and after the candidate — then the evidence lines are built
- * (analyze_lines_rep.c, analyze_extreme.c, analyze_lines_misc.c) and
+ * (analyze_lines_rep.c, analyze_extreme.c, analyze_lines_metrics.c) and
  * judged (analyze_verdict.c). judge_priv.h says which file does what.
  */
 #include <errno.h>

@@ -23,7 +23,7 @@
  *                         repetitions: a burst shared by the CPUs cancels
  *   analyze_extreme.c     the baseline's tail law: a maximum beyond it,
  *                         the latency exceeded once per million wake-ups
- *   analyze_lines_misc.c  averages, workload metrics, budgets
+ *   analyze_lines_metrics.c averages, workload metrics, budgets
  *   analyze_verdict.c     the family of deciding lines, each line's
  *                         interval and verdict, the comparison's verdict
  *                         and its reason
