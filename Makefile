@@ -18,7 +18,7 @@ CC	?= gcc
 PREFIX	?= /usr/local
 DESTDIR	?=
 # yaml-0.1: libyaml (LAVA jobs written, stress-ng's report read);
-# libcrypto: OpenSSL's SHA-256 (common/sha256.c).
+# libcrypto: OpenSSL's SHA-256 (common/files/sha256.c).
 PKGS	:= libcjson inih libtracefs libtraceevent libtracecmd sqlite3 zlib gsl \
 	   yaml-0.1 libcrypto
 VERSION	:= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
@@ -54,14 +54,14 @@ PKG_CFLAGS += $(shell pkg-config --cflags libcurl 2>/dev/null)
 
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
-	   -Wno-missing-field-initializers -I. -Icommon \
+	   -Wno-missing-field-initializers -I. -Icommon/core -Icommon/text -Icommon/files -Icommon/cmd \
 	   -DRTGATE_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS	+= $(SANFLAGS) -Wl,--as-needed
 LDLIBS	+= $(PKG_LIBS) -lm -lpthread
 
 # Components linked into bin/rtgate, one folder each (see docs/design.md).
 RTGATE_DIRS := runner analyze trace kernel lab bisect reproduce history nightly export
-LIB_SRCS := $(wildcard common/*.c) \
+LIB_SRCS := $(wildcard common/*/*.c) \
 	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB	 := $(BUILD)/librtgate.a
@@ -128,7 +128,7 @@ man: all
 	rm -rf $(MAN_DIR)
 	sh rtgate/gen-man.sh $(BIN) $(MAN_DIR)
 
-# The FHS layout (docs/install.md); common/rtpaths.c finds it from the
+# The FHS layout (docs/install.md); common/files/rtpaths.c finds it from the
 # running binary, so a DESTDIR tree or another PREFIX works as well.
 BINDIR	   := $(PREFIX)/bin
 LIBEXECDIR := $(PREFIX)/libexec/rtgate

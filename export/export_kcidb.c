@@ -12,7 +12,7 @@
  *   rtgate.SUITE.SCENARIO.cpuN.max  per CPU
  *   rtgate.SUITE.SCENARIO.history   the verdict against history, if any
  *
- * Statuses come from the outcome table (common/outcome.h,
+ * Statuses come from the outcome table (common/cmd/outcome.h,
  * docs/exports.md), as the verdict counts for the gate: REGRESSION FAIL,
  * INCONCLUSIVE and INVALID ERROR, every comparison SKIPPED MISS, ... The
  * gate is the run's outcome (what its exit code says), made worse by a

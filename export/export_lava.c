@@ -18,7 +18,7 @@
  *   rtgate.SUITE.SCENARIO.cpuN.max  pass, the same per CPU
  *   rtgate.SUITE.exit               `rtgate run`'s own exit code
  *                                   (--exit-code): fail unless 0
- * Results come from the outcome table (common/outcome.h, docs/exports.md):
+ * Results come from the outcome table (common/cmd/outcome.h, docs/exports.md):
  * what does not exit 0 is "fail", never "unknown", which no gate counts.
  */
 #include <errno.h>

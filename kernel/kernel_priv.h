@@ -31,7 +31,7 @@ struct kernel_tree {
  * series: "7.3", "6.12". Extracts linux-source-SERIES.tar.xz into
  * cache_dir/src/ if it is not there yet: from /usr/src when the package is
  * installed (it wins), else from the package fetched through rtgate's
- * private apt (common/debapt.h: downloaded, unpacked, never installed).
+ * private apt (common/cmd/debapt.h: downloaded, unpacked, never installed).
  */
 int kernel_tree_debian(const char *series, const char *cache_dir,
 		       struct kernel_tree *t);

@@ -154,7 +154,7 @@ static bool series_valid(const char *series)
 }
 
 /*
- * The package through rtgate's private apt (common/debapt.h): downloaded
+ * The package through rtgate's private apt (common/cmd/debapt.h): downloaded
  * and unpacked under cache_dir/src/, never installed. The package's
  * tarball goes to tarball; dl is the folder to remove afterwards.
  */

@@ -3,7 +3,7 @@
  * The subcommands of bin/rtgate. Each component implements its commands as
  * `int <prefix>_cmd_<name>(int argc, char **argv)` (runner_cmd_run,
  * an_cmd_report, lab_cmd_init...) with argv[0] = the command name, and
- * returns an exit code from common/exitcode.h. help and version are
+ * returns an exit code from common/core/exitcode.h. help and version are
  * main.c's own.
  */
 #ifndef RTGATE_COMMANDS_H

@@ -43,7 +43,7 @@
 #include "stopsig.h"
 #include "timefmt.h"
 
-/* `rtgate run`: one option table, its parser (common/cli.h). */
+/* `rtgate run`: one option table, its parser (common/cmd/cli.h). */
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
 
 enum { RUN_SCALE = 0x100, RUN_REPEAT, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,

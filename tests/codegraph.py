@@ -97,6 +97,15 @@ def folder_of(node):
     return d
 
 
+def common_dirs(top):
+    """The folders of common/ the build searches (-Icommon/<group>)."""
+    base = os.path.join(top, "common")
+    if not os.path.isdir(base):
+        return []
+    return sorted(os.path.join("common", d) for d in os.listdir(base)
+                  if os.path.isdir(os.path.join(base, d)))
+
+
 def include_edges(top, files):
     """(from-module, to-module, header) for every quoted #include."""
     known = set(files)
@@ -107,8 +116,9 @@ def include_edges(top, files):
             text = fh.read()
         for inc in INCLUDE.findall(text):
             cands = [os.path.normpath(os.path.join(os.path.dirname(f), inc)),
-                     os.path.normpath(inc),
-                     os.path.normpath(os.path.join("common", inc))]
+                     os.path.normpath(inc)] + \
+                    [os.path.normpath(os.path.join(d, inc))
+                     for d in common_dirs(top)]
             target = next((c for c in cands if c in known), None)
             if target is None:
                 continue

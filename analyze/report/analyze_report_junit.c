@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * JUnit XML for CI: one testcase per comparison, as the outcome table
- * (common/outcome.h, docs/exports.md) says: a REGRESSION is a failure,
+ * (common/cmd/outcome.h, docs/exports.md) says: a REGRESSION is a failure,
  * INCONCLUSIVE and INVALID are errors, SKIPPED is skipped. A run whose
  * outcome no comparison carries (it did not complete, or every
  * comparison was SKIPPED) adds an error testcase "suite verdict", so the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# rtgate's command line (common/cli.h, glibc argp): every command and
+# rtgate's command line (common/cmd/cli.h, glibc argp): every command and
 # subcommand answers --help with its usage on stdout and exit 0, --version
 # everywhere, a typo gets "did you mean" and exit 3, an unknown suite
 # lists the suites; each command's --help lists only its own options; the
@@ -98,7 +98,7 @@ ok $(grep -qE -- '^ +--json' $T/tc.help; [ $? -eq 1 ]; echo $?) \
 check "trace explain --help lists --json" -- bash -c "'$RTGATE' trace explain --help | grep -q -- --json"
 
 # kernel and lab: a subcommand's --help lists its options, not a sibling's
-# (the shared groups are argp children: common/cli.h, cli_share_input).
+# (the shared groups are argp children: common/cmd/cli.h, cli_share_input).
 # hasnt HELP OPTION: the option is not in HELP's option lines.
 hasnt() { ! grep -qE -- "^ +(-[a-z?], )?$2[= ]" "$1"; }
 has() { grep -qE -- "^ +(-[a-z?], )?$2[= ]" "$1"; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # `kernel build --debian 7.3` on a host without linux-source-7.3: the
-# package comes through rtgate's private apt (common/debapt.h) into a fresh
+# package comes through rtgate's private apt (common/cmd/debapt.h) into a fresh
 # cache, is unpacked, never installed, and its tree is 7.3.x. Then the
 # fragments on it, --config-only (no compile): the RT model says which
 # preemption flavour it built, the rseq fragment brings RSEQ_STATS with

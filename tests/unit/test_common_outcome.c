@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The outcome table (common/outcome.h, docs/exports.md): what exits
+ * The outcome table (common/cmd/outcome.h, docs/exports.md): what exits
  * non-zero passes in no format, comparisons are classified as the
  * document says, and a run folds them as docs/exit-codes.md orders them.
  */

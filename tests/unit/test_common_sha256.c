@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * SHA-256 (OpenSSL's, behind common/sha256.h and common/filehash.h)
+ * SHA-256 (OpenSSL's, behind common/files/sha256.h and common/files/filehash.h)
  * against the FIPS 180-4 / NIST test vectors.
  */
 #include <setjmp.h>

@@ -196,7 +196,7 @@ static void test_kcidb(void **state)
 				       st));
 		assert_int_equal(strncmp(json_str(t, "id"), "rtgate_test:",
 					 12), 0);
-		/* Not a pass in KCIDB (common/outcome.c's table). */
+		/* Not a pass in KCIDB (common/cmd/outcome.c's table). */
 		fails += !strcmp(st, "FAIL") || !strcmp(st, "ERROR") ||
 			 !strcmp(st, "MISS");
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for the runner's progress (runner/measure/measure.h) and the
- * text helpers it shares with the reports (common/textfmt.h): the CPU of
+ * text helpers it shares with the reports (common/text/textfmt.h): the CPU of
  * each maximum named, the suite's time left, long reasons wrapped to the
  * width.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Strict command-line options for workloads, on top of common/parse.h.
+ * Strict command-line options for workloads, on top of common/text/parse.h.
  * Every helper prints one line naming the option and the bad value,
  *   hackbench-loop: --groups: 'abc' is not an integer in 1..10000
  * and returns -EINVAL; main() then exits WL_EXIT_USAGE (2).
@@ -20,7 +20,7 @@
  * returns the option, -1 at the end, or '?' after printing the message.
  * --version prints "NAME (rtgate) VERSION" and exits 0. Workloads take
  * options written in suites and passed verbatim, so unlike rtgate's own
- * commands (glibc argp, common/cli.h) an abbreviation is refused here.
+ * commands (glibc argp, common/cmd/cli.h) an abbreviation is refused here.
  */
 int wl_getopt(int argc, char *const argv[], const char *shortopts,
 	      const struct option *longopts);

@@ -3,7 +3,7 @@
  * The workload protocol (workloads/README.md): ready handshake, stop on
  * SIGTERM/SIGINT, a clock. Every workload calls wl_init() first.
  *
- * Stop is common/stopsig.h's process-wide flag, set by the signal handler
+ * Stop is common/core/stopsig.h's process-wide flag, set by the signal handler
  * (or by wl_stop() when the workload ends itself), plus its self-pipe, so
  * that threads test a flag in their loops and the main thread can poll()
  * for "stop" beside its own file descriptors without a race.

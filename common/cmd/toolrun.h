@@ -45,7 +45,7 @@ int toolrun_simple(char *const *argv, const char *cwd, const char *log_path,
 		   int *status);
 
 /*
- * SIGINT, SIGTERM and SIGHUP (common/stopsig.h) stop the running tool and
+ * SIGINT, SIGTERM and SIGHUP (common/core/stopsig.h) stop the running tool and
  * every later one: toolrun() returns -EINTR.
  */
 void toolrun_catch_signals(void);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * SHA-256 of files and buffers (common/sha256.h, OpenSSL's libcrypto),
+ * SHA-256 of files and buffers (common/files/sha256.h, OpenSSL's libcrypto),
  * under the names the patch pinning, the initramfs cache and the kernel
  * builds use.
  */
