@@ -74,8 +74,10 @@ WL_DIRS  := $(filter-out workloads/common/,$(sort $(dir $(wildcard workloads/*/*
 WL_NAMES := $(patsubst workloads/%/,%,$(WL_DIRS))
 WL_BINS  := $(WL_NAMES:%=$(BIN)/%)
 
-TEST_SRCS := $(wildcard tests/unit/test_*.c)
-TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Unit tests mirror the tree: tests/unit/<folder>/test_<folder>[_<part>]*.c,
+# each built into $(BUILD)/tests/ under its own name.
+TEST_SRCS := $(wildcard tests/unit/*/test_*.c)
+TEST_BINS := $(patsubst %.c,$(BUILD)/tests/%,$(notdir $(TEST_SRCS)))
 
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
@@ -108,9 +110,14 @@ $(BUILD)/tests/test_workloads_extend_abi: $(BUILD)/workloads/extend-sched/extend
 	$(BUILD)/workloads/extend-sched/extend_rseq.o
 $(BUILD)/tests/test_workloads_stress_yaml: $(BUILD)/workloads/stress/stress_yaml.o
 
-$(BUILD)/tests/%: tests/unit/%.c $(WL_COMMON_OBJS) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS) -lcmocka
+define unit_test_rule
+$(BUILD)/tests/$(basename $(notdir $(1))): $(1) $(WL_COMMON_OBJS) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ $(1) $$(filter %.o %.a,$$^) $$(LDLIBS) -lcmocka
+endef
+$(foreach t,$(TEST_SRCS),$(eval $(call unit_test_rule,$(t))))
+# A test that moved leaves its old path in its .d file: no error, rebuilt.
+tests/unit/%.c: ;
 
 tests: $(TEST_BINS)
 

@@ -3,7 +3,7 @@
 #
 # Runs every test and prints one summary line: "N passed, N failed[, N skipped]".
 #   tests/run-tests.sh [--slow] [PATTERN...]
-# Unit tests: tests/unit/test_*.c (cmocka), built with ASan+UBSan.
+# Unit tests: tests/unit/<folder>/test_*.c (cmocka), built with ASan+UBSan.
 # Integration tests: tests/integration/*.sh; slow tier: tests/slow/*.sh.
 # Every test program speaks TAP; a program that dies, times out or leaves
 # a result line missing counts as a failure.
@@ -87,7 +87,10 @@ fi
 echo "== unit tests"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export CMOCKA_MESSAGE_OUTPUT=TAP
-for t in build/san/tests/test_*; do
+# From the sources (tests/unit/<folder>/), so a binary left by a renamed
+# test never runs.
+for src in tests/unit/*/test_*.c; do
+	t=build/san/tests/$(basename "$src" .c)
 	[ -x "$t" ] || continue
 	selected "$t" || continue
 	run_tap "unit/$(basename "$t")" 300 "$t"

@@ -20,7 +20,7 @@
  * often the gate calls two sides of one condition different (false
  * alarms) and how often it finds a known injected latency (power). The
  * real-data tables of docs/statistics.md and the fixture test of
- * tests/unit/test_analyze_real.c are made with it.
+ * tests/unit/analyze/test_analyze_validate_tuning.c are made with it.
  */
 
 struct an_replay_count {

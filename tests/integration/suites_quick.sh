@@ -56,7 +56,7 @@ verdict() { jget "$j" ".comparisons[] | select(.candidate == \"$1\") | .verdict"
 # busy: six runs in a row measured 76-891 us one afternoon) hides it, and
 # the run rightly says the gate is blind here (checked above). The
 # statistics themselves are held to the recorded sittings, which find the
-# 300 us control in every 3 v 3 split (test_analyze_real, statistics.md).
+# 300 us control in every 3 v 3 split (test_analyze_validate_tuning, statistics.md).
 # The analyzer's own account counts too: when the smallest rise it could
 # have called at CPU 1's p95, p97 or p99 is beyond the control's (about
 # 150 us at p97 here), these repetitions scattered too much to see it. A
