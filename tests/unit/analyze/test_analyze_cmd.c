@@ -85,30 +85,27 @@ static void test_two_nights(void **state)
 	an_compare_runs_free(r);
 }
 
-/* Different suites have no scenario in common to judge: refused. */
-static void test_other_suite_refused(void **state)
+/*
+ * Refused, nothing judged: runs of two suites (no scenario in common) and
+ * a directory that is not a run.
+ */
+static void test_refused(void **state)
 {
-	char *dirs[] = { NIGHT_1, SETPARAM };
-	struct an_report *r = (void *)1;
+	char *pairs[][2] = {
+		{ NIGHT_1, SETPARAM },
+		{ NIGHT_1, REC "no-such-run" },
+	};
+	struct an_report *r;
 	struct an_params p;
+	size_t i;
 
 	(void)state;
 	params(&p);
-	assert_true(an_compare_runs(dirs, 2, &p, &r) < 0);
-	assert_null(r);
-}
-
-/* A run directory that is not one: refused, nothing judged. */
-static void test_missing_run_refused(void **state)
-{
-	char *dirs[] = { NIGHT_1, REC "no-such-run" };
-	struct an_report *r = (void *)1;
-	struct an_params p;
-
-	(void)state;
-	params(&p);
-	assert_true(an_compare_runs(dirs, 2, &p, &r) < 0);
-	assert_null(r);
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		r = (void *)1;
+		assert_true(an_compare_runs(pairs[i], 2, &p, &r) < 0);
+		assert_null(r);
+	}
 }
 
 int main(void)
@@ -116,8 +113,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_nights),
 		cmocka_unit_test(test_two_nights),
-		cmocka_unit_test(test_other_suite_refused),
-		cmocka_unit_test(test_missing_run_refused),
+		cmocka_unit_test(test_refused),
 	};
 
 	log_set_level(LOG_ERR);
