@@ -418,6 +418,12 @@ double an_cmp_exceed_p(const struct an_line_test *t, double level)
 	return hill_p(&law, t->n, log(t->x / t->u) / t->xi);
 }
 
+double an_cmp_exceed_p_min(const struct an_line_test *t, double level)
+{
+	/* A simulated null's share at or above its largest draw. */
+	return t->gumbel ? 1.0 / (gumbel_sims(level) + 1) : 0;
+}
+
 double an_cmp_exceed_x(const struct an_line_test *t, double p, double level)
 {
 	struct tail_law law = { .u = t->u, .k = t->rate, .n = 1,

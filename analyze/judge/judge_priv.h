@@ -105,6 +105,7 @@ struct an_line_test {
 	double p_base, p_prof;
 	bool far;
 	size_t nspike;		/* the CPUs looked at (p_base's factor) */
+	double p_base_min;	/* the least p_base its null can give */
 };
 
 struct an_prep {
@@ -170,6 +171,8 @@ void an_cmp_decide(struct an_prep *p);		/* analyze_verdict.c */
  * default number of draws). A SPIKE's test is the same, x NAN: no law.
  */
 double an_cmp_exceed_p(const struct an_line_test *t, double level);
+/* The least p an_cmp_exceed_p() can give at level (0: none). */
+double an_cmp_exceed_p_min(const struct an_line_test *t, double level);
 double an_cmp_exceed_x(const struct an_line_test *t, double p, double level);
 
 #endif

@@ -233,6 +233,137 @@ static void test_spike_evidence(void **state)
 }
 
 /*
+ * The spike on many CPUs (issue 23): the CPU's p is multiplied by the
+ * CPUs looked at, so its simulated null is drawn for the level split as
+ * far. On 8 CPUs, at the default alpha and at a share of 0.005 (a
+ * suite of ten comparisons), one 50 ms wake-up against a worst of 39 us
+ * and a tight profile is a REGRESSION naming CPU, repetition and size.
+ * With the null drawn for the line's level alone its floor times 8 lay
+ * above that level: INCONCLUSIVE, blaming pauses the profile ruled out.
+ * The 2-CPU cases of test_spike_evidence are unchanged.
+ */
+static void test_spike_many_cpus(void **state)
+{
+	const double levels[] = { 0, 0.005 };
+	struct an_side *b = an_side_new("base"), *c = an_side_new("cand");
+	struct an_profile_line pl[8];
+	struct an_profile pr = { .df = 20, .nreps = 21, .lines = pl,
+				 .nlines = 8 };
+	const struct an_line *l;
+	struct an_result res;
+	struct an_gate gate;
+	struct an_cpu *x;
+	size_t i;
+	int r;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		pl[i] = (struct an_profile_line){ .cpu = (int)i,
+			.metric = "max", .mean = 3.69, .var = 0.05 };
+	for (r = 0; r < 5; r++) {
+		fill(an_side_add_run(b, "rep", 8), 8, 0, 0);
+		fill(an_side_add_run(c, "rep", 8), 8, 0, 0);
+	}
+	x = &c->runs[2].cpus[1];
+	x->cycles++;
+	x->overflows++;
+	x->max_us = 50000;
+	for (i = 0; i < 2; i++) {
+		an_gate_default(&gate);
+		gate.profile = &pr;
+		gate.level = levels[i];
+		assert_int_equal(an_compare(b, c, &gate, &res), 0);
+		printf("# level %g: %s: %s\n", levels[i],
+		       an_verdict_name(res.verdict), res.reason);
+		assert_int_equal(res.verdict, AN_REGRESSION);
+		l = &res.lines[res.decisive];
+		assert_int_equal(l->kind, AN_LINE_SPIKE);
+		assert_int_equal(l->cpu, 1);
+		assert_true(l->p_worse < res.level);
+		assert_non_null(strstr(res.reason, "one wake-up of 50.0 ms on "
+				       "CPU 1 in repetition 3; the baseline's "
+				       "worst 39 us"));
+		assert_null(strstr(res.reason, "make it plausible"));
+		an_result_release(&res);
+	}
+	/*
+	 * The limit: a null of at most 1e6 draws gives 1e-6 at least, 8e-6
+	 * over 8 CPUs, above the line's level at a share of 0.0005 (a suite
+	 * of 100 comparisons). Named and no pass, and the reason says so
+	 * rather than blame pauses the profile rules out.
+	 */
+	gate.level = 0.0005;
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	printf("# level 0.0005: %s: %s\n", an_verdict_name(res.verdict),
+	       res.reason);
+	assert_int_equal(res.verdict, AN_INCONCLUSIVE);
+	assert_int_equal(res.lines[res.decisive].kind, AN_LINE_SPIKE);
+	assert_non_null(strstr(res.reason, "one wake-up of 50.0 ms on CPU 1 "
+			       "in repetition 3"));
+	assert_non_null(strstr(res.reason, "pauses rule it out"));
+	assert_non_null(strstr(res.reason, "the least its simulated null "
+			       "can give"));
+	assert_null(strstr(res.reason, "make it plausible"));
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+/*
+ * A spike five times the baseline's worst that the profile rules out,
+ * but the baseline's own maxima spread so widely (39 us to 3 ms over its
+ * repetitions) that its law does not rule it out at the line's level:
+ * INCONCLUSIVE, naming it and what held it back, not the pauses.
+ */
+static void test_spike_base_short(void **state)
+{
+	const double mx[5] = { 39, 100, 300, 1000, 3000 };
+	struct an_side *b = an_side_new("base"), *c = an_side_new("cand");
+	struct an_profile_line pl[2] = {
+		{ .cpu = 0, .metric = "max", .mean = 3.69, .var = 0.05 },
+		{ .cpu = 1, .metric = "max", .mean = 3.69, .var = 0.05 },
+	};
+	struct an_profile pr = { .df = 20, .nreps = 21, .lines = pl,
+				 .nlines = 2 };
+	struct an_result res;
+	struct an_gate gate;
+	struct an_run *run;
+	int r, j;
+
+	(void)state;
+	for (r = 0; r < 5; r++) {
+		run = an_side_add_run(b, "rep", 2);
+		fill(run, 2, 0, 0);
+		for (j = 0; j < 2; j++)
+			run->cpus[j].max_us = mx[r];
+		run = an_side_add_run(c, "rep", 2);
+		fill(run, 2, 0, 0);
+		for (j = 0; j < 2; j++)
+			run->cpus[j].max_us = mx[r];
+	}
+	c->runs[2].cpus[1].cycles++;
+	c->runs[2].cpus[1].overflows++;
+	c->runs[2].cpus[1].max_us = 20000;
+	an_gate_default(&gate);
+	gate.profile = &pr;
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	printf("# %s\n", res.reason);
+	assert_int_equal(res.verdict, AN_INCONCLUSIVE);
+	assert_int_equal(res.lines[res.decisive].kind, AN_LINE_SPIKE);
+	assert_non_null(strstr(res.reason, "one wake-up of 20.0 ms on CPU 1 "
+			       "in repetition 3; the baseline's worst "
+			       "3.00 ms"));
+	assert_non_null(strstr(res.reason, "pauses rule it out"));
+	assert_non_null(strstr(res.reason, "the baseline's law does not at "
+			       "the line's level: over the 2 CPUs"));
+	assert_null(strstr(res.reason, "make it plausible"));
+	assert_non_null(strstr(res.reason, "not a pass"));
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+/*
  * A level's support is counted in integers: 100 wake-ups hold p90 (10
  * beyond it), although 100 * (1 - 0.9) < 10 in doubles.
  */
@@ -690,6 +821,8 @@ int main(void)
 		cmocka_unit_test(test_one_huge_max),
 		cmocka_unit_test(test_in_memory_api),
 		cmocka_unit_test(test_spike_evidence),
+		cmocka_unit_test(test_spike_many_cpus),
+		cmocka_unit_test(test_spike_base_short),
 		cmocka_unit_test(test_level_support_integers),
 		cmocka_unit_test(test_blind_says_so),
 		cmocka_unit_test(test_workload_metrics),
