@@ -68,7 +68,7 @@ LIB	 := $(BUILD)/librtgate.a
 
 # Workloads: every workloads/<name>/ with C files is one binary bin/<name>;
 # workloads/common/ is their shared protocol code.
-WL_COMMON_SRCS := $(wildcard workloads/common/*.c)
+WL_COMMON_SRCS := $(wildcard workloads/common/*/*.c)
 WL_COMMON_OBJS := $(WL_COMMON_SRCS:%.c=$(BUILD)/%.o)
 WL_DIRS  := $(filter-out workloads/common/,$(sort $(dir $(wildcard workloads/*/*.c))))
 WL_NAMES := $(patsubst workloads/%/,%,$(WL_DIRS))

@@ -330,7 +330,7 @@ def type_prefixes(header):
         p = COMMON_MODULES.get(stem(os.path.basename(header)))
         return None if p is None else [p.rstrip("_") + "_", p]
     if folder == "workloads":
-        return ["wl_"] if folder_of(header) == "workloads/common" else None
+        return ["wl_"] if folder_of(header).startswith("workloads/common") else None
     return PREFIXES.get(folder)
 
 

@@ -13,9 +13,9 @@
 #include "exitcode.h"
 #include "log.h"
 #include "parse.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_summary.h"
 #include "workloads/extend-sched/extend_sched.h"
 
 #define NAME	"extend-sched"

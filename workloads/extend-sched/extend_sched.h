@@ -11,7 +11,7 @@
 #include <sched.h>
 #include <stdint.h>
 
-#include "workloads/common/wl_opt.h"
+#include "workloads/common/core/wl_opt.h"
 #include "workloads/extend-sched/extend_abi.h"
 
 struct ext_params {

@@ -11,7 +11,7 @@
 
 #include "log.h"
 #include "trace/trace.h"
-#include "workloads/common/wl_proto.h"
+#include "workloads/common/core/wl_proto.h"
 #include "workloads/extend-sched/extend_sched.h"
 
 struct ext_thread {

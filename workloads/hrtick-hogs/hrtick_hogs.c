@@ -26,10 +26,10 @@
 #include "fsio.h"
 #include "log.h"
 #include "trace/trace.h"
-#include "workloads/common/wl_cpu.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/core/wl_cpu.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_summary.h"
 
 #define NAME		"hrtick-hogs"
 #define MAX_HOGS	8

@@ -24,10 +24,10 @@
 #include "exitcode.h"
 #include "log.h"
 #include "trace/trace.h"
-#include "workloads/common/wl_cpu.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/core/wl_cpu.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_summary.h"
 
 #define NAME		"inject"
 #define TOLERANCE	0.10	/* a spin "on width" is within 10 % */

@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "workloads/common/wl_opt.h"
+#include "workloads/common/core/wl_opt.h"
 
 #define KB_DEFAULT_TARBALL	"/usr/src/linux-source-6.12.tar.xz"
 

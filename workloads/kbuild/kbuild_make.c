@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "workloads/common/wl_lines.h"
-#include "workloads/common/wl_proc.h"
-#include "workloads/common/wl_proto.h"
+#include "workloads/common/loop/wl_lines.h"
+#include "workloads/common/loop/wl_proc.h"
+#include "workloads/common/core/wl_proto.h"
 #include "workloads/kbuild/kbuild.h"
 
 #define STOP_GRACE_NS	5000000000ULL

@@ -11,8 +11,8 @@
 
 #include "fsio.h"
 #include "log.h"
-#include "workloads/common/wl_proc.h"
-#include "workloads/common/wl_proto.h"
+#include "workloads/common/loop/wl_proc.h"
+#include "workloads/common/core/wl_proto.h"
 #include "workloads/kbuild/kbuild.h"
 
 /* Written into a tree before it is published: "complete, from this tarball". */

@@ -18,12 +18,12 @@
 
 #include "exitcode.h"
 #include "log.h"
-#include "workloads/common/wl_bench.h"
-#include "workloads/common/wl_cpu.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_pace.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/loop/wl_bench.h"
+#include "workloads/common/core/wl_cpu.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/loop/wl_pace.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_summary.h"
 #include "workloads/setparam/setparam_sched.h"
 
 #define NAME		"setparam"

@@ -17,11 +17,11 @@
 
 #include "exitcode.h"
 #include "log.h"
-#include "workloads/common/wl_lines.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_proc.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/loop/wl_lines.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/loop/wl_proc.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_summary.h"
 #include "workloads/stress/stress_yaml.h"
 
 #define NAME		"stress"

@@ -19,14 +19,14 @@
 #include <cmocka.h>
 
 #include "exitcode.h"
-#include "workloads/common/wl_bench.h"
-#include "workloads/common/wl_cpu.h"
-#include "workloads/common/wl_lines.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_pace.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_stats.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/loop/wl_bench.h"
+#include "workloads/common/core/wl_cpu.h"
+#include "workloads/common/loop/wl_lines.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/loop/wl_pace.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_stats.h"
+#include "workloads/common/core/wl_summary.h"
 
 static void test_opt_numbers(void **state)
 {

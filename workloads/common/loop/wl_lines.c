@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workloads/common/wl_lines.h"
-#include "workloads/common/wl_proto.h"
+#include "workloads/common/loop/wl_lines.h"
+#include "workloads/common/core/wl_proto.h"
 
 void wl_lines_init(struct wl_lines *l, char *buf, size_t size,
 		   void (*line)(char *text, void *ctx), void *ctx)

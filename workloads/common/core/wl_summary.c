@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/core/wl_summary.h"
 
 static double round_to(double v, int decimals)
 {

@@ -5,11 +5,11 @@
 #include <time.h>
 
 #include "log.h"
-#include "workloads/common/wl_bench.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_stats.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/loop/wl_bench.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_stats.h"
+#include "workloads/common/core/wl_summary.h"
 
 #define MAX_ROUNDS	1000
 

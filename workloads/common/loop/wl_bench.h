@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
-#include "workloads/common/wl_opt.h"
+#include "workloads/common/core/wl_opt.h"
 
 /* The word that comes first: bench (measured rounds) or load (a rate). */
 enum wl_bench_mode { WL_MODE_BENCH, WL_MODE_LOAD };

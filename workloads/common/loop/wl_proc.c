@@ -13,8 +13,8 @@
 
 #include "log.h"
 #include "procstat.h"
-#include "workloads/common/wl_proc.h"
-#include "workloads/common/wl_proto.h"
+#include "workloads/common/loop/wl_proc.h"
+#include "workloads/common/core/wl_proto.h"
 
 int wl_proc_init(void)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "workloads/common/wl_stats.h"
+#include "workloads/common/core/wl_stats.h"
 
 void wl_stats_compute(const double *v, size_t n, struct wl_stats *out)
 {

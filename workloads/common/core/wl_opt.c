@@ -8,9 +8,9 @@
 #include "exitcode.h"
 #include "log.h"
 #include "parse.h"
-#include "workloads/common/wl_cpu.h"
-#include "workloads/common/wl_opt.h"
-#include "workloads/common/wl_proto.h"
+#include "workloads/common/core/wl_cpu.h"
+#include "workloads/common/core/wl_opt.h"
+#include "workloads/common/core/wl_proto.h"
 
 /*
  * getopt_long() accepts any unambiguous prefix of a long option ("--width"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "workloads/common/wl_pace.h"
-#include "workloads/common/wl_proto.h"
-#include "workloads/common/wl_summary.h"
+#include "workloads/common/loop/wl_pace.h"
+#include "workloads/common/core/wl_proto.h"
+#include "workloads/common/core/wl_summary.h"
 
 #define NS	1000000000ULL
 

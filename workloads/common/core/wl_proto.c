@@ -11,7 +11,7 @@
 #include "log.h"
 #include "parse.h"
 #include "stopsig.h"
-#include "workloads/common/wl_proto.h"
+#include "workloads/common/core/wl_proto.h"
 
 static const char *wl_progname = "workload";
 static int ready_fd = -1;

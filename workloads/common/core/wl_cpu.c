@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "workloads/common/wl_cpu.h"
+#include "workloads/common/core/wl_cpu.h"
 
 int wl_cpu_first_allowed(void)
 {
