@@ -218,6 +218,10 @@ static void test_spike_evidence(void **state)
 	assert_non_null(strstr(res.reason, "one wake-up of 50.0 ms"));
 	assert_non_null(strstr(res.reason, "no noise profile"));
 	assert_non_null(strstr(res.reason, "not a pass"));
+	/* Both rules held, and the reason says each (nightly-run: one). */
+	assert_non_null(strstr(res.reason, "beyond the baseline's law (p="));
+	assert_non_null(strstr(res.reason, ") and 5 times its worst or "
+			       "more: not a pass"));
 	printf("# %s\n", res.reason);
 	an_result_release(&res);
 	/* Without the spike the two sides are no REGRESSION, no spike. */
