@@ -753,17 +753,20 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 
 /*
  * A spike beyond the baseline's law that is no REGRESSION: named, and no
- * pass, no improvement. The reason says what held it back: the machine's
- * pauses only where they make it plausible at the line's level; else the
- * baseline's law over the CPUs looked at. Without a profile the evidence
- * says so already.
+ * pass, no improvement. The reason says which rule named it (beyond the
+ * baseline's law, 5 times its worst, or both) and what held it back: the
+ * machine's pauses only where they make it plausible at the line's level;
+ * else the baseline's law over the CPUs looked at. Without a profile the
+ * evidence says so already.
  */
 static bool spike_unexplained(struct an_prep *p)
 {
 	struct an_result *res = p->res;
+	double alone = (p->gate->level > 0 ? p->gate->level :
+					     p->gate->alpha) / 2;
 	const struct an_line_test *t;
 	const struct an_line *l;
-	char why[160];
+	char why[160], held[96];
 	size_t i;
 
 	for (i = 0; i < res->nlines; i++) {
@@ -782,10 +785,16 @@ static bool spike_unexplained(struct an_prep *p)
 		if (!isnan(t->p_prof))
 			an_sfmt(why, sizeof(why), ", but this machine's pauses "
 				"make it plausible (p=%.2g)", t->p_prof);
-		set_reason(res, "a spike: %s; beyond the baseline's law "
-			   "(p=%.2g%s)%s: not a pass", l->evidence,
-			   t->p_base, t->far ? ", and 5 times its worst or "
-			   "more" : "", why);
+		/* What held of classify_spike()'s two rules, and only that. */
+		if (t->p_base < alone)
+			an_sfmt(held, sizeof(held), "beyond the baseline's law "
+				"(p=%.2g)%s", t->p_base, t->far ? " and 5 "
+				"times its worst or more" : "");
+		else
+			an_sfmt(held, sizeof(held), "5 times the baseline's "
+				"worst or more");
+		set_reason(res, "a spike: %s; %s%s: not a pass", l->evidence,
+			   held, why);
 		return true;
 	}
 	return false;

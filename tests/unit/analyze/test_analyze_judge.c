@@ -218,6 +218,10 @@ static void test_spike_evidence(void **state)
 	assert_non_null(strstr(res.reason, "one wake-up of 50.0 ms"));
 	assert_non_null(strstr(res.reason, "no noise profile"));
 	assert_non_null(strstr(res.reason, "not a pass"));
+	/* Both rules held, and the reason says each (nightly-run: one). */
+	assert_non_null(strstr(res.reason, "beyond the baseline's law (p="));
+	assert_non_null(strstr(res.reason, ") and 5 times its worst or "
+			       "more: not a pass"));
 	printf("# %s\n", res.reason);
 	an_result_release(&res);
 	/* Without the spike the two sides are no REGRESSION, no spike. */
@@ -361,6 +365,132 @@ static void test_spike_base_short(void **state)
 	an_result_release(&res);
 	an_side_free(b);
 	an_side_free(c);
+}
+
+/*
+ * fill()'s body with its tail moved up by shift[j] us on CPU j: the
+ * repetitions of a side scatter, CPU by CPU.
+ */
+static void fill_shifted(struct an_run *run, size_t ncpus, const int *shift)
+{
+	uint64_t h[200] = { 0 };
+	size_t j, i;
+
+	for (j = 0; j < ncpus; j++) {
+		memset(h, 0, sizeof(h));
+		for (i = 8; i < 13; i++)
+			h[i] = 4000 - 1000 * labs((long)i - 10);
+		for (i = 13; i < 40; i++)
+			h[i + shift[j]] = 40 - i;
+		run->cpus[j].cycles = 0;
+		run->cpus[j].min_us = 8;
+		run->cpus[j].max_us = 39 + shift[j];
+		run->cpus[j].avg_us = 10.5;
+		assert_int_equal(an_cpu_set_hist(&run->cpus[j], h, 200, 200),
+				 0);
+	}
+}
+
+/* CPU cpu's own p99 line of a comparison. */
+static const struct an_line *own_p99(const struct an_result *res, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++)
+		if (res->lines[i].kind == AN_LINE_TAIL &&
+		    res->lines[i].cpu == cpu &&
+		    fabs(res->lines[i].q - 0.99) < 1e-12)
+			return &res->lines[i];
+	fail();
+	return NULL;
+}
+
+/*
+ * Degrees of freedom a prior carries (issue 23, docs/statistics.md).
+ * Two repetitions a side: each line's own scatter has 2 df.
+ *
+ *  - A noise profile that scatters far less than the repetitions (an F
+ *    test at 0.99) is scaled up to them and adds nothing: df 2, the
+ *    evidence names the repetitions' scatter alone. (It used to add as
+ *    many df as the repetitions have: 4.)
+ *  - Without a profile the other CPUs' scatter at the same level counts
+ *    at half weight, never more than the line's own df: with 2 CPUs
+ *    half of the other's 2 (df 3); with 4, half of the others' 6 would
+ *    be 3, capped at 2 (df 4, not 5). The other CPUs' repetitions are
+ *    the same repetitions: a burst is shared.
+ */
+static void test_prior_df_caps(void **state)
+{
+	static const int sb[2][4] = { { 0, 5, 2, 7 }, { 6, 1, 8, 3 } };
+	static const int sc[2][4] = { { 1, 4, 6, 2 }, { 7, 9, 0, 5 } };
+	static const char *const metrics[] = { "p90", "p95", "p97", "p99",
+					       "p99.5", "p99.9", "max" };
+	struct an_profile_line pl[2 * 7];
+	struct an_profile pr = { .df = 20, .nreps = 21, .lines = pl,
+				 .nlines = 2 * 7,
+				 .origin = "a quieter day" };
+	const struct an_line *l;
+	struct an_result res;
+	struct an_gate gate;
+	size_t ncpus, i, j;
+	int c, r;
+
+	(void)state;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 7; j++)
+			pl[i * 7 + j] = (struct an_profile_line){
+				.cpu = (int)i, .mean = 3, .var = 1e-6 };
+	for (i = 0; i < 2 * 7; i++)
+		snprintf(pl[i].metric, sizeof(pl[i].metric), "%s",
+			 metrics[i % 7]);
+	for (ncpus = 2; ncpus <= 4; ncpus += 2) {
+		struct an_side *b = an_side_new("base");
+		struct an_side *cs = an_side_new("cand");
+
+		for (r = 0; r < 2; r++) {
+			fill_shifted(an_side_add_run(b, "rep", ncpus), ncpus,
+				     sb[r]);
+			fill_shifted(an_side_add_run(cs, "rep", ncpus), ncpus,
+				     sc[r]);
+		}
+		an_gate_default(&gate);
+		/* The other CPUs as the prior: half their df, at most 2. */
+		assert_int_equal(an_compare(b, cs, &gate, &res), 0);
+		for (c = 0; c < (int)ncpus; c++) {
+			l = own_p99(&res, c);
+			assert_true(l->df == (ncpus == 2 ? 3 : 4));
+			assert_non_null(strstr(l->evidence, "scatter from the "
+					       "repetitions and the other "
+					       "CPUs"));
+		}
+		printf("# %zu CPUs, no profile: CPU 0 p99 df %g: %s\n", ncpus,
+		       own_p99(&res, 0)->df, own_p99(&res, 0)->evidence);
+		an_result_release(&res);
+		if (ncpus != 2) {
+			an_side_free(b);
+			an_side_free(cs);
+			continue;
+		}
+		/* A profile scaled up to the repetitions: no df of its own. */
+		gate.profile = &pr;
+		assert_int_equal(an_compare(b, cs, &gate, &res), 0);
+		for (c = 0; c < 2; c++) {
+			l = own_p99(&res, c);
+			assert_true(l->df == 2);
+			assert_non_null(strstr(l->evidence, "scatter from the "
+					       "repetitions"));
+			assert_null(strstr(l->evidence, "noise profile"));
+		}
+		printf("# a tight profile: CPU 0 p99 df %g: %s\n",
+		       own_p99(&res, 0)->df, own_p99(&res, 0)->evidence);
+		for (i = 0; i < res.nnotes; i++)
+			if (strstr(res.notes[i], "scatter more than it says"))
+				break;
+		assert_true(i < res.nnotes);
+		an_result_release(&res);
+		an_side_free(b);
+		an_side_free(cs);
+	}
 }
 
 /*
@@ -823,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_spike_evidence),
 		cmocka_unit_test(test_spike_many_cpus),
 		cmocka_unit_test(test_spike_base_short),
+		cmocka_unit_test(test_prior_df_caps),
 		cmocka_unit_test(test_level_support_integers),
 		cmocka_unit_test(test_blind_says_so),
 		cmocka_unit_test(test_workload_metrics),
