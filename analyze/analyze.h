@@ -572,6 +572,15 @@ struct an_run_verdict {
 int an_judge_run(const char *run_dir, const struct an_params *p,
 		 struct an_run_verdict **out, size_t *n);
 
+/*
+ * The family of a run's suite (docs/statistics.md, "The family and the
+ * verdict"): how many of the comparisons @manifest's scenarios declare
+ * share alpha, each judged at alpha / family by `rtgate run`, `report`
+ * and `compare DIR:S DIR2:S`. Controls do not count; a comparison of two
+ * timerlat scenarios counts twice (thread and IRQ). At least 1.
+ */
+size_t an_suite_family(const struct cJSON *manifest);
+
 int an_cmd_compare(int argc, char **argv);
 int an_cmd_report(int argc, char **argv);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
@@ -110,6 +111,27 @@ static const cJSON *scenario_named(const cJSON *m, const char *name)
 	return NULL;
 }
 
+int lab_gate_family(const cJSON *m, const char *const *scenarios,
+		    int nr_scenarios, int *made)
+{
+	const cJSON *s;
+	size_t suite;
+	int i;
+
+	*made = 0;
+	if (nr_scenarios) {
+		for (i = 0; i < nr_scenarios; i++)
+			*made += 1 + is_timerlat(m, scenario_named(m,
+							scenarios[i]));
+	} else {
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
+			if (json_get_str(s, "name", NULL))
+				*made += 1 + is_timerlat(m, s);
+	}
+	suite = an_suite_family(m);
+	return (size_t)*made > suite ? *made : (int)suite;
+}
+
 int lab_gate_compare(const char *a, const char *b,
 		     const char *const *scenarios, int nr_scenarios,
 		     const char *out)
@@ -118,7 +140,7 @@ int lab_gate_compare(const char *a, const char *b,
 	struct json_error err;
 	const cJSON *s;
 	cJSON *m;
-	int code = EXIT_PASS, n = 0, i, family = 0;
+	int code = EXIT_PASS, n = 0, i, family, made;
 
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", a);
 	if (json_read_file(path, &m, &err)) {
@@ -126,15 +148,11 @@ int lab_gate_compare(const char *a, const char *b,
 		return EXIT_BAD_INPUT;
 	}
 	/* How many comparisons share alpha, before the first is judged. */
-	if (nr_scenarios) {
-		for (i = 0; i < nr_scenarios; i++)
-			family += 1 + is_timerlat(m, scenario_named(m,
-							scenarios[i]));
-	} else {
-		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
-			if (json_get_str(s, "name", NULL))
-				family += 1 + is_timerlat(m, s);
-	}
+	family = lab_gate_family(m, scenarios, nr_scenarios, &made);
+	if (family > made)
+		pr_info("lab gate: %d comparison%s here, judged at the suite's "
+			"share of alpha (alpha over its %d, as rtgate run "
+			"judges them)", made, made == 1 ? "" : "s", family);
 	if (nr_scenarios) {
 		for (i = 0; i < nr_scenarios; i++)
 			code = exitcode_worse(code, compare_one(m,

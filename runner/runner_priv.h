@@ -245,6 +245,12 @@ int runner_run_steps(struct runner *r);
  * (runner_sequential.c). 0 or -errno.
  */
 int runner_until_decided(struct runner *r, uint64_t budget_ns);
+/*
+ * Whether --until-decided runs another round for @v: every INCONCLUSIVE
+ * comparison, whatever its "more repetitions" figure says (the analyzer's
+ * replay of the rule, an_replay_sequential(), continues the same ones).
+ */
+bool runner_until_decided_open(const struct an_run_verdict *v);
 /* The end-of-run table (until the analyzer reports). */
 void runner_summary_print(const struct runner_run *run, const char *results);
 

@@ -70,9 +70,13 @@ static int look(struct runner *r, struct an_run_verdict **v, size_t *n)
 
 /*
  * Still open: INCONCLUSIVE. Even when the line it rests on cannot reach
- * its floor here (a VM's maxima), another line may yet show a change.
+ * its floor here (more_reps -1: a VM's maxima), another line may yet show
+ * a change, and the figure comes from the scatter of the repetitions so
+ * far: replayed, stopping those found the 100 us spinner in 9 % of
+ * busy-v2's orders from 3 repetitions a side instead of 100 %
+ * (docs/statistics.md, "Repetitions until decided").
  */
-static bool undecided(const struct an_run_verdict *v)
+bool runner_until_decided_open(const struct an_run_verdict *v)
 {
 	return v->verdict == AN_INCONCLUSIVE;
 }
@@ -87,7 +91,7 @@ static void record_stops(cJSON *seq, const struct an_run_verdict *v, size_t n,
 	for (i = 0; i < n; i++) {
 		cJSON *s;
 
-		if (undecided(&v[i]) ||
+		if (runner_until_decided_open(&v[i]) ||
 		    cJSON_GetObjectItemCaseSensitive(stopped, v[i].candidate))
 			continue;
 		s = cJSON_AddObjectToObject(stopped, v[i].candidate);
@@ -114,7 +118,7 @@ static int round_of(struct runner *r, const struct an_run_verdict *v,
 		int c = scen_index(r, v[i].candidate);
 		int b = scen_index(r, v[i].baseline);
 
-		if (!undecided(&v[i]) || c < 0 || b < 0)
+		if (!runner_until_decided_open(&v[i]) || c < 0 || b < 0)
 			continue;
 		want[c] = want[b] = true;
 	}
@@ -140,7 +144,7 @@ static void say_waiting(struct runner *r, const struct an_run_verdict *v,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (undecided(&v[i]))
+		if (runner_until_decided_open(&v[i]))
 			runner_progress_note(&r->progress, "until decided, look %d "
 					     "(%.0f s of budget left): %s vs %s is "
 					     "INCONCLUSIVE: %.200s", at, left,
@@ -181,7 +185,7 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 
 		record_stops(seq, v, n, at);
 		for (i = 0; i < n; i++)
-			any |= undecided(&v[i]);
+			any |= runner_until_decided_open(&v[i]);
 		left = budget - (clocks_mono_s() - t0);
 		if (!any)
 			break;

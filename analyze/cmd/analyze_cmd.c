@@ -326,17 +326,12 @@ static int compare_runs(char **dirs, int n, const struct an_params *p)
 }
 
 /*
- * The gate of a baseline that is a scenario of a results directory
+ * The gate of a side that is a scenario of a results directory
  * (DIR:SCENARIO, DIR/SCENARIO, or a DIR of one scenario): its suite's
  * [gate] with the scenario's own metric, as the run itself judged it.
- * Anything else (cyclictest files) is judged with the defaults.
- */
-static size_t suite_family(const struct an_results *res, const cJSON *all);
-
-/*
- * The gate of a side from a results directory: the suite's [gate] and the
- * scenario's own metric. Returns the suite's family (the comparisons that
- * share alpha in `rtgate run`), 0 when the side is no results directory.
+ * Anything else (cyclictest files) is judged with the defaults. Returns
+ * the suite's family (an_suite_family(): the comparisons that share alpha
+ * in `rtgate run`), 0 when the side is no results directory.
  */
 static size_t spec_gate(const char *spec, struct an_gate *gate)
 {
@@ -374,7 +369,7 @@ static size_t spec_gate(const char *spec, struct an_gate *gate)
 		    m)
 			snprintf(gate->metric, sizeof(gate->metric), "%s", m);
 	}
-	family = suite_family(&res, all);
+	family = an_suite_family(res.manifest);
 	an_results_close(&res);
 	return family;
 }
@@ -615,16 +610,24 @@ static struct an_side *side_named(struct an_side **sides, size_t n,
 	return NULL;
 }
 
-/* A scenario measured with rtla timerlat: its IRQ latency is a side too. */
-static bool scen_timerlat(const struct an_results *res, const cJSON *s)
+/*
+ * A scenario measured with rtla timerlat (its own tool, else the suite's):
+ * its IRQ latency is a side too.
+ */
+static bool manifest_timerlat(const cJSON *manifest, const cJSON *s)
 {
 	const cJSON *suite, *measure;
 
-	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	suite = cJSON_GetObjectItemCaseSensitive(manifest, "suite");
 	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
 	return !strcmp(json_get_str(s, "tool", json_get_str(measure, "tool",
 							    "cyclictest")),
 		       "timerlat");
+}
+
+static bool scen_timerlat(const struct an_results *res, const cJSON *s)
+{
+	return manifest_timerlat(res->manifest, s);
 }
 
 static int run_sides(const struct an_results *res, struct an_report *r)
@@ -671,14 +674,15 @@ static void scenario_gate(const cJSON *s, const struct an_params *p,
 /*
  * The suite is one family: its comparisons share alpha (Bonferroni), so a
  * suite of ten comparisons does not give ten chances of a false alarm.
- * Positive controls test the gate, not the kernel: they are judged at the
- * same share and do not count in the family.
+ * Controls (positive and negative) test the gate, not the kernel: they are
+ * judged at the same share and do not count in the family.
  */
-static size_t suite_family(const struct an_results *res, const cJSON *all)
+size_t an_suite_family(const cJSON *manifest)
 {
-	const cJSON *s, *b;
+	const cJSON *all, *s, *b;
 	size_t k = 0;
 
+	all = cJSON_GetObjectItemCaseSensitive(manifest, "scenarios");
 	cJSON_ArrayForEach(s, all) {
 		const char *base = json_get_str(s, "compare", NULL);
 
@@ -689,7 +693,8 @@ static size_t suite_family(const struct an_results *res, const cJSON *all)
 		cJSON_ArrayForEach(b, all)
 			if (!strcmp(json_get_str(b, "name", ""), base))
 				break;
-		k += scen_timerlat(res, s) && b && scen_timerlat(res, b);
+		k += manifest_timerlat(manifest, s) && b &&
+		     manifest_timerlat(manifest, b);
 	}
 	return k ? k : 1;
 }
@@ -818,7 +823,7 @@ static int run_compare(const struct an_results *res,
 	int ret;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
-	family = suite_family(res, all);
+	family = an_suite_family(res->manifest);
 	cJSON_ArrayForEach(s, all) {
 		const char *base = json_get_str(s, "compare", NULL);
 		const char *name = json_get_str(s, "name", "");

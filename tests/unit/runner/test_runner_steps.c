@@ -2,7 +2,8 @@
 /*
  * The randomized order's shuffle (GSL's gsl_ran_shuffle behind
  * runner_shuffle_steps): a permutation of the round, different rounds in
- * different orders.
+ * different orders. Which comparisons --until-decided runs another round
+ * for (runner_until_decided_open).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,10 +46,37 @@ static void test_shuffle(void **state)
 		assert_true(first[i]);
 }
 
+/*
+ * Every INCONCLUSIVE comparison gets another round, whatever the "more
+ * repetitions" figure of the line it rests on says: -1 ("none would")
+ * is the scatter of the repetitions so far, and another line may still
+ * show the change (docs/statistics.md, "Repetitions until decided": on
+ * the recordings, stopping there lost most of the 100 us spinner's
+ * detections). Every other verdict is decided and stops.
+ */
+static void test_until_decided_open(void **state)
+{
+	static const int more[] = { -1, 0, 1, 25 };
+	struct an_run_verdict v;
+	int k, i;
+
+	(void)state;
+	for (k = AN_NO_CHANGE; k <= AN_REGRESSION; k++)
+		for (i = 0; i < 4; i++) {
+			memset(&v, 0, sizeof(v));
+			v.verdict = k;
+			v.more_reps = more[i];
+			v.control = i % 2;
+			assert_int_equal(runner_until_decided_open(&v),
+					 k == AN_INCONCLUSIVE);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shuffle),
+		cmocka_unit_test(test_until_decided_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
