@@ -188,6 +188,19 @@ static int find_rtla(struct runner *r)
 }
 
 /* Missing programs are a broken installation: exit 4 before any change. */
+/*
+ * The path of a measuring tool's program as runner_check_tools() found it:
+ * the one place that knows which of the run's program paths a tool's
+ * program is (rtla's is chosen with its version checks, find_rtla()).
+ */
+const char *runner_tool_path(const struct runner *r,
+			     const struct runner_tool_ops *ops)
+{
+	if (!ops->program)
+		return NULL;
+	return strcmp(ops->program, "rtla") ? r->cyclictest : r->rtla;
+}
+
 int runner_check_tools(struct runner *r)
 {
 	char path[PATH_MAX];

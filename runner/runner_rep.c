@@ -464,13 +464,6 @@ static void watchdog_fire(struct rep_ctx *c, double limit_s)
 	}
 }
 
-/* The program a tool runs, as the run found it (runner_check_tools()). */
-static const char *tool_path(const struct rep_ctx *c)
-{
-	return strcmp(c->tool.ops->program, "rtla") ? c->r->cyclictest :
-						      c->r->rtla;
-}
-
 /*
  * The scenario's measuring tool (measure.h) in the measurement's slot
  * (c->ct): started, fed its lines, stopped at its end or the watchdog.
@@ -484,7 +477,7 @@ static void measure_tool(struct rep_ctx *c)
 	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
 	char cg[PATH_MAX], err[256], how[128];
 	struct runner_proc_spec spec = {
-		.name = ops->program, .path = tool_path(c), .env = ops->env,
+		.name = ops->program, .path = runner_tool_path(c->r, ops), .env = ops->env,
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
 	struct runner_rep_proc *rp;
