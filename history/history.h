@@ -22,7 +22,7 @@ struct an_profile;
 struct cJSON;
 
 /* The schema this code writes; older databases are migrated on open. */
-#define HISTORY_SCHEMA_VERSION	4
+#define HISTORY_SCHEMA_VERSION	5
 
 struct history {
 	struct sqlite3 *db;
@@ -206,10 +206,19 @@ struct history_point {
 	char verdict[24];		/* history verdict stored, "" if none */
 	char metric[96];		/* the metric it was judged on */
 	char report[PATH_MAX];		/* its report.html, or "" */
+	char since_run[128];		/* a step that stays: its first night */
 };
 
 int history_series(struct history *h, const char *suite, const char *host,
 		   const char *scenario, struct history_point **pts, size_t *n);
+/*
+ * Where a series stepped: step[i] is the index of the night whose
+ * verdict dates a step to night i (a REGRESSION after a night that was
+ * not one: i itself; a step that stays: the night that confirmed it, and
+ * i the night it began, held then), or -1.
+ */
+void history_series_steps(const struct history_point *pts, size_t n,
+			  long *step);
 /* Distinct (suite, host, scenario) of complete runs, for the dashboard. */
 struct history_key {
 	char suite[128];
@@ -246,6 +255,7 @@ struct history_verdict_row {
 	char control[12];		/* positive | negative | "" */
 	char unit[16];			/* of candidate/baseline_value */
 	char measured[160];		/* "CPU 1 p99 43 -> 273 us" */
+	char since_run[128];		/* a step: the night it began */
 };
 
 /* The verdict a row counts as for a gate: counts_as, else the verdict. */
@@ -269,6 +279,7 @@ struct history_verdict {
 	double p_value;			/* <0 unknown */
 	const char *prev_run_id;	/* the newest baseline run */
 	const char *changed;		/* kernel identity changes since it */
+	const char *since_run_id;	/* a step: the night it began, or "" */
 };
 
 int history_store_verdict(struct history *h, const struct history_verdict *v);
@@ -297,6 +308,12 @@ struct history_judgement {
 	 * newest baseline run ("" when nothing did). */
 	char prev_run_id[128];
 	char changed[1024];
+	/* A step that stays: the night it began ("" when tonight decided
+	 * alone, or nothing stepped). */
+	char since_run_id[128];
+	/* Tonight rose (fell) alone on a line one night cannot decide: held
+	 * INCONCLUSIVE, the next night decides. */
+	bool held;
 	/* "judged at 0.017 of alpha: alpha 0.05 shared by the run's 3
 	 * scenarios"; "" when it had all of alpha */
 	char level_note[160];

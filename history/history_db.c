@@ -126,6 +126,8 @@ static const char *const migrations[] = {
 	"  run_id TEXT,"
 	"  profile TEXT NOT NULL);"
 	"CREATE INDEX noise_profiles_key ON noise_profiles (host, key);",
+	/* 4 -> 5: a step that stays is dated to the night it began */
+	"ALTER TABLE verdicts ADD COLUMN since_run TEXT;",
 };
 
 #define NR_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

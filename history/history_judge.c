@@ -293,6 +293,7 @@ struct judge_ctx {
 	struct history_run run;
 	cJSON *manifest;
 	size_t family;		/* scenarios judged, positive controls aside */
+	unsigned int p_k;	/* K: nights a baseline holds */
 	char clock[32];		/* baselines only of the run's own clock */
 };
 
@@ -371,6 +372,7 @@ static void store(struct judge_ctx *c, const struct history_judgement *j)
 		.baseline = j->base, .p_value = isnan(j->p_value) ? -1 :
 		j->p_value, .prev_run_id = j->prev_run_id,
 		.changed = j->changed,
+		.since_run_id = *j->since_run_id ? j->since_run_id : NULL,
 	};
 
 	if (history_store_verdict(c->h, &v))
@@ -413,6 +415,176 @@ static void says_nights(char *s, size_t len)
 	}
 }
 
+/*
+ * A line that one night can decide alone: a spike is judged against the
+ * machine's own pause law (issue 23 item 2) and a budget is absolute.
+ * Every other line compares tonight's distribution with the nights
+ * before it, and one night of this machine can carry a host's burst.
+ */
+static bool night_alone_decides(const struct an_result *res)
+{
+	const struct an_line *line = deciding_line(res);
+
+	if (res->verdict != AN_REGRESSION && res->verdict != AN_IMPROVEMENT)
+		return true;
+	return line && (line->kind == AN_LINE_SPIKE ||
+			line->kind == AN_LINE_BUDGET);
+}
+
+/* @n nights of @runs, newest first, as one side of the analyzer. */
+static int nights_side(struct judge_ctx *c, const char *scenario,
+		       const struct history_run *runs, size_t n,
+		       struct an_side **out)
+{
+	struct an_side *side = an_side_new("nights");
+	size_t i;
+	int ret = side ? 0 : -ENOMEM;
+	char *text;
+	cJSON *m;
+
+	for (i = 0; !ret && i < n; i++) {
+		ret = history_run_manifest(c->h, runs[i].id, &text);
+		if (ret)
+			break;
+		m = cJSON_Parse(text);
+		free(text);
+		ret = side_add_night(side, c->h, runs[i].id, runs[i].run_id,
+				     scenario, history_manifest_limit(m));
+		cJSON_Delete(m);
+	}
+	if (ret) {
+		an_side_free(side);
+		return ret;
+	}
+	*out = side;
+	return 0;
+}
+
+/*
+ * A step is a change that stays (issue 23 item 5). The nights of a real
+ * machine scatter with bursts: a host pause moves one night's p99
+ * several-fold on every CPU, and a night is one unit, so no rule inside
+ * the analyzer can tell tonight's burst from tonight's step. What tells
+ * them apart is the next night. So a night that rises alone on a
+ * distributional line (a quantile, the typical max, the tail law, a
+ * workload metric) is INCONCLUSIVE, the rise named, and the nights after
+ * it decide: when a night of the last STEP_NIGHTS rose alone against the
+ * K nights before it, that night, the nights since and tonight together
+ * are judged against those K nights, and a REGRESSION (IMPROVEMENT) there
+ * is a step dated to that night (the earliest such night). Both tests
+ * are at the scenario's level, so a false step needs a night that stands
+ * out and nights after it that keep it (docs/nightly.md, measured).
+ *
+ * @runs: the K + 1 nights before tonight, newest first (nb of them).
+ * On a step, @j's changepoint view moves to the step's night: what
+ * changed in the kernel identity from the night before it to it.
+ * Returns 1 when last night and tonight are a step (@res holds that
+ * judgement, @since last night's id), 0 when not, or an error.
+ */
+/* How far back a step that stays is looked for: nights before tonight. */
+#define STEP_NIGHTS	3
+
+/* The step began on runs[0]: what changed from the night before it. */
+static int step_identity(struct judge_ctx *c, const struct history_run *runs,
+			 struct history_judgement *j)
+{
+	cJSON *m[2] = { NULL, NULL };
+	char *text;
+	int i, ret = 0;
+
+	for (i = 0; i < 2 && !ret; i++) {
+		ret = history_run_manifest(c->h, runs[i].id, &text);
+		if (!ret) {
+			m[i] = cJSON_Parse(text);
+			free(text);
+		}
+	}
+	if (!ret) {
+		identity_diff(m[1], m[0], j->changed, sizeof(j->changed));
+		snprintf(j->prev_run_id, sizeof(j->prev_run_id), "%s",
+			 runs[1].run_id);
+	}
+	cJSON_Delete(m[0]);
+	cJSON_Delete(m[1]);
+	return ret;
+}
+
+/*
+ * Did a step begin @i + 1 nights ago (runs[i]) and stay until tonight?
+ * runs[i] alone rose (fell) against the K nights before it, on a line one
+ * night cannot decide, and runs[i], the nights after it and tonight
+ * together against the same K nights say the same. 1: @res holds that
+ * judgement; 0: no.
+ */
+static int step_since(struct judge_ctx *c, const char *scenario,
+		      const struct history_run *runs, size_t nb, size_t i,
+		      const struct an_gate *gate, struct an_result *res)
+{
+	struct an_side *base = NULL, *first = NULL, *since = NULL;
+	struct an_result alone;
+	size_t k = nb - i - 1;
+	int ret, step = 0;
+
+	if (k > c->p_k)
+		k = c->p_k;
+	ret = nights_side(c, scenario, runs + i + 1, k, &base);
+	if (!ret)
+		ret = nights_side(c, scenario, runs + i, 1, &first);
+	if (!ret)
+		ret = an_compare(base, first, gate, &alone);
+	if (ret)
+		goto out;
+	if (!night_alone_decides(&alone)) {
+		ret = nights_side(c, scenario, runs, i + 1, &since);
+		if (!ret)
+			ret = side_add_night(since, c->h, c->run.id,
+					     c->run.run_id, scenario,
+					     history_manifest_limit(c->manifest));
+		if (!ret)
+			ret = an_compare(base, since, gate, res);
+		if (!ret && res->verdict == alone.verdict)
+			step = 1;
+		else if (!ret)
+			an_result_release(res);
+	}
+	an_result_release(&alone);
+out:
+	an_side_free(base);
+	an_side_free(first);
+	an_side_free(since);
+	return ret ? ret : step;
+}
+
+/*
+ * The earliest of the last STEP_NIGHTS nights a step that stays began
+ * on (a step of several nights keeps its first night's date), or none.
+ */
+static int judge_step(struct judge_ctx *c, const char *scenario,
+		      const struct history_run *runs, size_t nb,
+		      const struct an_gate *gate, struct an_result *res,
+		      char *since, size_t len, struct history_judgement *j)
+{
+	size_t i;
+	int ret;
+
+	if (nb < 2)
+		return 0;
+	for (i = nb - 2 < STEP_NIGHTS - 1 ? nb - 2 : STEP_NIGHTS - 1;
+	     i != (size_t)-1; i--) {
+		ret = step_since(c, scenario, runs, nb, i, gate, res);
+		if (ret == 1) {
+			snprintf(since, len, "%s", runs[i].run_id);
+			ret = step_identity(c, runs + i, j);
+			if (ret)
+				an_result_release(res);
+			return ret ? ret : 1;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int judge_scenario(struct judge_ctx *c, const char *scenario,
 			  struct history_judgement *j)
 {
@@ -420,7 +592,7 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		.suite = c->run.suite, .host = c->run.host,
 		.scenario = scenario, .reference = c->p->reference,
 		.before = c->run.start_time, .exclude_run_id = c->run.run_id,
-		.limit = c->p->history ? c->p->history : 7,
+		.limit = c->p_k + STEP_NIGHTS,
 		.scale = c->run.duration_scale > 0 ? c->run.duration_scale : 1,
 		.clock = c->clock,
 	};
@@ -429,6 +601,7 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	struct history_run *runs;
 	struct an_result res;
 	struct an_gate gate;
+	char since[128] = "", held[640] = "";
 	size_t nb;
 	int ret;
 
@@ -448,7 +621,6 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	ret = history_baseline(c->h, &q, &runs, &nb);
 	if (ret)
 		return ret;
-	j->baseline_runs = nb;
 	if (!nb) {
 		size_t other = 0;
 
@@ -480,30 +652,64 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		return 0;
 	}
 	snprintf(j->prev_run_id, sizeof(j->prev_run_id), "%s", runs[0].run_id);
-	ret = base_side(c, scenario, runs, nb, &base, j);
-	free(runs);
-	if (ret)
-		return ret;
-	cand = an_side_new(c->run.run_id);
-	ret = cand ? side_add_night(cand, c->h, c->run.id, c->run.run_id,
-				      scenario,
-				      history_manifest_limit(c->manifest)) :
-		     -ENOMEM;
+	ret = base_side(c, scenario, runs, nb > c->p_k ? c->p_k : nb, &base,
+			j);
+	j->baseline_runs = nb > c->p_k ? c->p_k : nb;
+	cand = ret ? NULL : an_side_new(c->run.run_id);
+	if (!ret && !cand)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = side_add_night(cand, c->h, c->run.id, c->run.run_id,
+				     scenario,
+				     history_manifest_limit(c->manifest));
 	if (!ret)
 		ret = an_compare(base, cand, &gate, &res);
+	if (!ret) {
+		struct an_result step;
+
+		/* Last night rose alone: is it a step, with tonight? */
+		ret = judge_step(c, scenario, runs, nb, &gate, &step, since,
+				 sizeof(since), j);
+		if (ret == 1) {
+			an_result_release(&res);
+			res = step;
+			ret = 0;
+		} else if (!ret && !night_alone_decides(&res)) {
+			/* Tonight rose alone: held, the next night decides. */
+			says_nights(res.reason, sizeof(res.reason));
+			snprintf(held, sizeof(held), "%s", res.reason);
+			res.verdict = AN_INCONCLUSIVE;
+			j->held = true;
+		}
+	}
+	free(runs);
 	if (!ret) {
 		says_nights(res.reason, sizeof(res.reason));
 		snprintf(j->verdict, sizeof(j->verdict), "%s",
 			 an_verdict_name(res.verdict));
 		j->exit_code = an_verdict_exit(res.verdict);
-		if (q_scale(c) != 1)
-			snprintf(j->reason, sizeof(j->reason), "%.560s (a "
-				 "scaled run, judged against runs at "
-				 "--duration-scale %g only)", res.reason,
-				 q_scale(c));
+		snprintf(j->since_run_id, sizeof(j->since_run_id), "%s",
+			 *since ? since : "");
+		if (*since)
+			snprintf(j->reason, sizeof(j->reason), "a step since "
+				 "%.90s (that night and tonight against the "
+				 "nights before it): %.440s", since,
+				 res.reason);
+		else if (*held)
+			snprintf(j->reason, sizeof(j->reason), "tonight "
+				 "alone: %.440s; one night is not a step (a "
+				 "burst of the host moves one night): the next "
+				 "night decides", held);
 		else
 			snprintf(j->reason, sizeof(j->reason), "%s",
 				 res.reason);
+		if (q_scale(c) != 1) {
+			size_t l = strlen(j->reason);
+
+			snprintf(j->reason + l, sizeof(j->reason) - l, " (a "
+				 "scaled run, judged against runs at "
+				 "--duration-scale %g only)", q_scale(c));
+		}
 		line = deciding_line(&res);
 		/* As measured (a max line: its maxima), as the reason says. */
 		if (line) {
@@ -556,6 +762,7 @@ int history_judge_run(struct history *h, const char *run_id,
 		goto out;
 	}
 	c.family = night_family(c.manifest, sc, ns);
+	c.p_k = p->history ? p->history : 7;
 	for (i = 0; i < ns; i++) {
 		if (strcmp(sc[i].status, "ok") && strcmp(sc[i].status, "partial"))
 			continue;

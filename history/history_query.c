@@ -437,6 +437,7 @@ static void fill_point(sqlite3_stmt *st, void *row)
 		TEXT(struct history_point, verdict),
 		TEXT(struct history_point, report),
 		TEXT(struct history_point, metric),
+		TEXT(struct history_point, since_run),
 	};
 	struct history_point *pt = row;
 
@@ -457,6 +458,8 @@ int history_series(struct history *h, const char *suite, const char *host,
 		"   AND v.scenario = s.name AND v.source = 'history'),"
 		" r.report,"
 		" (SELECT v.metric FROM verdicts v WHERE v.run = r.id"
+		"   AND v.scenario = s.name AND v.source = 'history'),"
+		" (SELECT v.since_run FROM verdicts v WHERE v.run = r.id"
 		"   AND v.scenario = s.name AND v.source = 'history')"
 		" FROM runs r JOIN scenarios s ON s.run = r.id AND s.name = ?3"
 		" AND s.status IN ('ok', 'partial')"
@@ -508,8 +511,9 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 	static const char sql[] =
 		"INSERT OR REPLACE INTO verdicts (run, scenario, source,"
 		" baseline, baseline_runs, metric, verdict, reason, candidate,"
-		" baseline_value, p_value, prev_run, changed) SELECT id, ?2,"
-		" 'history', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12"
+		" baseline_value, p_value, prev_run, changed, since_run)"
+		" SELECT id, ?2, 'history', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+		" ?11, ?12, ?13"
 		" FROM runs WHERE run_id = ?1";
 	sqlite3_stmt *st;
 	int ret;
@@ -529,6 +533,7 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 		sqlite3_bind_double(st, 10, v->p_value);
 	bind_opt(st, 11, v->prev_run_id);
 	bind_opt(st, 12, v->changed);
+	bind_opt(st, 13, v->since_run_id);
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	if (ret)
 		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
@@ -581,6 +586,7 @@ static void fill_verdict(sqlite3_stmt *st, void *row)
 		TEXT(struct history_verdict_row, control),
 		TEXT(struct history_verdict_row, unit),
 		TEXT(struct history_verdict_row, measured),
+		TEXT(struct history_verdict_row, since_run),
 	};
 
 	read_cols(st, 0, row, cols, NCOLS(cols));
@@ -598,7 +604,8 @@ int history_verdicts(struct history *h, long long run,
 	int ret = select_rows(h, "SELECT scenario, source, baseline, metric,"
 			      " verdict, reason, candidate, baseline_value,"
 			      " p_value, prev_run, changed, counts_as, control,"
-			      " unit, measured FROM verdicts WHERE run = ?1"
+			      " unit, measured, since_run FROM verdicts"
+			      " WHERE run = ?1"
 			      " ORDER BY id", run, sizeof(**out), fill_verdict,
 			      &v, n);
 

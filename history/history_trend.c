@@ -84,28 +84,67 @@ static const char *metric_short(const char *m)
 	return an_metric_kind(m) == AN_METRIC_WORKLOAD ? dot + 1 : m;
 }
 
+void history_series_steps(const struct history_point *pts, size_t n,
+			  long *step)
+{
+	size_t i, x;
+	bool prev = false, reg;
+
+	for (i = 0; i < n; i++)
+		step[i] = -1;
+	for (i = 0; i < n; i++) {
+		reg = !strcmp(pts[i].verdict, "REGRESSION");
+		if (reg && pts[i].since_run[0]) {
+			for (x = 0; x < i; x++)
+				if (!strcmp(pts[x].run.run_id,
+					    pts[i].since_run))
+					break;
+			if (x < i && step[x] < 0 &&
+			    (!x || strcmp(pts[x - 1].verdict, "REGRESSION")))
+				step[x] = (long)i;
+		} else if (reg && !prev) {
+			step[i] = (long)i;
+		}
+		prev = reg;
+	}
+}
+
 static void print_series(struct history *h, const struct history_key *k,
 			 unsigned int K)
 {
 	char max[32];
-	const struct history_verdict_row *vr;
-	struct history_verdict_row *v;
+	struct history_verdict_row *v, *vr;
 	struct history_point *pts;
 	size_t n, i, nv;
-	int stepped = 0, reg;
+	const struct history_verdict_row *f;
+	long *step;
 
 	if (history_series(h, k->suite, k->host, k->scenario, &pts, &n))
 		return;
+	vr = calloc(n ? n : 1, sizeof(*vr));
+	step = calloc(n ? n : 1, sizeof(*step));
+	if (!vr || !step)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (history_verdicts(h, pts[i].run.id, &v, &nv))
+			continue;
+		f = find_verdict(v, nv, k->scenario);
+		if (f)
+			vr[i] = *f;
+		free(v);
+	}
+	history_series_steps(pts, n, step);
 	printf("\n%s / %s on %s (baseline: the last %u complete runs)\n",
 	       k->suite, k->scenario, k->host, K);
 	printf("  %-16s  %-24s %-18s %8s  %-10s %8s %8s  %s\n", "run started",
 	       "run", "kernel", "max us", "metric", "tonight", "history",
 	       "against history");
 	for (i = 0; i < n; i++) {
-		reg = !strcmp(pts[i].verdict, "REGRESSION");
-		if (history_verdicts(h, pts[i].run.id, &v, &nv))
-			continue;
-		vr = find_verdict(v, nv, k->scenario);
+		const struct history_verdict_row *r = vr[i].verdict[0] ?
+						      &vr[i] : NULL;
+		const struct history_verdict_row *d = step[i] >= 0 ?
+						      &vr[step[i]] : NULL;
+
 		/* A workload metric's scenario has no latency maximum. */
 		if (pts[i].max_us >= 0)
 			snprintf(max, sizeof(max), "%.0f", pts[i].max_us);
@@ -115,18 +154,24 @@ static void print_series(struct history *h, const struct history_key *k,
 		       pts[i].run.start_time, pts[i].run.start_time[0] ?
 		       pts[i].run.start_time + 11 : "", pts[i].run.run_id,
 		       pts[i].run.kernel_release, max,
-		       vr ? metric_short(vr->metric) : "-");
-		print_num(vr ? vr->candidate : NAN);
-		print_num(vr ? vr->baseline_value : NAN);
-		printf("  %s%s\n", pts[i].verdict[0] ? pts[i].verdict : "-",
-		       reg && !stepped ? "  <- step" : "");
-		if (reg && !stepped && vr)
+		       r ? metric_short(r->metric) : "-");
+		print_num(r ? r->candidate : NAN);
+		print_num(r ? r->baseline_value : NAN);
+		printf("  %s", pts[i].verdict[0] ? pts[i].verdict : "-");
+		if (d && step[i] != (long)i)
+			printf("  <- step (held; %s confirmed it)",
+			       pts[step[i]].run.run_id);
+		else if (d)
+			printf("  <- step");
+		printf("\n");
+		if (d && d->verdict[0])
 			printf("  %10s  changed since %s: %s\n", "",
-			       vr->prev_run, vr->changed[0] ? vr->changed :
+			       d->prev_run, d->changed[0] ? d->changed :
 			       "nothing in the kernel identity");
-		free(v);
-		stepped = reg;
 	}
+out:
+	free(step);
+	free(vr);
 	free(pts);
 }
 

@@ -56,6 +56,7 @@ struct plot {
 	char metric[96];
 	char unit[16];
 	double *mval, *mlo, *mhi;	/* per point: median, min, max; NAN */
+	long *step;			/* history_series_steps() */
 	bool any_scaled;
 };
 
@@ -335,10 +336,10 @@ static int write_script(const struct plot *p, const char *dir,
 			"set ylabel 'latency (us)'\n", p->ymin, p->ymax);
 	fprintf(f, "set grid\nset key at screen 0.53, 0.985 center top "
 		"horizontal\nset datafile missing '?'\n");
-	/* A dashed line where a regression starts: the changepoint. */
+	/* A dashed line where a regression starts: the changepoint (a
+	 * step that stays: the night it began). */
 	for (i = 0; i < p->n; i++)
-		if (is_regression(&p->pts[i]) &&
-		    (!i || !is_regression(&p->pts[i - 1])))
+		if (p->step[i] >= 0)
 			fprintf(f, "set arrow from %zu, graph 0 to %zu, "
 				"graph 1 nohead dt 2 lw 1.5 lc rgb '#d62728'\n"
 				"set label 'step' at %zu, graph 0.96 offset "
@@ -588,8 +589,10 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 	p->mval = calloc(p->n, sizeof(double));
 	p->mlo = calloc(p->n, sizeof(double));
 	p->mhi = calloc(p->n, sizeof(double));
-	if (!p->t || !p->mval || !p->mlo || !p->mhi)
+	p->step = calloc(p->n, sizeof(*p->step));
+	if (!p->t || !p->mval || !p->mlo || !p->mhi || !p->step)
 		return -ENOMEM;
+	history_series_steps(p->pts, p->n, p->step);
 	for (i = 0; i < p->n; i++)
 		night(h, p, i);
 	for (i = 0; i < p->n; i++) {
@@ -700,6 +703,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 		free(p.mval);
 		free(p.mlo);
 		free(p.mhi);
+		free(p.step);
 	}
 	if (!nk)
 		fputs("<p>No complete runs in the history yet.</p>\n", f);

@@ -22,6 +22,8 @@ I=$T/dash/index.html
 is "$(grep -o 'class="point' "$I" | wc -l)" 14 "14 points link to runs (7 nights x 2 scenarios)"
 check "regression points are marked" -- grep -q 'class="point regression"' "$I"
 check "the step is drawn in the plot" -- grep -q 'step' "$T"/dash/quick--*--idle.svg
+check "... at night 5, where it began (held that night, confirmed on night 6)" -- \
+	grep -q "set arrow from 5, graph 0 to 5, graph 1" "$T"/dash/quick--*--idle.gp
 check "points link to the run's results, relative to the dashboard" -- \
 	grep -q 'href="../week/20261127-020000-quick/manifest.json"' "$I"
 check "no absolute file:// link" -- bash -c "! grep -q 'file://' '$I'"
