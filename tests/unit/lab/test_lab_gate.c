@@ -148,6 +148,7 @@ static void test_shipped_suites(void **state)
 		{ "suites/stress.suite", 0, 0 },
 		{ "suites/smoke.suite", 0, 0 },
 		{ "suites/lab-control.suite", 1, 1 },
+		{ "suites/lab-control-icount.suite", 1, 1 },
 		{ "suites/timerlat.suite", 1, 2 },
 	};
 	char dir[] = "/tmp/rtgate-unit-lab-gate.XXXXXX";

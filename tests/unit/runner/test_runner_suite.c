@@ -217,6 +217,7 @@ static void test_shipped_suites(void **state)
 		"suites/slice-ext.suite", "suites/rt-sysctl.suite",
 		"suites/setparam.suite", "suites/hrtick.suite",
 		"suites/stress.suite", "suites/lab-control.suite",
+		"suites/lab-control-icount.suite",
 	};
 	struct runner_suite_error err;
 	struct runner_suite s;
