@@ -31,6 +31,17 @@ static void pct(const struct an_replay_count *c, char *buf, size_t len)
 		 100 * c->verdict[AN_INCONCLUSIVE] / n);
 }
 
+static int usage(FILE *f, int code)
+{
+	fprintf(f, "usage: analyze_replay [-n SPLITS] [-L LEVEL] "
+		"[-P PROFILE_RUN] [-S] RUN_DIR...\n"
+		"Replays recorded sittings (tests/fixtures/real/) through the "
+		"gate in SPLITS splits a cell\n(default 200); -L the share of "
+		"alpha, -P a noise profile from another sitting's\nidle, -S "
+		"the until-decided rows only. docs/statistics.md.\n");
+	return code;
+}
+
 static void row(const char *what, const struct an_side *a,
 		const struct an_side *b, size_t k, size_t n,
 		const struct an_gate *g)
@@ -60,12 +71,23 @@ int main(int argc, char **argv)
 	static struct an_profile prof;
 
 	an_gate_default(&g);
-	while ((opt = getopt(argc, argv, "n:P:L:S")) != -1) {
+	if (argc > 1 && !strcmp(argv[1], "--help"))
+		return usage(stdout, 0);
+	while ((opt = getopt(argc, argv, "hn:P:L:S")) != -1) {
+		if (opt == 'h')
+			return usage(stdout, 0);
+		if (opt == '?')
+			return usage(stderr, 2);
 		/* -S: the until-decided rows only. */
 		if (opt == 'S')
 			seq_only = true;
-		if (opt == 'n')
-			n = strtoul(optarg, NULL, 10);
+		if (opt == 'n') {
+			char *end;
+
+			n = strtoul(optarg, &end, 10);
+			if (*end || !n || n > 100000)
+				return usage(stderr, 2);
+		}
 		/* -L: the share of alpha a comparison of a suite gets. */
 		if (opt == 'L')
 			g.level = strtod(optarg, NULL);
@@ -86,6 +108,8 @@ int main(int argc, char **argv)
 			       prof.nreps);
 		}
 	}
+	if (optind == argc)
+		return usage(stderr, 2);
 	for (a = optind; a < argc; a++) {
 		struct an_results res;
 		struct an_side *s[6] = { 0 };
