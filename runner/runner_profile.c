@@ -67,16 +67,6 @@ int runner_profile_find(const char *db, const char *key,
 	return ret;
 }
 
-/* The suite's comparisons that share alpha, as the analyzer counts them. */
-static size_t suite_family(const struct runner_suite *s)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < s->nr_scenarios; i++)
-		k += s->scenarios[i].compare && !s->scenarios[i].control;
-	return k ? k : 1;
-}
-
 /*
  * p99 when the profile has it; a short repetition has too few wake-ups
  * beyond p99 for a line there, and then the highest quantile it has.
@@ -184,7 +174,7 @@ static void print_line(const struct an_profile *pr,
 void runner_profile_print(const struct an_profile *pr,
 			  const struct runner_suite *s, unsigned int reps)
 {
-	size_t family = suite_family(s), lines = pr->nlines, cpus = 0, i;
+	size_t family = runner_suite_family(s), lines = pr->nlines, cpus = 0, i;
 	double a;
 
 	for (i = 0; i < pr->nlines; i++)

@@ -68,6 +68,28 @@ bool runner_suite_compares(const struct runner_suite *suite)
 	return false;
 }
 
+/*
+ * The comparisons that share the suite's alpha, as the analyzer counts
+ * them (an_suite_family()): controls check the gate and are not in it; a
+ * timerlat pair is two, its thread and its IRQ latency.
+ */
+size_t runner_suite_family(const struct runner_suite *suite)
+{
+	const struct runner_suite_scenario *sc, *b;
+	size_t i, k = 0;
+
+	for (i = 0; i < suite->nr_scenarios; i++) {
+		sc = &suite->scenarios[i];
+		if (!sc->compare || sc->control)
+			continue;
+		k++;
+		b = runner_suite_find(suite, sc->compare);
+		k += b && sc->tool == SUITE_TOOL_TIMERLAT &&
+		     b->tool == SUITE_TOOL_TIMERLAT;
+	}
+	return k ? k : 1;
+}
+
 const struct runner_suite_scenario *
 runner_suite_find(const struct runner_suite *suite, const char *name)
 {

@@ -191,6 +191,8 @@ bool runner_suite_uses_cyclictest(const struct runner_suite *suite);
 bool runner_suite_uses_timerlat(const struct runner_suite *suite);
 /* Whether any scenario compares (a calibration suite compares nothing). */
 bool runner_suite_compares(const struct runner_suite *suite);
+/* The comparisons that share alpha (a timerlat pair is two); at least 1. */
+size_t runner_suite_family(const struct runner_suite *suite);
 /* "cyclictest", "none" or "timerlat", as suites and manifests say. */
 const char *runner_suite_tool_name(enum runner_suite_tool tool);
 

@@ -433,6 +433,30 @@ static void test_scenario_tool(void **state)
 	runner_suite_free(&s);
 }
 
+/* The family that shares alpha, as the analyzer counts it. */
+static void test_family(void **state)
+{
+	struct runner_suite_error err;
+	struct runner_suite s;
+
+	(void)state;
+	assert_int_equal(runner_suite_load(write_suite("fam", HEAD
+		"[scenario idle]\n"
+		"[scenario load]\ncompare = idle\n"
+		"[scenario tl-idle]\ntool = timerlat\n"
+		"[scenario tl-load]\ntool = timerlat\ncompare = tl-idle\n"
+		"[scenario mixed]\ntool = timerlat\ncompare = idle\n"
+		"[scenario inject]\ncompare = idle\ncontrol = positive\n"),
+		&s, &err), 0);
+	/* load 1, the timerlat pair 2 (thread and IRQ), mixed 1, no control */
+	assert_int_equal(runner_suite_family(&s), 4);
+	runner_suite_free(&s);
+	assert_int_equal(runner_suite_load(write_suite("none", HEAD
+		"[scenario idle]\n"), &s, &err), 0);
+	assert_int_equal(runner_suite_family(&s), 1);
+	runner_suite_free(&s);
+}
+
 static void test_long_line(void **state)
 {
 	struct runner_suite_error err;
@@ -471,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_readme_example),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_scenario_tool),
+		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_missing_file),
 	};
