@@ -141,6 +141,14 @@ static size_t metric_values(const struct an_side *s, const char *name,
 	return n;
 }
 
+/* The coefficient of variation of n values; 0 for fewer than two. */
+static double values_cv(const double *v, size_t n)
+{
+	double mean = an_mean(v, n);
+
+	return n > 1 && mean != 0 ? sqrt(an_var(v, n)) / fabs(mean) : 0;
+}
+
 static size_t metric_total(const struct an_side *s, const char *name)
 {
 	size_t r, n = 0;
@@ -188,10 +196,21 @@ static int metric_line(struct an_prep *p, const struct an_values *m0,
 	else
 		t = an_welch(ab, tb, ac, tc, 0);
 	set_linear(p, l, &t, sign);
+	/*
+	 * The CV says what scattered: the rounds within a repetition
+	 * (microbenchmarks), or, with one value a repetition, the
+	 * repetitions themselves.
+	 */
+	if (tb == nb && tc == nc) {
+		cvb = values_cv(mb, nb);
+		cvc = values_cv(mc, nc);
+	}
 	snprintf(l->evidence, sizeof(l->evidence),
-		 "%zu vs %zu %s, CV %.2f%% / %.2f%%%s", nb > 1 && nc > 1 ? nb :
-		 tb, nb > 1 && nc > 1 ? nc : tc, nb > 1 && nc > 1 ?
-		 "repetitions" : "rounds", 100 * cvb, 100 * cvc,
+		 "%zu vs %zu %s, CV %s %.2f%% / %.2f%%%s", nb > 1 && nc > 1 ?
+		 nb : tb, nb > 1 && nc > 1 ? nc : tc, nb > 1 && nc > 1 ?
+		 "repetitions" : "rounds", tb == nb && tc == nc ?
+		 "across repetitions" : "within a repetition's rounds, at most",
+		 100 * cvb, 100 * cvc,
 		 m0->higher_better ? ", higher is better" : "");
 	if (p->drift)
 		l->drift = an_cmp_subset_median(mb, p->late, p->nhalf) -

@@ -608,6 +608,17 @@ static void add_rounds(struct an_side *s, int order, double mean,
 					   9), 0);
 }
 
+static const struct an_line *metric_line(const struct an_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++)
+		if (res->lines[i].kind == AN_LINE_METRIC)
+			return &res->lines[i];
+	fail();
+	return NULL;
+}
+
 static enum an_verdict metric_verdict(struct an_side *b, struct an_side *c,
 				      struct an_result *res)
 {
@@ -632,8 +643,34 @@ static void test_workload_metrics(void **state)
 		add_rounds(c, 2 * i + 1, 260 + i, false);
 	}
 	assert_int_equal(metric_verdict(b, c, &res), AN_IMPROVEMENT);
+	/* Rounds: the CV is the rounds' within a repetition (0.09 %). */
+	assert_non_null(strstr(metric_line(&res)->evidence,
+			       "CV within a repetition's rounds, at most 0.09% / 0.09%"));
 	an_result_release(&res);
 	assert_int_equal(metric_verdict(c, b, &res), AN_REGRESSION);
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+
+	/*
+	 * One value a repetition (hrtick-hogs' longest slice): the CV is
+	 * the repetitions', never a 0 % of rounds there are none of.
+	 */
+	b = an_side_new("orig");
+	c = an_side_new("patched");
+	for (i = 0; i < 4; i++) {
+		double vb = i % 2 ? 4800 : 3000, vc = 3000 + i;
+		struct an_run *rb = an_side_add_run(b, "rep", 0);
+		struct an_run *rc = an_side_add_run(c, "rep", 0);
+
+		assert_int_equal(an_run_add_metric(rb, "bench.ns_per_call",
+						   "us", false, &vb, 1), 0);
+		assert_int_equal(an_run_add_metric(rc, "bench.ns_per_call",
+						   "us", false, &vc, 1), 0);
+	}
+	metric_verdict(b, c, &res);
+	assert_non_null(strstr(metric_line(&res)->evidence,
+			       "4 vs 4 repetitions, CV across repetitions 26.65% / 0.04%"));
 	an_result_release(&res);
 	an_side_free(b);
 	an_side_free(c);
