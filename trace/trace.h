@@ -260,12 +260,16 @@ void trace_prio_str(int prio, char *buf, unsigned int len);
  */
 
 #define TRACE_RUNTIME_TASKS	16
+/* The runs' lengths in 100 us bins up to 20 ms; the last bin: longer. */
+#define TRACE_RUNTIME_BIN_NS	100000ULL
+#define TRACE_RUNTIME_BINS	201
 
 struct trace_runtime_task {
 	int pid;
 	char comm[TRACE_COMM_LEN];
 	unsigned long long count;	/* complete slices */
 	unsigned long long over;	/* slices above the threshold */
+	unsigned long long off_slice;	/* runs past a slice, off its end */
 	unsigned long long max_ns, sum_ns;
 	unsigned long long in_ts;	/* switched in at; 0: not running */
 	int in_cpu;
@@ -275,13 +279,29 @@ struct trace_runtime {
 	struct trace_runtime_task task[TRACE_RUNTIME_TASKS];
 	int nr;
 	unsigned long long threshold_ns;
+	/* 0: no slice length known, off_slice is not counted. */
+	unsigned long long slice_ns, tolerance_ns;
 	unsigned long long missed;	/* lost events: slices dropped */
 	unsigned long long switches;	/* sched_switch events seen */
+	unsigned long long hist[TRACE_RUNTIME_BINS];
 };
 
 void trace_runtime_init(struct trace_runtime *rt,
 			unsigned long long threshold_ns);
 int trace_runtime_watch(struct trace_runtime *rt, int pid);
+/*
+ * Count the runs that outlast one slice by more than the tolerance and do
+ * not end within it of a whole number of slices: the run went on past the
+ * end of its slice to something else (the regular tick) instead of ending
+ * at the slice's end. Runs of k slices (a repick that starts a new slice)
+ * are not counted.
+ */
+void trace_runtime_set_slice(struct trace_runtime *rt,
+			     unsigned long long slice_ns,
+			     unsigned long long tolerance_ns);
+bool trace_runtime_off_slice(unsigned long long run_ns,
+			     unsigned long long slice_ns,
+			     unsigned long long tolerance_ns);
 /* A trace_file_read / trace_session_read callback; ctx is the runtime. */
 int trace_runtime_event(const struct trace_ev *ev, void *ctx);
 /* Totals over every watched task. */

@@ -21,6 +21,27 @@ int trace_runtime_watch(struct trace_runtime *rt, int pid)
 	return 0;
 }
 
+void trace_runtime_set_slice(struct trace_runtime *rt,
+			     unsigned long long slice_ns,
+			     unsigned long long tolerance_ns)
+{
+	rt->slice_ns = slice_ns;
+	rt->tolerance_ns = tolerance_ns;
+}
+
+bool trace_runtime_off_slice(unsigned long long run_ns,
+			     unsigned long long slice_ns,
+			     unsigned long long tolerance_ns)
+{
+	unsigned long long k, rest;
+
+	if (!slice_ns || run_ns <= slice_ns + tolerance_ns)
+		return false;
+	k = run_ns / slice_ns;
+	rest = run_ns - k * slice_ns;	/* past the k-th slice's end */
+	return rest > tolerance_ns && slice_ns - rest > tolerance_ns;
+}
+
 static struct trace_runtime_task *find(struct trace_runtime *rt, int pid)
 {
 	int i;
@@ -45,6 +66,10 @@ static void slice_end(struct trace_runtime *rt, struct trace_runtime_task *t,
 		t->max_ns = ns;
 	if (ns > rt->threshold_ns)
 		t->over++;
+	if (trace_runtime_off_slice(ns, rt->slice_ns, rt->tolerance_ns))
+		t->off_slice++;
+	rt->hist[ns / TRACE_RUNTIME_BIN_NS < TRACE_RUNTIME_BINS - 1 ?
+		 ns / TRACE_RUNTIME_BIN_NS : TRACE_RUNTIME_BINS - 1]++;
 	t->in_ts = 0;
 }
 
@@ -86,6 +111,7 @@ void trace_runtime_total(const struct trace_runtime *rt,
 	for (i = 0; i < rt->nr; i++) {
 		sum->count += rt->task[i].count;
 		sum->over += rt->task[i].over;
+		sum->off_slice += rt->task[i].off_slice;
 		sum->sum_ns += rt->task[i].sum_ns;
 		if (rt->task[i].max_ns > sum->max_ns)
 			sum->max_ns = rt->task[i].max_ns;

@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -41,6 +42,8 @@ struct hogs_params {
 	uint64_t period_ns;	/* the sleeper's */
 	uint64_t work_ns;	/* its busy time per wake-up */
 	uint64_t threshold_ns;
+	uint64_t slice_ns;	/* 0: base_slice_ns as the kernel has it */
+	uint64_t tolerance_ns;	/* 0: a sixth of the slice */
 	bool trace;
 	struct wl_common co;	/* --cpu, --duration */
 };
@@ -69,9 +72,10 @@ struct hogs {
 	struct trace_runtime rt;
 	bool tracing;
 	char trace_why[256];
+	char slice_why[128];	/* why no slice length is known */
 };
 
-enum { OPT_NICE = 256, OPT_NO_TRACE };
+enum { OPT_NICE = 256, OPT_NO_TRACE, OPT_SLICE, OPT_TOLERANCE };
 
 static const struct option long_opts[] = {
 	WL_OPT_CPU,
@@ -80,6 +84,8 @@ static const struct option long_opts[] = {
 	{ "sleeper-period-us", required_argument, NULL, 'p' },
 	{ "sleeper-work-us", required_argument, NULL, 'w' },
 	{ "threshold-us", required_argument, NULL, 't' },
+	{ "slice-us", required_argument, NULL, OPT_SLICE },
+	{ "slice-tolerance-us", required_argument, NULL, OPT_TOLERANCE },
 	WL_OPT_DURATION,
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	WL_OPT_HELP,
@@ -101,6 +107,11 @@ static void usage(FILE *f)
 "  -w, --sleeper-work-us W\n"
 "                       and is busy W us each time (default 50)\n"
 "  -t, --threshold-us T count slices longer than T us (default 4000)\n"
+"      --slice-us S     the slice length for runs_off_slice (default:\n"
+"                       base_slice_ns, when the kernel lets it be read)\n"
+"      --slice-tolerance-us T\n"
+"                       a run within T us of k slices ends on a slice's\n"
+"                       end (default: a sixth of the slice)\n"
 "      --no-trace       no tracing: the load only, no metric\n");
 	wl_opt_usage_common(f, long_opts);
 	fprintf(f,
@@ -128,6 +139,12 @@ static int parse_one(int c, void *ctx)
 	case 't':
 		return wl_opt_us("--threshold-us", optarg, 1, 10000000,
 				 &p->threshold_ns);
+	case OPT_SLICE:
+		return wl_opt_us("--slice-us", optarg, 100, 1000000,
+				 &p->slice_ns);
+	case OPT_TOLERANCE:
+		return wl_opt_us("--slice-tolerance-us", optarg, 1, 1000000,
+				 &p->tolerance_ns);
 	case OPT_NO_TRACE:
 		p->trace = false;
 		return 0;
@@ -145,6 +162,13 @@ static int check_params(void *ctx)
 		       "a %llu us period",
 		       (unsigned long long)p->work_ns / 1000,
 		       (unsigned long long)p->period_ns / 1000);
+		return -EINVAL;
+	}
+	if (p->slice_ns && p->tolerance_ns * 2 >= p->slice_ns) {
+		pr_err("--slice-tolerance-us: %llu us is half the %llu us "
+		       "slice or more: every run would end on a slice's end",
+		       (unsigned long long)p->tolerance_ns / 1000,
+		       (unsigned long long)p->slice_ns / 1000);
 		return -EINVAL;
 	}
 	return 0;
@@ -285,6 +309,49 @@ static void leave_cpu(int cpu)
 		sched_setaffinity(0, sizeof(set), &set);
 }
 
+/*
+ * The slice the runs are held against: --slice-us, else base_slice_ns as
+ * the kernel has it now (the runner set it before the workload started).
+ * Unknown: no runs_off_slice at all, never a zero.
+ */
+static void set_slice(struct hogs *h)
+{
+	const char *path = "/sys/kernel/debug/sched/base_slice_ns";
+	unsigned long long slice = h->p->slice_ns, tol;
+	char buf[64], *end;
+	int ret;
+
+	if (!slice) {
+		ret = fsio_read_str(path, buf, sizeof(buf));
+		if (ret) {
+			snprintf(h->slice_why, sizeof(h->slice_why),
+				 "base_slice_ns unreadable (%s) and no "
+				 "--slice-us", strerror(-ret));
+			return;
+		}
+		errno = 0;
+		slice = strtoull(buf, &end, 10);
+		if (errno || end == buf || slice < 100000) {
+			snprintf(h->slice_why, sizeof(h->slice_why),
+				 "base_slice_ns reads \"%.32s\"", buf);
+			return;
+		}
+	}
+	/*
+	 * A sixth: the thread's patched kernel ran at most 386 us past its
+	 * 3 ms slice (3.386 ms), the bug's runs end at the 4 ms tick (HZ=250),
+	 * a whole millisecond past it.
+	 */
+	tol = h->p->tolerance_ns ? h->p->tolerance_ns : slice / 6;
+	if (tol * 2 >= slice) {
+		snprintf(h->slice_why, sizeof(h->slice_why),
+			 "a tolerance of %llu ns is half the %llu ns slice or "
+			 "more", tol, slice);
+		return;
+	}
+	trace_runtime_set_slice(&h->rt, slice, tol);
+}
+
 static void start_tracing(struct hogs *h)
 {
 	struct trace_params tp = {
@@ -296,6 +363,7 @@ static void start_tracing(struct hogs *h)
 	unsigned int i;
 
 	trace_runtime_init(&h->rt, h->p->threshold_ns);
+	set_slice(h);
 	if (!h->p->trace) {
 		snprintf(h->trace_why, sizeof(h->trace_why),
 			 "disabled by --no-trace");
@@ -380,11 +448,33 @@ static void add_sched_state(cJSON *s)
 		wl_summary_str(s, "base_slice_ns", buf);
 }
 
+/* The runs' lengths, 100 us bins by their start ("3000": 3.0..3.1 ms). */
+static void add_histogram(const struct trace_runtime *rt, cJSON *s)
+{
+	cJSON *h = cJSON_AddObjectToObject(s, "runs_histogram");
+	cJSON *counts;
+	char key[32];
+	int i;
+
+	if (!h)
+		return;
+	wl_summary_u64(h, "bin_us", TRACE_RUNTIME_BIN_NS / 1000);
+	counts = cJSON_AddObjectToObject(h, "counts");
+	for (i = 0; counts && i < TRACE_RUNTIME_BINS; i++) {
+		if (!rt->hist[i])
+			continue;
+		snprintf(key, sizeof(key), "%llu%s",
+			 i * TRACE_RUNTIME_BIN_NS / 1000,
+			 i == TRACE_RUNTIME_BINS - 1 ? "+" : "");
+		wl_summary_u64(counts, key, rt->hist[i]);
+	}
+}
+
 static void add_runtimes(struct hogs *h, cJSON *s)
 {
 	struct trace_runtime_task sum;
 	cJSON *tasks;
-	double max_us, over;
+	double max_us, over, off;
 	int i;
 
 	trace_runtime_total(&h->rt, &sum);
@@ -392,6 +482,14 @@ static void add_runtimes(struct hogs *h, cJSON *s)
 	wl_summary_u64(s, "events_lost", h->rt.missed);
 	wl_summary_u64(s, "slices", sum.count);
 	wl_summary_u64(s, "over_threshold", sum.over);
+	if (h->rt.slice_ns) {
+		wl_summary_num(s, "slice_us", h->rt.slice_ns / 1e3, 3);
+		wl_summary_num(s, "slice_tolerance_us",
+			       h->rt.tolerance_ns / 1e3, 3);
+		wl_summary_u64(s, "runs_off_slice", sum.off_slice);
+	} else {
+		wl_summary_str(s, "slice_reason", h->slice_why);
+	}
 	tasks = cJSON_AddArrayToObject(s, "tasks");
 	for (i = 0; i < h->rt.nr; i++) {
 		const struct trace_runtime_task *t = &h->rt.task[i];
@@ -402,6 +500,8 @@ static void add_runtimes(struct hogs *h, cJSON *s)
 		if (t->count)
 			wl_summary_num(o, "max_us", t->max_ns / 1e3, 3);
 		wl_summary_u64(o, "over_threshold", t->over);
+		if (h->rt.slice_ns)
+			wl_summary_u64(o, "off_slice", t->off_slice);
 		cJSON_AddItemToArray(tasks, o);
 	}
 	/* No complete slice: nothing was measured, so no metric at all. */
@@ -414,6 +514,12 @@ static void add_runtimes(struct hogs *h, cJSON *s)
 	wl_summary_metric(s, "runtime_max_us", "us", "lower", &max_us, 1);
 	wl_summary_metric(s, "slices_over_threshold", "slices", "lower",
 			  &over, 1);
+	if (h->rt.slice_ns) {
+		off = (double)sum.off_slice;
+		wl_summary_metric(s, "runs_off_slice", "runs", "lower", &off,
+				  1);
+	}
+	add_histogram(&h->rt, s);
 }
 
 static int print_summary(struct hogs *h, double duration_s)

@@ -523,6 +523,54 @@ static void test_runtime(void **state)
 	assert_true(rt.task[1].count == 1);
 	assert_true(sum.count == 3 && sum.over == 1);
 	assert_true(rt.missed == 3);
+	/* No slice length set: nothing is off a slice. */
+	assert_true(sum.off_slice == 0);
+	assert_true(rt.hist[50] == 1 && rt.hist[10] == 1 && rt.hist[30] == 1);
+}
+
+/*
+ * The seed 003 signature: with a 3 ms slice a run that ends at the next
+ * 4 ms tick (4.0, 4.9 ms) is off its slice's end; one that ends on time
+ * (3.003 ms), early (1 ms) or after two whole slices (a repick that
+ * started a new one: 6.01 ms) is not.
+ */
+static void test_runtime_off_slice(void **state)
+{
+	const unsigned long long ms = 1000000, us = 1000;
+	struct trace_runtime rt;
+	struct trace_runtime_task sum;
+
+	(void)state;
+	assert_false(trace_runtime_off_slice(3003 * us, 3 * ms, 300 * us));
+	assert_false(trace_runtime_off_slice(3300 * us, 3 * ms, 300 * us));
+	assert_true(trace_runtime_off_slice(3301 * us, 3 * ms, 300 * us));
+	assert_true(trace_runtime_off_slice(4 * ms, 3 * ms, 300 * us));
+	assert_true(trace_runtime_off_slice(5699 * us, 3 * ms, 300 * us));
+	assert_false(trace_runtime_off_slice(5700 * us, 3 * ms, 300 * us));
+	assert_false(trace_runtime_off_slice(6010 * us, 3 * ms, 300 * us));
+	assert_false(trace_runtime_off_slice(1 * ms, 3 * ms, 300 * us));
+	assert_false(trace_runtime_off_slice(4 * ms, 0, 300 * us));
+
+	trace_runtime_init(&rt, 4 * ms);
+	trace_runtime_set_slice(&rt, 3 * ms, 300 * us);
+	trace_runtime_watch(&rt, 10);
+	sw(&rt, T0, 5, 10, 0);
+	sw(&rt, T0 + 3003 * us, 10, 5, 0);		/* on time */
+	sw(&rt, T0 + 4 * ms, 5, 10, 0);
+	sw(&rt, T0 + 8 * ms, 10, 5, 0);			/* 4 ms: off */
+	sw(&rt, T0 + 9 * ms, 5, 10, 0);
+	sw(&rt, T0 + 15010 * us, 10, 5, 0);		/* two slices */
+	sw(&rt, T0 + 16 * ms, 5, 10, 0);
+	sw(&rt, T0 + 20900 * us, 10, 5, 0);		/* 4.9 ms: off */
+	sw(&rt, T0 + 21 * ms, 5, 10, 0);
+	sw(&rt, T0 + 46 * ms, 10, 5, 0);		/* 25 ms: off, last bin */
+	trace_runtime_total(&rt, &sum);
+	assert_true(sum.count == 5);
+	assert_true(sum.off_slice == 3 && rt.task[0].off_slice == 3);
+	assert_true(sum.over == 3);
+	assert_true(rt.hist[30] == 1 && rt.hist[40] == 1 && rt.hist[60] == 1);
+	assert_true(rt.hist[49] == 1);
+	assert_true(rt.hist[TRACE_RUNTIME_BINS - 1] == 1);
 }
 
 int main(void)
@@ -549,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_culprits),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_runtime),
+		cmocka_unit_test(test_runtime_off_slice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
