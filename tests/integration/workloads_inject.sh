@@ -29,8 +29,12 @@ wl_wait_exit 20
 is "$WL_RC" 0 "--spins 200 exits 0 by itself"
 wl_check_summary inject
 is "$(jv .spins)" 200 "200 spins"
-is "$(jv "(.width_avg_us - 200 | fabs) <= 20")" true \
-	"average width within 10 % of 200 us ($(jv .width_avg_us) us)"
+# The average: within 10 % of 200 us, unless the host stretched a spin
+# (a vCPU taken away for milliseconds lands in one spin's width: seen at
+# 233.7 us on average beside a kernel build); a systematic overshoot
+# still fails.
+is "$(jv ".width_avg_us >= 200 and (.width_avg_us <= 220 or .width_max_us >= 400)")" true \
+	"average width within 10 % of 200 us, or a spin stretched by the host ($(jv .width_avg_us) us, longest $(jv .width_max_us) us)"
 is "$(jv ".width_min_us >= 200 and .spins_on_width >= 100")" true \
 	"no spin short of the width; most within 10 % ($(jv .spins_on_width)/200)"
 is "$(jv ".cpu == $cpu and .prio == 99 and .policy == \"fifo\"")" true \
