@@ -8,7 +8,8 @@
 #
 #   000  setparam     default      ns/call falls   --moves improvement
 #   001  rt-sysctl    read-period  ns/read falls   --moves improvement
-#   003  hrtick       hrtick       runtime max     --moves improvement
+#   003  hrtick-      hrtick       runs off their  --moves improvement
+#        kernels                   slice's end
 #   knob lab-control  idle         cyclictest max  regression, the knob
 #                                                  armed with --append-b
 #                                                  (lab-control-icount,
@@ -114,7 +115,7 @@ fi
 # metric set suite scenario moves
 table="000 setparam-default-slice setparam default improvement
 001 rt-sysctl-read rt-sysctl read-period improvement
-003 hrtick-repick-v2 hrtick hrtick improvement
+003 hrtick-repick-v2 hrtick-kernels hrtick improvement
 knob control-latency-7 lab-control idle regression"
 want=${RTGATE_SEED_METRICS:-000,001,003,knob}
 while read -r m set suite scen moves; do
