@@ -44,6 +44,7 @@ enum trace_mode {
 enum trace_events {
 	TRACE_EVENTS_LATENCY,	/* everything that explains a wake-up */
 	TRACE_EVENTS_SWITCH,	/* sched_switch only: slice runtimes */
+	TRACE_EVENTS_HRTICK,	/* ... and the hrtimers' starts and expiries */
 };
 
 struct trace_params {
@@ -269,18 +270,21 @@ struct trace_runtime_task {
 	char comm[TRACE_COMM_LEN];
 	unsigned long long count;	/* complete slices */
 	unsigned long long over;	/* slices above the threshold */
-	unsigned long long off_slice;	/* runs past a slice, off its end */
+	unsigned long long past_hrtick;	/* runs on past an expired hrtick */
 	unsigned long long max_ns, sum_ns;
 	unsigned long long in_ts;	/* switched in at; 0: not running */
 	int in_cpu;
+	unsigned long long hrtick_ts;	/* its hrtick expired at, this run */
+	bool rearmed;			/* ... and was armed again since */
 };
 
 struct trace_runtime {
 	struct trace_runtime_task task[TRACE_RUNTIME_TASKS];
 	int nr;
 	unsigned long long threshold_ns;
-	/* 0: no slice length known, off_slice is not counted. */
-	unsigned long long slice_ns, tolerance_ns;
+	/* The hrtick's function (kallsyms); 0: past_hrtick not counted. */
+	unsigned long long hrtick_fn, late_ns;
+	unsigned long long hrtick_expiries;
 	unsigned long long missed;	/* lost events: slices dropped */
 	unsigned long long switches;	/* sched_switch events seen */
 	unsigned long long hist[TRACE_RUNTIME_BINS];
@@ -290,18 +294,16 @@ void trace_runtime_init(struct trace_runtime *rt,
 			unsigned long long threshold_ns);
 int trace_runtime_watch(struct trace_runtime *rt, int pid);
 /*
- * Count the runs that outlast one slice by more than the tolerance and do
- * not end within it of a whole number of slices: the run went on past the
- * end of its slice to something else (the regular tick) instead of ending
- * at the slice's end. Runs of k slices (a repick that starts a new slice)
- * are not counted.
+ * Count the runs that went on more than late_ns past an expiry of the
+ * hrtick (the timer whose function is hrtick_fn) with no hrtick armed
+ * again since: the scheduler picked the task again at its slice's end
+ * and left it without a timer, so it ran on to whatever came next (the
+ * regular tick). A repick that re-arms the hrtick is not counted, however
+ * long its run. Needs TRACE_EVENTS_HRTICK.
  */
-void trace_runtime_set_slice(struct trace_runtime *rt,
-			     unsigned long long slice_ns,
-			     unsigned long long tolerance_ns);
-bool trace_runtime_off_slice(unsigned long long run_ns,
-			     unsigned long long slice_ns,
-			     unsigned long long tolerance_ns);
+void trace_runtime_set_hrtick(struct trace_runtime *rt,
+			      unsigned long long hrtick_fn,
+			      unsigned long long late_ns);
 /* A trace_file_read / trace_session_read callback; ctx is the runtime. */
 int trace_runtime_event(const struct trace_ev *ev, void *ctx);
 /* Totals over every watched task. */

@@ -21,25 +21,12 @@ int trace_runtime_watch(struct trace_runtime *rt, int pid)
 	return 0;
 }
 
-void trace_runtime_set_slice(struct trace_runtime *rt,
-			     unsigned long long slice_ns,
-			     unsigned long long tolerance_ns)
+void trace_runtime_set_hrtick(struct trace_runtime *rt,
+			      unsigned long long hrtick_fn,
+			      unsigned long long late_ns)
 {
-	rt->slice_ns = slice_ns;
-	rt->tolerance_ns = tolerance_ns;
-}
-
-bool trace_runtime_off_slice(unsigned long long run_ns,
-			     unsigned long long slice_ns,
-			     unsigned long long tolerance_ns)
-{
-	unsigned long long k, rest;
-
-	if (!slice_ns || run_ns <= slice_ns + tolerance_ns)
-		return false;
-	k = run_ns / slice_ns;
-	rest = run_ns - k * slice_ns;	/* past the k-th slice's end */
-	return rest > tolerance_ns && slice_ns - rest > tolerance_ns;
+	rt->hrtick_fn = hrtick_fn;
+	rt->late_ns = late_ns;
 }
 
 static struct trace_runtime_task *find(struct trace_runtime *rt, int pid)
@@ -66,11 +53,44 @@ static void slice_end(struct trace_runtime *rt, struct trace_runtime_task *t,
 		t->max_ns = ns;
 	if (ns > rt->threshold_ns)
 		t->over++;
-	if (trace_runtime_off_slice(ns, rt->slice_ns, rt->tolerance_ns))
-		t->off_slice++;
+	if (rt->hrtick_fn && t->hrtick_ts && !t->rearmed &&
+	    ev->ts > t->hrtick_ts + rt->late_ns)
+		t->past_hrtick++;
 	rt->hist[ns / TRACE_RUNTIME_BIN_NS < TRACE_RUNTIME_BINS - 1 ?
 		 ns / TRACE_RUNTIME_BIN_NS : TRACE_RUNTIME_BINS - 1]++;
 	t->in_ts = 0;
+	t->hrtick_ts = 0;
+}
+
+/* The watched task running on this CPU, if any. */
+static struct trace_runtime_task *running_on(struct trace_runtime *rt,
+					     int cpu)
+{
+	int i;
+
+	for (i = 0; i < rt->nr; i++)
+		if (rt->task[i].in_ts && rt->task[i].in_cpu == cpu)
+			return &rt->task[i];
+	return NULL;
+}
+
+static void hrtick_event(struct trace_runtime *rt, const struct trace_ev *ev)
+{
+	struct trace_runtime_task *t;
+
+	if (!rt->hrtick_fn || ev->hrt.function != rt->hrtick_fn)
+		return;
+	if (ev->type == TEV_HRTIMER_ENTRY)
+		rt->hrtick_expiries++;
+	t = running_on(rt, ev->cpu);
+	if (!t)
+		return;
+	if (ev->type == TEV_HRTIMER_ENTRY) {
+		t->hrtick_ts = ev->ts;
+		t->rearmed = false;
+	} else if (t->hrtick_ts) {
+		t->rearmed = true;
+	}
 }
 
 int trace_runtime_event(const struct trace_ev *ev, void *ctx)
@@ -86,6 +106,10 @@ int trace_runtime_event(const struct trace_ev *ev, void *ctx)
 			if (rt->task[i].in_cpu == ev->cpu)
 				rt->task[i].in_ts = 0;
 	}
+	if (ev->type == TEV_HRTIMER_ENTRY || ev->type == TEV_HRTIMER_START) {
+		hrtick_event(rt, ev);
+		return 0;
+	}
 	if (ev->type != TEV_SWITCH)
 		return 0;
 	rt->switches++;
@@ -98,6 +122,7 @@ int trace_runtime_event(const struct trace_ev *ev, void *ctx)
 	if (t) {
 		t->in_ts = ev->ts;
 		t->in_cpu = ev->cpu;
+		t->hrtick_ts = 0;
 	}
 	return 0;
 }
@@ -111,7 +136,7 @@ void trace_runtime_total(const struct trace_runtime *rt,
 	for (i = 0; i < rt->nr; i++) {
 		sum->count += rt->task[i].count;
 		sum->over += rt->task[i].over;
-		sum->off_slice += rt->task[i].off_slice;
+		sum->past_hrtick += rt->task[i].past_hrtick;
 		sum->sum_ns += rt->task[i].sum_ns;
 		if (rt->task[i].max_ns > sum->max_ns)
 			sum->max_ns = rt->task[i].max_ns;

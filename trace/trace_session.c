@@ -53,6 +53,14 @@ static const struct event_id switch_events[] = {
 	{ NULL, NULL, false },
 };
 
+/* Slice runtimes and the hrtick: was it armed again after it expired? */
+static const struct event_id hrtick_events[] = {
+	{ "sched", "sched_switch", true },
+	{ "timer", "hrtimer_start", true },
+	{ "timer", "hrtimer_expire_entry", true },
+	{ NULL, NULL, false },
+};
+
 int trace_capture_parse(const char *s, enum trace_capture *out)
 {
 	if (!strcmp(s, "off"))
@@ -304,6 +312,8 @@ static int enable_events(struct trace_session *s)
 
 	if (s->params.events == TRACE_EVENTS_SWITCH)
 		return enable_list(s, switch_events);
+	if (s->params.events == TRACE_EVENTS_HRTICK)
+		return enable_list(s, hrtick_events);
 	ret = enable_list(s, latency_events);
 	if (ret)
 		return ret;

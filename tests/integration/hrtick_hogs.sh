@@ -15,7 +15,7 @@ is $? 0 "--help exits 0"
 check "--help says what it measures" -- grep -q 'between' "$T/help"
 for bad in "--hogs 0" "--hogs 9" "--threshold-us x" "--cpu 9999" \
 	"--sleeper-work-us 2000 --sleeper-period-us 1000" "--frob" "extra" \
-	"--slice-us 50" "--slice-us 1000 --slice-tolerance-us 500"; do
+	"--late-us 0" "--late-us x"; do
 	# shellcheck disable=SC2086
 	"$hogs" $bad >"$T/out" 2>"$T/err"
 	is $? 2 "'$bad': exit 2"
@@ -48,30 +48,21 @@ if jtrue '.tracing == "ok"' "$T/sum.json"; then
 	check "the histogram counts every run" -- jtrue \
 		'([.runs_histogram.counts[]] | add) == .slices and
 		 .runs_histogram.bin_us == 100' "$T/sum.json"
-	# No --slice-us: base_slice_ns as the kernel lets it be read, else
-	# no runs_off_slice at all, with the reason.
-	if jtrue 'has("slice_us")' "$T/sum.json"; then
-		check "base_slice_ns read: runs_off_slice is a metric" -- jtrue \
-			'.metrics.runs_off_slice.values[0] == .runs_off_slice' \
+	# The hrtick's function from /proc/kallsyms: runs_past_hrtick is a
+	# metric, else there is none and the summary says why.
+	if grep -qE '^[0-9a-f]*[1-9a-f][0-9a-f]* [tT] hrtick$' /proc/kallsyms; then
+		check "runs_past_hrtick is a metric, the tasks' sum" -- jtrue \
+			'.late_us == 500 and .hrtick_expiries >= 0 and
+			 .metrics.runs_past_hrtick.values[0] == .runs_past_hrtick and
+			 ([.tasks[].past_hrtick] | add) == .runs_past_hrtick' \
 			"$T/sum.json"
+		check "... no more than the hrtick expired" -- jtrue \
+			'.runs_past_hrtick <= .hrtick_expiries' "$T/sum.json"
 	else
-		check "base_slice_ns unreadable: no runs_off_slice, a reason" -- \
-			jtrue '(.metrics | has("runs_off_slice") | not) and
-			       (.slice_reason | test("base_slice_ns"))' "$T/sum.json"
+		check "no hrtick symbol: no runs_past_hrtick, a reason" -- \
+			jtrue '(.metrics | has("runs_past_hrtick") | not) and
+			       (.hrtick_reason | test("hrtick"))' "$T/sum.json"
 	fi
-	# With the slice given: every run past 1.3 ms off k ms is counted,
-	# the histogram's runs past 1.3 ms a bound on them.
-	"$hogs" -c $cpu -d 1 --slice-us 1000 --slice-tolerance-us 300 \
-		>"$T/sl.json" 2>/dev/null
-	is $? 0 "--slice-us 1000: a 1 s run exits 0"
-	check "... runs_off_slice is a metric, its tolerance said" -- jtrue \
-		'.slice_us == 1000 and .slice_tolerance_us == 300 and
-		 .metrics.runs_off_slice.values[0] == .runs_off_slice and
-		 ([.tasks[].off_slice] | add) == .runs_off_slice' "$T/sl.json"
-	check "... no more than the runs longer than 1.3 ms" -- jtrue \
-		'.runs_off_slice <= ([.runs_histogram.counts | to_entries[] |
-		  select((.key | rtrimstr("+") | tonumber) >= 1300) | .value] |
-		  add // 0)' "$T/sl.json"
 else
 	skip "tracing unavailable: $(jq -r .tracing_reason "$T/sum.json")" \
 		"slice runtimes"

@@ -523,54 +523,74 @@ static void test_runtime(void **state)
 	assert_true(rt.task[1].count == 1);
 	assert_true(sum.count == 3 && sum.over == 1);
 	assert_true(rt.missed == 3);
-	/* No slice length set: nothing is off a slice. */
-	assert_true(sum.off_slice == 0);
+	/* No hrtick function set: nothing is past one. */
+	assert_true(sum.past_hrtick == 0);
 	assert_true(rt.hist[50] == 1 && rt.hist[10] == 1 && rt.hist[30] == 1);
 }
 
-/*
- * The seed 003 signature: with a 3 ms slice a run that ends at the next
- * 4 ms tick (4.0, 4.9 ms) is off its slice's end; one that ends on time
- * (3.003 ms), early (1 ms) or after two whole slices (a repick that
- * started a new one: 6.01 ms) is not.
- */
-static void test_runtime_off_slice(void **state)
+static void hrt(struct trace_runtime *rt, unsigned long long ts, int type,
+		unsigned long long fn)
 {
-	const unsigned long long ms = 1000000, us = 1000;
+	struct trace_ev e = { .ts = ts, .cpu = 0, .type = type };
+
+	e.hrt.function = fn;
+	trace_runtime_event(&e, rt);
+}
+
+/*
+ * The seed 003 signature: the hrtick expires at the slice's end, the
+ * same task is picked again and no hrtick is armed: it runs on to the
+ * tick. A repick that re-arms it, a switch right at the expiry, another
+ * timer's expiry and a run with no expiry at all are not counted.
+ */
+static void test_runtime_past_hrtick(void **state)
+{
+	const unsigned long long ms = 1000000, us = 1000, fn = 0xffff1234,
+				 tick = 0xffff9999;
 	struct trace_runtime rt;
 	struct trace_runtime_task sum;
 
 	(void)state;
-	assert_false(trace_runtime_off_slice(3003 * us, 3 * ms, 300 * us));
-	assert_false(trace_runtime_off_slice(3300 * us, 3 * ms, 300 * us));
-	assert_true(trace_runtime_off_slice(3301 * us, 3 * ms, 300 * us));
-	assert_true(trace_runtime_off_slice(4 * ms, 3 * ms, 300 * us));
-	assert_true(trace_runtime_off_slice(5699 * us, 3 * ms, 300 * us));
-	assert_false(trace_runtime_off_slice(5700 * us, 3 * ms, 300 * us));
-	assert_false(trace_runtime_off_slice(6010 * us, 3 * ms, 300 * us));
-	assert_false(trace_runtime_off_slice(1 * ms, 3 * ms, 300 * us));
-	assert_false(trace_runtime_off_slice(4 * ms, 0, 300 * us));
-
 	trace_runtime_init(&rt, 4 * ms);
-	trace_runtime_set_slice(&rt, 3 * ms, 300 * us);
+	trace_runtime_set_hrtick(&rt, fn, 500 * us);
 	trace_runtime_watch(&rt, 10);
+	/* Unarmed repick: expiry at 3 ms, the run ends at the 4 ms tick. */
 	sw(&rt, T0, 5, 10, 0);
-	sw(&rt, T0 + 3003 * us, 10, 5, 0);		/* on time */
-	sw(&rt, T0 + 4 * ms, 5, 10, 0);
-	sw(&rt, T0 + 8 * ms, 10, 5, 0);			/* 4 ms: off */
-	sw(&rt, T0 + 9 * ms, 5, 10, 0);
-	sw(&rt, T0 + 15010 * us, 10, 5, 0);		/* two slices */
+	hrt(&rt, T0 + 3 * ms, TEV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 4 * ms, TEV_HRTIMER_ENTRY, tick);
+	sw(&rt, T0 + 4 * ms + 5 * us, 10, 5, 0);
+	/* Re-armed repick: ends at the next hrtick, 6 ms. */
+	sw(&rt, T0 + 5 * ms, 5, 10, 0);
+	hrt(&rt, T0 + 8 * ms, TEV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 8 * ms + 3 * us, TEV_HRTIMER_START, fn);
+	hrt(&rt, T0 + 11 * ms, TEV_HRTIMER_ENTRY, fn);
+	sw(&rt, T0 + 11 * ms + 4 * us, 10, 5, 0);
+	/* Switched out at the expiry. */
+	sw(&rt, T0 + 12 * ms, 5, 10, 0);
+	hrt(&rt, T0 + 15 * ms, TEV_HRTIMER_ENTRY, fn);
+	sw(&rt, T0 + 15 * ms + 6 * us, 10, 5, 0);
+	/* No hrtick at all (NO_HRTICK): a long run is not counted. */
 	sw(&rt, T0 + 16 * ms, 5, 10, 0);
-	sw(&rt, T0 + 20900 * us, 10, 5, 0);		/* 4.9 ms: off */
-	sw(&rt, T0 + 21 * ms, 5, 10, 0);
-	sw(&rt, T0 + 46 * ms, 10, 5, 0);		/* 25 ms: off, last bin */
+	hrt(&rt, T0 + 20 * ms, TEV_HRTIMER_ENTRY, tick);
+	sw(&rt, T0 + 20 * ms + 5 * us, 10, 5, 0);
+	/* An expiry while the task does not run is not its. */
+	hrt(&rt, T0 + 21 * ms, TEV_HRTIMER_ENTRY, fn);
+	sw(&rt, T0 + 22 * ms, 5, 10, 0);
+	sw(&rt, T0 + 24 * ms, 10, 5, 0);
 	trace_runtime_total(&rt, &sum);
 	assert_true(sum.count == 5);
-	assert_true(sum.off_slice == 3 && rt.task[0].off_slice == 3);
-	assert_true(sum.over == 3);
-	assert_true(rt.hist[30] == 1 && rt.hist[40] == 1 && rt.hist[60] == 1);
-	assert_true(rt.hist[49] == 1);
-	assert_true(rt.hist[TRACE_RUNTIME_BINS - 1] == 1);
+	assert_true(sum.past_hrtick == 1 && rt.task[0].past_hrtick == 1);
+	assert_true(rt.hrtick_expiries == 5);
+	assert_true(rt.hist[40] == 2 && rt.hist[60] == 1 && rt.hist[30] == 1);
+
+	/* The hrtick unknown: nothing is counted. */
+	trace_runtime_init(&rt, 4 * ms);
+	trace_runtime_watch(&rt, 10);
+	sw(&rt, T0, 5, 10, 0);
+	hrt(&rt, T0 + 3 * ms, TEV_HRTIMER_ENTRY, fn);
+	sw(&rt, T0 + 4 * ms, 10, 5, 0);
+	trace_runtime_total(&rt, &sum);
+	assert_true(sum.past_hrtick == 0 && rt.hrtick_expiries == 0);
 }
 
 int main(void)
@@ -597,7 +617,7 @@ int main(void)
 		cmocka_unit_test(test_culprits),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_runtime),
-		cmocka_unit_test(test_runtime_off_slice),
+		cmocka_unit_test(test_runtime_past_hrtick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
