@@ -8,8 +8,8 @@
 #
 #   000  setparam     default      ns/call falls   --moves improvement
 #   001  rt-sysctl    read-period  ns/read falls   --moves improvement
-#   003  hrtick-      hrtick       runs off their  --moves improvement
-#        kernels                   slice's end
+#   003  hrtick-      hrtick       runs past an    --moves improvement
+#        kernels                   expired hrtick
 #   knob lab-control  idle         cyclictest max  regression, the knob
 #                                                  armed with --append-b
 #                                                  (lab-control-icount,
