@@ -273,6 +273,13 @@ struct an_line {
 				 * would (the noise of this machine) */
 	double df;		/* degrees of freedom of its test; 0: none */
 	double drift;		/* A/B/A drift of the same quantity; NAN: n/a */
+	/*
+	 * A/B/A: the candidate lies beyond both halves of the baseline in
+	 * the effect's direction, by the floor at each half's level (its
+	 * median against both halves' medians): measured between them, no
+	 * monotone drift puts it there.
+	 */
+	bool beyond_halves;
 	bool deciding;		/* the gate judges on this line */
 	enum an_verdict verdict;	/* this line alone */
 	bool hint;		/* INCONCLUSIVE with a sign of change */

@@ -85,3 +85,27 @@ double an_cmp_subset_median(const double *v, const size_t *idx, size_t n)
 		buf[i] = v[idx[i]];
 	return an_median(buf, n);
 }
+
+/* The line's floor at a half's level (a relative floor scales with it). */
+static double half_floor(const struct an_line *l, double half)
+{
+	if (!(fabs(l->base) > 0) || isnan(l->floor))
+		return l->floor;
+	return l->floor * fabs(half) / fabs(l->base);
+}
+
+void an_cmp_line_drift(const struct an_prep *p, struct an_line *l,
+		       const double *b, double cand_median)
+{
+	double early, late, dir;
+
+	if (!p->drift)
+		return;
+	early = an_cmp_subset_median(b, p->early, p->nhalf);
+	late = an_cmp_subset_median(b, p->late, p->nhalf);
+	l->drift = late - early;
+	dir = l->delta > 0 ? 1 : -1;
+	l->beyond_halves = l->delta != 0 &&
+			   dir * (cand_median - early) >= half_floor(l, early) &&
+			   dir * (cand_median - late) >= half_floor(l, late);
+}

@@ -63,11 +63,8 @@ int an_cmp_avg_lines(struct an_prep *p, bool deciding)
 		snprintf(l->evidence, sizeof(l->evidence),
 			 "averages of %zu vs %zu repetitions", nb, nc);
 		set_linear(p, l, &t, 1);
-		if (p->drift)
-			l->drift = an_cmp_subset_median(p->b[j].avg, p->late,
-						 p->nhalf) -
-				   an_cmp_subset_median(p->b[j].avg, p->early,
-						 p->nhalf);
+		an_cmp_line_drift(p, l, p->b[j].avg,
+				  an_median(p->c[j].avg, nc));
 	}
 	if (reps)
 		return 0;
@@ -212,9 +209,7 @@ static int metric_line(struct an_prep *p, const struct an_values *m0,
 		 "across repetitions" : "within a repetition's rounds, at most",
 		 100 * cvb, 100 * cvc,
 		 m0->higher_better ? ", higher is better" : "");
-	if (p->drift)
-		l->drift = an_cmp_subset_median(mb, p->late, p->nhalf) -
-			   an_cmp_subset_median(mb, p->early, p->nhalf);
+	an_cmp_line_drift(p, l, mb, an_median(mc, nc));
 	free(buf);
 	return 0;
 }

@@ -135,6 +135,15 @@ static inline struct an_line_test *cmp_test(struct an_prep *p,
 /* Effect, percentage and floor of a latency line (lower is better). */
 void an_cmp_line_effect_us(const struct an_prep *p, struct an_line *l);
 double an_cmp_subset_median(const double *v, const size_t *idx, size_t n);
+/*
+ * A/B/A, for a line of per-repetition values (b: the baseline's, by run;
+ * cand_median: the candidate's): sets l->drift (late half's median minus
+ * the early half's) and l->beyond_halves: against each half's median the
+ * candidate's moves in the effect's direction by the line's floor at that
+ * level or more. Call it with l->delta and l->floor set.
+ */
+void an_cmp_line_drift(const struct an_prep *p, struct an_line *l,
+		       const double *b, double cand_median);
 
 int an_cmp_rep_lines(struct an_prep *p); /* analyze_lines_rep.c */
 /*

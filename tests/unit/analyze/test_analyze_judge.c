@@ -690,6 +690,33 @@ static void test_workload_metrics(void **state)
 	an_side_free(b);
 	an_side_free(c);
 
+	/*
+	 * A/B/A, but the candidate lies beyond both halves: the hrtick
+	 * bisection's counts (runs past an expired hrtick), a base whose two
+	 * boots scatter 11-99 and 45-119 around a patched kernel's 0-4. No
+	 * drift measured around it puts it there.
+	 */
+	{
+		static const double early[] = { 13, 62, 20, 11, 99 };
+		static const double late[] = { 114, 119, 102, 45, 89 };
+		static const double fixed[] = { 0, 4, 0, 1, 0 };
+
+		b = an_side_new("orig");
+		c = an_side_new("patched");
+		b->order_known = c->order_known = true;
+		for (i = 0; i < 5; i++) {
+			add_rounds(b, i, early[i], false);
+			add_rounds(c, 5 + i, fixed[i], false);
+			add_rounds(b, 10 + i, late[i], false);
+		}
+		assert_int_equal(metric_verdict(b, c, &res), AN_IMPROVEMENT);
+		assert_true(res.drift_checked);
+		assert_null(strstr(res.reason, "drifted"));
+		an_result_release(&res);
+		an_side_free(b);
+		an_side_free(c);
+	}
+
 	/* Higher is better: fewer operations per second is worse. */
 	b = an_side_new("a");
 	c = an_side_new("b");
