@@ -602,6 +602,20 @@ void an_report_finish(struct an_report *r, bool incomplete)
 		if (!incomplete)
 			r->exit_code = EXIT_INCONCLUSIVE;
 	}
+	/*
+	 * A suite without comparisons (a kernel-against-kernel suite, run
+	 * alone) whose every scenario was SKIPPED measured nothing either:
+	 * not a completed run to build on.
+	 */
+	if (!r->ncmps) {
+		for (i = 0; i < r->nsides; i++)
+			ran |= r->sides[i]->nruns > 0;
+		if (!ran && r->nsides) {
+			r->worst = AN_SKIPPED;
+			if (!incomplete)
+				r->exit_code = EXIT_INCONCLUSIVE;
+		}
+	}
 }
 
 /* Where the published numbers come from: once per source, naming the
@@ -697,6 +711,8 @@ const char *an_report_counts(const struct an_report *r, char *buf,
 	an_sfmt(buf, len, "%zu comparison%s, %s%s", r->ncmps,
 		r->ncmps == 1 ? "" : "s", r->ncmps ?
 		verdict_counts(r, counts, sizeof(counts)) :
+		r->worst == AN_SKIPPED ? "the suite declares none, and every "
+		"scenario was SKIPPED: nothing was measured" :
 		"the suite declares none: nothing was judged, exit 0 says "
 		"only that the run completed", r->ncmps &&
 		r->worst == AN_SKIPPED ?
