@@ -97,7 +97,8 @@ duration = 1s
 requires = file:/nonexistent-rtgate-test
 EOF
 "$RTGATE" run "$T/quick-skip.suite" >"$T/next2.out" 2>"$T/next2.err"
-is "$?" 0 "the next run completes (its only scenario skips)"
+is "$?" 2 "the next run completes (its only scenario skips: exit 2)"
+check "it ran to its last line" -- grep -q "every scenario was SKIPPED: nothing was measured (exit 2)" "$T/next2.out"
 check "the next start says it restored the dead run" -- \
 	grep -q "previous run (pid $pid, .*) did not finish; restored .*kernel.sched_rr_timeslice_ms = $orig" \
 	"$T/next2.err"

@@ -76,7 +76,8 @@ is "$?" 5 "A, stopped, exits 5"
 is "$(cat $sysctl)" "$orig" "the sysctl is back to its original"
 RTGATE_STATE_DIR=$T/state-b "$RTGATE" run "$T/skip.suite" --no-history \
 	>"$T/b2.out" 2>"$T/b2.err"
-is "$?" 0 "once A is gone, B runs"
+is "$?" 2 "once A is gone, B runs (its only scenario skips: exit 2, not 4)"
+check "B ran to its last line" -- grep -q "every scenario was SKIPPED: nothing was measured (exit 2)" "$T/b2.out"
 
 # ---- A and its guardian killed: B, in another state dir, restores A ------
 "$RTGATE" run "$T/long.suite" >"$T/k.out" 2>"$T/k.err" &
@@ -90,7 +91,7 @@ sleep 0.3
 is "$(cat $sysctl)" "$val" "with both killed, the sysctl is left changed"
 RTGATE_STATE_DIR=$T/state-b "$RTGATE" run "$T/skip.suite" --no-history \
 	>"$T/b3.out" 2>"$T/b3.err"
-is "$?" 0 "B, in its own state directory, runs"
+is "$?" 2 "B, in its own state directory, runs (exit 2: its scenario skips)"
 sed 's/^/# B: /' "$T/b3.err"
 check "and says it restored A's run" -- \
 	grep -q "previous run (pid $pid, .*) did not finish; restored .*kernel.sched_rr_timeslice_ms = $orig" \
