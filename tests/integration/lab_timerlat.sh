@@ -44,6 +44,15 @@ check "the positive control's thread latency is a REGRESSION" -- \
 	jqe '.comparisons[0].verdict == "REGRESSION"' "$rep"
 check "its deciding line rose on rtla's thread-latency histograms" -- \
 	jqe '[.comparisons[0].lines[] | select(.deciding and .verdict == "REGRESSION" and .candidate > .baseline)] | length > 0' "$rep"
+if [ "$(jq -r '.comparisons[0].verdict' "$rep" 2>/dev/null)" != REGRESSION ]; then
+	# A control missed in CI: say what the runner measured, for a log
+	# that keeps only the last diagnostics.
+	diag "rtgate exit $rc; $(grep -h '^rtgate: ' "$T/out.txt" "$T/err" | tail -2 | tr '\n' ' ')"
+	diag "inject vs idle: $(jq -r '.comparisons[0] | .verdict + ": " + .reason' "$rep" 2>/dev/null | cut -c1-300)"
+	diag "CPU 1 p99: $(jq -r '[.comparisons[0].lines[] | select(.cpu == 1 and .metric == "p99")][0] | "\(.baseline) -> \(.candidate) us, p=\(.p_adjusted), \(.evidence)"' "$rep" 2>/dev/null | cut -c1-200)"
+	diag "$(grep -h 'workload inject:' "$dir/report.txt" 2>/dev/null | head -1)"
+	diag "$(grep -h '^== inject (' -A3 "$dir/report.txt" 2>/dev/null | tail -3 | tr '\n' ' ' | cut -c1-200)"
+fi
 check "the IRQ comparison is shown beside the control, not judged" -- \
 	jqe '.comparisons[1].control == "shown" and .comparisons[1].counts_as != "REGRESSION"' "$rep"
 check "the report has each latency's T: lines" -- \
