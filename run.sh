@@ -5,7 +5,9 @@
 #   ./run.sh              install, build, run suites/quick.suite, print verdicts
 #   ./run.sh test         install, build, run every test: "N passed, N failed"
 #   ./run.sh help         every command, one line each
-# Everything else is passed to bin/rtgate after the install and the build.
+# Everything else is passed to bin/rtgate after the install and the build;
+# the commands that build kernels or boot the lab (lab, bisect, kernel,
+# patches, reproduce) install the lab tier too (deps/*-lab.txt).
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$top" || exit 4
@@ -85,7 +87,9 @@ usage: ./run.sh [COMMAND [ARGS]]
   (no command)        install, build, calibrate this machine once, run the
                       quick suite, print the verdicts
   test [--slow] [PAT] install, build, run the tests (PAT: only tests matching it)
-  deps [--test]       install the packages rtgate needs, nothing else
+  deps [--lab|--test] install the packages rtgate needs, nothing else
+                      (--lab: and the kernel builds' and QEMU lab's;
+                      --test: and the tests')
   build               build bin/ only
   help                this list
 
@@ -103,14 +107,19 @@ help | -h | --help)
 	;;
 deps)
 	shift
-	if [ "${1:-}" = --test ]; then deps run test; else deps run; fi
+	case "${1:-}" in
+	--test) deps run lab test ;;
+	--lab) deps run lab ;;
+	"") deps run ;;
+	*) code=3 die "deps: unknown option '$1' (--lab or --test)" ;;
+	esac
 	;;
 build)
 	deps run && build
 	;;
 test)
 	shift
-	tiers=(run test)
+	tiers=(run lab test)
 	for a in "$@"; do [ "$a" = --slow ] && tiers+=(slow); done
 	deps "${tiers[@]}" && build || exit 4
 	exec tests/run-tests.sh "$@"
@@ -122,6 +131,10 @@ test)
 	bin/rtgate calibrate --suite quick --duration 3m --if-missing ||
 		exit $?
 	exec bin/rtgate run suites/quick.suite
+	;;
+lab | bisect | kernel | patches | reproduce)
+	deps run lab && build || exit 4
+	exec bin/rtgate "$@"
 	;;
 *)
 	deps run && build || exit 4
