@@ -59,7 +59,7 @@ extern const char *const kernel_default_fragments[];
 int kernel_build(const struct kernel_build_params *p, char *kdir,
 		 size_t len);
 
-/* Default name: "rt-base", "full-control-latency", ... */
+/* Default name: "rt-base", "full-control-latency", "full-seeds-7.3.2" (--prefix 2) */
 void kernel_build_name(const struct kernel_build_params *p, char *buf,
 		       size_t len);
 

@@ -53,6 +53,8 @@ void kernel_build_name(const struct kernel_build_params *p, char *buf,
 	for (i = 0; i < p->nr_sets && n < len; i++)
 		n += snprintf(buf + n, len - n, "%s%s", i ? "+" : "",
 			      p->sets[i]);
+	if (p->nr_sets && p->last_set_prefix > 0 && n < len)
+		snprintf(buf + n, len - n, ".%d", p->last_set_prefix);
 }
 
 static bool valid_kernel_name(const char *s)
@@ -108,8 +110,9 @@ static int load_sets(struct build_ctx *c)
 		struct kernel_patch_set *s = &c->sets[c->p->nr_sets - 1];
 
 		if (c->p->last_set_prefix > s->nr) {
-			pr_err("patch set '%s' has %d patches, not %d", s->name,
-			       s->nr, c->p->last_set_prefix);
+			pr_err("patch set '%s' has %d patches: no prefix of %d "
+			       "(--prefix)", s->name, s->nr,
+			       c->p->last_set_prefix);
 			return -EINVAL;
 		}
 		s->nr = c->p->last_set_prefix;

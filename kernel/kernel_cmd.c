@@ -58,7 +58,8 @@ static int default_dirs(struct kernel_build_params *p, char *out, char *kc,
 
 enum { OPT_SRC = 1000, OPT_DEBIAN, OPT_MODEL, OPT_MODELS, OPT_PATCHES,
        OPT_FRAGMENTS, OPT_NAME, OPT_JOBS, OPT_NICE, OPT_CONFIG_ONLY,
-       OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP, OPT_OUTPUT };
+       OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP, OPT_OUTPUT,
+       OPT_PREFIX };
 
 /*
  * build, config and matrix share the tree and its patch sets and
@@ -88,6 +89,10 @@ static const struct argp_option build_opts[] = {
 	  0 },
 	{ "config-only", OPT_CONFIG_ONLY, NULL, 0, "merge and check the "
 	  ".config, build nothing", 0 },
+	{ "prefix", OPT_PREFIX, "N", 0, "only the first N patches of the "
+	  "last --patches set (of a list: in the list's order): the kernel "
+	  "rtgate bisect builds for that prefix; named BASE+SET.N it is the "
+	  "one a bisection from BASE uses", 0 },
 	{ 0 }
 };
 
@@ -151,6 +156,11 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CONFIG_ONLY: p->config_only = true; break;
 	case OPT_KCONFIGS: p->kconfigs_dir = arg; break;
+	case OPT_PREFIX:
+		if (cli_arg_number(state, "prefix", arg, 1, 9999, &v))
+			return EINVAL;
+		p->last_set_prefix = v;
+		break;
 	case ARGP_KEY_ARG:
 		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
@@ -212,6 +222,11 @@ static int do_build(int argc, char **argv, bool config_only)
 	p.config_only |= config_only;
 	if (!p.model) {
 		pr_err("kernel build needs --model rt|full|lazy|none");
+		return EXIT_BAD_INPUT;
+	}
+	if (p.last_set_prefix && !p.nr_sets) {
+		pr_err("kernel build: --prefix needs --patches (the set whose "
+		       "first patches it takes)");
 		return EXIT_BAD_INPUT;
 	}
 	ret = default_dirs(&p, out, kc, pd, cache);

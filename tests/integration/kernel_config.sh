@@ -67,4 +67,25 @@ check "names it" -- has "fragment 'nosuch' not found" "$T/err"
 cfg --model turbo
 is $? 3 "an unknown model: exit 3"
 
+# A bisection's prefix kernel, built beforehand: --prefix N takes the
+# first N patches of the last set, and names the kernel MODEL-SET.N.
+kb() { "$RTGATE" kernel build --config-only --model full "$@" >"$T/out.txt" 2>"$T/err"; }
+kb --patches bisect-control --prefix 3
+is $? 0 "kernel build --patches bisect-control --prefix 3"
+P=$RTGATE_OUT_DIR/kernels/full-bisect-control.3
+check "named MODEL-SET.N" -- test -f "$P/build.json"
+is "$(jget "$P/build.json" '[.patches[0].patches[] | .file | sub("-.*"; "")] | join(",")')" \
+	"0001,0002,0003" "build.json lists the set's first 3 patches"
+check "the tree has patch 3's change" -- \
+	grep -q "disarmed (width_us is 0)" "$P/src/kernel/rtgate_inject.c"
+check "... and not patch 4's" -- \
+	bash -c "! grep -q 'width_us = 30000' '$P/src/kernel/rtgate_inject.c'"
+kb --patches bisect-control --prefix 6
+is $? 3 "a prefix beyond the set: exit 3"
+check "says how many patches the set has" -- \
+	has "patch set 'bisect-control' has 5 patches: no prefix of 6" "$T/err"
+kb --prefix 2
+is $? 3 "--prefix without --patches: exit 3"
+check "says it needs --patches" -- has "prefix needs --patches" "$T/err"
+
 done_testing
