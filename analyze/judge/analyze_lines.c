@@ -54,15 +54,24 @@ struct an_line *an_cmp_line_new(struct an_prep *p, enum an_line_kind kind,
 	return l;
 }
 
+double an_cmp_floor_at(const struct an_prep *p, const struct an_line *l,
+		       double level)
+{
+	double pct = p->gate->min_increase_pct / 100.0 * fabs(level);
+
+	/* Workload units are not us: only the relative floor applies. */
+	if (l->kind == AN_LINE_METRIC)
+		return fmax(1e-12, pct);
+	pct = fmax(p->gate->min_increase_us, pct);
+	return pct > 0 ? pct : 1e-9;
+}
+
 void an_cmp_line_effect_us(const struct an_prep *p, struct an_line *l)
 {
 	l->delta = l->cand - l->base;
 	l->worse = l->delta;
 	l->delta_pct = l->base > 0 ? 100.0 * l->delta / l->base : NAN;
-	l->floor = fmax(p->gate->min_increase_us,
-			p->gate->min_increase_pct / 100.0 * fabs(l->base));
-	if (l->floor <= 0)
-		l->floor = 1e-9;
+	l->floor = an_cmp_floor_at(p, l, l->base);
 }
 
 void an_cmp_note(struct an_result *res, const char *fmt, ...)
@@ -86,14 +95,6 @@ double an_cmp_subset_median(const double *v, const size_t *idx, size_t n)
 	return an_median(buf, n);
 }
 
-/* The line's floor at a half's level (a relative floor scales with it). */
-static double half_floor(const struct an_line *l, double half)
-{
-	if (!(fabs(l->base) > 0) || isnan(l->floor))
-		return l->floor;
-	return l->floor * fabs(half) / fabs(l->base);
-}
-
 void an_cmp_line_drift(const struct an_prep *p, struct an_line *l,
 		       const double *b, double cand_median)
 {
@@ -106,6 +107,8 @@ void an_cmp_line_drift(const struct an_prep *p, struct an_line *l,
 	l->drift = late - early;
 	dir = l->delta > 0 ? 1 : -1;
 	l->beyond_halves = l->delta != 0 &&
-			   dir * (cand_median - early) >= half_floor(l, early) &&
-			   dir * (cand_median - late) >= half_floor(l, late);
+			   dir * (cand_median - early) >=
+				   an_cmp_floor_at(p, l, early) &&
+			   dir * (cand_median - late) >=
+				   an_cmp_floor_at(p, l, late);
 }

@@ -184,9 +184,7 @@ static int metric_line(struct an_prep *p, const struct an_values *m0,
 	l->delta = l->cand - l->base;
 	l->worse = sign * l->delta;
 	l->delta_pct = l->base ? 100 * l->delta / fabs(l->base) : NAN;
-	/* Workload units are not us: only the relative floor applies. */
-	l->floor = fmax(1e-12, p->gate->min_increase_pct / 100 *
-			fabs(l->base));
+	l->floor = an_cmp_floor_at(p, l, l->base);
 	l->deciding = deciding;
 	if (nb > 1 && nc > 1)
 		t = an_welch(mb, nb, mc, nc, 0);

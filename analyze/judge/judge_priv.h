@@ -132,6 +132,12 @@ static inline struct an_line_test *cmp_test(struct an_prep *p,
 {
 	return &p->tests[l - p->res->lines];
 }
+/*
+ * The gate's floor for a line at a level: min_increase_pct of it, and at
+ * least min_increase_us unless the line is a workload metric (not us).
+ */
+double an_cmp_floor_at(const struct an_prep *p, const struct an_line *l,
+		       double level);
 /* Effect, percentage and floor of a latency line (lower is better). */
 void an_cmp_line_effect_us(const struct an_prep *p, struct an_line *l);
 double an_cmp_subset_median(const double *v, const size_t *idx, size_t n);
@@ -140,7 +146,7 @@ double an_cmp_subset_median(const double *v, const size_t *idx, size_t n);
  * cand_median: the candidate's): sets l->drift (late half's median minus
  * the early half's) and l->beyond_halves: against each half's median the
  * candidate's moves in the effect's direction by the line's floor at that
- * level or more. Call it with l->delta and l->floor set.
+ * level (an_cmp_floor_at) or more. Call it with l->delta set.
  */
 void an_cmp_line_drift(const struct an_prep *p, struct an_line *l,
 		       const double *b, double cand_median);

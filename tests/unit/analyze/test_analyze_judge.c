@@ -735,6 +735,61 @@ static void test_workload_metrics(void **state)
 }
 
 /*
+ * A/B/A on an average line, whose floor is min_increase_us (25) until
+ * min_increase_pct (10 %) of the level passes it: the candidate's 230 us
+ * lies beyond the baseline's halves (100 and 200 us) by 130 and 30 us,
+ * each at least the floor at that half's level (25 us at both). A drift
+ * of 100 us against an effect of 80 does not explain it. (The floor at
+ * the pooled level scaled to the late half, 25 x 200 / 150 = 33 us,
+ * would have left it INCONCLUSIVE.)
+ */
+static void test_aba_avg_floor(void **state)
+{
+	struct an_side *b = an_side_new("base"), *c = an_side_new("cand");
+	struct an_result res;
+	struct an_gate gate;
+	struct an_run *run;
+	int r, j;
+
+	(void)state;
+	b->order_known = c->order_known = true;
+	for (r = 0; r < 11; r++) {
+		bool cand = r >= 3 && r < 8;
+
+		run = an_side_add_run(cand ? c : b, "rep", 2);
+		run->order = r;
+		fill(run, 2, 0, 0);
+		for (j = 0; j < 2; j++)
+			run->cpus[j].avg_us = (cand ? 230 : r < 3 ? 100 : 200) +
+					      0.5 * (r % 3);
+	}
+	an_gate_default(&gate);
+	snprintf(gate.metric, sizeof(gate.metric), "avg");
+	gate.min_increase_us = 25;
+	gate.min_increase_pct = 10;
+	/* A change needs p < 0.05: the drift, not p, decides below. */
+	gate.alpha = 0.1;
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	printf("# %s: %s\n", an_verdict_name(res.verdict), res.reason);
+	assert_true(res.drift_checked);
+	assert_null(strstr(res.reason, "drifted"));
+	assert_int_equal(res.verdict, AN_REGRESSION);
+	an_result_release(&res);
+
+	/* 224 us: 24 us past the late half, short of its 25 us floor. */
+	for (r = 0; r < (int)c->nruns; r++)
+		for (j = 0; j < 2; j++)
+			c->runs[r].cpus[j].avg_us = 224 + 0.5 * (r % 3);
+	assert_int_equal(an_compare(b, c, &gate, &res), 0);
+	printf("# %s: %s\n", an_verdict_name(res.verdict), res.reason);
+	assert_int_equal(res.verdict, AN_INCONCLUSIVE);
+	assert_non_null(strstr(res.reason, "drifted"));
+	an_result_release(&res);
+	an_side_free(b);
+	an_side_free(c);
+}
+
+/*
  * "max" is the largest wake-up measured: one repetition's 150 us among
  * 39 us ones is the candidate's max, whatever its typical max says.
  */
@@ -1025,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_level_support_integers),
 		cmocka_unit_test(test_blind_says_so),
 		cmocka_unit_test(test_workload_metrics),
+		cmocka_unit_test(test_aba_avg_floor),
 		cmocka_unit_test(test_skipped_invalid),
 		cmocka_unit_test(test_max_is_largest),
 		cmocka_unit_test(test_exceedance_bounds),
