@@ -15,7 +15,7 @@ is $? 0 "--help exits 0"
 check "--help says what it measures" -- grep -q 'between' "$T/help"
 for bad in "--hogs 0" "--hogs 9" "--threshold-us x" "--cpu 9999" \
 	"--sleeper-work-us 2000 --sleeper-period-us 1000" "--frob" "extra" \
-	"--late-us 0" "--late-us x"; do
+	"--late-us 0" "--late-us x" "--buffer-kb 2" "--buffer-kb x"; do
 	# shellcheck disable=SC2086
 	"$hogs" $bad >"$T/out" 2>"$T/err"
 	is $? 2 "'$bad': exit 2"
@@ -69,6 +69,23 @@ else
 fi
 check "no instance is left" -- \
 	bash -c "! ls $(tracefs_dir)/instances 2>/dev/null | grep -q '^rtgate-$pid-'"
+
+# A trace buffer too small for 100 ms of switches loses events: the runs
+# that spanned them were not measured, so every count could only read too
+# low. No metric then (the analyzer has no data: never a pass), a reason.
+"$hogs" -c $cpu -d 2 --buffer-kb 4 >"$T/lost.json" 2>/dev/null
+is $? 0 "--buffer-kb 4: a 2 s run exits 0"
+if [ "$(jq -r '.events_lost // 0' "$T/lost.json")" -gt 0 ]; then
+	is "$(jq -r 'has("metrics")' "$T/lost.json")" false \
+		"events lost ($(jq -r .events_lost "$T/lost.json")): no metric at all"
+	check "... and the reason names the lost events" -- jtrue \
+		'.metrics_reason | test("^[0-9]+ trace events lost: .*too low")' \
+		"$T/lost.json"
+else
+	skip "no event lost with a 4 KB buffer here ($(jq -r .tracing "$T/lost.json"))" \
+		"events lost: no metric"
+	skip "no event lost" "... and the reason"
+fi
 
 "$hogs" -c $cpu --no-trace -d 1 >"$T/nt.json" 2>/dev/null
 is $? 0 "--no-trace runs"

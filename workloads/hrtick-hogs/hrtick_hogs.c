@@ -48,6 +48,7 @@ struct hogs_params {
 	uint64_t work_ns;	/* its busy time per wake-up */
 	uint64_t threshold_ns;
 	uint64_t late_ns;	/* a run this far past an expired hrtick */
+	unsigned int buffer_kb;	/* the trace buffer, per CPU */
 	bool trace;
 	struct wl_common co;	/* --cpu, --duration */
 };
@@ -79,7 +80,7 @@ struct hogs {
 	char hrtick_why[128];	/* why runs_past_hrtick is not counted */
 };
 
-enum { OPT_NICE = 256, OPT_NO_TRACE, OPT_LATE };
+enum { OPT_NICE = 256, OPT_NO_TRACE, OPT_LATE, OPT_BUFFER };
 
 static const struct option long_opts[] = {
 	WL_OPT_CPU,
@@ -89,6 +90,7 @@ static const struct option long_opts[] = {
 	{ "sleeper-work-us", required_argument, NULL, 'w' },
 	{ "threshold-us", required_argument, NULL, 't' },
 	{ "late-us", required_argument, NULL, OPT_LATE },
+	{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
 	WL_OPT_DURATION,
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	WL_OPT_HELP,
@@ -112,6 +114,9 @@ static void usage(FILE *f)
 "  -t, --threshold-us T count slices longer than T us (default 4000)\n"
 "      --late-us L      count the runs that went on more than L us past\n"
 "                       an expired hrtick, none armed again (default 500)\n"
+"      --buffer-kb K    the trace buffer per CPU (default 8192); a run\n"
+"                       that spans lost events is not measured, so a\n"
+"                       repetition that lost any has no metric\n"
 "      --no-trace       no tracing: the load only, no metric\n");
 	wl_opt_usage_common(f, long_opts);
 	fprintf(f,
@@ -141,6 +146,9 @@ static int parse_one(int c, void *ctx)
 				 &p->threshold_ns);
 	case OPT_LATE:
 		return wl_opt_us("--late-us", optarg, 1, 1000000, &p->late_ns);
+	case OPT_BUFFER:
+		return wl_opt_uint("--buffer-kb", optarg, 4, 1048576,
+				   &p->buffer_kb);
 	case OPT_NO_TRACE:
 		p->trace = false;
 		return 0;
@@ -333,7 +341,7 @@ static void start_tracing(struct hogs *h)
 	struct trace_params tp = {
 		.mode = TRACE_MODE_RING,
 		.events = TRACE_EVENTS_HRTICK,
-		.buffer_kb = BUFFER_KB,
+		.buffer_kb = h->p->buffer_kb,
 	};
 	cpu_set_t cpus;
 	unsigned int i;
@@ -482,6 +490,22 @@ static void add_runtimes(struct hogs *h, cJSON *s)
 	/* No complete slice: nothing was measured, so no metric at all. */
 	if (!sum.count)
 		return;
+	/*
+	 * Lost events: the runs that spanned them were not measured, so each
+	 * metric could only be too low (a false fix). None at all, and why:
+	 * the analyzer then has no data, never a pass.
+	 */
+	if (h->rt.missed) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "%llu trace events lost: the runs "
+			 "that spanned them were not measured, so every count "
+			 "and the longest run could only read too low",
+			 (unsigned long long)h->rt.missed);
+		wl_summary_str(s, "metrics_reason", why);
+		add_histogram(&h->rt, s);
+		return;
+	}
 	max_us = sum.max_ns / 1e3;
 	over = (double)sum.over;
 	wl_summary_num(s, "runtime_max_us", max_us, 3);
@@ -534,7 +558,8 @@ int main(int argc, char **argv)
 {
 	struct hogs_params p = {
 		.hogs = 2, .period_ns = 1000000, .work_ns = 50000,
-		.threshold_ns = 4000000, .late_ns = 500000, .trace = true,
+		.threshold_ns = 4000000, .late_ns = 500000,
+		.buffer_kb = BUFFER_KB, .trace = true,
 	};
 	struct hogs h = { .p = &p };
 	uint64_t start;
