@@ -97,6 +97,7 @@ struct lab_run_params {
 	struct lab_clock clock;		/* --clock: host or icount:N */
 	bool rerun_on_crash;		/* a crash under multi-threaded TCG is
 					 * booted again single-threaded */
+	bool loud;			/* the guest's run not --silent */
 };
 
 struct lab_run_result {

@@ -23,7 +23,7 @@ enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
        OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
-       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_CLOCK };
+       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_CLOCK, OPT_LOUD };
 
 /*
  * Each subcommand's options: its own table, the shared groups as argp
@@ -79,10 +79,14 @@ static const struct argp_option guest_opts[] = {
 	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "TCG's threads "
 	  "(default multi; single for scenarios that flip sched features)",
 	  3 },
-	{ "clock", OPT_CLOCK, "host|icount[:SHIFT]", 0, "the clock latencies "
-	  "are measured in: the host's (default), or QEMU's instruction "
-	  "counter, 2^SHIFT ns an instruction (default 3; single-threaded "
-	  "TCG): the quiet lab", 3 },
+	{ "clock", OPT_CLOCK, "CLOCK", 0, "the clock latencies are measured "
+	  "in: host (the default: the host's), or icount[:SHIFT], QEMU's "
+	  "instruction counter, 2^SHIFT ns an instruction (default 3; "
+	  "single-threaded TCG): the quiet lab", 3 },
+	{ "loud", OPT_LOUD, NULL, 0, "let the guest's runner print and write "
+	  "to the share while it measures (by default nothing crosses to the "
+	  "host during a repetition: `rtgate run --silent`); for diagnosis, "
+	  "the maxima then carry the guest's own I/O", 3 },
 	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "a guest that crashed: "
 	  "boot again single-threaded to tell a reproducible crash from a "
 	  "TCG artefact (default stop)", 3 },
@@ -182,6 +186,7 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_APPEND_B: lc->append_b = arg; return 0;
 	case OPT_OUT: p->results_dir = arg; return 0;
 	case 'v': p->verbose = true; return 0;
+	case OPT_LOUD: p->loud = true; return 0;
 	case OPT_ACCEL:
 		if (strcmp(arg, "auto") && strcmp(arg, "kvm") &&
 		    strcmp(arg, "tcg"))

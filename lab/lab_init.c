@@ -187,6 +187,11 @@ static void run_child(char **argv, char *const *envp,
 		setsid();
 		if (chdir("/root"))
 			_exit(127);
+		/* A bare name is looked up in the guest's PATH, as a shell would. */
+		if (!strchr(argv[0], '/')) {
+			putenv((char *)GUEST_PATH);
+			execvpe(argv[0], argv, envp);
+		}
 		execve(argv[0], argv, envp);
 		fprintf(stderr, "rtgate-lab: error: exec %s: %s\n", argv[0],
 			strerror(errno));
@@ -214,7 +219,8 @@ static void run_plan(struct guest_status *st)
 {
 	static const char *const rtgate_run[] = { LAB_GUEST_BIN "/rtgate",
 						  "run", NULL, NULL };
-	const char *prefix[4] = { rtgate_run[0], rtgate_run[1], NULL, NULL };
+	const char *prefix[5] = { rtgate_run[0], rtgate_run[1], NULL, NULL,
+				  NULL };
 	char suite[PATH_MAX];
 	struct json_error err;
 	cJSON *plan;
@@ -235,6 +241,8 @@ static void run_plan(struct guest_status *st)
 		rtpaths_fmt(suite, sizeof(suite), "%s/%s", LAB_GUEST_SHARE,
 			    json_get_str(plan, "suite", "suite.suite"));
 		prefix[2] = suite;
+		if (cJSON_IsTrue(cJSON_GetObjectItem(plan, "silent")))
+			prefix[3] = "--silent";
 		argv = json_argv(cJSON_GetObjectItem(plan, "args"), prefix);
 	} else {
 		snprintf(st->error, sizeof(st->error),
@@ -304,6 +312,49 @@ static void write_status(const struct guest_status *st)
 	cJSON_Delete(o);
 }
 
+/*
+ * The kernel's messages of the whole boot into the share, "[s.us] text"
+ * a line: a silent run lets only emergencies reach the console, the
+ * rest is kept here for the host (lab-kmsg.log beside the results).
+ */
+static void save_kmsg(void)
+{
+	char rec[8192], line[8400], *msg, *nl;
+	unsigned long long us;
+	struct fsio_stream s;
+	ssize_t len;
+	int fd;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fsio_stream_open(&s)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;
+		if (len <= 0)
+			break;
+		rec[len] = '\0';
+		msg = strchr(rec, ';');
+		/* "PRI,SEQ,USEC,FLAGS;text\n continuation lines" */
+		if (!msg || sscanf(rec, "%*u,%*u,%llu", &us) != 1)
+			continue;
+		msg++;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		snprintf(line, sizeof(line), "[%5llu.%06llu] %s\n",
+			 us / 1000000, us % 1000000, msg);
+		fputs(line, s.f);
+	}
+	close(fd);
+	if (fsio_stream_commit(&s, LAB_GUEST_SHARE "/" LAB_GUEST_KMSG, 0))
+		say("warning: cannot save the kernel's messages");
+}
+
 static void __attribute__((noreturn)) power_off(void)
 {
 	sync();
@@ -351,6 +402,7 @@ int lab_cmd_init(int argc, char **argv)
 		run_plan(&st);
 		say("done: exit %d%s%s", st.exit_code, st.error[0] ? ": " : "",
 		    st.error);
+		save_kmsg();
 		write_status(&st);
 	}
 	power_off();

@@ -259,6 +259,18 @@ static int gather(const struct lab_initramfs_params *p, struct ir_list *l)
 		ret = add_host_file(l, guest, p->suite);
 	}
 	for (i = 0; !ret && i < p->nr_tools; i++) {
+		/* A path: the program goes to the same path in the guest. */
+		if (strchr(p->tools[i], '/')) {
+			if (!realpath(p->tools[i], path) ||
+			    access(path, X_OK)) {
+				pr_err("--with %s: %s", p->tools[i],
+				       errno == ENOENT ? "no such file" :
+				       "not an executable file");
+				return -EINVAL;
+			}
+			ret = add_program(l, path, path);
+			continue;
+		}
 		/*
 		 * rtgate's own build goes beside the guest's rtgate, where
 		 * rtpaths_tool() finds it; the one in PATH too, if any.

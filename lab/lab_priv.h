@@ -72,6 +72,8 @@ int lab_kernel_resolve(const char *spec, const char *out_dir,
 #define LAB_GUEST_SUITES	"/opt/rtgate/suites"
 #define LAB_GUEST_MODULES	"/etc/rtgate/modules"
 #define LAB_GUEST_SHARE		"/lab"
+/* The guest's kernel messages, in the share after the run. */
+#define LAB_GUEST_KMSG		"kmsg.log"
 
 struct lab_initramfs_params {
 	const struct lab_kernel *k;

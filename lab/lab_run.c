@@ -258,6 +258,8 @@ static int prepare_share(struct run_ctx *c)
 			goto out;
 		cJSON_AddStringToObject(plan, "mode", "suite");
 		cJSON_AddStringToObject(plan, "suite", base);
+		/* Nothing crosses to the host while a repetition measures. */
+		cJSON_AddBoolToObject(plan, "silent", !c->p->loud);
 		for (i = 0; i < c->p->nr_args; i++)
 			cJSON_AddItemToArray(arr,
 					     cJSON_CreateString(c->p->args[i]));
@@ -413,6 +415,22 @@ static void mark_cut(struct run_ctx *c, cJSON *m)
 	pr_err("lab: %s", reason);
 }
 
+/*
+ * The guest's kernel messages (its /init saves them after the run: the
+ * console heard only emergencies while the run was silent) beside the
+ * console log.
+ */
+static void keep_kmsg(struct run_ctx *c)
+{
+	char from[PATH_MAX + 32], to[PATH_MAX + 32];
+
+	rtpaths_fmt(from, sizeof(from), "%s/" LAB_GUEST_KMSG, c->share);
+	rtpaths_fmt(to, sizeof(to), "%s/lab-kmsg.log", c->res->run_dir);
+	if (fsio_exists(from) && fsio_copy(from, to))
+		pr_warn("lab: cannot keep the guest's kernel messages in %s",
+			to);
+}
+
 /* lab.json and the console log beside the manifest; manifest.lab. */
 static int annotate(struct run_ctx *c)
 {
@@ -430,6 +448,7 @@ static int annotate(struct run_ctx *c)
 	rtpaths_fmt(path, sizeof(path), "%s/lab-console.log", c->res->run_dir);
 	if (!ret)
 		ret = fsio_copy(c->console, path);
+	keep_kmsg(c);
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", c->res->run_dir);
 	if (ret || json_read_file(path, &m, &err))
 		goto out;

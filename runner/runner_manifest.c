@@ -182,6 +182,9 @@ static cJSON *rep_json(const struct runner_rep_result *rr)
 	if (rr->rtla_aa)
 		cJSON_AddItemToObject(obj, "rtla_aa",
 				      cJSON_Duplicate(rr->rtla_aa, 1));
+	if (rr->host_io.known)
+		cJSON_AddItemToObject(obj, "host_io",
+				      runner_hostio_json(&rr->host_io));
 	return obj;
 }
 

@@ -63,6 +63,8 @@ struct runner_rep_result {
 	cJSON *rseq_stats;	/* debugfs rseq/stats, after - before; NULL
 				 * when the kernel has none (measure.h) */
 	cJSON *rtla_aa;		/* rtla's auto-analysis (measure.h) */
+	/* --silent: what crossed to the host while it measured */
+	struct runner_hostio_delta host_io;
 };
 
 struct runner_scen_result {
@@ -175,6 +177,17 @@ struct runner_run_params {
 	bool until_decided;	/* --until-decided */
 	uint64_t budget_ns;	/* --budget; 0: the suite's, else 10 min */
 	bool json;		/* --json: report.json alone on stdout */
+	bool silent;		/* --silent: nothing leaves during a rep */
+};
+
+/* --silent (runner_silence.c): the stage, the held output. */
+struct runner_silence {
+	bool on;
+	bool holding;
+	char stage[PATH_MAX];	/* the stage in memory, "" without */
+	char dest[PATH_MAX];	/* the run's results directory */
+	int held[2];		/* memfds holding stdout, stderr */
+	int saved[2];		/* the real stdout, stderr */
 };
 
 struct runner {
@@ -201,6 +214,7 @@ struct runner {
 	double started_mono;		/* when the repetitions began */
 	bool bad_input;			/* the kernel refused a suite value */
 	char stop_reason[512];		/* what stopped the run, if not "" */
+	struct runner_silence silence;
 };
 
 /* runner_lookup.c */
@@ -253,6 +267,23 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns);
  * replay of the rule, an_replay_sequential(), continues the same ones).
  */
 bool runner_until_decided_open(const struct an_run_verdict *v);
+/* runner_silence.c */
+/* A new stage in memory ($RTGATE_STAGE_DIR or /dev/shm); 0 or -errno. */
+int runner_silence_stage(struct runner *r);
+/* run.dir (made in the results) moves to the stage; 0 or -errno. */
+int runner_silence_move_run(struct runner *r);
+/* Where the run's results are (the destination when staged). */
+const char *runner_silence_results_dir(const struct runner *r);
+/* Copies what changed in the stage to the results; 0 or -EIO (said). */
+int runner_silence_sync(struct runner *r);
+/*
+ * The last copy, then the stage removed and run.dir the results again;
+ * on a failed copy the stage stays (said) and -errno is returned.
+ */
+int runner_silence_finish(struct runner *r);
+/* Output held in memory (consoles drained first), then printed. */
+void runner_silence_hold(struct runner *r);
+void runner_silence_release(struct runner *r);
 /* The end-of-run table (until the analyzer reports). */
 void runner_summary_print(const struct runner_run *run, const char *results);
 

@@ -480,6 +480,7 @@ static void measure_tool(struct rep_ctx *c)
 		.name = ops->program, .path = runner_tool_path(c->r, ops), .env = ops->env,
 		.owner = c->r->state.dir, .stderr_fd = -1,
 	};
+	struct runner_hostio hostio = { .kmsg_fd = -1 };
 	struct runner_rep_proc *rp;
 	double deadline, limit;
 	int ret;
@@ -499,8 +500,11 @@ static void measure_tool(struct rep_ctx *c)
 	if (!rp)
 		return rep_invalid(c, NULL, "out of memory");
 	runner_trace_before_cyclictest(&c->trace);
+	if (c->r->silence.on)
+		runner_hostio_begin(&hostio, NULL);
 	ret = runner_proc_spawn(&c->ct, &spec, err, sizeof(err));
 	if (ret) {
+		runner_hostio_end(&hostio, &c->rr->host_io);
 		rp->error = strdup(err);
 		return rep_invalid(c, ops->program, "cannot start %s: %s",
 				   ops->program, err);
@@ -524,6 +528,7 @@ static void measure_tool(struct rep_ctx *c)
 	}
 	c->ct_early = c->ct.running;
 	stop_proc(c, &c->ct);
+	runner_hostio_end(&hostio, &c->rr->host_io);
 	runner_trace_stop(&c->trace);
 	/* The last refresh may still be in the pipe. */
 	runner_proc_drain(&c->ct);

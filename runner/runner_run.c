@@ -47,7 +47,7 @@
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
 
 enum { RUN_SCALE = 0x100, RUN_REPEAT, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,
-       RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON, RUN_DURATION };
+       RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON, RUN_DURATION, RUN_SILENT };
 
 static const struct argp_option run_opts[] = {
 	{ "duration", RUN_DURATION, "T", 0, "each repetition measures for T "
@@ -72,6 +72,11 @@ static const struct argp_option run_opts[] = {
 	  "(default: the suite's until_decided, else 10m)", 0 },
 	{ "json", RUN_JSON, NULL, 0, "report.json on stdout and nothing else: "
 	  "progress and tables go to stderr (docs/exports.md)", 0 },
+	{ "silent", RUN_SILENT, NULL, 0, "nothing leaves the machine's memory "
+	  "while a repetition runs: results staged in a tmpfs "
+	  "($RTGATE_STAGE_DIR, else /dev/shm) and copied between "
+	  "repetitions, output held until the repetition ends, the kernel's "
+	  "console quiet (the QEMU lab's default; docs/runner.md)", 0 },
 	{ 0 }
 };
 
@@ -113,6 +118,9 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case RUN_JSON:
 		p->json = true;
+		break;
+	case RUN_SILENT:
+		p->silent = true;
 		break;
 	case RUN_BUDGET:
 		if (parse_duration_ns(arg, &p->budget_ns) || !p->budget_ns)
@@ -294,7 +302,7 @@ static int make_run_id(struct runner *r, const char *results)
 		snprintf(r->run.dir, sizeof(r->run.dir), "%s/%s", results,
 			 r->run.id);
 		if (!mkdir(r->run.dir, 0755))
-			return 0;
+			return r->silence.on ? runner_silence_move_run(r) : 0;
 		if (errno != EEXIST)
 			return -errno;
 	}
@@ -326,6 +334,8 @@ static int setup_results(struct runner *r)
 	if (!results || !*results)
 		results = "results";
 	ret = fsio_mkdir_p(results, 0755);
+	if (!ret && r->silence.on)
+		ret = runner_silence_stage(r);
 	if (!ret)
 		ret = make_run_id(r, results);
 	if (ret) {
@@ -346,13 +356,77 @@ static int setup_results(struct runner *r)
 	}
 	link_latest(r, results);
 	runner_state_label(&r->state, r->run.id);
-	return runner_state_set(&r->state, "run_dir", cJSON_CreateString(r->run.dir));
+	/* A dead run's manifest is marked where its results are. */
+	return runner_state_set(&r->state, "run_dir", cJSON_CreateString(
+				runner_silence_results_dir(r)));
+}
+
+/*
+ * A tunable the run may change: its original saved and recorded for
+ * undo. *out is NULL when the original cannot be read (the scenario that
+ * sets it will SKIP) or when the run tracks it already.
+ */
+static int track_tunable(struct runner *r, const struct runner_suite_tunable *st,
+			 struct runner_tunable **out)
+{
+	const char *dbg = r->debugfs[0] ? r->debugfs : NULL;
+	struct runner_tunable *t;
+	cJSON *undo;
+	int ret;
+
+	*out = NULL;
+	if (runner_tunable_lookup(r, st))
+		return 0;
+	t = vec_push(&r->tunables, &r->nr_tunables, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	ret = runner_tunable_init(t, st, dbg);
+	if (ret)
+		return ret;
+	if (runner_tunable_save(t))
+		return 0;
+	cJSON_AddStringToObject(r->run.tunables_before, t->key, t->orig);
+	undo = cJSON_CreateObject();
+	cJSON_AddStringToObject(undo, "tunable",
+				runner_suite_tunable_kind_name(t->kind));
+	cJSON_AddStringToObject(undo, "path", t->path);
+	if (t->feature[0])
+		cJSON_AddStringToObject(undo, "feature", t->feature);
+	cJSON_AddStringToObject(undo, "value", t->orig);
+	ret = runner_state_add_undo(&r->state, "tunable", t->key, undo);
+	if (!ret)
+		*out = t;
+	return ret;
+}
+
+/*
+ * --silent: the kernel's console takes only emergencies for the run
+ * (console_loglevel 1), restored with the suite's tunables. A suite that
+ * sets kernel.printk itself keeps its own value.
+ */
+static int quiet_console(struct runner *r)
+{
+	static char name[] = "kernel.printk", value[] = "1";
+	static const struct runner_suite_tunable st = {
+		.kind = TUNABLE_SYSCTL, .name = name, .value = value,
+	};
+	struct runner_tunable *t;
+	int ret;
+
+	ret = track_tunable(r, &st, &t);
+	if (ret || !t)
+		return ret;
+	ret = runner_tunable_write(t, value);
+	if (ret)
+		pr_warn("--silent: cannot quieten the kernel's console (%s): %s",
+			t->path, strerror(-ret));
+	return 0;
 }
 
 /* Every distinct tunable, its original saved and recorded for undo. */
 static int save_tunables(struct runner *r)
 {
-	const char *dbg = r->debugfs[0] ? r->debugfs : NULL;
+	struct runner_tunable *t;
 	size_t i, j;
 	int ret;
 
@@ -361,37 +435,12 @@ static int save_tunables(struct runner *r)
 		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];
 
 		for (j = 0; j < sc->nr_tunables; j++) {
-			struct runner_tunable *t;
-			cJSON *undo;
-
-			if (runner_tunable_lookup(r, &sc->tunables[j]))
-				continue;
-			t = vec_push(&r->tunables, &r->nr_tunables,
-					      sizeof(*t));
-			if (!t)
-				return -ENOMEM;
-			ret = runner_tunable_init(t, &sc->tunables[j], dbg);
-			if (ret)
-				return ret;
-			if (runner_tunable_save(t))
-				continue;	/* the scenario will SKIP */
-			cJSON_AddStringToObject(r->run.tunables_before, t->key,
-						t->orig);
-			undo = cJSON_CreateObject();
-			cJSON_AddStringToObject(undo, "tunable",
-					runner_suite_tunable_kind_name(t->kind));
-			cJSON_AddStringToObject(undo, "path", t->path);
-			if (t->feature[0])
-				cJSON_AddStringToObject(undo, "feature",
-							t->feature);
-			cJSON_AddStringToObject(undo, "value", t->orig);
-			ret = runner_state_add_undo(&r->state, "tunable", t->key,
-						    undo);
+			ret = track_tunable(r, &sc->tunables[j], &t);
 			if (ret)
 				return ret;
 		}
 	}
-	return 0;
+	return r->silence.on ? quiet_console(r) : 0;
 }
 
 static void skip_scenario(struct runner_scen_result *sr, const char *fmt, ...)
@@ -536,7 +585,7 @@ static int judge_run(struct runner *r)
 static int finish(struct runner *r, int err)
 {
 	int stop = stopsig_signal(), failed, killed, code, verdict;
-	bool invalid = false;
+	bool invalid = false, failed_copy = false;
 	size_t i;
 
 	runner_progress_clear(&r->progress);
@@ -563,6 +612,9 @@ static int finish(struct runner *r, int err)
 	clocks_realtime(&r->run.end);
 	if (runner_manifest_write(&r->run))
 		pr_err("%s/manifest.json: cannot write it", r->run.dir);
+	/* The measurements are over: the reports go where the results are. */
+	if (runner_silence_finish(r) && !err)
+		failed_copy = true;
 	runner_summary_print(&r->run, r->run.dir);
 
 	verdict = judge_run(r);
@@ -590,7 +642,7 @@ static int finish(struct runner *r, int err)
 	}
 	if (r->bad_input)
 		code = EXIT_BAD_INPUT;
-	else if (r->run.status != RUN_COMPLETE)
+	else if (r->run.status != RUN_COMPLETE || failed_copy)
 		code = EXIT_INCOMPLETE;
 	else if (verdict != EXIT_PASS)
 		code = verdict;
@@ -665,6 +717,7 @@ static int prepare(struct runner *r)
 	}
 	pr_err("cannot prepare the run: %s", strerror(-ret));
 fail:
+	runner_silence_finish(r);
 	/* Nothing was changed but the cgroup: undo through the state. */
 	if (r->cgroup[0])
 		runner_cgroup_destroy(r->cgroup);
@@ -811,6 +864,7 @@ int runner_cmd_run(int argc, char **argv)
 	code = load(r);
 	if (code)
 		goto out;
+	r->silence.on = r->params.silent;
 	r->run.suite = &r->suite;
 	r->run.scale = r->params.scale;
 	r->run.repetitions = r->params.repeat ? r->params.repeat :
@@ -832,10 +886,11 @@ int runner_cmd_run(int argc, char **argv)
 		code = EXIT_ENVIRONMENT;
 		goto out;
 	}
-	printf("rtgate %s: suite %s (%s), %u repetition%s, results in %s\n",
+	printf("rtgate %s: suite %s (%s), %u repetition%s, results in %s%s\n",
 	       RTGATE_VERSION, r->suite.name, r->suite_path,
 	       r->run.repetitions, r->run.repetitions == 1 ? "" : "s",
-	       r->run.dir);
+	       runner_silence_results_dir(r), r->silence.on ?
+	       " (silent: staged in memory, copied between repetitions)" : "");
 	fflush(stdout);
 	r->started_mono = clocks_mono_s();
 	ret = stopsig_signal() ? 0 : runner_run_steps(r);

@@ -94,7 +94,10 @@ int runner_run_step(struct runner *r, struct runner_step st)
 	runner_progress_rep_start(&r->progress, r->step, sr->sc->name, st.rep,
 				  st.rep > r->run.repetitions ? st.rep :
 				  r->run.repetitions);
+	/* --silent: nothing leaves the machine's memory until it ends. */
+	runner_silence_hold(r);
 	ret = runner_rep_run(r, st.scen, st.rep, rr);
+	runner_silence_release(r);
 	if (ret)
 		return ret;
 	runner_progress_rep_end(&r->progress, runner_rep_status_name(rr->status),
@@ -102,6 +105,8 @@ int runner_run_step(struct runner *r, struct runner_step st)
 	ret = runner_manifest_write(&r->run);
 	if (ret)
 		pr_err("%s/manifest.json: %s", r->run.dir, strerror(-ret));
+	else
+		ret = runner_silence_sync(r);
 	return ret;
 }
 

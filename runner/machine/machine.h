@@ -295,6 +295,35 @@ void runner_proc_describe_exit(const struct runner_proc *p, char *buf,
 			       size_t len);
 void runner_proc_close(struct runner_proc *p);
 
+/* ---- hostio --------------------------------------------------- */
+/*
+ * What crossed to the machine's host while a repetition measured
+ * (runner_hostio.c): bytes through the serial ports, interrupts of the
+ * devices that talk to the host (virtio, ttyS, hvc), and kernel messages
+ * loud enough for the console. Begin before the measurement, end after
+ * it; -1 where the kernel has no such interface. Read-only.
+ */
+struct runner_hostio {
+	const char *root;	/* "" for this machine, a fake tree in tests */
+	bool started;
+	long long serial_bytes;
+	long long irqs;
+	int kmsg_fd;
+};
+
+struct runner_hostio_delta {
+	bool known;		/* some interface answered */
+	bool silent;		/* known, and nothing crossed */
+	long long console_bytes;
+	long long console_messages;
+	long long irqs;
+};
+
+void runner_hostio_begin(struct runner_hostio *h, const char *root);
+void runner_hostio_end(struct runner_hostio *h, struct runner_hostio_delta *d);
+/* The manifest's "host_io" object, or NULL when nothing is known. */
+cJSON *runner_hostio_json(const struct runner_hostio_delta *d);
+
 /* ---- sysfacts ------------------------------------------------- */
 /*
  * The system facts rteval's report leads with (manifest.json "system",

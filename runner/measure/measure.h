@@ -341,6 +341,7 @@ struct runner_progress {
 	double step_start;	/* clocks_mono_s() at the current step's start */
 	double done_s;		/* wall time of the finished steps */
 	size_t done;		/* finished steps */
+	bool held;		/* --silent: no live lines during a rep */
 };
 
 /* @step_s: the measurement each step is expected to take (0 unknown). */

@@ -112,6 +112,8 @@ static void draw(struct runner_progress *pg)
 	double now = clocks_mono_s();
 	int cols = columns();
 
+	if (pg->held)
+		return;
 	maxima(pg, max, sizeof(max));
 	if (pg->end > 0)
 		fmt_span(left, sizeof(left), pg->end > now ? pg->end - now : 0);
