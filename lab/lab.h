@@ -63,6 +63,14 @@ void lab_clock_statement(const struct lab_clock *c, char *buf, size_t len);
 /* {"name", "kind", "shift", "ns_per_insn", "unit", "statement"}. */
 struct cJSON *lab_clock_json(const struct lab_clock *c);
 
+/*
+ * The guest's extra kernel command line: under icount, "nohz=off
+ * skew_tick=1" (a periodic tick, the CPUs' ticks apart: docs/kernels.md,
+ * "The quiet lab") unless @user sets them itself, then @user.
+ */
+void lab_clock_guest_append(const struct lab_clock *c, const char *user,
+			    char *buf, size_t len);
+
 /* ---- One boot, one suite ---- */
 
 /*

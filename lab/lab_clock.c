@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The lab's clocks (lab.h). */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "jsonio.h"
@@ -73,4 +75,42 @@ struct cJSON *lab_clock_json(const struct lab_clock *c)
 	lab_clock_statement(c, buf, sizeof(buf));
 	cJSON_AddStringToObject(o, "statement", buf);
 	return o;
+}
+
+/* Whether the words of @cmdline set @key (as "key" or "key=..."). */
+static bool sets(const char *cmdline, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = cmdline;
+
+	while (p && *p) {
+		p += strspn(p, " ");
+		if (!strncmp(p, key, n) && (!p[n] || p[n] == ' ' ||
+					    p[n] == '='))
+			return true;
+		p = strchr(p, ' ');
+	}
+	return false;
+}
+
+void lab_clock_guest_append(const struct lab_clock *c, const char *user,
+			    char *buf, size_t len)
+{
+	static const char *const quiet[] = { "nohz=off", "skew_tick=1" };
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; c->icount && i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+		char key[32];
+
+		rtpaths_fmt(key, sizeof(key), "%.*s",
+			    (int)strcspn(quiet[i], "="), quiet[i]);
+		if (user && sets(user, key))
+			continue;
+		at += snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+			       at ? " " : "", quiet[i]);
+	}
+	if (user && *user)
+		snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+			 at ? " " : "", user);
 }

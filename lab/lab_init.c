@@ -38,6 +38,9 @@
 #include "log.h"
 #include "rtpaths.h"
 
+#define LAB_SETTLE_MAX_S	60	/* virtual seconds */
+#define LAB_SETTLE_BUSY_PCT	2	/* of every CPU's second */
+
 #define say(...)							\
 	do {								\
 		printf("rtgate-lab: " __VA_ARGS__);			\
@@ -254,6 +257,65 @@ static void run_plan(struct guest_status *st)
 	cJSON_Delete(plan);
 }
 
+/* Busy jiffies (all but idle and iowait) of every CPU, summed; -1: none. */
+static long long busy_ticks(int *nr_cpus)
+{
+	unsigned long long v[10] = { 0 };
+	long long busy = -1;
+	char line[512];
+	FILE *f = fopen("/proc/stat", "re");
+
+	*nr_cpus = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3) || line[3] == ' ')
+			continue;
+		if (sscanf(line, "%*s %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]) != 8)
+			continue;
+		busy = (busy < 0 ? 0 : busy) + v[0] + v[1] + v[2] + v[5] +
+		       v[6] + v[7];
+		(*nr_cpus)++;
+	}
+	if (f)
+		fclose(f);
+	return busy;
+}
+
+/*
+ * Waits until the guest has finished booting in the background (the
+ * crypto self-tests, the first vmstat and writeback work, module
+ * loading): a second in which its CPUs were busy for less than
+ * LAB_SETTLE_BUSY_PCT of it, at most LAB_SETTLE_MAX_S seconds. A
+ * measurement that starts earlier shares the CPUs with that work.
+ */
+static void settle(void)
+{
+	const long hz = sysconf(_SC_CLK_TCK);
+	struct timespec one = { .tv_sec = 1 }, t0, t1;
+	long long before, after;
+	int cpus, waited;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (waited = 0; waited < LAB_SETTLE_MAX_S; waited++) {
+		before = busy_ticks(&cpus);
+		nanosleep(&one, NULL);
+		after = busy_ticks(&cpus);
+		if (before < 0 || after < 0 || cpus <= 0 || hz <= 0)
+			return;
+		if ((after - before) * 100 < LAB_SETTLE_BUSY_PCT * hz * cpus)
+			break;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (waited == LAB_SETTLE_MAX_S)
+		say("still busy after %d s (%.0f%% of a CPU in the last "
+		    "second): measuring anyway", LAB_SETTLE_MAX_S,
+		    100.0 * (after - before) / hz);
+	else
+		say("settled in %.1f s", (t1.tv_sec - t0.tv_sec) +
+		    (t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
 /* Whether the kernel command line has @word as one of its words. */
 static bool cmdline_has(const char *word)
 {
@@ -399,6 +461,7 @@ int lab_cmd_init(int argc, char **argv)
 		run_shell(&st);
 		say("shell exited: %d", st.exit_code);
 	} else if (!mount_share()) {
+		settle();
 		run_plan(&st);
 		say("done: exit %d%s%s", st.exit_code, st.error[0] ? ": " : "",
 		    st.error);

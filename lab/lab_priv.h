@@ -149,6 +149,8 @@ int lab_debimage_list(const char *names, char *buf, size_t len);
  */
 
 struct lab_qemu_params {
+	const char *program;		/* qemu-system-x86_64 (lab_emulator) */
+	const char *datadir;		/* -L: its firmware, or NULL */
 	const char *image;		/* bzImage / vmlinuz */
 	const char *initrd;
 	const char *share;		/* host folder, tag LAB_SHARE_TAG */
@@ -179,8 +181,25 @@ int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r);
 void lab_qemu_kernel_cmdline(const struct lab_qemu_params *p, char *buf,
 			     size_t len);
 
-/* "QEMU emulator version 7.2.x ..." */
-int lab_qemu_version(char *buf, size_t len);
+/* ---- The emulator (lab_emulator.c) ---- */
+
+/* The first QEMU that splits the -icount budget between vCPUs. */
+#define LAB_QEMU_SPLIT_MAJOR	10
+
+struct lab_emulator {
+	char program[PATH_MAX];		/* what lab_qemu_boot() runs */
+	char datadir[PATH_MAX];		/* its firmware (-L), or "" */
+	char version[128];		/* "QEMU emulator version 10.0.2 ..." */
+	char origin[32];		/* host, RTGATE_QEMU, bookworm-backports */
+	bool splits_budget;		/* >= LAB_QEMU_SPLIT_MAJOR */
+};
+
+/*
+ * $RTGATE_QEMU, else the host's QEMU when it is new enough, else
+ * bookworm-backports' (fetched once into CACHE/qemu/), else the host's
+ * with a warning. -ENOPKG without any QEMU.
+ */
+int lab_emulator_pick(struct lab_emulator *e);
 
 /* Whether /dev/kvm can be opened at all (the probe boots a guest). */
 bool lab_qemu_kvm_device(void);

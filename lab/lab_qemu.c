@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* One boot of the lab's QEMU: its command line, its console, its end. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,8 +13,6 @@
 #include "log.h"
 #include "rtpaths.h"
 #include "toolrun.h"
-
-#define QEMU "qemu-system-x86_64"
 
 void lab_qemu_kernel_cmdline(const struct lab_qemu_params *p, char *buf,
 			     size_t len)
@@ -48,12 +47,14 @@ int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r)
 			    "tcg,thread=single" : "tcg,thread=multi";
 	const char *cpu = !strcmp(p->accel, "kvm") ? "host" : "max";
 	char *argv[] = {
-		QEMU, "-accel", (char *)accel, "-cpu", (char *)cpu,
+		(char *)p->program, "-accel", (char *)accel, "-cpu", (char *)cpu,
 		"-smp", smp, "-m", mem, "-nodefaults", "-display", "none",
 		"-no-reboot", "-serial", "stdio",
 		"-kernel", (char *)p->image, "-initrd", (char *)p->initrd,
-		"-append", cmdline, "-virtfs", virtfs, NULL, NULL, NULL,
+		"-append", cmdline, "-virtfs", virtfs, NULL, NULL, NULL, NULL,
+		NULL,
 	};
+	int extra = sizeof(argv) / sizeof(argv[0]) - 5;
 	void *arg[2] = { (void *)p, r };
 	struct toolrun t = {
 		.argv = argv, .out_path = p->console_log, .on_line = on_console,
@@ -72,16 +73,20 @@ int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r)
 		    LAB_SHARE_TAG);
 	if (p->clock.icount) {
 		lab_clock_qemu_arg(&p->clock, icount, sizeof(icount));
-		argv[sizeof(argv) / sizeof(argv[0]) - 3] = "-icount";
-		argv[sizeof(argv) / sizeof(argv[0]) - 2] = icount;
+		argv[extra++] = "-icount";
+		argv[extra++] = icount;
+	}
+	if (p->datadir && *p->datadir) {
+		argv[extra++] = "-L";
+		argv[extra++] = (char *)p->datadir;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	ret = toolrun(&t, &r->status);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	r->wall_s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
 	if (ret == -ENOENT) {
-		pr_err(QEMU " is not installed (apt-get install "
-		       "qemu-system-x86)");
+		pr_err("%s is not installed (apt-get install "
+		       "qemu-system-x86)", p->program);
 		return -ENOPKG;
 	}
 	if (ret == -ETIMEDOUT) {
@@ -89,21 +94,6 @@ int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r)
 		return 0;
 	}
 	return ret;
-}
-
-int lab_qemu_version(char *buf, size_t len)
-{
-	char *argv[] = { QEMU, "--version", NULL }, *out = NULL;
-	struct toolrun t = { .argv = argv, .capture = &out };
-	int ret, status;
-
-	ret = toolrun(&t, &status);
-	if (!ret && !status && out) {
-		out[strcspn(out, "\n")] = '\0';
-		rtpaths_fmt(buf, len, "%s", out);
-	}
-	free(out);
-	return ret == -ENOENT ? -ENOPKG : ret;
 }
 
 bool lab_qemu_kvm_device(void)

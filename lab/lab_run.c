@@ -33,7 +33,8 @@ struct run_ctx {
 	char console[PATH_MAX + 16];
 	char accel[8];
 	char accel_reason[256];
-	char qemu[128];
+	struct lab_emulator emu;
+	char append[1024];		/* the clock's words, then --append */
 	struct lab_qemu_params qp;
 	struct lab_qemu_result qr;
 	cJSON *status;			/* the guest's status.json */
@@ -135,7 +136,7 @@ static void pick_accel(struct run_ctx *c)
 	}
 	uname(&u);
 	rtpaths_fmt(key, sizeof(key), "%s %s | %s", u.release, u.version,
-		    c->qemu);
+		    c->emu.version);
 	if (rtpaths_cache(dir, sizeof(dir) - 8))
 		return;
 	strcat(dir, "/lab");
@@ -365,7 +366,9 @@ static cJSON *json_lab(const struct run_ctx *c)
 	cJSON_AddItemToObject(o, "kernel", json_kernel(c));
 	cJSON_AddStringToObject(o, "accel", c->accel);
 	cJSON_AddStringToObject(o, "accel_reason", c->accel_reason);
-	cJSON_AddStringToObject(o, "qemu", c->qemu);
+	cJSON_AddStringToObject(o, "qemu", c->emu.version);
+	cJSON_AddStringToObject(o, "qemu_origin", c->emu.origin);
+	cJSON_AddStringToObject(o, "qemu_program", c->emu.program);
 	lab_qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
 	cJSON_AddStringToObject(o, "cmdline", cmdline);
 	cJSON_AddNumberToObject(o, "cpus", c->qp.cpus);
@@ -594,7 +597,7 @@ static int run_steps(struct run_ctx *c)
 	if (!ret && !c->p->nr_exec)
 		ret = find_suite(c);
 	if (!ret)
-		ret = lab_qemu_version(c->qemu, sizeof(c->qemu));
+		ret = lab_emulator_pick(&c->emu);
 	if (!ret)
 		ret = make_initramfs(c);
 	if (!ret)
@@ -603,9 +606,12 @@ static int run_steps(struct run_ctx *c)
 		ret = prepare_share(c);
 	if (ret)
 		return ret;
+	lab_clock_guest_append(&c->p->clock, c->p->append, c->append,
+			       sizeof(c->append));
 	c->qp = (struct lab_qemu_params){
+		.program = c->emu.program, .datadir = c->emu.datadir,
 		.image = c->k.image, .initrd = c->initrd, .share = c->share,
-		.append = c->p->append, .cpus = c->p->cpus,
+		.append = c->append, .cpus = c->p->cpus,
 		.mem_mb = c->p->mem_mb, .timeout_s = c->p->timeout_s,
 		.console_log = c->console, .verbose = c->p->verbose,
 	};

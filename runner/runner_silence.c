@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "fsio.h"
+#include "jsonout.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "runner/runner_priv.h"
@@ -165,16 +166,6 @@ int runner_silence_sync(struct runner *r)
 	return mirror.failed ? -EIO : 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 /*
  * The last copy; the stage goes when everything reached the results
  * directory, and stays (said) when something did not.
@@ -192,7 +183,7 @@ int runner_silence_finish(struct runner *r)
 		       "%s keeps it", s->dest, s->stage);
 		return ret;
 	}
-	nftw(s->stage, remove_one, 32, FTW_DEPTH | FTW_PHYS);
+	jsonout_tmpdir_remove(s->stage);
 	if (s->dest[0])
 		rtpaths_fmt(r->run.dir, sizeof(r->run.dir), "%s", s->dest);
 	s->stage[0] = '\0';

@@ -21,7 +21,8 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
-const char *const debapt_suites[] = { "bookworm", "trixie-backports", "sid",
+const char *const debapt_suites[] = { "bookworm", "bookworm-backports",
+				      "trixie-backports", "sid",
 				      NULL };
 
 #define DEBAPT_MAX_AGE	(24 * 3600)
@@ -248,7 +249,8 @@ int debapt_init(struct debapt *a, const char *cache_dir)
 	rtpaths_fmt(log, sizeof(log), "%s/update.log", a->root);
 	unlink(log);
 	pr_info("apt-get update of rtgate's private lists (%s; %s "
-		"bookworm, trixie-backports, sid) ...", a->root, a->mirror);
+		"bookworm, bookworm-backports, trixie-backports, sid) ...",
+		a->root, a->mirror);
 	ret = run(a, "apt-get", update, NULL, log, NULL);
 	if (ret == -ENOPKG)
 		return ret;
@@ -326,8 +328,12 @@ int debapt_download(struct debapt *a, const char *pkg, const char *dir,
 		       a->root, log ? "; log: " : "", log ? log : "");
 		return ret == -EIO ? -ENOPKG : ret;
 	}
-	/* pkg_VERSION_ARCH.deb; the version's ':' is quoted as %3a. */
-	rtpaths_fmt(pat, sizeof(pat), "%s/%s_*.deb", dir, pkg);
+	/*
+	 * NAME_VERSION_ARCH.deb, the version's ':' quoted as %3a; pkg may
+	 * be NAME/RELEASE or NAME=VERSION.
+	 */
+	rtpaths_fmt(pat, sizeof(pat), "%s/%.*s_*.deb", dir,
+		    (int)strcspn(pkg, "/="), pkg);
 	if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1) {
 		pr_err("apt-get download %s left no single %s", pkg, pat);
 		globfree(&g);

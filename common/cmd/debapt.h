@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A private apt configuration in rtgate's cache (CACHE/apt/): its own
- * sources.list (bookworm, trixie-backports and sid on the host's Debian
- * mirror), its own package lists and archive cache. It reaches Debian's
+ * sources.list (bookworm, bookworm-backports, trixie-backports and sid on
+ * the host's Debian mirror), its own package lists and archive cache. It reaches Debian's
  * 7.x packages (linux-source-7.3, the 7.x images) from a bookworm host
  * without touching the host: nothing is installed, /etc/apt is only read,
  * and what the host's own packages resolve to does not change.
@@ -61,6 +61,7 @@ int debapt_pkgnames(struct debapt *a, const char *prefix, char **out);
 
 /*
  * `apt-get download pkg` into dir (created); deb receives the .deb's path.
+ * pkg may name a release (qemu-system-x86/bookworm-backports).
  * log (may be NULL) gets apt's output.
  */
 int debapt_download(struct debapt *a, const char *pkg, const char *dir,

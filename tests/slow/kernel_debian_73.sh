@@ -32,8 +32,8 @@ if [ "${was_installed#install ok installed}" = "$was_installed" ]; then
 else
 	skip "linux-source-7.3 is installed here (it wins)" "fetched through the private apt"
 fi
-check "the private apt's sources name bookworm, trixie-backports and sid" -- \
-	test "$(grep -c '^deb .* \(bookworm\|trixie-backports\|sid\) main$' "$T/cache/apt/etc/sources.list")" -eq 3
+check "the private apt's sources name bookworm, bookworm-backports, trixie-backports and sid" -- \
+	test "$(grep -c '^deb .* \(bookworm\|bookworm-backports\|trixie-backports\|sid\) main$' "$T/cache/apt/etc/sources.list")" -eq 4
 check "the tree is in the cache, extracted" -- \
 	test -f "$(jget "$B/build.json" .source.path)/kernel/Kconfig.preempt"
 check "the download folder is gone" -- \

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The quiet lab's guest command line (lab_clock_guest_append): under
+ * icount a periodic tick with the CPUs' ticks apart, unless the user's
+ * --append sets either word itself; on the host's clock only the user's.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lab/lab.h"
+
+static void check(const char *clock, const char *user, const char *want)
+{
+	struct lab_clock c;
+	char buf[256];
+
+	assert_int_equal(lab_clock_parse(clock, &c), 0);
+	lab_clock_guest_append(&c, user, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+static void test_icount_adds_the_quiet_words(void **state)
+{
+	(void)state;
+	check("icount:3", NULL, "nohz=off skew_tick=1");
+	check("icount", "", "nohz=off skew_tick=1");
+	check("icount:3", "rtgate_inject.width_us=30",
+	      "nohz=off skew_tick=1 rtgate_inject.width_us=30");
+}
+
+static void test_user_words_win(void **state)
+{
+	(void)state;
+	check("icount:3", "nohz=on", "skew_tick=1 nohz=on");
+	check("icount:3", "a skew_tick=0 b", "nohz=off a skew_tick=0 b");
+	/* a word that only starts with the key is not the key */
+	check("icount:3", "nohz_full=1", "nohz=off skew_tick=1 nohz_full=1");
+}
+
+static void test_host_clock_keeps_the_user_line(void **state)
+{
+	(void)state;
+	check("host", NULL, "");
+	check("host", "quiet", "quiet");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_icount_adds_the_quiet_words),
+		cmocka_unit_test(test_user_words_win),
+		cmocka_unit_test(test_host_clock_keeps_the_user_line),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
