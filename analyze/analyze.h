@@ -80,6 +80,12 @@ struct an_workload {
 extern const char *const an_rseq_names[AN_RSEQ_NR];
 
 /* One repetition. */
+enum an_host_io {
+	AN_HOST_IO_UNKNOWN,
+	AN_HOST_IO_SILENT,	/* nothing crossed */
+	AN_HOST_IO_LOUD,	/* console bytes, interrupts or messages */
+};
+
 struct an_run {
 	char label[64];		/* "rep 2", a file name */
 	int rep;		/* 1-based */
@@ -109,6 +115,12 @@ struct an_run {
 	 */
 	double *series_us;
 	size_t nseries;
+	/*
+	 * What crossed to the host while it measured (the manifest's
+	 * host_io, `rtgate run --silent`): AN_HOST_IO_UNKNOWN for a run
+	 * that did not record it.
+	 */
+	enum an_host_io host_io;
 };
 
 /* Published numbers printed beside the measured ones (never judged). */
@@ -135,6 +147,11 @@ struct an_side {
 	char reason[256];
 	bool incomplete;	/* from a run that did not complete */
 	bool order_known;	/* run[].order is the real execution order */
+	/*
+	 * Measured in the lab's virtual time (an_system_clock "icount:N"):
+	 * no host pause reaches a silent repetition there.
+	 */
+	bool virtual_clock;
 	struct an_run *runs;
 	size_t nruns;
 	struct an_reference *ref;

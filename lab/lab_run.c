@@ -184,6 +184,34 @@ static bool suite_mentions(const char *suite, const char *word)
 	return hit;
 }
 
+static bool has_tool(const struct lab_run_params *p, const char *name)
+{
+	int i;
+
+	for (i = 0; i < p->nr_tools; i++)
+		if (!strcmp(p->tools[i], name))
+			return true;
+	return false;
+}
+
+/* Whether the guest's run traces: --trace MODE (not off) in RUN-ARGS. */
+static bool run_traces(const struct lab_run_params *p)
+{
+	int i;
+
+	for (i = 0; i < p->nr_args; i++) {
+		const char *a = p->args[i], *mode = NULL;
+
+		if (!strncmp(a, "--trace=", 8))
+			mode = a + 8;
+		else if (!strcmp(a, "--trace") && i + 1 < p->nr_args)
+			mode = p->args[i + 1];
+		if (mode && strcmp(mode, "off"))
+			return true;
+	}
+	return false;
+}
+
 static int make_initramfs(struct run_ctx *c)
 {
 	struct lab_initramfs_params ip = { .k = &c->k };
@@ -221,6 +249,10 @@ static int make_initramfs(struct run_ctx *c)
 	if (suite_mentions(c->suite, "stress-ng") &&
 	    ip.nr_tools < INITRAMFS_MAX_TOOLS)
 		ip.tools[ip.nr_tools++] = "stress-ng";
+	/* A traced run saves its trace with trace-cmd (trace/trace_save.c). */
+	if ((run_traces(c->p) || suite_mentions(c->suite, "\ntrace")) &&
+	    !has_tool(c->p, "trace-cmd") && ip.nr_tools < INITRAMFS_MAX_TOOLS)
+		ip.tools[ip.nr_tools++] = "trace-cmd";
 	ret = rtpaths_cache(cache, sizeof(cache) - 16);
 	if (ret)
 		return ret;

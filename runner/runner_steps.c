@@ -124,6 +124,9 @@ int runner_run_steps(struct runner *r)
 	runner_progress_init(&r->progress, todo,
 			     runner_suite_uses_cyclictest(&r->suite) ?
 			     runner_ct_duration_s(&r->suite.measure, r->run.scale) : 0);
+	/* Held output is printed after the repetition: lines, not redraws. */
+	if (r->silence.on)
+		r->progress.tty = false;
 	for (i = 0; i < r->suite.nr_scenarios; i++)
 		if (r->run.scens[i].skipped)
 			runner_progress_note(&r->progress, "SKIPPED %s: %s",

@@ -297,6 +297,17 @@ static double rep_seconds(const cJSON *rep)
 	return difftime(b, a);
 }
 
+/* The repetition's host_io: silent, loud, or not recorded. */
+static enum an_host_io rep_host_io(const cJSON *rep)
+{
+	const cJSON *io = cJSON_GetObjectItemCaseSensitive(rep, "host_io");
+	const cJSON *silent = cJSON_GetObjectItemCaseSensitive(io, "silent");
+
+	if (!cJSON_IsBool(silent))
+		return AN_HOST_IO_UNKNOWN;
+	return cJSON_IsTrue(silent) ? AN_HOST_IO_SILENT : AN_HOST_IO_LOUD;
+}
+
 static int read_rep(const struct an_results *res, const char *scen,
 		    const cJSON *rep, const struct rep_measure *how,
 		    struct an_side *side)
@@ -314,6 +325,7 @@ static int read_rep(const struct an_results *res, const char *scen,
 	run->rep = r;
 	run->order = exec_order(res, scen, r);
 	run->seconds = rep_seconds(rep);
+	run->host_io = rep_host_io(rep);
 	an_sfmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
 		 res->dir, scen, r);
 	read_rseq_stats(rep, run);
@@ -461,6 +473,13 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	side->incomplete = strcmp(res->status, "complete") != 0;
 	side->order_known = cJSON_IsArray(
 		cJSON_GetObjectItemCaseSensitive(res->manifest, "order"));
+	{
+		char clock[32], statement[8];
+
+		an_system_clock(res->manifest, clock, sizeof(clock), statement,
+				sizeof(statement));
+		side->virtual_clock = !strncmp(clock, "icount", 6);
+	}
 	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
 	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
 	measure_tool = json_get_str(measure, "tool", "cyclictest");

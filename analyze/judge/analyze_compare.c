@@ -315,6 +315,32 @@ static void note_starved(struct an_prep *p)
 		}
 }
 
+/*
+ * Repetitions that were not silent (`rtgate run --silent` recorded bytes,
+ * interrupts or console messages that crossed to the host while they
+ * measured): in the lab's virtual time their maxima carry that I/O.
+ */
+static void note_loud(struct an_prep *p, const struct an_side *side)
+{
+	char reps[128] = "";
+	size_t r, n = 0, used = 0;
+
+	for (r = 0; r < side->nruns; r++) {
+		if (side->runs[r].host_io != AN_HOST_IO_LOUD)
+			continue;
+		if (used < sizeof(reps))
+			used += snprintf(reps + used, sizeof(reps) - used,
+					 "%s%d", n ? ", " : "",
+					 side->runs[r].rep);
+		n++;
+	}
+	if (n)
+		an_cmp_note(p->res, "%s: %zu of %zu repetitions not silent "
+			    "(rep %s): I/O crossed to the host while they "
+			    "measured, their maxima carry it", side->name, n,
+			    side->nruns, reps);
+}
+
 static void add_notes(struct an_prep *p)
 {
 	const struct an_side *sides[2] = { p->sb, p->sc };
@@ -322,6 +348,8 @@ static void add_notes(struct an_prep *p)
 
 	if (p->ncpus)
 		note_starved(p);
+	for (s = 0; s < 2; s++)
+		note_loud(p, sides[s]);
 
 	for (s = 0; s < 2; s++)
 		if (sides[s]->reason[0])

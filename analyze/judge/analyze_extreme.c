@@ -713,7 +713,13 @@ int an_cmp_spike_line(struct an_prep *p)
 	an_cmp_line_effect_us(p, l);
 	fmt_spike_us(x, sizeof(x), best.x);
 	fmt_spike_us(b, sizeof(b), best.base_max);
-	if (spike_pause_law(p->gate->profile, best.cpu, best.x,
+	if (p->sc->virtual_clock &&
+	    p->sc->runs[best.rep].host_io == AN_HOST_IO_SILENT) {
+		/* In virtual time a host pause cannot reach the guest. */
+		t->p_prof = 0;
+		an_sfmt(tail, sizeof(tail), "a silent repetition in virtual "
+			"time, which no host pause reaches: the kernel's");
+	} else if (spike_pause_law(p->gate->profile, best.cpu, best.x,
 			    (double)p->sc->nruns * p->ncpus, &t->p_prof,
 			    &pause)) {
 		fmt_spike_us(pz, sizeof(pz), pause);

@@ -741,7 +741,7 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 			     const struct an_line_test *t)
 {
 	struct an_result *res = p->res;
-	char named[96];
+	char named[96], pauses[64];
 
 	if (t->far)
 		an_sfmt(named, sizeof(named), "5 times the baseline's worst "
@@ -749,11 +749,16 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 	else
 		an_sfmt(named, sizeof(named), "beyond the baseline's law at "
 			"the comparison's share (p=%.2g)", t->p_base);
-	set_reason(res, "a spike: %s; %s, and this machine's pauses rule it "
-		   "out (p=%.2g), but the baseline's law does not at the "
-		   "line's level: over the %zu CPUs looked at its p=%.3g%s, "
-		   "the level %.3g: not a pass", l->evidence, named,
-		   t->p_prof, t->nspike, t->p_base, t->p_base > 0 &&
+	/* p_prof 0: a silent repetition in virtual time (analyze_extreme.c) */
+	if (t->p_prof > 0)
+		an_sfmt(pauses, sizeof(pauses), "this machine's pauses rule "
+			"it out (p=%.2g)", t->p_prof);
+	else
+		an_sfmt(pauses, sizeof(pauses), "no host pause reaches it");
+	set_reason(res, "a spike: %s; %s, and %s, but the baseline's law "
+		   "does not at the line's level: over the %zu CPUs looked at "
+		   "its p=%.3g%s, the level %.3g: not a pass", l->evidence,
+		   named, pauses, t->nspike, t->p_base, t->p_base > 0 &&
 		   t->p_base <= t->p_base_min ? " (the least its simulated "
 		   "null can give)" : "", res->level);
 }

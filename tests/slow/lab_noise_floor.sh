@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The silent lab's noise floor (docs/kernels.md, "The quiet lab"): idle
+# cyclictest through the runner (suites/lab-floor.suite, 10 x 10 virtual
+# s, `--clock icount:3`, silent) on the reproduce kernels (r7.3-full-base,
+# r7.3-rt-base: built by `rtgate reproduce` or `kernel build --debian 7.3
+# --fragments rseq,hrtick`) and Debian's 7.2-rt image:
+#   - one vCPU: every repetition's max within 25 % of the median
+#     repetition's;
+#   - two vCPUs: every CPU's max in every repetition at most
+#     RTGATE_FLOOR_2CPU_US (default 250 virtual us, the issue's bound).
+# Every repetition must be silent (host_io). A kernel that is not built
+# is skipped, said so. ~4 minutes a kernel and layout on 2 cores.
+source "$(dirname "$0")/../lib.sh"
+
+export RTGATE_OUT_DIR=${RTGATE_SLOW_OUT_DIR:-$TOP/out}
+export RTGATE_CACHE_DIR=${RTGATE_CACHE_DIR:-$RTGATE_OUT_DIR/cache}
+K=$RTGATE_OUT_DIR/kernels
+BOUND2=${RTGATE_FLOOR_2CPU_US:-250}
+KEEP=$RTGATE_OUT_DIR/slow/lab_noise_floor
+mkdir -p "$KEEP"
+
+# maxima RUN_DIR: "rep cpu max" lines from every repetition's cyclictest.json.
+maxima() {
+	local f
+	for f in "$1"/idle/*/cyclictest.json; do
+		jq -r --arg rep "$(basename "$(dirname "$f")")" \
+			'.thread | to_entries[] | "\($rep) \(.key) \(.value.max)"' "$f"
+	done
+}
+
+floor() {	# floor LABEL KERNEL-ARGS... 
+	local label=$1 cpus
+	shift
+	for cpus in 1 2; do
+		local out=$T/$label-$cpus
+		"$RTGATE" lab run "$@" --clock icount:3 --cpus "$cpus" \
+			--suite lab-floor --timeout 20m --out "$out" \
+			>"$out.txt" 2>"$out.err"
+		local rc=$? run
+		run=$(ls -d "$out"/*/ 2>/dev/null | head -1)
+		ok $([ $rc -eq 0 ] && [ -n "$run" ]; echo $?) \
+			"$label, $cpus vCPU: the run completed (exit $rc)"
+		[ -n "$run" ] || continue
+		cp -r "$run" "$KEEP/$label-$cpus"
+		is "$(jq '[.scenarios[].repetitions[] | select(.host_io.silent != true)] | length' \
+			"$run/manifest.json")" 0 \
+			"$label, $cpus vCPU: every repetition was silent"
+		maxima "$run" >"$out.max"
+		diag "$label, $cpus vCPU, maxima per repetition (virtual us):" \
+			"$(awk '{printf "%s%s", sep, $3; sep=" "}' "$out.max")"
+		if [ "$cpus" = 1 ]; then
+			local med
+			med=$(awk '{print $3}' "$out.max" | sort -n |
+				awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+			ok "$(awk -v m="$med" '$3 > 1.25 * m || $3 < 0.75 * m {bad=1}
+				END {print bad+0}' "$out.max")" \
+				"$label, 1 vCPU: every max within 25 % of the median ($med us)"
+		else
+			ok "$(awk -v b="$BOUND2" '$3 > b {bad=1} END {print bad+0}' \
+				"$out.max")" \
+				"$label, 2 vCPUs: every CPU's max at most $BOUND2 us"
+		fi
+	done
+}
+
+for k in r7.3-full-base r7.3-rt-base; do
+	if [ -f "$K/$k/build.json" ]; then
+		floor "$k" --kernel "$k"
+	else
+		skip "$k is not built (rtgate reproduce 004, or kernel build --debian 7.3 --model ${k#r7.3-} ...)" \
+			"$k: the noise floor"
+	fi
+done
+floor debian-7.2-rt --debian-kernel 7.2-rt
+diag "runs kept in $KEEP"
+
+done_testing
