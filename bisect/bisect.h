@@ -77,6 +77,15 @@ int bisect_moves_parse(const char *s, enum bisect_moves *m);
  */
 int bisect_step_code(enum bisect_moves moves, const char *counts_as);
 
+/*
+ * Under --moves improvement a NO CHANGE step counts as "not yet fixed"
+ * only when the comparison (a report.json comparisons[] entry) ruled out
+ * a fall of the floor: every deciding line's interval starts above
+ * -floor. False when it did not, or no deciding line has an interval.
+ */
+struct cJSON;
+bool bisect_fall_ruled_out(const struct cJSON *cmp);
+
 /* Returns 0 with r filled, or -errno for bad input / the environment. */
 int bisect_run(const struct bisect_params *p, struct bisect_result *r);
 

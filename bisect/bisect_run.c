@@ -432,6 +432,33 @@ int bisect_step_code(enum bisect_moves moves, const char *counts)
 }
 
 /*
+ * A NO CHANGE says the metric did not rise by the floor; under --moves
+ * improvement a step counts as "not yet fixed" only when it did not fall
+ * by the floor either: every deciding line's interval ends short of
+ * -floor. Else the measurement left the fix open (INCONCLUSIVE: measured
+ * again, never a wrong culprit).
+ */
+bool bisect_fall_ruled_out(const cJSON *cmp)
+{
+	const cJSON *l, *iv;
+	int n = 0;
+
+	cJSON_ArrayForEach(l, cJSON_GetObjectItem(cmp, "lines")) {
+		if (!cJSON_IsTrue(cJSON_GetObjectItem(l, "deciding")))
+			continue;
+		iv = cJSON_GetObjectItem(l, "interval");
+		if (!cJSON_IsArray(iv) || cJSON_GetArraySize(iv) != 2 ||
+		    !cJSON_IsNumber(cJSON_GetArrayItem(iv, 0)))
+			continue;
+		n++;
+		if (cJSON_GetArrayItem(iv, 0)->valuedouble <=
+		    -json_get_num(l, "floor", 0))
+			return false;
+	}
+	return n > 0;
+}
+
+/*
  * The step's code from OUT/report.json (the scenarios --scenario names,
  * or all; a timerlat scenario's IRQ side too) and the reason of the
  * comparison that made it. -EINVAL when there is no report.
@@ -456,6 +483,9 @@ static int gate_verdict(const struct bisect_ctx *c, const char *out,
 		n++;
 		cc = bisect_step_code(c->p->moves,
 				 json_get_str(cmp, "counts_as", ""));
+		if (cc == EXIT_PASS && c->p->moves == BISECT_MOVES_IMPROVEMENT &&
+		    !bisect_fall_ruled_out(cmp))
+			cc = EXIT_INCONCLUSIVE;
 		/* 1 over 2 over 0, as the exit codes rank. */
 		if (!pick || (cc == EXIT_REGRESSION && code != cc) ||
 		    (cc == EXIT_INCONCLUSIVE && code == EXIT_PASS)) {
@@ -490,9 +520,35 @@ static cJSON *find_step(struct bisect_ctx *c, int k, unsigned int reps)
 }
 
 /*
+ * The base run that ended the last step measured at @reps repetitions,
+ * if its results are still there: the boot right before this step's
+ * prefix, so it is this step's "base before" as much as a new one.
+ */
+static bool last_base_after(struct bisect_ctx *c, unsigned int reps,
+			    char *dir, size_t len)
+{
+	const cJSON *s, *last = NULL;
+	char path[PATH_MAX + 32];
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(c->state, "steps"))
+		if ((unsigned int)json_get_num(s, "repeat", 0) == reps)
+			last = s;
+	if (!last || !*json_get_str(last, "baseline_run_after", ""))
+		return false;
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json",
+		    json_get_str(last, "baseline_run_after", ""));
+	if (!fsio_exists(path))
+		return false;
+	return !rtpaths_fmt(dir, len, "%s",
+			    json_get_str(last, "baseline_run_after", ""));
+}
+
+/*
  * The gate base -> prefix k at @reps repetitions (0: the suite's): the
  * base, the prefix, the base again, each booted in turn, then compared
- * A/B/A. The exit code (0, 1, 2), or -errno.
+ * A/B/A. The base before is the one that ended the previous step when
+ * there is one (a 3-step bisection boots the base 4 times, not 6). The
+ * exit code (0, 1, 2), or -errno.
  */
 static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 		     cJSON **step)
@@ -501,6 +557,7 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 	char verdict[32] = "", reason[640] = "", label[32], out[PATH_MAX + 64];
 	cJSON *s = find_step(c, k, reps);
 	time_t t0 = time(NULL);
+	bool reused;
 	int code, ret;
 
 	if (s && (int)json_get_num(s, "exit", -1) >= 0) {
@@ -511,7 +568,11 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 	}
 	ret = build_prefix(c, k, kernel, sizeof(kernel));
 	rtpaths_fmt(label, sizeof(label), "p%d-r%u-base", k, reps);
-	if (!ret) {
+	reused = !ret && last_base_after(c, reps, a, sizeof(a));
+	if (reused) {
+		pr_info("bisect: prefix %d/%d: the base as the last step ended "
+			"it (%s), reused", k, c->series->nr, a);
+	} else if (!ret) {
 		pr_info("bisect: prefix %d/%d: the base %s in the lab", k,
 			c->series->nr, c->base.name);
 		ret = lab_suite(c, c->base.dir, reps, NULL, label, a,
@@ -552,6 +613,7 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 	cJSON_AddStringToObject(s, "baseline_run", a);
 	cJSON_AddStringToObject(s, "run", b);
 	cJSON_AddStringToObject(s, "baseline_run_after", a2);
+	cJSON_AddBoolToObject(s, "baseline_reused", reused);
 	cJSON_AddStringToObject(s, "reports", out);
 	cJSON_AddNumberToObject(s, "exit", code);
 	cJSON_AddStringToObject(s, "verdict", verdict);

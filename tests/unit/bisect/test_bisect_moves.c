@@ -7,10 +7,51 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "bisect/bisect.h"
 #include "exitcode.h"
+#include "jsonio.h"
+
+static bool ruled_out(const char *lines)
+{
+	char text[1024];
+	cJSON *cmp;
+	bool r;
+
+	snprintf(text, sizeof(text), "{\"verdict\": \"NO CHANGE\", "
+		 "\"lines\": %s}", lines);
+	cmp = cJSON_Parse(text);
+	assert_non_null(cmp);
+	r = bisect_fall_ruled_out(cmp);
+	cJSON_Delete(cmp);
+	return r;
+}
+
+/*
+ * The 003 bisection's prefix 2: NO CHANGE, 70.9 -> 39.6 runs, interval
+ * -70.9..+8.4 against a floor of 63.8: a fall of the floor was left open,
+ * so the step is no "not yet fixed".
+ */
+static void test_improvement_interval(void **state)
+{
+	(void)state;
+	assert_false(ruled_out("[{\"deciding\": true, \"floor\": 63.8, "
+			       "\"interval\": [-70.9, 8.4]}]"));
+	assert_true(ruled_out("[{\"deciding\": true, \"floor\": 63.8, "
+			      "\"interval\": [-20, 8.4]}]"));
+	/* every deciding line must rule it out; others do not count */
+	assert_false(ruled_out("[{\"deciding\": true, \"floor\": 5, "
+			       "\"interval\": [-2, 2]}, {\"deciding\": true, "
+			       "\"floor\": 5, \"interval\": [-9, 1]}]"));
+	assert_true(ruled_out("[{\"deciding\": true, \"floor\": 5, "
+			      "\"interval\": [-2, 2]}, {\"deciding\": false, "
+			      "\"floor\": 5, \"interval\": [-9, 1]}]"));
+	/* no interval: nothing was ruled out */
+	assert_false(ruled_out("[{\"deciding\": true, \"floor\": 5}]"));
+	assert_false(ruled_out("[]"));
+}
 
 static void test_regression(void **state)
 {
@@ -82,6 +123,7 @@ int main(void)
 		cmocka_unit_test(test_improvement),
 		cmocka_unit_test(test_change),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_improvement_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
