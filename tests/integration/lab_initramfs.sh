@@ -68,6 +68,17 @@ else
 	for i in 1 2 3 4 5 6; do skip "rtla is not installed" "own rtla $i"; done
 fi
 
+# --with takes a name from PATH or a path (kept at the same path inside).
+tc=$(command -v trace-cmd)
+img4=$("$RTGATE" lab initramfs --debian-kernel rt --with "$tc" 2>"$T/err4")
+is $? 0 "--with a path ($tc)"
+check "the program is at the same path inside" -- \
+	grep -qx "${tc#/}" <(busybox cpio -t <"$img4" 2>/dev/null)
+"$RTGATE" lab initramfs --debian-kernel rt --with /nonexistent/prog \
+	>/dev/null 2>"$T/err5"
+is $? 3 "--with a path that is not there: exit 3"
+check "the error names it" -- grep -q /nonexistent/prog "$T/err5"
+
 "$RTGATE" lab initramfs --kernel nosuch >/dev/null 2>"$T/err3"
 is $? 3 "a kernel that was never built: exit 3"
 

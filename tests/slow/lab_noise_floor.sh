@@ -23,10 +23,12 @@ mkdir -p "$KEEP"
 
 # maxima RUN_DIR: "rep cpu max" lines from every repetition's cyclictest.json.
 maxima() {
-	local f
-	for f in "$1"/idle/*/cyclictest.json; do
-		jq -r --arg rep "$(basename "$(dirname "$f")")" \
-			'.thread | to_entries[] | "\($rep) \(.key) \(.value.max)"' "$f"
+	local rep
+	for rep in $(ls "$1/idle" | sort -n); do
+		[ -f "$1/idle/$rep/cyclictest.json" ] || continue
+		jq -r --arg rep "$rep" \
+			'.thread | to_entries[] | "\($rep) \(.key) \(.value.max)"' \
+			"$1/idle/$rep/cyclictest.json"
 	done
 }
 
