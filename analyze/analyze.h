@@ -614,8 +614,6 @@ double an_cpu_quantile(const struct an_cpu *c, double q, bool *ge);
 double an_cpu_kth_largest(const struct an_cpu *c, double k, bool *ge);
 /* Samples strictly above t us; t must be below the limit. */
 uint64_t an_cpu_count_above(const struct an_cpu *c, double t);
-/* Sample variance of the latencies in the histogram (overflows excluded). */
-double an_cpu_hist_var(const struct an_cpu *c);
 
 /*
  * Adds src into dst (an accumulator that starts zeroed, thread set): sums

@@ -75,7 +75,7 @@ static void test_identity(void **state)
 	struct history_run run = { 0 };
 
 	(void)state;
-	log_set_level(LOG_ERR);
+	log_set_level(LOG_LEVEL_ERR);
 	assert_int_equal(export_load_run(RUN, NULL, &h, &run, &m), 0);
 	assert_int_equal(export_identity_read(RUN, m, NULL, NULL, &id), 0);
 	assert_true(!strcmp(id.kind, "git") || !strcmp(id.kind, "debian") ||
