@@ -370,6 +370,13 @@ void an_side_free(struct an_side *side);
 struct an_run *an_side_add_run(struct an_side *side, const char *label,
 			       size_t ncpus);
 /*
+ * One cyclictest output file (--json, --histfile text or T: lines, told
+ * apart by their content) into @run, its cpus allocated: the one reader of
+ * cyclictest's files, the runner's check of a repetition's JSON included.
+ * Bad input: one message naming the file and the line, -EINVAL.
+ */
+int an_parse_file(const char *path, struct an_run *run);
+/*
  * Copies buckets[0..n) (bucket i: samples of i us; n <= limit, trailing
  * zeros trimmed). Set c->cycles first: overflows = cycles - sum(buckets)
  * (cycles is raised to the sum when smaller). Also set min/avg/max_us.
