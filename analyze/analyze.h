@@ -387,6 +387,13 @@ void an_side_free(struct an_side *side);
 struct an_run *an_side_add_run(struct an_side *side, const char *label,
 			       size_t ncpus);
 /*
+ * One cyclictest output file (--json, --histfile text or T: lines, told
+ * apart by their content) into @run, its cpus allocated: the one reader of
+ * cyclictest's files, the runner's check of a repetition's JSON included.
+ * Bad input: one message naming the file and the line, -EINVAL.
+ */
+int an_parse_file(const char *path, struct an_run *run);
+/*
  * Copies buckets[0..n) (bucket i: samples of i us; n <= limit, trailing
  * zeros trimmed). Set c->cycles first: overflows = cycles - sum(buckets)
  * (cycles is raised to the sum when smaller). Also set min/avg/max_us.
@@ -631,8 +638,6 @@ double an_cpu_quantile(const struct an_cpu *c, double q, bool *ge);
 double an_cpu_kth_largest(const struct an_cpu *c, double k, bool *ge);
 /* Samples strictly above t us; t must be below the limit. */
 uint64_t an_cpu_count_above(const struct an_cpu *c, double t);
-/* Sample variance of the latencies in the histogram (overflows excluded). */
-double an_cpu_hist_var(const struct an_cpu *c);
 
 /*
  * Adds src into dst (an accumulator that starts zeroed, thread set): sums

@@ -26,6 +26,7 @@
 #include "export_priv.h"
 #include "fsio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "sha256.h"
 
 static bool hex_of_len(const char *s, size_t n)
@@ -48,7 +49,7 @@ static void debian_version_of_uname(const char *v, char *out, size_t len)
 	if (!p)
 		return;
 	p += 7;
-	export_fmt(out, len, "%.*s", (int)strcspn(p, " ()"), p);
+	rtpaths_fmt(out, len, "%.*s", (int)strcspn(p, " ()"), p);
 }
 
 /* The patch sets' hash, and what they were, from build.json's patches. */
@@ -60,16 +61,16 @@ static void identity_patches(const cJSON *patches, struct export_identity *id)
 
 	sha256_init(&s);
 	cJSON_ArrayForEach(set, patches) {
-		const char *name = json_str(set, "set");
+		const char *name = json_get_str(set, "set", NULL);
 
 		if (name) {
 			size_t n = strlen(id->patch_sets);
 
-			export_fmt(id->patch_sets + n, sizeof(id->patch_sets) -
-				   n, "%s%s", n ? "+" : "", name);
+			rtpaths_fmt(id->patch_sets + n, sizeof(id->patch_sets) -
+				    n, "%s%s", n ? "+" : "", name);
 		}
 		cJSON_ArrayForEach(pf, cJSON_GetObjectItem(set, "patches")) {
-			const char *h = json_str(pf, "sha256");
+			const char *h = json_get_str(pf, "sha256", NULL);
 
 			id->npatches++;
 			if (!h || !hex_of_len(h, 64))
@@ -93,15 +94,14 @@ static void identity_config(const cJSON *build, struct export_identity *id)
 	const cJSON *f;
 	size_t n;
 
-	export_fmt(id->config_name, sizeof(id->config_name), "%s",
-		   json_str(build, "defconfig") ? json_str(build, "defconfig") :
-		   "defconfig");
+	rtpaths_fmt(id->config_name, sizeof(id->config_name), "%s",
+		    json_get_str(build, "defconfig", "defconfig"));
 	cJSON_ArrayForEach(f, cJSON_GetObjectItem(build, "fragments")) {
 		if (!cJSON_IsString(f))
 			continue;
 		n = strlen(id->config_name);
-		export_fmt(id->config_name + n, sizeof(id->config_name) - n,
-			   "+%s", f->valuestring);
+		rtpaths_fmt(id->config_name + n, sizeof(id->config_name) - n,
+			    "+%s", f->valuestring);
 	}
 }
 
@@ -112,7 +112,7 @@ static int read_lab(const char *run_dir, cJSON **lab)
 	int ret;
 
 	*lab = NULL;
-	export_fmt(path, sizeof(path), "%s/lab.json", run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/lab.json", run_dir);
 	if (!fsio_exists(path))
 		return 0;
 	ret = json_read_file(path, lab, &err);
@@ -152,14 +152,14 @@ static void identity_key(struct export_identity *id, const char *uname_v)
 		id_add(&s, id->patch_sets);
 	sha256_hex(&s, hex);
 	if (!strcmp(id->kind, "git"))
-		export_fmt(pre, sizeof(pre), "git-%.12s", id->git_commit);
+		rtpaths_fmt(pre, sizeof(pre), "git-%.12s", id->git_commit);
 	else if (!strcmp(id->kind, "debian"))
-		export_fmt(pre, sizeof(pre), "debian-linux-%s",
-			   id->debian_version);
+		rtpaths_fmt(pre, sizeof(pre), "debian-linux-%s",
+			    id->debian_version);
 	else
-		export_fmt(pre, sizeof(pre), "release-%s", id->release);
+		rtpaths_fmt(pre, sizeof(pre), "release-%s", id->release);
 	key_segment(pre, id->key, sizeof(id->key) - 18);
-	export_fmt(id->key + strlen(id->key), 18, "-%.16s", hex);
+	rtpaths_fmt(id->key + strlen(id->key), 18, "-%.16s", hex);
 }
 
 int export_identity_read(const char *run_dir, const cJSON *manifest,
@@ -179,35 +179,35 @@ int export_identity_read(const char *run_dir, const cJSON *manifest,
 	lk = cJSON_GetObjectItem(lab, "kernel");
 	build = cJSON_GetObjectItem(lk, "build");
 	src = cJSON_GetObjectItem(build, "source");
-	export_fmt(id->release, sizeof(id->release), "%s",
-		   json_str(k, "release") ? json_str(k, "release") :
-		   json_str(lk, "release") ? json_str(lk, "release") : "");
-	export_fmt(id->version, sizeof(id->version), "%s",
-		   json_str(src, "version") ? json_str(src, "version") : "");
-	v = git_commit ? git_commit : json_str(src, "commit");
+	rtpaths_fmt(id->release, sizeof(id->release), "%s",
+		    json_get_str(k, "release", NULL) ? json_get_str(k, "release", NULL) :
+		    json_get_str(lk, "release", ""));
+	rtpaths_fmt(id->version, sizeof(id->version), "%s",
+		    json_get_str(src, "version", ""));
+	v = git_commit ? git_commit : json_get_str(src, "commit", NULL);
 	if (v && (hex_of_len(v, 40) || hex_of_len(v, 64)))
-		export_fmt(id->git_commit, sizeof(id->git_commit), "%s", v);
-	v = git_url ? git_url : json_str(src, "repository_url");
+		rtpaths_fmt(id->git_commit, sizeof(id->git_commit), "%s", v);
+	v = git_url ? git_url : json_get_str(src, "repository_url", NULL);
 	if (v && id->git_commit[0])
-		export_fmt(id->git_url, sizeof(id->git_url), "%s", v);
-	if (json_str(src, "package_version"))
-		export_fmt(id->debian_version, sizeof(id->debian_version),
-			   "%s", json_str(src, "package_version"));
-	else if (!build && json_str(lk, "package_version"))
-		export_fmt(id->debian_version, sizeof(id->debian_version),
-			   "%s", json_str(lk, "package_version"));
+		rtpaths_fmt(id->git_url, sizeof(id->git_url), "%s", v);
+	if (json_get_str(src, "package_version", NULL))
+		rtpaths_fmt(id->debian_version, sizeof(id->debian_version),
+			    "%s", json_get_str(src, "package_version", NULL));
+	else if (!build && json_get_str(lk, "package_version", NULL))
+		rtpaths_fmt(id->debian_version, sizeof(id->debian_version),
+			    "%s", json_get_str(lk, "package_version", NULL));
 	else if (!build)
-		debian_version_of_uname(json_str(k, "version"),
+		debian_version_of_uname(json_get_str(k, "version", NULL),
 					id->debian_version,
 					sizeof(id->debian_version));
-	export_fmt(id->kind, sizeof(id->kind), "%s", id->git_commit[0] ?
-		   "git" : id->debian_version[0] ? "debian" : "release");
+	rtpaths_fmt(id->kind, sizeof(id->kind), "%s", id->git_commit[0] ?
+		    "git" : id->debian_version[0] ? "debian" : "release");
 	if (build) {
 		identity_patches(cJSON_GetObjectItem(build, "patches"), id);
 		identity_config(build, id);
 		id->built = true;
 	}
-	identity_key(id, json_str(k, "version"));
+	identity_key(id, json_get_str(k, "version", NULL));
 	cJSON_Delete(lab);
 	return 0;
 }

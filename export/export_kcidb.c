@@ -31,6 +31,7 @@
 #include "history/history.h"
 #include "log.h"
 #include "outcome.h"
+#include "rtpaths.h"
 
 /* KCIDB's status priority, highest first. */
 static const char *const status_order[] = {
@@ -110,8 +111,8 @@ static cJSON *add_test(struct kcidb_ctx *c, const char *path,
 		cJSON_AddStringToObject(t, "comment", comment);
 	if (*c->run.start_time)
 		cJSON_AddStringToObject(t, "start_time", c->run.start_time);
-	dur = seconds_between(json_str(c->manifest, "start_time"),
-			      json_str(c->manifest, "end_time"));
+	dur = seconds_between(json_get_str(c->manifest, "start_time", NULL),
+			      json_get_str(c->manifest, "end_time", NULL));
 	if (dur >= 0)
 		cJSON_AddNumberToObject(t, "duration", dur);
 	if (c->p->log_url)
@@ -120,9 +121,9 @@ static cJSON *add_test(struct kcidb_ctx *c, const char *path,
 	cJSON_AddStringToObject(env, "comment", c->run.host);
 	misc = cJSON_AddObjectToObject(env, "misc");
 	cJSON_AddStringToObject(misc, "hostname", c->run.host);
-	if (json_str(host, "cpu_model"))
+	if (json_get_str(host, "cpu_model", NULL))
 		cJSON_AddStringToObject(misc, "cpu_model",
-					json_str(host, "cpu_model"));
+					json_get_str(host, "cpu_model", NULL));
 	misc = cJSON_AddObjectToObject(t, "misc");
 	cJSON_AddStringToObject(misc, "rtgate_run_id", c->run.run_id);
 	cJSON_AddItemToArray(c->tests, t);
@@ -168,14 +169,14 @@ static int add_metrics(struct kcidb_ctx *c, const char *scen_path,
 	history_free_reps(reps, n);
 	if (max < 0)
 		return 0;
-	export_fmt(path, sizeof(path), "%s.max", scen_path);
+	rtpaths_fmt(path, sizeof(path), "%s.max", scen_path);
 	t = add_test(c, path, "DONE", "maximum latency over all CPUs and "
 		     "repetitions");
 	add_number(t, max, "us");
 	for (i = 0; i < (size_t)ncpu; i++) {
 		if (cpu_max[i] < 0)
 			continue;
-		export_fmt(path, sizeof(path), "%s.cpu%zu.max", scen_path, i);
+		rtpaths_fmt(path, sizeof(path), "%s.cpu%zu.max", scen_path, i);
 		t = add_test(c, path, "DONE", NULL);
 		add_number(t, cpu_max[i], "us");
 	}
@@ -201,17 +202,17 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 		o = outcome_get(outcome_of_comparison(v[i].verdict,
 				v[i].counts_as, v[i].control, v[i].reason));
 		if (strcmp(counts, v[i].verdict))
-			export_fmt(as, sizeof(as), " (%s control, counts as %s)",
-				   v[i].control, counts);
-		export_fmt(comment, sizeof(comment), "%s%s%s%s%s%s",
-			   v[i].verdict, as, *v[i].measured ? ": " : "",
-			   v[i].measured, !*v[i].reason ? "" : *v[i].measured ?
-			   "; " : ": ", v[i].reason);
+			rtpaths_fmt(as, sizeof(as), " (%s control, counts as %s)",
+				    v[i].control, counts);
+		rtpaths_fmt(comment, sizeof(comment), "%s%s%s%s%s%s",
+			    v[i].verdict, as, *v[i].measured ? ": " : "",
+			    v[i].measured, !*v[i].reason ? "" : *v[i].measured ?
+			    "; " : ": ", v[i].reason);
 		if (!strcmp(v[i].source, "history")) {
-			export_fmt(path, sizeof(path), "%s.history", scen_path);
+			rtpaths_fmt(path, sizeof(path), "%s.history", scen_path);
 			worsen(c, o->kcidb);
 		} else {
-			export_fmt(path, sizeof(path), "%s", scen_path);
+			rtpaths_fmt(path, sizeof(path), "%s", scen_path);
 			outcome_tally_add(&c->tally, o->kind);
 			judged = 1;
 		}
@@ -247,7 +248,7 @@ static int add_scenarios(struct kcidb_ctx *c)
 	ret = history_verdicts(c->h, c->run.id, &v, &nv);
 	for (i = 0; !ret && i < ns; i++) {
 		export_path_segment(sc[i].name, seg, sizeof(seg));
-		export_fmt(path, sizeof(path), "rtgate.%s.%s", c->suite_seg, seg);
+		rtpaths_fmt(path, sizeof(path), "rtgate.%s.%s", c->suite_seg, seg);
 		add_verdict_tests(c, path, &sc[i], v, nv);
 		ret = add_metrics(c, path, sc[i].name);
 	}
@@ -276,23 +277,23 @@ static void add_checkout(struct kcidb_ctx *c, const char *checkout_id,
 		cJSON_AddStringToObject(o, "patchset_hash", id->patchset_hash);
 	cJSON_AddBoolToObject(o, "valid", 1);
 	if (!strcmp(id->kind, "git"))
-		export_fmt(comment, sizeof(comment), "git %s%s%s",
-			   id->git_commit, id->git_url[0] ? " of " : "",
-			   id->git_url);
+		rtpaths_fmt(comment, sizeof(comment), "git %s%s%s",
+			    id->git_commit, id->git_url[0] ? " of " : "",
+			    id->git_url);
 	else if (!strcmp(id->kind, "debian"))
-		export_fmt(comment, sizeof(comment), "Debian source linux %s",
-			   id->debian_version);
+		rtpaths_fmt(comment, sizeof(comment), "Debian source linux %s",
+			    id->debian_version);
 	else
-		export_fmt(comment, sizeof(comment), "kernel %s%s%s: no "
-			   "repository, commit or Debian version recorded",
-			   id->release, id->version[0] ? ", tree " : "",
-			   id->version);
+		rtpaths_fmt(comment, sizeof(comment), "kernel %s%s%s: no "
+			    "repository, commit or Debian version recorded",
+			    id->release, id->version[0] ? ", tree " : "",
+			    id->version);
 	if (id->npatches) {
 		size_t n = strlen(comment);
 
-		export_fmt(comment + n, sizeof(comment) - n, ", %u patch%s "
-			   "(%s)", id->npatches, id->npatches == 1 ? "" : "es",
-			   id->patch_sets);
+		rtpaths_fmt(comment + n, sizeof(comment) - n, ", %u patch%s "
+			    "(%s)", id->npatches, id->npatches == 1 ? "" : "es",
+			    id->patch_sets);
 	}
 	cJSON_AddStringToObject(o, "comment", comment);
 	misc = cJSON_AddObjectToObject(o, "misc");
@@ -314,7 +315,7 @@ static void add_checkout_build(struct kcidb_ctx *c, cJSON *doc)
 {
 	const cJSON *k = cJSON_GetObjectItem(c->manifest, "kernel");
 	const char *config = c->id.config_name[0] ? c->id.config_name :
-			     json_str(k, "preempt_model");
+			     json_get_str(k, "preempt_model", NULL);
 	char checkout_id[512], cfg[16];
 	cJSON *o, *misc;
 
@@ -323,14 +324,14 @@ static void add_checkout_build(struct kcidb_ctx *c, cJSON *doc)
 		snprintf(checkout_id, sizeof(checkout_id), "%s",
 			 c->p->checkout_id);
 	else
-		export_fmt(checkout_id, sizeof(checkout_id), "%s:%s",
-			   c->p->origin, c->id.key);
+		rtpaths_fmt(checkout_id, sizeof(checkout_id), "%s:%s",
+			    c->p->origin, c->id.key);
 	if (c->p->build_id)
 		snprintf(c->build_id, sizeof(c->build_id), "%s",
 			 c->p->build_id);
 	else
-		export_fmt(c->build_id, sizeof(c->build_id), "%s:%s",
-			   checkout_id, *cfg ? cfg : c->run.run_id);
+		rtpaths_fmt(c->build_id, sizeof(c->build_id), "%s:%s",
+			    checkout_id, *cfg ? cfg : c->run.run_id);
 	if (c->p->build_id)
 		return;		/* the build is another origin's object */
 	if (!c->p->checkout_id)
@@ -339,9 +340,9 @@ static void add_checkout_build(struct kcidb_ctx *c, cJSON *doc)
 	cJSON_AddStringToObject(o, "id", c->build_id);
 	cJSON_AddStringToObject(o, "checkout_id", checkout_id);
 	cJSON_AddStringToObject(o, "origin", c->p->origin);
-	if (json_str(k, "machine"))
+	if (json_get_str(k, "machine", NULL))
 		cJSON_AddStringToObject(o, "architecture",
-					json_str(k, "machine"));
+					json_get_str(k, "machine", NULL));
 	if (config)
 		cJSON_AddStringToObject(o, "config_name", config);
 	cJSON_AddStringToObject(o, "status", "PASS");
@@ -349,9 +350,9 @@ static void add_checkout_build(struct kcidb_ctx *c, cJSON *doc)
 	misc = cJSON_AddObjectToObject(o, "misc");
 	cJSON_AddStringToObject(misc, "kernel_release", c->run.kernel_release);
 	cJSON_AddStringToObject(misc, "kernel_version", c->run.kernel_version);
-	if (json_str(k, "preempt_model"))
+	if (json_get_str(k, "preempt_model", NULL))
 		cJSON_AddStringToObject(misc, "preempt_model",
-					json_str(k, "preempt_model"));
+					json_get_str(k, "preempt_model", NULL));
 	if (*c->run.config_sha256)
 		cJSON_AddStringToObject(misc, "config_sha256",
 					c->run.config_sha256);
@@ -378,14 +379,14 @@ static void set_gate(struct kcidb_ctx *c, cJSON *gate)
 
 	o = outcome_get(outcome_tally_run(&c->tally, complete));
 	if (complete)
-		export_fmt(comment, sizeof(comment), "rtgate run %s of suite "
-			   "%s: %s (exit %d)", c->run.run_id, c->run.suite,
-			   o->name, o->exit_code);
+		rtpaths_fmt(comment, sizeof(comment), "rtgate run %s of suite "
+			    "%s: %s (exit %d)", c->run.run_id, c->run.suite,
+			    o->name, o->exit_code);
 	else
-		export_fmt(comment, sizeof(comment), "rtgate run %s of suite "
-			   "%s: run %s: %s (exit %d)", c->run.run_id,
-			   c->run.suite, c->run.status, c->run.status_reason,
-			   o->exit_code);
+		rtpaths_fmt(comment, sizeof(comment), "rtgate run %s of suite "
+			    "%s: run %s: %s (exit %d)", c->run.run_id,
+			    c->run.suite, c->run.status, c->run.status_reason,
+			    o->exit_code);
 	worsen(c, o->kcidb);
 	cJSON_ReplaceItemInObject(gate, "comment", cJSON_CreateString(comment));
 	cJSON_ReplaceItemInObject(gate, "status", cJSON_CreateString(c->worst));
@@ -423,7 +424,7 @@ int export_kcidb_build(const struct export_kcidb_params *p, cJSON **out)
 	add_checkout_build(&c, doc);
 	c.tests = cJSON_AddArrayToObject(doc, "tests");
 	/* The gate first, its status filled in once the scenarios are seen. */
-	export_fmt(path, sizeof(path), "rtgate.%s", c.suite_seg);
+	rtpaths_fmt(path, sizeof(path), "rtgate.%s", c.suite_seg);
 	gate = add_test(&c, path, "DONE", "rtgate");
 	ret = add_scenarios(&c);
 	if (ret)

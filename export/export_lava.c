@@ -36,6 +36,7 @@
 #include "history/history.h"
 #include "log.h"
 #include "outcome.h"
+#include "rtpaths.h"
 
 struct lava_ctx {
 	struct history *h;
@@ -172,7 +173,7 @@ int export_lava_cases(const char *run_dir, int exit_code,
 	x.h = &h;
 	x.run = &run;
 	export_path_segment(run.suite, suite, sizeof(suite));
-	export_fmt(x.prefix, sizeof(x.prefix), "rtgate.%s", suite);
+	rtpaths_fmt(x.prefix, sizeof(x.prefix), "rtgate.%s", suite);
 	ret = history_scenarios(&h, run.id, &sc, &ns);
 	if (!ret)
 		ret = history_verdicts(&h, run.id, &v, &nv);

@@ -26,6 +26,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "timefmt.h"
 #include "toolrun.h"
 
@@ -73,7 +74,7 @@ static void suite_name(const char *suite, char *buf, size_t len)
 	const char *slash = strrchr(suite, '/');
 	char *dot;
 
-	export_fmt(buf, len, "%s", slash ? slash + 1 : suite);
+	rtpaths_fmt(buf, len, "%s", slash ? slash + 1 : suite);
 	dot = strstr(buf, ".suite");
 	if (dot && !dot[6])
 		*dot = '\0';

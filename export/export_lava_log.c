@@ -12,6 +12,7 @@
 #include "export.h"
 #include "export_priv.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "sha256.h"
 
 static void copy_str(const cJSON *o, const char *key, char *buf, size_t len)
@@ -72,9 +73,9 @@ int export_lava_job_parse(const char *json, const char *definition,
 	copy_str(o, "end_time", job->end_time, sizeof(job->end_time));
 	/* As submitted: LAVA's "definition" is its own re-dump. */
 	if (!definition)
-		definition = json_str(o, "original_definition");
+		definition = json_get_str(o, "original_definition", NULL);
 	if (!definition)
-		definition = json_str(o, "definition");
+		definition = json_get_str(o, "definition", NULL);
 	definition_meta(definition, "rtgate.board", job->board,
 			sizeof(job->board));
 	definition_meta(definition, "rtgate.suite", job->suite,
@@ -106,8 +107,8 @@ static cJSON *target_line(const char *line, const char **msg)
 	o = cJSON_Parse(line);
 	if (!o)
 		return NULL;
-	*msg = json_str(o, "msg");
-	if (!*msg || strcmp(json_str(o, "lvl") ? json_str(o, "lvl") : "",
+	*msg = json_get_str(o, "msg", NULL);
+	if (!*msg || strcmp(json_get_str(o, "lvl", ""),
 			    "target")) {
 		cJSON_Delete(o);
 		return NULL;
@@ -271,30 +272,27 @@ int export_lava_log_reason(const char *log, char *buf, size_t len)
 		o = cJSON_Parse(line[0] == '-' && line[1] == ' ' ? line + 2 :
 				line);
 		free(line);
-		lvl = json_str(o, "lvl");
+		lvl = json_get_str(o, "lvl", NULL);
 		m = cJSON_GetObjectItem(o, "msg");
 		if (lvl && !strcmp(lvl, "error") && cJSON_IsString(m) &&
 		    !first[0])
 			snprintf(first, sizeof(first), "%s", m->valuestring);
 		if (lvl && !strcmp(lvl, "results") && cJSON_IsObject(m) &&
-		    !strcmp(json_str(m, "definition") ?
-			    json_str(m, "definition") : "", "lava") &&
-		    !strcmp(json_str(m, "case") ? json_str(m, "case") : "",
+		    !strcmp(json_get_str(m, "definition", ""), "lava") &&
+		    !strcmp(json_get_str(m, "case", ""),
 			    "job")) {
 			snprintf(type, sizeof(type), "%s",
-				 json_str(m, "error_type") ?
-				 json_str(m, "error_type") : "");
+				 json_get_str(m, "error_type", ""));
 			snprintf(msg, sizeof(msg), "%s",
-				 json_str(m, "error_msg") ?
-				 json_str(m, "error_msg") : "");
+				 json_get_str(m, "error_msg", ""));
 		}
 		cJSON_Delete(o);
 	}
 	if (type[0] || msg[0])
-		export_fmt(buf, len, "%s%s%s%s%s%s", type, type[0] ? " error"
-			   : "", type[0] && msg[0] ? ": " : "", msg,
-			   first[0] ? "; " : "", first);
+		rtpaths_fmt(buf, len, "%s%s%s%s%s%s", type, type[0] ? " error"
+			    : "", type[0] && msg[0] ? ": " : "", msg,
+			    first[0] ? "; " : "", first);
 	else
-		export_fmt(buf, len, "%s", first);
+		rtpaths_fmt(buf, len, "%s", first);
 	return buf[0] ? 0 : -ENOENT;
 }

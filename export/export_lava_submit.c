@@ -42,10 +42,10 @@ static int job_yaml(const struct export_lava_job_params *p, char **text)
 static void server_message(const char *body, char *buf, size_t len)
 {
 	cJSON *o = cJSON_Parse(body);
-	const char *m = json_str(o, "message");
+	const char *m = json_get_str(o, "message", NULL);
 
 	if (!m)
-		m = json_str(o, "detail");
+		m = json_get_str(o, "detail", NULL);
 	snprintf(buf, len, "%s", m ? m : body);
 	cJSON_Delete(o);
 }

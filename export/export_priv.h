@@ -18,10 +18,6 @@
 int export_load_run(const char *run_dir, const char *db, struct history *h,
 		    struct history_run *run, cJSON **manifest);
 
-/* snprintf that truncates silently: names are cut, never overflow. */
-void export_fmt(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 void export_path_segment(const char *in, char *out, size_t len);
 
 /* The kernel tree a run measured (export_identity.c, docs/exports.md). */
@@ -50,11 +46,6 @@ struct export_identity {
 int export_identity_read(const char *run_dir, const cJSON *manifest,
 			 const char *git_url, const char *git_commit,
 			 struct export_identity *id);
-
-static inline const char *json_str(const cJSON *obj, const char *key)
-{
-	return json_get_str(obj, key, NULL);
-}
 
 /* `rtgate lava job`'s options, which `lava submit` takes too. */
 struct argp;

@@ -41,11 +41,3 @@ fail:
 	return ret;
 }
 
-void export_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}

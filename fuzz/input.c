@@ -16,7 +16,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	log_set_level(LOG_ERR);
+	log_set_level(LOG_LEVEL_ERR);
 	return fuzz_target_init ? fuzz_target_init() : 0;
 }
 

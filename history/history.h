@@ -103,7 +103,6 @@ int history_import_path(struct history *h, const char *path,
 int history_begin_pending(struct history *h, const char *token,
 			  const char *suite, const char *host,
 			  const char *reason);
-int history_end_pending(struct history *h, const char *token);
 /* The run never produced results: the placeholder stays, incomplete. */
 int history_fail_pending(struct history *h, const char *token,
 			 const char *reason);

@@ -585,13 +585,6 @@ rollback:
 	return ret;
 }
 
-/* The run's real results are in: the placeholder goes. */
-int history_end_pending(struct history *h, const char *token)
-{
-	return history_exec_bound(h, "DELETE FROM runs WHERE id IN (SELECT run"
-				  " FROM pending WHERE token = ?1)", token);
-}
-
 static int finish_pending(struct history *h, const char *token,
 			  const char *reason)
 {

@@ -480,21 +480,6 @@ static int make_plan(const struct kernel_config_params *p,
 	return 0;
 }
 
-int kernel_config_check(const struct kernel_config_params *p,
-			const char *config_path)
-{
-	struct kconfig_plan *plan = calloc(1, sizeof(*plan));
-	int ret;
-
-	if (!plan)
-		return -ENOMEM;
-	ret = make_plan(p, plan);
-	if (!ret)
-		ret = check_plan(p, plan, config_path);
-	free(plan);
-	return ret;
-}
-
 static int run_kconfig(const struct kernel_config_params *p, char *const *argv,
 		       const char *log, const char *what)
 {

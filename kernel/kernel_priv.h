@@ -88,13 +88,6 @@ struct kernel_config_params {
 int kernel_config_make(const struct kernel_config_params *p);
 
 /*
- * Checks that every symbol the fragments request has its value in the
- * config file; used by kernel_config_make() and by itself on any .config.
- */
-int kernel_config_check(const struct kernel_config_params *p,
-			const char *config_path);
-
-/*
  * The preemption flavour a .config builds, read from it: "RT + LAZY +
  * DYNAMIC", "FULL", "NONE" ... ("unknown" when it names none).
  */

@@ -4,15 +4,22 @@
 
     tests/codegraph.py [--obj build/obj] cycles    circles of files, cycles of folders
     tests/codegraph.py [--obj build/obj] symbols   exported names without their folder's prefix
+    tests/codegraph.py [--obj build/obj] callers   exported names nothing calls
+    tests/codegraph.py [--obj build/obj] folders   folder edges docs/design.md does not allow
     tests/codegraph.py [--obj build/obj] edges     every file-to-file edge, with why
     tests/codegraph.py [--top DIR] headers   cross-folder includes of a non-public header
     tests/codegraph.py [--top DIR] types     types in headers without their folder's prefix
 
-The rules of docs/design.md: another folder includes only a folder's public
+The rules of docs/design.md: another folder includes only a folder's top
 header, the one named after it (analyze/analyze.h; every common/ header is a
-module's public header; workloads/common/ serves every workload), and a type
-a header declares (struct, union, enum tag, typedef) carries its folder's
-prefix like its functions.
+module's public header; workloads/common/ serves every workload); a part's
+header (analyze/input/input.h) serves its own folder only, and bench/ and
+fuzz/ take the few part headers OUTSIDE lists. A folder uses only the
+folders the table in docs/design.md ("The code follows the data") gives it.
+A type a header declares (struct, union, enum tag, typedef) carries its
+folder's prefix like its functions. Every symbol librtgate.a exports has a
+caller outside its own definition (another object, its own file, or a test,
+bench or fuzz program): a function nobody calls is removed, not kept.
 
 Every .c and .h file is a node. A file depends on a header it includes,
 and a .c file on the .c file whose object defines a symbol its own object
@@ -78,9 +85,9 @@ def has_prefix(sym, prefixes):
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def sources(top):
+def sources(top, folders=None):
     out = []
-    for folder in FOLDERS:
+    for folder in FOLDERS if folders is None else folders:
         for root, _, files in os.walk(os.path.join(top, folder)):
             for f in files:
                 if f.endswith((".c", ".h")):
@@ -286,16 +293,38 @@ def top_folder(path):
     return path.split(os.sep)[0]
 
 
-def is_public(header, includer):
-    """Whether @includer (another folder) may include @header."""
+# Programs outside bin/rtgate that reach into a part of the analyzer or
+# the runner: the benchmarks and the fuzz targets. Besides every folder's
+# top header, each may include the part headers listed here, no other.
+OUTSIDE = {
+    "bench": ["analyze/input/input.h", "analyze/validate/validate.h"],
+    "fuzz": ["analyze/input/input.h", "runner/suite/suite.h"],
+}
+
+
+def is_top_header(header):
+    """analyze/analyze.h, runner/runner.h: the header named after a top folder."""
     parts = header.split(os.sep)
+    return len(parts) == 2 and stem(parts[1]) == parts[0]
+
+
+def is_public(header, includer):
+    """Whether @includer (another folder or part) may include @header."""
+    parts = header.split(os.sep)
+    mine = top_folder(includer)
     if parts[0] == "common":
         return True
-    if parts[0] == "workloads" and parts[1] in ("common",) and \
-            top_folder(includer) == "workloads":
+    if parts[0] == "workloads":
+        return folder_of(header).startswith("workloads/common") and \
+            mine == "workloads"
+    if is_top_header(header):
         return True
-    # The header named after its folder: analyze/analyze.h, runner/runner.h.
-    return len(parts) >= 2 and stem(parts[-1]) == parts[-2]
+    if mine in OUTSIDE:
+        return header in OUTSIDE[mine]
+    # A part's header (analyze/input/input.h), named after the part: for
+    # the other parts of its own folder only.
+    return len(parts) >= 3 and stem(parts[-1]) == parts[-2] and \
+        parts[0] == mine
 
 
 def report(kind, found):
@@ -308,7 +337,8 @@ def report(kind, found):
 
 def cmd_headers(top, objdir):
     found = []
-    for a, b, w in include_edges(top, sources(top)):
+    files = sources(top) + sources(top, list(OUTSIDE))
+    for a, b, w in include_edges(top, files):
         if not b.endswith(".h"):
             continue
         # A part of a folder (analyze/judge/) is a folder of its own here.
@@ -317,6 +347,134 @@ def cmd_headers(top, objdir):
             continue
         found.append("headers %s includes %s" % (a, b))
     return report("headers", found)
+
+
+# The folder-edge table of docs/design.md: the fenced block under "The code
+# follows the data", one line a folder. "X/ -> a, b" lets X use a and b,
+# "X/ -> every folder" any folder, "X/ <- every folder" lets every folder
+# use X, "X/, Y/" names folders that use none; a "(...)" is a comment.
+TABLE_LINE = re.compile(
+    r"^((?:[\w-]+/\s*,?\s*)+)(?:(->|<-)\s*([^(]*?))?\s*(?:\(.*)?$")
+
+
+def edge_table(top):
+    """folder -> the set of folders it may use (None: any), or a str error."""
+    path = os.path.join("docs", "design.md")
+    try:
+        with open(os.path.join(top, path), encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as e:
+        return "%s: %s" % (path, e.strerror)
+    for block in re.findall(r"^```\n(.*?)^```", text, re.M | re.S):
+        if not re.search(r"^common/", block, re.M) or "->" not in block:
+            continue
+        allowed, anyone = {}, set()
+        for n, line in enumerate(block.splitlines(), 1):
+            if not line.strip() or line[0].isspace():
+                continue
+            m = TABLE_LINE.match(line)
+            if not m:
+                return "%s: folder table line %d: not 'folder/ -> a, b': %s" \
+                    % (path, n, line)
+            names = [x.strip().rstrip("/") for x in m.group(1).split(",")
+                     if x.strip()]
+            targets = [x.strip().rstrip("/") for x in
+                       (m.group(3) or "").split(",") if x.strip()]
+            for f in names:
+                allowed.setdefault(f, set())
+                if targets == ["every folder"]:
+                    if m.group(2) == "->":
+                        allowed[f] = None
+                    else:
+                        anyone.add(f)
+                elif m.group(2) == "->":
+                    allowed[f] |= set(targets)
+                elif m.group(2):
+                    return "%s: folder table: '<-' takes 'every folder': %s" \
+                        % (path, line)
+        for f in allowed:
+            if allowed[f] is not None:
+                allowed[f] |= anyone - {f}
+        return allowed
+    return "%s: no folder table (a fenced block with 'common/' and '->')" \
+        % path
+
+
+def cmd_folders(top, objdir):
+    allowed = edge_table(top)
+    if isinstance(allowed, str):
+        print(allowed, file=sys.stderr)
+        return 2
+    _, edges = graph(top, objdir)
+    seen = {}
+    for a, b, w in edges:
+        fa, fb = top_folder(a), top_folder(b)
+        if fa != fb:
+            seen.setdefault((fa, fb), "%s -> %s (%s)" % (a, b, w))
+    found = []
+    for (fa, fb), why in sorted(seen.items()):
+        if fa not in allowed:
+            found.append("folders %s: not in docs/design.md's table" % fa)
+        elif allowed[fa] is not None and fb not in allowed[fa]:
+            found.append("folders %s -> %s: not in docs/design.md's table: %s"
+                         % (fa, fb, why))
+    return report("folders", sorted(set(found)))
+
+
+C_NOISE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+
+
+def words_of(path):
+    """Every identifier of a C file, counted; comments and strings are not code."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        text = C_NOISE.sub(" ", fh.read())
+    out = {}
+    for w in re.findall(r"\b[A-Za-z_]\w*\b", text):
+        out[w] = out.get(w, 0) + 1
+    return out
+
+
+def cmd_callers(top, objdir):
+    """Exported symbols of librtgate.a that nothing uses."""
+    objs = objects(top, objdir)
+    if not objs:
+        print("no objects under %s: build first" % os.path.join(top, objdir),
+              file=sys.stderr)
+        return 2
+    defined, used = {}, {}
+    for mod, obj in objs.items():
+        for line in nm(obj):
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == "U":
+                used.setdefault(parts[1], set()).add(mod)
+            elif len(parts) == 3 and parts[1] in "TDBRCVW":
+                defined.setdefault(parts[2], mod)
+    # Callers the library's objects do not show: the defining file itself
+    # (a call the compiler resolved or inlined), the unit tests, bench/ and
+    # fuzz/ (built on their own).
+    outside = {}
+    for d in ["tests/unit"] + list(OUTSIDE):
+        for root, _, files in os.walk(os.path.join(top, d)):
+            for f in files:
+                if f.endswith(".c"):
+                    for w in words_of(os.path.join(root, f)):
+                        outside[w] = True
+    own = {}
+    found = []
+    total = 0
+    for sym, mod in sorted(defined.items()):
+        if top_folder(mod) in ("rtgate", "workloads"):
+            continue	# programs, not the library
+        total += 1
+        if used.get(sym, set()) - {mod} or sym in outside:
+            continue
+        if mod not in own:
+            own[mod] = words_of(os.path.join(top, mod))
+        if own[mod].get(sym, 0) >= 2:
+            continue	# defined and used in its own file
+        found.append("callers %s: %s: no caller" % (mod, sym))
+    print("%d exported symbols" % total)
+    return report("callers", found)
 
 
 TYPE_DECL = re.compile(
@@ -371,7 +529,8 @@ def main(argv):
             top = args[1]
         args = args[2:]
     cmds = {"cycles": cmd_cycles, "symbols": cmd_symbols, "edges": cmd_edges,
-            "headers": cmd_headers, "types": cmd_types}
+            "headers": cmd_headers, "types": cmd_types,
+            "folders": cmd_folders, "callers": cmd_callers}
     if len(args) != 1 or args[0] not in cmds:
         print(__doc__.strip().splitlines()[2:5] and __doc__, file=sys.stderr)
         return 2

@@ -108,17 +108,12 @@ int trace_session_stop_on_exit(struct trace_session *s, const int *tids,
  */
 int trace_session_stop_on_exit_comm(struct trace_session *s,
 				    const char *comm);
-/* The SCHED_FIFO/RR threads of process pid (cyclictest's measuring ones). */
-int trace_rt_threads(int pid, int *tids, unsigned int max);
 /*
  * Every thread of process pid: what the stop is narrowed to. A measuring
  * thread that broke early has already dropped to SCHED_OTHER, and any
  * thread of our cyclictest ending means its measurement ended.
  */
 int trace_proc_threads(int pid, int *tids, unsigned int max);
-/* Writes a marker (ftrace print event) into the session's buffer. */
-int trace_session_marker(struct trace_session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /*
  * Removes rtgate instances whose owning process is gone (kill -9, crash).

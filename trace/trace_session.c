@@ -5,7 +5,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,21 +503,6 @@ int trace_session_stats(struct trace_session *s, struct trace_stats *st)
 	return 0;
 }
 
-int trace_session_marker(struct trace_session *s, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	if (!s->inst)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (tracefs_printf(s->inst, "%s", buf) < 0)
-		return -EIO;
-	return 0;
-}
-
 #define EXIT_TRIGGER	"events/sched/sched_process_exit/trigger"
 #define SETSCHED_TRIGGER \
 	"events/syscalls/sys_enter_sched_setscheduler/trigger"
@@ -592,13 +576,13 @@ int trace_session_stop_on_exit_comm(struct trace_session *s,
 	return set_exit_trigger(s, buf);
 }
 
-static int list_threads(int pid, int *tids, unsigned int max, bool rt_only)
+int trace_proc_threads(int pid, int *tids, unsigned int max)
 {
 	char path[64];
 	struct dirent *e;
 	unsigned int n = 0;
 	DIR *d;
-	int tid, policy;
+	int tid;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	d = opendir(path);
@@ -606,22 +590,9 @@ static int list_threads(int pid, int *tids, unsigned int max, bool rt_only)
 		return -errno;
 	while ((e = readdir(d)) && n < max) {
 		tid = atoi(e->d_name);
-		if (tid <= 0)
-			continue;
-		policy = rt_only ? sched_getscheduler(tid) : SCHED_FIFO;
-		if (policy == SCHED_FIFO || policy == SCHED_RR)
+		if (tid > 0)
 			tids[n++] = tid;
 	}
 	closedir(d);
 	return n;
-}
-
-int trace_rt_threads(int pid, int *tids, unsigned int max)
-{
-	return list_threads(pid, tids, max, true);
-}
-
-int trace_proc_threads(int pid, int *tids, unsigned int max)
-{
-	return list_threads(pid, tids, max, false);
 }

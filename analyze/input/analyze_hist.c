@@ -89,24 +89,6 @@ uint64_t an_cpu_count_above(const struct an_cpu *c, double t)
 	return n;
 }
 
-double an_cpu_hist_var(const struct an_cpu *c)
-{
-	double s = 0, s2 = 0, n = 0, m;
-	uint32_t i;
-
-	for (i = 0; i < c->nbuckets; i++) {
-		double v = c->b[i].us, k = c->b[i].n;
-
-		n += k;
-		s += k * v;
-		s2 += k * v * v;
-	}
-	if (n < 2)
-		return 0;
-	m = s / n;
-	return fmax(0, (s2 - n * m * m) / (n - 1));
-}
-
 /* Cuts a histogram at limit: buckets from there on become overflows. */
 static void cut_at(struct an_cpu *c, uint32_t limit)
 {

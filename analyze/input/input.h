@@ -54,8 +54,6 @@ enum an_file_kind an_file_detect(const char *buf, size_t len);
  * the series is not evidence, so the caller goes on without it.
  */
 int an_parse_series(const char *path, struct an_run *run);
-/* One cyclictest output file (of any kind) into run (cpus allocated). */
-int an_parse_file(const char *path, struct an_run *run);
 int an_parse_json(const char *path, const char *buf, size_t len,
 		  struct an_run *run);
 int an_parse_histfile(const char *path, const char *buf, struct an_run *run);

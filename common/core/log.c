@@ -6,7 +6,7 @@
 #include "log.h"
 
 static const char *log_progname = "rtgate";
-static enum log_level log_level = LOG_INFO;
+static enum log_level log_level = LOG_LEVEL_INFO;
 
 void log_init(const char *progname)
 {
@@ -16,11 +16,6 @@ void log_init(const char *progname)
 void log_set_level(enum log_level level)
 {
 	log_level = level;
-}
-
-enum log_level log_get_level(void)
-{
-	return log_level;
 }
 
 /* Length of the valid UTF-8 sequence at @s (1-4), or 0. */
@@ -72,10 +67,10 @@ static void put_escaped(const char *msg, FILE *f)
 void log_msg(enum log_level level, const char *fmt, ...)
 {
 	static const char *const prefix[] = {
-		[LOG_ERR] = "error: ",
-		[LOG_WARN] = "warning: ",
-		[LOG_INFO] = "",
-		[LOG_DEBUG] = "debug: ",
+		[LOG_LEVEL_ERR] = "error: ",
+		[LOG_LEVEL_WARN] = "warning: ",
+		[LOG_LEVEL_INFO] = "",
+		[LOG_LEVEL_DEBUG] = "debug: ",
 	};
 	char *msg = NULL;
 	va_list ap;

@@ -87,8 +87,6 @@ int runner_state_set(struct runner_state *st, const char *field, cJSON *value);
  */
 int runner_state_add_undo(struct runner_state *st, const char *kind,
 			  const char *key, cJSON *data);
-int runner_state_drop_undo(struct runner_state *st, const char *kind,
-			   const char *key);
 /* The run ended cleanly: removes the file and drops the lock. */
 void runner_state_release(struct runner_state *st);
 /*

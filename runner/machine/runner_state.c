@@ -202,14 +202,3 @@ int runner_state_add_undo(struct runner_state *st, const char *kind,
 	return runner_state_write(st);
 }
 
-int runner_state_drop_undo(struct runner_state *st, const char *kind,
-			   const char *key)
-{
-	cJSON *undo = cJSON_GetObjectItemCaseSensitive(st->doc, "undo");
-	cJSON *e = find_undo(undo, kind, key);
-
-	if (!e)
-		return 0;
-	cJSON_Delete(cJSON_DetachItemViaPointer(undo, e));
-	return runner_state_write(st);
-}

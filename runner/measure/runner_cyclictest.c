@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/analyze.h"
 #include "fsio.h"
-#include "jsonio.h"
 #include "rtpaths.h"
 #include "runner/measure/measure.h"
 #include "vec.h"
@@ -310,11 +310,9 @@ static int rename_part(const char *dir, const char *name)
 #define CT_MIN_SAMPLES	0.1	/* of -D / I: */
 #define CT_MIN_LOOPS	0.9	/* of -l */
 
-static int check_samples(struct runner_ct_run *c, const cJSON *json, char *why,
-			 size_t len)
+static int check_samples(struct runner_ct_run *c, const struct an_run *run,
+			 char *why, size_t len)
 {
-	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
-	const cJSON *t;
 	double want, got;
 	int i;
 
@@ -329,13 +327,10 @@ static int check_samples(struct runner_ct_run *c, const cJSON *json, char *why,
 		return -ERANGE;
 	}
 	for (i = 0; i < c->nr_threads; i++) {
-		char key[16];
-
 		if (!c->have[i] || c->last[i].interval_us <= 0)
 			continue;
-		snprintf(key, sizeof(key), "%d", i);
-		t = cJSON_GetObjectItemCaseSensitive(threads, key);
-		got = json_get_num(t, "cycles", c->last[i].cycles);
+		got = (size_t)i < run->ncpus ? (double)run->cpus[i].cycles :
+		      (double)c->last[i].cycles;
 		want = c->expect_loops ? (double)c->expect_loops :
 		       c->expect_s * 1e6 / c->last[i].interval_us;
 		if (got >= want * (c->expect_loops ? CT_MIN_LOOPS :
@@ -358,44 +353,51 @@ static int check_samples(struct runner_ct_run *c, const cJSON *json, char *why,
 }
 
 /*
+ * cyclictest's JSON as the analyzer reads it (one reader: analyze.h's
+ * an_parse_file()); NULL when it is not whole or not valid, the analyzer
+ * having said why, naming the file.
+ */
+static struct an_side *read_json(const struct runner_ct_run *c)
+{
+	char path[PATH_MAX];
+	struct an_side *side = an_side_new("cyclictest");
+	struct an_run *run;
+
+	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
+	run = side ? an_side_add_run(side, "cyclictest.json", 0) : NULL;
+	if (!run || an_parse_file(path, run)) {
+		an_side_free(side);
+		return NULL;
+	}
+	return side;
+}
+
+/*
  * With -v cyclictest prints no T: lines: the final ones are rebuilt from
  * its JSON (cycles, min, avg, max of the whole measurement).
  */
-static void finals_from_json(struct runner_ct_run *c)
+static void finals_from_json(struct runner_ct_run *c, const struct an_run *run)
 {
-	const cJSON *threads, *t;
-	char path[PATH_MAX];
-	struct json_error jerr;
-	cJSON *json;
-	int i;
+	size_t i;
 
-	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
-	if (json_read_file(path, &json, &jerr))
-		return;
-	threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
-	for (i = 0; i < CT_MAX_THREADS; i++) {
+	for (i = 0; i < run->ncpus && i < CT_MAX_THREADS; i++) {
+		const struct an_cpu *t = &run->cpus[i];
 		struct ctline *l = &c->last[i];
-		char key[16];
 
-		snprintf(key, sizeof(key), "%d", i);
-		t = cJSON_GetObjectItemCaseSensitive(threads, key);
-		if (!t)
-			break;
 		if (!c->have[i]) {
 			memset(l, 0, sizeof(*l));
 			l->thread = i;
 			l->prio = c->prio;
 			l->interval_us = c->series.default_interval_us;
 		}
-		l->cycles = (long)json_get_num(t, "cycles", l->cycles);
-		l->min_us = (long)json_get_num(t, "min", l->min_us);
-		l->avg_us = (long)json_get_num(t, "avg", l->avg_us);
-		l->max_us = (long)json_get_num(t, "max", l->max_us);
+		l->cycles = (long)t->cycles;
+		l->min_us = t->min_us;
+		l->avg_us = (long)t->avg_us;
+		l->max_us = t->max_us;
 		c->have[i] = true;
-		if (i >= c->nr_threads)
+		if ((int)i >= c->nr_threads)
 			c->nr_threads = i + 1;
 	}
-	cJSON_Delete(json);
 	append(&c->notes, "# cyclictest -v prints samples, not T: lines: the "
 	       "T: lines below are rebuilt from cyclictest.json (tid "
 	       "unknown); the per-second maxima are in timeline.json");
@@ -404,39 +406,35 @@ static void finals_from_json(struct runner_ct_run *c)
 int runner_ct_finish(struct runner_ct_run *c, bool complete, char *why,
 		     size_t len)
 {
+	struct an_side *side = complete ? read_json(c) : NULL;
+	const struct an_run *run = side ? &side->runs[0] : NULL;
 	char path[PATH_MAX];
-	struct json_error jerr;
-	cJSON *json;
 	int ret;
 
-	if (c->verbose && complete)
-		finals_from_json(c);
+	if (c->verbose && run)
+		finals_from_json(c, run);
 	ret = write_log(c);
 	if (ret) {
 		snprintf(why, len, "cannot write cyclictest.log: %s",
 			 strerror(-ret));
-		return ret;
+		goto out;
 	}
 	if (!complete)
-		return 0;
-	/* cyclictest writes the JSON last: check it is whole first. */
-	rtpaths_fmt(path, sizeof(path), "%s/cyclictest.json.part", c->dir);
-	ret = json_read_file(path, &json, &jerr);
-	if (ret) {
+		goto out;
+	/* cyclictest writes the JSON last: it is whole, or it is no result. */
+	if (!run) {
+		rtpaths_fmt(path, sizeof(path), "%s/cyclictest.json.part",
+			    c->dir);
 		if (json_has_nan(path))
 			snprintf(why, len, "a cyclictest thread measured "
 				 "nothing (0 cycles: its CPU was "
 				 "monopolised?), "
 				 "and rt-tests wrote -nan into its JSON");
 		else
-			snprintf(why, len, "cyclictest left no usable JSON: "
-				 "%s", jerr.msg);
-		return ret;
-	}
-	if (!cJSON_GetObjectItemCaseSensitive(json, "thread")) {
-		cJSON_Delete(json);
-		snprintf(why, len, "cyclictest's JSON has no \"thread\" data");
-		return -EINVAL;
+			snprintf(why, len, "cyclictest left no usable JSON "
+				 "(the error above says why)");
+		ret = -EINVAL;
+		goto out;
 	}
 	ret = rename_part(c->dir, "cyclictest.hist");
 	if (!ret)
@@ -445,7 +443,7 @@ int runner_ct_finish(struct runner_ct_run *c, bool complete, char *why,
 		snprintf(why, len, "cannot rename cyclictest's files: %s",
 			 strerror(-ret));
 	else
-		ret = check_samples(c, json, why, len);
+		ret = check_samples(c, run, why, len);
 	if (!ret && c->verbose) {
 		rtpaths_fmt(path, sizeof(path), "%s/timeline.json", c->dir);
 		ret = runner_series_write(&c->series, path);
@@ -453,7 +451,8 @@ int runner_ct_finish(struct runner_ct_run *c, bool complete, char *why,
 			snprintf(why, len, "cannot write timeline.json: %s",
 				 strerror(-ret));
 	}
-	cJSON_Delete(json);
+out:
+	an_side_free(side);
 	return ret;
 }
 

@@ -3,9 +3,10 @@
 #
 # The shape of the code (docs/design.md): no file calls up into the file
 # that calls it, no folder cycle, and every symbol librtgate.a exports
-# carries its folder's prefix (tests/codegraph.py); other folders include
-# only public headers, and types carry the prefix too. Planted breaks of
-# each rule show the checker sees what it is asked to.
+# carries its folder's prefix and has a caller (tests/codegraph.py); other
+# folders include only a folder's top header, a folder uses only the
+# folders docs/design.md's table gives it, and types carry the prefix too.
+# Planted breaks of each rule show the checker sees what it is asked to.
 source "$(dirname "$0")/../lib.sh"
 CG=$TOP/tests/codegraph.py
 
@@ -97,6 +98,114 @@ is "$?" 1 "planted unprefixed types fail (exit 1)"
 check "... the struct and the typedef, by name" -- bash -c \
 	"grep -qx 'types runner/runner_a.h: state' '$T/f-types.out' &&
 	 grep -qx 'types runner/runner_a.h: guard_t' '$T/f-types.out'"
+
+# Part headers serve their own folder: analyze/report/ may take
+# analyze/input/input.h, runner/ may not; bench/ and fuzz/ take the part
+# headers codegraph.py's OUTSIDE lists, no other.
+F=$T/parts
+mkdir -p "$F/analyze/input" "$F/analyze/report" "$F/analyze/judge" \
+	"$F/runner" "$F/bench"
+printf 'struct an_run { int n; };\n' >"$F/analyze/analyze.h"
+printf 'struct an_hist { int n; };\n' >"$F/analyze/input/input.h"
+printf 'struct an_line { int n; };\n' >"$F/analyze/judge/judge.h"
+printf '#include "analyze/input/input.h"\n' >"$F/analyze/report/analyze_r.c"
+printf '#include "analyze/analyze.h"\n' >"$F/runner/runner_a.c"
+printf '#include "analyze/input/input.h"\n' >"$F/bench/analyze_bench.c"
+python3 "$CG" --top "$F" headers >"$T/p-headers.out" 2>&1
+is "$?" 0 "a part header taken by its own folder, a listed one by bench/: clean"
+printf '#include "analyze/input/input.h"\n' >>"$F/runner/runner_a.c"
+printf '#include "analyze/judge/judge.h"\n' >>"$F/bench/analyze_bench.c"
+python3 "$CG" --top "$F" headers >"$T/p-headers.out" 2>&1
+is "$?" 1 "a planted include of another folder's part header fails (exit 1)"
+check "... runner/ taking analyze/input/input.h" -- grep -qx \
+	'headers runner/runner_a.c includes analyze/input/input.h' "$T/p-headers.out"
+check "... bench/ taking a part header not on its list" -- grep -qx \
+	'headers bench/analyze_bench.c includes analyze/judge/judge.h' \
+	"$T/p-headers.out"
+check "... and nothing else" -- grep -qx '2 headers breaks' "$T/p-headers.out"
+
+# ---- folders: the table in docs/design.md is the allowed graph ----------
+python3 "$CG" folders >"$T/folders.out" 2>&1
+is "$?" 0 "codegraph folders: every folder edge is in docs/design.md's table"
+[ "$(wc -l <"$T/folders.out")" -eq 1 ] || diag "$(head -20 "$T/folders.out")"
+F=$T/edges
+mkdir -p "$F/docs" "$F/runner" "$F/history" "$F/analyze" "$F/common/core"
+cat >"$F/docs/design.md" <<'EOD'
+# design
+
+```
+rtgate/    -> every folder   (the command table)
+runner/    -> analyze        (judges through the contract)
+history/   -> analyze
+analyze/
+common/    <- every folder   (it uses none)
+```
+EOD
+printf 'int an_x(void);\n' >"$F/analyze/analyze.h"
+printf 'int history_x(void);\n' >"$F/history/history.h"
+printf 'void log_x(void);\n' >"$F/common/core/log.h"
+printf '#include "analyze/analyze.h"\n#include "log.h"\n' \
+	>"$F/runner/runner_a.c"
+printf '#include "analyze/analyze.h"\n' >"$F/history/history_a.c"
+python3 "$CG" --top "$F" --obj "$T/none" folders >"$T/e-folders.out" 2>&1
+is "$?" 0 "a tree whose folders use what the table allows: clean"
+printf '#include "history/history.h"\n' >>"$F/runner/runner_a.c"
+printf '#include "runner/runner.h"\n' >>"$F/analyze/analyze.h"
+printf 'int runner_x(void);\n' >"$F/runner/runner.h"
+python3 "$CG" --top "$F" --obj "$T/none" folders >"$T/e-folders.out" 2>&1
+is "$?" 1 "planted edges the table does not give fail (exit 1)"
+check "... runner -> history, naming the include" -- grep -q \
+	'^folders runner -> history: .*runner/runner_a.c -> history/history.h' \
+	"$T/e-folders.out"
+check "... analyze -> runner (a line with no arrow uses none)" -- grep -q \
+	'^folders analyze -> runner: ' "$T/e-folders.out"
+sed -i 's|^runner/    -> analyze |runner/    -> analyze, history |' \
+	"$F/docs/design.md"
+python3 "$CG" --top "$F" --obj "$T/none" folders >"$T/e-folders.out" 2>&1
+check "the edge written into the table is allowed" -- \
+	bash -c "! grep -q 'runner -> history' '$T/e-folders.out'"
+sed -i 's|^analyze/|analyze/ => runner|' "$F/docs/design.md"
+python3 "$CG" --top "$F" --obj "$T/none" folders >"$T/e-folders.out" 2>&1
+is "$?" 2 "a table line it cannot read is bad use (exit 2), not a pass"
+
+# ---- callers: every exported symbol has one ----------------------------
+python3 "$CG" callers >"$T/callers.out" 2>&1
+is "$?" 0 "codegraph callers: every exported symbol has a caller"
+diag "$(tail -1 "$T/callers.out")"
+[ "$(wc -l <"$T/callers.out")" -eq 2 ] || diag "$(head -20 "$T/callers.out")"
+F=$T/orphan
+mkdir -p "$F/runner" "$F/obj/runner"
+cat >"$F/runner/runner_a.c" <<'EOD'
+int runner_a(void);
+int runner_used(void) { return 1; }
+int runner_self(void) { return 2; }
+int runner_a(void) { return runner_self(); }
+int runner_orphan(void) { return 3; }
+EOD
+printf 'int runner_used(void);\nint runner_a(void);\n%s\n' \
+	'int runner_b(void) { return runner_used() + runner_a(); }' \
+	>"$F/runner/runner_b.c"
+cc -O0 -c -o "$F/obj/runner/runner_a.o" "$F/runner/runner_a.c" &&
+	cc -O0 -c -o "$F/obj/runner/runner_b.o" "$F/runner/runner_b.c"
+is "$?" 0 "objects: functions called across files, in their own, and by none"
+mkdir -p "$F/tests/unit/runner"
+printf 'int runner_b(void);\nint main(void) { return runner_b(); }\n' \
+	>"$F/tests/unit/runner/test_runner.c"
+python3 "$CG" --top "$F" --obj obj callers >"$T/o-callers.out" 2>&1
+is "$?" 1 "codegraph callers sees the function nobody calls (exit 1)"
+check "... by name and file" -- grep -qx \
+	'callers runner/runner_a.c: runner_orphan: no caller' "$T/o-callers.out"
+is "$(grep -c '^callers ' "$T/o-callers.out")" 1 "... and only that one"
+printf 'int runner_orphan(void);\nint f(void) { return runner_orphan(); }\n' \
+	>>"$F/tests/unit/runner/test_runner.c"
+python3 "$CG" --top "$F" --obj obj callers >"$T/o-callers.out" 2>&1
+is "$?" 0 "once a unit test calls it, it has a caller"
+
+# common/core/log.h's levels do not clash with <syslog.h>'s LOG_ERR.
+printf '#include <syslog.h>\n#include "log.h"\n%s\n' \
+	'int f(void) { return LOG_ERR + LOG_LEVEL_ERR; }' |
+	cc -fsyntax-only -Werror -I"$TOP/common/core" -x c - 2>"$T/syslog.err"
+is "$?" 0 "log.h and <syslog.h> in one file compile"
 
 # `./run.sh` installs only deps/*-run.txt: the product must build without
 # the test tier's packages. A pkg-config that knows no cmocka stands in for

@@ -116,6 +116,6 @@ int main(void)
 		cmocka_unit_test(test_refused),
 	};
 
-	log_set_level(LOG_ERR);
+	log_set_level(LOG_LEVEL_ERR);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,7 +92,7 @@ static void test_parse_refused(void **state)
 	size_t i;
 
 	(void)state;
-	log_set_level(LOG_ERR);	/* the warnings are the point */
+	log_set_level(LOG_LEVEL_ERR);	/* the warnings are the point */
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		put(bad[i]);
 		assert_int_equal(an_parse_series(path, run), -EINVAL);

@@ -75,7 +75,7 @@ static void test_identity(void **state)
 	struct history_run run = { 0 };
 
 	(void)state;
-	log_set_level(LOG_ERR);
+	log_set_level(LOG_LEVEL_ERR);
 	assert_int_equal(export_load_run(RUN, NULL, &h, &run, &m), 0);
 	assert_int_equal(export_identity_read(RUN, m, NULL, NULL, &id), 0);
 	assert_true(!strcmp(id.kind, "git") || !strcmp(id.kind, "debian") ||
@@ -153,7 +153,7 @@ static const cJSON *find_test(const cJSON *tests, const char *path_end)
 	const cJSON *t;
 
 	cJSON_ArrayForEach(t, tests) {
-		const char *p = json_str(t, "path");
+		const char *p = json_get_str(t, "path", NULL);
 		size_t n = p ? strlen(p) : 0, m = strlen(path_end);
 
 		if (n >= m && !strcmp(p + n - m, path_end))
@@ -186,15 +186,15 @@ static void test_kcidb(void **state)
 	assert_int_equal(cJSON_GetArraySize(checkouts), 1);
 	assert_int_equal(cJSON_GetArraySize(builds), 1);
 	assert_true(cJSON_GetArraySize(tests) > 0);
-	assert_int_equal(strncmp(json_str(cJSON_GetArrayItem(checkouts, 0),
-					  "id"), "rtgate_test:", 12), 0);
+	assert_int_equal(strncmp(json_get_str(cJSON_GetArrayItem(checkouts, 0),
+					  "id", NULL), "rtgate_test:", 12), 0);
 	cJSON_ArrayForEach(t, tests) {
-		const char *st = json_str(t, "status");
+		const char *st = json_get_str(t, "status", NULL);
 
 		assert_non_null(st);
 		assert_non_null(strstr("|FAIL|ERROR|MISS|PASS|DONE|SKIP|",
 				       st));
-		assert_int_equal(strncmp(json_str(t, "id"), "rtgate_test:",
+		assert_int_equal(strncmp(json_get_str(t, "id", NULL), "rtgate_test:",
 					 12), 0);
 		/* Not a pass in KCIDB (common/cmd/outcome.c's table). */
 		fails += !strcmp(st, "FAIL") || !strcmp(st, "ERROR") ||

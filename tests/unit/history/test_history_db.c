@@ -37,7 +37,7 @@ static int setup(void **state)
 	if (!mkdtemp(f->dir))
 		return -1;
 	snprintf(f->db, sizeof(f->db), "%s/rtgate.db", f->dir);
-	log_set_level(LOG_ERR);
+	log_set_level(LOG_LEVEL_ERR);
 	*state = f;
 	return 0;
 }

@@ -646,7 +646,7 @@ static int setup(void **state)
 	if (!mkdtemp(tmp))
 		return -1;
 	snprintf(path, sizeof(path), "%s/rtgate.db", tmp);
-	log_set_level(LOG_ERR);
+	log_set_level(LOG_LEVEL_ERR);
 	/* A scratch database: no fsync for each of the draws' updates. */
 	return history_open(&h, path) ||
 	       history_exec(&h, "PRAGMA synchronous = OFF") ? -1 : 0;

@@ -34,7 +34,7 @@ static int setup(void **state)
 	if (!mkdtemp(f->dir))
 		return -1;
 	snprintf(f->conf, sizeof(f->conf), "%s/nightly.conf", f->dir);
-	log_set_level(LOG_ERR);
+	log_set_level(LOG_LEVEL_ERR);
 	unsetenv("RTGATE_RESULTS_DIR");
 	unsetenv("RTGATE_STATE_DIR");
 	*state = f;
