@@ -15,9 +15,8 @@
 
 enum {
 	OPT_BASE = 1000, OPT_SERIES, OPT_SUITE, OPT_SCENARIO, OPT_APPEND,
-	OPT_APPEND_B, OPT_REMEASURE, OPT_NAME, OPT_JOBS, OPT_ACCEL,
-	OPT_TIMEOUT, OPT_REPEAT, OPT_SCALE, OPT_TCG_THREAD, OPT_ON_CRASH,
-	OPT_MOVES, OPT_CLOCK,
+	OPT_APPEND_B, OPT_REMEASURE, OPT_NAME, OPT_ACCEL,
+	OPT_TIMEOUT, OPT_SCALE, OPT_TCG_THREAD, OPT_ON_CRASH, OPT_MOVES,
 };
 
 static const struct argp_option bisect_options[] = {
@@ -44,18 +43,12 @@ static const struct argp_option bisect_options[] = {
 	{ "name", OPT_NAME, "NAME", 0,
 	  "the bisection's folder out/bisect/NAME (default "
 	  "BASE+SET-SUITE); the same name resumes it", 0 },
-	{ "jobs", OPT_JOBS, "N", 0, "make -jN (default: the CPU count)", 0 },
-	{ "repeat", OPT_REPEAT, "N", 0,
-	  "repetitions of the first measurement of each step (default: the "
-	  "suite's)", 0 },
 	{ "duration-scale", OPT_SCALE, "F", 0,
 	  "rtgate run's --duration-scale inside the guest", 0 },
 	{ "accel", OPT_ACCEL, "auto|kvm|tcg", 0, "as lab run", 0 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
 	  "longest one boot may take (default 30m)", 0 },
 	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "as lab run", 0 },
-	{ "clock", OPT_CLOCK, "host|icount[:SHIFT]", 0, "as lab run: "
-	  "icount measures every step in virtual time", 0 },
 	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "as lab run", 0 },
 	{ "verbose", 'v', NULL, 0, "the whole console of every boot", 0 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
@@ -123,16 +116,12 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 			return EINVAL;
 		p->remeasure = v;
 		return 0;
-	case OPT_JOBS:
-		if (cli_arg_number(st, "jobs", arg, 1, 256, &v))
-			return EINVAL;
-		p->jobs = v;
+	case CLI_KEY_JOBS:	/* the shared groups checked these (cli.h) */
+		p->jobs = cli_shared_uint(arg);
 		return 0;
-	case OPT_REPEAT:
-		if (cli_arg_number(st, "repeat", arg, 1, 1000, &v))
-			return EINVAL;
-		snprintf(cli->repeat, sizeof(cli->repeat), "%llu",
-			 (unsigned long long)v);
+	case CLI_KEY_REPEAT:	/* of each step's first measurement */
+		snprintf(cli->repeat, sizeof(cli->repeat), "%u",
+			 cli_shared_uint(arg));
 		return run_arg(st, lp, "--repeat", cli->repeat);
 	case OPT_SCALE:
 		return run_arg(st, lp, "--duration-scale", arg);
@@ -154,13 +143,8 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		}
 		lp->tcg_single = !strcmp(arg, "single");
 		return 0;
-	case OPT_CLOCK:
-		if (lab_clock_parse(arg, &lp->clock)) {
-			cli_error(st, "--clock: host, icount or icount:SHIFT "
-				  "(0..%d), not '%s'", LAB_CLOCK_SHIFT_MAX,
-				  arg);
-			return EINVAL;
-		}
+	case CLI_KEY_CLOCK:	/* icount: every step in virtual time */
+		lab_clock_parse(arg, &lp->clock);
 		return 0;
 	case OPT_ON_CRASH:
 		if (strcmp(arg, "rerun") && strcmp(arg, "stop")) {
@@ -191,8 +175,12 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 
 int bisect_cmd_bisect(int argc, char **argv)
 {
+	static const struct argp_child shared[] = {
+		{ &cli_jobs_argp }, { &cli_repeat_argp }, { &cli_clock_argp },
+		{ 0 }
+	};
 	static const struct argp argp = {
-		bisect_options, bisect_parse, NULL, bisect_doc, NULL, NULL,
+		bisect_options, bisect_parse, NULL, bisect_doc, shared, NULL,
 		NULL,
 	};
 	struct bisect_cli *cli = calloc(1, sizeof(*cli));

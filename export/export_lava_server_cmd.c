@@ -25,7 +25,7 @@
 #define MAX_JOBS	256
 
 enum { OPT_URL = 0x200, OPT_TOKEN_FILE, OPT_BOARD, OPT_WAIT, OPT_BUDGET,
-       OPT_RESULTS, OPT_DB, OPT_NO_IMPORT, OPT_POLL };
+       OPT_RESULTS, OPT_NO_IMPORT, OPT_POLL };
 
 struct submit_args {
 	struct export_lava_job_params job;	/* the child parser's input */
@@ -165,10 +165,8 @@ static const struct argp_option fetch_opts[] = {
 	{ "poll", OPT_POLL, "DUR", 0, "with --wait: between two polls "
 	  "(default 10s)", 0 },
 	{ "results", OPT_RESULTS, "DIR", 0, "where the results directories go "
-	  "(default $RTGATE_RESULTS_DIR, else results/)", 0 },
-	{ "db", OPT_DB, "FILE", 0, "the history database (default: "
-	  "RESULTS/rtgate.db with --results, else $RTGATE_DB, else "
-	  "$RTGATE_RESULTS_DIR/rtgate.db)", 0 },
+	  "(default $RTGATE_RESULTS_DIR, else results/); given, its "
+	  "rtgate.db is the history unless --db names another", 0 },
 	{ "no-import", OPT_NO_IMPORT, NULL, 0, "only rebuild the results "
 	  "directories", 0 },
 	{ 0 }
@@ -183,7 +181,7 @@ static error_t fetch_parse(int key, char *arg, struct argp_state *state)
 	case OPT_URL: a->url = arg; break;
 	case OPT_TOKEN_FILE: a->token_file = arg; break;
 	case OPT_RESULTS: a->results = arg; break;
-	case OPT_DB: a->db = arg; break;
+	case CLI_KEY_DB: a->db = arg; break;	/* shared (cli.h) */
 	case OPT_WAIT: a->wait = true; break;
 	case OPT_NO_IMPORT: a->no_import = true; break;
 	case OPT_BUDGET:
@@ -208,6 +206,10 @@ static error_t fetch_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child fetch_child[] = {
+	{ &cli_db_argp }, { 0 }
+};
+
 static const struct argp fetch_argp = {
 	fetch_opts, fetch_parse, "JOB...",
 	"Fetches finished LAVA jobs: rebuilds the results directory each "
@@ -218,7 +220,7 @@ static const struct argp fetch_argp = {
 	"as a pass. Prints one line per job: id, board, LAVA's health, the "
 	"run's status and directory. Exit 0 when every job's run is complete, "
 	"5 when one is not (or has not finished), 4 when the server cannot be "
-	"reached.", NULL, NULL, NULL
+	"reached.", fetch_child, NULL, NULL
 };
 
 static int import_run(const char *db, const char *run_dir)

@@ -25,17 +25,9 @@ struct history_params {
 	char db_buf[PATH_MAX];
 };
 
-enum { OPT_DB = 0x100, OPT_SUITE };
-
-static const struct argp_option db_opts[] = {
-	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
-	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
-	{ 0 }
-};
+enum { OPT_SUITE = 0x100 };
 
 static const struct argp_option list_opts[] = {
-	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
-	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
 	{ "suite", OPT_SUITE, "NAME", 0, "only the runs of this suite", 0 },
 	{ 0 }
 };
@@ -45,7 +37,7 @@ static error_t history_parse(int key, char *arg, struct argp_state *state)
 	struct history_params *p = state->input;
 
 	switch (key) {
-	case OPT_DB:
+	case CLI_KEY_DB:	/* --db, shared (cli.h) */
 		p->db = arg;
 		break;
 	case OPT_SUITE:
@@ -70,16 +62,18 @@ static error_t history_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child db_child[] = { { &cli_db_argp }, { 0 } };
+
 static const struct argp import_argp = {
-	db_opts, history_parse, "RESULTS_DIR...",
+	NULL, history_parse, "RESULTS_DIR...",
 	"Stores results directories in the history: each one run (it has "
 	"manifest.json) or a directory of runs; a run stored before is "
-	"replaced. docs/nightly.md.", NULL, NULL, NULL
+	"replaced. docs/nightly.md.", db_child, NULL, NULL
 };
 
 static const struct argp list_argp = {
 	list_opts, history_parse, NULL,
-	"Lists the stored runs, oldest first.", NULL, NULL, NULL
+	"Lists the stored runs, oldest first.", db_child, NULL, NULL
 };
 
 static int parse_args(const char *cmd, const struct argp *argp, int argc,

@@ -188,7 +188,7 @@ static int parse_runs(const struct argp_state *state, const char *opt,
 	return 0;
 }
 
-enum { OPT_SUITE = 0x100, OPT_HISTORY, OPT_REFERENCE, OPT_REJUDGE, OPT_DB,
+enum { OPT_SUITE = 0x100, OPT_HISTORY, OPT_REFERENCE, OPT_REJUDGE,
        OPT_HISTORY_RUNS, OPT_METRIC };
 
 struct trend_params {
@@ -198,8 +198,6 @@ struct trend_params {
 };
 
 static const struct argp_option changepoint_opts[] = {
-	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
-	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
 	{ "suite", OPT_SUITE, "S", 0, "only this suite", 0 },
 	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "each night against its "
 	  "last K complete runs (default 7)", 0 },
@@ -215,8 +213,6 @@ static const struct argp_option changepoint_opts[] = {
 static const struct argp_option hcompare_opts[] = {
 	{ "history", OPT_HISTORY, NULL, 0, "against the history (this form)",
 	  0 },
-	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
-	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
 	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "the last K complete runs "
 	  "(default 7)", 0 },
 	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
@@ -249,7 +245,7 @@ static error_t trend_parse(int key, char *arg, struct argp_state *state)
 	case OPT_REJUDGE:
 		p->rejudge = true;
 		break;
-	case OPT_DB:
+	case CLI_KEY_DB:	/* --db, shared (cli.h) */
 		p->db = arg;
 		break;
 	case OPT_METRIC:
@@ -270,11 +266,13 @@ static error_t trend_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child db_child[] = { { &cli_db_argp }, { 0 } };
+
 static const struct argp changepoint_argp = {
 	changepoint_opts, trend_parse, NULL,
 	"Judges every night against the nights before it and prints each "
 	"series: on which night a metric stepped up, and what changed in the "
-	"kernel identity that night.", NULL, NULL, NULL
+	"kernel identity that night.", db_child, NULL, NULL
 };
 
 static const struct argp hcompare_argp = {
@@ -284,7 +282,7 @@ static const struct argp hcompare_argp = {
 	"scaled run is not judged against full ones), and stores the run in "
 	"the history."
 	"\vExit status: 0 pass, 1 regression, 2 inconclusive, 3 bad input, 4 "
-	"environment, 5 the run did not complete.", NULL, NULL, NULL
+	"environment, 5 the run did not complete.", db_child, NULL, NULL
 };
 
 int history_cmd_changepoints(int argc, char **argv)

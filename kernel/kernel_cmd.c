@@ -57,7 +57,7 @@ static int default_dirs(struct kernel_build_params *p, char *out, char *kc,
 }
 
 enum { OPT_SRC = 1000, OPT_DEBIAN, OPT_MODEL, OPT_MODELS, OPT_PATCHES,
-       OPT_FRAGMENTS, OPT_NAME, OPT_JOBS, OPT_NICE, OPT_CONFIG_ONLY,
+       OPT_FRAGMENTS, OPT_NAME, OPT_NICE, OPT_CONFIG_ONLY,
        OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP, OPT_OUTPUT,
        OPT_PREFIX };
 
@@ -77,7 +77,6 @@ static const struct argp_option tree_opts[] = {
 	  0 },
 	{ "kconfigs", OPT_KCONFIGS, "DIR", 0, "the fragments' folder (default "
 	  "kconfigs/)", 0 },
-	{ "jobs", OPT_JOBS, "N", 0, "make -jN (1..256)", 0 },
 	{ "nice", OPT_NICE, "N", 0, "the build's nice level (0..19, default "
 	  "19)", 0 },
 	{ 0 }
@@ -144,10 +143,8 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 			return cli_error(state, "--fragments: '%s'", arg);
 		break;
 	case OPT_NAME: p->name = arg; break;
-	case OPT_JOBS:
-		if (cli_arg_number(state, "jobs", arg, 1, 256, &v))
-			return EINVAL;
-		p->jobs = v;
+	case CLI_KEY_JOBS:	/* checked by its shared group (cli.h) */
+		p->jobs = cli_shared_uint(arg);
 		break;
 	case OPT_NICE:
 		if (cli_arg_number(state, "nice", arg, 0, 19, &v))
@@ -174,7 +171,9 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 	"linux-source-6.12 (--debian 6.12). docs/kernels.md."
 
 static const struct argp tree_argp = { tree_opts, build_parse };
-static const struct argp_child tree_child[] = { { &tree_argp }, { 0 } };
+static const struct argp_child tree_child[] = {
+	{ &tree_argp }, { &cli_jobs_argp }, { 0 }
+};
 
 static const struct argp build_argp = {
 	build_opts, build_parse, NULL,
@@ -286,7 +285,6 @@ static const struct argp_option tools_opts[] = {
 	  "(default: Debian's linux-source package, --debian)", 0 },
 	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES "
 	  "(default 6.12)", 0 },
-	{ "jobs", OPT_JOBS, "N", 0, "make -jN (1..256, default 2)", 0 },
 	{ "nice", OPT_NICE, "N", 0, "the build's nice level (0..19, default "
 	  "19)", 0 },
 	{ 0 }
@@ -300,10 +298,8 @@ static error_t tools_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_SRC: p->src = arg; break;
 	case OPT_DEBIAN: p->debian = arg; break;
-	case OPT_JOBS:
-		if (cli_arg_number(state, "jobs", arg, 1, 256, &v))
-			return EINVAL;
-		p->jobs = v;
+	case CLI_KEY_JOBS:	/* checked by its shared group (cli.h) */
+		p->jobs = cli_shared_uint(arg);
 		break;
 	case OPT_NICE:
 		if (cli_arg_number(state, "nice", arg, 0, 19, &v))
@@ -318,13 +314,17 @@ static error_t tools_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child tools_child[] = {
+	{ &cli_jobs_argp }, { 0 }
+};
+
 static const struct argp tools_argp = {
 	tools_opts, tools_parse, NULL,
 	"Builds the tree's rtla (tools/tracing/rtla, with timerlat "
 	"auto-analysis) into out/tools/rtla, which rtgate run and the lab's "
 	"initramfs then prefer to the rtla in PATH; no host package changes."
 	"\vout/tools/rtla.json records its version and libraries. "
-	"docs/kernels.md, \"rtla from the tree\".", NULL, NULL, NULL
+	"docs/kernels.md, \"rtla from the tree\".", tools_child, NULL, NULL
 };
 
 static int kernel_tools_cmd(int argc, char **argv)

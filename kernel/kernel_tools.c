@@ -88,7 +88,8 @@ static int run_make(const struct kernel_tools_params *p,
 		return -ENOENT;
 	}
 	rtpaths_fmt(objarg, sizeof(objarg), "O=%s", obj);
-	rtpaths_fmt(jobs, sizeof(jobs), "-j%d", p->jobs > 0 ? p->jobs : 2);
+	rtpaths_fmt(jobs, sizeof(jobs), "-j%d", p->jobs > 0 ? p->jobs :
+		    (int)sysconf(_SC_NPROCESSORS_ONLN));
 	pr_info("rtla: make -C %s O=%s (nice %d; log: %s)", dir, obj,
 		p->nice, log);
 	ret = toolrun(&r, &status);

@@ -37,17 +37,15 @@ int lab_cmd_init(int argc, char **argv);
 
 struct cJSON;
 
-#define LAB_CLOCK_SHIFT_DEFAULT	3	/* 8 ns an instruction: 125 MIPS */
-#define LAB_CLOCK_SHIFT_MAX	10	/* QEMU's limit */
-
 struct lab_clock {
 	bool icount;			/* false: the host's clock */
 	unsigned int shift;		/* icount: 2^shift ns an instruction */
 };
 
 /*
- * "host", "icount" or "icount:N" (N in 0..LAB_CLOCK_SHIFT_MAX). Returns 0
- * or -EINVAL; NULL is the host's clock.
+ * "host", "icount" or "icount:N": --clock's words, which common/cmd/cli.h
+ * defines (cli_arg_clock(): N in 0..10, default 3, 8 ns an instruction).
+ * Returns 0 or -EINVAL; NULL is the host's clock.
  */
 int lab_clock_parse(const char *arg, struct lab_clock *c);
 

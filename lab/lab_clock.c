@@ -5,28 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "jsonio.h"
 #include "lab_priv.h"
-#include "parse.h"
 #include "rtpaths.h"
 
 int lab_clock_parse(const char *arg, struct lab_clock *c)
 {
-	uint64_t v;
-
 	memset(c, 0, sizeof(*c));
-	if (!arg || !strcmp(arg, "host"))
-		return 0;
-	if (strncmp(arg, "icount", 6) || (arg[6] && arg[6] != ':'))
-		return -EINVAL;
-	c->icount = true;
-	c->shift = LAB_CLOCK_SHIFT_DEFAULT;
-	if (!arg[6])
-		return 0;
-	if (parse_u64_range(arg + 7, 0, LAB_CLOCK_SHIFT_MAX, &v))
-		return -EINVAL;
-	c->shift = v;
-	return 0;
+	return cli_arg_clock(arg, &c->icount, &c->shift) ? -EINVAL : 0;
 }
 
 void lab_clock_name(const struct lab_clock *c, char *buf, size_t len)

@@ -23,7 +23,7 @@ enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
        OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
-       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_CLOCK, OPT_LOUD };
+       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD };
 
 /*
  * Each subcommand's options: its own table, the shared groups as argp
@@ -79,10 +79,6 @@ static const struct argp_option guest_opts[] = {
 	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "TCG's threads "
 	  "(default multi; single for scenarios that flip sched features)",
 	  3 },
-	{ "clock", OPT_CLOCK, "CLOCK", 0, "the clock latencies are measured "
-	  "in: host (the default: the host's), or icount[:SHIFT], QEMU's "
-	  "instruction counter, 2^SHIFT ns an instruction (default 3; "
-	  "single-threaded TCG): the quiet lab", 3 },
 	{ "loud", OPT_LOUD, NULL, 0, "let the guest's runner print and write "
 	  "to the share while it measures (by default nothing crosses to the "
 	  "host during a repetition: `rtgate run --silent`); for diagnosis, "
@@ -100,7 +96,6 @@ static const struct argp_option run_args_opts[] = {
 	{ "duration", OPT_RUN_DURATION, "T", 0, "its --duration: each "
 	  "repetition measures for T (30s, 10m)", 4 },
 	{ "duration-scale", OPT_RUN_SCALE, "F", 0, "its --duration-scale", 4 },
-	{ "repeat", OPT_RUN_REPEAT, "N", 0, "its --repeat", 4 },
 	{ "trace", OPT_RUN_TRACE, "MODE", 0, "its --trace", 4 },
 	{ "no-history", OPT_RUN_NO_HISTORY, NULL, 0, "its --no-history", 4 },
 	{ 0 }
@@ -206,12 +201,11 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 					 "not '%s'", arg);
 		p->rerun_on_crash = !strcmp(arg, "rerun");
 		return 0;
-	case OPT_CLOCK:
-		if (lab_clock_parse(arg, &p->clock))
-			return cli_error(state, "--clock: host, icount or "
-					 "icount:SHIFT (0..%d), not '%s'",
-					 LAB_CLOCK_SHIFT_MAX, arg);
+	case CLI_KEY_CLOCK:	/* checked by its shared group (cli.h) */
+		lab_clock_parse(arg, &p->clock);
 		return 0;
+	case CLI_KEY_REPEAT:
+		return run_arg(lc, state, OPT_RUN_REPEAT, arg);
 	case OPT_RUN_DURATION:
 		if (cli_arg_seconds(state, "duration", arg, &secs))
 			return EINVAL;
@@ -220,7 +214,6 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_RUN_SCALE:
 		lc->scale = true;
 		return run_arg(lc, state, key, arg);
-	case OPT_RUN_REPEAT:
 	case OPT_RUN_TRACE:
 	case OPT_RUN_NO_HISTORY:
 		return run_arg(lc, state, key, arg);
@@ -285,9 +278,11 @@ static const struct argp inside_argp = { inside_opts, lab_parse };
 static const struct argp guest_argp = { guest_opts, lab_parse };
 static const struct argp run_args_argp = { run_args_opts, lab_parse };
 
+/* --clock (the guest's) and --repeat (its rtgate run's): common/cmd/. */
 static const struct argp_child run_children[] = {
 	{ &kernel_argp }, { &inside_argp }, { &guest_argp },
-	{ &run_args_argp }, { 0 }
+	{ &cli_clock_argp, 0, NULL, 3 }, { &run_args_argp },
+	{ &cli_repeat_argp, 0, NULL, 4 }, { 0 }
 };
 
 static const struct argp_child initramfs_children[] = {
@@ -295,7 +290,8 @@ static const struct argp_child initramfs_children[] = {
 };
 
 static const struct argp_child gate_children[] = {
-	{ &inside_argp }, { &guest_argp }, { &run_args_argp }, { 0 }
+	{ &inside_argp }, { &guest_argp }, { &cli_clock_argp, 0, NULL, 3 },
+	{ &run_args_argp }, { &cli_repeat_argp, 0, NULL, 4 }, { 0 }
 };
 
 static const struct argp run_argp = {

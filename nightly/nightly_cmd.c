@@ -119,7 +119,7 @@ static int run_nightly(struct nightly_config *cfg)
 }
 
 /* Long-only options from 0x100: a printable key would be a short one. */
-enum { OPT_CONFIG = 'c', OPT_OUT = 'o', OPT_CHECK = 0x100, OPT_DB,
+enum { OPT_CONFIG = 'c', OPT_OUT = 'o', OPT_CHECK = 0x100,
        OPT_REPORT_URL, OPT_HISTORY, OPT_HISTORY_RUNS, OPT_REFERENCE,
        OPT_LAVA };
 
@@ -202,8 +202,6 @@ struct dashboard_args {
 };
 
 static const struct argp_option dashboard_opts[] = {
-	{ "db", OPT_DB, "FILE", 0, "the history database (default $RTGATE_DB, "
-	  "else $RTGATE_RESULTS_DIR/rtgate.db, else results/rtgate.db)", 0 },
 	{ "out", OPT_OUT, "DIR", 0, "where index.html and the plots go "
 	  "(default RESULTS/dashboard)", 0 },
 	{ "report-url", OPT_REPORT_URL, "URL", 0, "the URL results/ is served "
@@ -223,7 +221,7 @@ static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 	uint64_t v;
 
 	switch (key) {
-	case OPT_DB:
+	case CLI_KEY_DB:	/* --db, shared (cli.h) */
 		a->db = arg;
 		break;
 	case OPT_OUT:
@@ -253,13 +251,17 @@ static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child dashboard_child[] = {
+	{ &cli_db_argp }, { 0 }
+};
+
 static const struct argp dashboard_argp = {
 	dashboard_opts, dashboard_parse, NULL,
 	"Static HTML trends from the history: per suite, host and scenario the "
 	"maximum, p99.99 and p99 of every run (a workload metric, such as ns "
 	"per call, where the scenario is gated on one), regressions against "
 	"history marked, scaled runs ringed, every point a link to its report.",
-	NULL, NULL, NULL
+	dashboard_child, NULL, NULL
 };
 
 int nightly_cmd_dashboard(int argc, char **argv)

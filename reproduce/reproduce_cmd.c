@@ -16,8 +16,8 @@
 #include "toolrun.h"
 
 enum {
-	OPT_SRC = 1000, OPT_DEBIAN, OPT_CLOCK, OPT_SCALE, OPT_REPEAT,
-	OPT_MODEL, OPT_JOBS, OPT_TIMEOUT, OPT_OUT, OPT_TABLE, OPT_LIST,
+	OPT_SRC = 1000, OPT_DEBIAN, OPT_SCALE, OPT_MODEL, OPT_TIMEOUT,
+	OPT_OUT, OPT_TABLE, OPT_LIST,
 };
 
 static const struct argp_option reproduce_options[] = {
@@ -26,16 +26,10 @@ static const struct argp_option reproduce_options[] = {
 	  "series, fetched through rtgate's own apt configuration)", 0 },
 	{ "debian", OPT_DEBIAN, "SERIES", 0,
 	  "Debian's linux-source-SERIES instead of the seed's (7.3)", 0 },
-	{ "clock", OPT_CLOCK, "icount[:SHIFT]|host", 0,
-	  "the lab's clock (default: the seed's, virtual time: icount:3, "
-	  "003 icount:0)", 0 },
 	{ "model", OPT_MODEL, "MODEL", 0,
 	  "only this one of the seed's preemption models", 0 },
-	{ "repeat", OPT_REPEAT, "N", 0,
-	  "repetitions per scenario (default: the suite's)", 0 },
 	{ "duration-scale", OPT_SCALE, "F", 0,
 	  "the runs' --duration-scale (default: the seed's)", 0 },
-	{ "jobs", OPT_JOBS, "N", 0, "make -jN (default: the CPU count)", 0 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
 	  "longest one boot may take (default 60m)", 0 },
 	{ "out", OPT_OUT, "DIR", 0,
@@ -53,7 +47,9 @@ static const char reproduce_doc[] =
 	"seed cares), boots each in the QEMU lab in virtual time, runs the "
 	"seed's suite, judges as the thread did (A/B/A for a patch, the "
 	"suite's own comparisons for a feature), and prints the published "
-	"numbers beside the measured ones. SEED: 000, 001, 003 or 004.\v"
+	"numbers beside the measured ones. SEED: 000, 001, 003 or 004. The "
+	"lab's clock is the seed's (virtual time: icount:3; 003 icount:0) "
+	"unless --clock names another; --repeat takes 2..100 here.\v"
 	"Results: RESULTS/reproduce-SEED-TIME/ (reproduce.txt, .md, .json, "
 	"the runs and the comparisons). Exit: the worst verdict's code "
 	"(docs/exit-codes.md); 3 bad input, 4 a build or boot failed. See "
@@ -65,17 +61,6 @@ struct reproduce_cli {
 	bool list;
 	char results[PATH_MAX];
 };
-
-static int check_clock(struct argp_state *st, const char *arg)
-{
-	struct lab_clock c;
-
-	if (!lab_clock_parse(arg, &c))
-		return 0;
-	cli_error(st, "--clock: icount, icount:SHIFT (0..%d) or host, not "
-		  "'%s'", LAB_CLOCK_SHIFT_MAX, arg);
-	return EINVAL;
-}
 
 static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 {
@@ -92,9 +77,7 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 	case OPT_TABLE: cli->table = arg; return 0;
 	case OPT_LIST: cli->list = true; return 0;
 	case 'v': p->verbose = true; return 0;
-	case OPT_CLOCK:
-		if (check_clock(st, arg))
-			return EINVAL;
+	case CLI_KEY_CLOCK:	/* checked by its shared group (cli.h) */
 		p->clock = arg;
 		return 0;
 	case OPT_SCALE:
@@ -105,15 +88,13 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 		}
 		p->scale = arg;
 		return 0;
-	case OPT_REPEAT:
+	case CLI_KEY_REPEAT:	/* a reproduction wants 2..100 of its 1..1000 */
 		if (cli_arg_number(st, "repeat", arg, 2, 100, &v))
 			return EINVAL;
 		p->repeat = v;
 		return 0;
-	case OPT_JOBS:
-		if (cli_arg_number(st, "jobs", arg, 1, 256, &v))
-			return EINVAL;
-		p->jobs = v;
+	case CLI_KEY_JOBS:
+		p->jobs = cli_shared_uint(arg);
 		return 0;
 	case OPT_TIMEOUT:
 		return cli_arg_seconds(st, "timeout", arg, &p->timeout_s);
@@ -184,9 +165,14 @@ static char *joined(int argc, char **argv)
 
 int reproduce_cmd_reproduce(int argc, char **argv)
 {
+	/* --clock's default here: the seed's (icount:3; 003 icount:0). */
+	static const struct argp_child shared[] = {
+		{ &cli_clock_argp }, { &cli_repeat_argp }, { &cli_jobs_argp },
+		{ 0 }
+	};
 	static const struct argp argp = {
 		reproduce_options, reproduce_parse, "SEED", reproduce_doc,
-		NULL, NULL, NULL,
+		shared, NULL, NULL,
 	};
 	struct reproduce_cli *cli = calloc(1, sizeof(*cli));
 	struct reproduce_result r;

@@ -46,7 +46,7 @@
 /* `rtgate run`: one option table, its parser (common/cmd/cli.h). */
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
 
-enum { RUN_SCALE = 0x100, RUN_REPEAT, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,
+enum { RUN_SCALE = 0x100, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,
        RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON, RUN_DURATION, RUN_SILENT };
 
 static const struct argp_option run_opts[] = {
@@ -55,8 +55,6 @@ static const struct argp_option run_opts[] = {
 	  "with --duration-scale T/(the suite's duration)", 0 },
 	{ "duration-scale", RUN_SCALE, "F", 0, "multiply durations and scaled(N) "
 	  "counts by F (> 0): a scaled run, not a reproduction", 0 },
-	{ "repeat", RUN_REPEAT, "N", 0, "repetitions per scenario (default: the "
-	  "suite's)", 0 },
 	{ "out", RUN_OUT, "DIR", 0, "results directory (default: "
 	  "$RTGATE_RESULTS_DIR or results)", 0 },
 	{ "no-history", RUN_NO_HISTORY, NULL, 0, "do not store the run in the SQLite "
@@ -83,7 +81,6 @@ static const struct argp_option run_opts[] = {
 static error_t run_parse(int key, char *arg, struct argp_state *state)
 {
 	struct runner_run_params *p = state->input;
-	uint64_t n;
 
 	switch (key) {
 	case RUN_SCALE:
@@ -95,11 +92,8 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case RUN_DURATION:
 		return cli_arg_seconds(state, "duration", arg, &p->duration_s);
-	case RUN_REPEAT:
-		if (parse_u64_range(arg, 1, 1000, &n))
-			return cli_error(state, "--repeat: '%s' is not a whole "
-					 "number from 1 to 1000", arg);
-		p->repeat = (unsigned int)n;
+	case CLI_KEY_REPEAT:	/* checked by its shared group (cli.h) */
+		p->repeat = cli_shared_uint(arg);
 		break;
 	case RUN_OUT:
 		p->out = arg;
@@ -149,6 +143,10 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child run_shared[] = {
+	{ &cli_repeat_argp }, { 0 }
+};
+
 static const struct argp run_argp = {
 	run_opts, run_parse, "SUITE|NAME",
 	"Runs a suite on the running kernel (as root): every repetition of "
@@ -160,7 +158,7 @@ static const struct argp run_argp = {
 	"input, 4 environment, 5 the run did not complete "
 	"(docs/exit-codes.md). The suite format: suites/README.md; the runner: "
 	"docs/runner.md.",
-	NULL, NULL, NULL
+	run_shared, NULL, NULL
 };
 
 static int parse_args(int argc, char **argv, struct runner_run_params *p)

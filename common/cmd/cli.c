@@ -432,6 +432,109 @@ int cli_parse(const char *cmd, const struct argp *argp, int argc, char **argv,
 	return 0;
 }
 
+/* ---- options several commands share ---- */
+
+error_t cli_arg_clock(const char *arg, bool *icount, unsigned int *shift)
+{
+	uint64_t v;
+
+	*icount = false;
+	*shift = 0;
+	if (!arg || !strcmp(arg, "host"))
+		return 0;
+	if (strncmp(arg, "icount", 6) || (arg[6] && arg[6] != ':'))
+		return EINVAL;
+	*icount = true;
+	*shift = CLI_ICOUNT_SHIFT_DEFAULT;
+	if (!arg[6])
+		return 0;
+	if (parse_u64_range(arg + 7, 0, CLI_ICOUNT_SHIFT_MAX, &v))
+		return EINVAL;
+	*shift = v;
+	return 0;
+}
+
+unsigned int cli_shared_uint(const char *arg)
+{
+	uint64_t v = 0;
+
+	parse_u64_range(arg, 0, UINT32_MAX, &v);
+	return (unsigned int)v;
+}
+
+/*
+ * Checks a shared option's argument, then hands it to the command's own
+ * parser under its CLI_KEY_*: the command keeps it where it keeps its
+ * options, and never checks it again.
+ */
+static error_t shared_parse(int key, char *arg, struct argp_state *state)
+{
+	struct cli_ctx *c = cli_current;
+	uint64_t v;
+	bool icount;
+	unsigned int shift;
+	error_t err;
+
+	switch (key) {
+	case CLI_KEY_DB:
+		break;
+	case CLI_KEY_JOBS:
+		if (cli_arg_number(state, "jobs", arg, 1, 256, &v))
+			return EINVAL;
+		break;
+	case CLI_KEY_REPEAT:
+		if (parse_u64_range(arg, 1, 1000, &v))
+			return cli_error(state, "--repeat: '%s' is not a whole "
+					 "number from 1 to 1000", arg);
+		break;
+	case CLI_KEY_CLOCK:
+		if (cli_arg_clock(arg, &icount, &shift))
+			return cli_error(state, "--clock: host, icount or "
+					 "icount:SHIFT (0..%d), not '%s'",
+					 CLI_ICOUNT_SHIFT_MAX, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	if (!c || !c->cmd_argp->parser)
+		return ARGP_ERR_UNKNOWN;
+	err = c->cmd_argp->parser(key, arg, state);
+	if (err == ARGP_ERR_UNKNOWN)
+		return cli_error(state, "internal: the command lists a shared "
+				 "option (key %#x) it does not take", key);
+	return err;
+}
+
+static const struct argp_option db_opts[] = {
+	{ "db", CLI_KEY_DB, "FILE", 0, "the history database (default "
+	  "$RTGATE_DB, else $RTGATE_RESULTS_DIR/rtgate.db, else "
+	  "results/rtgate.db)", 0 },
+	{ 0 }
+};
+static const struct argp_option jobs_opts[] = {
+	{ "jobs", CLI_KEY_JOBS, "N", 0, "make -jN, 1..256 (default: the CPU "
+	  "count)", 0 },
+	{ 0 }
+};
+static const struct argp_option repeat_opts[] = {
+	{ "repeat", CLI_KEY_REPEAT, "N", 0, "repetitions per scenario, "
+	  "1..1000 (default: the suite's)", 0 },
+	{ 0 }
+};
+static const struct argp_option clock_opts[] = {
+	{ "clock", CLI_KEY_CLOCK, "host|icount[:SHIFT]", 0, "the clock "
+	  "latencies are measured in: host (the host's own), or "
+	  "icount[:SHIFT], QEMU's instruction counter, 2^SHIFT ns an "
+	  "instruction (SHIFT 0..10, default 3; single-threaded TCG): the "
+	  "quiet lab", 0 },
+	{ 0 }
+};
+
+const struct argp cli_db_argp = { db_opts, shared_parse };
+const struct argp cli_jobs_argp = { jobs_opts, shared_parse };
+const struct argp cli_repeat_argp = { repeat_opts, shared_parse };
+const struct argp cli_clock_argp = { clock_opts, shared_parse };
+
 int cli_exit(int parsed)
 {
 	if (parsed == CLI_DONE)

@@ -28,6 +28,7 @@
 #define RTGATE_CLI_H
 
 #include <argp.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +72,39 @@ error_t cli_arg_number(const struct argp_state *state, const char *opt,
  */
 error_t cli_arg_seconds(const struct argp_state *state, const char *opt,
 			const char *arg, unsigned int *out_s);
+/*
+ * Options several commands share, each defined once here (its name, its
+ * argument, its help, its check) as an argp option group: a command lists
+ * the ones it takes among its argp's children, { &cli_db_argp }, and its
+ * parser gets each, checked, under its key (case CLI_KEY_DB: p->db = arg).
+ * A number's value: cli_shared_uint(arg).
+ *
+ *   --db FILE       the history database (history_resolve_db() defaults it)
+ *   --jobs N        make -jN, 1..256 (default: the CPU count)
+ *   --repeat N      repetitions per scenario, 1..1000
+ *   --clock CLOCK   host or icount[:SHIFT] (cli_arg_clock() reads it)
+ */
+enum {
+	CLI_KEY_DB = 0x1201,
+	CLI_KEY_JOBS,
+	CLI_KEY_REPEAT,
+	CLI_KEY_CLOCK,
+};
+extern const struct argp cli_db_argp;
+extern const struct argp cli_jobs_argp;
+extern const struct argp cli_repeat_argp;
+extern const struct argp cli_clock_argp;
+/* A shared option's number, as its group checked it. */
+unsigned int cli_shared_uint(const char *arg);
+
+#define CLI_ICOUNT_SHIFT_MAX		10	/* QEMU's limit */
+#define CLI_ICOUNT_SHIFT_DEFAULT	3
+/*
+ * --clock's words: "host" (or NULL), "icount" (SHIFT 3) or "icount:SHIFT"
+ * (0..CLI_ICOUNT_SHIFT_MAX). Returns 0, or EINVAL for anything else.
+ */
+error_t cli_arg_clock(const char *arg, bool *icount, unsigned int *shift);
+
 /* The same outside a parser (after cli_parse): returns -EINVAL. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
