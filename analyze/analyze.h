@@ -656,7 +656,20 @@ struct an_results {
 	const char *status;	/* complete | incomplete | aborted */
 };
 
+/*
+ * Opens DIR/manifest.json and checks it as an_manifest_check() does:
+ * -EINVAL (said on stderr, with the file and the field) when it fails.
+ */
 int an_results_open(const char *dir, struct an_results *res);
+/*
+ * A manifest (read from @path) checked as strictly as a suite: the
+ * schema; a non-empty scenario list of unique names; each compare names
+ * another scenario of the run, with no cycle; suite, scenario, host and
+ * run names of the character set of parse_name() / parse_host_name();
+ * no negative budget or floor, alpha in (0, 1); every string UTF-8.
+ * 0, or -EINVAL after one message naming the file and the field.
+ */
+int an_manifest_check(const char *path, const struct cJSON *m);
 void an_results_close(struct an_results *res);
 /* The scenario's side: its valid repetitions, status and reference. */
 int an_results_side(const struct an_results *res, const char *scenario,

@@ -19,10 +19,11 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "textfmt.h"
 
 static int write_json_out(const char *path, const cJSON *doc)
 {
-	char *text;
+	char *text, *fixed;
 	int ret;
 
 	if (path)
@@ -30,8 +31,13 @@ static int write_json_out(const char *path, const cJSON *doc)
 	text = cJSON_Print(doc);
 	if (!text)
 		return -ENOMEM;
-	ret = puts(text) < 0 ? -EIO : 0;
+	/* UTF-8 on stdout too (json_write_file()'s rule). */
+	fixed = text_utf8_repair(text, strlen(text), NULL);
 	free(text);
+	if (!fixed)
+		return -ENOMEM;
+	ret = puts(fixed) < 0 ? -EIO : 0;
+	free(fixed);
 	return ret;
 }
 

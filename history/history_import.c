@@ -364,11 +364,9 @@ static int check_manifest(const char *path, const cJSON *m)
 	const cJSON *host = cJSON_GetObjectItem(m, "host");
 	size_t i;
 
-	if (strcmp(json_get_str(m, "schema", ""), "rtgate-manifest/1")) {
-		pr_err("%s: not an rtgate manifest (schema is not "
-		       "\"rtgate-manifest/1\")", path);
+	/* As strictly as the analyzer: names, scenarios, gate, UTF-8. */
+	if (an_manifest_check(path, m))
 		return -EINVAL;
-	}
 	if (!json_get_str(m, "run_id", NULL) || !json_get_str(suite, "name", NULL)
 	    || !json_get_str(host, "hostname", NULL)) {
 		pr_err("%s: run_id, suite.name or host.hostname is missing",

@@ -188,6 +188,13 @@ static int board_key(struct cfg_parse *cp, const char *board,
 	for (i = 0; i < l->nr_boards; i++)
 		if (!strcmp(l->boards[i].name, board))
 			b = &l->boards[i];
+	if (!b && !parse_host_name(board)) {
+		snprintf(cp->err, sizeof(cp->err), "[board %s]: a name of "
+			 "1-128 letters, digits, '.', '-' and '_', from a "
+			 "letter or digit, is needed (docs/results.md, Names)",
+			 board);
+		return 0;
+	}
 	if (!b && l->nr_boards == NIGHTLY_MAX_BOARDS) {
 		snprintf(cp->err, sizeof(cp->err), "more than %d boards",
 			 NIGHTLY_MAX_BOARDS);

@@ -16,6 +16,7 @@
  * layer of links over the picture: the SVG stays gnuplot's own.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -268,13 +269,26 @@ static void num_or_missing(FILE *f, double v)
 		fputs(" ?", f);
 }
 
+/* A run id as one word of the data file (it is only a comment there). */
+static void data_word(FILE *f, const char *s)
+{
+	fputc(' ', f);
+	if (!*s)
+		fputc('-', f);
+	for (; *s; s++)
+		fputc(strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+			     "WXYZ0123456789-_.", *s) ? *s : '_', f);
+}
+
 static int write_data(const struct plot *p, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	struct fsio_stream st;
+	FILE *f;
 	size_t i;
 
-	if (!f)
-		return -errno;
+	if (fsio_stream_open(&st))
+		return -ENOMEM;
+	f = st.f;
 	fprintf(f, "# x max_us p99.99_us regression run_id p99_us judged "
 		"scaled metric_median metric_min metric_max\n");
 	for (i = 0; i < p->n; i++) {
@@ -283,7 +297,8 @@ static int write_data(const struct plot *p, const char *path)
 		fprintf(f, "%zu", i + 1);
 		num_or_missing(f, pt->max_us);
 		num_or_missing(f, pt->p9999_us);
-		fprintf(f, " %d %s", is_regression(pt), pt->run.run_id);
+		fprintf(f, " %d", is_regression(pt));
+		data_word(f, pt->run.run_id);
 		num_or_missing(f, pt->p99_us);
 		num_or_missing(f, p->metric[0] ? p->mval[i] :
 			       judged_value(pt));
@@ -293,7 +308,7 @@ static int write_data(const struct plot *p, const char *path)
 		num_or_missing(f, p->metric[0] ? p->mhi[i] : NAN);
 		fputc('\n', f);
 	}
-	return fclose(f) ? -errno : 0;
+	return fsio_stream_commit(&st, path, 0);
 }
 
 static void script_xtics(FILE *f, const struct plot *p)
@@ -306,32 +321,53 @@ static void script_xtics(FILE *f, const struct plot *p)
 		if (i % every && i != p->n - 1)
 			continue;
 		x_label(p, i, label, sizeof(label));
-		fprintf(f, "%s'%s' %zu", i ? ", " : "", label, i + 1);
+		fputs(i ? ", " : "", f);
+		text_gnuplot_quote(f, label);
+		fprintf(f, " %zu", i + 1);
 	}
 	fprintf(f, ") rotate by -35 font ',9'\n");
 }
 
-static int write_script(const struct plot *p, const char *dir,
-			const char *path)
+/* A path or a label from data: quoted, never pasted (text_gnuplot_quote). */
+static void gp_path(FILE *f, const char *dir, const char *slug,
+		    const char *ext)
 {
-	FILE *f = fopen(path, "w");
+	char buf[PATH_MAX + 512];
+
+	snprintf(buf, sizeof(buf), "%s/%s%s", dir, slug, ext);
+	text_gnuplot_quote(f, buf);
+}
+
+/* @svg: where gnuplot writes (a temporary name, renamed after). */
+static int write_script(const struct plot *p, const char *dir,
+			const char *path, const char *svg)
+{
+	struct fsio_stream st;
+	char buf[256];
+	FILE *f;
 	size_t i;
 
-	if (!f)
-		return -errno;
+	if (fsio_stream_open(&st))
+		return -ENOMEM;
+	f = st.f;
 	fprintf(f, "set terminal svg size %d,%d font 'sans,11' "
 		"background rgb 'white'\n", PLOT_W, PLOT_H);
-	fprintf(f, "set output '%s/%s.svg'\n", dir, p->slug);
+	fputs("set output ", f);
+	text_gnuplot_quote(f, svg);
+	fputc('\n', f);
 	fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\n"
 		"set bmargin at screen %g\nset tmargin at screen %g\n",
 		M_LEFT, M_RIGHT, M_BOTTOM, M_TOP);
 	fprintf(f, "set xrange [%g:%g]\n", p->xmin, p->xmax);
 	script_xtics(f, p);
-	if (p->metric[0])
-		fprintf(f, "set yrange [%g:%g]\nset ylabel '%s (%s)' "
-			"noenhanced\n", p->ymin, p->ymax, p->metric,
-			p->unit[0] ? p->unit : "?");
-	else
+	if (p->metric[0]) {
+		fprintf(f, "set yrange [%g:%g]\nset ylabel ", p->ymin,
+			p->ymax);
+		snprintf(buf, sizeof(buf), "%s (%s)", p->metric,
+			 p->unit[0] ? p->unit : "?");
+		text_gnuplot_quote(f, buf);
+		fputs(" noenhanced\n", f);
+	} else
 		fprintf(f, "set logscale y\nset yrange [%g:%g]\n"
 			"set ylabel 'latency (us)'\n", p->ymin, p->ymax);
 	fprintf(f, "set grid\nset key at screen 0.53, 0.985 center top "
@@ -344,26 +380,27 @@ static int write_script(const struct plot *p, const char *dir,
 				"graph 1 nohead dt 2 lw 1.5 lc rgb '#d62728'\n"
 				"set label 'step' at %zu, graph 0.96 offset "
 				"0.5,0 tc rgb '#d62728'\n", i + 1, i + 1, i + 1);
+	fputs("plot ", f);
+	gp_path(f, dir, p->slug, ".dat");
 	if (p->metric[0])
-		fprintf(f, "plot '%s/%s.dat' using 1:9:10:11 with yerrorbars "
+		fprintf(f, " using 1:9:10:11 with yerrorbars "
 			"pt 7 ps 0.9 lc rgb '#1f77b4' title 'median of the "
 			"rounds (bars: min..max)', \\\n"
-			"  '' using 1:9 with lines lc rgb '#1f77b4' notitle",
-			dir, p->slug);
+			"  '' using 1:9 with lines lc rgb '#1f77b4' notitle");
 	else
-		fprintf(f, "plot '%s/%s.dat' using 1:2 with linespoints pt 7 "
+		fprintf(f, " using 1:2 with linespoints pt 7 "
 			"ps 0.9 lc rgb '#1f77b4' title 'max', \\\n"
 			"  '' using 1:3 with linespoints pt 5 ps 0.8 lc rgb "
 			"'#2ca02c' title 'p99.99', \\\n"
 			"  '' using 1:6 with linespoints pt 13 ps 0.8 lc rgb "
-			"'#9467bd' title 'p99'", dir, p->slug);
+			"'#9467bd' title 'p99'");
 	if (p->any_scaled)
 		fprintf(f, ", \\\n  '' using 1:($8 > 0 ? $%d : 1/0) with "
 			"points pt 6 ps 2.4 lw 1.5 lc rgb '#ff7f0e' title "
 			"'scaled run (--duration-scale)'", p->metric[0] ? 9 : 2);
 	fprintf(f, ", \\\n  '' using 1:($4 > 0 ? $7 : 1/0) with points "
 		"pt 9 ps 2.2 lc rgb '#d62728' title 'regression vs history'\n");
-	return fclose(f) ? -errno : 0;
+	return fsio_stream_commit(&st, path, 0);
 }
 
 static int run_gnuplot(const char *script, const char *log)
@@ -382,8 +419,12 @@ static int run_gnuplot(const char *script, const char *log)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		if (!freopen(log, "w", stderr) || !freopen("/dev/null", "w",
-							   stdout))
+		/* The log is no link to write through (docs/exports.md). */
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+			      O_CLOEXEC, 0644);
+
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
+		    !freopen("/dev/null", "w", stdout))
 			_exit(127);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
@@ -443,10 +484,10 @@ static void html_plot(FILE *f, const struct nightly_dashboard_params *dp,
 	}
 	fprintf(f, "</small></h2>\n<div class=\"frame\" style=\"width:%dpx;"
 		"height:%dpx\">\n<img src=\"%s.svg\" width=\"%d\" height=\"%d\""
-		" alt=\"%s per run\">\n"
-		"<svg class=\"links\" width=\"%d\" height=\"%d\">\n", PLOT_W,
-		PLOT_H, p->slug, PLOT_W, PLOT_H, p->metric[0] ? p->metric :
-		"max and p99.99 latency", PLOT_W, PLOT_H);
+		" alt=\"", PLOT_W, PLOT_H, p->slug, PLOT_W, PLOT_H);
+	text_xml_escape(f, p->metric[0] ? p->metric : "max and p99.99 latency");
+	fprintf(f, " per run\">\n<svg class=\"links\" width=\"%d\" "
+		"height=\"%d\">\n", PLOT_W, PLOT_H);
 	for (i = 0; i < p->n; i++) {
 		const struct history_point *pt = &p->pts[i];
 
@@ -463,15 +504,20 @@ static void html_plot(FILE *f, const struct nightly_dashboard_params *dp,
 			px_y(p, is_regression(pt) && !p->metric[0] ?
 			     judged_value(pt) : point_value(p, i)));
 		text_xml_escape(f, pt->run.run_id);
-		if (p->metric[0])
-			fprintf(f, ": %s %.6g %s", p->metric, p->mval[i],
-				p->unit);
-		else
+		if (p->metric[0]) {
+			fputs(": ", f);
+			text_xml_escape(f, p->metric);
+			fprintf(f, " %.6g ", p->mval[i]);
+			text_xml_escape(f, p->unit);
+		} else
 			fprintf(f, ": max %.0f us", pt->max_us);
 		if (scaled(pt))
 			fprintf(f, ", scaled run x%g", pt->run.duration_scale);
-		if (pt->verdict[0])
-			fprintf(f, ", %s vs history", pt->verdict);
+		if (pt->verdict[0]) {
+			fputs(", ", f);
+			text_xml_escape(f, pt->verdict);
+			fputs(" vs history", f);
+		}
 		fputs("</title></a>\n", f);
 	}
 	fputs("</svg>\n</div>\n", f);
@@ -493,10 +539,11 @@ static void html_table(FILE *f, const struct nightly_dashboard_params *dp,
 
 	fputs("<table>\n<tr><th>run started (UTC)</th><th>run</th>"
 	      "<th>kernel</th>", f);
-	if (p->metric[0])
-		fprintf(f, "<th>median (%s)</th><th>min</th><th>max</th>",
-			p->unit[0] ? p->unit : "?");
-	else
+	if (p->metric[0]) {
+		fputs("<th>median (", f);
+		text_xml_escape(f, p->unit[0] ? p->unit : "?");
+		fputs(")</th><th>min</th><th>max</th>", f);
+	} else
 		fputs("<th>max (us)</th><th>p99.99 (us)</th><th>p99 (us)</th>",
 		      f);
 	fputs("<th>scale</th><th>vs history</th></tr>\n", f);
@@ -504,11 +551,13 @@ static void html_table(FILE *f, const struct nightly_dashboard_params *dp,
 		const struct history_point *pt = &p->pts[i];
 
 		point_link(dp, pt, link, sizeof(link));
-		fprintf(f, "<tr class=\"%s%s\"><td>%.10s %.5s</td><td>"
-			"<a href=\"", is_regression(pt) ? "regression" : "",
-			scaled(pt) ? " scaled" : "", pt->run.start_time,
-			strlen(pt->run.start_time) > 11 ?
-			pt->run.start_time + 11 : "");
+		fprintf(f, "<tr class=\"%s%s\"><td>", is_regression(pt) ?
+			"regression" : "", scaled(pt) ? " scaled" : "");
+		snprintf(link, sizeof(link), "%.10s %.5s", pt->run.start_time,
+			 strlen(pt->run.start_time) > 11 ?
+			 pt->run.start_time + 11 : "");
+		text_xml_escape(f, link);
+		fputs("</td><td><a href=\"", f);
 		text_xml_escape(f, link);
 		fputs("\">", f);
 		text_xml_escape(f, pt->run.run_id);
@@ -578,6 +627,7 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 		      struct plot *p, FILE *html)
 {
 	char dat[PATH_MAX], gp[PATH_MAX], log[PATH_MAX];
+	char svg[PATH_MAX], tmp[PATH_MAX + 64];
 	size_t i;
 	int ret;
 
@@ -606,13 +656,21 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 	snprintf(dat, sizeof(dat), "%.3000s/%s.dat", dp->out_dir, p->slug);
 	snprintf(gp, sizeof(gp), "%.3000s/%s.gp", dp->out_dir, p->slug);
 	snprintf(log, sizeof(log), "%.3000s/%s.log", dp->out_dir, p->slug);
+	snprintf(svg, sizeof(svg), "%.3000s/%s.svg", dp->out_dir, p->slug);
+	/* gnuplot writes a fresh name; the rename replaces, never follows. */
+	snprintf(tmp, sizeof(tmp), "%s" FSIO_TMP_INFIX "%d", svg,
+		 (int)getpid());
 	ret = write_data(p, dat);
 	if (!ret)
-		ret = write_script(p, dp->out_dir, gp);
+		ret = write_script(p, dp->out_dir, gp, tmp);
 	if (!ret)
 		ret = run_gnuplot(gp, log);
-	if (ret)
+	if (!ret && rename(tmp, svg))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
 		return ret;
+	}
 	unlink(log);
 	html_plot(html, dp, p);
 	html_table(html, dp, p);
@@ -641,6 +699,7 @@ static const char script[] =
 int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 {
 	char path[PATH_MAX], now[32];
+	struct fsio_stream st;
 	struct history_key *keys = NULL;
 	struct plot p;
 	struct history h;
@@ -669,13 +728,12 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 		ret = history_keys(&h, &keys, &nk);
 	if (ret)
 		goto out;
-	snprintf(path, sizeof(path), "%.4000s/index.html.tmp", dp->out_dir);
-	f = fopen(path, "w");
-	if (!f) {
-		ret = -errno;
-		pr_err("%s: %s", path, strerror(errno));
+	/* Written whole or not at all: no index.html.tmp left on failure. */
+	snprintf(path, sizeof(path), "%.4000s/index.html", dp->out_dir);
+	ret = fsio_stream_open(&st);
+	if (ret)
 		goto out;
-	}
+	f = st.f;
 	strftime(now, sizeof(now), "%Y-%m-%d %H:%M UTC", gmtime(&t));
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		"<title>rtgate: latency per night</title>\n<style>%s</style>\n"
@@ -708,16 +766,9 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	if (!nk)
 		fputs("<p>No complete runs in the history yet.</p>\n", f);
 	fputs("</body></html>\n", f);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret) {
-		char final[PATH_MAX];
-
-		snprintf(final, sizeof(final), "%.4000s/index.html",
-			 dp->out_dir);
-		if (rename(path, final))
-			ret = -errno;
-	}
+	ret = fsio_stream_commit(&st, path, ret);
+	if (ret)
+		pr_err("%s: not written: %s", path, strerror(-ret));
 out:
 	free(keys);
 	history_close(&h);

@@ -19,6 +19,7 @@
 #include "jsonio.h"
 #include "jsonout.h"
 #include "log.h"
+#include "textfmt.h"
 #include "parse.h"
 
 /*
@@ -271,7 +272,7 @@ static int emit(struct an_report *r, const struct an_params *p,
 static int runs_table_write(const struct an_report *r,
 			    const struct an_params *p)
 {
-	char path[4096], *buf = NULL;
+	char path[4096], *buf = NULL, *fixed;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	int ret;
@@ -283,10 +284,15 @@ static int runs_table_write(const struct an_report *r,
 		ret = -EIO;
 	if (!ret)
 		ret = an_path_join(path, sizeof(path), p->out_dir, "runs.txt");
+	/* UTF-8, as every report (analyze_report_write.c). */
+	fixed = ret ? NULL : text_utf8_repair(buf, len, &len);
+	if (!ret && !fixed)
+		ret = -ENOMEM;
 	if (!ret)
-		ret = fsio_write_atomic(path, buf, len);
+		ret = fsio_write_atomic(path, fixed, len);
 	if (ret)
 		pr_err("%s/runs.txt: %s", p->out_dir, strerror(-ret));
+	free(fixed);
 	free(buf);
 	return ret;
 }

@@ -17,12 +17,207 @@
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"
+#include "textfmt.h"
+
+/* Every string of the manifest, keys too, is UTF-8 (reports are). */
+static int check_utf8(const char *path, const cJSON *v, char *where,
+		      size_t len, size_t at)
+{
+	const cJSON *c;
+	int i = 0;
+
+	if (v->string && !text_utf8_valid(v->string, strlen(v->string))) {
+		pr_err("%s: %s: a key that is not UTF-8", path, where);
+		return -EINVAL;
+	}
+	if (cJSON_IsString(v) && !text_utf8_valid(v->valuestring,
+						  strlen(v->valuestring))) {
+		pr_err("%s: %s: not UTF-8", path, where);
+		return -EINVAL;
+	}
+	cJSON_ArrayForEach(c, v) {
+		if (cJSON_IsArray(v))
+			snprintf(where + at, len - at, "[%d]", i++);
+		else
+			snprintf(where + at, len - at, "%s%.64s",
+				 at ? "." : "", c->string && text_utf8_valid(
+				 c->string, strlen(c->string)) ? c->string :
+				 "?");
+		if (check_utf8(path, c, where, len, strlen(where)))
+			return -EINVAL;
+		where[at] = '\0';
+	}
+	return 0;
+}
+
+/* An optional string field: absent, or a string @ok accepts. */
+static int check_name(const char *path, const cJSON *obj, const char *key,
+		      const char *field, bool (*ok)(const char *), bool need)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!v && !need)
+		return 0;
+	if (!cJSON_IsString(v)) {
+		pr_err("%s: %s: %s", path, field, v ? "not a string" :
+		       "missing");
+		return -EINVAL;
+	}
+	if (!ok(v->valuestring)) {
+		pr_err("%s: %s: '%s' is not a name (%s)", path, field,
+		       v->valuestring, ok == parse_name ?
+		       "1-64 letters, digits, '-' and '_'" :
+		       "1-128 letters, digits, '.', '-' and '_', from a letter "
+		       "or digit");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_gate(const char *path, const cJSON *m)
+{
+	static const char *const floors[] = { "min_increase_us",
+					      "min_increase_pct" };
+	const cJSON *g, *v;
+	size_t i;
+
+	g = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(m, "suite"), "gate");
+	if (!g)
+		return 0;
+	v = cJSON_GetObjectItemCaseSensitive(g, "alpha");
+	if (v && !(cJSON_IsNumber(v) && v->valuedouble > 0 &&
+		   v->valuedouble < 1)) {
+		pr_err("%s: suite.gate.alpha: not a number between 0 and 1",
+		       path);
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+		v = cJSON_GetObjectItemCaseSensitive(g, floors[i]);
+		if (v && !(cJSON_IsNumber(v) && v->valuedouble >= 0)) {
+			pr_err("%s: suite.gate.%s: not a number >= 0", path,
+			       floors[i]);
+			return -EINVAL;
+		}
+	}
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(g, "budgets")) {
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0)) {
+			pr_err("%s: suite.gate.budgets.%s: not a number >= 0",
+			       path, v->string ? v->string : "?");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static const cJSON *scenario_named(const cJSON *all, const char *name)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, all)
+		if (!strcmp(json_get_str(s, "name", ""), name))
+			return s;
+	return NULL;
+}
+
+static int check_scenarios(const char *path, const cJSON *all)
+{
+	const cJSON *s, *t, *c;
+	char field[128];
+	int i = 0, j, n = cJSON_GetArraySize(all);
+
+	if (!cJSON_IsArray(all) || !n) {
+		pr_err("%s: scenarios: %s", path, cJSON_IsArray(all) ?
+		       "empty (a run of no scenario judges nothing)" :
+		       "no \"scenarios\" array");
+		return -EINVAL;
+	}
+	cJSON_ArrayForEach(s, all) {
+		snprintf(field, sizeof(field), "scenarios[%d].name", i);
+		if (!cJSON_IsObject(s)) {
+			pr_err("%s: scenarios[%d]: not an object", path, i);
+			return -EINVAL;
+		}
+		if (check_name(path, s, "name", field, parse_name, true))
+			return -EINVAL;
+		if (scenario_named(all, json_get_str(s, "name", "")) != s) {
+			pr_err("%s: %s: duplicate scenario '%s'", path, field,
+			       json_get_str(s, "name", ""));
+			return -EINVAL;
+		}
+		i++;
+	}
+	i = 0;
+	cJSON_ArrayForEach(s, all) {
+		const char *name = json_get_str(s, "name", "");
+
+		snprintf(field, sizeof(field), "scenarios[%d].compare", i++);
+		c = cJSON_GetObjectItemCaseSensitive(s, "compare");
+		if (!c || cJSON_IsNull(c))
+			continue;
+		if (!cJSON_IsString(c) || !scenario_named(all,
+							  c->valuestring)) {
+			pr_err("%s: %s: '%s' is not a scenario of this run",
+			       path, field, cJSON_IsString(c) ?
+			       c->valuestring : "?");
+			return -EINVAL;
+		}
+		if (!strcmp(c->valuestring, name)) {
+			pr_err("%s: %s: scenario '%s' is compared with itself",
+			       path, field, name);
+			return -EINVAL;
+		}
+		/* Each has one baseline: a chain longer than n loops. */
+		for (t = s, j = 0; t && j <= n; j++)
+			t = scenario_named(all, json_get_str(t, "compare",
+							     ""));
+		if (t) {
+			pr_err("%s: %s: the comparisons from '%s' go round "
+			       "in a cycle", path, field, name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int an_manifest_check(const char *path, const cJSON *m)
+{
+	static const char *const status[] = { "complete", "incomplete",
+					      "aborted" };
+	const char *schema = json_get_str(m, "schema", "");
+	const cJSON *st;
+	char where[512] = "";
+	size_t i;
+
+	if (!cJSON_IsObject(m) || strcmp(schema, "rtgate-manifest/1")) {
+		pr_err("%s: schema: \"%s\" is not rtgate-manifest/1", path,
+		       schema);
+		return -EINVAL;
+	}
+	if (check_utf8(path, m, where, sizeof(where), 0) ||
+	    check_name(path, m, "run_id", "run_id", parse_host_name, false) ||
+	    check_name(path, cJSON_GetObjectItemCaseSensitive(m, "suite"),
+		       "name", "suite.name", parse_name, false) ||
+	    check_name(path, cJSON_GetObjectItemCaseSensitive(m, "host"),
+		       "hostname", "host.hostname", parse_host_name, false) ||
+	    check_gate(path, m) ||
+	    check_scenarios(path, cJSON_GetObjectItemCaseSensitive(m,
+							"scenarios")))
+		return -EINVAL;
+	st = cJSON_GetObjectItemCaseSensitive(m, "status");
+	if (!st)
+		return 0;
+	for (i = 0; i < sizeof(status) / sizeof(status[0]); i++)
+		if (cJSON_IsString(st) && !strcmp(st->valuestring, status[i]))
+			return 0;
+	pr_err("%s: status: not complete, incomplete or aborted", path);
+	return -EINVAL;
+}
 
 int an_results_open(const char *dir, struct an_results *res)
 {
 	struct json_error err;
 	char path[PATH_MAX];
-	const char *schema;
 
 	memset(res, 0, sizeof(*res));
 	an_sfmt(res->dir, sizeof(res->dir), "%s", dir);
@@ -31,17 +226,8 @@ int an_results_open(const char *dir, struct an_results *res)
 		pr_err("%s", err.msg);
 		return -EINVAL;
 	}
-	schema = json_get_str(res->manifest, "schema", "");
-	if (strcmp(schema, "rtgate-manifest/1")) {
-		pr_err("%s: schema \"%s\" is not rtgate-manifest/1", path,
-		       schema);
+	if (an_manifest_check(path, res->manifest))
 		goto bad;
-	}
-	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(res->manifest,
-							    "scenarios"))) {
-		pr_err("%s: no \"scenarios\" array", path);
-		goto bad;
-	}
 	res->status = json_get_str(res->manifest, "status", "incomplete");
 	return 0;
 bad:

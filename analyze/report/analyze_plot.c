@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <dirent.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "analyze/input/input.h"
 #include "fsio.h"
 #include "log.h"
+#include "textfmt.h"
 #include "toolrun.h"
 
 #define COLOR_BASE	"#1f5fa8"
@@ -28,6 +31,24 @@ struct plot_dir {
 	char files[96][64];
 	size_t nfiles;
 };
+
+/*
+ * A string of the script made from data (a scenario, a folder, a metric,
+ * a unit): formatted, then quoted by text_gnuplot_quote(), never pasted.
+ */
+static void gp_str(FILE *gp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void gp_str(FILE *gp, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	text_gnuplot_quote(gp, buf);
+}
 
 static FILE *plot_open(struct plot_dir *d, const char *name)
 {
@@ -40,15 +61,29 @@ static FILE *plot_open(struct plot_dir *d, const char *name)
 	return fopen(path, "w");
 }
 
+/*
+ * The private directory goes whatever happened in it: what gnuplot wrote
+ * before it failed (an SVG, half of one) included, not only our files.
+ */
 static void plot_dir_remove(struct plot_dir *d)
 {
 	char path[PATH_MAX];
+	struct dirent *e;
 	size_t i;
+	DIR *dir;
 
 	for (i = 0; i < d->nfiles; i++)
 		if (!an_path_join(path, sizeof(path), d->path, d->files[i]))
 			unlink(path);
-	rmdir(d->path);
+	dir = opendir(d->path);
+	while (dir && (e = readdir(dir)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    !an_path_join(path, sizeof(path), d->path, e->d_name))
+			unlink(path);
+	if (dir)
+		closedir(dir);
+	if (rmdir(d->path))
+		pr_warn("%s: not removed: %s", d->path, strerror(errno));
 }
 
 /* Pools one side's runs of CPU j. */
@@ -158,10 +193,12 @@ static void hist_script(FILE *gp, size_t j, const struct an_cmp *c,
 			(unsigned long long)b->overflows,
 			(unsigned long long)k->overflows);
 	fprintf(gp, "plot 'hist-%zu-b.dat' with lines lw 1.6 lc rgb '%s' "
-		"title '%s (max %ld)' noenhanced, 'hist-%zu-c.dat' with lines "
-		"lw 1.6 lc rgb '%s' title '%s (max %ld)' noenhanced\n", j,
-		COLOR_BASE, c->base->name, b->max_us, j, COLOR_CAND,
-		c->cand->name, k->max_us);
+		"title ", j, COLOR_BASE);
+	gp_str(gp, "%s (max %ld)", c->base->name, b->max_us);
+	fprintf(gp, " noenhanced, 'hist-%zu-c.dat' with lines lw 1.6 lc rgb "
+		"'%s' title ", j, COLOR_CAND);
+	gp_str(gp, "%s (max %ld)", c->cand->name, k->max_us);
+	fprintf(gp, " noenhanced\n");
 	fprintf(gp, "unset object 1\n");
 }
 
@@ -209,12 +246,12 @@ static void maxima_script(FILE *gp, const struct an_cmp *c, size_t ncpus)
 	fprintf(gp, "set logscale y\nset format y '%%g'\nset autoscale\n"
 		"set offsets 0.5, 0.5, 0, 0\nset xtics 1\n");
 	fprintf(gp, "plot 'max-base.dat' using 1:%zu with linespoints pt 7 "
-		"ps 1.3 lw 1.6 lc rgb '%s' title '%s (all CPUs)' noenhanced, "
-		"'max-cand.dat' using 1:%zu with linespoints pt 5 ps 1.3 "
-		"lw 1.6 lc rgb '%s' title '%s (all CPUs)' noenhanced",
-		ncpus + 2,
-		COLOR_BASE, c->base->name, ncpus + 2, COLOR_CAND,
-		c->cand->name);
+		"ps 1.3 lw 1.6 lc rgb '%s' title ", ncpus + 2, COLOR_BASE);
+	gp_str(gp, "%s (all CPUs)", c->base->name);
+	fprintf(gp, " noenhanced, 'max-cand.dat' using 1:%zu with linespoints "
+		"pt 5 ps 1.3 lw 1.6 lc rgb '%s' title ", ncpus + 2, COLOR_CAND);
+	gp_str(gp, "%s (all CPUs)", c->cand->name);
+	fprintf(gp, " noenhanced");
 	for (j = 0; j < ncpus && ncpus > 1; j++)
 		fprintf(gp, ", 'max-base.dat' using 1:%zu with points pt %zu "
 			"ps 0.7 lc rgb '%s' title 'CPU %zu', 'max-cand.dat' "
@@ -288,10 +325,11 @@ static void series_side(FILE *gp, const struct an_side *s, const char *file,
 		fprintf(gp, "%s'%s' index %zu using 1:2 with linespoints "
 			"pt 7 ps 0.35 lw 1.3 dt %zu lc rgb '%s' ",
 			*first ? "plot " : ", ", file, r, 1 + r % 4, color);
-		if (r < 4)
-			fprintf(gp, "title '%s rep %d' noenhanced", s->name,
-				s->runs[r].rep);
-		else
+		if (r < 4) {
+			fprintf(gp, "title ");
+			gp_str(gp, "%s rep %d", s->name, s->runs[r].rep);
+			fprintf(gp, " noenhanced");
+		} else
 			fprintf(gp, "notitle");
 		*first = false;
 	}
@@ -343,10 +381,11 @@ static int write_series_plot(struct plot_dir *d, FILE *gp,
 		fprintf(gp, "set arrow 1 from graph 0, first %.6g to graph 1, "
 			"first %.6g nohead dt 2 lw 1.4 lc rgb '#c92a2a'\n",
 			thr, thr);
-		fprintf(gp, "set label 1 'spike threshold %.0f us: %s''s worst "
-			"second %.0f us + floor' at graph 0.01, first %.6g "
-			"offset 0, 0.7 font ',10' tc rgb '#c92a2a' noenhanced\n",
-			thr, c->base->name, ceiling, thr);
+		fprintf(gp, "set label 1 ");
+		gp_str(gp, "spike threshold %.0f us: %s's worst second %.0f "
+		       "us + floor", thr, c->base->name, ceiling);
+		fprintf(gp, " at graph 0.01, first %.6g offset 0, 0.7 font "
+			"',10' tc rgb '#c92a2a' noenhanced\n", thr);
 	}
 	series_side(gp, c->base, "tl-base.dat", COLOR_BASE, &first);
 	series_side(gp, c->cand, "tl-cand.dat", COLOR_CAND, &first);
@@ -419,19 +458,24 @@ static void metric_script(FILE *gp, size_t idx, const struct an_cmp *c,
 	fprintf(gp, "set output 'metric-%zu.svg'\nunset arrow\nunset label\n"
 		"unset object\nunset logscale x\nunset logscale y\n"
 		"set key outside right top vertical\n", idx);
-	fprintf(gp, "set title '%s per round' noenhanced\n", metric);
-	fprintf(gp, "set xlabel '%s'\nset ylabel '%s' noenhanced\n",
-		order ? "execution order" : "repetition", unit);
+	fprintf(gp, "set title ");
+	gp_str(gp, "%s per round", metric);
+	fprintf(gp, " noenhanced\nset xlabel '%s'\nset ylabel ",
+		order ? "execution order" : "repetition");
+	gp_str(gp, "%s", unit);
+	fprintf(gp, " noenhanced\n");
 	fprintf(gp, "set format y '%%g'\nset autoscale\nset offsets 0.5, "
 		"0.5, 0, 0\nset xtics 1\nset yrange [0:*]\n");
 	fprintf(gp, "plot 'metric-%zu-b.dat' using 1:2 with points pt 7 ps "
-		"0.6 lc rgb '%s' title '%s' noenhanced, 'metric-%zu-c.dat' "
-		"using 1:2 with points pt 5 ps 0.6 lc rgb '%s' title '%s' "
-		"noenhanced, 'metric-%zu-b.dat' using 1:3 with lines lw 1.4 "
-		"lc rgb '%s' title 'median per repetition', 'metric-%zu-c.dat' "
-		"using 1:3 with lines lw 1.4 lc rgb '%s' notitle\n", idx,
-		COLOR_BASE, c->base->name, idx, COLOR_CAND, c->cand->name, idx,
-		COLOR_BASE, idx, COLOR_CAND);
+		"0.6 lc rgb '%s' title ", idx, COLOR_BASE);
+	gp_str(gp, "%s", c->base->name);
+	fprintf(gp, " noenhanced, 'metric-%zu-c.dat' using 1:2 with points "
+		"pt 5 ps 0.6 lc rgb '%s' title ", idx, COLOR_CAND);
+	gp_str(gp, "%s", c->cand->name);
+	fprintf(gp, " noenhanced, 'metric-%zu-b.dat' using 1:3 with lines "
+		"lw 1.4 lc rgb '%s' title 'median per repetition', "
+		"'metric-%zu-c.dat' using 1:3 with lines lw 1.4 lc rgb '%s' "
+		"notitle\n", idx, COLOR_BASE, idx, COLOR_CAND);
 }
 
 static int write_metric_plots(struct plot_dir *d, FILE *gp,
@@ -528,7 +572,9 @@ static int write_plots(struct plot_dir *d, const struct an_cmp *c,
 	if (!gp)
 		return -EIO;
 	/* The script finds its data and writes its SVGs beside itself. */
-	fprintf(gp, "cd '%s'\n", d->path);
+	fprintf(gp, "cd ");
+	text_gnuplot_quote(gp, d->path);
+	fputc('\n', gp);
 	fprintf(gp, "set terminal svg size 720,400 dynamic enhanced "
 		"font 'sans,11' background rgb 'white'\n"
 		"set grid\nset key top center\n");

@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/report/report.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "textfmt.h"
 
 /* ---- writing ---- */
 
@@ -20,13 +22,24 @@ static int write_stream(const char *dir, const char *name,
 			const struct an_report *r)
 {
 	struct fsio_stream s;
-	char path[PATH_MAX];
+	char path[PATH_MAX], *text;
+	size_t len;
 	int ret;
 
 	if (fsio_stream_open(&s))
 		return -ENOMEM;
 	an_sfmt(path, sizeof(path), "%s/%s", dir, name);
-	ret = fsio_stream_commit(&s, path, fn(r, s.f));
+	ret = fn(r, s.f);
+	if (fclose(s.f) && !ret)
+		ret = -EIO;
+	/* Every report is UTF-8, whatever bytes a folder's name had. */
+	text = ret ? NULL : text_utf8_repair(s.buf, s.len, &len);
+	if (!ret && !text)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = fsio_write_atomic(path, text, len);
+	free(text);
+	free(s.buf);
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
 	return ret;

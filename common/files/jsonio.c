@@ -6,6 +6,7 @@
 
 #include "fsio.h"
 #include "jsonio.h"
+#include "textfmt.h"
 
 static void locate(const char *buf, size_t off, unsigned int *line)
 {
@@ -104,7 +105,19 @@ int json_write_file(const char *path, const cJSON *json)
 	if (!text)
 		return -ENOMEM;
 	len = strlen(text);
-	text[len] = '\0';
+	/*
+	 * cJSON copies a string's bytes as they are: one from a name that is
+	 * not UTF-8 would make the file no JSON. Outside strings all is
+	 * ASCII, so U+FFFD for each stray byte keeps the document whole.
+	 */
+	if (!text_utf8_valid(text, len)) {
+		char *fixed = text_utf8_repair(text, len, &len);
+
+		free(text);
+		if (!fixed)
+			return -ENOMEM;
+		text = fixed;
+	}
 	{
 		/* Files end with a newline, as text files should. */
 		char *nl = realloc(text, len + 2);

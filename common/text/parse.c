@@ -236,3 +236,23 @@ char *parse_strip(char *s)
 		*--end = '\0';
 	return s;
 }
+
+bool parse_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= PARSE_NAME_MAX &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_-") == n;
+}
+
+bool parse_host_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!strcmp(s, "(none)"))
+		return true;
+	return n && n <= PARSE_HOST_NAME_MAX && isalnum((unsigned char)s[0]) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789._-") == n;
+}

@@ -29,6 +29,19 @@ int parse_cpulist(const char *s, cpu_set_t *set);
 /* Writes "0-3,5" into buf; returns the length or -ENOSPC. */
 int parse_cpulist_format(const cpu_set_t *set, char *buf, size_t len);
 
+/*
+ * The names rtgate files results by and prints everywhere (docs/results.md,
+ * "Names"): a suite or scenario name is 1-64 of [A-Za-z0-9_-]; a host,
+ * board or run id 1-128 of [A-Za-z0-9._-] starting with a letter or a
+ * digit (and "(none)", the kernel's hostname when nobody set one). No
+ * quote, space, markup or byte beyond ASCII: a name can be pasted into
+ * any report, script or path as it is.
+ */
+#define PARSE_NAME_MAX		64
+#define PARSE_HOST_NAME_MAX	128
+bool parse_name(const char *s);
+bool parse_host_name(const char *s);
+
 /* Trims leading and trailing whitespace in place; returns s. */
 char *parse_strip(char *s);
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -52,11 +54,132 @@ void text_wrap(FILE *f, const char *text, int indent, int width)
 	}
 }
 
+size_t text_utf8_char(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n, i;
+	unsigned int cp;
+
+	if (!len)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+bool text_utf8_valid(const char *s, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		n = text_utf8_char(s + i, len - i);
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+char *text_utf8_repair(const char *s, size_t len, size_t *outlen)
+{
+	char *out = malloc(3 * len + 1);
+	size_t i = 0, o = 0, n;
+
+	if (!out)
+		return NULL;
+	while (i < len) {
+		n = text_utf8_char(s + i, len - i);
+		if (n) {
+			memcpy(out + o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	if (outlen)
+		*outlen = o;
+	return out;
+}
+
+void text_gnuplot_quote(FILE *f, const char *s)
+{
+	size_t len = strlen(s), i = 0, n;
+
+	fputc('\'', f);
+	while (i < len) {
+		unsigned char ch = s[i];
+
+		n = text_utf8_char(s + i, len - i);
+		if (!n) {
+			fputc('?', f);
+			i++;
+		} else if (ch == '\'') {
+			fputs("''", f);
+			i++;
+		} else if (ch < 0x20 || ch == 0x7f) {
+			fputc(' ', f);
+			i++;
+		} else {
+			fwrite(s + i, 1, n, f);
+			i += n;
+		}
+	}
+	fputc('\'', f);
+}
+
 void text_xml_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	size_t len = strlen(s), i = 0, n;
 
+	while (i < len) {
+		unsigned char ch = s[i];
+
+		n = text_utf8_char(s + i, len - i);
+		if (!n) {
+			/* Not UTF-8: U+FFFD, the replacement character. */
+			fputs("\xef\xbf\xbd", f);
+			i++;
+			continue;
+		}
+		if (n > 1) {
+			/* U+FFFE and U+FFFF are not XML characters. */
+			if (n == 3 && (unsigned char)s[i] == 0xef &&
+			    (unsigned char)s[i + 1] == 0xbf &&
+			    (unsigned char)s[i + 2] >= 0xbe)
+				fputs("\xef\xbf\xbd", f);
+			else
+				fwrite(s + i, 1, n, f);
+			i += n;
+			continue;
+		}
+		i++;
 		switch (ch) {
 		case '&':
 			fputs("&amp;", f);

@@ -6,6 +6,8 @@
 #ifndef RTGATE_TEXTFMT_H
 #define RTGATE_TEXTFMT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Columns of the terminal on @fd; @fallback when it is not one. */
@@ -19,7 +21,32 @@ void text_wrap(FILE *f, const char *text, int indent, int width);
 void text_wrap_hanging(FILE *f, const char *text, int first_col, int indent,
 		       int width);
 
-/* Writes s with XML/HTML special characters escaped (reports, JUnit). */
+/*
+ * Writes s with XML/HTML special characters escaped (reports, JUnit):
+ * what XML 1.0 forbids (control characters, bytes that are not UTF-8)
+ * becomes a space or U+FFFD, so the document stays well-formed whatever
+ * a results directory named.
+ */
 void text_xml_escape(FILE *f, const char *s);
+
+/*
+ * Writes s as one gnuplot single-quoted string, the quotes included: a
+ * quote doubled (the only escape gnuplot knows there), control
+ * characters as spaces (a newline would end the command), bytes that are
+ * not UTF-8 as '?'. Inside single quotes gnuplot substitutes nothing
+ * (no `command`, no @macro); print it with noenhanced so that ^ _ @ { }
+ * stay themselves. Every string a script gets from data goes through it.
+ */
+void text_gnuplot_quote(FILE *f, const char *s);
+
+/* Bytes of the UTF-8 character at s (1-4), 0 when it is not one. */
+size_t text_utf8_char(const char *s, size_t len);
+/* Whether s[0..len) is UTF-8 (no overlong forms, no surrogates). */
+bool text_utf8_valid(const char *s, size_t len);
+/*
+ * A copy of s[0..len) with every byte that is not UTF-8 replaced by
+ * U+FFFD, NUL-terminated (*outlen without it); NULL when out of memory.
+ */
+char *text_utf8_repair(const char *s, size_t len, size_t *outlen);
 
 #endif

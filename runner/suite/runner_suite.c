@@ -35,7 +35,7 @@ static void open_named(struct runner_suite_parser *p,
 	size_t i;
 
 	if (!runner_suite_valid_name(name)) {
-		runner_suite_perr(p, p->line, "[%s %s]: a name of letters, digits, '-' and "
+		runner_suite_perr(p, p->line, "[%s %s]: a name of 1-64 letters, digits, '-' and "
 				  "'_' is needed", kind, name);
 		return;
 	}

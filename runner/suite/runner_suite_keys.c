@@ -28,7 +28,7 @@ void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
 		return;
 	if (!strcmp(name, "name")) {
 		if (!runner_suite_valid_name(val))
-			runner_suite_perr(p, p->line, "name: '%s' is not a name of "
+			runner_suite_perr(p, p->line, "name: '%s' is not a name of 1-64 "
 					  "letters, digits, '-' and '_'", val);
 		else
 			runner_suite_dup(p, &s->name, val);

@@ -35,14 +35,10 @@ void runner_suite_perr(struct runner_suite_parser *p, unsigned int line,
 	va_end(ap);
 }
 
+/* The one character set of names (parse_name(), docs/results.md). */
 bool runner_suite_valid_name(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
-			return false;
-	return true;
+	return parse_name(s);
 }
 
 bool runner_suite_check_alloc(struct runner_suite_parser *p, const void *ptr)

@@ -20,6 +20,7 @@
 #include "kconfig.h"
 #include "parse.h"
 #include "stopsig.h"
+#include "textfmt.h"
 #include "timefmt.h"
 
 static void test_parse_u64(void **state)
@@ -324,6 +325,66 @@ static void test_dir_trusted(void **state)
 	assert_int_equal(fsio_dir_trusted(path, why, sizeof(why)), -ENOTDIR);
 }
 
+/* What a filter writes into a memory stream, as a string (freed by caller). */
+static char *filtered(void (*fn)(FILE *, const char *), const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, in);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* issue 35: names go into gnuplot scripts, XML and JSON as data. */
+static void test_text_escapes(void **state)
+{
+	char *s;
+	size_t n;
+
+	(void)state;
+	s = filtered(text_gnuplot_quote,
+		     "x'; system \"touch F\"; print '\n\xff`id`");
+	assert_string_equal(s, "'x''; system \"touch F\"; print '' ?`id`'");
+	free(s);
+	s = filtered(text_xml_escape, "<a href='x'>&\x01\xc3\x28\xef\xbf\xbe");
+	assert_string_equal(s, "&lt;a href=&#39;x&#39;&gt;&amp; "
+			    "\xef\xbf\xbd(\xef\xbf\xbd");
+	free(s);
+	assert_true(text_utf8_valid("caf\xc3\xa9 \xf0\x9f\x98\x80", 10));
+	assert_false(text_utf8_valid("\xc0\xaf", 2));		/* overlong */
+	assert_false(text_utf8_valid("\xed\xa0\x80", 3));	/* surrogate */
+	assert_false(text_utf8_valid("\xf4\x90\x80\x80", 4));	/* > 10FFFF */
+	assert_false(text_utf8_valid("\xe2\x82", 2));		/* cut short */
+	s = text_utf8_repair("a\xff\"b", 4, &n);
+	assert_string_equal(s, "a\xef\xbf\xbd\"b");
+	assert_int_equal(n, 6);
+	free(s);
+}
+
+static void test_parse_names(void **state)
+{
+	(void)state;
+	assert_true(parse_name("hackbench_2-a"));
+	assert_false(parse_name(""));
+	assert_false(parse_name("a.b"));
+	assert_false(parse_name("x'"));
+	assert_false(parse_name("caf\xc3\xa9"));
+	assert_true(parse_name("0123456789012345678901234567890123456789"
+			       "012345678901234567890123"));	/* 64 */
+	assert_false(parse_name("0123456789012345678901234567890123456789"
+				"0123456789012345678901234"));	/* 65 */
+	assert_true(parse_host_name("board-1.lab"));
+	assert_true(parse_host_name("(none)"));
+	assert_true(parse_host_name("20261127-020000-quick"));
+	assert_false(parse_host_name(".hidden"));
+	assert_false(parse_host_name("a b"));
+	assert_false(parse_host_name("a/b"));
+	assert_false(parse_host_name("<b>"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +399,8 @@ int main(void)
 		cmocka_unit_test(test_exitcode),
 		cmocka_unit_test(test_stopsig),
 		cmocka_unit_test(test_dir_trusted),
+		cmocka_unit_test(test_text_escapes),
+		cmocka_unit_test(test_parse_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
