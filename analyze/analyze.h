@@ -519,6 +519,53 @@ struct cJSON;
 void an_system_clock(const struct cJSON *m, char *name, size_t nlen,
 		     char *statement, size_t slen);
 
+/*
+ * Like with like (analyze/report/analyze_like.c, docs/nightly.md): what
+ * must be equal before two runs are compared, each read from a manifest
+ * into one string. A setting a manifest did not record is not known and
+ * not compared. The kernel (release, version, config, preemption model)
+ * is what a comparison tests and is not a setting.
+ */
+enum an_like_setting {
+	AN_LIKE_TOOL,		/* "tool": the measuring tool and options */
+	AN_LIKE_TOOL_VERSION,	/* "tool.version" */
+	AN_LIKE_DMA,		/* "cpu_dma_latency" */
+	AN_LIKE_IDLE_STATES,	/* "cpuidle.states" */
+	AN_LIKE_IDLE_GOVERNOR,	/* "cpuidle.governor" */
+	AN_LIKE_CPUFREQ,	/* "cpufreq.governor" */
+	AN_LIKE_ISOLCPUS,	/* "isolcpus" */
+	AN_LIKE_NOHZ_FULL,	/* "nohz_full" */
+	AN_LIKE_IRQ,		/* "irq_affinity" */
+	AN_LIKE_CLOCKSOURCE,	/* "clocksource" */
+	AN_LIKE_SMT,		/* "smt" */
+	AN_LIKE_CMDLINE,	/* "cmdline", compared as cmdline.PARAM */
+	AN_LIKE_N
+};
+
+struct an_like {
+	char clock[32];			/* an_system_clock(): never compared
+					 * across */
+	bool known[AN_LIKE_N];		/* recorded in the manifest */
+	char value[AN_LIKE_N][1024];
+};
+
+void an_like_from_manifest(const struct cJSON *m, struct an_like *l);
+/* The setting's --intended name: "cpuidle.governor". */
+const char *an_like_name(enum an_like_setting s);
+/*
+ * @a (the baseline) against @b: 0 alike, 1 when a setting not in
+ * @intended (a comma list of names, cmdline.PARAM for one parameter;
+ * NULL: none) differs -- @why names each, "cpuidle.governor (the cpuidle
+ * governor): 'menu' -> 'teo'" -- and -EINVAL when the clocks differ (never
+ * compared, whatever is intended).
+ */
+int an_like_diff(const struct an_like *a, const struct an_like *b,
+		 const char *intended, char *why, size_t len);
+/* 0, or -EINVAL with the first name that is no setting in @bad. */
+int an_like_intended_check(const char *intended, char *bad, size_t len);
+/* Every setting's name, for messages and --help: "tool, ...". */
+const char *an_like_settings(char *buf, size_t len);
+
 struct cJSON *an_profile_json(const struct an_profile *pr);
 int an_profile_from_json(const char *what, const struct cJSON *o,
 			 struct an_profile *pr);
@@ -572,6 +619,8 @@ struct an_params {
 	bool interim;		/* a look while the run goes on: its own
 				 * repetitions are a baseline already */
 	bool quiet;		/* no verdict table on stdout */
+	const char *intended;	/* settings whose difference is the one
+				 * under test (an_like_diff()); NULL none */
 };
 
 void an_params_init(struct an_params *p);

@@ -290,6 +290,9 @@ struct history_judge_params {
 	const char *reference;		/* glob on the release, or NULL */
 	const char *metric;		/* NULL: the suite's gate metric */
 	bool store;			/* write the verdicts to the database */
+	const char *intended;		/* settings tonight may differ in
+					 * from its nights (an_like_diff());
+					 * NULL: none */
 };
 
 /* One scenario of a run against the last K runs of it. */
@@ -333,6 +336,12 @@ int history_judge_run(struct history *h, const char *run_id,
  * no history yet): a gate never passes what it could not see.
  */
 int history_judgements_exit(const struct history_judgement *j, size_t n);
+/*
+ * Adds the --intended (intended =) names @arg to the comma list @list:
+ * 0, or -EINVAL when one is no setting (an_like_intended_check()) and
+ * @list then says so, for the caller's message.
+ */
+int history_intended_add(char *list, size_t len, const char *arg);
 
 /*
  * Appends every ok repetition of @scenario of stored run @run to an

@@ -287,6 +287,9 @@ static const struct an_line *deciding_line(const struct an_result *res)
 	return &res->lines[res->decisive];
 }
 
+/* Nights whose settings were read (like with like), by stored id. */
+#define LIKE_CACHE	32
+
 struct judge_ctx {
 	struct history *h;
 	const struct history_judge_params *p;
@@ -295,7 +298,67 @@ struct judge_ctx {
 	size_t family;		/* scenarios judged, positive controls aside */
 	unsigned int p_k;	/* K: nights a baseline holds */
 	char clock[32];		/* baselines only of the run's own clock */
+	struct an_like tonight;
+	struct {
+		long long id;
+		struct an_like *like;
+	} likes[LIKE_CACHE];
+	size_t nlikes;
 };
+
+/* The settings of stored night @id (cached), NULL when not readable. */
+static const struct an_like *night_like(struct judge_ctx *c, long long id)
+{
+	struct an_like *l;
+	char *text;
+	cJSON *m;
+	size_t i;
+
+	for (i = 0; i < c->nlikes; i++)
+		if (c->likes[i].id == id)
+			return c->likes[i].like;
+	if (history_run_manifest(c->h, id, &text))
+		return NULL;
+	m = cJSON_Parse(text);
+	free(text);
+	l = m ? malloc(sizeof(*l)) : NULL;
+	if (l)
+		an_like_from_manifest(m, l);
+	cJSON_Delete(m);
+	if (!l)
+		return NULL;
+	i = c->nlikes < LIKE_CACHE ? c->nlikes++ : (size_t)(id % LIKE_CACHE);
+	if (i < c->nlikes && c->likes[i].like && c->likes[i].id != id)
+		free(c->likes[i].like);
+	c->likes[i].id = id;
+	c->likes[i].like = l;
+	return l;
+}
+
+/*
+ * Like with like (issue 36): how many of the nights @runs[0..n) (newest
+ * first) are alike to tonight in every setting not intended; at the
+ * first that is not, @why names the night and what differs.
+ */
+static size_t alike_nights(struct judge_ctx *c, const struct history_run *runs,
+			   size_t n, char *why, size_t len)
+{
+	const struct an_like *l;
+	char diff[1024];
+	size_t i;
+
+	why[0] = '\0';
+	for (i = 0; i < n; i++) {
+		l = night_like(c, runs[i].id);
+		if (!l || an_like_diff(l, &c->tonight, c->p->intended, diff,
+				       sizeof(diff)) == 0)
+			continue;
+		snprintf(why, len, "night %.60s and tonight differ in %.500s",
+			 runs[i].run_id, diff);
+		break;
+	}
+	return i;
+}
 
 /*
  * A night judges each of its scenarios against its own history: like the
@@ -652,6 +715,28 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		return 0;
 	}
 	snprintf(j->prev_run_id, sizeof(j->prev_run_id), "%s", runs[0].run_id);
+	{
+		size_t k = nb > c->p_k ? c->p_k : nb, alike;
+		char why[600];
+
+		/* The step look-back uses only nights alike to tonight. */
+		alike = alike_nights(c, runs, nb, why, sizeof(why));
+		if (alike < k) {
+			j->baseline_runs = k;
+			snprintf(j->verdict, sizeof(j->verdict), "%s",
+				 an_verdict_name(AN_INVALID));
+			j->exit_code = an_verdict_exit(AN_INVALID);
+			snprintf(j->reason, sizeof(j->reason), "not like with "
+				 "like: %.400s; a difference that is not the "
+				 "one under test makes the night INVALID "
+				 "(--intended SETTING, intended = in the "
+				 "nightly's configuration, if it is; "
+				 "docs/nightly.md, \"Like with like\")", why);
+			free(runs);
+			return 0;
+		}
+		nb = alike;
+	}
 	ret = base_side(c, scenario, runs, nb > c->p_k ? c->p_k : nb, &base,
 			j);
 	j->baseline_runs = nb > c->p_k ? c->p_k : nb;
@@ -753,6 +838,7 @@ int history_judge_run(struct history *h, const char *run_id,
 		an_system_clock(c.manifest, c.clock, sizeof(c.clock),
 				statement, sizeof(statement));
 	}
+	an_like_from_manifest(c.manifest, &c.tonight);
 	ret = history_scenarios(h, c.run.id, &sc, &ns);
 	if (ret)
 		goto out;
@@ -780,7 +866,28 @@ out:
 	free(v);
 	free(sc);
 	cJSON_Delete(c.manifest);
+	for (i = 0; i < c.nlikes; i++)
+		free(c.likes[i].like);
 	return ret;
+}
+
+int history_intended_add(char *list, size_t len, const char *arg)
+{
+	char bad[128], all[400];
+	size_t used = strlen(list);
+
+	if (an_like_intended_check(arg, bad, sizeof(bad))) {
+		/* The caller prints the list after the argument. */
+		snprintf(list, len, "is no setting (%s)",
+			 an_like_settings(all, sizeof(all)));
+		return -EINVAL;
+	}
+	if (used + strlen(arg) + 2 > len) {
+		snprintf(list, len, "is one too many");
+		return -E2BIG;
+	}
+	snprintf(list + used, len - used, "%s%s", used ? "," : "", arg);
+	return 0;
 }
 
 int history_judgements_exit(const struct history_judgement *j, size_t n)

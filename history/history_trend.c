@@ -189,10 +189,11 @@ static int parse_runs(const struct argp_state *state, const char *opt,
 }
 
 enum { OPT_SUITE = 0x100, OPT_HISTORY, OPT_REFERENCE, OPT_REJUDGE,
-       OPT_HISTORY_RUNS, OPT_METRIC };
+       OPT_HISTORY_RUNS, OPT_METRIC, OPT_INTENDED };
 
 struct trend_params {
 	struct history_judge_params jp;
+	char intended[512];	/* every --intended, comma-joined */
 	const char *suite, *db, *run_dir;
 	bool rejudge, compare;
 };
@@ -207,6 +208,9 @@ static const struct argp_option changepoint_opts[] = {
 	  "whose release matches GLOB", 0 },
 	{ "rejudge", OPT_REJUDGE, NULL, 0, "judge every night again (not only "
 	  "the new ones)", 0 },
+	{ "intended", OPT_INTENDED, "SETTING", 0, "a night may differ from "
+	  "the nights before it in SETTING (repeatable; docs/nightly.md "
+	  "\"Like with like\"): any other difference makes it INVALID", 0 },
 	{ 0 }
 };
 
@@ -219,6 +223,9 @@ static const struct argp_option hcompare_opts[] = {
 	  "whose release matches GLOB", 0 },
 	{ "metric", OPT_METRIC, "M", 0, "the gate metric (default: the "
 	  "suite's)", 0 },
+	{ "intended", OPT_INTENDED, "SETTING", 0, "a night may differ from "
+	  "the nights before it in SETTING (repeatable; docs/nightly.md "
+	  "\"Like with like\"): any other difference makes it INVALID", 0 },
 	{ 0 }
 };
 
@@ -250,6 +257,13 @@ static error_t trend_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_METRIC:
 		p->jp.metric = arg;
+		break;
+	case OPT_INTENDED:
+		if (history_intended_add(p->intended, sizeof(p->intended),
+					 arg))
+			return cli_error(state, "--intended: '%s' %s", arg,
+					 p->intended);
+		p->jp.intended = p->intended;
 		break;
 	case ARGP_KEY_ARG:
 		if (!p->compare || p->run_dir)

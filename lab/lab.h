@@ -139,13 +139,15 @@ int lab_initramfs(const struct lab_run_params *p, char *path, size_t len);
  * every scenario of the baseline's manifest (or the ones named), `rtgate
  * compare A:S B:S` with its reports in OUT/S/, judged by the scenario's
  * own gate as the run itself was (a timerlat scenario's IRQ latency,
- * S.irq, too). Used by `lab gate` and `bisect`.
+ * S.irq, too). Used by `lab gate` and `bisect`. @intended: the settings
+ * the runs may differ in besides the kernel (compare --intended; NULL
+ * none).
  */
 
 /* Returns the worst comparison's exit code (docs/exit-codes.md). */
 int lab_gate_compare(const char *a, const char *b,
 		     const char *const *scenarios, int nr_scenarios,
-		     const char *out);
+		     const char *intended, const char *out);
 
 /*
  * `rtgate compare A B A2 --labels LABELS` (A2 may be NULL: A against B),

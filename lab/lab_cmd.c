@@ -23,7 +23,7 @@ enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
        OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
-       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD };
+       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD, OPT_INTENDED };
 
 /*
  * Each subcommand's options: its own table, the shared groups as argp
@@ -62,6 +62,10 @@ static const struct argp_option gate_opts[] = {
 	  3 },
 	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "KERNEL_B's command line",
 	  3 },
+	{ "intended", OPT_INTENDED, "SETTING", 0, "the runs may differ in "
+	  "SETTING besides the kernel (repeatable; rtgate compare "
+	  "--intended). What --append-a and --append-b set differently is "
+	  "intended", 2 },
 	{ 0 }
 };
 
@@ -112,6 +116,7 @@ struct lab_cmd {
 	const char *scenarios[16];
 	int nr_scenarios;
 	char out[PATH_MAX], results[PATH_MAX];
+	char intended[512];		/* --intended, comma-joined */
 };
 
 static int number(const struct argp_state *state, const char *opt,
@@ -179,6 +184,11 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_APPEND: p->append = arg; return 0;
 	case OPT_APPEND_A: lc->append_a = arg; return 0;
 	case OPT_APPEND_B: lc->append_b = arg; return 0;
+	case OPT_INTENDED:
+		return lab_gate_intended_add(lc->intended, sizeof(lc->intended),
+					     arg) ?
+		       cli_error(state, "--intended: '%s' %s", arg,
+				 lc->intended) : 0;
 	case OPT_OUT: p->results_dir = arg; return 0;
 	case 'v': p->verbose = true; return 0;
 	case OPT_LOUD: p->loud = true; return 0;
@@ -503,7 +513,13 @@ static int lab_images_cmd(int argc, char **argv)
 static int compare_runs(const struct lab_cmd *lc, const char *a,
 			const char *b, const char *out)
 {
-	return lab_gate_compare(a, b, lc->scenarios, lc->nr_scenarios, out);
+	char intended[1024];
+
+	/* What --append-a and --append-b set differently is under test. */
+	lab_gate_append_intended(lc->append_a, lc->append_b, lc->intended,
+				 intended, sizeof(intended));
+	return lab_gate_compare(a, b, lc->scenarios, lc->nr_scenarios,
+				intended[0] ? intended : NULL, out);
 }
 
 static int lab_gate_cmd(int argc, char **argv)

@@ -24,6 +24,7 @@
 struct gate_opts {
 	char metric[96], min_us[32], min_pct[32];
 	char family[16];	/* the comparisons of this gate */
+	const char *intended;	/* compare --intended; NULL none */
 };
 
 static void gate_opts_from(const cJSON *manifest, const cJSON *scen,
@@ -52,7 +53,8 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	char sb[PATH_MAX + 80], dir[PATH_MAX + 80];
 	char *argv[] = { exe, "compare", sa, sb, "--report",
 			 "txt,md,json,junit,html", "--out", dir, "--family",
-			 (char *)g->family, NULL };
+			 (char *)g->family, g->intended ? "--intended" : NULL,
+			 (char *)g->intended, NULL };
 	struct toolrun r = { .argv = argv, .inherit = true };
 	int ret, status;
 
@@ -86,13 +88,14 @@ static bool is_timerlat(const cJSON *m, const cJSON *scen)
 /* A scenario, and its IRQ latency too when it measures with timerlat. */
 static int compare_one(const cJSON *m, const cJSON *scen, const char *a,
 		       const char *b, const char *name, int family,
-		       const char *out)
+		       const char *intended, const char *out)
 {
 	struct gate_opts g;
 	char irq[192];
 	int code;
 
 	gate_opts_from(m, scen, &g);
+	g.intended = intended;
 	rtpaths_fmt(g.family, sizeof(g.family), "%d", family);
 	code = compare_scenario(a, b, name, &g, out);
 	if (!is_timerlat(m, scen))
@@ -132,9 +135,63 @@ int lab_gate_family(const cJSON *m, const char *const *scenarios,
 	return (size_t)*made > suite ? *made : (int)suite;
 }
 
+int lab_gate_intended_add(char *list, size_t len, const char *arg)
+{
+	char bad[128], all[400];
+	size_t used = strlen(list);
+
+	if (an_like_intended_check(arg, bad, sizeof(bad))) {
+		rtpaths_fmt(list, len, "is no setting (%s)",
+			    an_like_settings(all, sizeof(all)));
+		return -EINVAL;
+	}
+	if (used + strlen(arg) + 2 > len) {
+		rtpaths_fmt(list, len, "is one too many");
+		return -E2BIG;
+	}
+	rtpaths_fmt(list + used, len - used, "%s%s", used ? "," : "", arg);
+	return 0;
+}
+
+/* Is the word "KEY..." of @line, with its value, also in @other? */
+static bool word_in(const char *word, size_t n, const char *other)
+{
+	const char *p = other;
+	size_t k;
+
+	while (p && *p) {
+		k = strcspn(p, " ");
+		if (k == n && !strncmp(p, word, n))
+			return true;
+		p += k;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+void lab_gate_append_intended(const char *a, const char *b,
+			      const char *given, char *out, size_t len)
+{
+	const char *lines[2] = { a ? a : "", b ? b : "" }, *p;
+	size_t k, key, used;
+	int side;
+
+	rtpaths_fmt(out, len, "%s", given ? given : "");
+	for (side = 0; side < 2; side++)
+		for (p = lines[side]; *p; p += k, p += strspn(p, " ")) {
+			k = strcspn(p, " ");
+			key = strcspn(p, "= ");
+			if (!k || word_in(p, k, lines[!side]))
+				continue;
+			used = strlen(out);
+			rtpaths_fmt(out + used, len - used, "%scmdline.%.*s",
+				    used ? "," : "", (int)key, p);
+		}
+}
+
 int lab_gate_compare(const char *a, const char *b,
 		     const char *const *scenarios, int nr_scenarios,
-		     const char *out)
+		     const char *intended, const char *out)
 {
 	char path[PATH_MAX + 32];
 	struct json_error err;
@@ -157,7 +214,7 @@ int lab_gate_compare(const char *a, const char *b,
 		for (i = 0; i < nr_scenarios; i++)
 			code = exitcode_worse(code, compare_one(m,
 					scenario_named(m, scenarios[i]), a, b,
-					scenarios[i], family, out));
+					scenarios[i], family, intended, out));
 		n = 1;
 	} else {
 		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
@@ -166,7 +223,8 @@ int lab_gate_compare(const char *a, const char *b,
 			if (!name)
 				continue;
 			code = exitcode_worse(code, compare_one(m, s, a, b,
-							name, family, out));
+							name, family, intended,
+							out));
 			n++;
 		}
 	}

@@ -68,6 +68,8 @@ struct nightly_config {
 	char lock[PATH_MAX];
 	char dashboard[PATH_MAX];	/* "" = do not refresh one */
 	char reference[256];		/* glob on kernel release; "" = any */
+	char intended[512];		/* settings a night may differ in from
+					 * its history (like with like) */
 	char report_url[512];		/* base URL of results/, for links */
 	char rtgate[PATH_MAX];		/* the rtgate that runs suites */
 	unsigned int history;		/* K */
@@ -97,6 +99,7 @@ struct nightly_dashboard_params {
 	const char *report_url;		/* URL of results/; NULL: files */
 	unsigned int history;		/* K, for nights not judged yet */
 	const char *reference;
+	const char *intended;		/* history_judge_params.intended */
 };
 
 int nightly_dashboard_build(const struct nightly_dashboard_params *p);

@@ -105,6 +105,7 @@ static int run_nightly(struct nightly_config *cfg)
 				      NULL,
 			.history = cfg->history,
 			.reference = cfg->reference[0] ? cfg->reference : NULL,
+			.intended = cfg->intended[0] ? cfg->intended : NULL,
 		};
 
 		history_close(&h);

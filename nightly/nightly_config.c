@@ -10,6 +10,7 @@
 #include <ini.h>
 
 #include "fsio.h"
+#include "history/history.h"
 #include "log.h"
 #include "nightly/nightly.h"
 #include "parse.h"
@@ -44,6 +45,17 @@ static int nightly_key(struct cfg_parse *cp, const char *name,
 		return set_str(c->dashboard, sizeof(c->dashboard), value);
 	if (!strcmp(name, "reference"))
 		return set_str(c->reference, sizeof(c->reference), value);
+	if (!strcmp(name, "intended")) {
+		char list[sizeof(c->intended)];
+
+		snprintf(list, sizeof(list), "%s", c->intended);
+		if (history_intended_add(list, sizeof(list), value)) {
+			snprintf(cp->err, sizeof(cp->err), "intended = '%.60s' "
+				 "%.400s", value, list);
+			return 0;
+		}
+		return set_str(c->intended, sizeof(c->intended), list);
+	}
 	if (!strcmp(name, "report_url"))
 		return set_str(c->report_url, sizeof(c->report_url), value);
 	if (!strcmp(name, "rtgate"))
@@ -338,12 +350,14 @@ int nightly_config_print(const struct nightly_config *cfg, FILE *f)
 
 	fprintf(f, "%s: ok\n  results   %s\n  database  %s\n  summary   %s\n"
 		"  lock      %s\n  dashboard %s\n  history   last %u runs%s%s\n"
-		"  gate      %s\n", cfg->path[0] ? cfg->path : "(defaults)",
+		"  gate      %s\n%s%s%s", cfg->path[0] ? cfg->path : "(defaults)",
 		cfg->results, cfg->database, cfg->summary, cfg->lock,
 		cfg->dashboard[0] ? cfg->dashboard : "(none)", cfg->history,
 		cfg->reference[0] ? " on kernels matching " : "",
 		cfg->reference, cfg->gate_run ? "history and the runs' own "
-		"comparisons" : "history");
+		"comparisons" : "history", cfg->intended[0] ?
+		"  intended  " : "", cfg->intended, cfg->intended[0] ? "\n" :
+		"");
 	for (i = 0; i < cfg->nr_suites; i++) {
 		const struct nightly_suite *s = &cfg->suites[i];
 

@@ -719,6 +719,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	{
 		struct history_judge_params jp = {
 			.history = dp->history, .reference = dp->reference,
+			.intended = dp->intended,
 			.store = true,
 		};
 

@@ -32,6 +32,7 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 	struct history_judge_params jp = {
 		.history = c->cfg->history,
 		.reference = c->cfg->reference[0] ? c->cfg->reference : NULL,
+		.intended = c->cfg->intended[0] ? c->cfg->intended : NULL,
 		.store = true,
 	};
 	struct an_params ap;

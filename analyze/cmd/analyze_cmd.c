@@ -26,8 +26,15 @@
  * One table, one parser: compare's options; report's are the same table
  * after the first AN_COMPARE_ONLY entries (its --help lists only its own).
  */
-#define AN_COMPARE_ONLY	2
+#define AN_COMPARE_ONLY	3
 static const struct argp_option an_opts[] = {
+	{ "intended", 'I', "SETTING", 0, "the runs may differ in SETTING: it "
+	  "is the one under test (repeatable, or a comma list; "
+	  "docs/nightly.md \"Like with like\"). Any other difference in "
+	  "tool, tool.version, cpu_dma_latency, cpuidle.states, "
+	  "cpuidle.governor, cpufreq.governor, isolcpus, nohz_full, "
+	  "irq_affinity, clocksource, smt or cmdline (cmdline.PARAM for one "
+	  "parameter) makes the comparison INVALID", 2 },
 	{ "family", 'F', "N", 0, "N comparisons share alpha, each judged at "
 	  "alpha / N (default: a DIR:SCENARIO side's suite, as rtgate run "
 	  "judges it; else 1)", 1 },
@@ -56,6 +63,7 @@ static const struct argp_option an_opts[] = {
 
 struct an_cli {
 	struct an_params p;
+	char intended[512];	/* every --intended, comma-joined */
 	bool compare;
 	char *args[3];
 	int nargs;
@@ -139,6 +147,21 @@ static error_t an_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'L':
 		p->labels = arg;
+		break;
+	case 'I':
+		if (an_like_intended_check(arg, bad, sizeof(bad))) {
+			char all[400];
+
+			return cli_error(state, "--intended: '%s' is no "
+					 "setting (%s)", bad,
+					 an_like_settings(all, sizeof(all)));
+		}
+		if (strlen(c->intended) + strlen(arg) + 2 > sizeof(c->intended))
+			return cli_error(state, "--intended: too many");
+		snprintf(c->intended + strlen(c->intended),
+			 sizeof(c->intended) - strlen(c->intended), "%s%s",
+			 c->intended[0] ? "," : "", arg);
+		p->intended = c->intended;
 		break;
 	case 'p':
 		p->profile = arg;
@@ -487,10 +510,18 @@ static int compare_cmd(int argc, char **argv)
 	spec_system(argv[i], "baseline", sys, &r.nsystems);
 	spec_system(argv[i + 1], "candidate", sys, &r.nsystems);
 	r.systems = sys;
-	if (r.nsystems == 2 && an_systems_clock_check(sys, 2)) {
-		ret = EXIT_BAD_INPUT;
-		an_result_release(&cmp.res);
-		goto out;
+	if (r.nsystems == 2) {
+		char why[1024];
+		int like = an_systems_like_check(sys, 2, p.intended, why,
+						 sizeof(why));
+
+		if (like < 0) {
+			ret = EXIT_BAD_INPUT;
+			an_result_release(&cmp.res);
+			goto out;
+		}
+		if (like)
+			an_cmp_unlike(&cmp, why);
 	}
 	an_report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
 	ret = emit(&r, &p, p.out_dir, true);

@@ -33,6 +33,7 @@ struct runs_ctx {
 	size_t nres;
 	char labels[RUNS_MAX][32];
 	struct an_system sys[RUNS_MAX];
+	char unlike[1024];	/* what differs that is not under test */
 	struct an_report r;
 	/* Per scenario: each run's own side, before A and A2 are merged. */
 	double (*vals)[RUNS_MAX];
@@ -453,10 +454,12 @@ int an_compare_runs(char **dirs, size_t n, const struct an_params *p,
 	for (i = 0; i < n; i++)
 		an_system_from_manifest(c->res[i].manifest, c->labels[i],
 					&c->sys[i]);
-	if (an_systems_clock_check(c->sys, n)) {
-		ret = -EINVAL;
+	ret = an_systems_like_check(c->sys, n, p->intended, c->unlike,
+				    sizeof(c->unlike));
+	if (ret < 0)
 		goto fail;
-	}
+	for (i = 0; ret && i < c->r.ncmps; i++)
+		an_cmp_unlike(&c->r.cmps[i], c->unlike);
 	c->r.systems = c->sys;
 	c->r.nsystems = n;
 	an_report_finish(&c->r, incomplete);

@@ -50,43 +50,7 @@ void an_system_from_manifest(const cJSON *m, const char *label,
 	an_system_clock(m, sys->clock, sizeof(sys->clock),
 			sys->clock_statement, sizeof(sys->clock_statement));
 	an_system_facts(m, sys);
-}
-
-void an_system_clock(const cJSON *m, char *name, size_t nlen,
-		     char *statement, size_t slen)
-{
-	const cJSON *lab = cJSON_GetObjectItemCaseSensitive(m, "lab");
-	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(lab, "clock");
-
-	an_sfmt(name, nlen, "%s", json_get_str(clock, "name", "host"));
-	if (clock)
-		an_sfmt(statement, slen, "%s",
-			json_get_str(clock, "statement", ""));
-	else if (lab)
-		an_sfmt(statement, slen, "host clock (a lab run that did not "
-			"record its clock)");
-	else
-		an_sfmt(statement, slen, "%s", "");
-}
-
-int an_systems_clock_check(const struct an_system *sys, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++) {
-		if (!strcmp(sys[0].clock, sys[i].clock))
-			continue;
-		pr_err("%s (%s) was measured in clock %s, %s (%s) in clock "
-		       "%s: latencies of different clocks are never compared "
-		       "(docs/kernels.md, \"The quiet lab\"); measure both "
-		       "with the same lab --clock",
-		       sys[0].label[0] ? sys[0].label : "the first run",
-		       sys[0].run_id, sys[0].clock,
-		       sys[i].label[0] ? sys[i].label : "another run",
-		       sys[i].run_id, sys[i].clock);
-		return -EINVAL;
-	}
-	return 0;
+	an_like_from_manifest(m, &sys->like);
 }
 
 const char *an_system_preempt(const struct an_system *s, char *buf,

@@ -90,6 +90,7 @@ struct an_system {
 	char thp[64];
 	/* isolcpus, nohz_full, stalld, tuned; "" when not recorded */
 	char isolation[400];
+	struct an_like like;	/* what must equal another run's */
 };
 
 /* Fills @sys from a results directory's manifest.json (cJSON). */
@@ -98,10 +99,16 @@ void an_system_from_manifest(const cJSON *m, const char *label,
 /* Fills @sys's system facts and isolation from the manifest @m. */
 void an_system_facts(const cJSON *m, struct an_system *sys);
 /*
- * Latencies of different clocks are never compared: 0 when the @n
- * systems share one, else an error naming both and -EINVAL.
+ * Like with like (analyze_like.c): the first of the @n systems against
+ * each other. Latencies of different clocks are never compared: an error
+ * naming both, -EINVAL. A setting that differs and is not in @intended:
+ * 1 and @why names each (prefixed with the runs' labels when n > 2);
+ * the comparisons are then INVALID (an_cmp_unlike()). 0 when alike.
  */
-int an_systems_clock_check(const struct an_system *sys, size_t n);
+int an_systems_like_check(const struct an_system *sys, size_t n,
+			  const char *intended, char *why, size_t len);
+/* The comparison is INVALID: its sides are not alike (@why). */
+void an_cmp_unlike(struct an_cmp *c, const char *why);
 /* "rt (PREEMPT_RT)", "unknown (uname: PREEMPT_DYNAMIC)"; returns buf. */
 const char *an_system_preempt(const struct an_system *s, char *buf,
 			      size_t len);

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fsio.h"
 #include "parse.h"
@@ -113,6 +115,13 @@ static cJSON *cpuidle_json(const struct sysfacts *sf)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	add_str(o, "driver", sf, SYS_CPU "/cpuidle/current_driver");
+	/* current_governor_ro without cpuidle_sysfs_switch (before 5.8). */
+	if (sf_read(sf, name, sizeof(name), SYS_CPU
+		    "/cpuidle/current_governor") || !name[0])
+		add_str(o, "governor", sf, SYS_CPU
+			"/cpuidle/current_governor_ro");
+	else
+		cJSON_AddStringToObject(o, "governor", name);
 	states = cJSON_AddArrayToObject(o, "states");
 	for (i = 0; !sf_read(sf, name, sizeof(name),
 			     SYS_CPU "/cpu%d/cpuidle/state%d/name",
@@ -138,6 +147,35 @@ static cJSON *cpuidle_json(const struct sysfacts *sf)
 		cJSON_AddItemToArray(states, st);
 	}
 	return o;
+}
+
+/* ---- PM QoS -------------------------------------------------------------- */
+
+/*
+ * The CPU latency limit /dev/cpu_dma_latency holds before the run, in us:
+ * the device reads as the kernel's s32 (2000000000 when nobody asks for
+ * one). tuned and other daemons hold it open; cyclictest sets it to 0
+ * while it measures unless told otherwise (its options are the
+ * measurement's). Opening it adds a request of the default value, which
+ * constrains nothing. Null when there is no device or it is not readable
+ * (not root).
+ */
+static cJSON *dma_latency_json(const struct sysfacts *sf)
+{
+	char path[PATH_MAX];
+	int32_t v;
+	ssize_t n;
+	int fd;
+
+	sf_path(sf, "dev/cpu_dma_latency", path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cJSON_CreateNull();
+	n = read(fd, &v, sizeof(v));
+	close(fd);
+	if (n != (ssize_t)sizeof(v) || v < 0)
+		return cJSON_CreateNull();
+	return cJSON_CreateNumber(v);
 }
 
 /* ---- IRQ affinity -------------------------------------------------------- */
@@ -289,6 +327,7 @@ cJSON *runner_sysfacts_record(const char *root)
 	add_str(o, "clocksource", &sf, "sys/devices/system/clocksource/"
 		"clocksource0/current_clocksource");
 	cJSON_AddItemToObject(o, "cpuidle", cpuidle_json(&sf));
+	cJSON_AddItemToObject(o, "cpu_dma_latency_us", dma_latency_json(&sf));
 	add_int(o, "sched_rt_runtime_us", &sf,
 		"proc/sys/kernel/sched_rt_runtime_us");
 	add_int(o, "sched_rt_period_us", &sf,

@@ -21,7 +21,7 @@
 #include "runner/machine/machine.h"
 
 static const char *const keys[] = {
-	"clocksource", "cpuidle", "sched_rt_runtime_us", "sched_rt_period_us",
+	"clocksource", "cpuidle", "cpu_dma_latency_us", "sched_rt_runtime_us", "sched_rt_period_us",
 	"irq_affinity", "thp", "smt_active", "numa", "microcode",
 	"dmi_sys_vendor", "dmi_product_name",
 };
@@ -44,6 +44,20 @@ static void plant(const char *rel, const char *text)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
+	fclose(f);
+}
+
+/* /dev/cpu_dma_latency as the kernel reads it: a native s32. */
+static void plant_dma(int32_t us)
+{
+	char path[512];
+	FILE *f;
+
+	plant("dev/cpu_dma_latency", "");
+	snprintf(path, sizeof(path), "%s/dev/cpu_dma_latency", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(&us, sizeof(us), 1, f), 1);
 	fclose(f);
 }
 
@@ -115,6 +129,8 @@ static void test_planted(void **state)
 	plant("sys/devices/system/clocksource/clocksource0/"
 	      "current_clocksource", "tsc\n");
 	plant("sys/devices/system/cpu/cpuidle/current_driver", "intel_idle\n");
+	plant("sys/devices/system/cpu/cpuidle/current_governor_ro", "menu\n");
+	plant_dma(20);
 	for (cpu = 0; cpu < 6; cpu++) {
 		/* C6 off on CPUs 2-3 and on offline CPU 5 (not counted). */
 		plant_state(cpu, 0, "POLL", 0, 0);
@@ -146,6 +162,9 @@ static void test_planted(void **state)
 
 	idle = get(o, "cpuidle");
 	assert_string_equal(get(idle, "driver")->valuestring, "intel_idle");
+	/* Before 5.8 only current_governor_ro exists. */
+	assert_string_equal(get(idle, "governor")->valuestring, "menu");
+	assert_int_equal(get(o, "cpu_dma_latency_us")->valueint, 20);
 	assert_int_equal(cJSON_GetArraySize(get(idle, "states")), 3);
 	st = cJSON_GetArrayItem(get(idle, "states"), 2);
 	assert_string_equal(get(st, "name")->valuestring, "C6");
@@ -178,6 +197,28 @@ static void test_planted(void **state)
 	cJSON_Delete(o);
 }
 
+/* current_governor wins over _ro; the device's s32 as it reads. */
+static void test_governor_dma(void **state)
+{
+	cJSON *o;
+
+	(void)state;
+	plant("sys/devices/system/cpu/cpuidle/current_governor", "teo\n");
+	plant_dma(2000000000);
+	o = runner_sysfacts_record(root);
+	assert_non_null(o);
+	assert_string_equal(get(get(o, "cpuidle"), "governor")->valuestring,
+			    "teo");
+	assert_int_equal(get(o, "cpu_dma_latency_us")->valuedouble,
+			 2000000000);
+	cJSON_Delete(o);
+	/* A short read is no value. */
+	plant("dev/cpu_dma_latency", "0");
+	o = runner_sysfacts_record(root);
+	assert_true(cJSON_IsNull(get(o, "cpu_dma_latency_us")));
+	cJSON_Delete(o);
+}
+
 /* This machine: every key there, whatever it has. */
 static void test_this_machine(void **state)
 {
@@ -197,6 +238,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_absent),
 		cmocka_unit_test(test_planted),
+		cmocka_unit_test(test_governor_dma),
 		cmocka_unit_test(test_this_machine),
 	};
 
