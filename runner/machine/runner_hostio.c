@@ -18,16 +18,24 @@
 #include "fsio.h"
 #include "runner/machine/machine.h"
 
-/* "0: uart:16550A port:000003F8 irq:4 tx:17 rx:0 ...": tx + rx, every port */
+/*
+ * "0: uart:16550A port:000003F8 irq:4 tx:17 rx:0 ...": tx + rx, every
+ * port, from /proc/tty/driver/serial (serial_8250 since Linux 7.x).
+ */
 static long long serial_bytes(const char *root)
 {
+	static const char *const names[] = { "serial", "serial_8250" };
 	char path[PATH_MAX], line[512], *p;
 	long long sum = 0;
 	bool any = false;
-	FILE *f;
+	FILE *f = NULL;
+	size_t i;
 
-	snprintf(path, sizeof(path), "%s/proc/tty/driver/serial", root);
-	f = fopen(path, "re");
+	for (i = 0; !f && i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/proc/tty/driver/%s", root,
+			 names[i]);
+		f = fopen(path, "re");
+	}
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {

@@ -139,6 +139,29 @@ static void test_loud_message_counts_quiet_one_not(void **state)
 	assert_false(d.silent);
 }
 
+/* Linux 7.x names the 8250 driver's file serial_8250. */
+static void test_serial_8250_is_read(void **state)
+{
+	char cmd[1200];
+	struct runner_hostio h;
+	struct runner_hostio_delta d;
+
+	(void)state;
+	plant_machine(100, 5, 7, 2);
+	snprintf(cmd, sizeof(cmd), "mv '%s/proc/tty/driver/serial' "
+		 "'%s/proc/tty/driver/serial_8250'", root, root);
+	assert_int_equal(system(cmd), 0);
+	runner_hostio_begin(&h, root);
+	plant("proc/tty/driver/serial_8250",
+	      "0: uart:16550A port:000003F8 irq:4 tx:182 rx:12 RTS\n", "w");
+	runner_hostio_end(&h, &d);
+	assert_int_equal(d.console_bytes, 82);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/proc/tty/driver/serial_8250'",
+		 root);
+	assert_int_equal(system(cmd), 0);
+	plant_machine(100, 5, 7, 2);
+}
+
 static void test_no_interface_is_not_silent(void **state)
 {
 	char empty[] = "/tmp/rtgate-unit-hostio-empty.XXXXXX";
@@ -161,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_moved_is_silent),
 		cmocka_unit_test(test_bytes_and_interrupts_are_counted),
 		cmocka_unit_test(test_loud_message_counts_quiet_one_not),
+		cmocka_unit_test(test_serial_8250_is_read),
 		cmocka_unit_test(test_no_interface_is_not_silent),
 	};
 
