@@ -23,13 +23,13 @@ for s in tune validate; do
 	# shellcheck disable=SC2086
 	"$FIX/replay.sh" -n "$SPLITS" $dirs >"$T/$s.out" 2>&1
 	while read -r l; do diag "$s: $l"; done <"$T/$s.out"
-	read -r changed n nc < <(awk '/^A\/A:/ {print $2, $4, $7}' "$T/$s.out")
+	read -r changed n nc < <(awk '/^A\/A:/ {print $2, $4, $6}' "$T/$s.out")
 	ok $([ -n "$n" ] && [ "$n" -gt 0 ] && [ $((changed * 100)) -le $((5 * n)) ]; echo $?) \
 		"$s: A/A changed in at most 5 % of splits ($changed of $n)"
 	ok $([ -n "$n" ] && [ $((nc * 100)) -ge $((90 * n)) ]; echo $?) \
 		"$s: A/A NO CHANGE in at least 90 % of splits ($nc of $n)"
 	for inj in spin-30 spin-100 rare-800; do
-		read -r reg m passed < <(awk -v c="$inj:" '$1 == c {print $2, $4, $7}' "$T/$s.out")
+		read -r reg m passed < <(awk -v c="$inj:" '$1 == c {print $2, $4, $6}' "$T/$s.out")
 		ok $([ -n "$m" ] && [ "$m" -gt 0 ] && [ $((reg * 100)) -ge $((95 * m)) ]; echo $?) \
 			"$s: $inj REGRESSION in at least 95 % of splits ($reg of $m)"
 		is "${passed:-?}" 0 "$s: $inj never passed"
