@@ -22,7 +22,7 @@ struct an_profile;
 struct cJSON;
 
 /* The schema this code writes; older databases are migrated on open. */
-#define HISTORY_SCHEMA_VERSION	5
+#define HISTORY_SCHEMA_VERSION	6
 
 struct history {
 	struct sqlite3 *db;
@@ -156,8 +156,15 @@ int history_baseline(struct history *h, const struct history_baseline_query *q,
 /* Every stored run, oldest first, optionally of one suite (NULL: all). */
 int history_runs(struct history *h, const char *suite,
 		 struct history_run **runs, size_t *n);
+/*
+ * The run @run_id: 0, -ENOENT when none, -EEXIST (said) when runs of
+ * several hosts carry that id (a run is its id on its host).
+ */
 int history_find_run(struct history *h, const char *run_id,
 		     struct history_run *run);
+/* The run @run_id of @host: 0, or -ENOENT. */
+int history_find_run_host(struct history *h, const char *run_id,
+			  const char *host, struct history_run *run);
 
 /* One CPU of one repetition, as stored. */
 struct history_cpu {
@@ -267,6 +274,7 @@ int history_verdicts(struct history *h, long long run,
 /* --- verdicts against history (stored by compare --history / nightly) --- */
 
 struct history_verdict {
+	long long run;			/* the run's row id; 0: by run_id */
 	const char *run_id;
 	const char *scenario;
 	const char *metric;
@@ -327,6 +335,11 @@ struct history_judgement {
 int history_judge_run(struct history *h, const char *run_id,
 		      const struct history_judge_params *p,
 		      struct history_judgement **out, size_t *n);
+/* The same for the run of @host (NULL: the one run of that id). */
+int history_judge_run_host(struct history *h, const char *run_id,
+			   const char *host,
+			   const struct history_judge_params *p,
+			   struct history_judgement **out, size_t *n);
 
 /*
  * The exit code of a run's judgements: the worst of them, and

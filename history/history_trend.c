@@ -47,7 +47,8 @@ int history_judge_missing(struct history *h,
 		free(v);
 		if (have)
 			continue;
-		ret = history_judge_run(h, runs[i].run_id, p, &j, &nj);
+		ret = history_judge_run_host(h, runs[i].run_id, runs[i].host,
+					     p, &j, &nj);
 		if (!ret)
 			free(j);
 	}
@@ -397,7 +398,9 @@ static int compare_history(int argc, char **argv)
 		code = EXIT_INCOMPLETE;
 		goto out;
 	}
-	if (history_judge_run(&h, json_get_str(m, "run_id", ""), &p, &j, &n)) {
+	if (history_judge_run_host(&h, json_get_str(m, "run_id", ""),
+				   json_get_str(cJSON_GetObjectItem(m, "host"),
+						"hostname", NULL), &p, &j, &n)) {
 		code = EXIT_ENVIRONMENT;
 		goto out;
 	}
