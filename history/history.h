@@ -34,6 +34,12 @@ int history_default_path(const char *results_dir, char *buf, size_t len);
 
 /* Opens (creating when absent) and migrates to HISTORY_SCHEMA_VERSION. */
 int history_open(struct history *h, const char *path);
+/*
+ * The same for a command that only reads the history (list, changepoints,
+ * the dashboard, compare --history): a path with no database is -ENOENT
+ * (said), never an empty database created to answer with nothing.
+ */
+int history_open_existing(struct history *h, const char *path);
 /* Opens and migrates only up to @version (tests of the migrations). */
 int history_open_version(struct history *h, const char *path, int version);
 void history_close(struct history *h);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 
 #include "fsio.h"
@@ -443,6 +444,21 @@ int history_open_version(struct history *h, const char *path, int version)
 fail:
 	history_close(h);
 	return ret;
+}
+
+int history_open_existing(struct history *h, const char *path)
+{
+	struct stat st;
+
+	memset(h, 0, sizeof(*h));
+	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+		pr_err("%s: %s: a command that reads the history never "
+		       "creates one (`rtgate history import` does)", path,
+		       errno == ENOENT ? "no history database there" :
+		       "not a history database (not a regular file)");
+		return -ENOENT;
+	}
+	return history_open(h, path);
 }
 
 int history_open(struct history *h, const char *path)

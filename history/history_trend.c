@@ -301,9 +301,11 @@ int history_cmd_changepoints(int argc, char **argv)
 			0, &tp);
 	if (ret)
 		return cli_exit(ret);
-	if (history_resolve_db(tp.db, dbpath, sizeof(dbpath)) ||
-	    history_open(h, dbpath))
+	if (history_resolve_db(tp.db, dbpath, sizeof(dbpath)))
 		return EXIT_ENVIRONMENT;
+	ret = history_open_existing(h, dbpath);
+	if (ret)
+		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 	if (history_judge_missing(h, &tp.jp, tp.rejudge) ||
 	    history_keys(h, &keys, &nk)) {
 		history_close(h);
@@ -383,10 +385,14 @@ static int compare_history(int argc, char **argv)
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
-	if (history_resolve_db(db, dbpath, sizeof(dbpath)) ||
-	    history_open(&h, dbpath)) {
+	if (history_resolve_db(db, dbpath, sizeof(dbpath))) {
 		cJSON_Delete(m);
 		return EXIT_ENVIRONMENT;
+	}
+	ret = history_open_existing(&h, dbpath);
+	if (ret) {
+		cJSON_Delete(m);
+		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 	}
 	if (history_import_run(&h, tp.run_dir, &stats)) {
 		code = EXIT_BAD_INPUT;
