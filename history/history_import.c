@@ -511,9 +511,11 @@ int history_import_replacing(struct history *h, const char *run_dir,
 	if (snprintf(path, sizeof(path), "%s/manifest.json", run_dir) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	ret = fsio_read_all(path, &text, &len);
+	ret = fsio_read_input(path, &text, &len);
 	if (ret) {
-		pr_err("%s: %s", path, strerror(-ret));
+		pr_err("%s: %s", path, fsio_input_why(ret));
+		if (ret != -ENOMEM)
+			ret = -EINVAL;
 		goto out;
 	}
 	ret = json_parse_buf(path, text, len, &m, &err);
