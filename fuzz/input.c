@@ -71,6 +71,21 @@ int fuzz_parse(const uint8_t *data, size_t size,
 
 static char run_dir[PATH_MAX];
 
+/* The private directory goes with the process: links, manifest, itself. */
+static void run_dir_remove(void)
+{
+	static const char *const names[] = { "idle", "inject", "rt-only",
+					     "manifest.json", "report.json" };
+	char path[PATH_MAX + 32];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", run_dir, names[i]);
+		unlink(path);
+	}
+	rmdir(run_dir);
+}
+
 const char *fuzz_run_dir(void)
 {
 	static const char *const scen[] = { "idle", "inject", "rt-only" };
@@ -88,6 +103,7 @@ const char *fuzz_run_dir(void)
 		run_dir[0] = '\0';
 		return NULL;
 	}
+	atexit(run_dir_remove);
 	for (i = 0; i < sizeof(scen) / sizeof(scen[0]); i++) {
 		snprintf(src, sizeof(src), "%s/%s", from, scen[i]);
 		snprintf(dst, sizeof(dst), "%s/%s", run_dir, scen[i]);
