@@ -711,6 +711,13 @@ struct an_results {
  */
 int an_results_open(const char *dir, struct an_results *res);
 /*
+ * 1 (and @buf saying which) when the two sides' first runs measured a
+ * thread on different CPUs (cyclictest --json "cpu"): they are paired by
+ * thread, so the comparison names it; 0 when they agree or are unknown.
+ */
+int an_sides_cpu_mismatch(const struct an_side *base,
+			  const struct an_side *cand, char *buf, size_t len);
+/*
  * A manifest (read from @path) checked as strictly as a suite: the
  * schema; a non-empty scenario list of unique names; each compare names
  * another scenario of the run, with no cycle; suite, scenario, host and

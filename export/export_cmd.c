@@ -118,6 +118,9 @@ static int export_kcidb(int argc, char **argv)
 	ret = cli_parse("export kcidb", &kcidb_argp, argc, argv, 0, &p);
 	if (ret)
 		return cli_exit(ret);
+	if (p.output && !*p.output)
+		return cli_exit(cli_usage_error("export kcidb", "-o: an empty "
+				"file name (leave -o out for stdout)"));
 	ret = export_kcidb_build(&p, &doc);
 	if (ret)
 		return ret == -ENOMEM || ret == -EIO ? EXIT_ENVIRONMENT :

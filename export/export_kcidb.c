@@ -228,10 +228,16 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 		o = outcome_get(OUTCOME_SKIPPED);
 	else if (!strcmp(s->status, "invalid"))
 		o = outcome_get(OUTCOME_INVALID);
+	else if (*s->compare)
+		/* A comparison the report does not judge: never a pass. */
+		o = outcome_get(OUTCOME_INVALID);
 	else
 		o = outcome_get(OUTCOME_NOT_JUDGED);
+	if (*s->compare && o->kind == OUTCOME_INVALID)
+		outcome_tally_add(&c->tally, o->kind);
 	add_test(c, scen_path, o->kcidb, *s->reason ? s->reason :
-		 *s->compare ? "not judged" : "baseline");
+		 *s->compare ? "not judged: report.json has no verdict for "
+		 "this comparison" : "baseline");
 }
 
 static int add_scenarios(struct kcidb_ctx *c)

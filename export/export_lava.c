@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "exitcode.h"
 #include "export.h"
 #include "export_priv.h"
 #include "fsio.h"
@@ -132,10 +133,13 @@ static int scenario_cases(struct lava_ctx *x, const struct history_scenario *s,
 		/* No verdict of its own: a baseline, or not judged. */
 		if (!strcmp(s->status, "skipped"))
 			o = outcome_get(OUTCOME_SKIPPED);
-		else if (!strcmp(s->status, "invalid"))
+		else if (!strcmp(s->status, "invalid") || *s->compare)
+			/* A comparison with no verdict is never a pass. */
 			o = outcome_get(OUTCOME_INVALID);
 		else
 			o = outcome_get(OUTCOME_NOT_JUDGED);
+		if (*s->compare && o->kind == OUTCOME_INVALID)
+			outcome_tally_add(&x->tally, o->kind);
 		ret = emit(x, o->lava, NAN, "us", ".%s", scen);
 		if (ret)
 			return ret;
@@ -162,10 +166,17 @@ int export_lava_cases(const char *run_dir, int exit_code,
 	snprintf(report, sizeof(report), "%.4000s/report.json", run_dir);
 	if (!fsio_exists(report)) {
 		struct an_params ap;
+		int code;
 
 		an_params_init(&ap);
 		ap.quiet = true;
-		an_report_run(run_dir, &ap);
+		code = an_report_run(run_dir, &ap);
+		/* Not judged, no case: a pass would come from nothing. */
+		if (code == EXIT_BAD_INPUT || code == EXIT_ENVIRONMENT) {
+			pr_err("%s: the run could not be judged (exit %d): no "
+			       "test case is reported", run_dir, code);
+			return code == EXIT_BAD_INPUT ? -EINVAL : -EIO;
+		}
 	}
 	ret = export_load_run(run_dir, NULL, &h, &run, &m);
 	if (ret)

@@ -25,9 +25,9 @@ enum { OPT_EXIT_CODE = 0x100, OPT_PRINT };
 static int lava_job(int argc, char **argv)
 {
 	struct export_lava_job_params p = { .prompt = "/ #", .priority = 50 };
+	struct fsio_stream st;
 	char name[256];
 	cJSON *job;
-	FILE *f;
 	int ret;
 
 	ret = cli_parse("lava job", &export_lava_job_argp, argc, argv, 0, &p);
@@ -46,15 +46,22 @@ static int lava_job(int argc, char **argv)
 	ret = export_lava_job_build(&p, &job);
 	if (ret)
 		return EXIT_BAD_INPUT;
-	f = p.output ? fopen(p.output, "w") : stdout;
-	if (!f) {
-		pr_err("%s: %s", p.output, strerror(errno));
+	if (p.output && !*p.output) {
 		cJSON_Delete(job);
-		return EXIT_ENVIRONMENT;
+		return cli_exit(cli_usage_error("lava job", "-o: an empty "
+				"file name (leave -o out for stdout)"));
 	}
-	ret = export_yaml_write(f, job);
-	if (p.output && fclose(f) && !ret)
-		ret = -errno;
+	/* Written whole, never through a link (as export kcidb -o). */
+	if (p.output) {
+		if (fsio_stream_open(&st)) {
+			cJSON_Delete(job);
+			return EXIT_ENVIRONMENT;
+		}
+		ret = fsio_stream_commit(&st, p.output,
+					 export_yaml_write(st.f, job));
+	} else {
+		ret = export_yaml_write(stdout, job);
+	}
 	cJSON_Delete(job);
 	if (ret) {
 		pr_err("%s: %s", p.output ? p.output : "stdout", strerror(-ret));

@@ -23,6 +23,15 @@ int fuzz_target_init(void) __attribute__((weak));
 char *fuzz_string(const uint8_t *data, size_t size);
 /* Puts the input in the target's file; its path, or NULL. */
 const char *fuzz_file(const uint8_t *data, size_t size);
+/*
+ * A private results directory whose scenario folders (idle, inject,
+ * rt-only) are links to the recorded run RTGATE_FUZZ_RUN, else
+ * tests/fixtures/analyze/run-inject (from the project's top), so that a
+ * manifest's repetitions find real files. Its path, or NULL; then
+ * fuzz_run_manifest() puts the input in its manifest.json (0 or -1).
+ */
+const char *fuzz_run_dir(void);
+int fuzz_run_manifest(const uint8_t *data, size_t size);
 /* The input, as a string, through a cyclictest parser; the run freed. */
 int fuzz_parse(const uint8_t *data, size_t size,
 	       int (*parse)(const char *buf, size_t len, struct an_run *run));

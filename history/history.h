@@ -22,7 +22,7 @@ struct an_profile;
 struct cJSON;
 
 /* The schema this code writes; older databases are migrated on open. */
-#define HISTORY_SCHEMA_VERSION	5
+#define HISTORY_SCHEMA_VERSION	6
 
 struct history {
 	struct sqlite3 *db;
@@ -34,6 +34,12 @@ int history_default_path(const char *results_dir, char *buf, size_t len);
 
 /* Opens (creating when absent) and migrates to HISTORY_SCHEMA_VERSION. */
 int history_open(struct history *h, const char *path);
+/*
+ * The same for a command that only reads the history (list, changepoints,
+ * the dashboard, compare --history): a path with no database is -ENOENT
+ * (said), never an empty database created to answer with nothing.
+ */
+int history_open_existing(struct history *h, const char *path);
 /* Opens and migrates only up to @version (tests of the migrations). */
 int history_open_version(struct history *h, const char *path, int version);
 void history_close(struct history *h);
@@ -155,8 +161,15 @@ int history_baseline(struct history *h, const struct history_baseline_query *q,
 /* Every stored run, oldest first, optionally of one suite (NULL: all). */
 int history_runs(struct history *h, const char *suite,
 		 struct history_run **runs, size_t *n);
+/*
+ * The run @run_id: 0, -ENOENT when none, -EEXIST (said) when runs of
+ * several hosts carry that id (a run is its id on its host).
+ */
 int history_find_run(struct history *h, const char *run_id,
 		     struct history_run *run);
+/* The run @run_id of @host: 0, or -ENOENT. */
+int history_find_run_host(struct history *h, const char *run_id,
+			  const char *host, struct history_run *run);
 
 /* One CPU of one repetition, as stored. */
 struct history_cpu {
@@ -266,6 +279,7 @@ int history_verdicts(struct history *h, long long run,
 /* --- verdicts against history (stored by compare --history / nightly) --- */
 
 struct history_verdict {
+	long long run;			/* the run's row id; 0: by run_id */
 	const char *run_id;
 	const char *scenario;
 	const char *metric;
@@ -329,6 +343,11 @@ struct history_judgement {
 int history_judge_run(struct history *h, const char *run_id,
 		      const struct history_judge_params *p,
 		      struct history_judgement **out, size_t *n);
+/* The same for the run of @host (NULL: the one run of that id). */
+int history_judge_run_host(struct history *h, const char *run_id,
+			   const char *host,
+			   const struct history_judge_params *p,
+			   struct history_judgement **out, size_t *n);
 
 /*
  * The exit code of a run's judgements: the worst of them, and

@@ -145,8 +145,9 @@ static int cmd_list(int argc, char **argv)
 	ret = parse_args("history list", &list_argp, argc, argv, &p);
 	if (ret)
 		return cli_exit(ret);
-	if (history_open(&h, p.db_buf))
-		return EXIT_ENVIRONMENT;
+	ret = history_open_existing(&h, p.db_buf);
+	if (ret)
+		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 	ret = do_list(&h, p.suite);
 	history_close(&h);
 	return ret;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 
 #include "fsio.h"
@@ -26,6 +27,10 @@
  * positive control passes), its control kind, and the deciding line's
  * unit and words, so the exports tell the analyzer's story.
  * Version 4: noise profiles (rtgate calibrate), per host and measurement.
+ * Version 5: the night a step that stays began.
+ * Version 6: a run is keyed by its run id and its host (two hosts' runs
+ * of one id never collide), and the SHA-256 of the report.json it was
+ * imported with (a run judged again is imported again).
  * Never edit a released migration: add the next one.
  */
 static const char *const migrations[] = {
@@ -128,6 +133,56 @@ static const char *const migrations[] = {
 	"CREATE INDEX noise_profiles_key ON noise_profiles (host, key);",
 	/* 4 -> 5: a step that stays is dated to the night it began */
 	"ALTER TABLE verdicts ADD COLUMN since_run TEXT;",
+	/*
+	 * 5 -> 6: UNIQUE (run_id, host), and report_sha256. SQLite changes
+	 * a table's constraints only by rebuilding it (with foreign keys
+	 * off: history_open_version()); the row ids, and so every child
+	 * row, stay.
+	 */
+	"CREATE TABLE runs_new ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id TEXT NOT NULL,"
+	"  suite TEXT NOT NULL,"
+	"  suite_sha256 TEXT,"
+	"  host TEXT NOT NULL,"
+	"  cpu_model TEXT,"
+	"  cpus INTEGER,"
+	"  kernel_release TEXT,"
+	"  kernel_version TEXT,"
+	"  kernel_machine TEXT,"
+	"  kernel_cmdline TEXT,"
+	"  preempt_model TEXT,"
+	"  preempt_rt INTEGER,"
+	"  config_sha256 TEXT,"
+	"  rtgate_version TEXT,"
+	"  rt_tests_version TEXT,"
+	"  start_time TEXT,"
+	"  end_time TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN"
+	"    ('complete', 'incomplete', 'aborted')),"
+	"  status_reason TEXT,"
+	"  duration_scale REAL,"
+	"  results_dir TEXT,"
+	"  manifest TEXT,"
+	"  imported_at TEXT NOT NULL,"
+	"  report TEXT,"
+	"  report_sha256 TEXT,"
+	"  UNIQUE (run_id, host));"
+	"INSERT INTO runs_new (id, run_id, suite, suite_sha256, host,"
+	"  cpu_model, cpus, kernel_release, kernel_version, kernel_machine,"
+	"  kernel_cmdline, preempt_model, preempt_rt, config_sha256,"
+	"  rtgate_version, rt_tests_version, start_time, end_time, status,"
+	"  status_reason, duration_scale, results_dir, manifest, imported_at,"
+	"  report)"
+	" SELECT id, run_id, suite, suite_sha256, host, cpu_model, cpus,"
+	"  kernel_release, kernel_version, kernel_machine, kernel_cmdline,"
+	"  preempt_model, preempt_rt, config_sha256, rtgate_version,"
+	"  rt_tests_version, start_time, end_time, status, status_reason,"
+	"  duration_scale, results_dir, manifest, imported_at, report"
+	" FROM runs;"
+	"DROP TABLE runs;"
+	"ALTER TABLE runs_new RENAME TO runs;"
+	"CREATE INDEX runs_lookup ON runs (suite, host, status, start_time);",
 };
 
 #define NR_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -240,6 +295,22 @@ rollback:
 	return ret;
 }
 
+/* PRAGMA foreign_key_check: 0 when no row points at a missing parent. */
+static int fk_check(struct history *h)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (history_prepare(h, "PRAGMA foreign_key_check", &st))
+		return -EIO;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	pr_err("%s: a migration left rows without their parent", h->path);
+	return -EIO;
+}
+
 #define BUSY_TIMEOUT_MS	60000
 
 /*
@@ -348,18 +419,46 @@ int history_open_version(struct history *h, const char *path, int version)
 		ret = -EPROTO;
 		goto fail;
 	}
-	for (v = v + 1; v <= version && v <= HISTORY_SCHEMA_VERSION; v++) {
-		ret = migrate_one(h, v);
-		if (ret) {
-			pr_err("%s: migration to schema version %d failed",
-			       path, v);
-			goto fail;
+	/*
+	 * A migration that rebuilds a table (6) runs with foreign keys off,
+	 * as SQLite prescribes (a dropped parent would take its children),
+	 * and is checked after: no child row may have lost its parent.
+	 */
+	if (v < version && v < HISTORY_SCHEMA_VERSION) {
+		ret = history_exec(h, "PRAGMA foreign_keys = OFF");
+		for (v = v + 1; !ret && v <= version &&
+		     v <= HISTORY_SCHEMA_VERSION; v++) {
+			ret = migrate_one(h, v);
+			if (ret)
+				pr_err("%s: migration to schema version %d "
+				       "failed", path, v);
 		}
+		if (!ret)
+			ret = fk_check(h);
+		if (history_exec(h, "PRAGMA foreign_keys = ON") && !ret)
+			ret = -EIO;
+		if (ret)
+			goto fail;
 	}
 	return 0;
 fail:
 	history_close(h);
 	return ret;
+}
+
+int history_open_existing(struct history *h, const char *path)
+{
+	struct stat st;
+
+	memset(h, 0, sizeof(*h));
+	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+		pr_err("%s: %s: a command that reads the history never "
+		       "creates one (`rtgate history import` does)", path,
+		       errno == ENOENT ? "no history database there" :
+		       "not a history database (not a regular file)");
+		return -ENOENT;
+	}
+	return history_open(h, path);
 }
 
 int history_open(struct history *h, const char *path)

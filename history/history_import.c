@@ -21,6 +21,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "rtpaths.h"
+#include "sha256.h"
 #include "timefmt.h"
 
 /* Binds a manifest string, or NULL when absent: fields are never invented. */
@@ -65,7 +66,8 @@ static int insert_step(struct history *h, sqlite3_stmt *st, long long *id)
 }
 
 static int insert_run(struct history *h, const char *run_dir,
-		      const cJSON *m, const char *text, long long *id)
+		      const cJSON *m, const char *text, const char *report_sha,
+		      long long *id)
 {
 	static const char sql[] =
 		"INSERT INTO runs (run_id, suite, suite_sha256, host, cpu_model,"
@@ -73,12 +75,16 @@ static int insert_run(struct history *h, const char *run_dir,
 		" kernel_cmdline, preempt_model, preempt_rt, config_sha256,"
 		" rtgate_version, rt_tests_version, start_time, end_time,"
 		" status, status_reason, duration_scale, results_dir, manifest,"
-		" imported_at, report)"
+		" imported_at, report, report_sha256)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"
-		/* A run stored before keeps its row, and so its verdicts. */
-		" ON CONFLICT (run_id) DO UPDATE SET suite = excluded.suite,"
-		" suite_sha256 = excluded.suite_sha256, host = excluded.host,"
+		" ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
+		" ?25)"
+		/*
+		 * A run stored before keeps its row, and so its verdicts; a
+		 * run is its id on its host: another host's is another run.
+		 */
+		" ON CONFLICT (run_id, host) DO UPDATE SET suite = excluded.suite,"
+		" suite_sha256 = excluded.suite_sha256,"
 		" cpu_model = excluded.cpu_model, cpus = excluded.cpus,"
 		" kernel_release = excluded.kernel_release,"
 		" kernel_version = excluded.kernel_version,"
@@ -93,7 +99,8 @@ static int insert_run(struct history *h, const char *run_dir,
 		" status = excluded.status, status_reason = excluded.status_reason,"
 		" duration_scale = excluded.duration_scale,"
 		" results_dir = excluded.results_dir, manifest = excluded.manifest,"
-		" imported_at = excluded.imported_at, report = excluded.report";
+		" imported_at = excluded.imported_at, report = excluded.report,"
+		" report_sha256 = excluded.report_sha256";
 	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
 	const cJSON *host = cJSON_GetObjectItem(m, "host");
 	const cJSON *kernel = cJSON_GetObjectItem(m, "kernel");
@@ -136,12 +143,16 @@ static int insert_run(struct history *h, const char *run_dir,
 		sqlite3_bind_text(st, 24, report, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(st, 24);
+	if (*report_sha)
+		sqlite3_bind_text(st, 25, report_sha, -1, SQLITE_TRANSIENT);
 	ret = insert_step(h, st, NULL);
 	if (ret)
 		return ret;
-	if (history_prepare(h, "SELECT id FROM runs WHERE run_id = ?1", &st))
+	if (history_prepare(h, "SELECT id FROM runs WHERE run_id = ?1 AND"
+			    " host = ?2", &st))
 		return -EIO;
 	bind_str(st, 1, m, "run_id");
+	bind_str(st, 2, host, "hostname");
 	ret = sqlite3_step(st) == SQLITE_ROW ? 0 : -EIO;
 	*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
@@ -382,34 +393,69 @@ static int check_manifest(const char *path, const cJSON *m)
 }
 
 /*
- * Already stored as it is now (same status and end, and analyzed or not
- * alike)? Then nothing to do: a report written since is news.
+ * The SHA-256 of RUN/report.json, "" when there is none: what the run
+ * was judged to, so that a run judged again is imported again.
  */
-static int is_unchanged(struct history *h, const char *run_dir,
-			const cJSON *m)
+static void report_sha256(const char *run_dir, char *hex)
 {
 	char report[PATH_MAX];
+
+	snprintf(report, sizeof(report), "%.4000s/report.json", run_dir);
+	if (!fsio_exists(report) || sha256_file(report, hex))
+		hex[0] = '\0';
+}
+
+/*
+ * Already stored as it is now: the same run of the same host, with the
+ * same manifest, and judged to the same report? Then nothing to do; any
+ * change (a report written or rewritten since, a verdict that changed)
+ * is news.
+ */
+static int is_unchanged(struct history *h, const cJSON *m, const char *text,
+			const char *report_sha)
+{
 	sqlite3_stmt *st;
 	int same = 0;
 
-	snprintf(report, sizeof(report), "%.4000s/report.json", run_dir);
 	if (history_prepare(h, "SELECT 1 FROM runs WHERE run_id = ?1 AND"
-			    " status = ?2 AND end_time IS ?3 AND"
-			    " (report IS NOT NULL) = ?4", &st))
+			    " host = ?2 AND status = ?3 AND end_time IS ?4"
+			    " AND manifest IS ?5 AND report_sha256 IS ?6", &st))
 		return 0;
 	bind_str(st, 1, m, "run_id");
-	bind_str(st, 2, m, "status");
-	bind_str(st, 3, m, "end_time");
-	sqlite3_bind_int(st, 4, fsio_exists(report));
+	bind_str(st, 2, cJSON_GetObjectItem(m, "host"), "hostname");
+	bind_str(st, 3, m, "status");
+	bind_str(st, 4, m, "end_time");
+	sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+	if (*report_sha)
+		sqlite3_bind_text(st, 6, report_sha, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 6);
 	same = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return same;
 }
 
-static int write_run(struct history *h, const char *run_dir, const cJSON *m,
-		     const char *text, const char *token)
+/* A statement on the rows of one run (?1 its id, ?2 its host). */
+static int exec_run(struct history *h, const char *sql, const cJSON *m)
 {
-	const char *run_id = json_get_str(m, "run_id", NULL);
+	sqlite3_stmt *st;
+	int ret;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	bind_str(st, 1, m, "run_id");
+	bind_str(st, 2, cJSON_GetObjectItem(m, "host"), "hostname");
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	if (ret)
+		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int write_run(struct history *h, const char *run_dir, const cJSON *m,
+		     const char *text, const char *token,
+		     const char *report_sha)
+{
 	const cJSON *s;
 	long long run;
 	int ret = 0;
@@ -424,16 +470,16 @@ static int write_run(struct history *h, const char *run_dir, const cJSON *m,
 	 * are the history's own and stay.
 	 */
 	if (!ret)
-		ret = history_exec_bound(h, "DELETE FROM scenarios WHERE run IN"
-					 " (SELECT id FROM runs WHERE"
-					 " run_id = ?1)", run_id);
+		ret = exec_run(h, "DELETE FROM scenarios WHERE run IN (SELECT"
+			       " id FROM runs WHERE run_id = ?1 AND host = ?2)",
+			       m);
 	if (!ret)
-		ret = history_exec_bound(h, "DELETE FROM verdicts WHERE source"
-					 " = 'run' AND run IN (SELECT id FROM"
-					 " runs WHERE run_id = ?1)", run_id);
+		ret = exec_run(h, "DELETE FROM verdicts WHERE source = 'run'"
+			       " AND run IN (SELECT id FROM runs WHERE run_id ="
+			       " ?1 AND host = ?2)", m);
 	if (ret)
 		return ret;
-	ret = insert_run(h, run_dir, m, text, &run);
+	ret = insert_run(h, run_dir, m, text, report_sha, &run);
 	if (ret)
 		return ret;
 	cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios")) {
@@ -455,7 +501,7 @@ int history_import_replacing(struct history *h, const char *run_dir,
 			     const char *token,
 			     struct history_import_stats *stats)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], sha[SHA256_HEX_LEN + 1];
 	struct json_error err;
 	cJSON *m = NULL;
 	char *text = NULL;
@@ -465,9 +511,11 @@ int history_import_replacing(struct history *h, const char *run_dir,
 	if (snprintf(path, sizeof(path), "%s/manifest.json", run_dir) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	ret = fsio_read_all(path, &text, &len);
+	ret = fsio_read_input(path, &text, &len);
 	if (ret) {
-		pr_err("%s: %s", path, strerror(-ret));
+		pr_err("%s: %s", path, fsio_input_why(ret));
+		if (ret != -ENOMEM)
+			ret = -EINVAL;
 		goto out;
 	}
 	ret = json_parse_buf(path, text, len, &m, &err);
@@ -481,12 +529,13 @@ int history_import_replacing(struct history *h, const char *run_dir,
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		goto out;
-	if (!token && is_unchanged(h, run_dir, m)) {
+	report_sha256(run_dir, sha);
+	if (!token && is_unchanged(h, m, text, sha)) {
 		stats->unchanged++;
 		ret = history_exec(h, "COMMIT");
 		goto out;
 	}
-	ret = write_run(h, run_dir, m, text, token);
+	ret = write_run(h, run_dir, m, text, token, sha);
 	if (!ret)
 		ret = history_exec(h, "COMMIT");
 	if (ret) {

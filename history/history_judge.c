@@ -428,6 +428,7 @@ static int base_side(struct judge_ctx *c, const char *scenario,
 static void store(struct judge_ctx *c, const struct history_judgement *j)
 {
 	struct history_verdict v = {
+		.run = c->run.id,
 		.run_id = c->run.run_id, .scenario = j->scenario,
 		.metric = j->metric, .verdict = j->verdict,
 		.reason = j->reason, .baseline_runs = j->baseline_runs,
@@ -815,6 +816,14 @@ int history_judge_run(struct history *h, const char *run_id,
 		      const struct history_judge_params *p,
 		      struct history_judgement **out, size_t *n)
 {
+	return history_judge_run_host(h, run_id, NULL, p, out, n);
+}
+
+int history_judge_run_host(struct history *h, const char *run_id,
+			   const char *host,
+			   const struct history_judge_params *p,
+			   struct history_judgement **out, size_t *n)
+{
 	struct judge_ctx c = { .h = h, .p = p };
 	struct history_judgement *v = NULL;
 	struct history_scenario *sc = NULL;
@@ -822,9 +831,11 @@ int history_judge_run(struct history *h, const char *run_id,
 	char *text = NULL;
 	int ret;
 
-	ret = history_find_run(h, run_id, &c.run);
+	ret = history_find_run_host(h, run_id, host, &c.run);
 	if (ret) {
-		pr_err("%s: no run '%s' in the history", h->path, run_id);
+		if (ret == -ENOENT)
+			pr_err("%s: no run '%s'%s%s in the history", h->path,
+			       run_id, host ? " of " : "", host ? host : "");
 		return ret;
 	}
 	ret = history_run_manifest(h, c.run.id, &text);

@@ -223,22 +223,39 @@ int history_runs(struct history *h, const char *suite,
 	return ret;
 }
 
-int history_find_run(struct history *h, const char *run_id,
-		     struct history_run *run)
+int history_find_run_host(struct history *h, const char *run_id,
+			  const char *host, struct history_run *run)
 {
+	struct history_run other;
 	sqlite3_stmt *st;
 	int ret = -ENOENT;
 
 	if (history_prepare(h, "SELECT " RUN_COLS " FROM runs r"
-			    " WHERE r.run_id = ?1", &st))
+			    " WHERE r.run_id = ?1 AND (?2 IS NULL OR"
+			    " r.host = ?2) ORDER BY r.host", &st))
 		return -EIO;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
+	bind_opt(st, 2, host);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		read_run(st, run);
 		ret = 0;
 	}
+	/* Two hosts' runs of one id: which one is not ours to guess. */
+	if (!ret && !host && sqlite3_step(st) == SQLITE_ROW) {
+		read_run(st, &other);
+		pr_err("%s: run id '%s' is stored for hosts %s and %s%s", h->path,
+		       run_id, run->host, other.host, sqlite3_step(st) ==
+		       SQLITE_ROW ? " and more" : "");
+		ret = -EEXIST;
+	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int history_find_run(struct history *h, const char *run_id,
+		     struct history_run *run)
+{
+	return history_find_run_host(h, run_id, NULL, run);
 }
 
 void history_free_reps(struct history_rep *reps, size_t n)
@@ -514,7 +531,8 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 		" baseline_value, p_value, prev_run, changed, since_run)"
 		" SELECT id, ?2, 'history', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
 		" ?11, ?12, ?13"
-		" FROM runs WHERE run_id = ?1";
+		" FROM runs WHERE (?14 IS NOT NULL AND id = ?14) OR"
+		" (?14 IS NULL AND run_id = ?1)";
 	sqlite3_stmt *st;
 	int ret;
 
@@ -534,6 +552,8 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 	bind_opt(st, 11, v->prev_run_id);
 	bind_opt(st, 12, v->changed);
 	bind_opt(st, 13, v->since_run_id);
+	if (v->run)
+		sqlite3_bind_int64(st, 14, v->run);
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	if (ret)
 		pr_err("%s: %s", h->path, sqlite3_errmsg(h->db));

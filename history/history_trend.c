@@ -47,7 +47,8 @@ int history_judge_missing(struct history *h,
 		free(v);
 		if (have)
 			continue;
-		ret = history_judge_run(h, runs[i].run_id, p, &j, &nj);
+		ret = history_judge_run_host(h, runs[i].run_id, runs[i].host,
+					     p, &j, &nj);
 		if (!ret)
 			free(j);
 	}
@@ -312,9 +313,11 @@ int history_cmd_changepoints(int argc, char **argv)
 			0, &tp);
 	if (ret)
 		return cli_exit(ret);
-	if (history_resolve_db(tp.db, dbpath, sizeof(dbpath)) ||
-	    history_open(h, dbpath))
+	if (history_resolve_db(tp.db, dbpath, sizeof(dbpath)))
 		return EXIT_ENVIRONMENT;
+	ret = history_open_existing(h, dbpath);
+	if (ret)
+		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 	if (history_judge_missing(h, &tp.jp, tp.rejudge) ||
 	    history_keys(h, &keys, &nk)) {
 		history_close(h);
@@ -394,10 +397,14 @@ static int compare_history(int argc, char **argv)
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
-	if (history_resolve_db(db, dbpath, sizeof(dbpath)) ||
-	    history_open(&h, dbpath)) {
+	if (history_resolve_db(db, dbpath, sizeof(dbpath))) {
 		cJSON_Delete(m);
 		return EXIT_ENVIRONMENT;
+	}
+	ret = history_open_existing(&h, dbpath);
+	if (ret) {
+		cJSON_Delete(m);
+		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 	}
 	if (history_import_run(&h, tp.run_dir, &stats)) {
 		code = EXIT_BAD_INPUT;
@@ -409,7 +416,9 @@ static int compare_history(int argc, char **argv)
 		code = EXIT_INCOMPLETE;
 		goto out;
 	}
-	if (history_judge_run(&h, json_get_str(m, "run_id", ""), &p, &j, &n)) {
+	if (history_judge_run_host(&h, json_get_str(m, "run_id", ""),
+				   json_get_str(cJSON_GetObjectItem(m, "host"),
+						"hostname", NULL), &p, &j, &n)) {
 		code = EXIT_ENVIRONMENT;
 		goto out;
 	}

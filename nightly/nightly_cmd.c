@@ -289,8 +289,9 @@ int nightly_cmd_dashboard(int argc, char **argv)
 		a.dp.out_dir = out;
 	}
 	a.dp.database = db;
-	if (nightly_dashboard_build(&a.dp))
-		return EXIT_ENVIRONMENT;
+	ret = nightly_dashboard_build(&a.dp);
+	if (ret)
+		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 	printf("dashboard: %s/index.html\n", a.dp.out_dir);
 	return EXIT_PASS;
 }

@@ -713,7 +713,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 		pr_err("%s: %s", dp->out_dir, strerror(-ret));
 		return ret;
 	}
-	ret = history_open(&h, dp->database);
+	ret = history_open_existing(&h, dp->database);
 	if (ret)
 		return ret;
 	{

@@ -95,8 +95,10 @@ int reproduce_run(const struct reproduce_params *p,
 /*
  * The table of a reproduction's folder, rebuilt from disk: its
  * reproduce.json (written by reproduce_run) and the reports it names.
+ * @rerender (`reproduce --table`): a report it names that cannot be read
+ * is -ENOENT, and nothing is rewritten.
  */
-int reproduce_table_write(const char *dir);
+int reproduce_table_write(const char *dir, bool rerender);
 
 int reproduce_cmd_reproduce(int argc, char **argv);
 

@@ -190,7 +190,7 @@ int reproduce_cmd_reproduce(int argc, char **argv)
 	if (cli->list || cli->table) {
 		if (cli->list)
 			list_seeds();
-		code = cli->table && reproduce_table_write(cli->table) ?
+		code = cli->table && reproduce_table_write(cli->table, true) ?
 		       EXIT_BAD_INPUT : EXIT_PASS;
 		free(cli);
 		return code;

@@ -408,7 +408,7 @@ int reproduce_run(const struct reproduce_params *p,
 	cJSON_AddNumberToObject(c.doc, "exit_code", r->exit_code);
 	save(&c);
 	cJSON_Delete(c.doc);
-	if (reproduce_table_write(r->dir))
+	if (reproduce_table_write(r->dir, false))
 		r->exit_code = exitcode_worse(r->exit_code, EXIT_INCOMPLETE);
 	return 0;
 }

@@ -198,15 +198,21 @@ static cJSON *load_report(const cJSON *m)
 	return rep;
 }
 
-static cJSON *build_rows(const cJSON *doc, const struct reproduce_seed *s)
+/* *missing: models whose report the document names but cannot be read. */
+static cJSON *build_rows(const cJSON *doc, const struct reproduce_seed *s,
+			 int *missing)
 {
 	cJSON *rows = cJSON_CreateArray();
 	const cJSON *m;
 	int i;
 
+	*missing = 0;
 	cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "models")) {
 		const char *model = json_get_str(m, "model", "");
 		cJSON *rep = load_report(m);
+
+		if (!rep && json_get_str(m, "report", NULL))
+			(*missing)++;
 
 		for (i = 0; i < REPRODUCE_MAX_ROWS && s->rows[i].scenario; i++)
 			if (!s->rows[i].model ||
@@ -363,13 +369,13 @@ static int write_with(const char *dir, const char *name, const cJSON *doc,
 	return ret;
 }
 
-int reproduce_table_write(const char *dir)
+int reproduce_table_write(const char *dir, bool rerender)
 {
 	char path[PATH_MAX + 32];
 	const struct reproduce_seed *s;
 	struct json_error err;
 	cJSON *doc, *rows;
-	int ret;
+	int ret, missing;
 
 	rtpaths_fmt(path, sizeof(path), "%s/reproduce.json", dir);
 	if (json_read_file(path, &doc, &err)) {
@@ -383,7 +389,20 @@ int reproduce_table_write(const char *dir)
 		cJSON_Delete(doc);
 		return -EINVAL;
 	}
-	rows = build_rows(doc, s);
+	rows = build_rows(doc, s, &missing);
+	/*
+	 * Nothing is rewritten unless it was rebuilt: a table printed again
+	 * from runs that are gone would turn measured rows into "not
+	 * measured". The old files stay as they were.
+	 */
+	if (rerender && missing) {
+		pr_err("%s: %d model%s' report%s cannot be read (moved or "
+		       "removed?): the table is left as it was", path, missing,
+		       missing > 1 ? "s" : "", missing > 1 ? "s" : "");
+		cJSON_Delete(rows);
+		cJSON_Delete(doc);
+		return -ENOENT;
+	}
 	cJSON_DeleteItemFromObject(doc, "rows");
 	cJSON_AddItemToObject(doc, "rows", rows);
 	ret = json_write_file(path, doc);

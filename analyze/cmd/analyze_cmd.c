@@ -140,6 +140,9 @@ static error_t an_parse(int key, char *arg, struct argp_state *state)
 					 bad);
 		break;
 	case 'o':
+		if (!*arg)
+			return cli_error(state, "-o: an empty folder name "
+					 "(leave -o out for the default)");
 		p->out_dir = arg;
 		break;
 	case 'q':
@@ -461,6 +464,7 @@ static int compare_cmd(int argc, char **argv)
 	struct an_profile prof = { 0 };
 	struct an_system sys[2];
 	int i, ret = EXIT_BAD_INPUT;
+	char why[512];
 	size_t family;
 
 	cli.compare = true;
@@ -495,6 +499,9 @@ static int compare_cmd(int argc, char **argv)
 	}
 	cmp.base = sides[0];
 	cmp.cand = sides[1];
+	/* Paired by thread: a thread measured on two CPUs is named. */
+	if (an_sides_cpu_mismatch(sides[0], sides[1], why, sizeof(why)))
+		pr_warn("%s", why);
 	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {
 		pr_err("out of memory");
 		ret = EXIT_ENVIRONMENT;

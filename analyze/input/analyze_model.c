@@ -474,6 +474,20 @@ int an_side_check(const struct an_side *side)
 		}
 	}
 
+	for (r = 1; r < side->nruns; r++) {
+		const struct an_run *a = &side->runs[0], *b = &side->runs[r];
+
+		for (t = 0; (size_t)t < a->ncpus && (size_t)t < b->ncpus; t++)
+			if (a->cpus[t].cpu >= 0 && b->cpus[t].cpu >= 0 &&
+			    a->cpus[t].cpu != b->cpus[t].cpu) {
+				pr_err("%s: thread %d ran on CPU %d in %s but on "
+				       "CPU %d in %s: repetitions must measure "
+				       "the same CPUs", side->origin, t,
+				       a->cpus[t].cpu, a->label,
+				       b->cpus[t].cpu, b->label);
+				return -EINVAL;
+			}
+	}
 	for (r = 1; r < side->nruns; r++)
 		if (side->runs[r].ncpus != side->runs[0].ncpus) {
 			pr_err("%s: %s has %zu threads but %s has %zu: "
@@ -512,3 +526,26 @@ uint64_t an_level_needs(double q)
 const char *const an_rseq_names[AN_RSEQ_NR] = {
 	"sgrant", "sexpir", "srevok", "syield", "sabort",
 };
+
+int an_sides_cpu_mismatch(const struct an_side *base,
+			  const struct an_side *cand, char *buf, size_t len)
+{
+	const struct an_run *a, *b;
+	size_t j;
+
+	if (!base->nruns || !cand->nruns)
+		return 0;
+	a = &base->runs[0];
+	b = &cand->runs[0];
+	for (j = 0; j < a->ncpus && j < b->ncpus; j++)
+		if (a->cpus[j].cpu >= 0 && b->cpus[j].cpu >= 0 &&
+		    a->cpus[j].cpu != b->cpus[j].cpu) {
+			an_sfmt(buf, len, "thread %zu ran on CPU %d in %s but "
+				"on CPU %d in %s: CPUs are paired by thread, "
+				"so CPU %zu below compares two different CPUs",
+				j, a->cpus[j].cpu, base->name, b->cpus[j].cpu,
+				cand->name, j);
+			return 1;
+		}
+	return 0;
+}

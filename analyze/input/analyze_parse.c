@@ -200,6 +200,13 @@ static int json_int(const char *path, const cJSON *obj, int thread,
 	return 0;
 }
 
+static int bucket_cmp(const void *a, const void *b)
+{
+	const struct an_bucket *x = a, *y = b;
+
+	return (x->us > y->us) - (x->us < y->us);
+}
+
 static int json_histogram(const char *path, const cJSON *h, int thread,
 			  const struct ct_cmdline *cl, struct an_cpu *c)
 {
@@ -259,6 +266,15 @@ static int json_histogram(const char *path, const cJSON *h, int thread,
 		buckets[n].us = key;
 		buckets[n++].n = (uint64_t)b->valuedouble;
 	}
+	/* A bucket listed twice would be summed: refused, as in a .hist. */
+	qsort(buckets, n, sizeof(*buckets), bucket_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (buckets[i].us == buckets[i - 1].us) {
+			pr_err("%s: thread %d: histogram key \"%u\" appears "
+			       "twice", path, thread, buckets[i].us);
+			free(buckets);
+			return -EINVAL;
+		}
 	ret = an_cpu_set_buckets(c, buckets, n, limit);
 	free(buckets);
 	if (ret == -EOVERFLOW)
@@ -645,6 +661,20 @@ static int hist_thread(const char *path, struct hist_text *h, int j,
 		    c->nbuckets ? (long)c->b[0].us : 0;
 	if (!c->cycles)
 		c->min_us = c->max_us = 0;	/* the 1000000 sentinel */
+	/* The invariants the JSON parser checks (json_thread()). */
+	if (c->max_us < c->min_us) {
+		pr_err("%s: thread %d: \"# Max Latencies:\" %ld is below "
+		       "\"# Min Latencies:\" %ld", path, j, c->max_us,
+		       c->min_us);
+		return -EINVAL;
+	}
+	if (!c->overflows && c->nbuckets &&
+	    c->max_us < (long)c->b[c->nbuckets - 1].us) {
+		pr_err("%s: thread %d: \"# Max Latencies:\" %ld is below the "
+		       "highest bucket %u", path, j, c->max_us,
+		       c->b[c->nbuckets - 1].us);
+		return -EINVAL;
+	}
 	c->avg_us = j < h->navg ? h->avg[j] : 0;
 	if (j >= h->navg && sum) {
 		double s = 0;
@@ -877,9 +907,9 @@ int an_parse_file(const char *path, struct an_run *run)
 	size_t len;
 	int ret;
 
-	ret = fsio_read_all(path, &buf, &len);
+	ret = fsio_read_input(path, &buf, &len);
 	if (ret) {
-		pr_err("%s: %s", path, strerror(-ret));
+		pr_err("%s: %s", path, fsio_input_why(ret));
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
 	if (strlen(buf) != len) {

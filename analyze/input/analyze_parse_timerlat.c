@@ -259,10 +259,10 @@ int an_parse_timerlat_file(const char *path, enum an_timerlat_kind kind,
 	size_t len;
 	int ret;
 
-	ret = fsio_read_all(path, &buf, &len);
+	ret = fsio_read_input(path, &buf, &len);
 	if (ret) {
-		pr_err("%s: %s", path, strerror(-ret));
-		return ret;
+		pr_err("%s: %s", path, fsio_input_why(ret));
+		return ret == -ENOMEM ? ret : -EINVAL;
 	}
 	ret = an_parse_timerlat(path, buf, kind, limit, run);
 	free(buf);

@@ -413,6 +413,53 @@ int fsio_read_fd(int fd, char **buf, size_t *len)
 	return ret ? ret : -ENOMEM;
 }
 
+int fsio_read_input(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd, ret;
+
+	/* O_NONBLOCK: opening a FIFO nobody writes must not hang. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (S_ISDIR(st.st_mode))
+		ret = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		ret = -EFTYPE_INPUT;
+	else if ((unsigned long long)st.st_size > FSIO_INPUT_MAX)
+		ret = -EFBIG;
+	else
+		ret = fsio_read_fd(fd, buf, len);
+	/* A file that grew while read: the bound holds for what was read. */
+	if (!ret && len && *len > FSIO_INPUT_MAX) {
+		free(*buf);
+		*buf = NULL;
+		ret = -EFBIG;
+	}
+	close(fd);
+	return ret;
+}
+
+const char *fsio_input_why(int err)
+{
+	switch (err) {
+	case -EISDIR:
+		return "a folder, not a file";
+	case -EFTYPE_INPUT:
+		return "not a regular file (a FIFO or a device may never end)";
+	case -EFBIG:
+		return "larger than 64 MiB, the bound of an input file (a "
+		       "cyclictest --json of 256 CPUs with 10000 non-empty "
+		       "buckets each is about 40 MiB; a larger file is no "
+		       "result rtgate wrote, and reading it whole would cost "
+		       "as much memory)";
+	default:
+		return strerror(-err);
+	}
+}
+
 int fsio_read_all(const char *path, char **buf, size_t *len)
 {
 	int fd, ret;

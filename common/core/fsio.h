@@ -53,6 +53,17 @@ int fsio_dir_trusted(const char *path, char *why, size_t len);
 int fsio_copy(const char *from, const char *to);
 /* Reads a whole file, NUL-terminated; *len excludes the NUL. */
 int fsio_read_all(const char *path, char **buf, size_t *len);
+/*
+ * Reads an input rtgate was given (a result file, a manifest, a report):
+ * a regular file -- a FIFO or a device may never end, a folder is no
+ * file -- of at most FSIO_INPUT_MAX bytes. 0, -EISDIR, -EFTYPE_INPUT
+ * (not a regular file), -EFBIG, or -errno; fsio_input_why() words them.
+ */
+#define FSIO_INPUT_MAX		(64u << 20)
+#define EFTYPE_INPUT		ENODEV
+int fsio_read_input(const char *path, char **buf, size_t *len);
+/* What fsio_read_input()'s error means, bound and reason included. */
+const char *fsio_input_why(int err);
 /* The same from an open descriptor, to its end. */
 int fsio_read_fd(int fd, char **buf, size_t *len);
 /* Reads a small kernel file (sysfs, procfs) and strips the trailing newline. */

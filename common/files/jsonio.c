@@ -84,11 +84,11 @@ int json_read_file(const char *path, cJSON **out, struct json_error *err)
 	char *buf;
 	int ret;
 
-	ret = fsio_read_all(path, &buf, &len);
+	ret = fsio_read_input(path, &buf, &len);
 	if (ret) {
 		snprintf(err->msg, sizeof(err->msg), "%s: %s", path,
-			 strerror(-ret));
-		return ret;
+			 fsio_input_why(ret));
+		return ret == -ENOENT || ret == -ENOMEM ? ret : -EINVAL;
 	}
 	ret = json_parse_buf(path, buf, len, out, err);
 	free(buf);

@@ -19,8 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wordexp.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ctline.h"
+#include "fsio.h"
 #include "parse.h"
 #include "runner/suite/suite.h"
 #include "runner/suite/suite_priv.h"
@@ -367,16 +371,28 @@ int runner_suite_load(const char *path, struct runner_suite *suite,
 	struct runner_suite_parser p = {
 		.suite = suite, .file = path, .err = err,
 	};
-	int ret;
+	struct stat st;
+	int ret, fd;
 
 	memset(suite, 0, sizeof(*suite));
 	err->msg[0] = '\0';
-	p.f = fopen(path, "re");
+	/* A folder or a FIFO given as a suite: said, never ":0: read error". */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ret = fd < 0 ? -errno : fstat(fd, &st) ? -errno :
+	      S_ISDIR(st.st_mode) ? -EISDIR : !S_ISREG(st.st_mode) ?
+	      -EFTYPE_INPUT : st.st_size > FSIO_INPUT_MAX ? -EFBIG : 0;
+	p.f = ret ? NULL : fdopen(fd, "r");
 	if (!p.f) {
-		ret = -errno;
-		snprintf(err->msg, sizeof(err->msg), "%s: %s", path,
-			 strerror(errno));
-		return ret;
+		if (!ret)
+			ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(err->msg, sizeof(err->msg), "%s: %s%s", path,
+			 fsio_input_why(ret), ret == -EISDIR ? " (a suite is "
+			 "a .suite file: suites/NAME.suite)" : "");
+		/* Not a suite file at all is bad input; unreadable is not. */
+		return ret == -EISDIR || ret == -EFTYPE_INPUT ||
+		       ret == -EFBIG ? -EINVAL : ret;
 	}
 	set_defaults(suite, path);
 	if (!suite->path || !suite->name || !suite->gate.metric) {

@@ -18,6 +18,24 @@
 #include "vec.h"
 #include "trace/trace.h"
 
+/*
+ * A suite's durations carry their unit: "duration = 15" could mean
+ * seconds, loops or minutes to a reader, so it is refused, never taken
+ * for seconds silently (the error says which units there are).
+ */
+static int suite_duration(struct runner_suite_parser *p, const char *name,
+			  const char *val, uint64_t *v)
+{
+	if (*val && strspn(val, "0123456789.") == strlen(val)) {
+		runner_suite_perr(p, p->line, "%s = %s: a duration needs its "
+				  "unit (%ss, %sms, %sm or %sh): a bare number "
+				  "is not taken for seconds", name, val, val,
+				  val, val, val);
+		return -EINVAL;
+	}
+	return parse_duration_ns(val, v);
+}
+
 void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
 			    const char *val)
 {
@@ -193,7 +211,7 @@ void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
 			  "timeline, and never -q",
 			  &m->args, &m->args_text);
 	} else if (!strcmp(name, "duration")) {
-		if (parse_duration_ns(val, &v) || v == 0)
+		if (suite_duration(p, name, val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "duration: '%s' is not a duration "
 					  "(e.g. 20s, 500ms, 2m)", val);
 		m->duration_ns = v;
@@ -218,17 +236,17 @@ void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
 			  "early: no -a, -i, -T, -t", &m->timerlat_args,
 			  &m->timerlat_text);
 	} else if (!strcmp(name, "timeout")) {
-		if (parse_duration_ns(val, &v) || v == 0)
+		if (suite_duration(p, name, val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "timeout: '%s' is not a duration "
 					  "(e.g. 10m)", val);
 		m->timeout_ns = v;
 	} else if (!strcmp(name, "ready_timeout")) {
-		if (parse_duration_ns(val, &v) || v == 0)
+		if (suite_duration(p, name, val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "ready_timeout: '%s' is not a "
 					  "duration (e.g. 15m)", val);
 		m->ready_timeout_ns = v;
 	} else if (!strcmp(name, "watchdog")) {
-		if (parse_duration_ns(val, &v) || v < 1000000000ULL)
+		if (suite_duration(p, name, val, &v) || v < 1000000000ULL)
 			runner_suite_perr(p, p->line, "watchdog: '%s' is not a "
 					  "duration of 1s or more (e.g. 30s)",
 					  val);
@@ -325,7 +343,7 @@ void runner_suite_key_gate(struct runner_suite_parser *p, const char *name,
 	} else if (!strcmp(name, "until_decided")) {
 		uint64_t v;
 
-		if (parse_duration_ns(val, &v) || v == 0)
+		if (suite_duration(p, name, val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "until_decided: '%s' is not a time "
 					  "budget (e.g. 10m)", val);
 		else

@@ -8,6 +8,12 @@ SCHEMA=$TOP/tests/schemas/kcidb-v5.schema.json
 "$TOP/tests/fixtures/nightly/make-week.py" \
 	"$TOP/tests/fixtures/nightly/recorded" "$T/week" >/dev/null
 run=$T/week/20261127-020000-quick
+# An export is made from a judged report only (export_judged.sh).
+judged() {	# judged FIXTURE NAME: a judged copy of a recorded run
+	cp -r "$1" "$T/$2"
+	"$RTGATE" report --report json -q "$T/$2" >/dev/null 2>&1
+}
+"$RTGATE" report --report json -q "$run" >/dev/null 2>&1
 
 check "export kcidb exits 0" -- "$RTGATE" export kcidb -o "$T/k.json" "$run"
 check "the export validates against the KCIDB v5 schema" -- \
@@ -76,7 +82,8 @@ is "$(jget "$T/k5.json" '.tests[] | select(.path == "rtgate.quick") | .status')"
 # ---- which tree (docs/exports.md, "KCIDB: which tree") --------------------
 # A kernel rtgate built from a tree without git (the quiet lab's recording):
 # its config is its fragments, no patch set was applied.
-ql=$TOP/tests/fixtures/quietlab/tune-1
+judged "$TOP/tests/fixtures/quietlab/tune-1" ql
+ql=$T/ql
 check "export of a built kernel's lab run" -- \
 	"$RTGATE" export kcidb -o "$T/q.json" "$ql"
 check "... validates" -- $PY "$TOP/tests/schemas/validate-kcidb.py" "$SCHEMA" "$T/q.json"
@@ -132,7 +139,8 @@ ok "$([ "$(jget "$T/ga.json" '.builds[0].id')" != "$(jget "$T/gb.json" '.builds[
 	"... and their builds differ too"
 
 # Debian: the image's package version, and uname -v where nothing else is.
-dl=$TOP/tests/fixtures/lab/timerlat-7.2-rt
+judged "$TOP/tests/fixtures/lab/timerlat-7.2-rt" dl
+dl=$T/dl
 check "export of a Debian image's lab run" -- "$RTGATE" export kcidb -o "$T/d1.json" "$dl"
 is "$(jget "$T/d1.json" '.checkouts[0].misc.debian_version')" \
 	"$(jq -r '.kernel.package_version' "$dl/lab.json")" "the image's Debian source version"

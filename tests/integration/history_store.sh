@@ -48,7 +48,7 @@ is "$ra $rb" "0 0" "two concurrent imports both succeed"
 is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "integrity check after concurrent writers"
 is "$(sqlite3 "$DB" 'SELECT count(*) FROM runs')" 40 "all 40 runs are stored"
 is "$(partial_runs "$DB")" 0 "every run is whole"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 5 "schema version"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 6 "schema version"
 
 # The race behind "two concurrent imports" failing now and then: the first
 # import of a new database switches it to WAL while the other holds its

@@ -79,6 +79,18 @@ check "and the grants, the kernel's and those seen" -- grep -q 'grant-30us .* 15
 check "and says what the clock was" -- grep -q 'virtual microseconds at a fixed instruction rate' "$T/table"
 check "the Markdown table too" -- grep -q '^| full | grant-30us | max (us) | 12 -> 39 |' "$r/reproduce.md"
 
+# The runs moved away: the table is not rebuilt from nothing (issue 35).
+cp "$r/reproduce.json" "$T/before.json"
+cp "$r/reproduce.md" "$T/before.md"
+mv "$run" "$run.moved"
+"$RTGATE" reproduce --table "$r" >/dev/null 2>"$T/err"
+rc=$?
+ok $((rc == 0)) "reproduce --table whose runs are gone: not exit 0 (exit $rc)"
+check "... saying which report and that nothing was rewritten" -- 	grep -q "cannot be read.*left as it was" "$T/err"
+check "... reproduce.json as it was" -- cmp -s "$T/before.json" "$r/reproduce.json"
+check "... reproduce.md as it was" -- cmp -s "$T/before.md" "$r/reproduce.md"
+mv "$run.moved" "$run"
+
 echo '{"seed": "004", "models": [' >"$T/bad.json"
 mkdir -p "$T/bad" && mv "$T/bad.json" "$T/bad/reproduce.json"
 "$RTGATE" reproduce --table "$T/bad" >/dev/null 2>"$T/err"

@@ -31,11 +31,18 @@ seeds() {
 	fuzz_ct_compare) cp "$FIX"/analyze/formats/* "$FIX"/analyze/seed/* \
 		"$FIX"/analyze/bad/* "$d" ;;
 	fuzz_suite) cp "$TOP"/suites/*.suite "$FIX"/nightly/*.suite "$d" ;;
+	fuzz_manifest | fuzz_history_import)
+		local i=0 f
+		while IFS= read -r f; do
+			i=$((i + 1))
+			cp "$f" "$d/manifest-$i.json"
+		done < <(find "$FIX" -name manifest.json | sort) ;;
 	esac
 	echo "$d"
 }
 
-for t in fuzz_ct_json fuzz_ct_hist fuzz_ct_compare fuzz_suite; do
+for t in fuzz_ct_json fuzz_ct_hist fuzz_ct_compare fuzz_suite fuzz_manifest \
+	 fuzz_history_import; do
 	bin=$TOP/build/fuzz/bin/$t
 	corpus=$(seeds $t)
 	mkdir -p "$T/art"

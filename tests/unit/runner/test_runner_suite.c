@@ -264,8 +264,11 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-duration", "[measure]\nduration = 20x\n", 2, "duration" },
 	{ "bad-trace", "[measure]\nduration = 2s\ntrace = full\n", 3,
 	  "trace: 'full' is not off, spikes or on" },
-	{ "bad-ready-timeout", "[measure]\nduration = 2s\nready_timeout = 0\n",
-	  3, "ready_timeout: '0'" },
+	{ "bad-ready-timeout", "[measure]\nduration = 2s\nready_timeout = 0s\n",
+	  3, "ready_timeout: '0s'" },
+	/* issue 35: a duration without its unit is refused, said so. */
+	{ "bare-duration", "[measure]\nduration = 15\n",
+	  2, "duration = 15: a duration needs its unit (15s" },
 	{ "bad-alpha", HEAD "[gate]\nalpha = 2\n", 6, "alpha" },
 	{ "bad-metric", HEAD "[gate]\nmetric = fastest\n", 6, "metric" },
 	/* strtod() would read these as p10 and p16: the list says no. */
