@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -273,4 +274,32 @@ int history_nights_judge(const struct an_side *nights,
 	for (i = 0; i < nl; i++)
 		free(l[i].v);
 	return 0;
+}
+
+double history_nights_bar(const double *v, size_t n, unsigned int k,
+			  double level, double min_us, double min_pct, bool us,
+			  bool higher_better)
+{
+	double y[256], mean = 0, var = 0, med, floor, t, bar, sd;
+	size_t i, m = n < k ? n : k;
+	int dir = higher_better ? -1 : 1;
+
+	if (m < 3 || m > 256)
+		return NAN;
+	for (i = 0; i < m; i++) {
+		if (isnan(v[n - m + i]) || v[n - m + i] < 0)
+			return NAN;
+		y[i] = log1p(v[n - m + i]);
+		mean += y[i] / (double)m;
+	}
+	for (i = 0; i < m; i++)
+		var += (y[i] - mean) * (y[i] - mean) / (double)(m - 1);
+	med = median_of(v + n - m, m);
+	sd = sqrt(var + (us ? pow(0.5 / (1 + med), 2) : 0));
+	t = gsl_cdf_tdist_Qinv(level, (double)m - 1);
+	bar = expm1(mean + dir * t * sd * sqrt(1.0 / (double)m + 0.5));
+	floor = min_pct / 100 * fabs(med);
+	if (us && min_us > floor)
+		floor = min_us;
+	return dir > 0 ? fmax(bar, med + floor) : fmin(bar, med - floor);
 }
