@@ -520,6 +520,34 @@ void an_system_clock(const struct cJSON *m, char *name, size_t nlen,
 		     char *statement, size_t slen);
 
 /*
+ * A series of nights (analyze/stats/analyze_nights.c): one value a night, oldest
+ * first, the last one tonight.
+ *   an_energy_q()   the energy divergence of x[0..tau) from x[tau..n)
+ *                   (E-divisive, alpha 1), scaled by the sizes
+ *   an_night_step() the split among the last @window nights with the
+ *                   largest divergence (with @kpre nights before it),
+ *                   and the t of the nights since against the mean and
+ *                   between-night variance of the @kpre nights before it
+ *                   (plus @sd_floor squared: the resolution), one-sided
+ *                   in the direction it moved, df npre - 1; its p is
+ *                   multiplied by the splits it was chosen among. -1
+ *                   when the series is too short.
+ */
+struct an_night_step {
+	size_t tau;		/* the first night after the split */
+	size_t npre, npost;
+	double q;		/* its energy divergence */
+	double pre_mean, pre_median, pre_sd, post_mean;
+	double t, p;		/* p: over the splits it was chosen among */
+	size_t nsplits;
+	int dir;		/* +1 rose, -1 fell, 0 none */
+};
+
+double an_energy_q(const double *x, size_t n, size_t tau);
+int an_night_step(const double *y, size_t n, size_t kpre, size_t window,
+		  double sd_floor, struct an_night_step *out);
+
+/*
  * Like with like (analyze/report/analyze_like.c, docs/nightly.md): what
  * must be equal before two runs are compared, each read from a manifest
  * into one string. A setting a manifest did not record is not known and

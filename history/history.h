@@ -219,6 +219,7 @@ struct history_point {
 	char metric[96];		/* the metric it was judged on */
 	char report[PATH_MAX];		/* its report.html, or "" */
 	char since_run[128];		/* a step that stays: its first night */
+	char reason[640];		/* the history verdict's, "" if none */
 };
 
 int history_series(struct history *h, const char *suite, const char *host,
@@ -231,6 +232,18 @@ int history_series(struct history *h, const char *suite, const char *host,
  */
 void history_series_steps(const struct history_point *pts, size_t n,
 			  long *step);
+/*
+ * What the next two nights would have to show to be a step on a series of
+ * nightly values @v[0..n) (oldest first; latencies in us, or a workload
+ * metric, @higher_better): with the last @k of them as the nights before
+ * the split, the value both nights' mean must pass (history_nights.c's
+ * test, one split, at @level) and each must pass (the gate's floor from
+ * their median). NAN when fewer than 3 nights.
+ */
+double history_nights_bar(const double *v, size_t n, unsigned int k,
+			  double level, double min_us, double min_pct,
+			  bool us, bool higher_better);
+
 /* Distinct (suite, host, scenario) of complete runs, for the dashboard. */
 struct history_key {
 	char suite[128];

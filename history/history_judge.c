@@ -287,6 +287,9 @@ static const struct an_line *deciding_line(const struct an_result *res)
 	return &res->lines[res->decisive];
 }
 
+/* How far back a step that stays is looked for: nights before tonight. */
+#define STEP_NIGHTS	3
+
 /* Nights whose settings were read (like with like), by stored id. */
 #define LIKE_CACHE	32
 
@@ -298,6 +301,7 @@ struct judge_ctx {
 	size_t family;		/* scenarios judged, positive controls aside */
 	unsigned int p_k;	/* K: nights a baseline holds */
 	char clock[32];		/* baselines only of the run's own clock */
+	char kernel[160];	/* tonight's release */
 	struct an_like tonight;
 	struct {
 		long long id;
@@ -525,6 +529,46 @@ static int nights_side(struct judge_ctx *c, const char *scenario,
 }
 
 /*
+ * The night model (issue 36 item 2, history_nights.c) over @runs[0..nb)
+ * (newest first) and tonight: a step of two nights or more since a split
+ * among the last STEP_NIGHTS + 1 nights, or tonight alone. 0 with @ns
+ * filled, or an error.
+ */
+static int night_model(struct judge_ctx *c, const char *scenario,
+		       const struct history_run *runs, size_t nb,
+		       const struct an_gate *gate,
+		       struct history_night_step *ns)
+{
+	struct an_side *side = an_side_new("series");
+	size_t i, n = nb > c->p_k + STEP_NIGHTS ? c->p_k + STEP_NIGHTS : nb;
+	int ret = side ? 0 : -ENOMEM;
+	char *text;
+	cJSON *m;
+
+	memset(ns, 0, sizeof(*ns));
+	for (i = n; !ret && i-- > 0;) {
+		ret = history_run_manifest(c->h, runs[i].id, &text);
+		if (ret)
+			break;
+		m = cJSON_Parse(text);
+		free(text);
+		ret = side_add_night(side, c->h, runs[i].id, runs[i].run_id,
+				     scenario, history_manifest_limit(m));
+		cJSON_Delete(m);
+	}
+	if (!ret)
+		ret = side_add_night(side, c->h, c->run.id, c->run.run_id,
+				     scenario,
+				     history_manifest_limit(c->manifest));
+	/* A night with no ok repetition of the scenario adds no unit. */
+	if (!ret && side->nruns == n + 1)
+		ret = history_nights_judge(side, gate, c->p_k,
+					   STEP_NIGHTS + 1, ns);
+	an_side_free(side);
+	return ret;
+}
+
+/*
  * A step is a change that stays (issue 23 item 5). The nights of a real
  * machine scatter with bursts: a host pause moves one night's p99
  * several-fold on every CPU, and a night is one unit, so no rule inside
@@ -545,8 +589,6 @@ static int nights_side(struct judge_ctx *c, const char *scenario,
  * Returns 1 when last night and tonight are a step (@res holds that
  * judgement, @since last night's id), 0 when not, or an error.
  */
-/* How far back a step that stays is looked for: nights before tonight. */
-#define STEP_NIGHTS	3
 
 /* The step began on runs[0]: what changed from the night before it. */
 static int step_identity(struct judge_ctx *c, const struct history_run *runs,
@@ -768,6 +810,34 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 			j->held = true;
 		}
 	}
+	if (!ret && !*since && night_alone_decides(&res) &&
+	    res.verdict != AN_REGRESSION && res.verdict != AN_IMPROVEMENT) {
+		struct history_night_step ns;
+
+		/* The nights as a series: a step the analyzer's own did not
+		 * see, or tonight alone beyond the nights' scatter. */
+		ret = night_model(c, scenario, runs, nb, &gate, &ns);
+		if (!ret && ns.found == HISTORY_NIGHTS_STEP) {
+			size_t first = nb - ns.tau;	/* runs[] index */
+
+			snprintf(since, sizeof(since), "%s",
+				 runs[first].run_id);
+			if (first + 1 < nb)
+				ret = step_identity(c, runs + first, j);
+			res.verdict = ns.dir > 0 ? AN_REGRESSION :
+				      AN_IMPROVEMENT;
+			res.decisive = -1;
+			j->held = false;
+			snprintf(res.reason, sizeof(res.reason), "%s; "
+				 "tonight's kernel %.100s", ns.words,
+				 c->kernel);
+		} else if (!ret && ns.found == HISTORY_NIGHTS_HELD &&
+			   !j->held) {
+			snprintf(held, sizeof(held), "%s", ns.words);
+			res.verdict = AN_INCONCLUSIVE;
+			j->held = true;
+		}
+	}
 	free(runs);
 	if (!ret) {
 		says_nights(res.reason, sizeof(res.reason));
@@ -850,6 +920,9 @@ int history_judge_run_host(struct history *h, const char *run_id,
 				statement, sizeof(statement));
 	}
 	an_like_from_manifest(c.manifest, &c.tonight);
+	snprintf(c.kernel, sizeof(c.kernel), "%s", json_get_str(
+			 cJSON_GetObjectItem(c.manifest, "kernel"), "release",
+			 "?"));
 	ret = history_scenarios(h, c.run.id, &sc, &ns);
 	if (ret)
 		goto out;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "analyze/analyze.h"
 #include "history.h"
 
 /* sqlite3_prepare_v2 with the error printed; 0 or -EIO. */
@@ -25,5 +26,28 @@ int history_import_verdicts(struct history *h, const char *run_dir,
 /* cyclictest's histogram object {"us": count} -> buckets[0..n), n <= limit. */
 int history_hist_parse(const char *text, unsigned int limit, uint64_t **out,
 		       size_t *n);
+
+/*
+ * A night is the unit (history_nights.c): @nights holds one an_run a
+ * night, oldest first, tonight last. The change among the last @window
+ * nights, on any line (a CPU's p99, its max, its p99 against the other
+ * CPUs', the gate's workload metric), judged against the @kpre nights
+ * before it at the scenario's share of alpha (gate->level) over the
+ * lines, both directions and the window. @out->found: 0 none, HELD
+ * (tonight alone), STEP (two nights or more since the split).
+ */
+enum { HISTORY_NIGHTS_NONE, HISTORY_NIGHTS_HELD, HISTORY_NIGHTS_STEP };
+struct history_night_step {
+	int found;
+	size_t tau;		/* the split: index of its first night */
+	size_t npre, npost;
+	int dir;		/* +1 worse (a REGRESSION), -1 better */
+	double p, level;
+	char line[96];
+	char words[400];
+};
+int history_nights_judge(const struct an_side *nights,
+			 const struct an_gate *gate, unsigned int kpre,
+			 size_t window, struct history_night_step *out);
 
 #endif

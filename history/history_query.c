@@ -455,6 +455,7 @@ static void fill_point(sqlite3_stmt *st, void *row)
 		TEXT(struct history_point, report),
 		TEXT(struct history_point, metric),
 		TEXT(struct history_point, since_run),
+		TEXT(struct history_point, reason),
 	};
 	struct history_point *pt = row;
 
@@ -477,6 +478,8 @@ int history_series(struct history *h, const char *suite, const char *host,
 		" (SELECT v.metric FROM verdicts v WHERE v.run = r.id"
 		"   AND v.scenario = s.name AND v.source = 'history'),"
 		" (SELECT v.since_run FROM verdicts v WHERE v.run = r.id"
+		"   AND v.scenario = s.name AND v.source = 'history'),"
+		" (SELECT v.reason FROM verdicts v WHERE v.run = r.id"
 		"   AND v.scenario = s.name AND v.source = 'history')"
 		" FROM runs r JOIN scenarios s ON s.run = r.id AND s.name = ?3"
 		" AND s.status IN ('ok', 'partial')"

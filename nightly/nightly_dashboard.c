@@ -59,6 +59,7 @@ struct plot {
 	double *mval, *mlo, *mhi;	/* per point: median, min, max; NAN */
 	long *step;			/* history_series_steps() */
 	bool any_scaled;
+	size_t family;			/* scenarios of its suite and host */
 };
 
 static time_t parse_time(const char *s)
@@ -523,6 +524,120 @@ static void html_plot(FILE *f, const struct nightly_dashboard_params *dp,
 	fputs("</svg>\n</div>\n", f);
 }
 
+/* The gate's alpha and floor in the latest run's manifest. */
+static void gate_of(struct history *h, const struct history_point *pt,
+		    double *alpha, double *min_us, double *min_pct)
+{
+	const cJSON *gate;
+	char *text;
+	cJSON *m;
+
+	*alpha = 0.05;
+	*min_us = 5;
+	*min_pct = 10;
+	if (history_run_manifest(h, pt->run.id, &text))
+		return;
+	m = cJSON_Parse(text);
+	free(text);
+	gate = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "suite"), "gate");
+	*alpha = json_get_num(gate, "alpha", *alpha);
+	*min_us = json_get_num(gate, "min_increase_us", *min_us);
+	*min_pct = json_get_num(gate, "min_increase_pct", *min_pct);
+	cJSON_Delete(m);
+}
+
+static bool is_alarm(const struct history_point *pt)
+{
+	return !strcmp(pt->verdict, "REGRESSION") ||
+	       !strcmp(pt->verdict, "IMPROVEMENT");
+}
+
+static bool is_held(const struct history_point *pt)
+{
+	return !strcmp(pt->verdict, "INCONCLUSIVE") &&
+	       !strncmp(pt->reason, "tonight alone", 13);
+}
+
+/*
+ * The morning's questions, per board and scenario: the last alarm with
+ * its evidence (the verdict's reason, the kernel, the night its step
+ * began), and what the next night would have to show.
+ */
+static void html_alarm(FILE *f, struct history *h,
+		       const struct nightly_dashboard_params *dp,
+		       const struct plot *p)
+{
+	const struct history_point *last = &p->pts[p->n - 1], *a = NULL;
+	unsigned int k = dp->history ? dp->history : 7;
+	double alpha, min_us, min_pct, bar, *v;
+	size_t i, nv = 0;
+	bool metric = p->metric[0] != 0;
+
+	for (i = p->n; i-- > 0 && !a;)
+		if (is_alarm(&p->pts[i]) || is_held(&p->pts[i]))
+			a = &p->pts[i];
+	fputs("<div class=\"alarm\"><b>Last alarm:</b> ", f);
+	if (!a) {
+		fprintf(f, "none in %zu night%s.", p->n, p->n == 1 ? "" : "s");
+	} else {
+		fprintf(f, "<span class=\"v-%s\">%s</span> %s ",
+			is_held(a) ? "held" : a->verdict, is_held(a) ?
+			"held (INCONCLUSIVE)" : a->verdict,
+			a->since_run[0] ? "since the night" : "on");
+		text_xml_escape(f, a->since_run[0] ? a->since_run :
+				a->run.run_id);
+		if (a->since_run[0]) {
+			fputs(" (judged on ", f);
+			text_xml_escape(f, a->run.run_id);
+			fputs(")", f);
+		}
+		fputs(", kernel ", f);
+		text_xml_escape(f, a->run.kernel_release);
+		fputs(": <span class=\"evidence\">", f);
+		text_xml_escape(f, a->reason);
+		fputs("</span>", f);
+	}
+	fputs("</div>\n<div class=\"next\"><b>The next night:</b> ", f);
+	if (is_held(last)) {
+		fputs("decides. Tonight rose alone; a night again beyond the "
+		      "nights before it on that line makes it a REGRESSION "
+		      "dated to ", f);
+		text_xml_escape(f, last->run.run_id);
+		fputs("; a night back among them says it was a burst.", f);
+	} else if (is_alarm(last) && last->since_run[0]) {
+		fprintf(f, "the step since %s stays %s until the nights since "
+			"it are the baseline (%u nights); a night back among "
+			"the nights before it would say it went away.",
+			last->since_run, last->verdict, k);
+	} else {
+		v = calloc(p->n, sizeof(*v));
+		for (i = 0; v && i < p->n; i++)
+			if (!scaled(&p->pts[i]))
+				v[nv++] = metric ? p->mval[i] :
+					  p->pts[i].p99_us;
+		gate_of(h, last, &alpha, &min_us, &min_pct);
+		bar = v ? history_nights_bar(v, nv, k, alpha /
+					      (p->family ? p->family : 1),
+					      min_us, min_pct, !metric,
+					      false) : NAN;
+		if (isnan(bar))
+			fputs("too few nights yet to say (3 or more).", f);
+		else
+			fprintf(f, "to be a step, the next two nights would "
+				"need %s %s %.4g %s (their mean, against the "
+				"mean and scatter of the last %u nights at "
+				"alpha %.2g shared by %zu scenarios; each "
+				"beyond the gate's floor too).", metric ?
+				p->metric : "a p99 (all CPUs pooled)",
+				"above", bar,
+				metric ? p->unit : "us", nv < k ?
+				(unsigned int)nv : k, alpha, p->family ?
+				p->family : 1);
+		free(v);
+	}
+	fputs("</div>\n", f);
+}
+
 static void cell(FILE *f, double v, bool ge)
 {
 	if (isnan(v) || v <= 0)
@@ -673,6 +788,7 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 	}
 	unlink(log);
 	html_plot(html, dp, p);
+	html_alarm(html, h, dp, p);
 	html_table(html, dp, p);
 	return 0;
 }
@@ -686,6 +802,11 @@ static const char style[] =
 	"table{border-collapse:collapse;margin-top:1em;font-size:.9em}"
 	"td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
 	"tr.regression td{background:#fde0e0}"
+	".alarm,.next{margin:.6em 0;padding:.4em .8em;max-width:60em;"
+	"border-left:4px solid #999;background:#f6f6f6}"
+	".alarm .v-REGRESSION{color:#d62728;font-weight:bold}"
+	".alarm .v-held{color:#a05a00;font-weight:bold}"
+	".alarm .evidence{font-family:monospace;font-size:.9em}"
 	"tr.scaled td{color:#a05a00}"
 	"table.boards td.incomplete,table.boards td.aborted{background:#fde0e0}";
 
@@ -703,7 +824,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	struct history_key *keys = NULL;
 	struct plot p;
 	struct history h;
-	size_t nk = 0, i;
+	size_t nk = 0, i, k;
 	time_t t = time(NULL);
 	FILE *f;
 	int ret;
@@ -756,6 +877,9 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	for (i = 0; !ret && i < nk; i++) {
 		memset(&p, 0, sizeof(p));
 		p.key = &keys[i];
+		for (k = 0; k < nk; k++)
+			p.family += !strcmp(keys[k].suite, keys[i].suite) &&
+				    !strcmp(keys[k].host, keys[i].host);
 		ret = build_plot(&h, dp, &p, f);
 		free(p.pts);
 		free(p.t);

@@ -15,6 +15,7 @@
 #include "fsio.h"
 #include "log.h"
 #include "nightly/nightly_priv.h"
+#include "outcome.h"
 #include "textfmt.h"
 
 static const char *exit_word(int code)
@@ -173,6 +174,74 @@ static int write_html(const struct nightly_ctx *c,
 	return ferror(f) ? -EIO : 0;
 }
 
+/*
+ * junit.xml of the night against history: one testsuite per run, one
+ * testcase per scenario (rtgate.SUITE.SCENARIO.history, as KCIDB names
+ * it), its outcome from the one table (common/cmd/outcome.h); a failure's
+ * message is the verdict's reason: the line, the night a step began,
+ * tonight's kernel. A run that did not complete is an error.
+ */
+static int write_junit(const struct nightly_ctx *c,
+		       const struct nightly_result *res, size_t n, int code,
+		       FILE *f)
+{
+	size_t i, k;
+
+	(void)code;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"rtgate nightly %s\">\n", c->started);
+	for (i = 0; i < n; i++) {
+		const struct nightly_result *r = &res[i];
+		bool done = !strcmp(r->status, "complete");
+
+		fputs("<testsuite name=\"", f);
+		text_xml_escape(f, r->run_id);
+		fprintf(f, "\" tests=\"%zu\">\n<properties><property "
+			"name=\"kernel\" value=\"", done ? r->nr_judged : 1);
+		text_xml_escape(f, r->kernel);
+		fputs("\"/></properties>\n", f);
+		if (!done) {
+			fputs("<testcase classname=\"rtgate\" name=\"", f);
+			text_xml_escape(f, r->suite);
+			fputs("\"><error message=\"", f);
+			text_xml_escape(f, r->note[0] ? r->note : r->status);
+			fputs("\"/></testcase>\n</testsuite>\n", f);
+			continue;
+		}
+		for (k = 0; k < r->nr_judged; k++) {
+			const struct history_judgement *j = &r->judged[k];
+			const struct outcome *o = outcome_get(
+				outcome_of_comparison(j->verdict, NULL, NULL,
+						      j->reason));
+
+			fputs("<testcase classname=\"rtgate.", f);
+			text_xml_escape(f, r->suite);
+			fputs("\" name=\"", f);
+			text_xml_escape(f, j->scenario);
+			fputs(".history\">", f);
+			if (o->junit[0]) {
+				fprintf(f, "<%s message=\"%s", o->junit,
+					j->verdict);
+				if (j->since_run_id[0]) {
+					fputs(" since ", f);
+					text_xml_escape(f, j->since_run_id);
+				}
+				fputs(": ", f);
+				text_xml_escape(f, j->reason);
+				fprintf(f, "\"/>");
+			}
+			fputs("<system-out>", f);
+			text_xml_escape(f, j->verdict);
+			fputs(": ", f);
+			text_xml_escape(f, j->reason);
+			fputs("</system-out></testcase>\n", f);
+		}
+		fputs("</testsuite>\n", f);
+	}
+	fputs("</testsuites>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
 /* Writes DIR/NAME through a memory stream and fsio_write_atomic(). */
 static int write_file(const char *dir, const char *name,
 		      int (*fn)(const struct nightly_ctx *,
@@ -213,12 +282,19 @@ int nightly_summary_write(const struct nightly_ctx *c,
 		ret = write_file(dir, "summary.html", write_html, c, res, n,
 				 exit_code);
 	if (!ret)
+		ret = write_file(dir, "junit.xml", write_junit, c, res, n,
+				 exit_code);
+	if (!ret)
 		ret = write_file(c->cfg->summary, "latest.txt", write_text, c,
 				 res, n, exit_code);
+	if (!ret)
+		ret = write_file(c->cfg->summary, "latest-junit.xml",
+				 write_junit, c, res, n, exit_code);
 	if (!ret)
 		ret = write_file(c->cfg->summary, "latest.html", write_html, c,
 				 res, n, exit_code);
 	if (!ret)
-		pr_info("nightly: summary in %s/summary.{txt,html}", dir);
+		pr_info("nightly: summary in %s/summary.{txt,html}, "
+			"junit.xml", dir);
 	return ret;
 }

@@ -30,6 +30,26 @@ check "no absolute file:// link" -- bash -c "! grep -q 'file://' '$I'"
 cx=$(grep -o 'cx="[0-9.]*"' "$I" | sort | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')
 is "$cx" "2 " "seven nights: seven x positions, one per night (each shared by idle and hackbench)"
 
+# The morning's questions (issue 36 item 5): the last alarm with its
+# evidence, and what the next night would have to show.
+check "idle's last alarm: the step, dated to night 5, with its kernel" -- \
+	grep -q '<b>Last alarm:</b> <span class="v-REGRESSION">REGRESSION</span> since the night 20261127-020000-quick (judged on 20261129-020000-quick), kernel ' "$I"
+check "... and its evidence, the line it rests on" -- \
+	grep -q 'class="evidence">a step since 20261127-020000-quick .*CPU [01] p99 rose' "$I"
+check "the next night: the step stays until it is the baseline" -- \
+	grep -q '<b>The next night:</b> the step since 20261127-020000-quick stays REGRESSION' "$I"
+# Four flat nights: no alarm, and the bar the next two nights must pass.
+mkdir -p "$T/w4"
+for d in $(ls -d "$W"/*/ | head -4); do cp -r "$d" "$T/w4/"; done
+"$RTGATE" history import --db "$T/w4.db" "$T/w4" >/dev/null
+"$RTGATE" dashboard --db "$T/w4.db" --out "$T/d4" >/dev/null
+check "four flat nights: no alarm" -- \
+	grep -q '<b>Last alarm:</b> none in 4 nights.' "$T/d4/index.html"
+bar=$(sed -n 's/.*next two nights would need a p99 (all CPUs pooled) above \([0-9.]*\) us.*/\1/p' "$T/d4/index.html" | head -1)
+diag "idle's next two nights would need a p99 above $bar us"
+check "... the next two nights' bar, above the flat nights' p99 (19-26 us)" -- \
+	awk -v b="$bar" 'BEGIN { exit !(b > 26 && b < 1000) }'
+
 # Runs of one day: the recordings as they were made, minutes apart.
 "$RTGATE" history import --db "$T/day.db" "$TOP/tests/fixtures/nightly/recorded" >/dev/null
 "$RTGATE" dashboard --db "$T/day.db" --out "$T/day" >/dev/null
@@ -81,10 +101,56 @@ is "$(sed -n 's/.*data-plots-rendered="\([0-9]*\)".*/\1/p' "$T/dom.html" | head 
 chrome --dump-dom "file://$D/index.html" >"$T/dom2.html"
 is "$(sed -n 's/.*data-plots-rendered="\([0-9]*\)".*/\1/p' "$T/dom2.html" | head -1)" \
 	"$(ls "$D"/*.svg | wc -l)" "every plot, ns trends included, loaded in the browser"
+# What a person sees: a screenshot of the week's dashboard, of the size
+# asked for, with the plots and the alarm drawn (not a blank page).
 # To look at it: RTGATE_KEEP_SCREENSHOT=/tmp/dash.png tests/integration/...
+chrome --hide-scrollbars --screenshot="$T/dash.png" --window-size=1000,1400 \
+	"file://$I" >/dev/null
+check "a screenshot of the dashboard was taken" -- test -s "$T/dash.png"
+shot=$(/usr/bin/python3 - "$T/dash.png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n'
+pos, idat, w = 8, b'', 0
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+bpp = {2: 3, 6: 4}[ctype]
+raw, stride, prev, rows = zlib.decompress(idat), w * bpp, None, []
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i] if prev else 0
+        c = prev[i - bpp] if prev and i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(bytes(line))
+    prev = line
+px = [tuple(r[i:i + 3]) for r in rows for i in range(0, stride, bpp)]
+ink = sum(1 for p in px if min(p) < 200)
+red = sum(1 for p in px if p[0] > 180 and p[1] < 80 and p[2] < 80)
+print(w, h, len(set(px)), '%.3f' % (ink / len(px)), red)
+PY
+)
+diag "screenshot: width height colours ink-share red-pixels: $shot"
+read -r sw sh colours ink red <<<"$shot"
+is "$sw x $sh" "1000 x 1400" "the screenshot has the size asked for"
+check "... it is not blank: many colours ($colours), some ink ($ink)" -- \
+	awk -v c="$colours" -v i="$ink" 'BEGIN { exit !(c > 50 && i > 0.02 && i < 0.9) }'
+check "... the regression is drawn in red ($red red pixels)" -- \
+	test "${red:-0}" -gt 100
 if [ -n "${RTGATE_KEEP_SCREENSHOT:-}" ]; then
-	chrome --screenshot="$T/dash.png" --window-size=1000,4000 "file://$D/index.html" >/dev/null
-	check "a screenshot was taken" -- test -s "$T/dash.png"
 	cp "$T/dash.png" "$RTGATE_KEEP_SCREENSHOT"
 fi
 done_testing

@@ -42,6 +42,12 @@ check "... and what changed in the kernel that night" -- grep -q "changed since 
 check "summary.txt and summary.html were written" -- \
 	test -s "$T/summary/latest.txt" -a -s "$T/summary/latest.html"
 check "the HTML summary carries the exit code" -- grep -q 'data-exit="1"' "$T/summary/latest.html"
+J=$T/summary/latest-junit.xml
+check "junit.xml of the night against history, well-formed" -- \
+	/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$J"
+check "... idle's testcase fails: REGRESSION since night 5, its line" -- \
+	grep -q '<testcase classname="rtgate.quick" name="idle.history"><failure message="REGRESSION since 20261127-020000-quick: a step since 20261127-020000-quick .*CPU . p99 rose' "$J"
+check "... and names tonight's kernel" -- grep -q '<property name="kernel" value="6.18' "$J"
 "$RTGATE" nightly --config "$T/week.conf" >"$T/again.txt" 2>&1
 is $? 0 "a night with nothing new passes"
 check "... and says there was no run" -- grep -q 'no run tonight' "$T/again.txt"
