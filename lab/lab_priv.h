@@ -238,18 +238,4 @@ int lab_crash_junit(const struct lab_crash *c, const char *dir,
 
 void lab_crash_free(struct lab_crash *c);
 
-/* ---- The gate ---- */
-
-/*
- * lab_gate.c: how many comparisons share alpha in a lab gate of the runs
- * whose baseline manifest is @m, every scenario or the @nr_scenarios
- * named: each is judged at alpha / the returned number. *made is the
- * comparisons the gate makes (a timerlat scenario is two: thread, IRQ);
- * the family is that, but never fewer than the suite's own family
- * (an_suite_family()), so a scenario compared alone is judged at the
- * level `rtgate run` and `rtgate compare A:S B:S` judge it.
- */
-int lab_gate_family(const cJSON *m, const char *const *scenarios,
-		    int nr_scenarios, int *made);
-
 #endif
