@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct cJSON;
+
 /* A non-empty histogram bucket: n samples of us microseconds. */
 struct an_bucket {
 	uint32_t us;
@@ -411,7 +413,19 @@ int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
 		      bool higher_better, const double *v, size_t n);
 int an_run_add_workload(struct an_run *run, const struct an_workload *wl);
 
+/**
+ * an_gate_default() - the gate a suite gets where it says nothing
+ * @gate: filled: metric max, alpha 0.05, the practical floor 5 us and 10 %
+ *
+ * The one place the defaults are written: the suite parser, the results
+ * reader, `compare` and the lab gate start from it.
+ */
 void an_gate_default(struct an_gate *gate);
+/**
+ * an_gate_of_manifest() - a run's gate as its manifest's suite states it
+ * @manifest: a manifest.json; where it says nothing, an_gate_default()'s
+ */
+void an_gate_of_manifest(const struct cJSON *manifest, struct an_gate *gate);
 /*
  * The gate metrics, one list for every part that names one (suite files,
  * --metric, history, the dashboard; docs/statistics.md):
@@ -515,7 +529,6 @@ double an_profile_burst_rate(const struct an_profile *pr, int cpu,
  * lab) says what its microseconds mean. Runs of different clocks are
  * never compared (rtgate compare refuses; a history takes only its own).
  */
-struct cJSON;
 void an_system_clock(const struct cJSON *m, char *name, size_t nlen,
 		     char *statement, size_t slen);
 
@@ -680,14 +693,142 @@ struct an_run_verdict {
 int an_judge_run(const char *run_dir, const struct an_params *p,
 		 struct an_run_verdict **out, size_t *n);
 
+/* ---- the measuring tools (analyze/input/analyze_tool.c) ---- */
+
 /*
- * The family of a run's suite (docs/statistics.md, "The family and the
- * verdict"): how many of the comparisons @manifest's scenarios declare
- * share alpha, each judged at alpha / family by `rtgate run`, `report`
- * and `compare DIR:S DIR2:S`. Controls do not count; a comparison of two
- * timerlat scenarios counts twice (thread and IRQ). At least 1.
+ * A measuring tool a scenario may name (`tool = NAME`): every fact about
+ * it lives in its entry of the one table, which the suite parser, the
+ * runner, the analyzer and the lab gate ask. How the runner drives its
+ * program (command line, lines, end) is runner/measure/'s driver of it.
+ */
+#define AN_TOOL_MAX	8	/* entries of the table, at most */
+#define AN_TOOL_SIDES	4	/* latencies one tool measures, at most */
+
+/*
+ * One latency a tool measures: sides[0] is the scenario's own (side name
+ * S); each further one is a side of its own, S plus its suffix ("S.irq"),
+ * and adds a comparison where both scenarios of a pair measure it.
+ */
+struct an_tool_side {
+	const char *suffix;	/* "", ".irq"; NULL ends the list */
+	const char *column;	/* rtla's column kind: "Thr", "IRQ", "CPU" */
+	const char *what;	/* "IRQ latency", in messages */
+};
+
+struct an_tool;
+typedef int (*an_tool_read_fn)(const struct an_tool *t, const char *rep_dir,
+			       size_t side, uint32_t limit, struct an_run *run);
+
+struct an_tool {
+	const char *name;		/* `tool = NAME`; the manifest's "tool" */
+	const char *program;		/* it runs; NULL: none (workloads) */
+	const char *title;		/* in messages: "rtla timerlat hist" */
+	const char *tracer;		/* the kernel tracer it needs (also a
+					 * requirement's name); NULL: none */
+	const char *const *env;		/* more environment; NULL-ended */
+	bool own_tracer;		/* it traces: no second trace beside */
+	bool auto_analysis;		/* rtla's auto-analysis may follow it */
+	bool needs_duration;		/* runs for a time (-d), never loops */
+	const char *args_key;		/* the manifest's key of its options */
+	const char *owned_short;	/* -X letters the runner gives it */
+	const char *const *owned_long;	/* --options the runner gives it */
+	const char *owned_why;		/* why a suite may not give those */
+	struct an_tool_side sides[AN_TOOL_SIDES];
+	an_tool_read_fn read;		/* a repetition's files; NULL: no
+					 * latency (tool = none) */
+};
+
+/**
+ * an_tool_find() - the tool named @name
+ * @name: `tool =`'s word, a manifest's "tool"
+ *
+ * Return: its entry, or NULL: an unknown tool is an error, never
+ * cyclictest.
+ */
+const struct an_tool *an_tool_find(const char *name);
+/**
+ * an_tool_at() - the table's entries in order
+ * @i: 0 is the default tool, the one a suite naming none measures with
+ *
+ * Return: the @i-th entry, NULL past the last.
+ */
+const struct an_tool *an_tool_at(size_t i);
+/** an_tool_index() - @t's position in the table (an_tool_at() gives it back) */
+size_t an_tool_index(const struct an_tool *t);
+/** an_tool_names() - "cyclictest, none or timerlat" into @buf, for messages */
+void an_tool_names(char *buf, size_t len);
+/** an_tool_nsides() - how many latencies @t measures (1 for most) */
+size_t an_tool_nsides(const struct an_tool *t);
+/**
+ * an_tool_of() - the tool a run's scenario measured with
+ * @manifest: the run's manifest.json
+ * @scen: the scenario's object in it
+ *
+ * Return: the scenario's own `tool`, else its suite's, else (a manifest
+ * from before tools) cyclictest; NULL when that name is in no entry.
+ */
+const struct an_tool *an_tool_of(const struct cJSON *manifest,
+				 const struct cJSON *scen);
+/**
+ * an_tool_side_of() - whether side name @side is a further side of a
+ * scenario ("S.irq")
+ * @base: gets the scenario's name (S), @len bytes
+ *
+ * Return: the suffix (".irq"), or NULL when @side names no further side.
+ */
+const char *an_tool_side_of(const char *side, char *base, size_t len);
+/** an_tool_side_index() - the side of @t with @suffix, (size_t)-1 none */
+size_t an_tool_side_index(const struct an_tool *t, const char *suffix);
+
+/* ---- sharing alpha (analyze/judge/analyze_family.c) ---- */
+
+/*
+ * A suite's comparisons share alpha (Bonferroni), so that ten comparisons
+ * are not ten chances of a false alarm (docs/statistics.md, "The family
+ * and the verdict"); the judge owns every rule of it.
+ */
+struct an_family_member {
+	const struct an_tool *cand;	/* the scenario's tool */
+	const struct an_tool *base;	/* its baseline's; NULL: not found */
+	bool control;			/* a control tests the gate */
+};
+
+/**
+ * an_pair_comparisons() - the comparisons one scenario pair makes
+ * @cand: the candidate's tool; @base: the baseline's (NULL: unknown)
+ *
+ * Return: 1, plus one for each further latency both measure (a timerlat
+ * pair: thread and IRQ, 2).
+ */
+size_t an_pair_comparisons(const struct an_tool *cand,
+			   const struct an_tool *base);
+/**
+ * an_family() - how many comparisons share alpha
+ * @m: a suite's compared scenarios, @n of them
+ *
+ * Controls do not count. Return: at least 1.
+ */
+size_t an_family(const struct an_family_member *m, size_t n);
+/**
+ * an_suite_family() - the family of a run's suite, from its manifest
+ *
+ * Each comparison is judged at alpha / family by `rtgate run`, `report`
+ * and `compare DIR:S DIR2:S`. Return: an_family() of @manifest's
+ * scenarios; 1 when a scenario's tool is unknown.
  */
 size_t an_suite_family(const struct cJSON *manifest);
+/**
+ * an_gate_family() - the family of a gate over some of a run's scenarios
+ * @manifest: the run's manifest
+ * @only: the scenarios compared (NULL, @n 0: every one), each with itself
+ *        on another kernel (`rtgate lab gate`)
+ * @made: gets how many comparisons that makes
+ *
+ * Return: @made, or the suite's family when larger: a scenario compared
+ * alone is judged at the level the whole suite judges it.
+ */
+size_t an_gate_family(const struct cJSON *manifest, const char *const *only,
+		      size_t n, size_t *made);
 
 int an_cmd_compare(int argc, char **argv);
 int an_cmd_report(int argc, char **argv);

@@ -30,16 +30,14 @@ struct gate_opts {
 static void gate_opts_from(const cJSON *manifest, const cJSON *scen,
 			   struct gate_opts *g)
 {
-	const cJSON *suite = cJSON_GetObjectItem(manifest, "suite");
-	const cJSON *gate = cJSON_GetObjectItem(suite, "gate");
+	struct an_gate gate;
 
+	an_gate_of_manifest(manifest, &gate);
 	rtpaths_fmt(g->metric, sizeof(g->metric), "%s",
-		    json_get_str(scen, "metric",
-				json_get_str(gate, "metric", "max")));
-	rtpaths_fmt(g->min_us, sizeof(g->min_us), "%g",
-		    json_get_num(gate, "min_increase_us", 5));
+		    json_get_str(scen, "metric", gate.metric));
+	rtpaths_fmt(g->min_us, sizeof(g->min_us), "%g", gate.min_increase_us);
 	rtpaths_fmt(g->min_pct, sizeof(g->min_pct), "%g",
-		    json_get_num(gate, "min_increase_pct", 10));
+		    gate.min_increase_pct);
 }
 
 /*
@@ -75,33 +73,28 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	return status;
 }
 
-/* A scenario measured with timerlat is two comparisons: thread, IRQ. */
-static bool is_timerlat(const cJSON *m, const cJSON *scen)
-{
-	const cJSON *suite = cJSON_GetObjectItem(m, "suite");
-	const char *tool = json_get_str(cJSON_GetObjectItem(suite, "measure"),
-					"tool", "cyclictest");
-
-	return !strcmp(json_get_str(scen, "tool", tool), "timerlat");
-}
-
-/* A scenario, and its IRQ latency too when it measures with timerlat. */
+/* A scenario, and each further latency its tool measures (timerlat's IRQ). */
 static int compare_one(const cJSON *m, const cJSON *scen, const char *a,
 		       const char *b, const char *name, int family,
 		       const char *intended, const char *out)
 {
+	const struct an_tool *t = an_tool_of(m, scen);
 	struct gate_opts g;
-	char irq[192];
+	char side[192];
+	size_t k;
 	int code;
 
 	gate_opts_from(m, scen, &g);
 	g.intended = intended;
 	rtpaths_fmt(g.family, sizeof(g.family), "%d", family);
 	code = compare_scenario(a, b, name, &g, out);
-	if (!is_timerlat(m, scen))
-		return code;
-	rtpaths_fmt(irq, sizeof(irq), "%s.irq", name);
-	return exitcode_worse(code, compare_scenario(a, b, irq, &g, out));
+	for (k = 1; t && k < an_tool_nsides(t); k++) {
+		rtpaths_fmt(side, sizeof(side), "%s%s", name,
+			    t->sides[k].suffix);
+		code = exitcode_worse(code, compare_scenario(a, b, side, &g,
+							     out));
+	}
+	return code;
 }
 
 static const cJSON *scenario_named(const cJSON *m, const char *name)
@@ -112,27 +105,6 @@ static const cJSON *scenario_named(const cJSON *m, const char *name)
 		if (!strcmp(json_get_str(s, "name", ""), name))
 			return s;
 	return NULL;
-}
-
-int lab_gate_family(const cJSON *m, const char *const *scenarios,
-		    int nr_scenarios, int *made)
-{
-	const cJSON *s;
-	size_t suite;
-	int i;
-
-	*made = 0;
-	if (nr_scenarios) {
-		for (i = 0; i < nr_scenarios; i++)
-			*made += 1 + is_timerlat(m, scenario_named(m,
-							scenarios[i]));
-	} else {
-		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
-			if (json_get_str(s, "name", NULL))
-				*made += 1 + is_timerlat(m, s);
-	}
-	suite = an_suite_family(m);
-	return (size_t)*made > suite ? *made : (int)suite;
 }
 
 int lab_gate_intended_add(char *list, size_t len, const char *arg)
@@ -197,7 +169,8 @@ int lab_gate_compare(const char *a, const char *b,
 	struct json_error err;
 	const cJSON *s;
 	cJSON *m;
-	int code = EXIT_PASS, n = 0, i, family, made;
+	int code = EXIT_PASS, n = 0, i, family;
+	size_t made;
 
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", a);
 	if (json_read_file(path, &m, &err)) {
@@ -205,9 +178,9 @@ int lab_gate_compare(const char *a, const char *b,
 		return EXIT_BAD_INPUT;
 	}
 	/* How many comparisons share alpha, before the first is judged. */
-	family = lab_gate_family(m, scenarios, nr_scenarios, &made);
-	if (family > made)
-		pr_info("lab gate: %d comparison%s here, judged at the suite's "
+	family = (int)an_gate_family(m, scenarios, nr_scenarios, &made);
+	if ((size_t)family > made)
+		pr_info("lab gate: %zu comparison%s here, judged at the suite's "
 			"share of alpha (alpha over its %d, as rtgate run "
 			"judges them)", made, made == 1 ? "" : "s", family);
 	if (nr_scenarios) {

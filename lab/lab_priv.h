@@ -260,15 +260,6 @@ void lab_crash_free(struct lab_crash *c);
 /* ---- The gate ---- */
 
 /*
- * lab_gate.c: how many comparisons share alpha in a lab gate of the runs
- * whose baseline manifest is @m, every scenario or the @nr_scenarios
- * named: each is judged at alpha / the returned number. *made is the
- * comparisons the gate makes (a timerlat scenario is two: thread, IRQ);
- * the family is that, but never fewer than the suite's own family
- * (an_suite_family()), so a scenario compared alone is judged at the
- * level `rtgate run` and `rtgate compare A:S B:S` judge it.
- */
-/*
  * Like with like in a lab gate: --intended NAME added to @list (0, or
  * -EINVAL and @list says why); the parameters --append-a and --append-b
  * set differently, as cmdline.PARAM, joined with @given into @out.
@@ -276,7 +267,5 @@ void lab_crash_free(struct lab_crash *c);
 int lab_gate_intended_add(char *list, size_t len, const char *arg);
 void lab_gate_append_intended(const char *a, const char *b,
 			      const char *given, char *out, size_t len);
-int lab_gate_family(const cJSON *m, const char *const *scenarios,
-		    int nr_scenarios, int *made);
 
 #endif

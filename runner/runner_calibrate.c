@@ -127,6 +127,8 @@ static int write_suite(const struct runner_suite *s, double scale,
 	const struct runner_suite_measure *m = &s->measure;
 	char *text = NULL;
 	size_t len = 0;
+	const char *ct_opts = runner_suite_opts(m,
+						an_tool_find("cyclictest"))->text;
 	FILE *f = open_memstream(&text, &len);
 	int ret;
 
@@ -137,7 +139,7 @@ static int write_suite(const struct runner_suite *s, double scale,
 		"description = A/A repetitions of %s's measurement: the noise "
 		"of this machine\nrepetitions = %u\norder = randomized\n"
 		"requires = root\n\n[measure]\ncyclictest = %s\n", s->name,
-		s->name, s->name, reps, m->args_text ? m->args_text : "");
+		s->name, s->name, reps, ct_opts ? ct_opts : "");
 	if (m->loops)
 		fprintf(f, "loops = %llu\n", runner_ct_loops(m, scale));
 	else
@@ -257,7 +259,7 @@ int runner_cmd_calibrate(int argc, char **argv)
 		pr_err("%s", err.msg);
 		return EXIT_BAD_INPUT;
 	}
-	if (!runner_suite_uses_cyclictest(&s)) {
+	if (!runner_suite_uses_program(&s, "cyclictest")) {
 		pr_err("%s: suite %s measures with its workloads, not "
 		       "cyclictest: there is no latency noise to calibrate",
 		       path, s.name);

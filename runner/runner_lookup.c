@@ -194,11 +194,11 @@ static int find_rtla(struct runner *r)
  * program is (rtla's is chosen with its version checks, find_rtla()).
  */
 const char *runner_tool_path(const struct runner *r,
-			     const struct runner_tool_ops *ops)
+			     const struct an_tool *tool)
 {
-	if (!ops->program)
+	if (!tool->program)
 		return NULL;
-	return strcmp(ops->program, "rtla") ? r->cyclictest : r->rtla;
+	return strcmp(tool->program, "rtla") ? r->cyclictest : r->rtla;
 }
 
 int runner_check_tools(struct runner *r)
@@ -206,13 +206,13 @@ int runner_check_tools(struct runner *r)
 	char path[PATH_MAX];
 	size_t i, j;
 
-	if (runner_suite_uses_cyclictest(&r->suite) &&
+	if (runner_suite_uses_program(&r->suite, "cyclictest") &&
 	    find_in_path("cyclictest", r->cyclictest, sizeof(r->cyclictest))) {
 		pr_err("cyclictest is not installed (Debian: apt-get install "
 		       "rt-tests; Fedora: dnf install rt-tests)");
 		return -ENOENT;
 	}
-	if (runner_suite_uses_timerlat(&r->suite) && find_rtla(r))
+	if (runner_suite_uses_program(&r->suite, "rtla") && find_rtla(r))
 		return -ENOENT;
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];

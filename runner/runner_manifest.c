@@ -45,10 +45,27 @@ static const char *order_name(enum runner_suite_order order)
 	       order == SUITE_ORDER_RANDOMIZED ? "randomized" : "interleaved";
 }
 
+/* Whether a scenario of @s measures with @t. */
+static bool tool_used(const struct runner_suite *s, const struct an_tool *t)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_scenarios; i++)
+		if (s->scenarios[i].tool == t)
+			return true;
+	return false;
+}
+
 static cJSON *suite_json(const struct runner_run *run)
 {
 	const struct runner_suite *s = run->suite;
+	const struct an_tool *t, *ct = an_tool_find("cyclictest");
 	cJSON *obj = cJSON_CreateObject(), *m, *g;
+	bool measures = false;
+	size_t i;
+
+	for (i = 0; i < s->nr_scenarios; i++)
+		measures |= s->scenarios[i].tool->program != NULL;
 
 	cJSON_AddStringToObject(obj, "name", s->name);
 	add_str_or_null(obj, "description", s->description);
@@ -58,12 +75,15 @@ static cJSON *suite_json(const struct runner_run *run)
 	cJSON_AddStringToObject(obj, "order", order_name(s->order));
 	cJSON_AddNumberToObject(obj, "duration_scale", run->scale);
 	m = cJSON_AddObjectToObject(obj, "measure");
-	cJSON_AddStringToObject(m, "tool", runner_suite_tool_name(s->measure.tool));
-	if (runner_suite_uses_timerlat(s))
-		cJSON_AddItemToObject(m, "timerlat_args",
-				      strv_json(s->measure.timerlat_args));
-	if (runner_suite_uses_cyclictest(s) || runner_suite_uses_timerlat(s)) {
-		cJSON_AddItemToObject(m, "args", strv_json(s->measure.args));
+	cJSON_AddStringToObject(m, "tool", s->measure.tool->name);
+	/* Each tool's options under its key ("timerlat_args"); "args" last. */
+	for (i = 0; (t = an_tool_at(i)); i++)
+		if (t->program && t != ct && tool_used(s, t))
+			cJSON_AddItemToObject(m, t->args_key, strv_json(
+				runner_suite_opts(&s->measure, t)->argv));
+	if (measures) {
+		cJSON_AddItemToObject(m, "args", strv_json(
+			runner_suite_opts(&s->measure, ct)->argv));
 		if (run->duration_s)
 			cJSON_AddNumberToObject(m, "duration_s",
 						run->duration_s);
@@ -89,7 +109,6 @@ static cJSON *suite_json(const struct runner_run *run)
 				s->gate.min_increase_pct);
 	if (s->gate.nr_budgets) {
 		cJSON *b = cJSON_AddObjectToObject(g, "budgets");
-		size_t i;
 
 		for (i = 0; i < s->gate.nr_budgets; i++) {
 			char key[24];
@@ -198,7 +217,7 @@ static cJSON *scen_json(const struct runner_scen_result *sr)
 	add_str_or_null(obj, "description", sc->description);
 	add_str_or_null(obj, "compare", sc->compare);
 	add_str_or_null(obj, "control", runner_suite_control_name(sc->control));
-	cJSON_AddStringToObject(obj, "tool", runner_suite_tool_name(sc->tool));
+	cJSON_AddStringToObject(obj, "tool", sc->tool->name);
 	add_str_or_null(obj, "metric", sc->metric);
 	cJSON_AddStringToObject(obj, "status", runner_scen_status_name(sr));
 	if (sr->reason)

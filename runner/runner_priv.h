@@ -223,8 +223,9 @@ struct runner_tunable *runner_tunable_lookup(struct runner *r,
 			       const struct runner_suite_tunable *st);
 /* cyclictest, rtla and every workload program are there; else -ENOENT. */
 int runner_check_tools(struct runner *r);
+/* Where the program of @tool is (rtla's is chosen with its versions). */
 const char *runner_tool_path(const struct runner *r,
-			     const struct runner_tool_ops *ops);
+			     const struct an_tool *tool);
 /*
  * A suite by name (./suites/NAME.suite, else rtgate's own suites/: the
  * clone's or the installed ones, rtpaths_in_top()) or path, into buf;

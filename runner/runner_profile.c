@@ -16,12 +16,13 @@ void runner_measure_key(const struct runner_suite *s, double scale, char *buf,
 			size_t len)
 {
 	const struct runner_suite_measure *m = &s->measure;
+	char **args = runner_suite_opts(m, an_tool_find("cyclictest"))->argv;
 	char text[4096], hex[65];
 	size_t n = 0, i;
 
 	n += snprintf(text + n, sizeof(text) - n, "cyclictest");
-	for (i = 0; m->args && m->args[i] && n < sizeof(text); i++)
-		n += snprintf(text + n, sizeof(text) - n, " %s", m->args[i]);
+	for (i = 0; args && args[i] && n < sizeof(text); i++)
+		n += snprintf(text + n, sizeof(text) - n, " %s", args[i]);
 	if (n < sizeof(text))
 		n += snprintf(text + n, sizeof(text) - n, " D=%u L=%llu H=%u "
 			      "cpus=%ld", runner_ct_duration_s(m, scale),

@@ -473,30 +473,34 @@ static void watchdog_fire(struct rep_ctx *c, double limit_s)
 static void measure_tool(struct rep_ctx *c)
 {
 	const struct runner_tool_ops *ops = c->tool.ops;
+	const struct an_tool *tool = c->tool.tool;
 	const struct runner_suite_measure *m = &c->r->suite.measure;
 	unsigned int secs = runner_ct_duration_s(m, c->r->run.scale);
 	char cg[PATH_MAX], err[256], how[128];
 	struct runner_proc_spec spec = {
-		.name = ops->program, .path = runner_tool_path(c->r, ops), .env = ops->env,
-		.owner = c->r->state.dir, .stderr_fd = -1,
+		.name = tool->program, .path = runner_tool_path(c->r, tool),
+		.env = tool->env, .owner = c->r->state.dir, .stderr_fd = -1,
 	};
 	struct runner_hostio hostio = { .kmsg_fd = -1 };
 	struct runner_rep_proc *rp;
 	double deadline, limit;
 	int ret;
 
+	if (!ops)
+		return rep_invalid(c, tool->program, "no driver runs %s here",
+				   tool->title);
 	/* A traced run needs the T: lines' tids: no series then. */
 	ret = ops->init(&c->tool, m, c->r->run.scale, c->dir,
 			!m->timeline_off &&
 			c->r->run.trace == TRACE_CAPTURE_OFF);
 	if (ret) {
-		rep_invalid(c, ops->program, "cannot build %s's command line",
-			    ops->program);
+		rep_invalid(c, tool->program, "cannot build %s's command line",
+			    tool->program);
 		return;
 	}
 	spec.argv = c->tool.argv;
-	spec.cgroup = leaf_for(c, ops->program, cg, sizeof(cg));
-	rp = add_rep_proc(c, ops->program, c->tool.argv, &c->ct_rp);
+	spec.cgroup = leaf_for(c, tool->program, cg, sizeof(cg));
+	rp = add_rep_proc(c, tool->program, c->tool.argv, &c->ct_rp);
 	if (!rp)
 		return rep_invalid(c, NULL, "out of memory");
 	runner_trace_before_cyclictest(&c->trace);
@@ -506,8 +510,8 @@ static void measure_tool(struct rep_ctx *c)
 	if (ret) {
 		runner_hostio_end(&hostio, &c->rr->host_io);
 		rp->error = strdup(err);
-		return rep_invalid(c, ops->program, "cannot start %s: %s",
-				   ops->program, err);
+		return rep_invalid(c, tool->program, "cannot start %s: %s",
+				   tool->program, err);
 	}
 	c->ct_started = true;
 	rp->pid = c->ct.pid;
@@ -536,7 +540,7 @@ static void measure_tool(struct rep_ctx *c)
 	runner_proc_describe_exit(&c->ct, how, sizeof(how));
 	if (!c->aborted && !c->invalid &&
 	    !(WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status)))
-		rep_invalid(c, ops->program, "%s %s", ops->title, how);
+		rep_invalid(c, tool->program, "%s %s", tool->title, how);
 }
 
 /*
@@ -569,8 +573,8 @@ static void analyze_timerlat(struct rep_ctx *c)
 		error = "the histogram has no summary to take a threshold from";
 		goto out;
 	}
-	if (runner_tl_aa_init(&c->tla, &c->r->suite.measure, worst / 2,
-			      secs)) {
+	if (runner_tl_aa_init(&c->tla, c->tool.tool, &c->r->suite.measure,
+			      worst / 2, secs)) {
 		error = "out of memory";
 		goto out;
 	}
@@ -900,7 +904,7 @@ static void collect_tool(struct rep_ctx *c)
 		   WIFEXITED(c->ct.status) && !WEXITSTATUS(c->ct.status);
 	if (ops->finish(&c->tool, complete, c->ct.t_exit - c->ct.t_start,
 			why, sizeof(why)))
-		rep_invalid(c, ops->program, "%s", why);
+		rep_invalid(c, c->tool.tool->program, "%s", why);
 	if (!ops->finals)
 		return;
 	n = ops->finals(&c->tool, NULL, 0);
@@ -963,6 +967,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	struct rep_ctx c = {
 		.r = r, .sc = &r->suite.scenarios[scen],
 		.sr = &r->run.scens[scen], .rr = rr,
+		.tool.tool = r->suite.scenarios[scen].tool,
 		.tool.ops = runner_tool_get(r->suite.scenarios[scen].tool),
 	};
 	size_t i;
@@ -977,7 +982,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (ret || rr->status == REP_SKIPPED)
 		goto out;
 	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
-	runner_trace_begin(&c.trace, c.tool.ops->own_tracer ?
+	runner_trace_begin(&c.trace, c.tool.tool->own_tracer ?
 			   TRACE_CAPTURE_OFF : r->run.trace, c.dir);
 	/* Absent (no CONFIG_RSEQ_STATS, no debugfs): no evidence, no error. */
 	runner_kstat_read(r->debugfs[0] ? r->debugfs : NULL, &c.rseq_before);
@@ -985,12 +990,12 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (!c.invalid)
 		wait_ready(&c);
 	if (!c.invalid && !stop_requested(&c)) {
-		if (c.tool.ops->program)
+		if (c.tool.tool->program)
 			measure_tool(&c);
 		else
 			measure_none(&c);
 		/* rtla's auto-analysis of the spikes, after its measurement */
-		if (c.tool.ops->auto_analysis && !c.invalid &&
+		if (c.tool.tool->auto_analysis && !c.invalid &&
 		    !c.ct_early && r->run.trace != TRACE_CAPTURE_OFF &&
 		    !stop_requested(&c))
 			analyze_timerlat(&c);

@@ -214,8 +214,8 @@ static bool suite_needs(const struct runner_suite *s, bool tracefs)
 		for (j = 0; !tracefs && j < sc->nr_expects; j++)
 			if (!strcmp(sc->expects[j].workload, SUITE_EXPECT_RSEQ))
 				return true;
-		if (tracefs && runner_tool_get(sc->tool)->requires &&
-		    runner_req_needs_tracefs(runner_tool_get(sc->tool)->requires))
+		if (tracefs && sc->tool->tracer &&
+		    runner_req_needs_tracefs(sc->tool->tracer))
 			return true;
 	}
 	return false;
@@ -494,7 +494,7 @@ static int preflight(struct runner *r)
 
 	for (i = 0; i < r->suite.nr_scenarios; i++) {
 		const struct runner_suite_scenario *sc = &r->suite.scenarios[i];
-		const struct runner_tool_ops *tool = runner_tool_get(sc->tool);
+		const struct an_tool *tool = sc->tool;
 		struct runner_scen_result *sr = &r->run.scens[i];
 
 		sr->sc = sc;
@@ -505,8 +505,8 @@ static int preflight(struct runner *r)
 				skip_scenario(sr, "requires %s: %s",
 					      sc->requires[j], reason);
 		/* A tool's own need (rtla: the kernel's tracer). */
-		if (tool->requires &&
-		    !runner_req_check(tool->requires, &env, reason,
+		if (tool->tracer &&
+		    !runner_req_check(tool->tracer, &env, reason,
 				      sizeof(reason)))
 			skip_scenario(sr, "tool %s: %s", tool->name, reason);
 		check_cpus(sc, sr);
@@ -871,12 +871,12 @@ int runner_cmd_run(int argc, char **argv)
 	r->run.loops = runner_ct_loops(&r->suite.measure, r->run.scale);
 	r->run.trace = r->params.have_trace ? (int)r->params.trace :
 		       r->suite.measure.trace;
-	if (!runner_suite_uses_cyclictest(&r->suite) &&
-	    !runner_suite_uses_timerlat(&r->suite))
+	if (!runner_suite_uses_program(&r->suite, NULL))
 		r->run.duration_s = r->run.loops = 0;
 	snprintf(r->scale_str, sizeof(r->scale_str), "%g", r->run.scale);
 	/* A suite that compares nothing (a calibration) has nothing to see. */
-	if (runner_suite_uses_cyclictest(&r->suite) && runner_suite_compares(&r->suite))
+	if (runner_suite_uses_program(&r->suite, "cyclictest") &&
+	    runner_suite_compares(&r->suite))
 		use_profile(r);
 	clocks_realtime(&r->run.start);
 	ret = prepare(r);

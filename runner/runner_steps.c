@@ -122,7 +122,7 @@ int runner_run_steps(struct runner *r)
 	for (i = 0; i < nr; i++)
 		todo += !r->run.scens[steps[i].scen].skipped;
 	runner_progress_init(&r->progress, todo,
-			     runner_suite_uses_cyclictest(&r->suite) ?
+			     runner_suite_uses_program(&r->suite, "cyclictest") ?
 			     runner_ct_duration_s(&r->suite.measure, r->run.scale) : 0);
 	/* Held output is printed after the repetition: lines, not redraws. */
 	if (r->silence.on)

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "fsio.h"
 #include "analyze/input/input.h"
+#include "analyze/judge/judge.h"
 #include "analyze/report/report.h"
 #include "analyze/cmd/cmd.h"
 #include "exitcode.h"
@@ -370,6 +371,7 @@ static size_t spec_gate(const char *spec, struct an_gate *gate)
 	char dir[4096], scen[256] = "", *cut;
 	struct an_results res;
 	const cJSON *s, *all;
+	char base[sizeof(scen)];
 	size_t n, family;
 
 	an_gate_default(gate);
@@ -389,10 +391,9 @@ static size_t spec_gate(const char *spec, struct an_gate *gate)
 	if (an_results_open(dir, &res))
 		return 0;
 	an_results_gate(&res, gate);
-	/* A timerlat scenario's IRQ side, S.irq, is judged as S. */
-	n = strlen(scen);
-	if (n > 4 && !strcmp(scen + n - 4, ".irq"))
-		scen[n - 4] = '\0';
+	/* A scenario's further side (timerlat's S.irq) is judged as S. */
+	if (an_tool_side_of(scen, base, sizeof(base)))
+		snprintf(scen, sizeof(scen), "%s", base);
 	all = cJSON_GetObjectItemCaseSensitive(res.manifest, "scenarios");
 	cJSON_ArrayForEach(s, all) {
 		const char *m = json_get_str(s, "metric", NULL);
@@ -404,23 +405,6 @@ static size_t spec_gate(const char *spec, struct an_gate *gate)
 	family = an_suite_family(res.manifest);
 	an_results_close(&res);
 	return family;
-}
-
-/*
- * compare's share of alpha: --family, else the suite's family of a
- * DIR:SCENARIO baseline, so that `compare A:S B:S` and `lab gate` judge
- * a suite's comparison at the level `rtgate run` does.
- */
-static void compare_share(struct an_gate *gate, size_t suite, unsigned int opt)
-{
-	size_t family = opt ? opt : suite;
-
-	if (family <= 1)
-		return;
-	gate->level = gate->alpha / family;
-	an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared by "
-		"%zu comparisons (%s)", gate->alpha, family, opt ? "--family" :
-		"the suite's, as rtgate run judges them");
 }
 
 /*
@@ -482,7 +466,7 @@ static int compare_cmd(int argc, char **argv)
 	family = spec_gate(argv[0], &r.gate);
 	if (gate_apply(&r.gate, &p))
 		return EXIT_BAD_INPUT;
-	compare_share(&r.gate, family, p.family);
+	an_share_alpha_given(&r.gate, family, p.family);
 	if (p.profile) {
 		if (profile_read(p.profile, &prof))
 			return EXIT_BAD_INPUT;
@@ -518,9 +502,9 @@ static int compare_cmd(int argc, char **argv)
 	spec_system(argv[i + 1], "candidate", sys, &r.nsystems);
 	r.systems = sys;
 	if (r.nsystems == 2) {
-		char why[1024];
-		int like = an_systems_like_check(sys, 2, p.intended, why,
-						 sizeof(why));
+		char unlike[1024];
+		int like = an_systems_like_check(sys, 2, p.intended, unlike,
+						 sizeof(unlike));
 
 		if (like < 0) {
 			ret = EXIT_BAD_INPUT;
@@ -528,7 +512,7 @@ static int compare_cmd(int argc, char **argv)
 			goto out;
 		}
 		if (like)
-			an_cmp_unlike(&cmp, why);
+			an_cmp_unlike(&cmp, unlike);
 	}
 	an_report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
 	ret = emit(&r, &p, p.out_dir, true);
@@ -654,52 +638,36 @@ static struct an_side *side_named(struct an_side **sides, size_t n,
 	return NULL;
 }
 
-/*
- * A scenario measured with rtla timerlat (its own tool, else the suite's):
- * its IRQ latency is a side too.
- */
-static bool manifest_timerlat(const cJSON *manifest, const cJSON *s)
-{
-	const cJSON *suite, *measure;
-
-	suite = cJSON_GetObjectItemCaseSensitive(manifest, "suite");
-	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
-	return !strcmp(json_get_str(s, "tool", json_get_str(measure, "tool",
-							    "cyclictest")),
-		       "timerlat");
-}
-
-static bool scen_timerlat(const struct an_results *res, const cJSON *s)
-{
-	return manifest_timerlat(res->manifest, s);
-}
-
+/* Every scenario's side, and one more for each further latency it has. */
 static int run_sides(const struct an_results *res, struct an_report *r)
 {
 	const cJSON *all, *s;
-	char irq[160];
-	int ret, n;
+	const struct an_tool *t;
+	char name[160];
+	size_t k;
+	int ret, n = 0;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
-	n = 2 * cJSON_GetArraySize(all) + 1;
-	r->sides = calloc(n, sizeof(*r->sides));
-	r->cmps = calloc(n, sizeof(*r->cmps));
+	cJSON_ArrayForEach(s, all) {
+		t = an_tool_of(res->manifest, s);
+		n += t ? (int)an_tool_nsides(t) : 1;
+	}
+	r->sides = calloc(n + 1, sizeof(*r->sides));
+	r->cmps = calloc(n + 1, sizeof(*r->cmps));
 	if (!r->sides || !r->cmps)
 		return -ENOMEM;
 	cJSON_ArrayForEach(s, all) {
-		ret = an_results_side(res, json_get_str(s, "name", ""),
-				      &r->sides[r->nsides]);
-		if (ret)
-			return ret;
-		r->nsides++;
-		if (!scen_timerlat(res, s))
-			continue;
-		snprintf(irq, sizeof(irq), "%s%s", json_get_str(s, "name", ""),
-			 AN_TIMERLAT_IRQ_SUFFIX);
-		ret = an_results_side(res, irq, &r->sides[r->nsides]);
-		if (ret)
-			return ret;
-		r->nsides++;
+		t = an_tool_of(res->manifest, s);
+		for (k = 0; k < (t ? an_tool_nsides(t) : 1); k++) {
+			snprintf(name, sizeof(name), "%s%s",
+				 json_get_str(s, "name", ""),
+				 k ? t->sides[k].suffix : "");
+			ret = an_results_side(res, name,
+					      &r->sides[r->nsides]);
+			if (ret)
+				return ret;
+			r->nsides++;
+		}
 	}
 	return 0;
 }
@@ -713,56 +681,6 @@ static void scenario_gate(const cJSON *s, const struct an_params *p,
 	*out = *suite;
 	if (m && !p->metric)
 		snprintf(out->metric, sizeof(out->metric), "%s", m);
-}
-
-/*
- * The suite is one family: its comparisons share alpha (Bonferroni), so a
- * suite of ten comparisons does not give ten chances of a false alarm.
- * Controls (positive and negative) test the gate, not the kernel: they are
- * judged at the same share and do not count in the family.
- */
-size_t an_suite_family(const cJSON *manifest)
-{
-	const cJSON *all, *s, *b;
-	size_t k = 0;
-
-	all = cJSON_GetObjectItemCaseSensitive(manifest, "scenarios");
-	cJSON_ArrayForEach(s, all) {
-		const char *base = json_get_str(s, "compare", NULL);
-
-		if (!base || *json_get_str(s, "control", ""))
-			continue;
-		k++;
-		/* A timerlat pair is two comparisons: thread and IRQ. */
-		cJSON_ArrayForEach(b, all)
-			if (!strcmp(json_get_str(b, "name", ""), base))
-				break;
-		k += manifest_timerlat(manifest, s) && b &&
-		     manifest_timerlat(manifest, b);
-	}
-	return k ? k : 1;
-}
-
-static void share_alpha(const struct an_results *res, const char *cand,
-			size_t family, struct an_gate *gate)
-{
-	double look = an_results_look_level(res, cand, gate->alpha);
-
-	gate->level = look / family;
-	gate->nlooks = an_results_look_schedule(res, cand, gate->look_t,
-						AN_MAX_LOOKS);
-	gate->look_share = gate->alpha / family;
-	if (family > 1 && look < gate->alpha)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
-			"shared by %zu comparisons and the looks of "
-			"--until-decided", gate->alpha, family);
-	else if (family > 1)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
-			"shared by the suite's %zu comparisons", gate->alpha,
-			family);
-	else if (look < gate->alpha)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
-			"shared by the looks of --until-decided", gate->alpha);
 }
 
 /* The first n repetitions of a side (execution order), sharing its data. */
@@ -841,7 +759,7 @@ static int compare_pair(const struct an_results *res,
 	if (ret)
 		return ret;
 	scenario_gate(s, p, &r->gate, &gate);
-	share_alpha(res, c->cand->name, family, &gate);
+	an_share_alpha(res, c->cand->name, family, &gate);
 	if (an_compare(c->base, c->cand, &gate, &c->res))
 		return -ENOMEM;
 	r->ncmps++;
@@ -862,8 +780,9 @@ static int run_compare(const struct an_results *res,
 		       const struct an_params *p, struct an_report *r)
 {
 	const cJSON *all, *s, *b;
+	const struct an_tool *ts, *tb;
 	char ci[160], bi[160];
-	size_t family;
+	size_t family, k;
 	int ret;
 
 	all = cJSON_GetObjectItemCaseSensitive(res->manifest, "scenarios");
@@ -877,17 +796,24 @@ static int run_compare(const struct an_results *res,
 		ret = compare_pair(res, p, r, s, name, base, false, family);
 		if (ret)
 			return ret;
-		/* Both timerlat: the IRQ latencies are compared too. */
+		/* A further latency both measure (timerlat's IRQ) too. */
 		cJSON_ArrayForEach(b, all)
 			if (!strcmp(json_get_str(b, "name", ""), base))
 				break;
-		if (!scen_timerlat(res, s) || !b || !scen_timerlat(res, b))
-			continue;
-		snprintf(ci, sizeof(ci), "%s%s", name, AN_TIMERLAT_IRQ_SUFFIX);
-		snprintf(bi, sizeof(bi), "%s%s", base, AN_TIMERLAT_IRQ_SUFFIX);
-		ret = compare_pair(res, p, r, s, ci, bi, true, family);
-		if (ret)
-			return ret;
+		ts = an_tool_of(res->manifest, s);
+		tb = b ? an_tool_of(res->manifest, b) : NULL;
+		for (k = 1; ts && tb && k < an_tool_nsides(ts); k++) {
+			if (an_tool_side_index(tb, ts->sides[k].suffix) ==
+			    (size_t)-1)
+				continue;
+			snprintf(ci, sizeof(ci), "%s%s", name,
+				 ts->sides[k].suffix);
+			snprintf(bi, sizeof(bi), "%s%s", base,
+				 ts->sides[k].suffix);
+			ret = compare_pair(res, p, r, s, ci, bi, true, family);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }

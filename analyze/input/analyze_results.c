@@ -263,15 +263,20 @@ static void budgets_from(const cJSON *b, struct an_gate *gate)
 
 void an_results_gate(const struct an_results *res, struct an_gate *gate)
 {
+	an_gate_of_manifest(res->manifest, gate);
+}
+
+void an_gate_of_manifest(const cJSON *manifest, struct an_gate *gate)
+{
 	const cJSON *suite, *g;
 
 	an_gate_default(gate);
-	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
+	suite = cJSON_GetObjectItemCaseSensitive(manifest, "suite");
 	g = cJSON_GetObjectItemCaseSensitive(suite, "gate");
 	if (!cJSON_IsObject(g))
 		return;
 	an_sfmt(gate->metric, sizeof(gate->metric), "%s",
-		 json_get_str(g, "metric", "max"));
+		 json_get_str(g, "metric", gate->metric));
 	gate->alpha = json_get_num(g, "alpha", gate->alpha);
 	gate->min_increase_us = json_get_num(g, "min_increase_us",
 					     gate->min_increase_us);
@@ -464,11 +469,10 @@ static void read_rseq_stats(const cJSON *rep, struct an_run *run)
 		run->rseq[i] = json_get_num(st, an_rseq_names[i], NAN);
 }
 
-/* How a scenario measured: cyclictest, timerlat (which latency), none. */
+/* How a scenario measured: its tool (an_tool) and which of its latencies. */
 struct rep_measure {
-	bool measured;
-	bool timerlat;
-	enum an_timerlat_kind kind;
+	const struct an_tool *tool;
+	size_t side;
 	uint32_t limit;		/* the histogram size (-h / rtla -E) */
 };
 
@@ -516,7 +520,7 @@ static int read_rep(const struct an_results *res, const char *scen,
 		 res->dir, scen, r);
 	read_rseq_stats(rep, run);
 	ret = read_workloads(what, rep, run);
-	if (ret || !how->measured)
+	if (ret || !how->tool->read)
 		return ret;
 	if (!dir) {
 		pr_err("%s: no \"dir\"", what);
@@ -527,33 +531,8 @@ static int read_rep(const struct an_results *res, const char *scen,
 		       dir);
 		return -EINVAL;
 	}
-	if (how->timerlat) {
-		an_sfmt(path, sizeof(path), "%s/%s/timerlat.txt", res->dir,
-			dir);
-		if (!fsio_exists(path)) {
-			pr_err("%s: no timerlat.txt (the manifest says this "
-			       "repetition is ok)", path);
-			return -EINVAL;
-		}
-		return an_parse_timerlat_file(path, how->kind, how->limit,
-					      run);
-	}
-	an_sfmt(path, sizeof(path), "%s/%s/cyclictest.json", res->dir, dir);
-	if (!fsio_exists(path))
-		an_sfmt(path, sizeof(path), "%s/%s/cyclictest.hist",
-			 res->dir, dir);
-	if (!fsio_exists(path)) {
-		pr_err("%s/%s: neither cyclictest.json nor cyclictest.hist "
-		       "(the manifest says this repetition is ok)", res->dir,
-		       dir);
-		return -EINVAL;
-	}
-	ret = an_parse_file(path, run);
-	/* Latency over time, when the runner recorded it (not evidence). */
-	an_sfmt(path, sizeof(path), "%s/%s/timeline.json", res->dir, dir);
-	if (!ret && fsio_exists(path))
-		an_parse_series(path, run);
-	return ret;
+	an_sfmt(path, sizeof(path), "%s/%s", res->dir, dir);
+	return how->tool->read(how->tool, path, how->side, how->limit, run);
 }
 
 static int read_reference(const cJSON *scen, struct an_side *side)
@@ -636,24 +615,17 @@ int an_results_side(const struct an_results *res, const char *scenario,
 		    struct an_side **out)
 {
 	const cJSON *scen, *reps, *rep, *suite, *measure;
-	const char *status, *measure_tool;
+	const char *status, *suffix = NULL;
 	struct rep_measure how = { 0 };
 	struct an_side *side;
 	int ret, invalid = 0, empty;
 	char base[128];
-	size_t n;
 
 	scen = find_scenario(res, scenario);
-	/* S.irq: the IRQ latency of S, a timerlat scenario. */
-	n = strlen(scenario);
-	if (!scen && n > strlen(AN_TIMERLAT_IRQ_SUFFIX) &&
-	    n - strlen(AN_TIMERLAT_IRQ_SUFFIX) < sizeof(base) &&
-	    !strcmp(scenario + n - strlen(AN_TIMERLAT_IRQ_SUFFIX),
-		    AN_TIMERLAT_IRQ_SUFFIX)) {
-		an_sfmt(base, sizeof(base), "%.*s",
-			(int)(n - strlen(AN_TIMERLAT_IRQ_SUFFIX)), scenario);
-		scen = find_scenario(res, base);
-		how.kind = AN_TIMERLAT_IRQ;
+	/* S.irq: a further latency of S (an_tool's sides), timerlat's IRQ. */
+	if (!scen) {
+		suffix = an_tool_side_of(scenario, base, sizeof(base));
+		scen = suffix ? find_scenario(res, base) : NULL;
 	}
 	if (!scen) {
 		pr_err("%s: no scenario \"%s\" in the manifest", res->dir,
@@ -671,15 +643,20 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	side->virtual_clock = virtual_clock(res->manifest);
 	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
 	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
-	measure_tool = json_get_str(measure, "tool", "cyclictest");
-	/* A scenario may measure otherwise than the suite (`tool`). */
-	measure_tool = json_get_str(scen, "tool", measure_tool);
-	how.measured = strcmp(measure_tool, "none") != 0;
-	how.timerlat = !strcmp(measure_tool, "timerlat");
+	how.tool = an_tool_of(res->manifest, scen);
 	how.limit = (uint32_t)json_get_num(measure, "histogram_us", 0);
-	if (how.kind == AN_TIMERLAT_IRQ && !how.timerlat) {
-		pr_err("%s: %s is not a timerlat scenario: it has no IRQ "
-		       "latency", res->dir, base);
+	if (!how.tool) {
+		pr_err("%s/manifest.json: scenario %s: unknown tool '%s'",
+		       res->dir, json_get_str(scen, "name", scenario),
+		       json_get_str(scen, "tool", json_get_str(measure, "tool",
+							       "")));
+		an_side_free(side);
+		return -EINVAL;
+	}
+	how.side = suffix ? an_tool_side_index(how.tool, suffix) : 0;
+	if (how.side == (size_t)-1) {
+		pr_err("%s: %s measured with %s has no %s side", res->dir,
+		       base, how.tool->name, suffix);
 		an_side_free(side);
 		return -EINVAL;
 	}

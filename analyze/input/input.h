@@ -98,38 +98,27 @@ size_t an_results_look_schedule(const struct an_results *res,
 double an_results_look_level(const struct an_results *res,
 			     const char *candidate, double alpha);
 
-/* ---- timerlat ---- */
+/* ---- rtla's histograms (timerlat, osnoise) ---- */
 
 /*
- * rtla timerlat hist's output (the text `rtla timerlat hist` prints on
- * exit: "# RTLA timerlat histogram", an Index row of IRQ-NNN / Thr-NNN
- * columns, one row per non-empty microsecond bucket, then over:, count:,
- * min:, avg:, max:) as one run of the analyzer: one an_cpu per CPU, of
- * either latency. The IRQ latency (timer expiry to its handler) and the
- * thread latency (to the timerlat thread running: what cyclictest sees)
- * are separate metrics, so one file gives two runs.
+ * The text `rtla NAME hist` prints on exit ("# RTLA NAME histogram", an
+ * Index row of KIND-NNN columns -- timerlat: IRQ, Thr, Usr; osnoise: CPU
+ * --, one row per non-empty microsecond bucket, then over:, count:, min:,
+ * avg:, max:) as one run of the analyzer: one an_cpu per CPU of @column's
+ * kind. timerlat's IRQ latency (timer expiry to its handler) and thread
+ * latency (to the timerlat thread running: what cyclictest sees) are
+ * separate metrics, so one file gives two runs (an_tool's sides).
+ *
+ * Fills run->cpus (allocated here) from @buf, the text of @path. @limit is
+ * the histogram's size (rtla -E, 1 us buckets); samples at or above it
+ * are rtla's "over:" count. Bad or truncated text is refused with
+ * "PATH:LINE: ..." and -EINVAL.
  */
-
-enum an_timerlat_kind {
-	AN_TIMERLAT_THREAD,	/* Thr-NNN columns */
-	AN_TIMERLAT_IRQ,	/* IRQ-NNN columns */
-};
-
-/* The side-name suffix of a timerlat scenario's IRQ latency: "S.irq". */
-#define AN_TIMERLAT_IRQ_SUFFIX ".irq"
-
-/*
- * Fills run->cpus (allocated here, one per CPU column of @kind) from @buf,
- * the text of @path. @limit is the histogram's size (rtla -E, 1 us
- * buckets); samples at or above it are rtla's "over:" count. Bad or
- * truncated text is refused with "PATH:LINE: ..." and -EINVAL.
- */
-int an_parse_timerlat(const char *path, const char *buf,
-		      enum an_timerlat_kind kind, uint32_t limit,
-		      struct an_run *run);
+int an_parse_rtla(const char *path, const char *buf, const char *tool,
+		  const char *column, uint32_t limit, struct an_run *run);
 
 /* Reads @path and parses it (as above); -errno when it cannot be read. */
-int an_parse_timerlat_file(const char *path, enum an_timerlat_kind kind,
-			   uint32_t limit, struct an_run *run);
+int an_parse_rtla_file(const char *path, const char *tool,
+		       const char *column, uint32_t limit, struct an_run *run);
 
 #endif

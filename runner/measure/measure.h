@@ -147,43 +147,45 @@ int runner_ct_finish(struct runner_ct_run *c, bool complete, char *why,
 		     size_t len);
 void runner_ct_free(struct runner_ct_run *c);
 
-/* ---- timerlat ------------------------------------------------- */
+/* ---- rtla NAME hist (timerlat, osnoise) ------------------------ */
 /*
- * rtla timerlat hist, the measurement of a `tool = timerlat` scenario:
- * the suite's `timerlat =` options plus the runner's -d (duration), -E
- * (histogram entries, 1 us buckets: -b 1). rtla prints its histogram and
- * summary when the session ends; the runner keeps that text as
- * timerlat.txt (renamed into place only when rtla finished normally) and
- * everything rtla said as timerlat.log. The analyzer reads timerlat.txt
- * as two metrics per CPU: thread latency and IRQ latency.
+ * `rtla NAME hist`, the measurement of a `tool = NAME` scenario whose
+ * program is rtla: the suite's `NAME =` options plus the runner's -d
+ * (duration), -E (histogram entries, 1 us buckets: -b 1). rtla prints its
+ * histogram and summary when the session ends; the runner keeps that text
+ * as NAME.txt (written only when rtla finished normally) and everything
+ * rtla said as NAME.log. The analyzer reads NAME.txt, one metric per
+ * side of the tool (timerlat: thread and IRQ latency).
  */
 
-struct runner_tl_run {
+struct runner_rtla_run {
+	const struct an_tool *tool;
 	char dir[PATH_MAX];	/* the repetition's directory */
 	char **argv;
 	char *out;		/* everything rtla printed */
 	size_t len;
 };
 
-/* @rtla: the program's path; argv[0] is "rtla". 0 or -ENOMEM. */
-int runner_tl_init(struct runner_tl_run *t,
-		   const struct runner_suite_measure *m, double scale,
-		   const char *dir);
+/* argv[0] is "rtla". 0 or -ENOMEM. */
+int runner_rtla_init(struct runner_rtla_run *t, const struct an_tool *tool,
+		     const struct runner_suite_measure *m, double scale,
+		     const char *dir);
 /* Takes one line of rtla's output. */
-void runner_tl_feed(struct runner_tl_run *t, const char *line);
+void runner_rtla_feed(struct runner_rtla_run *t, const char *line);
 /*
- * Writes timerlat.log; when @complete and the output has rtla's summary,
- * timerlat.txt too. Returns 0, or -errno with @why said.
+ * Writes NAME.log; when @complete and the output has rtla's summary,
+ * NAME.txt too. Returns 0, or -errno with @why said.
  */
-int runner_tl_finish(struct runner_tl_run *t, bool complete, char *why,
-		     size_t len);
-void runner_tl_free(struct runner_tl_run *t);
+int runner_rtla_finish(struct runner_rtla_run *t, bool complete, char *why,
+		       size_t len);
+void runner_rtla_free(struct runner_rtla_run *t);
 
 /*
- * The repetition's worst thread latency (us): the largest `max:` of rtla's
- * Thr and Usr columns. 0, or -ENODATA when the output has no summary.
+ * The repetition's worst latency (us): the largest `max:` of rtla's
+ * columns but IRQ ones (timerlat's Thr and Usr, osnoise's CPU). 0, or
+ * -ENODATA when the output has no summary.
  */
-int runner_tl_worst_us(const struct runner_tl_run *t, unsigned long *us);
+int runner_rtla_worst_us(const struct runner_rtla_run *t, unsigned long *us);
 
 /*
  * rtla's auto-analysis of a timerlat scenario traced with `--trace
@@ -207,7 +209,7 @@ bool runner_tl_aa_supported(const char *rtla, char *why, size_t len);
 /* Seconds the analysis may wait for its wake-up: @secs in 5..30. */
 unsigned int runner_tl_aa_secs(unsigned int secs);
 /* 0 or -ENOMEM; argv[0] is "rtla". */
-int runner_tl_aa_init(struct runner_tl_aa *a,
+int runner_tl_aa_init(struct runner_tl_aa *a, const struct an_tool *tool,
 		      const struct runner_suite_measure *m,
 		      unsigned long threshold_us, unsigned int secs);
 void runner_tl_aa_feed(struct runner_tl_aa *a, const char *line);
@@ -368,47 +370,34 @@ void runner_progress_clear(struct runner_progress *pg);
 
 /* ---- tools ------------------------------------------------------------ */
 /*
- * A measuring tool, what a scenario's `tool = NAME` says: one file per
- * tool (runner_tool_<name>.c, its ops and its own state) and one entry in
- * the table of runner_tool.c. The repetition (runner/runner_rep.c) starts
- * ops->program with the command line ops->init built, in the measurement
- * cgroup and under the watchdog; feeds it every line the tool prints;
- * stops it at the measurement's end (SIGTERM) or when a workload dies;
- * and hands the end to ops->finish, which writes the tool's files into
- * the repetition's directory. The analyzer reads those files by the
- * tool's name in the manifest (analyze/input: cyclictest.json or .hist,
- * timerlat.txt). A tool with no program ("none") leaves the measuring to
- * the workloads: the repetition lasts as long as they run.
- *
- * Adding a tool: its file here, its entry in the table, its name in the
- * suite's enum runner_suite_tool (suite/ knows what a .suite may say),
- * and, if it writes a new kind of file, a reader in analyze/input.
+ * A measuring tool, what a scenario's `tool = NAME` says: every fact about
+ * it (program, title, tracer, environment, sides, reader ...) is its entry
+ * in analyze.h's table (struct an_tool); here is only how the runner
+ * drives its program, one driver per file (runner_tool_<kind>.c) and one
+ * line a tool in runner_tool.c's table. The repetition
+ * (runner/runner_rep.c) starts the tool's program with the command line
+ * ops->init built, in the measurement cgroup and under the watchdog;
+ * feeds it every line the tool prints; stops it at the measurement's end
+ * (SIGTERM) or when a workload dies; and hands the end to ops->finish,
+ * which writes the tool's files into the repetition's directory, where
+ * the table's reader finds them. A tool with no program ("none") has no
+ * driver and leaves the measuring to the workloads: the repetition lasts
+ * as long as they run.
  */
 struct runner_tool_ops;
 
 struct runner_tool_run {
-	const struct runner_tool_ops *ops;
+	const struct an_tool *tool;	/* the scenario's tool */
+	const struct runner_tool_ops *ops;	/* its driver; NULL: none */
 	char **argv;		/* the command line init built (the tool's) */
-	void *priv;		/* the tool's own state */
+	void *priv;		/* the driver's own state */
 };
 
 struct runner_tool_ops {
-	const char *name;		/* `tool = NAME`, the manifest's "tool" */
-	enum runner_suite_tool id;
-	/* The program started ("cyclictest", "rtla"), or NULL: none. */
-	const char *program;
-	const char *title;		/* in messages: "rtla timerlat hist" */
-	/* A requirement (runner_req_check()) its scenarios need, or NULL. */
-	const char *requires;
-	const char *const *env;		/* added to its environment, or NULL */
-	/* It traces by itself (rtla): rtgate's --trace capture stays off. */
-	bool own_tracer;
-	/* rtla timerlat top's auto-analysis may follow it (--trace). */
-	bool auto_analysis;
 	/*
-	 * Builds t->argv for a measurement of @m at duration scale @scale,
-	 * writing into @dir; @series asks for per-second maxima where the
-	 * tool can record them. 0 or -errno.
+	 * Builds t->argv for a measurement of @m at duration scale @scale
+	 * with t->tool, writing into @dir; @series asks for per-second maxima
+	 * where the tool can record them. 0 or -errno.
 	 */
 	int (*init)(struct runner_tool_run *t,
 		    const struct runner_suite_measure *m, double scale,
@@ -434,11 +423,15 @@ struct runner_tool_ops {
 	void (*release)(struct runner_tool_run *t);
 };
 
+/* The drivers: cyclictest's, and rtla's for every `rtla NAME hist` tool. */
 extern const struct runner_tool_ops runner_tool_cyclictest;
-extern const struct runner_tool_ops runner_tool_timerlat;
+extern const struct runner_tool_ops runner_tool_rtla;
 
-/* The tool a scenario measures with (never NULL for a parsed suite). */
-const struct runner_tool_ops *runner_tool_get(enum runner_suite_tool id);
+/*
+ * The driver of @tool's program; NULL for a tool without one ("none") or
+ * one this runner has no driver for (its table is checked by the tests).
+ */
+const struct runner_tool_ops *runner_tool_get(const struct an_tool *tool);
 /*
  * cyclictest's state, for the trace capture that keys on its wake-ups
  * and reads its break; NULL when @t is another tool's.

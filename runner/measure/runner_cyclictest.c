@@ -37,6 +37,12 @@ unsigned long long runner_ct_loops(const struct runner_suite_measure *m,
 	return l < 1 ? 1 : (unsigned long long)l;
 }
 
+/* The suite's `cyclictest =` options. */
+static char **ct_args(const struct runner_suite_measure *m)
+{
+	return runner_suite_opts(m, an_tool_find("cyclictest"))->argv;
+}
+
 static int push_fmt(char ***argv, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -86,12 +92,13 @@ static long arg_num(char **args, char opt, const char *lng, long fallback)
 static int series_args(struct runner_ct_run *c,
 		       const struct runner_suite_measure *m)
 {
-	long interval = arg_num(m->args, 'i', "--interval", 1000);
+	char **args = ct_args(m);
+	long interval = arg_num(args, 'i', "--interval", 1000);
 	unsigned int window = runner_series_window(interval);
 	int ret;
 
 	c->verbose = true;
-	c->prio = (int)arg_num(m->args, 'p', "--priority", 0);
+	c->prio = (int)arg_num(args, 'p', "--priority", 0);
 	runner_series_init(&c->series, window, interval);
 	ret = vec_strv_push(&c->argv, "-v");
 	if (!ret && window > 1)
@@ -103,6 +110,7 @@ int runner_ct_init(struct runner_ct_run *c,
 		   const struct runner_suite_measure *m, double scale,
 		   const char *dir, bool series)
 {
+	char **args = ct_args(m);
 	size_t i;
 	int ret;
 
@@ -111,8 +119,8 @@ int runner_ct_init(struct runner_ct_run *c,
 	c->expect_s = runner_ct_duration_s(m, scale);
 	c->expect_loops = runner_ct_loops(m, scale);
 	ret = vec_strv_push(&c->argv, "cyclictest");
-	for (i = 0; !ret && m->args && m->args[i]; i++)
-		ret = vec_strv_push(&c->argv, m->args[i]);
+	for (i = 0; !ret && args && args[i]; i++)
+		ret = vec_strv_push(&c->argv, args[i]);
 	if (!ret && m->duration_ns)
 		ret = push_fmt(&c->argv, "-D%u", runner_ct_duration_s(m, scale));
 	if (!ret && m->loops)

@@ -1,33 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The measuring tools a suite may name, one entry each (measure.h says
- * what an entry holds and how a repetition drives it). "none" has no
- * program: the workloads measure, and the repetition lasts as long as
- * they run.
+ * Which driver runs each measuring tool's program (measure.h): one line a
+ * tool of analyze.h's table that has a program. "none" has no program:
+ * the workloads measure, and the repetition lasts as long as they run.
  */
 #include <string.h>
 
 #include "runner/measure/measure.h"
 
-static const struct runner_tool_ops runner_tool_none = {
-	.name = "none",
-	.id = SUITE_TOOL_NONE,
+static const struct {
+	const char *tool;		/* its an_tool's name */
+	const struct runner_tool_ops *ops;
+} runner_tool_table[] = {
+	{ "cyclictest", &runner_tool_cyclictest },
+	{ "timerlat", &runner_tool_rtla },
 };
 
-static const struct runner_tool_ops *const runner_tool_table[] = {
-	&runner_tool_cyclictest,
-	&runner_tool_none,
-	&runner_tool_timerlat,
-};
-
-const struct runner_tool_ops *runner_tool_get(enum runner_suite_tool id)
+const struct runner_tool_ops *runner_tool_get(const struct an_tool *tool)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(runner_tool_table) /
+	for (i = 0; tool && tool->program && i < sizeof(runner_tool_table) /
 			sizeof(runner_tool_table[0]); i++)
-		if (runner_tool_table[i]->id == id)
-			return runner_tool_table[i];
+		if (!strcmp(runner_tool_table[i].tool, tool->name))
+			return runner_tool_table[i].ops;
 	return NULL;
 }
 

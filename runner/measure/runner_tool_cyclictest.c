@@ -92,10 +92,6 @@ static void ct_release(struct runner_tool_run *t)
 }
 
 const struct runner_tool_ops runner_tool_cyclictest = {
-	.name = "cyclictest",
-	.id = SUITE_TOOL_CYCLICTEST,
-	.program = "cyclictest",
-	.title = "cyclictest",
 	.init = ct_init,
 	.feed = ct_feed,
 	.finish = ct_finish,

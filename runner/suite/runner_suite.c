@@ -286,15 +286,22 @@ static void check_suite(struct runner_suite_parser *p)
 	for (i = 0; i < s->nr_scenarios; i++)
 		if (!s->scenarios[i].has_tool)
 			s->scenarios[i].tool = s->measure.tool;
-	if (runner_suite_uses_cyclictest(s) && !p->has_duration && !p->has_loops)
+	for (i = 0; i < s->nr_scenarios; i++) {
+		const struct an_tool *t = s->scenarios[i].tool;
+
+		if (!t->program || p->has_duration ||
+		    (p->has_loops && !t->needs_duration))
+			continue;
+		if (t->needs_duration)
+			return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
+						 p->sec_lines[SEC_MEASURE] : 1,
+						 "[measure] needs duration (e.g. "
+						 "20s) for %s (%s -d; it has no "
+						 "loop count)", t->name, t->title);
 		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
 					 p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
-					 "duration (e.g. 20s) or loops for cyclictest");
-	if (runner_suite_uses_timerlat(s) && !p->has_duration)
-		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
-					 p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
-					 "duration (e.g. 20s) for timerlat (rtla -d; it "
-					 "has no loop count)");
+					 "duration (e.g. 20s) or loops for %s", t->name);
+	}
 	for (i = 0; i < s->nr_scenarios && !p->failed; i++) {
 		check_scenario(p, &s->scenarios[i]);
 		if (!s->scenarios[i].compare)
@@ -325,19 +332,22 @@ static void check_suite(struct runner_suite_parser *p)
 
 static void set_defaults(struct runner_suite *s, const char *path)
 {
+	struct an_gate gate;
 	char *copy = strdup(path), *base, *dot;
 
 	s->repetitions = 3;
 	s->order = SUITE_ORDER_INTERLEAVED;
-	s->measure.tool = SUITE_TOOL_CYCLICTEST;
+	s->measure.tool = an_tool_at(0);
 	s->measure.histogram_us = 2000;
 	s->measure.timeout_ns = 600ULL * 1000000000ULL;
 	s->measure.ready_timeout_ns = READY_TIMEOUT_DEFAULT_S * 1000000000ULL;
 	s->measure.watchdog_ns = WATCHDOG_DEFAULT_S * 1000000000ULL;
-	s->gate.alpha = 0.05;
-	s->gate.min_increase_us = 5;
-	s->gate.min_increase_pct = 10;
-	s->gate.metric = strdup("max");
+	/* The gate's defaults are the analyzer's, which judges by them. */
+	an_gate_default(&gate);
+	s->gate.alpha = gate.alpha;
+	s->gate.min_increase_us = gate.min_increase_us;
+	s->gate.min_increase_pct = gate.min_increase_pct;
+	s->gate.metric = strdup(gate.metric);
 	s->path = strdup(path);
 	if (copy) {
 		base = basename(copy);

@@ -77,82 +77,57 @@ void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
 }
 
 /*
- * Options that the runner adds itself (suites/README.md, [measure]).
- * cyclictest's getopt_long() takes any unambiguous abbreviation of a long
- * option (--loo=100 is --loops=100): every prefix of these is refused.
+ * Whether @arg is one of the options the runner gives @tool itself (its
+ * table entry's owned_short and owned_long; suites/README.md, [measure]),
+ * as getopt_long() reads it: any unambiguous abbreviation of a long option
+ * (--loo=100 is --loops=100) and any cluster of flags (-Smq) count.
+ * Returns the option it is, or NULL.
  */
-static const char *runner_owned(const char *arg)
+static const char *runner_owned(const struct an_tool *tool, const char *arg)
 {
-	static const char *const longs[] = {
-		"--duration", "--loops", "--histogram", "--histofall",
-		"--histfile", "--json", "--quiet", "--verbose", "--oscope",
-	};
-	size_t i, n = strcspn(arg, "=");
+	const char *const *l;
+	size_t n = strcspn(arg, "=");
 	const char *c;
 
 	if (!strncmp(arg, "--", 2) && n > 2) {
-		for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
-			if (n <= strlen(longs[i]) && !strncmp(arg, longs[i], n))
-				return longs[i];
+		for (l = tool->owned_long; l && *l; l++)
+			if (n <= strlen(*l) && !strncmp(arg, *l, n))
+				return *l;
 		return NULL;
 	}
-	if (arg[0] != '-' || arg[1] == '-')
+	if (arg[0] != '-' || arg[1] == '-' || !tool->owned_short)
 		return NULL;
 	/* A cluster of flags such as -Smq; stops at an option's value. */
 	for (c = arg + 1; isalpha((unsigned char)*c); c++)
-		if (strchr("DlhHqvo", *c))
+		if (strchr(tool->owned_short, *c))
 			return arg;
 	return NULL;
 }
 
-/* `tool =` in [measure] or a scenario. */
+/* `tool =` in [measure] or a scenario: a name of analyze.h's table. */
 void runner_suite_parse_tool(struct runner_suite_parser *p, const char *val,
-			     enum runner_suite_tool *tool)
+			     const struct an_tool **tool)
 {
-	if (!strcmp(val, "cyclictest"))
-		*tool = SUITE_TOOL_CYCLICTEST;
-	else if (!strcmp(val, "none"))
-		*tool = SUITE_TOOL_NONE;
-	else if (!strcmp(val, "timerlat"))
-		*tool = SUITE_TOOL_TIMERLAT;
-	else
-		runner_suite_perr(p, p->line, "tool: '%s' is not cyclictest, timerlat or "
-				  "none", val);
-}
+	char names[128];
 
-/*
- * rtla timerlat hist options the runner sets itself (-d, -E, -b, and the
- * output it parses), and those that stop the session early (a threshold
- * would cut one repetition's histogram short of the others').
- */
-static const char *timerlat_owned(const char *arg)
-{
-	static const char *const own[] = {
-		"-d", "--duration", "-E", "--entries", "-b", "--bucket-size",
-		"-n", "--nano", "--no-irq", "--no-thread", "--no-header",
-		"--no-summary", "--no-index", "--with-zeros", "-q", "--quiet",
-		"-t", "--trace", "-a", "--auto", "-i", "--irq", "-T",
-		"--thread", "-h", "--help",
-	};
-	size_t i, n;
-
-	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-		n = strlen(own[i]);
-		if (!strncmp(arg, own[i], n) &&
-		    (!arg[n] || arg[n] == '=' || (own[i][1] != '-' && n == 2)))
-			return own[i];
-	}
-	return NULL;
+	*tool = an_tool_find(val);
+	if (*tool)
+		return;
+	*tool = an_tool_at(0);
+	an_tool_names(names, sizeof(names));
+	runner_suite_perr(p, p->line, "tool: '%s' is not %s", val, names);
 }
 
 /*
  * A tool's options (`cyclictest =`, `timerlat =`): split as a shell would,
- * without expansion, refusing the ones the runner owns (@why says why).
+ * without expansion, refusing the ones the runner owns (the tool's
+ * owned_why says why).
  */
-static void tool_args(struct runner_suite_parser *p, const char *key,
-		      const char *val, const char *(*owned)(const char *),
-		      const char *why, char ***argv, char **text)
+static void tool_args(struct runner_suite_parser *p, const struct an_tool *t,
+		      const char *val, struct runner_suite_opts *o)
 {
+	const char *key = t->name, *why = t->owned_why;
+	char ***argv = &o->argv, **text = &o->text;
 	const char *own;
 	wordexp_t we;
 	size_t i;
@@ -175,7 +150,7 @@ static void tool_args(struct runner_suite_parser *p, const char *key,
 	if (!runner_suite_check_alloc(p, *argv))
 		goto out;
 	for (i = 0; i < we.we_wordc; i++) {
-		own = owned(we.we_wordv[i]);
+		own = runner_owned(t, we.we_wordv[i]);
 		if (own) {
 			char ab[64] = "";
 
@@ -201,15 +176,15 @@ void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
 			      const char *val)
 {
 	struct runner_suite_measure *m = &p->suite->measure;
+	const struct an_tool *t = an_tool_find(name);
+	char keys[256];
+	size_t i;
 	uint64_t v;
 
 	if (!runner_suite_note_key(p, name))
 		return;
-	if (!strcmp(name, "cyclictest")) {
-		tool_args(p, name, val, runner_owned, "it adds -D/-l, -h, "
-			  "--histfile and --json itself, -v -o for the "
-			  "timeline, and never -q",
-			  &m->args, &m->args_text);
+	if (t && t->program) {		/* `NAME =`: the tool's options */
+		tool_args(p, t, val, &m->opts[an_tool_index(t)]);
 	} else if (!strcmp(name, "duration")) {
 		if (suite_duration(p, name, val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "duration: '%s' is not a duration "
@@ -229,12 +204,6 @@ void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
 		m->histogram_us = (unsigned int)v;
 	} else if (!strcmp(name, "tool")) {
 		runner_suite_parse_tool(p, val, &m->tool);
-	} else if (!strcmp(name, "timerlat")) {
-		tool_args(p, name, val, timerlat_owned, "it sets -d, -E and "
-			  "-b from duration and histogram, reads both "
-			  "latencies' summary, and never stops a session "
-			  "early: no -a, -i, -T, -t", &m->timerlat_args,
-			  &m->timerlat_text);
 	} else if (!strcmp(name, "timeout")) {
 		if (suite_duration(p, name, val, &v) || v == 0)
 			runner_suite_perr(p, p->line, "timeout: '%s' is not a duration "
@@ -266,9 +235,16 @@ void runner_suite_key_measure(struct runner_suite_parser *p, const char *name,
 			runner_suite_perr(p, p->line, "timeline: '%s' is not on "
 					  "or off", val);
 	} else {
-		runner_suite_unknown_key(p, name, "cyclictest, timerlat, duration, loops, "
-					 "histogram, tool, timeout, watchdog, "
-					 "trace, timeline");
+		keys[0] = '\0';
+		for (i = 0; (t = an_tool_at(i)); i++)
+			if (t->program)
+				snprintf(keys + strlen(keys),
+					 sizeof(keys) - strlen(keys), "%s, ",
+					 t->name);
+		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys),
+			 "duration, loops, histogram, tool, timeout, "
+			 "watchdog, trace, timeline");
+		runner_suite_unknown_key(p, name, keys);
 	}
 }
 

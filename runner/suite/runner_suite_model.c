@@ -29,33 +29,25 @@ const char *runner_suite_control_name(enum runner_suite_control c)
 	}
 }
 
-bool runner_suite_uses_timerlat(const struct runner_suite *suite)
+bool runner_suite_uses_program(const struct runner_suite *suite,
+			       const char *program)
 {
+	const char *p;
 	size_t i;
 
-	for (i = 0; i < suite->nr_scenarios; i++)
-		if (suite->scenarios[i].tool == SUITE_TOOL_TIMERLAT)
+	for (i = 0; i < suite->nr_scenarios; i++) {
+		p = suite->scenarios[i].tool->program;
+		if (p && (!program || !strcmp(p, program)))
 			return true;
-	return false;
-}
-
-const char *runner_suite_tool_name(enum runner_suite_tool tool)
-{
-	switch (tool) {
-	case SUITE_TOOL_NONE: return "none";
-	case SUITE_TOOL_TIMERLAT: return "timerlat";
-	default: return "cyclictest";
 	}
+	return false;
 }
 
-bool runner_suite_uses_cyclictest(const struct runner_suite *suite)
+const struct runner_suite_opts *
+runner_suite_opts(const struct runner_suite_measure *m,
+		  const struct an_tool *tool)
 {
-	size_t i;
-
-	for (i = 0; i < suite->nr_scenarios; i++)
-		if (suite->scenarios[i].tool == SUITE_TOOL_CYCLICTEST)
-			return true;
-	return false;
+	return &m->opts[an_tool_index(tool)];
 }
 
 bool runner_suite_compares(const struct runner_suite *suite)
@@ -68,26 +60,28 @@ bool runner_suite_compares(const struct runner_suite *suite)
 	return false;
 }
 
-/*
- * The comparisons that share the suite's alpha, as the analyzer counts
- * them (an_suite_family()): controls check the gate and are not in it; a
- * timerlat pair is two, its thread and its IRQ latency.
- */
+/* The comparisons that share the suite's alpha: the judge counts them. */
 size_t runner_suite_family(const struct runner_suite *suite)
 {
+	struct an_family_member *m = calloc(suite->nr_scenarios + 1,
+					    sizeof(*m));
 	const struct runner_suite_scenario *sc, *b;
-	size_t i, k = 0;
+	size_t i, n = 0, k;
 
+	if (!m)
+		return suite->nr_scenarios ? suite->nr_scenarios : 1;
 	for (i = 0; i < suite->nr_scenarios; i++) {
 		sc = &suite->scenarios[i];
-		if (!sc->compare || sc->control)
+		if (!sc->compare)
 			continue;
-		k++;
 		b = runner_suite_find(suite, sc->compare);
-		k += b && sc->tool == SUITE_TOOL_TIMERLAT &&
-		     b->tool == SUITE_TOOL_TIMERLAT;
+		m[n].cand = sc->tool;
+		m[n].base = b ? b->tool : NULL;
+		m[n++].control = sc->control != CONTROL_NONE;
 	}
-	return k ? k : 1;
+	k = an_family(m, n);
+	free(m);
+	return k;
 }
 
 const struct runner_suite_scenario *
@@ -151,10 +145,10 @@ void runner_suite_free(struct runner_suite *suite)
 	free(suite->scenarios);
 	free(suite->references);
 	vec_strv_free(suite->requires);
-	vec_strv_free(suite->measure.args);
-	free(suite->measure.args_text);
-	vec_strv_free(suite->measure.timerlat_args);
-	free(suite->measure.timerlat_text);
+	for (i = 0; i < AN_TOOL_MAX; i++) {
+		vec_strv_free(suite->measure.opts[i].argv);
+		free(suite->measure.opts[i].text);
+	}
 	free(suite->gate.metric);
 	free(suite->path);
 	free(suite->name);

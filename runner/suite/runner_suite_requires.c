@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,8 +20,20 @@
 static const char *const plain_reqs[] = {
 	"root", "tracefs", "debugfs", "sched-features", "base-slice",
 	"preempt-rt", "slice-extension", "slice-extension:v5",
-	"slice-extension:linux-7.0", "timerlat",
+	"slice-extension:linux-7.0",
 };
+
+/* A requirement named after a tool's tracer ("timerlat"): analyze.h's table. */
+static const struct an_tool *tracer_tool(const char *req)
+{
+	const struct an_tool *t;
+	size_t i;
+
+	for (i = 0; (t = an_tool_at(i)); i++)
+		if (t->tracer && !strcmp(t->tracer, req))
+			return t;
+	return NULL;
+}
 
 bool runner_req_valid(const char *req)
 {
@@ -30,6 +43,8 @@ bool runner_req_valid(const char *req)
 	for (i = 0; i < sizeof(plain_reqs) / sizeof(plain_reqs[0]); i++)
 		if (!strcmp(req, plain_reqs[i]))
 			return true;
+	if (tracer_tool(req))
+		return true;
 	if (!strncmp(req, "sysctl:", 7))
 		return req[7] && req[7] != '/' && !strstr(req, "..");
 	if (!strncmp(req, "file:", 5))
@@ -49,20 +64,20 @@ bool runner_req_needs_debugfs(const char *req)
 
 bool runner_req_needs_tracefs(const char *req)
 {
-	return !strcmp(req, "tracefs") || !strcmp(req, "timerlat");
+	return !strcmp(req, "tracefs") || tracer_tool(req);
 }
 
-/* The kernel's timerlat tracer (CONFIG_TIMERLAT_TRACER), for rtla. */
-static int check_timerlat(const struct runner_req_env *env, char *reason,
-			  size_t len)
+/* A tool's kernel tracer (timerlat: CONFIG_TIMERLAT_TRACER), for rtla. */
+static int check_tracer(const struct runner_req_env *env,
+			const struct an_tool *t, char *reason, size_t len)
 {
-	char path[PATH_MAX], *buf, *p;
-	size_t n, w = strlen("timerlat");
+	char path[PATH_MAX], config[64], *buf, *p;
+	size_t n, i, w = strlen(t->tracer);
 	bool found = false;
 
 	if (!env->tracefs) {
 		snprintf(reason, len, "tracefs is not mounted and could not be "
-			 "mounted (rtla timerlat needs it)");
+			 "mounted (%s needs it)", t->title);
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/available_tracers", env->tracefs);
@@ -70,16 +85,19 @@ static int check_timerlat(const struct runner_req_env *env, char *reason,
 		snprintf(reason, len, "cannot read %s", path);
 		return 0;
 	}
-	for (p = strstr(buf, "timerlat"); p && !found;
-	     p = strstr(p + 1, "timerlat"))
+	for (p = strstr(buf, t->tracer); p && !found;
+	     p = strstr(p + 1, t->tracer))
 		found = (p == buf || p[-1] == ' ' || p[-1] == '\n') &&
 			(!p[w] || p[w] == ' ' || p[w] == '\n');
 	free(buf);
 	if (found)
 		return 1;
-	snprintf(reason, len, "this kernel has no timerlat tracer (%s does "
-		 "not list it: needs CONFIG_TIMERLAT_TRACER, e.g. the lab's "
-		 "kernels or Debian's linux-image-rt-amd64)", path);
+	for (i = 0; i < w && i + 1 < sizeof(config); i++)
+		config[i] = toupper((unsigned char)t->tracer[i]);
+	config[i] = '\0';
+	snprintf(reason, len, "this kernel has no %s tracer (%s does not list "
+		 "it: needs CONFIG_%s_TRACER, e.g. the lab's kernels or "
+		 "Debian's linux-image-rt-amd64)", t->tracer, path, config);
 	return 0;
 }
 
@@ -253,8 +271,8 @@ int runner_req_check(const char *req, const struct runner_req_env *env,
 			 "mounted", req);
 		return 0;
 	}
-	if (!strcmp(req, "timerlat"))
-		return check_timerlat(env, reason, len);
+	if (tracer_tool(req))
+		return check_tracer(env, tracer_tool(req), reason, len);
 	if (!strcmp(req, "sched-features"))
 		return check_debugfs_file(env, "sched/features", reason, len);
 	if (!strcmp(req, "base-slice"))

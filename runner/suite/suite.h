@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/analyze.h"
+
 /* ---- suite ---------------------------------------------------- */
 /*
  * Suite files (suites/README.md): the model and its parser.
@@ -30,12 +32,6 @@ enum runner_suite_order {
 					 * in its own random order (B A C A C B):
 					 * a scenario's carry-over into the
 					 * next one hits every scenario alike */
-};
-
-enum runner_suite_tool {
-	SUITE_TOOL_CYCLICTEST,
-	SUITE_TOOL_NONE,	/* microbenchmarks: the workloads measure */
-	SUITE_TOOL_TIMERLAT,	/* rtla timerlat hist: IRQ and thread latency */
 };
 
 enum runner_tunable_kind {
@@ -116,8 +112,8 @@ struct runner_suite_scenario {
 	struct runner_suite_expect *expects;
 	size_t nr_expects;
 	const struct runner_suite_reference *reference;	/* or NULL */
-	enum runner_suite_tool
-		tool; /* tool = in the scenario, else [measure]'s */
+	/* tool = in the scenario, else [measure]'s (analyze.h's table) */
+	const struct an_tool *tool;
 	bool has_tool;
 	char *metric;		/* the gate metric of its comparison, or NULL */
 };
@@ -125,12 +121,16 @@ struct runner_suite_scenario {
 #define READY_TIMEOUT_DEFAULT_S	30	/* a workload's "ready" */
 #define WATCHDOG_DEFAULT_S	30	/* beyond a measurement's duration */
 
+/* A tool's options in [measure] (`cyclictest =`, `timerlat =`). */
+struct runner_suite_opts {
+	char **argv;		/* NULL-terminated; NULL: none given */
+	char *text;		/* as the suite wrote them */
+};
+
 struct runner_suite_measure {
-	enum runner_suite_tool tool;
-	char **args;		/* cyclictest options, NULL-terminated */
-	char *args_text;
-	char **timerlat_args;	/* `timerlat =`: rtla timerlat hist options */
-	char *timerlat_text;
+	const struct an_tool *tool;	/* the table's first: cyclictest */
+	/* Each tool's options, by its place in the table (an_tool_index). */
+	struct runner_suite_opts opts[AN_TOOL_MAX];
 	uint64_t duration_ns;	/* 0 when loops is used */
 	uint64_t loops;		/* 0 when duration is used */
 	unsigned int histogram_us;
@@ -186,15 +186,20 @@ int runner_suite_load(const char *path, struct runner_suite *suite,
 		      struct runner_suite_error *err);
 void runner_suite_free(struct runner_suite *suite);
 
-/* Whether any scenario measures with cyclictest (with timerlat). */
-bool runner_suite_uses_cyclictest(const struct runner_suite *suite);
-bool runner_suite_uses_timerlat(const struct runner_suite *suite);
+/*
+ * Whether any scenario measures with a tool that runs @program ("rtla"),
+ * or with NULL, any program at all.
+ */
+bool runner_suite_uses_program(const struct runner_suite *suite,
+			       const char *program);
+/* The options [measure] gives @tool (its `NAME =`): never NULL. */
+const struct runner_suite_opts *
+runner_suite_opts(const struct runner_suite_measure *m,
+		  const struct an_tool *tool);
 /* Whether any scenario compares (a calibration suite compares nothing). */
 bool runner_suite_compares(const struct runner_suite *suite);
-/* The comparisons that share alpha (a timerlat pair is two); at least 1. */
+/* The comparisons that share alpha, as the judge counts them (an_family). */
 size_t runner_suite_family(const struct runner_suite *suite);
-/* "cyclictest", "none" or "timerlat", as suites and manifests say. */
-const char *runner_suite_tool_name(enum runner_suite_tool tool);
 
 const struct runner_suite_scenario *
 runner_suite_find(const struct runner_suite *suite, const char *name);

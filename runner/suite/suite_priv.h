@@ -81,7 +81,7 @@ int runner_suite_parse_requires(struct runner_suite_parser *p, char ***out,
 
 /* runner_suite_keys.c: also for a scenario's own tool and metric */
 void runner_suite_parse_tool(struct runner_suite_parser *p, const char *val,
-			     enum runner_suite_tool *tool);
+			     const struct an_tool **tool);
 /* max, avg, pNN[.N...], or WORKLOAD.METRIC */
 bool runner_suite_valid_metric(const char *s);
 

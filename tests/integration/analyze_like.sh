@@ -86,6 +86,13 @@ check "... INVALID, naming both values" -- bash -c "jq -r \
 	'$T/og/report.json' | grep -q \"^INVALID .*cpuidle.governor (the \
 cpuidle governor): 'menu' -> 'teo'\""
 
+# tsc-early is the TSC read early in a boot: the same clock as tsc.
+cp -r "$T/b0" "$T/e"
+jq '.system.clocksource = "tsc-early"' "$T/b0/manifest.json" >"$T/e/manifest.json"
+"$RTGATE" compare "$T/a" "$T/e" --out "$T/oe" >/dev/null 2>&1
+check "clocksource tsc-early against tsc: alike" -- \
+	bash -c "! grep -q 'not like with like' '$T/oe/report.json'"
+
 # The kernel is what is under test: its image on the command line is not
 # a difference; a setting one run did not record is not compared.
 cp -r "$T/b0" "$T/k"

@@ -51,7 +51,7 @@ is "$(jget "$m" '.scenarios[0].reference.T | length')" 1 \
 # machine's kernel file says or null where it has none; and the header
 # of report.txt and report.json words them.
 is "$(jget "$m" '.system | keys | join(" ")')" \
-	"clocksource cpuidle dmi_product_name dmi_sys_vendor irq_affinity microcode numa sched_rt_period_us sched_rt_runtime_us smt_active thp" \
+	"clocksource cpu_dma_latency_us cpuidle dmi_product_name dmi_sys_vendor irq_affinity microcode numa sched_rt_period_us sched_rt_runtime_us smt_active thp" \
 	"the system facts: every key"
 fact() { cat "$1" 2>/dev/null || echo null; }
 is "$(jget "$m" .system.clocksource)" \

@@ -28,13 +28,15 @@ static uint64_t hist_sum(const struct an_cpu *c)
 	return n;
 }
 
+/* "Thr" (thread latency) or "IRQ" columns of rtla timerlat hist's text. */
 static struct an_run *parse(struct an_side *s, const char *path,
-			    enum an_timerlat_kind kind, uint32_t limit)
+			    const char *column, uint32_t limit)
 {
 	struct an_run *run = an_side_add_run(s, "rep 1", 0);
 
 	assert_non_null(run);
-	assert_int_equal(an_parse_timerlat_file(path, kind, limit, run), 0);
+	assert_int_equal(an_parse_rtla_file(path, "timerlat", column, limit,
+					    run), 0);
 	return run;
 }
 
@@ -45,9 +47,9 @@ static void test_both_latencies(void **state)
 	struct an_run *thr, *irq;
 
 	(void)state;
-	thr = parse(s, FIX "debian-6.1-rt-tcg-3s.txt", AN_TIMERLAT_THREAD,
+	thr = parse(s, FIX "debian-6.1-rt-tcg-3s.txt", "Thr",
 		    2000);
-	irq = parse(s, FIX "debian-6.1-rt-tcg-3s.txt", AN_TIMERLAT_IRQ, 2000);
+	irq = parse(s, FIX "debian-6.1-rt-tcg-3s.txt", "IRQ", 2000);
 	thr = &s->runs[0];
 	assert_int_equal(thr->ncpus, 2);
 	assert_int_equal(irq->ncpus, 2);
@@ -77,7 +79,7 @@ static void test_inject_run(void **state)
 	struct an_run *thr;
 
 	(void)state;
-	thr = parse(s, FIX "debian-6.1-rt-tcg-inject.txt", AN_TIMERLAT_THREAD,
+	thr = parse(s, FIX "debian-6.1-rt-tcg-inject.txt", "Thr",
 		    100000);
 	assert_int_equal(thr->cpus[1].cycles, 2019);
 	assert_int_equal(thr->cpus[1].overflows, 0);
@@ -94,8 +96,7 @@ static int parse_text(const char *text, uint32_t limit)
 	struct an_run *run = an_side_add_run(s, "rep 1", 0);
 	int ret;
 
-	ret = an_parse_timerlat("bad.txt", text, AN_TIMERLAT_THREAD, limit,
-				run);
+	ret = an_parse_rtla("bad.txt", text, "timerlat", "Thr", limit, run);
 	an_side_free(s);
 	return ret;
 }

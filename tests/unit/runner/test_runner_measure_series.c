@@ -142,7 +142,7 @@ static void test_ct_run(void **state)
 {
 	static char *args[] = { "--smp", "-p95", "-m", "-i", "1000", NULL };
 	struct runner_suite_measure m = {
-		.tool = SUITE_TOOL_CYCLICTEST, .args = args,
+		.opts[0] = { .argv = args },	/* the table's first: cyclictest */
 		.duration_ns = 3000000000ULL, .histogram_us = 100,
 	};
 	struct runner_ct_run c;
@@ -204,7 +204,7 @@ static void test_ct_run_off(void **state)
 {
 	static char *args[] = { "--smp", "-p95", NULL };
 	struct runner_suite_measure m = {
-		.tool = SUITE_TOOL_CYCLICTEST, .args = args,
+		.opts[0] = { .argv = args },	/* the table's first: cyclictest */
 		.duration_ns = 1000000000ULL, .histogram_us = 100,
 	};
 	struct runner_ct_run c;

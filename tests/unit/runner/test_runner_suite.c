@@ -118,7 +118,8 @@ static void test_complete(void **state)
 	assert_int_equal(s.repetitions, 4);
 	assert_int_equal(s.order, SUITE_ORDER_BLOCKED);
 	assert_int_equal(vec_strv_len(s.requires), 2);
-	assert_int_equal(vec_strv_len(s.measure.args), 5);
+	assert_int_equal(vec_strv_len(runner_suite_opts(&s.measure,
+				an_tool_find("cyclictest"))->argv), 5);
 	assert_true(s.measure.duration_ns == 20000000000ULL);
 	assert_int_equal(s.measure.histogram_us, 3000);
 	assert_int_equal(s.measure.trace, TRACE_CAPTURE_SPIKES);
@@ -421,18 +422,21 @@ static void test_scenario_tool(void **state)
 	if (ret)
 		print_error("%s\n", err.msg);
 	assert_int_equal(ret, 0);
-	assert_int_equal(runner_suite_find(&s, "bench")->tool, SUITE_TOOL_NONE);
+	assert_ptr_equal(runner_suite_find(&s, "bench")->tool,
+			 an_tool_find("none"));
 	assert_string_equal(runner_suite_find(&s, "bench")->metric,
 			    "sysctl-read.ns_per_read");
-	assert_int_equal(runner_suite_find(&s, "idle")->tool, SUITE_TOOL_CYCLICTEST);
+	assert_ptr_equal(runner_suite_find(&s, "idle")->tool,
+			 an_tool_find("cyclictest"));
 	assert_null(runner_suite_find(&s, "idle")->metric);
-	assert_true(runner_suite_uses_cyclictest(&s));
+	assert_true(runner_suite_uses_program(&s, "cyclictest"));
 	runner_suite_free(&s);
 	/* Every scenario a microbenchmark: no cyclictest, no duration. */
 	ret = runner_suite_load(write_suite("benches", "[scenario a]\ntool = none\n"),
 				&s, &err);
 	assert_int_equal(ret, 0);
-	assert_false(runner_suite_uses_cyclictest(&s));
+	assert_false(runner_suite_uses_program(&s, "cyclictest"));
+	assert_false(runner_suite_uses_program(&s, NULL));
 	runner_suite_free(&s);
 }
 

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtla NAME hist` as a measurement (measure.h): its command line, its
+ * output kept as NAME.log and NAME.txt, its worst latency; and rtla
+ * timerlat's auto-analysis, which may follow a timerlat measurement.
+ */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,23 +18,25 @@
 
 #define TL_OUT_MAX	(16 * 1024 * 1024)
 
-int runner_tl_init(struct runner_tl_run *t,
-		   const struct runner_suite_measure *m, double scale,
-		   const char *dir)
+int runner_rtla_init(struct runner_rtla_run *t, const struct an_tool *tool,
+		     const struct runner_suite_measure *m, double scale,
+		     const char *dir)
 {
+	char **args = runner_suite_opts(m, tool)->argv;
 	char buf[64];
 	size_t i;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	t->tool = tool;
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	ret = vec_strv_push(&t->argv, "rtla");
 	if (!ret)
-		ret = vec_strv_push(&t->argv, "timerlat");
+		ret = vec_strv_push(&t->argv, tool->name);
 	if (!ret)
 		ret = vec_strv_push(&t->argv, "hist");
-	for (i = 0; !ret && m->timerlat_args && m->timerlat_args[i]; i++)
-		ret = vec_strv_push(&t->argv, m->timerlat_args[i]);
+	for (i = 0; !ret && args && args[i]; i++)
+		ret = vec_strv_push(&t->argv, args[i]);
 	snprintf(buf, sizeof(buf), "-d%us", runner_ct_duration_s(m, scale));
 	if (!ret)
 		ret = vec_strv_push(&t->argv, buf);
@@ -39,7 +46,7 @@ int runner_tl_init(struct runner_tl_run *t,
 	if (!ret)
 		ret = vec_strv_push(&t->argv, "-b1");
 	if (ret)
-		runner_tl_free(t);
+		runner_rtla_free(t);
 	return ret;
 }
 
@@ -60,15 +67,15 @@ static void out_append(char **out, size_t *len, const char *line)
 	(*out)[*len] = '\0';
 }
 
-void runner_tl_feed(struct runner_tl_run *t, const char *line)
+void runner_rtla_feed(struct runner_rtla_run *t, const char *line)
 {
 	out_append(&t->out, &t->len, line);
 }
 
 /*
  * Whether the histogram's Index row names a CPU column (IRQ-N, Thr-N,
- * Usr-N): rtla prints the frame of an empty histogram when its tracer
- * never ran, and that measured nothing.
+ * Usr-N, CPU-N): rtla prints the frame of an empty histogram when its
+ * tracer never ran, and that measured nothing.
  */
 static bool tl_has_cpu(const char *hist, size_t n)
 {
@@ -86,14 +93,16 @@ static bool tl_has_cpu(const char *hist, size_t n)
 }
 
 /* The histogram and its summary: the title through the max: line. */
-static int tl_histogram(const struct runner_tl_run *t, const char **start,
+static int tl_histogram(const struct runner_rtla_run *t, const char **start,
 			size_t *len)
 {
 	const char *title, *max, *eol;
+	char head[64];
 
 	if (!t->out)
 		return -ENODATA;
-	title = strstr(t->out, "# RTLA timerlat histogram");
+	snprintf(head, sizeof(head), "# RTLA %s histogram", t->tool->name);
+	title = strstr(t->out, head);
 	max = title ? strstr(title, "\nmax:") : NULL;
 	if (!max)
 		return -ENODATA;
@@ -103,15 +112,15 @@ static int tl_histogram(const struct runner_tl_run *t, const char **start,
 	return 0;
 }
 
-int runner_tl_finish(struct runner_tl_run *t, bool complete, char *why,
-		     size_t len)
+int runner_rtla_finish(struct runner_rtla_run *t, bool complete, char *why,
+		       size_t len)
 {
+	const char *name = t->tool->name, *hist;
 	char path[PATH_MAX + 32];
-	const char *hist;
 	size_t n;
 	int ret;
 
-	rtpaths_fmt(path, sizeof(path), "%s/timerlat.log", t->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/%s.log", t->dir, name);
 	ret = fsio_write_atomic(path, t->out ? t->out : "", t->len);
 	if (ret) {
 		snprintf(why, len, "cannot write %s: %s", path, strerror(-ret));
@@ -120,27 +129,27 @@ int runner_tl_finish(struct runner_tl_run *t, bool complete, char *why,
 	if (!complete)
 		return 0;
 	if (tl_histogram(t, &hist, &n)) {
-		snprintf(why, len, "rtla timerlat hist printed no histogram "
-			 "summary (timerlat.log says what it did)");
+		snprintf(why, len, "%s printed no histogram summary (%s.log "
+			 "says what it did)", t->tool->title, name);
 		return -ENODATA;
 	}
-	rtpaths_fmt(path, sizeof(path), "%s/timerlat.txt", t->dir);
+	rtpaths_fmt(path, sizeof(path), "%s/%s.txt", t->dir, name);
 	ret = fsio_write_atomic(path, hist, n);
 	if (ret) {
 		snprintf(why, len, "cannot write %s: %s", path, strerror(-ret));
 		return ret;
 	}
 	if (!tl_has_cpu(hist, n)) {
-		snprintf(why, len, "rtla timerlat hist measured no CPU: its "
-			 "histogram has no CPU column (an rtla older than the "
-			 "kernel, or a run too short for the tracer to start; "
-			 "timerlat.log says what it did)");
+		snprintf(why, len, "%s measured no CPU: its histogram has no "
+			 "CPU column (an rtla older than the kernel, or a run "
+			 "too short for the tracer to start; %s.log says what "
+			 "it did)", t->tool->title, name);
 		return -ENODATA;
 	}
 	return 0;
 }
 
-void runner_tl_free(struct runner_tl_run *t)
+void runner_rtla_free(struct runner_rtla_run *t)
 {
 	vec_strv_free(t->argv);
 	free(t->out);
@@ -165,7 +174,7 @@ static const char *line_of(const char *text, const char *end,
 	return NULL;
 }
 
-int runner_tl_worst_us(const struct runner_tl_run *t, unsigned long *us)
+int runner_rtla_worst_us(const struct runner_rtla_run *t, unsigned long *us)
 {
 	const char *hist, *end, *index, *max;
 	char kinds[512][4];
@@ -234,10 +243,11 @@ unsigned int runner_tl_aa_secs(unsigned int secs)
 	return secs < 5 ? 5 : secs > 30 ? 30 : secs;
 }
 
-int runner_tl_aa_init(struct runner_tl_aa *a,
+int runner_tl_aa_init(struct runner_tl_aa *a, const struct an_tool *tool,
 		      const struct runner_suite_measure *m,
 		      unsigned long threshold_us, unsigned int secs)
 {
+	char **args = runner_suite_opts(m, tool)->argv;
 	char buf[32];
 	size_t i;
 	int ret;
@@ -247,11 +257,11 @@ int runner_tl_aa_init(struct runner_tl_aa *a,
 	a->secs = secs;
 	ret = vec_strv_push(&a->argv, "rtla");
 	if (!ret)
-		ret = vec_strv_push(&a->argv, "timerlat");
+		ret = vec_strv_push(&a->argv, tool->name);
 	if (!ret)
 		ret = vec_strv_push(&a->argv, "top");
-	for (i = 0; !ret && m->timerlat_args && m->timerlat_args[i]; i++)
-		ret = vec_strv_push(&a->argv, m->timerlat_args[i]);
+	for (i = 0; !ret && args && args[i]; i++)
+		ret = vec_strv_push(&a->argv, args[i]);
 	snprintf(buf, sizeof(buf), "%lu", a->threshold_us);
 	if (!ret)
 		ret = vec_strv_push(&a->argv, "--aa-only");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rtla timerlat hist text into an_run (input.h). */
+/*
+ * The histogram `rtla NAME hist` prints (timerlat, osnoise) into an_run
+ * (input.h): one column kind of it, one an_cpu per CPU.
+ */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,12 +13,14 @@
 #include "fsio.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 
 #define TL_MAX_COLS 512
 
-/* What the text says, column by column (every IRQ/Thr/Usr column). */
+/* What the text says, column by column (every IRQ/Thr/Usr/CPU column). */
 struct tl_parse {
 	const char *path;
+	const char *tool;	/* "timerlat": its title and messages */
 	unsigned int line;
 	int ncols;
 	int cpu[TL_MAX_COLS];
@@ -33,12 +38,8 @@ static int tl_err(const struct tl_parse *t, const char *what)
 	return -EINVAL;
 }
 
-static int tl_header(struct tl_parse *t, char *line,
-		     enum an_timerlat_kind kind)
+static int tl_header(struct tl_parse *t, char *line, const char *column)
 {
-	static const char *const prefix[] = {
-		[AN_TIMERLAT_THREAD] = "Thr-", [AN_TIMERLAT_IRQ] = "IRQ-",
-	};
 	char *tok, *save = NULL;
 	uint64_t cpu;
 
@@ -50,12 +51,13 @@ static int tl_header(struct tl_parse *t, char *line,
 			return tl_err(t, "too many columns");
 		if (strlen(tok) < 5 || tok[3] != '-' ||
 		    (strncmp(tok, "IRQ", 3) && strncmp(tok, "Thr", 3) &&
-		     strncmp(tok, "Usr", 3)) ||
+		     strncmp(tok, "Usr", 3) && strncmp(tok, "CPU", 3)) ||
 		    parse_u64_range(tok + 4, 0, 65535, &cpu))
 			return tl_err(t, "the Index row has a column that is "
-				      "not IRQ-NNN, Thr-NNN or Usr-NNN");
+				      "not IRQ-NNN, Thr-NNN, Usr-NNN or "
+				      "CPU-NNN");
 		t->cpu[t->ncols] = (int)cpu;
-		t->mine[t->ncols] = !strncmp(tok, prefix[kind], 4);
+		t->mine[t->ncols] = !strncmp(tok, column, 3);
 		t->hist[t->ncols] = calloc(t->limit, sizeof(uint64_t));
 		if (!t->hist[t->ncols])
 			return -ENOMEM;
@@ -132,7 +134,9 @@ static int tl_summary(struct tl_parse *t, char *line, bool *done)
 		*done = k == 4;
 		return tl_numbers(t, line + n, dst[k]);
 	}
-	return tl_err(t, "not a line of rtla timerlat hist's output");
+	pr_err("%s:%u: not a line of rtla %s hist's output", t->path, t->line,
+	       t->tool);
+	return -EINVAL;
 }
 
 static int tl_fill(struct tl_parse *t, struct an_run *run)
@@ -182,12 +186,11 @@ static int tl_fill(struct tl_parse *t, struct an_run *run)
 	return 0;
 }
 
-int an_parse_timerlat(const char *path, const char *buf,
-		      enum an_timerlat_kind kind, uint32_t limit,
-		      struct an_run *run)
+int an_parse_rtla(const char *path, const char *buf, const char *tool,
+		  const char *column, uint32_t limit, struct an_run *run)
 {
 	struct tl_parse *t = calloc(1, sizeof(*t));
-	char *copy = strdup(buf), *line, *next;
+	char *copy = strdup(buf), *line, *next, title[64], what[160];
 	bool done = false, titled = false;
 	int ret = 0, i;
 
@@ -195,7 +198,9 @@ int an_parse_timerlat(const char *path, const char *buf,
 		ret = -ENOMEM;
 		goto out;
 	}
+	rtpaths_fmt(title, sizeof(title), "RTLA %s histogram", tool);
 	t->path = path;
+	t->tool = tool;
 	t->limit = limit ? limit : 1;
 	for (line = copy; line && !done && !ret; line = next) {
 		next = strchr(line, '\n');
@@ -207,19 +212,23 @@ int an_parse_timerlat(const char *path, const char *buf,
 		if (!*line)
 			continue;
 		if (*line == '#') {
-			if (strstr(line, "RTLA timerlat histogram"))
+			if (strstr(line, title))
 				titled = true;
 			if (!strncmp(line, "# Time unit is", 14) &&
-			    !strstr(line, "microseconds"))
-				ret = tl_err(t, "not in microseconds (rtla "
-					     "timerlat hist was run with -n)");
+			    !strstr(line, "microseconds")) {
+				rtpaths_fmt(what, sizeof(what), "not in "
+					    "microseconds (rtla %s hist was "
+					    "run with -n)", tool);
+				ret = tl_err(t, what);
+			}
 			continue;
 		}
 		if (!titled) {
-			ret = tl_err(t, "not rtla timerlat hist output (no "
-				     "\"# RTLA timerlat histogram\" title)");
+			rtpaths_fmt(what, sizeof(what), "not rtla %s hist "
+				    "output (no \"# %s\" title)", tool, title);
+			ret = tl_err(t, what);
 		} else if (!strncmp(line, "Index", 5)) {
-			ret = tl_header(t, line, kind);
+			ret = tl_header(t, line, column);
 		} else if (!t->ncols) {
 			ret = tl_err(t, "data before the Index row");
 		} else if (*line >= '0' && *line <= '9') {
@@ -235,9 +244,11 @@ int an_parse_timerlat(const char *path, const char *buf,
 	if (ret)
 		goto out;
 	t->line++;
-	if (!titled || !t->ncols)
-		ret = tl_err(t, "not rtla timerlat hist output (no title or "
-			     "no Index row)");
+	if (!titled || !t->ncols) {
+		rtpaths_fmt(what, sizeof(what), "not rtla %s hist output (no "
+			    "title or no Index row)", tool);
+		ret = tl_err(t, what);
+	}
 	else if (!t->seen_over || !t->seen_count || !t->seen_max)
 		ret = tl_err(t, "truncated: the over:/count:/max: summary is "
 			     "missing (did rtla stop early?)");
@@ -252,8 +263,8 @@ out:
 	return ret;
 }
 
-int an_parse_timerlat_file(const char *path, enum an_timerlat_kind kind,
-			   uint32_t limit, struct an_run *run)
+int an_parse_rtla_file(const char *path, const char *tool,
+		       const char *column, uint32_t limit, struct an_run *run)
 {
 	char *buf;
 	size_t len;
@@ -264,7 +275,7 @@ int an_parse_timerlat_file(const char *path, enum an_timerlat_kind kind,
 		pr_err("%s: %s", path, fsio_input_why(ret));
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
-	ret = an_parse_timerlat(path, buf, kind, limit, run);
+	ret = an_parse_rtla(path, buf, tool, column, limit, run);
 	free(buf);
 	return ret;
 }
