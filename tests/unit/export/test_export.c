@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "analyze/analyze.h"
 #include "export/export.h"
 #include "export/export_priv.h"
 #include "log.h"
@@ -23,22 +24,30 @@
 #define FIXTURE "tests/fixtures/nightly/recorded/20261130-195359-quick"
 
 /*
- * A copy of the recorded run: an export judges a run that has no report
- * yet and writes the report into it, which must never touch the fixture.
+ * A copy of the recorded run, judged (an export is made from a judged
+ * report only): the report is written into the copy, never the fixture.
  */
 static char run_copy[64];
 #define RUN run_copy
 
 static int copy_run(void **state)
 {
+	struct an_params ap;
 	char cmd[256];
+	int code;
 
 	(void)state;
 	snprintf(run_copy, sizeof(run_copy), "/tmp/rtgate-export.XXXXXX");
 	if (!mkdtemp(run_copy))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "cp -r '%s/.' '%s/'", FIXTURE, run_copy);
-	return system(cmd) ? -1 : 0;
+	if (system(cmd))
+		return -1;
+	/* An export is made from a judged report only (issue 35). */
+	an_params_init(&ap);
+	ap.quiet = true;
+	code = an_report_run(run_copy, &ap);
+	return code == 3 || code == 4 ? -1 : 0;
 }
 
 static int remove_run(void **state)
