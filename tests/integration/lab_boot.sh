@@ -28,7 +28,7 @@ if "$RTGATE" help | grep -q '^  run '; then
 	is "$(jget "$man" .kernel.preempt_rt)" true "the runner saw PREEMPT_RT"
 	# The system facts are read in the guest as on a host: every key,
 	# and QEMU's clocksource at least (docs/results.md, "system").
-	is "$(jget "$man" '.system | length')" 11 "the guest's system facts"
+	is "$(jget "$man" '.system | length')" 12 "the guest's system facts"
 	check "... its clocksource among them" -- \
 		test "$(jget "$man" '.system.clocksource')" != null
 	# Under TCG on a busy host a 3 s repetition may see a workload do
