@@ -165,6 +165,17 @@ static void test_absent(void **state)
 	assert_false(p->lb.known[AN_LIKE_IDLE_GOVERNOR]);
 }
 
+/* tsc-early is the TSC before its refinement (a boot's first seconds). */
+static void test_tsc_early(void **state)
+{
+	struct pair *p = *state;
+
+	set_str(p->b, "system", "clocksource", "tsc-early");
+	assert_int_equal(diff(p, NULL), 0);
+	set_str(p->b, "system", "clocksource", "hpet");
+	assert_int_equal(diff(p, NULL), 1);
+}
+
 /* Different clocks are refused, whatever is intended. */
 static void test_clock(void **state)
 {
@@ -202,6 +213,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cmdline_param, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_absent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tsc_early, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test(test_names),
 	};
