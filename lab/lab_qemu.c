@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One QEMU boot (lab_priv.h): the command line (accelerator, clock, 9p
+ * share, console), the kernel's command line, and what the boot did.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

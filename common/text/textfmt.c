@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text for terminals and reports (textfmt.h): the terminal's width, word
+ * wrapping, XML escaping.
+ */
 #include <sys/ioctl.h>
 #include <unistd.h>
 
