@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What every fuzz target shares (input.h): the analyzer's logging quieted,
+ * the fuzzer's bytes as a string or a file, and one parse.
+ */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>

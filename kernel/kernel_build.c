@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtgate kernel build` (kernel.h): a tree, a preemption model, patch sets
+ * and fragments into a named kernel under out/kernels/NAME/ with its
+ * .config and build.json.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The .config of a build (kernel_priv.h): fragments merged onto defconfig
+ * with the kernel's own merge_config.sh, then every requested symbol
+ * checked; the preemption model a .config builds.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <ftw.h>

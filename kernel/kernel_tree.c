@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel trees (kernel_priv.h): a source folder or Debian's linux-source
+ * package, its version, and a clone to build in.
+ */
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A guest that crashed or hung (lab_priv.h): the oops, BUG or panic read
+ * from the console, written as crash.json and crash.txt beside the
+ * results.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

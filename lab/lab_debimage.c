@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Debian's prebuilt kernel images for the lab (lab_priv.h): a flavour
+ * (rt, std, 7.2-rt ...) picked among the archive's package names.
+ */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The lab's initramfs (lab.h): rtgate, its workloads, cyclictest, rtla and
+ * their libraries, the suites and the guest's /init, cached by content.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Which kernel a lab run boots (lab_priv.h): a folder of `rtgate kernel
+ * build`, a name under out/kernels, or a Debian image, as a bzImage with
+ * its modules and identity.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* One boot of the lab's QEMU: its command line, its console, its end. */
+/*
+ * One QEMU boot (lab_priv.h): the command line (emulator, accelerator,
+ * clock, 9p share, console), the kernel's command line, and what the boot
+ * did.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

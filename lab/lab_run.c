@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `rtgate lab run` (lab.h): the whole of one lab run -- the kernel and the
+ * initramfs, the accelerator probe, the boot and its time limit, the
+ * results brought back from the share, a crash or a timeout recorded
+ * beside them, and the reports rendered again on the host.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>

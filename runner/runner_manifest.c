@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The results manifest (runner_priv.h, docs/results.md): the suite, the
+ * environment, the order and every repetition, written atomically after
+ * each one.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

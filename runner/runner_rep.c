@@ -549,7 +549,7 @@ static void measure_tool(struct rep_ctx *c)
  * as the histogram's worst. What it finds or why it could not is the
  * repetition's "rtla_aa"; it never makes the repetition invalid.
  */
-static void analyze_timerlat(struct rep_ctx *c)
+static void run_auto_analysis(struct rep_ctx *c)
 {
 	unsigned int secs = runner_tl_aa_secs(
 		runner_ct_duration_s(&c->r->suite.measure, c->r->run.scale));
@@ -998,7 +998,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 		if (c.tool.tool->auto_analysis && !c.invalid &&
 		    !c.ct_early && r->run.trace != TRACE_CAPTURE_OFF &&
 		    !stop_requested(&c))
-			analyze_timerlat(&c);
+			run_auto_analysis(&c);
 	}
 	stop_all(&c);
 	collect_rseq_stats(&c);

@@ -9,6 +9,7 @@
     tests/codegraph.py [--obj build/obj] edges     every file-to-file edge, with why
     tests/codegraph.py [--top DIR] headers   cross-folder includes of a non-public header
     tests/codegraph.py [--top DIR] types     types in headers without their folder's prefix
+    tests/codegraph.py [--top DIR] comments  files without an opening comment
 
 The rules of docs/design.md: another folder includes only a folder's top
 header, the one named after it (analyze/analyze.h; every common/ header is a
@@ -19,7 +20,9 @@ folders the table in docs/design.md ("The code follows the data") gives it.
 A type a header declares (struct, union, enum tag, typedef) carries its
 folder's prefix like its functions. Every symbol librtgate.a exports has a
 caller outside its own definition (another object, its own file, or a test,
-bench or fuzz program): a function nobody calls is removed, not kept.
+bench or fuzz program): a function nobody calls is removed, not kept. Every
+.c and .h file opens (after its SPDX line) with a comment that says what it
+is for.
 
 Every .c and .h file is a node. A file depends on a header it includes,
 and a .c file on the .c file whose object defines a symbol its own object
@@ -511,6 +514,25 @@ def cmd_types(top, objdir):
     return report("types", found)
 
 
+OPENING = re.compile(r"\s*(/\*.*?\*/|(?://[^\n]*\n)+)", re.S)
+
+
+def cmd_comments(top, objdir):
+    """Files whose first lines after SPDX are not a comment of a few words."""
+    found = []
+    for f in sources(top) + sources(top, list(OUTSIDE)):
+        with open(os.path.join(top, f), encoding="utf-8",
+                  errors="replace") as fh:
+            text = fh.read()
+        first, _, rest = text.partition("\n")
+        m = OPENING.match(rest if "SPDX" in first else text)
+        words = re.findall(r"[A-Za-z]{2,}", m.group(1)) if m else []
+        if len(words) < 3:
+            found.append("comments %s: no opening comment saying what it "
+                         "is for" % f)
+    return report("comments", found)
+
+
 def cmd_edges(top, objdir):
     _, edges = graph(top, objdir)
     for a, b, w in sorted(edges):
@@ -530,7 +552,8 @@ def main(argv):
         args = args[2:]
     cmds = {"cycles": cmd_cycles, "symbols": cmd_symbols, "edges": cmd_edges,
             "headers": cmd_headers, "types": cmd_types,
-            "folders": cmd_folders, "callers": cmd_callers}
+            "folders": cmd_folders, "callers": cmd_callers,
+            "comments": cmd_comments}
     if len(args) != 1 or args[0] not in cmds:
         print(__doc__.strip().splitlines()[2:5] and __doc__, file=sys.stderr)
         return 2

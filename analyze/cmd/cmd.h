@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * analyze/cmd's header for its own folder: judging two or three whole runs
+ * of a suite (A/B/A), the runs table, and what `compare` and `report` share.
+ */
 #ifndef RTGATE_ANALYZE_CMD_H
 #define RTGATE_ANALYZE_CMD_H
 

@@ -80,6 +80,16 @@ static const char *const tl_owned_long[] = {
 };
 
 /*
+ * rtla osnoise hist: the same, and no -s/-S stop threshold. Its -T (the
+ * smallest noise that counts) is the suite's to choose.
+ */
+static const char *const os_owned_long[] = {
+	"--duration", "--entries", "--bucket-size", "--no-header",
+	"--no-summary", "--no-index", "--with-zeros", "--trace", "--auto",
+	"--stop", "--stop-total", "--help", NULL,
+};
+
+/*
  * Since 6.16 rtla counts samples in a BPF map of 4096 buckets and drops,
  * uncounted, a sample beyond it while -E asks for more (timerlat.suite's
  * 100000: 7.3's rtla printed counts of 415 over a histogram holding 1);
@@ -125,6 +135,23 @@ static const struct an_tool an_tools[] = {
 			{ "", "Thr", "thread latency" },
 			{ ".irq", "IRQ", "IRQ latency" },
 		},
+		.read = rtla_read,
+	},
+	{
+		.name = "osnoise",
+		.program = "rtla",
+		.title = "rtla osnoise hist",
+		.tracer = "osnoise",
+		.env = rtla_env,
+		.own_tracer = true,
+		.needs_duration = true,
+		.args_key = "osnoise_args",
+		.owned_short = "dEbtasSh",
+		.owned_long = os_owned_long,
+		.owned_why = "it sets -d, -E and -b from duration and "
+			     "histogram, reads the summary, and never stops a "
+			     "session early: no -a, -s, -S, -t",
+		.sides = { { "", "CPU", "noise" } },
 		.read = rtla_read,
 	},
 };

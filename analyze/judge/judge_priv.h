@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the files of analyze/judge/ share and nobody else sees: the
+ * prepared sides, the evidence lines under construction, their tests.
+ */
 #ifndef RTGATE_ANALYZE_JUDGE_PRIV_H
 #define RTGATE_ANALYZE_JUDGE_PRIV_H
 

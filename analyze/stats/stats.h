@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * analyze/stats' header for the analyzer's other parts: its statistical
+ * primitives (GSL underneath) and group-sequential levels.
+ */
 #ifndef RTGATE_ANALYZE_STATS_H
 #define RTGATE_ANALYZE_STATS_H
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Running other programs (toolrun.h): fork and exec in their own process
+ * group, timeouts, output to a log or line by line, and never a leftover.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The clocks a run keeps time by (clocks.h): monotonic seconds, realtime
+ * stamps.
+ */
 #include <time.h>
 
 #include "clocks.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rtgate's exit codes (exitcode.h, docs/exit-codes.md): from an errno, and
+ * the worse of two.
+ */
 #include <errno.h>
 
 #include "exitcode.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * File helpers (fsio.h): whole files read, written atomically (temporary
+ * file, fsync, rename), directories made.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

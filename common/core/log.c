@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Diagnostics on stderr with the program's name (log.h): the level, and
+ * bytes that are not UTF-8 written as \xNN.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Stop signals (stopsig.h): the first SIGINT/SIGTERM/SIGHUP recorded, the
+ * stop flag, the self-pipe, and the signal passed on to one child.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Growable arrays and NULL-terminated string vectors (vec.h).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

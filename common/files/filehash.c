@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SHA-256 of files and buffers under the names patch pinning, the
+ * initramfs cache and the kernel builds use (filehash.h).
+ */
 #include <string.h>
 
 #include "filehash.h"

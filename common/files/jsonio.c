@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * JSON files through cJSON (jsonio.h): read with errors naming file, line
+ * and byte; written atomically; typed getters with defaults.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

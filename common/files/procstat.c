@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /proc/PID/stat (procstat.h): a process's state, parent and start time,
+ * which make a pid an identity.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

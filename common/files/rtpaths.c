@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Where rtgate's files are (rtpaths.h): the project top, out/, results/,
+ * found from the running binary; and the bounded formatter rtpaths_fmt().
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>

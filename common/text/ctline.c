@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cyclictest's T: line (ctline.h): parsed from live output and pasted
+ * mailing-list text.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A kernel .config in memory (kconfig.h): the running kernel's or a file,
+ * and one symbol's value.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Strict parsers (parse.h): numbers, durations, CPU lists, UTC stamps; no
+ * trailing garbage, no sign where none belongs.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text for terminals and reports (textfmt.h): the terminal's width, word
+ * wrapping, XML escaping.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Time as rtgate writes it (timefmt.h): UTC ISO-8601 stamps and the
+ * compact stamp that names a run's folder.
+ */
 #include "timefmt.h"
 
 static void utc(time_t t, const char *fmt, char *buf, size_t len)

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run's cgroup (machine.h): one per run, a leaf per process, so that
+ * every process is killed and accounted at the end.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run's environment record (machine.h): kernel, preemption model,
+ * CPUs, isolation, governor, tools and their versions, for the manifest.
+ */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The guardian (machine.h): a process that outlives a killed runner and
+ * restores what the state file says it changed.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

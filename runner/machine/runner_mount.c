@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracefs and debugfs (machine.h): found where mounted, else mounted for
+ * the run.
+ */
 #include <errno.h>
 #include <mntent.h>
 #include <stdio.h>

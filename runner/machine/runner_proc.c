@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run's processes (runner_proc.h): spawned with their CPUs, policy,
+ * cgroup and environment, their lines read, signalled and reaped.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tunables (machine.h): a sysctl, a sched feature, base_slice_ns or a
+ * debugfs file read, checked, written, saved and restored.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cyclictest as a measurement (measure.h): its command line, its live
+ * lines and per-second maxima, and its end -- cyclictest.log, the JSON
+ * checked through the analyzer's reader, the cut-short checks.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

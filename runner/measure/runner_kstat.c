@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel's counters beside a repetition (measure.h): debugfs
+ * rseq/stats read before and after, and their difference.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

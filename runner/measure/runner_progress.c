@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Progress on stdout (measure.h): a live status line on a terminal, plain
+ * lines elsewhere.
+ */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

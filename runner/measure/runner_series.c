@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Latency over time (measure.h): cyclictest -v's samples as per-second
+ * maxima per thread, written as timeline.json.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

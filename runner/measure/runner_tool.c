@@ -14,6 +14,7 @@ static const struct {
 } runner_tool_table[] = {
 	{ "cyclictest", &runner_tool_cyclictest },
 	{ "timerlat", &runner_tool_rtla },
+	{ "osnoise", &runner_tool_rtla },
 };
 
 const struct runner_tool_ops *runner_tool_get(const struct an_tool *tool)

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Requirements (suite.h): the names a suite may give, and whether the
+ * running kernel meets each (root, tracefs, a tracer, a sysctl ...).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

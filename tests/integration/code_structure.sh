@@ -201,6 +201,30 @@ printf 'int runner_orphan(void);\nint f(void) { return runner_orphan(); }\n' \
 python3 "$CG" --top "$F" --obj obj callers >"$T/o-callers.out" 2>&1
 is "$?" 0 "once a unit test calls it, it has a caller"
 
+# ---- comments: every file opens with what it is for --------------------
+python3 "$CG" comments >"$T/comments.out" 2>&1
+is "$?" 0 "codegraph comments: every .c and .h file opens with a comment"
+[ "$(wc -l <"$T/comments.out")" -eq 1 ] || diag "$(head -20 "$T/comments.out")"
+F=$T/opening
+mkdir -p "$F/runner"
+printf '// SPDX-License-Identifier: GPL-2.0-only\n/* The run: its order of business. */\nint runner_a(void);\n' \
+	>"$F/runner/runner_a.c"
+printf '/* SPDX-License-Identifier: GPL-2.0-only */\n/*\n * The runner, its commands.\n */\n#ifndef X\n#endif\n' \
+	>"$F/runner/runner.h"
+python3 "$CG" --top "$F" comments >"$T/o-comments.out" 2>&1
+is "$?" 0 "files that open with what they are for: clean"
+printf '// SPDX-License-Identifier: GPL-2.0-only\n#include <stdio.h>\n/* A comment too late. */\n' \
+	>"$F/runner/runner_b.c"
+printf '/* SPDX-License-Identifier: GPL-2.0-only */\n/* x */\n#ifndef Y\n#endif\n' \
+	>"$F/runner/runner_priv.h"
+python3 "$CG" --top "$F" comments >"$T/o-comments.out" 2>&1
+is "$?" 1 "a file that opens with code fails (exit 1)"
+check "... naming it" -- grep -q '^comments runner/runner_b.c: ' \
+	"$T/o-comments.out"
+check "... and a comment of no words fails too" -- \
+	grep -q '^comments runner/runner_priv.h: ' "$T/o-comments.out"
+check "... and nothing else" -- grep -qx '2 comments breaks' "$T/o-comments.out"
+
 # common/core/log.h's levels do not clash with <syslog.h>'s LOG_ERR.
 printf '#include <syslog.h>\n#include "log.h"\n%s\n' \
 	'int f(void) { return LOG_ERR + LOG_LEVEL_ERR; }' |

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The rseq slice extension's two ABIs (extend_abi.h): the V5 patch set's
+ * and Linux 7.0's, detected at run time, and one request and its end.
+ */
 #include <errno.h>
 #include <sched.h>
 #include <stddef.h>

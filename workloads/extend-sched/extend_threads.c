@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * extend-sched's threads (extend_sched.h): those that take the shared spin
+ * lock (asking for an extension while they hold it) and the busy ones
+ * beside them; their start, warm-up and statistics.
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>

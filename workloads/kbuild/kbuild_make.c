@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kbuild's make (kbuild.h): the build run as the load, its lines read, its
+ * exit judged.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kbuild's kernel tree (kbuild.h): where it is, and its version.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>

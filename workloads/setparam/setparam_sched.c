@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * setparam's scheduler calls (setparam_sched.h): the task's policy and
+ * slice read, and a slice set through sched_setattr.
+ */
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stress-ng's YAML report (stress_yaml.h): the bogo ops of each stressor,
+ * read with libyaml.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

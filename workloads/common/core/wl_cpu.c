@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The workloads' CPUs (wl_cpu.h): which are allowed, and pinning to one.
+ */
 #include <errno.h>
 #include <sched.h>
 #include <string.h>

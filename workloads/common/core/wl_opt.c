@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The workloads' options (wl_opt.h): getopt with usage errors in the
+ * protocol's words, numbers and durations checked.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The workload protocol (wl_proto.h, workloads/README.md): init, ready,
+ * the stop flag.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A workload's one-line JSON summary (wl_summary.h): work done, its unit,
+ * errors and the workload's own keys.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

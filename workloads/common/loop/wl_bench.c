@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The microbenchmark harness (wl_bench.h): rounds of calls, their options
+ * and modes, and the per-call statistics.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

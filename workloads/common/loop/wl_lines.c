@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Lines from a child's output (wl_lines.h): buffered reads, one line at a
+ * time.
+ */
 #include <errno.h>
 #include <poll.h>
 #include <string.h>

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Pacing (wl_pace.h): a loop at a fixed rate, and how far it fell behind.
+ */
 #include "workloads/common/loop/wl_pace.h"
 #include "workloads/common/core/wl_proto.h"
 #include "workloads/common/core/wl_summary.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A workload's child processes (wl_proc.h): spawned in their own group,
+ * signalled as a tree, stopped with a grace period.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
