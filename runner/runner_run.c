@@ -332,8 +332,9 @@ static int setup_results(struct runner *r)
 	if (!results || !*results)
 		results = "results";
 	ret = fsio_mkdir_p(results, 0755);
-	if (!ret && r->silence.on)
-		ret = runner_silence_stage(r);
+	/* The stage says itself what is wrong with it. */
+	if (!ret && r->silence.on && runner_silence_stage(r))
+		return -EPERM;
 	if (!ret)
 		ret = make_run_id(r, results);
 	if (ret) {
