@@ -701,15 +701,33 @@ static void html_table(FILE *f, const struct nightly_dashboard_params *dp,
 	fputs("</table>\n</section>\n", f);
 }
 
-static void slugify(const struct history_key *k, char *buf, size_t len)
+/*
+ * The name of a plot's files and of its section's id: suite--host--
+ * scenario made safe, each at most 60 characters. Two keys can come out
+ * alike ("a b" and "a_b", a suite "q--x" and a host "x--h", two long
+ * names alike in their first 60): the later gets -2, -3 ... so that no
+ * plot overwrites another's files or repeats its id. @slugs holds the
+ * @n taken before.
+ */
+static void slugify(const struct history_key *k, char (*slugs)[400],
+		    size_t n, char *buf, size_t len)
 {
-	size_t i;
+	char base[400];
+	size_t i, k2 = 1;
 
-	snprintf(buf, len, "%s--%s--%s", k->suite, k->host, k->scenario);
-	for (i = 0; buf[i]; i++)
+	/* A file name, with .svg.tmp.PID after it, within NAME_MAX (255). */
+	snprintf(base, sizeof(base), "%.60s--%.60s--%.60s", k->suite,
+		 k->host, k->scenario);
+	for (i = 0; base[i]; i++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-			    "WXYZ0123456789-_.", buf[i]))
-			buf[i] = '_';
+			    "WXYZ0123456789-_.", base[i]))
+			base[i] = '_';
+	snprintf(buf, len, "%s", base);
+	for (i = 0; i < n; i++)
+		if (!strcmp(slugs[i], buf)) {
+			snprintf(buf, len, "%.370s-%zu", base, ++k2);
+			i = (size_t)-1;	/* again, against every one */
+		}
 }
 
 /* One run's numbers: its pooled quantiles, or its workload metric. */
@@ -767,7 +785,6 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 			p->mval[i] = p->mlo[i] = p->mhi[i] = NAN;
 	}
 	ranges(p);
-	slugify(p->key, p->slug, sizeof(p->slug));
 	snprintf(dat, sizeof(dat), "%.3000s/%s.dat", dp->out_dir, p->slug);
 	snprintf(gp, sizeof(gp), "%.3000s/%s.gp", dp->out_dir, p->slug);
 	snprintf(log, sizeof(log), "%.3000s/%s.log", dp->out_dir, p->slug);
@@ -822,6 +839,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	char path[PATH_MAX], now[32];
 	struct fsio_stream st;
 	struct history_key *keys = NULL;
+	char (*slugs)[400] = NULL;
 	struct plot p;
 	struct history h;
 	size_t nk = 0, i, k;
@@ -848,6 +866,11 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	}
 	if (!ret)
 		ret = history_keys(&h, &keys, &nk);
+	if (!ret) {
+		slugs = calloc(nk ? nk : 1, sizeof(*slugs));
+		if (!slugs)
+			ret = -ENOMEM;
+	}
 	if (ret)
 		goto out;
 	/* Written whole or not at all: no index.html.tmp left on failure. */
@@ -880,6 +903,8 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 		for (k = 0; k < nk; k++)
 			p.family += !strcmp(keys[k].suite, keys[i].suite) &&
 				    !strcmp(keys[k].host, keys[i].host);
+		slugify(p.key, slugs, i, p.slug, sizeof(p.slug));
+		snprintf(slugs[i], sizeof(slugs[i]), "%s", p.slug);
 		ret = build_plot(&h, dp, &p, f);
 		free(p.pts);
 		free(p.t);
@@ -895,6 +920,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	if (ret)
 		pr_err("%s: not written: %s", path, strerror(-ret));
 out:
+	free(slugs);
 	free(keys);
 	history_close(&h);
 	return ret;
