@@ -326,12 +326,12 @@ static int runs_table_write(const struct an_report *r,
 }
 
 /* A whole results directory (not DIR:SCENARIO, not a scenario's). */
+/* A results folder is one whatever its name holds (a ':' too). */
 static bool is_run_dir(const char *spec)
 {
 	char path[4096];
 
-	return !strchr(spec, ':') &&
-	       !an_path_join(path, sizeof(path), spec, "manifest.json") &&
+	return !an_path_join(path, sizeof(path), spec, "manifest.json") &&
 	       !access(path, F_OK);
 }
 
