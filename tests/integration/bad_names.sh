@@ -12,23 +12,77 @@ source "$(dirname "$0")/../lib.sh"
 PY=/usr/bin/python3
 PWNED=$T/PWNED
 H="x'; system \"touch $PWNED\"; print '"
-BAD="$H <pwned>&amp; \"q\""$'\x01\xff\xfe'
+# A '|' and a newline break Markdown tables; [x](y) is a link.
+BAD="$H <pwned>&amp; \"q\" |x|"$'\n''| [y](javascript:z)'$'\x01\xff\xfe'
 "$TOP/tests/fixtures/nightly/make-week.py" \
 	"$TOP/tests/fixtures/nightly/recorded" "$T/week" >/dev/null
 src=$T/week/20261127-020000-quick
 
 # Every file below DIR: UTF-8; JSON parses; XML and SVG are well-formed;
-# HTML has no element the input named (<pwned>) and no parse error.
+# HTML has no element the input named (<pwned>) and no parse error; in
+# HTML and SVG every id is unique and every #reference finds its element
+# (inlined plots, names alike once made safe); a Markdown table keeps its
+# columns in every row and no name becomes markup.
 valid_outputs() {	# valid_outputs DESCRIPTION DIR...
 	local desc=$1
 	shift
 	$PY - "$@" <<'EOF' >"$T/valid.log" 2>&1
-import html.parser, json, os, subprocess, sys
+import collections, html.parser, json, os, re, subprocess, sys
 bad = []
 class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = collections.Counter()
+        self.refs = []
     def handle_starttag(self, tag, attrs):
         if tag == "pwned":
             bad.append(self.name + ": a <pwned> from a name")
+        for k, v in attrs:
+            if k == "id":
+                self.ids[v] += 1
+            elif k in ("href", "xlink:href") and v and v.startswith("#"):
+                self.refs.append(v[1:])
+    handle_startendtag = handle_starttag
+    def check_ids(self):
+        for i, n in self.ids.items():
+            if n > 1:
+                bad.append("%s: id %r %d times" % (self.name, i, n))
+                break
+        for r in self.refs:
+            if r not in self.ids:
+                bad.append("%s: #%s refers to no element" % (self.name, r))
+                break
+# A pipe not escaped by a backslash ends a Markdown table cell.
+PIPE = re.compile(r"(?<!\\)(?:\\\\)*\|")
+# Code spans and fenced blocks are literal: markup counts outside them.
+SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
+def check_md(name, text):
+    fence, prose = None, []
+    for line in text.splitlines():
+        m = re.match(r"^(`{3,})\s*$", line)
+        if fence and m and len(m.group(1)) >= len(fence):
+            fence = None
+        elif not fence and m:
+            fence = m.group(1)
+        elif not fence:
+            prose.append(SPAN.sub("", line))
+    prose = "\n".join(prose)
+    if re.search(r"(?<!\\)<pwned", prose):
+        bad.append(name + ": a raw <pwned> from a name")
+    if re.search(r"(?<!\\)\[y\]\(javascript", prose):
+        bad.append(name + ": a link from a name")
+    cols = None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.startswith("|"):
+            cols = None
+            continue
+        k = len(PIPE.findall(line))
+        if cols is None:
+            cols = k
+        elif k != cols:
+            bad.append("%s:%d: %d cells in a table of %d" % (name, n, k - 1,
+                                                               cols - 1))
+            break
 for top in sys.argv[1:]:
     for d, _, files in os.walk(os.fsencode(top)):
         for f in files:
@@ -50,10 +104,18 @@ for top in sys.argv[1:]:
                                    capture_output=True)
                 if r.returncode:
                     bad.append(name + ": " + r.stderr.decode("utf-8", "replace"))
+                if f.endswith(b".svg"):
+                    p = P()
+                    p.name = name
+                    p.feed(text)
+                    p.check_ids()
+            elif f.endswith(b".md"):
+                check_md(name, text)
             elif f.endswith(b".html"):
                 p = P()
                 p.name = name
                 p.feed(text)
+                p.check_ids()
                 r = subprocess.run(["xmllint", "--html", "--noout", path],
                                    capture_output=True)
                 # libxml2 knows no HTML5 tags; duplicate ids of inlined
@@ -138,6 +200,9 @@ db.execute("UPDATE runs SET suite = %s, host = %s, kernel_release = %s,"
            (bad,) * 5)
 db.execute("UPDATE scenarios SET name = %s WHERE name = 'hackbench'" % t,
            (bad,))
+# Another name that is the same once made safe for a file name and an id.
+db.execute("UPDATE scenarios SET name = %s WHERE name = 'idle'" % t,
+           (bad.replace(b"<", b">"),))
 db.execute("UPDATE verdicts SET verdict = %s, metric = %s, reason = %s"
            % ((t,) * 3), (bad,) * 3)
 db.commit()
@@ -146,6 +211,11 @@ EOF
 nothing_ran "dashboard of a database holding such names"
 valid_outputs "that dashboard: every file valid" "$T/dash2"
 check "... and it drew the plots" -- bash -c "ls '$T/dash2'/*.svg >/dev/null"
+# Two scenarios whose names sanitise alike: two plots, two files, two ids.
+nplots=$(grep -c '<section class="plot"' "$T/dash2/index.html")
+is "$(grep -o '<img src="[^"]*"' "$T/dash2/index.html" | sort -u | wc -l)" \
+	"$nplots" "names alike once sanitised: each plot its own SVG"
+is "$(ls "$T/dash2"/*.svg | wc -l)" "$nplots" "... and each SVG its own file"
 "$RTGATE" history list --db "$T/db/h.db" >/dev/null 2>&1
 nothing_ran "history list"
 
