@@ -19,6 +19,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,9 +406,22 @@ static int write_script(const struct plot *p, const char *dir,
 	return fsio_stream_commit(&st, path, 0);
 }
 
+/* A plot takes gnuplot well under a second; a hung one is stopped. */
+#define GNUPLOT_TIMEOUT_MS	120000
+
+/* SIGINT, SIGTERM or SIGHUP, held by build_plot(), is waiting. */
+static bool stop_pending(void)
+{
+	sigset_t set;
+
+	return !sigpending(&set) && (sigismember(&set, SIGINT) == 1 ||
+				     sigismember(&set, SIGTERM) == 1 ||
+				     sigismember(&set, SIGHUP) == 1);
+}
+
 static int run_gnuplot(const char *script, const char *log)
 {
-	int status;
+	int status, waited;
 	pid_t pid;
 
 	/*
@@ -423,15 +438,36 @@ static int run_gnuplot(const char *script, const char *log)
 		/* The log is no link to write through (docs/exports.md). */
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 			      O_CLOEXEC, 0644);
+		sigset_t none;
 
+		/* The stop signals build_plot() holds are not gnuplot's. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
 		    !freopen("/dev/null", "w", stdout))
 			_exit(127);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	/* A stop signal build_plot() holds, or a hung gnuplot, stops it. */
+	for (waited = 0;; waited += 20) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (stop_pending() || waited >= GNUPLOT_TIMEOUT_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			if (waited >= GNUPLOT_TIMEOUT_MS)
+				pr_err("gnuplot did not finish %s in %d s",
+				       script, GNUPLOT_TIMEOUT_MS / 1000);
+			return waited >= GNUPLOT_TIMEOUT_MS ? -ETIMEDOUT :
+							      -EINTR;
+		}
+		usleep(20000);
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		pr_err("gnuplot not found (install gnuplot-nox)");
 		return -ENOENT;
@@ -761,6 +797,7 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 {
 	char dat[PATH_MAX], gp[PATH_MAX], log[PATH_MAX];
 	char svg[PATH_MAX], tmp[PATH_MAX + 64];
+	sigset_t stop, old;
 	size_t i;
 	int ret;
 
@@ -795,14 +832,24 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 	ret = write_data(p, dat);
 	if (!ret)
 		ret = write_script(p, dp->out_dir, gp, tmp);
+	/*
+	 * SIGINT, SIGTERM and SIGHUP wait while gnuplot writes the
+	 * temporary SVG: it is renamed or removed first, then they act.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	if (!ret)
 		ret = run_gnuplot(gp, log);
 	if (!ret && rename(tmp, svg))
 		ret = -errno;
-	if (ret) {
+	if (ret)
 		unlink(tmp);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
 		return ret;
-	}
 	unlink(log);
 	html_plot(html, dp, p);
 	html_alarm(html, h, dp, p);
