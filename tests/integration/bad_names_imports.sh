@@ -206,6 +206,8 @@ fetch 104
 is "$rc" 3 "a job whose results hold a link: exit 3"
 check "... saying so" -- grep -q "job 104: .*cyclictest.json.orig: .*link" "$T/f.err"
 check "... nothing written for it" -- bash -c "! ls -A '$R' | grep -q lava104"
+check "... its private folder gone (.lava-104-*)" -- \
+	bash -c "! ls -A '$R' | grep -q '^\.lava-'"
 
 fetch 102
 is "$rc" 5 "an Incomplete job with a hostile reason: exit 5 (incomplete)"

@@ -68,6 +68,16 @@ is "$(find "$T/dash" -name '*.tmp*' | wc -l)" 0 \
 	"... and no index.html.tmp or half SVG left"
 check "... nor an index.html claiming a dashboard" -- test ! -e "$T/dash/index.html"
 
+# compare --json's private folder, whatever the outcome.
+mkdir -p "$T/tmp3"
+TMPDIR=$T/tmp3 "$RTGATE" compare --json "$run:idle" "$T/none.json" \
+	>/dev/null 2>&1
+is "$?" 3 "compare --json of an input that is not there: exit 3"
+TMPDIR=$T/tmp3 "$RTGATE" compare --json "$run:idle" "$run:hackbench" \
+	>/dev/null 2>&1
+is "$(find "$T/tmp3" -mindepth 1 | wc -l)" 0 \
+	"compare --json leaves no private folder, failed or not"
+
 # ---- temporaries when a stop signal arrives while gnuplot draws -------------
 # A gnuplot that starts the first SVG it was told to write, then hangs.
 mkdir -p "$T/hang" "$T/tmp2"
