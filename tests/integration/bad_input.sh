@@ -75,6 +75,10 @@ check "... saying so" -- grep -q "cyclictest.json: a folder, not a file" "$T/dir
 "$RTGATE" report -q -o "" "$FIX/run-inject" >/dev/null 2>"$T/o.err"
 is "$?" 3 "report -o '': exit 3"
 check "... saying the name is empty" -- grep -q "an empty folder name" "$T/o.err"
+"$RTGATE" compare -q -o "" "$F/ct240-h25.json" "$F/ct240-h25.json" \
+	>/dev/null 2>"$T/oc.err"
+is "$?" 3 "compare -o '': exit 3"
+check "... saying the name is empty" -- grep -q "an empty folder name" "$T/oc.err"
 
 # ---- both result formats, the same invariants --------------------------------
 sed -e 's/^# Histogram Overflows: .*/# Histogram Overflows: 00000 00000/' \
@@ -127,6 +131,9 @@ manifest_refused() {	# JQ FIELD WHAT
 	check "... and no report written" -- test ! -e "$T/mf/report.json"
 	"$RTGATE" history import --db "$T/mf.db" "$T/mf" >/dev/null 2>&1
 	is "$?" 3 "history import: $3: exit 3"
+	"$RTGATE" lava report --print "$T/mf" >"$T/mf.lava" 2>/dev/null
+	is "$?" 3 "lava report: $3: exit 3"
+	check "... and no case, no pass" -- test ! -s "$T/mf.lava"
 }
 manifest_refused '.scenarios = []' "scenarios: empty" "an empty scenario list"
 manifest_refused '(.scenarios[] | select(.name == "inject")).compare = "inject"' \
