@@ -331,19 +331,22 @@ static void script_xtics(FILE *f, const struct plot *p)
 	fprintf(f, ") rotate by -35 font ',9'\n");
 }
 
-/* A path or a label from data: quoted, never pasted (text_gnuplot_quote). */
-static void gp_path(FILE *f, const char *dir, const char *slug,
-		    const char *ext)
+/*
+ * A file of the plot, by name: gnuplot runs in the dashboard's folder
+ * (run_gnuplot()), so no path -- which may hold any byte -- is in the
+ * script. Quoted all the same (text_gnuplot_quote).
+ */
+static void gp_path(FILE *f, const char *slug, const char *ext)
 {
-	char buf[PATH_MAX + 512];
+	char buf[512];
 
-	snprintf(buf, sizeof(buf), "%s/%s%s", dir, slug, ext);
+	snprintf(buf, sizeof(buf), "%s%s", slug, ext);
 	text_gnuplot_quote(f, buf);
 }
 
-/* @svg: where gnuplot writes (a temporary name, renamed after). */
-static int write_script(const struct plot *p, const char *dir,
-			const char *path, const char *svg)
+/* @svg: the file gnuplot writes (a temporary name, renamed after). */
+static int write_script(const struct plot *p, const char *path,
+			const char *svg)
 {
 	struct fsio_stream st;
 	char buf[256];
@@ -384,7 +387,7 @@ static int write_script(const struct plot *p, const char *dir,
 				"set label 'step' at %zu, graph 0.96 offset "
 				"0.5,0 tc rgb '#d62728'\n", i + 1, i + 1, i + 1);
 	fputs("plot ", f);
-	gp_path(f, dir, p->slug, ".dat");
+	gp_path(f, p->slug, ".dat");
 	if (p->metric[0])
 		fprintf(f, " using 1:9:10:11 with yerrorbars "
 			"pt 7 ps 0.9 lc rgb '#1f77b4' title 'median of the "
@@ -419,7 +422,8 @@ static bool stop_pending(void)
 				     sigismember(&set, SIGHUP) == 1);
 }
 
-static int run_gnuplot(const char *script, const char *log)
+/* gnuplot @script (a name in @dir) in @dir, its messages into @log. */
+static int run_gnuplot(const char *dir, const char *script, const char *log)
 {
 	int status, waited;
 	pid_t pid;
@@ -444,7 +448,7 @@ static int run_gnuplot(const char *script, const char *log)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
-		    !freopen("/dev/null", "w", stdout))
+		    !freopen("/dev/null", "w", stdout) || chdir(dir))
 			_exit(127);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
@@ -461,8 +465,8 @@ static int run_gnuplot(const char *script, const char *log)
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			if (waited >= GNUPLOT_TIMEOUT_MS)
-				pr_err("gnuplot did not finish %s in %d s",
-				       script, GNUPLOT_TIMEOUT_MS / 1000);
+				pr_err("gnuplot did not finish %s/%s in %d s",
+				       dir, script, GNUPLOT_TIMEOUT_MS / 1000);
 			return waited >= GNUPLOT_TIMEOUT_MS ? -ETIMEDOUT :
 							      -EINTR;
 		}
@@ -473,7 +477,7 @@ static int run_gnuplot(const char *script, const char *log)
 		return -ENOENT;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		pr_err("gnuplot failed on %s (see %s)", script, log);
+		pr_err("gnuplot failed on %s/%s (see %s)", dir, script, log);
 		return -EIO;
 	}
 	return 0;
@@ -831,7 +835,7 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 		 (int)getpid());
 	ret = write_data(p, dat);
 	if (!ret)
-		ret = write_script(p, dp->out_dir, gp, tmp);
+		ret = write_script(p, gp, strrchr(tmp, '/') + 1);
 	/*
 	 * SIGINT, SIGTERM and SIGHUP wait while gnuplot writes the
 	 * temporary SVG: it is renamed or removed first, then they act.
@@ -842,7 +846,7 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	if (!ret)
-		ret = run_gnuplot(gp, log);
+		ret = run_gnuplot(dp->out_dir, strrchr(gp, '/') + 1, log);
 	if (!ret && rename(tmp, svg))
 		ret = -errno;
 	if (ret)

@@ -64,6 +64,11 @@ valid_outputs "exports: every file valid" "$T/exp"
 check "dashboard" -- "$RTGATE" dashboard --db "$T/db/h.db" --out "$T/dash"
 nothing_ran "dashboard"
 valid_outputs "dashboard: every file valid" "$T/dash"
+# The dashboard's script names its data and its SVG by path: --out too.
+check "dashboard --out a hostile folder" -- \
+	"$RTGATE" dashboard --db "$T/db/h.db" --out "$D/dash"
+nothing_ran "dashboard --out a hostile folder"
+valid_outputs "that dashboard: every file valid" "$D/dash"
 
 # ---- the same names in a history database: escaped ------------------------
 $PY - "$T/db/h.db" "$BAD" <<'EOF'
