@@ -509,17 +509,16 @@ static int write_metric_plots(struct plot_dir *d, FILE *gp,
 
 static int run_gnuplot(struct plot_dir *d)
 {
-	char log[PATH_MAX], script[PATH_MAX];
-	char *argv[] = { "gnuplot", script, NULL };
+	char log[PATH_MAX];
+	char *argv[] = { "gnuplot", "plots.gp", NULL };
 	/* toolrun: gnuplot dies with us, whatever kills us. */
 	struct toolrun r = {
-		.argv = argv, .out_path = log,
+		.argv = argv, .cwd = d->path, .out_path = log,
 		.timeout_ms = GNUPLOT_TIMEOUT_MS, .stop_on_pending = true,
 	};
 	int status, ret;
 
-	if (an_path_join(log, sizeof(log), d->path, "gnuplot.log") ||
-	    an_path_join(script, sizeof(script), d->path, "plots.gp"))
+	if (an_path_join(log, sizeof(log), d->path, "gnuplot.log"))
 		return -ENAMETOOLONG;
 	snprintf(d->files[d->nfiles++], sizeof(d->files[0]), "gnuplot.log");
 	ret = toolrun(&r, &status);
@@ -585,10 +584,11 @@ static int write_plots(struct plot_dir *d, const struct an_cmp *c,
 	gp = plot_open(d, "plots.gp");
 	if (!gp)
 		return -EIO;
-	/* The script finds its data and writes its SVGs beside itself. */
-	fprintf(gp, "cd ");
-	text_gnuplot_quote(gp, d->path);
-	fputc('\n', gp);
+	/*
+	 * gnuplot runs in the directory (run_gnuplot()): the script names
+	 * its data and its SVGs by name, never by a path, which may hold any
+	 * byte (TMPDIR).
+	 */
 	fprintf(gp, "set terminal svg size 720,400 dynamic enhanced "
 		"font 'sans,11' background rgb 'white'\n"
 		"set grid\nset key top center\n");
@@ -646,7 +646,7 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	if (!ncpus && !nmetrics && !an_side_has_series(c->base) &&
 	    !an_side_has_series(c->cand))
 		return 0;
-	if (!tmp || !*tmp || strchr(tmp, '\''))
+	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	snprintf(d.path, sizeof(d.path), "%s/rtgate-plot.XXXXXX", tmp);
 	/* A stop signal waits until the directory is gone (toolrun.h). */

@@ -38,6 +38,18 @@ nothing_ran "compare --report all"
 valid_outputs "compare: every file valid" "$T/cmp"
 check "the plots were drawn (the names are in them, quoted)" -- \
 	grep -q "<svg" "$T/cmp/report.html"
+# The plots' private folder in a TMPDIR of a newline and a byte that is
+# not UTF-8, then in the hostile folder: no path is in the script.
+for td in "$T/t"$'\n'"mp"$'\xff' "$D/tmp"; do
+	rm -rf "$T/cmpt"
+	mkdir -p "$td"
+	TMPDIR=$td "$RTGATE" compare -q --report html -o "$T/cmpt" \
+		"$D/a/cyclictest.json" "$D/b/cyclictest.json" >/dev/null 2>&1
+	nothing_ran "compare with such a TMPDIR"
+	check "... the plots drawn all the same" -- \
+		grep -q "<svg" "$T/cmpt/report.html"
+	is "$(find "$td" -mindepth 1 | wc -l)" 0 "... its private folder gone"
+done
 cp -r "$src" "$D/run2"
 "$RTGATE" compare -q --report all -o "$T/cmp2" "$D/run" "$D/run2" \
 	>/dev/null 2>&1
