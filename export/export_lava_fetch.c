@@ -34,6 +34,7 @@
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 #include "timefmt.h"
 #include "toolrun.h"
 
@@ -237,13 +238,37 @@ static int adopt_manifest(const struct export_lava_client *c,
 	return ret;
 }
 
+/*
+ * The server's answer kept beside the run, as UTF-8 (bytes that are not
+ * become U+FFFD): lava-log.yaml as it came, lava-tests.json printed again
+ * from what it parsed to (strict JSON), or not kept when it is not JSON.
+ */
 static int save(const char *dir, const char *name, const char *buf,
 		size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], *text;
+	cJSON *json = NULL;
+	int ret = 0;
 
 	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
-	return fsio_write_atomic(path, buf, len);
+	text = text_utf8_repair(buf, len, &len);
+	if (!text)
+		return -ENOMEM;
+	if (strstr(name, ".json")) {
+		json = cJSON_Parse(text);
+		free(text);
+		text = json ? cJSON_Print(json) : NULL;
+		cJSON_Delete(json);
+		if (!text) {
+			pr_warn("lava: %s: the server's answer is not JSON: "
+				"not kept", name);
+			return 0;
+		}
+		len = strlen(text);
+	}
+	ret = fsio_write_atomic(path, text, len);
+	free(text);
+	return ret;
 }
 
 /* Unpacks the archive into @dir (tar, which the host has). */

@@ -112,7 +112,11 @@ def log(guest, data):
               % (guest, hashlib.sha256(data).hexdigest())]
              + base64.encodebytes(data).decode().split()
              + ["RTGATE-RESULTS-END"]]
-    return "\n".join(lines) + "\n"
+    # A console line of the board's: any bytes.
+    return (b'- {"dt": "2026-12-02T18:30:53", "lvl": "target", "msg": "'
+            + bad.replace(b'"', b"'").replace(b"\n", b" ")
+            .replace(b"\\", b"/") + b'"}\n'
+            + ("\n".join(lines) + "\n").encode())
 
 def job(i, board="board-01", health="Complete", failure=None,
         guest="20261126-020000-quick", extra=None):
@@ -129,9 +133,12 @@ def job(i, board="board-01", health="Complete", failure=None,
     os.makedirs("%s/jobs/%d/logs" % (out, i))
     os.makedirs("%s/jobs/%d/tests" % (out, i))
     open("%s/jobs/%d/index" % (out, i), "wb").write(body)
-    open("%s/jobs/%d/tests/index" % (out, i), "w").write("[]")
+    # LAVA's test cases: names of any bytes.
+    open("%s/jobs/%d/tests/index" % (out, i), "wb").write(
+        b'[{"name": "' + bad.replace(b'"', b"'").replace(b"\n", b" ")
+        .replace(b"\\", b"/") + b'", "result": "pass"}]')
     if health == "Complete":
-        open("%s/jobs/%d/logs/index" % (out, i), "w").write(
+        open("%s/jobs/%d/logs/index" % (out, i), "wb").write(
             log(guest, tgz(extra)))
 
 def link(t):
@@ -215,7 +222,9 @@ nothing_ran "lava fetch of a hostile reason"
 check "... stored as an incomplete run" -- bash -c \
 	"sqlite3 '$R/rtgate.db' \"SELECT status FROM runs WHERE run_id LIKE '%lava102%'\" | grep -q incomplete"
 check "... no temporary folder left" -- bash -c "! ls -A '$R' | grep -q '^\.lava-'"
-valid_outputs "lava fetch: every file it wrote valid" "$R"/*-lava10[25]*
+valid_outputs "lava fetch: every file it wrote valid (the server's answers UTF-8)" \
+	"$R"/*-lava10[25]*
+check "... LAVA's test cases kept" -- bash -c "ls '$R'/*-lava105/lava-tests.json >/dev/null"
 
 for d in "$R"/*-lava10[25]*; do
 	"$RTGATE" lava report --print "$d" >"$T/lr.txt" 2>/dev/null
