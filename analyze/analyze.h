@@ -606,6 +606,17 @@ int an_like_diff(const struct an_like *a, const struct an_like *b,
 int an_like_intended_check(const char *intended, char *bad, size_t len);
 /* Every setting's name, for messages and --help: "tool, ...". */
 const char *an_like_settings(char *buf, size_t len);
+/*
+ * The CPUs two sides measured, thread by thread ("cpus", as --intended
+ * names it): CPUs are paired by thread, so a candidate measured on CPUs
+ * 5 and 7 against a baseline on 0 and 1 compares other CPUs. Every
+ * repetition (a history's every night) of @base and @cand against
+ * @cand's first: 1 and @why naming the first thread measured on another
+ * CPU when they differ and "cpus" is not in @intended; 0 (@why "") else.
+ * A CPU not recorded (-1: a .hist, pasted lines) is not compared.
+ */
+int an_like_cpus_diff(const struct an_side *base, const struct an_side *cand,
+		      const char *intended, char *why, size_t len);
 
 struct cJSON *an_profile_json(const struct an_profile *pr);
 int an_profile_from_json(const char *what, const struct cJSON *o,
@@ -879,13 +890,6 @@ struct an_results {
  * -EINVAL (said on stderr, with the file and the field) when it fails.
  */
 int an_results_open(const char *dir, struct an_results *res);
-/*
- * 1 (and @buf saying which) when the two sides' first runs measured a
- * thread on different CPUs (cyclictest --json "cpu"): they are paired by
- * thread, so the comparison names it; 0 when they agree or are unknown.
- */
-int an_sides_cpu_mismatch(const struct an_side *base,
-			  const struct an_side *cand, char *buf, size_t len);
 /*
  * A manifest (read from @path) checked as strictly as a suite: the
  * schema; a non-empty scenario list of unique names; each compare names

@@ -34,8 +34,9 @@ static const struct argp_option an_opts[] = {
 	  "docs/nightly.md \"Like with like\"). Any other difference in "
 	  "tool, tool.version, cpu_dma_latency, cpuidle.states, "
 	  "cpuidle.governor, cpufreq.governor, isolcpus, nohz_full, "
-	  "irq_affinity, clocksource, smt or cmdline (cmdline.PARAM for one "
-	  "parameter) makes the comparison INVALID", 2 },
+	  "irq_affinity, clocksource, smt, cmdline (cmdline.PARAM for one "
+	  "parameter) or cpus (the CPUs measured, paired thread by thread) "
+	  "makes the comparison INVALID", 2 },
 	{ "family", 'F', "N", 0, "N comparisons share alpha, each judged at "
 	  "alpha / N (default: a DIR:SCENARIO side's suite, as rtgate run "
 	  "judges it; else 1)", 1 },
@@ -325,12 +326,12 @@ static int runs_table_write(const struct an_report *r,
 }
 
 /* A whole results directory (not DIR:SCENARIO, not a scenario's). */
+/* A results folder is one whatever its name holds (a ':' too). */
 static bool is_run_dir(const char *spec)
 {
 	char path[4096];
 
-	return !strchr(spec, ':') &&
-	       !an_path_join(path, sizeof(path), spec, "manifest.json") &&
+	return !an_path_join(path, sizeof(path), spec, "manifest.json") &&
 	       !access(path, F_OK);
 }
 
@@ -448,7 +449,7 @@ static int compare_cmd(int argc, char **argv)
 	struct an_profile prof = { 0 };
 	struct an_system sys[2];
 	int i, ret = EXIT_BAD_INPUT;
-	char why[512];
+	char why[1024];
 	size_t family;
 
 	cli.compare = true;
@@ -483,9 +484,6 @@ static int compare_cmd(int argc, char **argv)
 	}
 	cmp.base = sides[0];
 	cmp.cand = sides[1];
-	/* Paired by thread: a thread measured on two CPUs is named. */
-	if (an_sides_cpu_mismatch(sides[0], sides[1], why, sizeof(why)))
-		pr_warn("%s", why);
 	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {
 		pr_err("out of memory");
 		ret = EXIT_ENVIRONMENT;
@@ -501,19 +499,19 @@ static int compare_cmd(int argc, char **argv)
 	spec_system(argv[i], "baseline", sys, &r.nsystems);
 	spec_system(argv[i + 1], "candidate", sys, &r.nsystems);
 	r.systems = sys;
+	why[0] = '\0';
 	if (r.nsystems == 2) {
-		char unlike[1024];
-		int like = an_systems_like_check(sys, 2, p.intended, unlike,
-						 sizeof(unlike));
+		int like = an_systems_like_check(sys, 2, p.intended, why,
+						 sizeof(why));
 
 		if (like < 0) {
 			ret = EXIT_BAD_INPUT;
 			an_result_release(&cmp.res);
 			goto out;
 		}
-		if (like)
-			an_cmp_unlike(&cmp, unlike);
 	}
+	/* The systems, and the CPUs the sides measured (paired by thread). */
+	an_cmp_like(&cmp, why, p.intended);
 	an_report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
 	ret = emit(&r, &p, p.out_dir, true);
 	an_result_release(&cmp.res);
@@ -771,6 +769,8 @@ static int compare_pair(const struct an_results *res,
 	 */
 	if (irq && !strcmp(control, "positive"))
 		control = "shown";
+	/* Within a run too: CPUs are paired by thread. */
+	an_cmp_like(c, NULL, p->intended);
 	snprintf(c->control, sizeof(c->control), "%s", control);
 	an_cmp_apply_control(c);
 	return 0;

@@ -3,12 +3,17 @@
  * gnuplot draws the plots: the data and a script go into a private
  * temporary directory, one gnuplot process writes every SVG of a
  * comparison, and the SVGs are read back to be inlined into the HTML.
+ * The directory goes on every path: gnuplot failing, hanging (a time
+ * limit), or SIGINT, SIGTERM or SIGHUP arriving while it draws (they are
+ * held until the directory is gone, then take their course).
  */
 #include <errno.h>
 #include <limits.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +29,8 @@
 #include "toolrun.h"
 
 #define COLOR_BASE	"#1f5fa8"
+/* A comparison's plots take gnuplot a second or two; a hung one stops. */
+#define GNUPLOT_TIMEOUT_MS	300000
 #define COLOR_CAND	"#d9480f"
 
 struct plot_dir {
@@ -502,16 +509,22 @@ static int write_metric_plots(struct plot_dir *d, FILE *gp,
 
 static int run_gnuplot(struct plot_dir *d)
 {
-	char log[PATH_MAX], script[PATH_MAX];
-	char *argv[] = { "gnuplot", script, NULL };
+	char log[PATH_MAX];
+	char *argv[] = { "gnuplot", "plots.gp", NULL };
+	/* toolrun: gnuplot dies with us, whatever kills us. */
+	struct toolrun r = {
+		.argv = argv, .cwd = d->path, .out_path = log,
+		.timeout_ms = GNUPLOT_TIMEOUT_MS, .stop_on_pending = true,
+	};
 	int status, ret;
 
-	if (an_path_join(log, sizeof(log), d->path, "gnuplot.log") ||
-	    an_path_join(script, sizeof(script), d->path, "plots.gp"))
+	if (an_path_join(log, sizeof(log), d->path, "gnuplot.log"))
 		return -ENAMETOOLONG;
 	snprintf(d->files[d->nfiles++], sizeof(d->files[0]), "gnuplot.log");
-	/* toolrun: gnuplot dies with us, whatever kills us. */
-	ret = toolrun_simple(argv, NULL, log, &status);
+	ret = toolrun(&r, &status);
+	if (ret == -ETIMEDOUT)
+		pr_warn("gnuplot did not finish in %d s: no plots",
+			GNUPLOT_TIMEOUT_MS / 1000);
 	if (ret)
 		return ret;
 	if (status) {
@@ -571,10 +584,11 @@ static int write_plots(struct plot_dir *d, const struct an_cmp *c,
 	gp = plot_open(d, "plots.gp");
 	if (!gp)
 		return -EIO;
-	/* The script finds its data and writes its SVGs beside itself. */
-	fprintf(gp, "cd ");
-	text_gnuplot_quote(gp, d->path);
-	fputc('\n', gp);
+	/*
+	 * gnuplot runs in the directory (run_gnuplot()): the script names
+	 * its data and its SVGs by name, never by a path, which may hold any
+	 * byte (TMPDIR).
+	 */
 	fprintf(gp, "set terminal svg size 720,400 dynamic enhanced "
 		"font 'sans,11' background rgb 'white'\n"
 		"set grid\nset key top center\n");
@@ -620,6 +634,7 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	const char *metrics[8];
 	char name[32], title[96];
 	size_t ncpus, nmetrics, j;
+	sigset_t stop, old;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -631,11 +646,20 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	if (!ncpus && !nmetrics && !an_side_has_series(c->base) &&
 	    !an_side_has_series(c->cand))
 		return 0;
-	if (!tmp || !*tmp || strchr(tmp, '\''))
+	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	snprintf(d.path, sizeof(d.path), "%s/rtgate-plot.XXXXXX", tmp);
-	if (!mkdtemp(d.path))
-		return -errno;
+	/* A stop signal waits until the directory is gone (toolrun.h). */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	if (!mkdtemp(d.path)) {
+		ret = -errno;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return ret;
+	}
 	ret = write_plots(&d, c, ncpus, drawn, metrics, nmetrics);
 	if (!ret)
 		ret = run_gnuplot(&d);
@@ -661,6 +685,7 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 			out->wide[out->n - 1] = true;
 	}
 	plot_dir_remove(&d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		an_plots_release(out);
 	return ret;
