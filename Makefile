@@ -60,7 +60,7 @@ LDFLAGS	+= $(SANFLAGS) -Wl,--as-needed
 LDLIBS	+= $(PKG_LIBS) -lm -lpthread
 
 # Components linked into bin/rtgate, one folder each (see docs/design.md).
-RTGATE_DIRS := runner analyze trace kernel lab bisect reproduce history nightly export
+RTGATE_DIRS := runner analyze trace kernel lab bisect reproduce history nightly export lava
 LIB_SRCS := $(wildcard common/*/*.c) \
 	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

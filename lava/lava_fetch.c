@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "export_priv.h"
+#include "export/export.h"
+#include "export/export_priv.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"

@@ -14,8 +14,8 @@
 
 #include "cli.h"
 #include "exitcode.h"
-#include "export.h"
-#include "export_priv.h"
+#include "export/export.h"
+#include "export/export_priv.h"
 #include "fsio.h"
 #include "log.h"
 #include "parse.h"

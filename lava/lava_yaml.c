@@ -15,7 +15,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "export.h"
+#include "export/export.h"
 
 static bool bare_key(const char *k)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <curl/curl.h>
 
-#include "export.h"
+#include "export/export.h"
 #include "fsio.h"
 #include "log.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "export_priv.h"
+#include "export/export.h"
+#include "export/export_priv.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "sha256.h"

@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "export.h"
-#include "export_priv.h"
+#include "export/export.h"
+#include "export/export_priv.h"
 #include "parse.h"
 
 enum { OPT_DTB = 0x100, OPT_RAMDISK, OPT_MODULES, OPT_ROOTFS, OPT_SUITE,

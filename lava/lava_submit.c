@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "export_priv.h"
+#include "export/export.h"
+#include "export/export_priv.h"
 #include "log.h"
 #include "stopsig.h"
 
