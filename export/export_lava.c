@@ -39,7 +39,7 @@
 #include "outcome.h"
 #include "rtpaths.h"
 
-struct lava_ctx {
+struct cases_ctx {
 	struct history *h;
 	const struct history_run *run;
 	char prefix[160];		/* rtgate.SUITE */
@@ -48,11 +48,11 @@ struct lava_ctx {
 	void *arg;
 };
 
-static int emit(struct lava_ctx *x, const char *result, double measurement,
+static int emit(struct cases_ctx *x, const char *result, double measurement,
 		const char *units, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-static int emit(struct lava_ctx *x, const char *result, double measurement,
+static int emit(struct cases_ctx *x, const char *result, double measurement,
 		const char *units, const char *fmt, ...)
 {
 	struct export_lava_case c = { .result = result,
@@ -70,7 +70,7 @@ static int emit(struct lava_ctx *x, const char *result, double measurement,
 }
 
 /* The measured maxima: over CPUs and repetitions, and per CPU. */
-static int scenario_maxima(struct lava_ctx *x, const char *scen,
+static int scenario_maxima(struct cases_ctx *x, const char *scen,
 			   const char *name)
 {
 	struct history_rep *reps;
@@ -107,7 +107,7 @@ static int scenario_maxima(struct lava_ctx *x, const char *scen,
 	return ret;
 }
 
-static int scenario_cases(struct lava_ctx *x, const struct history_scenario *s,
+static int scenario_cases(struct cases_ctx *x, const struct history_scenario *s,
 			  const struct history_verdict_row *v, size_t nv)
 {
 	const struct outcome *o;
@@ -153,7 +153,7 @@ int export_lava_cases(const char *run_dir, int exit_code,
 {
 	struct history_verdict_row *v = NULL;
 	struct history_scenario *sc = NULL;
-	struct lava_ctx x = { .fn = fn, .arg = arg };
+	struct cases_ctx x = { .fn = fn, .arg = arg };
 	const struct outcome *o;
 	struct history_run run;
 	struct history h;

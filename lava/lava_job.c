@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "export/export.h"
-#include "export/export_priv.h"
+#include "lava.h"
 #include "log.h"
 
 
@@ -55,7 +55,7 @@ static const char *compression_of(const char *url)
  * LAVA overlay (the test shell) is appended to the initramfs, so the guest
  * needs no disk and no network.
  */
-static cJSON *deploy_qemu(const struct export_lava_job_params *p)
+static cJSON *deploy_qemu(const struct lava_job_params *p)
 {
 	cJSON *d = cJSON_CreateObject(), *img, *k, *ov;
 	char arg[1024];
@@ -89,7 +89,7 @@ static cJSON *deploy_qemu(const struct export_lava_job_params *p)
 }
 
 /* A board: kernel, dtb, modules and ramdisk over TFTP, the overlay in it. */
-static cJSON *deploy_tftp(const struct export_lava_job_params *p)
+static cJSON *deploy_tftp(const struct lava_job_params *p)
 {
 	cJSON *d = cJSON_CreateObject(), *o;
 
@@ -109,7 +109,7 @@ static cJSON *deploy_tftp(const struct export_lava_job_params *p)
 	return d;
 }
 
-static cJSON *boot_action(const struct export_lava_job_params *p,
+static cJSON *boot_action(const struct lava_job_params *p,
 			  const char *method)
 {
 	cJSON *b = cJSON_CreateObject();
@@ -130,7 +130,7 @@ static cJSON *boot_action(const struct export_lava_job_params *p,
  * The test: run the suite, then turn its results into test cases. rtgate
  * run's exit code is itself a case, and never stops the report.
  */
-static cJSON *test_action(const struct export_lava_job_params *p,
+static cJSON *test_action(const struct lava_job_params *p,
 			  unsigned int minutes)
 {
 	cJSON *t = cJSON_CreateObject(), *defs, *def, *repo, *md, *steps;
@@ -175,7 +175,7 @@ static cJSON *test_action(const struct export_lava_job_params *p,
 	 * tar of what the history and the reports read (the JSON files, the
 	 * suite, report.txt and junit.xml; not the text histograms, logs or
 	 * traces) in base64 between two markers in the job's log, the first
-	 * naming the run and the archive's sha256 (export_lava_log.c). The
+	 * naming the run and the archive's sha256 (lava_log.c). The
 	 * kernel's console messages are silenced first, so that none lands
 	 * inside a line of it.
 	 */
@@ -184,9 +184,9 @@ static cJSON *test_action(const struct export_lava_job_params *p,
 		"tar -czf /tmp/rtgate-run.tgz $(find . -type f \\( -name "
 		"'*.json' -o -name '*.suite' -o -name report.txt -o -name "
 		"junit.xml \\)) && cd / && { dmesg -n 1 || true; } && "
-		"echo \"" EXPORT_LAVA_BEGIN " ${d##*/} "
+		"echo \"" LAVA_RESULTS_BEGIN " ${d##*/} "
 		"$(sha256sum </tmp/rtgate-run.tgz | cut -d' ' -f1)\" && "
-		"base64 /tmp/rtgate-run.tgz && echo " EXPORT_LAVA_END));
+		"base64 /tmp/rtgate-run.tgz && echo " LAVA_RESULTS_END));
 	return t;
 }
 
@@ -198,7 +198,7 @@ static cJSON *wrap(const char *key, cJSON *action)
 	return o;
 }
 
-int export_lava_job_build(const struct export_lava_job_params *p, cJSON **out)
+int lava_job_build(const struct lava_job_params *p, cJSON **out)
 {
 	const char *method = p->boot_method;
 	unsigned int total = p->timeout_min ? p->timeout_min : 60;
