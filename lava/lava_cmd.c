@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtgate lava`: `job` writes a job definition, `report` (inside a job)
- * turns a run into lava-test-case results; `submit` and `fetch` talk to a
- * server (lava_server_cmd.c).
+ * runs lava-test-case for each test case export/ maps the run to
+ * (export_lava_cases()); `submit` and `fetch` talk to a server
+ * (lava_server_cmd.c).
  */
 #include <errno.h>
 #include <math.h>
