@@ -48,7 +48,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
 	      $(shell pkg-config --cflags cmocka 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # libcurl's header only: rtgate loads libcurl when it talks to a LAVA
-# server (export/export_lava_api.c), so the lab's initramfs, which carries
+# server (lava/lava_api.c), so the lab's initramfs, which carries
 # rtgate and its libraries, does not carry libcurl's dozen.
 PKG_CFLAGS += $(shell pkg-config --cflags libcurl 2>/dev/null)
 
@@ -60,7 +60,7 @@ LDFLAGS	+= $(SANFLAGS) -Wl,--as-needed
 LDLIBS	+= $(PKG_LIBS) -lm -lpthread
 
 # Components linked into bin/rtgate, one folder each (see docs/design.md).
-RTGATE_DIRS := runner analyze trace kernel lab bisect reproduce history nightly export
+RTGATE_DIRS := runner analyze trace kernel lab bisect reproduce history nightly export lava
 LIB_SRCS := $(wildcard common/*/*.c) \
 	    $(foreach d,$(RTGATE_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

@@ -840,6 +840,19 @@ size_t an_suite_family(const struct cJSON *manifest);
  */
 size_t an_gate_family(const struct cJSON *manifest, const char *const *only,
 		      size_t n, size_t *made);
+/**
+ * an_share_alpha_among() - one of @family comparisons, judged alone
+ * @gate: gets level alpha / @family, and level_why "alpha A shared by
+ *        @among"; nothing changes when @family is 1 or less
+ * @family: how many comparisons share alpha (an_family())
+ * @among: who shares it, in words ("the run's 3 scenarios")
+ *
+ * `compare --history` judges each scenario of a night so, `compare
+ * --family N` each comparison (with the looks of --until-decided the
+ * level is the judge's own, an_judge_run()).
+ */
+void an_share_alpha_among(struct an_gate *gate, size_t family,
+			  const char *among);
 
 int an_cmd_compare(int argc, char **argv);
 int an_cmd_report(int argc, char **argv);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `rtgate export kcidb RUN_DIR`: a run as KCIDB v5 JSON. The LAVA
- * commands are export_lava_cmd.c's.
+ * `rtgate export kcidb RUN_DIR`: a run as KCIDB v5 JSON. `rtgate lava`
+ * is lava/'s (lava/lava_cmd.c).
  */
 #include <errno.h>
 #include <math.h>

@@ -18,8 +18,6 @@
 int export_load_run(const char *run_dir, const char *db, struct history *h,
 		    struct history_run *run, cJSON **manifest);
 
-void export_path_segment(const char *in, char *out, size_t len);
-
 /* The kernel tree a run measured (export_identity.c, docs/exports.md). */
 struct export_identity {
 	char kind[8];			/* git | debian | release */
@@ -46,13 +44,5 @@ struct export_identity {
 int export_identity_read(const char *run_dir, const cJSON *manifest,
 			 const char *git_url, const char *git_commit,
 			 struct export_identity *id);
-
-/* `rtgate lava job`'s options, which `lava submit` takes too. */
-struct argp;
-extern const struct argp export_lava_job_argp;
-
-/* `rtgate lava submit` and `rtgate lava fetch` (export_lava_server_cmd.c). */
-int export_lava_cmd_submit(int argc, char **argv);
-int export_lava_cmd_fetch(int argc, char **argv);
 
 #endif

@@ -368,26 +368,30 @@ static size_t alike_nights(struct judge_ctx *c, const struct history_run *runs,
  * A night judges each of its scenarios against its own history: like the
  * comparisons of a suite (rtgate run), they share alpha, so that a
  * night of six unchanged scenarios is not called a regression six times
- * as often as one. Positive controls are judged at the same share and
- * do not count.
+ * as often as one. Who counts is the judge's rule (an_family(): controls
+ * are judged at the same share and do not count); each scenario judged
+ * is one comparison. 0 or -ENOMEM.
  */
-static size_t night_family(const cJSON *m, const struct history_scenario *sc,
-			   size_t ns)
+static int night_family(const cJSON *m, const struct history_scenario *sc,
+			size_t ns, size_t *family)
 {
+	struct an_family_member *fm = calloc(ns ? ns : 1, sizeof(*fm));
 	const cJSON *s;
-	size_t i, k = 0;
+	size_t i, n = 0;
 
+	if (!fm)
+		return -ENOMEM;
 	for (i = 0; i < ns; i++) {
-		bool control = false;
-
 		if (strcmp(sc[i].status, "ok") && strcmp(sc[i].status, "partial"))
 			continue;
 		cJSON_ArrayForEach(s, cJSON_GetObjectItem(m, "scenarios"))
 			if (!strcmp(json_get_str(s, "name", ""), sc[i].name))
-				control = *json_get_str(s, "control", "");
-		k += !control;
+				fm[n].control = *json_get_str(s, "control", "");
+		n++;
 	}
-	return k ? k : 1;
+	*family = an_family(fm, n);
+	free(fm);
+	return 0;
 }
 
 static int base_side(struct judge_ctx *c, const char *scenario,
@@ -729,10 +733,11 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	j->cand = j->base = j->p_value = NAN;
 	gate_from_manifest(c->manifest, scenario, c->p->metric, &gate);
 	if (c->family > 1) {
-		gate.level = gate.alpha / c->family;
-		snprintf(gate.level_why, sizeof(gate.level_why), "alpha %g "
-			 "shared by the run's %zu scenarios", gate.alpha,
+		char among[64];
+
+		snprintf(among, sizeof(among), "the run's %zu scenarios",
 			 c->family);
+		an_share_alpha_among(&gate, c->family, among);
 		snprintf(j->level_note, sizeof(j->level_note), "judged at "
 			 "%.2g of alpha: %s", gate.level, gate.level_why);
 	}
@@ -945,7 +950,9 @@ int history_judge_run_host(struct history *h, const char *run_id,
 		ret = -ENOMEM;
 		goto out;
 	}
-	c.family = night_family(c.manifest, sc, ns);
+	ret = night_family(c.manifest, sc, ns, &c.family);
+	if (ret)
+		goto out;
 	c.p_k = p->history ? p->history : 7;
 	for (i = 0; i < ns; i++) {
 		if (strcmp(sc[i].status, "ok") && strcmp(sc[i].status, "partial"))

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "exitcode.h"
-#include "export/export.h"
+#include "lava/lava.h"
 #include "log.h"
 #include "nightly/nightly_priv.h"
 #include "stopsig.h"
@@ -29,7 +29,7 @@ struct lava_job_ref {
 	const struct nightly_suite *suite;
 	const struct nightly_kernel *kernel;
 	const struct nightly_board *board;
-	struct export_lava_job job;
+	struct lava_job job;
 	char token[64];
 };
 
@@ -71,12 +71,12 @@ static void result_failed(struct nightly_result *r, const char *suite,
 	r->exit_code = EXIT_INCOMPLETE;
 }
 
-static int submit_one(struct nightly_ctx *c, struct export_lava_client *cl,
+static int submit_one(struct nightly_ctx *c, struct lava_client *cl,
 		      struct lava_job_ref *j)
 {
 	const struct nightly_lava *l = &c->cfg->lava;
 	char suite[PATH_MAX], name[512], why[256];
-	struct export_lava_job_params p = {
+	struct lava_job_params p = {
 		.device_type = j->board->device_type[0] ?
 			       j->board->device_type : l->device_type,
 		.kernel = j->kernel->url,
@@ -98,7 +98,7 @@ static int submit_one(struct nightly_ctx *c, struct export_lava_client *cl,
 	snprintf(name, sizeof(name), "rtgate nightly %.100s on %.100s "
 		 "(kernel %.100s)", j->suite->name, j->board->name,
 		 j->kernel->name);
-	ret = export_lava_submit(cl, &p, &id);
+	ret = lava_submit(cl, &p, &id);
 	if (ret)
 		return ret;
 	j->job.id = id;
@@ -113,14 +113,14 @@ static int submit_one(struct nightly_ctx *c, struct export_lava_client *cl,
 }
 
 /* Step 3 for one job: fetched and stored, or left incomplete. */
-static int collect_one(struct nightly_ctx *c, struct export_lava_client *cl,
+static int collect_one(struct nightly_ctx *c, struct lava_client *cl,
 		       struct lava_job_ref *j, struct nightly_result *r)
 {
 	char run_dir[PATH_MAX], note[512];
 	int ret;
 
-	if (!export_lava_job_done(&j->job)) {
-		export_lava_cancel(cl, j->job.id);
+	if (!lava_job_done(&j->job)) {
+		lava_cancel(cl, j->job.id);
 		snprintf(note, sizeof(note), "LAVA job %ld still %s on %s when "
 			 "the nightly's budget of %u min was spent: canceled",
 			 j->job.id, j->job.state, j->board->name,
@@ -129,8 +129,8 @@ static int collect_one(struct nightly_ctx *c, struct export_lava_client *cl,
 		result_failed(r, j->suite->name, j->token, note);
 		return 0;
 	}
-	ret = export_lava_fetch_run(cl, &j->job, c->cfg->results, run_dir,
-				    sizeof(run_dir));
+	ret = lava_fetch_run(cl, &j->job, c->cfg->results, run_dir,
+			     sizeof(run_dir));
 	if (ret) {
 		snprintf(note, sizeof(note), "LAVA job %ld (%s) could not be "
 			 "fetched", j->job.id, j->job.health);
@@ -154,8 +154,8 @@ int nightly_lava_run(struct nightly_ctx *c, struct nightly_result *res,
 {
 	const struct nightly_config *cfg = c->cfg;
 	const struct nightly_lava *l = &cfg->lava;
-	struct export_lava_client cl;
-	struct export_lava_job *jobs = NULL;
+	struct lava_client cl;
+	struct lava_job *jobs = NULL;
 	struct lava_job_ref *refs;
 	size_t s, k, b, n = 0, i;
 	int ret, worst = 0, open;
@@ -165,14 +165,14 @@ int nightly_lava_run(struct nightly_ctx *c, struct nightly_result *res,
 		       "sections", cfg->path[0] ? cfg->path : "nightly");
 		return -EINVAL;
 	}
-	ret = export_lava_client_init(&cl, l->url, l->token_file[0] ?
-				      l->token_file : NULL);
+	ret = lava_client_init(&cl, l->url, l->token_file[0] ?
+			       l->token_file : NULL);
 	if (ret)
 		return ret;
 	refs = calloc(cfg->nr_suites * l->nr_kernels * l->nr_boards,
 		      sizeof(*refs));
 	if (!refs) {
-		export_lava_client_destroy(&cl);
+		lava_client_destroy(&cl);
 		return -ENOMEM;
 	}
 	for (s = 0; s < cfg->nr_suites; s++) {
@@ -212,7 +212,7 @@ int nightly_lava_run(struct nightly_ctx *c, struct nightly_result *res,
 		jobs[i] = refs[i].job;
 	pr_info("nightly: %zu LAVA job(s) submitted; waiting at most %u min",
 		n, l->budget_s / 60);
-	open = n ? export_lava_wait(&cl, jobs, n, l->budget_s, l->poll_s) : 0;
+	open = n ? lava_wait(&cl, jobs, n, l->budget_s, l->poll_s) : 0;
 	if (open < 0)
 		worst = open;	/* the server went away: all incomplete */
 	for (i = 0; i < n && *nres < max; i++) {
@@ -225,6 +225,6 @@ int nightly_lava_run(struct nightly_ctx *c, struct nightly_result *res,
 out:
 	free(jobs);
 	free(refs);
-	export_lava_client_destroy(&cl);
+	lava_client_destroy(&cl);
 	return ret;
 }

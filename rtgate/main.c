@@ -19,6 +19,7 @@
 #include "history/history.h"
 #include "kernel/kernel.h"
 #include "lab/lab.h"
+#include "lava/lava.h"
 #include "log.h"
 #include "nightly/nightly.h"
 #include "runner/runner.h"
@@ -54,7 +55,7 @@ static const struct rtgate_command commands[] = {
 	{ "export", "kcidb RUN_DIR", "a run as KernelCI KCIDB v5 JSON",
 	  export_cmd_export },
 	{ "lava", "job|report|submit|fetch ...", "LAVA job definitions, test "
-	  "cases; jobs to a server and their runs back", export_cmd_lava },
+	  "cases; jobs to a server and their runs back", lava_cmd_lava },
 	{ "nightly", "[--config FILE] [--lava URL]",
 	  "run, store, judge against history, summarize", nightly_cmd_nightly },
 	{ "dashboard", "[--db FILE] [--out DIR]",

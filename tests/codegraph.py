@@ -40,7 +40,7 @@ import sys
 # The folders whose C files form bin/rtgate and the workloads.
 FOLDERS = ["common", "runner", "analyze", "trace", "kernel", "lab", "bisect",
            "reproduce",
-           "history", "nightly", "export", "rtgate", "workloads"]
+           "history", "nightly", "export", "lava", "rtgate", "workloads"]
 
 # Every symbol librtgate.a defines carries its folder's prefix. common/ is a
 # set of small modules, each with its own prefix (COMMON_MODULES); a prefix
@@ -56,6 +56,7 @@ PREFIXES = {
     "history": ["history_"],
     "nightly": ["nightly_"],
     "export": ["export_"],
+    "lava": ["lava_"],
 }
 COMMON_MODULES = {
     "cli": "cli_", "ctline": "ctline_", "debapt": "debapt_",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * analyze/cmd's header for its own folder: judging two or three whole runs
- * of a suite (A/B/A), the runs table, and what `compare` and `report` share.
+ * analyze/cmd's header for its own folder: what the command lines
+ * (analyze_cmd.c) hand to the judging they drive (analyze_judging.c), and
+ * judging two or three whole runs of a suite (A/B/A) with the runs table.
  */
 #ifndef RTGATE_ANALYZE_CMD_H
 #define RTGATE_ANALYZE_CMD_H
@@ -11,6 +12,14 @@
 
 #include "analyze/analyze.h"
 #include "analyze/report/report.h"
+
+/*
+ * `rtgate compare`'s judging once its command line is read
+ * (analyze_judging.c): BASELINE CANDIDATE as one comparison, or RUN_A
+ * RUN_B [RUN_A2] scenario by scenario (an_compare_runs()); the reports
+ * written as @p says, the verdict table printed. Returns the exit code.
+ */
+int an_compare_inputs(char **inputs, int n, const struct an_params *p);
 
 /*
  * Two or three runs of one suite (kernel A, kernel B, kernel A again)

@@ -116,15 +116,23 @@ void an_share_alpha(const struct an_results *res, const char *cand,
 			"shared by the looks of --until-decided", gate->alpha);
 }
 
-void an_share_alpha_given(struct an_gate *gate, size_t suite,
-			  unsigned int given)
+void an_share_alpha_among(struct an_gate *gate, size_t family,
+			  const char *among)
 {
-	size_t family = given ? given : suite;
-
 	if (family <= 1)
 		return;
 	gate->level = gate->alpha / family;
 	an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared by "
-		"%zu comparisons (%s)", gate->alpha, family, given ?
+		"%s", gate->alpha, among);
+}
+
+void an_share_alpha_given(struct an_gate *gate, size_t suite,
+			  unsigned int given)
+{
+	size_t family = given ? given : suite;
+	char among[sizeof(gate->level_why)];
+
+	an_sfmt(among, sizeof(among), "%zu comparisons (%s)", family, given ?
 		"--family" : "the suite's, as rtgate run judges them");
+	an_share_alpha_among(gate, family, among);
 }

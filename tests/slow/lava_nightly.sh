@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The nightly through a real LAVA server (issue 26): lab/lava/lava-local.sh
+# The nightly through a real LAVA server (issue 26): lava/lava-local.sh
 # brings up lava-server, its scheduler, a worker and two QEMU boards; the
 # nightly submits the smoke suite on Debian's prebuilt PREEMPT_RT kernel to
 # both boards, and a kernel that does not boot (the first 64 KiB of it) to
@@ -9,7 +9,7 @@
 # dashboard shows the boards side by side. Two nights, so that the second
 # is judged against the first. NIGHTS=1 for one.
 source "$(dirname "$0")/../lib.sh"
-LOCAL=$TOP/lab/lava/lava-local.sh
+LOCAL=$TOP/lava/lava-local.sh
 NIGHTS=${NIGHTS:-2}
 export LAVA_LOCAL_DIR=${LAVA_LOCAL_DIR:-/var/lib/rtgate/lava}
 command -v qemu-system-x86_64 >/dev/null ||

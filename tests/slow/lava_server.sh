@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# A real LAVA instance (lab/lava/lava-local.sh): lava-server, its
+# A real LAVA instance (lava/lava-local.sh): lava-server, its
 # scheduler, a worker and PostgreSQL started without systemd, on
 # loopback only; its REST API answers with the admin token, refuses a
 # wrong one, and lists the worker online and two QEMU devices.
 source "$(dirname "$0")/../lib.sh"
-LOCAL=$TOP/lab/lava/lava-local.sh
+LOCAL=$TOP/lava/lava-local.sh
 export LAVA_LOCAL_DIR=${LAVA_LOCAL_DIR:-/var/lib/rtgate/lava}
 was_up=0
 "$LOCAL" status >/dev/null 2>&1 && was_up=1

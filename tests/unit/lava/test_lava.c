@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "export/export.h"
+#include "lava/lava.h"
 #include "fsio.h"
 
 #define FIX "tests/fixtures/lava/"
@@ -39,14 +39,14 @@ static __attribute__((noinline)) char *fixture(const char *name)
 static void test_job_complete(void **state)
 {
 	char *json = fixture("job-complete.json");
-	struct export_lava_job j;
+	struct lava_job j;
 
 	(void)state;
-	assert_int_equal(export_lava_job_parse(json, NULL, &j), 0);
+	assert_int_equal(lava_job_parse(json, NULL, &j), 0);
 	assert_int_equal(j.id, 3);
 	assert_string_equal(j.state, "Finished");
 	assert_string_equal(j.health, "Complete");
-	assert_true(export_lava_job_done(&j));
+	assert_true(lava_job_done(&j));
 	assert_string_equal(j.device, "rtgate-qemu-01");
 	assert_string_equal(j.device_type, "qemu");
 	/* what rtgate put in the definition's metadata, read back */
@@ -60,13 +60,13 @@ static void test_job_complete(void **state)
 static void test_job_incomplete(void **state)
 {
 	char *json = fixture("job-incomplete.json");
-	struct export_lava_job j;
+	struct lava_job j;
 
 	(void)state;
-	assert_int_equal(export_lava_job_parse(json, NULL, &j), 0);
+	assert_int_equal(lava_job_parse(json, NULL, &j), 0);
 	assert_int_equal(j.id, 2);
 	assert_string_equal(j.health, "Incomplete");
-	assert_true(export_lava_job_done(&j));
+	assert_true(lava_job_done(&j));
 	/* LAVA 2023.01 leaves failure_comment empty: the log says why */
 	assert_string_equal(j.failure, "");
 	assert_string_equal(j.board, "rtgate-qemu-02");
@@ -76,19 +76,19 @@ static void test_job_incomplete(void **state)
 static void test_job_running_and_not_a_job(void **state)
 {
 	char *json = fixture("job-complete.json"), *p;
-	struct export_lava_job j;
+	struct lava_job j;
 
 	(void)state;
 	p = strstr(json, "\"Finished\"");
 	assert_non_null(p);
 	memcpy(p, "\"Running\" ", 10);
-	assert_int_equal(export_lava_job_parse(json, NULL, &j), 0);
+	assert_int_equal(lava_job_parse(json, NULL, &j), 0);
 	assert_string_equal(j.state, "Running");
-	assert_false(export_lava_job_done(&j));
-	assert_int_equal(export_lava_job_parse("{\"detail\": \"Not found.\"}",
-					       NULL, &j), -EINVAL);
+	assert_false(lava_job_done(&j));
+	assert_int_equal(lava_job_parse("{\"detail\": \"Not found.\"}",
+					NULL, &j), -EINVAL);
 	json[200] = '\0';	/* a truncated answer */
-	assert_int_equal(export_lava_job_parse(json, NULL, &j), -EINVAL);
+	assert_int_equal(lava_job_parse(json, NULL, &j), -EINVAL);
 	free(json);
 }
 
@@ -99,8 +99,8 @@ static void test_log_results(void **state)
 	size_t len = 0;
 
 	(void)state;
-	assert_int_equal(export_lava_log_results(log, run, sizeof(run), &tgz,
-						 &len), 0);
+	assert_int_equal(lava_log_results(log, run, sizeof(run), &tgz,
+					  &len), 0);
 	assert_string_equal(run, "20261202-183007-smoke");
 	assert_true(len > 1000);
 	assert_int_equal(tgz[0], 0x1f);	/* gzip */
@@ -122,8 +122,8 @@ static void test_log_damaged(void **state)
 	p = strstr(p + 1, "\n- {");
 	p = strstr(p, "\"msg\": \"") + 8;
 	*p = *p == 'A' ? 'B' : 'A';
-	assert_int_equal(export_lava_log_results(log, run, sizeof(run), &tgz,
-						 &len), -EBADMSG);
+	assert_int_equal(lava_log_results(log, run, sizeof(run), &tgz,
+					  &len), -EBADMSG);
 	assert_null(tgz);
 	free(log);
 }
@@ -141,8 +141,8 @@ static void test_log_interleaved(void **state)
 	memcpy(q, log, (size_t)(p - log));
 	strcpy(q + (p - log), "[   62.3] irq 4: nobody cared");
 	strcat(q, p);
-	assert_int_equal(export_lava_log_results(q, run, sizeof(run), &tgz,
-						 &len), -EBADMSG);
+	assert_int_equal(lava_log_results(q, run, sizeof(run), &tgz,
+					  &len), -EBADMSG);
 	free(q);
 	free(log);
 }
@@ -157,12 +157,12 @@ static void test_log_without_results(void **state)
 	p = strstr(log, "\"msg\": \"RTGATE-RESULTS-END\"");
 	assert_non_null(p);
 	p[10] = 'X';		/* the END marker never came */
-	assert_int_equal(export_lava_log_results(log, run, sizeof(run), &tgz,
-						 &len), -ENOENT);
+	assert_int_equal(lava_log_results(log, run, sizeof(run), &tgz,
+					  &len), -ENOENT);
 	free(log);
 	log = fixture("log-incomplete.yaml");
-	assert_int_equal(export_lava_log_results(log, run, sizeof(run), &tgz,
-						 &len), -ENOENT);
+	assert_int_equal(lava_log_results(log, run, sizeof(run), &tgz,
+					  &len), -ENOENT);
 	free(log);
 }
 
@@ -171,12 +171,12 @@ static void test_log_reason(void **state)
 	char *log = fixture("log-incomplete.yaml"), why[512];
 
 	(void)state;
-	assert_int_equal(export_lava_log_reason(log, why, sizeof(why)), 0);
+	assert_int_equal(lava_log_reason(log, why, sizeof(why)), 0);
 	assert_non_null(strstr(why, "Infrastructure error: Connection closed"));
 	assert_non_null(strstr(why, "boot-image-retry failed"));
 	free(log);
 	/* a log of a complete job gives no reason to fail */
-	assert_int_equal(export_lava_log_reason("- {\"dt\": \"x\", \"lvl\": "
+	assert_int_equal(lava_log_reason("- {\"dt\": \"x\", \"lvl\": "
 			 "\"info\", \"msg\": \"ok\"}\n", why, sizeof(why)),
 			 -ENOENT);
 }

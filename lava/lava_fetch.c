@@ -3,7 +3,7 @@
  * A finished LAVA job back home as a results directory:
  *
  *   1. GET jobs/ID/logs/: the job's log; its last step printed the run's
- *      results directory (a gzipped tar in base64, export_lava_log.c);
+ *      results directory (a gzipped tar in base64, lava_log.c);
  *   2. the directory is unpacked as results/<guest run id>-<board>-lava<ID>,
  *      and its manifest names the board as the host (the guest's own name
  *      is kept as host.guest_hostname) and says which LAVA job it was;
@@ -21,16 +21,17 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "export_priv.h"
+#include "export/export.h"
 #include "fsio.h"
 #include "jsonio.h"
+#include "lava.h"
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"
@@ -47,8 +48,8 @@ static void rm_tree(const char *dir)
 }
 
 /* The job as the manifest's "lava" object. */
-static cJSON *lava_object(const struct export_lava_client *c,
-			  const struct export_lava_job *job)
+static cJSON *lava_object(const struct lava_client *c,
+			  const struct lava_job *job)
 {
 	cJSON *o = cJSON_CreateObject();
 	char url[1024];
@@ -69,7 +70,7 @@ static cJSON *lava_object(const struct export_lava_client *c,
 	return o;
 }
 
-static const char *board_of(const struct export_lava_job *job)
+static const char *board_of(const struct lava_job *job)
 {
 	if (job->board[0])
 		return job->board;
@@ -91,7 +92,7 @@ static void suite_name(const char *suite, char *buf, size_t len)
 }
 
 /* The names the job gives, each checked; -EINVAL after one message. */
-static int check_names(const struct export_lava_job *job, const char *guest)
+static int check_names(const struct lava_job *job, const char *guest)
 {
 	static const char host_set[] = "1-128 letters, digits, '.', '-' and "
 				       "'_', from a letter or digit";
@@ -138,7 +139,7 @@ static int only_files(const char *path, const struct stat *st, int type,
 }
 
 /* The unpacked archive holds files and folders, never a link. */
-static int check_unpacked(const struct export_lava_job *job, const char *dir)
+static int check_unpacked(const struct lava_job *job, const char *dir)
 {
 	unpacked_dir = dir;
 	unpacked_job = job->id;
@@ -161,8 +162,8 @@ static void lava_time(const char *in, char *buf, size_t len)
 }
 
 /* A run that never measured: the job did not finish as LAVA Complete. */
-static int write_failed_run(const struct export_lava_client *c,
-			    const struct export_lava_job *job,
+static int write_failed_run(const struct lava_client *c,
+			    const struct lava_job *job,
 			    const char *why, const char *dir,
 			    const char *run_id)
 {
@@ -198,8 +199,8 @@ static int write_failed_run(const struct export_lava_client *c,
 }
 
 /* The guest's manifest, made the board's and the job's. */
-static int adopt_manifest(const struct export_lava_client *c,
-			  const struct export_lava_job *job, const char *dir,
+static int adopt_manifest(const struct lava_client *c,
+			  const struct lava_job *job, const char *dir,
 			  const char *run_id)
 {
 	char path[PATH_MAX];
@@ -294,9 +295,9 @@ static int unpack(const unsigned char *tgz, size_t len, const char *dir)
 	return ret;
 }
 
-int export_lava_fetch_run(struct export_lava_client *c,
-			  const struct export_lava_job *job,
-			  const char *results, char *run_dir, size_t len)
+int lava_fetch_run(struct lava_client *c,
+		   const struct lava_job *job,
+		   const char *results, char *run_dir, size_t len)
 {
 	char run_id[256] = "", guest[256] = "", tmp[PATH_MAX], why[600];
 	char stamp[32], seg[160];
@@ -306,10 +307,10 @@ int export_lava_fetch_run(struct export_lava_client *c,
 	bool measured = false;
 	int code, ret;
 
-	if (!export_lava_job_done(job))
+	if (!lava_job_done(job))
 		return -EAGAIN;
 	snprintf(tmp, sizeof(tmp), "jobs/%ld/logs/", job->id);
-	code = export_lava_request(c, tmp, NULL, &log, &log_len);
+	code = lava_request(c, tmp, NULL, &log, &log_len);
 	if (code < 0)
 		return code;
 	if (code != 200) {	/* a job that never started has no log */
@@ -320,11 +321,11 @@ int export_lava_fetch_run(struct export_lava_client *c,
 	export_path_segment(board_of(job), seg, sizeof(seg));
 	if (job->failure[0])
 		snprintf(why, sizeof(why), "%s", job->failure);
-	else if (!log || export_lava_log_reason(log, why, sizeof(why)))
+	else if (!log || lava_log_reason(log, why, sizeof(why)))
 		snprintf(why, sizeof(why), "LAVA gave no reason");
 	if (!strcmp(job->health, "Complete") && log) {
-		ret = export_lava_log_results(log, guest, sizeof(guest), &tgz,
-					      &tgz_len);
+		ret = lava_log_results(log, guest, sizeof(guest), &tgz,
+				       &tgz_len);
 		if (!ret)
 			measured = true;
 		else if (ret == -ENOENT)
@@ -378,7 +379,7 @@ int export_lava_fetch_run(struct export_lava_client *c,
 	if (!ret && log)
 		ret = save(tmp, "lava-log.yaml", log, log_len);
 	snprintf(why, sizeof(why), "jobs/%ld/tests/?limit=1000", job->id);
-	if (!ret && export_lava_request(c, why, NULL, &tests, &tests_len) ==
+	if (!ret && lava_request(c, why, NULL, &tests, &tests_len) ==
 	    200)
 		ret = save(tmp, "lava-tests.json", tests, tests_len);
 	if (!ret && rename(tmp, run_dir))

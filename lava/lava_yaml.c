@@ -15,7 +15,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "export.h"
+#include "lava.h"
 
 static bool bare_key(const char *k)
 {
@@ -120,7 +120,7 @@ static int put_document(yaml_emitter_t *e, const cJSON *json)
 	return ret;
 }
 
-int export_yaml_write(FILE *f, const cJSON *json)
+int lava_yaml_write(FILE *f, const cJSON *json)
 {
 	yaml_emitter_t e;
 	int ret;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtgate lava`: `job` writes a job definition, `report` (inside a job)
- * turns a run into lava-test-case results; `submit` and `fetch` talk to a
- * server (export_lava_server_cmd.c).
+ * runs lava-test-case for each test case export/ maps the run to
+ * (export_lava_cases()); `submit` and `fetch` talk to a server
+ * (lava_server_cmd.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,23 +15,24 @@
 
 #include "cli.h"
 #include "exitcode.h"
-#include "export.h"
-#include "export_priv.h"
+#include "export/export.h"
 #include "fsio.h"
+#include "lava.h"
+#include "lava_priv.h"
 #include "log.h"
 #include "parse.h"
 
 enum { OPT_EXIT_CODE = 0x100, OPT_PRINT };
 
-static int lava_job(int argc, char **argv)
+static int cmd_job(int argc, char **argv)
 {
-	struct export_lava_job_params p = { .prompt = "/ #", .priority = 50 };
+	struct lava_job_params p = { .prompt = "/ #", .priority = 50 };
 	struct fsio_stream st;
 	char name[256];
 	cJSON *job;
 	int ret;
 
-	ret = cli_parse("lava job", &export_lava_job_argp, argc, argv, 0, &p);
+	ret = cli_parse("lava job", &lava_job_argp, argc, argv, 0, &p);
 	if (ret)
 		return cli_exit(ret);
 	if (p.nr_kernels > 1 || p.nr_suites > 1)
@@ -43,7 +45,7 @@ static int lava_job(int argc, char **argv)
 			 p.device_type : "?");
 		p.job_name = name;
 	}
-	ret = export_lava_job_build(&p, &job);
+	ret = lava_job_build(&p, &job);
 	if (ret)
 		return EXIT_BAD_INPUT;
 	if (p.output && !*p.output) {
@@ -58,9 +60,9 @@ static int lava_job(int argc, char **argv)
 			return EXIT_ENVIRONMENT;
 		}
 		ret = fsio_stream_commit(&st, p.output,
-					 export_yaml_write(st.f, job));
+					 lava_yaml_write(st.f, job));
 	} else {
-		ret = export_yaml_write(stdout, job);
+		ret = lava_yaml_write(stdout, job);
 	}
 	cJSON_Delete(job);
 	if (ret) {
@@ -192,7 +194,7 @@ static const struct argp lava_report_argp = {
 	"docs/exports.md.", NULL, NULL, NULL
 };
 
-static int lava_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	struct report_ctx ctx = { 0 };
 	struct lava_report_args a = { .ctx = &ctx, .exit_code = -1 };
@@ -213,21 +215,21 @@ static int lava_report(int argc, char **argv)
 	return EXIT_PASS;
 }
 
-int export_cmd_lava(int argc, char **argv)
+int lava_cmd_lava(int argc, char **argv)
 {
 	static const struct cli_sub subs[] = {
 		{ "job", "--kernel URL --suite S --device-type T [OPTION...]",
-		  "a LAVA job definition (YAML)", lava_job },
+		  "a LAVA job definition (YAML)", cmd_job },
 		{ "report", "[--print] [--exit-code N] RUN_DIR",
 		  "a run's lava-test-case results (inside a job)",
-		  lava_report },
+		  cmd_report },
 		{ "submit", "[--url URL] [--token-file F] --board B... "
 		  "[JOB OPTION...]", "submit one job per board × kernel × "
 		  "suite to a LAVA server; prints the job ids",
-		  export_lava_cmd_submit },
+		  lava_cmd_submit },
 		{ "fetch", "[--wait] [--budget DUR] [--results DIR] [--db F] "
 		  "JOB...", "wait for jobs, rebuild their results directories, "
-		  "import them into history", export_lava_cmd_fetch },
+		  "import them into history", lava_cmd_fetch },
 	};
 
 	return cli_dispatch("lava", "LAVA: job definitions for the lab, and "

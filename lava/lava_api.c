@@ -15,8 +15,8 @@
 #include <string.h>
 #include <curl/curl.h>
 
-#include "export.h"
 #include "fsio.h"
+#include "lava.h"
 #include "log.h"
 
 /* The libcurl calls we make, resolved once. */
@@ -86,8 +86,8 @@ static int read_token(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int export_lava_client_init(struct export_lava_client *c, const char *url,
-			    const char *token_file)
+int lava_client_init(struct lava_client *c, const char *url,
+		     const char *token_file)
 {
 	const char *env = getenv("RTGATE_LAVA_TOKEN");
 	size_t n;
@@ -132,7 +132,7 @@ int export_lava_client_init(struct export_lava_client *c, const char *url,
 	return c->curl ? 0 : -ENOMEM;
 }
 
-void export_lava_client_destroy(struct export_lava_client *c)
+void lava_client_destroy(struct lava_client *c)
 {
 	if (c->curl)
 		cu.easy_cleanup(c->curl);
@@ -166,8 +166,8 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-int export_lava_request(struct export_lava_client *c, const char *path,
-			const char *json, char **body, size_t *len)
+int lava_request(struct lava_client *c, const char *path,
+		 const char *json, char **body, size_t *len)
 {
 	struct curl_slist *hdr = NULL, *h;
 	struct body b = { 0 };

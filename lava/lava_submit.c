@@ -10,20 +10,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "export_priv.h"
+#include "jsonio.h"
+#include "lava.h"
 #include "log.h"
 #include "stopsig.h"
 
 /* The job definition as YAML text (what a lab would keep in a file). */
-static int job_yaml(const struct export_lava_job_params *p, char **text)
+static int job_yaml(const struct lava_job_params *p, char **text)
 {
 	cJSON *job;
 	size_t len;
 	FILE *f;
 	int ret;
 
-	ret = export_lava_job_build(p, &job);
+	ret = lava_job_build(p, &job);
 	if (ret)
 		return ret;
 	f = open_memstream(text, &len);
@@ -31,7 +31,7 @@ static int job_yaml(const struct export_lava_job_params *p, char **text)
 		cJSON_Delete(job);
 		return -ENOMEM;
 	}
-	ret = export_yaml_write(f, job);
+	ret = lava_yaml_write(f, job);
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	cJSON_Delete(job);
@@ -50,8 +50,8 @@ static void server_message(const char *body, char *buf, size_t len)
 	cJSON_Delete(o);
 }
 
-int export_lava_submit(struct export_lava_client *c,
-		       const struct export_lava_job_params *p, long *job_id)
+int lava_submit(struct lava_client *c,
+		const struct lava_job_params *p, long *job_id)
 {
 	char *def = NULL, *json = NULL, *body = NULL, msg[512];
 	const cJSON *ids;
@@ -68,7 +68,7 @@ int export_lava_submit(struct export_lava_client *c,
 	free(def);
 	if (!json)
 		return -ENOMEM;
-	code = export_lava_request(c, "jobs/", json, &body, NULL);
+	code = lava_request(c, "jobs/", json, &body, NULL);
 	free(json);
 	if (code < 0)
 		return code;
@@ -93,14 +93,14 @@ int export_lava_submit(struct export_lava_client *c,
 	return ret;
 }
 
-int export_lava_job_get(struct export_lava_client *c, long job_id,
-			struct export_lava_job *job)
+int lava_job_get(struct lava_client *c, long job_id,
+		 struct lava_job *job)
 {
 	char path[64], *body = NULL;
 	int code, ret;
 
 	snprintf(path, sizeof(path), "jobs/%ld/", job_id);
-	code = export_lava_request(c, path, NULL, &body, NULL);
+	code = lava_request(c, path, NULL, &body, NULL);
 	if (code < 0)
 		return code;
 	if (code != 200) {
@@ -108,7 +108,7 @@ int export_lava_job_get(struct export_lava_client *c, long job_id,
 		free(body);
 		return code == 404 ? -ENOENT : -EIO;
 	}
-	ret = export_lava_job_parse(body, NULL, job);
+	ret = lava_job_parse(body, NULL, job);
 	if (ret)
 		pr_err("lava: job %ld: the server's answer is not a job",
 		       job_id);
@@ -116,21 +116,21 @@ int export_lava_job_get(struct export_lava_client *c, long job_id,
 	return ret;
 }
 
-int export_lava_cancel(struct export_lava_client *c, long job_id)
+int lava_cancel(struct lava_client *c, long job_id)
 {
 	char path[64], *body = NULL;
 	int code;
 
 	snprintf(path, sizeof(path), "jobs/%ld/cancel/", job_id);
-	code = export_lava_request(c, path, NULL, &body, NULL);
+	code = lava_request(c, path, NULL, &body, NULL);
 	free(body);
 	if (code < 0)
 		return code;
 	return code == 200 ? 0 : -EIO;
 }
 
-int export_lava_wait(struct export_lava_client *c, struct export_lava_job *jobs,
-		     size_t n, unsigned int budget_s, unsigned int poll_s)
+int lava_wait(struct lava_client *c, struct lava_job *jobs,
+	      size_t n, unsigned int budget_s, unsigned int poll_s)
 {
 	time_t start = time(NULL);
 	size_t i, open;
@@ -142,10 +142,10 @@ int export_lava_wait(struct export_lava_client *c, struct export_lava_job *jobs,
 	for (;;) {
 		open = 0;
 		for (i = 0; i < n; i++) {
-			if (export_lava_job_done(&jobs[i]))
+			if (lava_job_done(&jobs[i]))
 				continue;
 			snprintf(last, sizeof(last), "%s", jobs[i].state);
-			ret = export_lava_job_get(c, jobs[i].id, &jobs[i]);
+			ret = lava_job_get(c, jobs[i].id, &jobs[i]);
 			if (ret)
 				return ret;
 			if (strcmp(last, jobs[i].state))
@@ -153,7 +153,7 @@ int export_lava_wait(struct export_lava_client *c, struct export_lava_job *jobs,
 					jobs[i].state,
 					jobs[i].device[0] ? " on " : "",
 					jobs[i].device);
-			if (!export_lava_job_done(&jobs[i]))
+			if (!lava_job_done(&jobs[i]))
 				open++;
 		}
 		if (!open || stopsig_requested())

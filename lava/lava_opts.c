@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "export.h"
-#include "export_priv.h"
+#include "lava.h"
+#include "lava_priv.h"
 #include "parse.h"
 
 enum { OPT_DTB = 0x100, OPT_RAMDISK, OPT_MODULES, OPT_ROOTFS, OPT_SUITE,
@@ -48,7 +48,7 @@ static const struct argp_option job_opts[] = {
 
 static error_t job_parse(int key, char *arg, struct argp_state *state)
 {
-	struct export_lava_job_params *p = state->input;
+	struct lava_job_params *p = state->input;
 	uint64_t v;
 
 	switch (key) {
@@ -56,9 +56,9 @@ static error_t job_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SUITE:
 		/* `lava submit` takes several: one job per kernel × suite */
 		if ((key == OPT_KERNEL ? p->nr_kernels : p->nr_suites) >=
-		    EXPORT_LAVA_MAX_LIST)
+		    LAVA_MAX_LIST)
 			return cli_error(state, "at most %d --%s",
-					 EXPORT_LAVA_MAX_LIST, key == OPT_KERNEL
+					 LAVA_MAX_LIST, key == OPT_KERNEL
 					 ? "kernel" : "suite");
 		if (key == OPT_KERNEL)
 			p->kernel = p->kernels[p->nr_kernels++] = arg;
@@ -99,7 +99,7 @@ static error_t job_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp export_lava_job_argp = {
+const struct argp lava_job_argp = {
 	job_opts, job_parse, NULL,
 	"A LAVA job definition (YAML): deploy the kernel, boot it, run a suite "
 	"with rtgate inside and report its comparisons as lava-test-case "

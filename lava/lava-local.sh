@@ -9,10 +9,10 @@
 # session, its pid kept in the state directory, and `down` stops exactly
 # those.
 #
-#   lab/lava/lava-local.sh up      install what is missing, start, set up
-#   lab/lava/lava-local.sh env     the variables a client needs (sh syntax)
-#   lab/lava/lava-local.sh status  what runs
-#   lab/lava/lava-local.sh down    stop what `up` started
+#   lava/lava-local.sh up      install what is missing, start, set up
+#   lava/lava-local.sh env     the variables a client needs (sh syntax)
+#   lava/lava-local.sh status  what runs
+#   lava/lava-local.sh down    stop what `up` started
 #
 # `up` is idempotent: a second `up` keeps what runs and what exists (the
 # database, the user, its token, the worker, the devices).
@@ -168,7 +168,7 @@ worker_up() {
 # LAVA_LOCAL_ACCEL=kvm, no network (the image carries what it needs).
 device_dict() {
 	cat <<EOF
-{# rtgate's local QEMU board (lab/lava/lava-local.sh) #}
+{# rtgate's local QEMU board (lava/lava-local.sh) #}
 {% extends 'qemu.jinja2' %}
 {% set arch = 'amd64' %}
 {% set memory = 1024 %}

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "export_priv.h"
+#include "jsonio.h"
+#include "lava.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "sha256.h"
@@ -24,7 +24,7 @@ static void copy_str(const cJSON *o, const char *key, char *buf, size_t len)
 
 /*
  * One of our metadata keys in the definition: a line `  "KEY": "VALUE"`
- * (rtgate writes the jobs, export_yaml.c, so the form is its own).
+ * (rtgate writes the jobs, lava_yaml.c, so the form is its own).
  */
 static void definition_meta(const char *def, const char *key, char *buf,
 			    size_t len)
@@ -46,8 +46,8 @@ static void definition_meta(const char *def, const char *key, char *buf,
 	buf[n] = '\0';
 }
 
-int export_lava_job_parse(const char *json, const char *definition,
-			  struct export_lava_job *job)
+int lava_job_parse(const char *json, const char *definition,
+		   struct lava_job *job)
 {
 	cJSON *o = cJSON_Parse(json);
 	const cJSON *id = cJSON_GetObjectItem(o, "id");
@@ -86,7 +86,7 @@ int export_lava_job_parse(const char *json, const char *definition,
 	return 0;
 }
 
-bool export_lava_job_done(const struct export_lava_job *job)
+bool lava_job_done(const struct lava_job *job)
 {
 	return !strcmp(job->state, "Finished");
 }
@@ -175,10 +175,10 @@ static void b64_line(struct b64 *b, const char *s)
 	}
 }
 
-int export_lava_log_results(const char *log, char *run_id, size_t len,
-			    unsigned char **tgz, size_t *tgz_len)
+int lava_log_results(const char *log, char *run_id, size_t len,
+		     unsigned char **tgz, size_t *tgz_len)
 {
-	const size_t nb = strlen(EXPORT_LAVA_BEGIN);
+	const size_t nb = strlen(LAVA_RESULTS_BEGIN);
 	char want[65] = "", got[65], *line = NULL;
 	struct b64 b = { 0 };
 	const char *p = log, *e, *msg;
@@ -208,7 +208,7 @@ int export_lava_log_results(const char *log, char *run_id, size_t len,
 		o = target_line(line, &msg);
 		if (!o)
 			continue;
-		if (!strncmp(msg, EXPORT_LAVA_BEGIN " ", nb + 1)) {
+		if (!strncmp(msg, LAVA_RESULTS_BEGIN " ", nb + 1)) {
 			/* A later BEGIN starts over: the last one counts. */
 			char id[256] = "";
 
@@ -219,7 +219,7 @@ int export_lava_log_results(const char *log, char *run_id, size_t len,
 				snprintf(run_id, len, "%s", id);
 				in = true;
 			}
-		} else if (in && !strcmp(msg, EXPORT_LAVA_END)) {
+		} else if (in && !strcmp(msg, LAVA_RESULTS_END)) {
 			done = true;
 		} else if (in && !(msg[0] == '+' && msg[1] == ' ')) {
 			/* (not the shell's own trace of a step: set -x) */
@@ -254,7 +254,7 @@ int export_lava_log_results(const char *log, char *run_id, size_t len,
  * LAVA's reason for a job that failed, from its log: the lava "job" test
  * case's error_type and error_msg, and the first error line.
  */
-int export_lava_log_reason(const char *log, char *buf, size_t len)
+int lava_log_reason(const char *log, char *buf, size_t len)
 {
 	char first[400] = "", type[64] = "", msg[400] = "", *line;
 	const char *p = log, *e;

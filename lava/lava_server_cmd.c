@@ -4,7 +4,7 @@
  * server, the ids printed. `rtgate lava fetch JOB...`: (wait for them,)
  * rebuild each job's results directory and import it into the history.
  * The server is --url or $RTGATE_LAVA_URL; the token --token-file,
- * $RTGATE_LAVA_TOKEN or $RTGATE_LAVA_TOKEN_FILE (export_lava_api.c).
+ * $RTGATE_LAVA_TOKEN or $RTGATE_LAVA_TOKEN_FILE (lava_api.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,9 +13,10 @@
 
 #include "cli.h"
 #include "exitcode.h"
-#include "export.h"
-#include "export_priv.h"
 #include "history/history.h"
+#include "jsonio.h"
+#include "lava.h"
+#include "lava_priv.h"
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"
@@ -28,7 +29,7 @@ enum { OPT_URL = 0x200, OPT_TOKEN_FILE, OPT_BOARD, OPT_WAIT, OPT_BUDGET,
        OPT_RESULTS, OPT_NO_IMPORT, OPT_POLL };
 
 struct submit_args {
-	struct export_lava_job_params job;	/* the child parser's input */
+	struct lava_job_params job;	/* the child parser's input */
 	const char *url;
 	const char *token_file;
 	const char *boards[MAX_BOARDS];
@@ -71,7 +72,7 @@ static error_t submit_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child submit_children[] = {
-	{ &export_lava_job_argp, 0, "The job (as `rtgate lava job`; --kernel "
+	{ &lava_job_argp, 0, "The job (as `rtgate lava job`; --kernel "
 	  "and --suite repeatable):", 0 },
 	{ 0 }
 };
@@ -92,10 +93,10 @@ static const char *base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
-int export_lava_cmd_submit(int argc, char **argv)
+int lava_cmd_submit(int argc, char **argv)
 {
 	struct submit_args a = { .job = { .prompt = "/ #", .priority = 50 } };
-	struct export_lava_client c;
+	struct lava_client c;
 	unsigned int b, k, s, nb;
 	char name[512];
 	int ret, code = EXIT_PASS;
@@ -106,14 +107,14 @@ int export_lava_cmd_submit(int argc, char **argv)
 	if (!a.job.nr_kernels || !a.job.nr_suites || !a.job.device_type)
 		return cli_exit(cli_usage_error("lava submit", "--kernel, "
 				"--suite and --device-type are required"));
-	ret = export_lava_client_init(&c, a.url, a.token_file);
+	ret = lava_client_init(&c, a.url, a.token_file);
 	if (ret)
 		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
 	nb = a.nr_boards ? a.nr_boards : 1;
 	for (b = 0; b < nb && code == EXIT_PASS; b++) {
 		for (k = 0; k < a.job.nr_kernels && code == EXIT_PASS; k++) {
 			for (s = 0; s < a.job.nr_suites; s++) {
-				struct export_lava_job_params p = a.job;
+				struct lava_job_params p = a.job;
 				long id = 0;
 
 				p.board = a.nr_boards ? a.boards[b] : NULL;
@@ -125,7 +126,7 @@ int export_lava_cmd_submit(int argc, char **argv)
 					 base_name(p.kernel));
 				if (!a.job.job_name)
 					p.job_name = name;
-				ret = export_lava_submit(&c, &p, &id);
+				ret = lava_submit(&c, &p, &id);
 				if (ret) {
 					code = ret == -EINVAL ? EXIT_BAD_INPUT
 					       : EXIT_ENVIRONMENT;
@@ -137,7 +138,7 @@ int export_lava_cmd_submit(int argc, char **argv)
 			}
 		}
 	}
-	export_lava_client_destroy(&c);
+	lava_client_destroy(&c);
 	return code;
 }
 
@@ -252,11 +253,11 @@ static void run_status(const char *run_dir, char *buf, size_t len)
 	cJSON_Delete(m);
 }
 
-int export_lava_cmd_fetch(int argc, char **argv)
+int lava_cmd_fetch(int argc, char **argv)
 {
 	struct fetch_args a = { 0 };
-	struct export_lava_client c;
-	struct export_lava_job *jobs;
+	struct lava_client c;
+	struct lava_job *jobs;
 	char results[PATH_MAX], db[PATH_MAX], run_dir[PATH_MAX], status[32];
 	int ret, code = EXIT_PASS;
 	size_t i;
@@ -272,35 +273,35 @@ int export_lava_cmd_fetch(int argc, char **argv)
 		snprintf(db, sizeof(db), "%.4000s/rtgate.db", a.results);
 	else if (!a.no_import && history_resolve_db(a.db, db, sizeof(db)))
 		return EXIT_ENVIRONMENT;
-	ret = export_lava_client_init(&c, a.url, a.token_file);
+	ret = lava_client_init(&c, a.url, a.token_file);
 	if (ret)
 		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
 	jobs = calloc(a.n, sizeof(*jobs));
 	if (!jobs) {
-		export_lava_client_destroy(&c);
+		lava_client_destroy(&c);
 		return EXIT_ENVIRONMENT;
 	}
 	stopsig_catch_terminal();
 	for (i = 0; i < a.n && !ret; i++)
-		ret = export_lava_job_get(&c, a.ids[i], &jobs[i]);
+		ret = lava_job_get(&c, a.ids[i], &jobs[i]);
 	if (!ret && a.wait)
-		ret = export_lava_wait(&c, jobs, a.n, a.budget_s, a.poll_s);
+		ret = lava_wait(&c, jobs, a.n, a.budget_s, a.poll_s);
 	if (ret < 0) {
 		code = ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
 		goto out;
 	}
 	for (i = 0; i < a.n; i++) {
-		const struct export_lava_job *j = &jobs[i];
+		const struct lava_job *j = &jobs[i];
 
-		if (!export_lava_job_done(j)) {
+		if (!lava_job_done(j)) {
 			printf("%ld\t%s\t%s\t-\tnot finished (%s)\n", j->id,
 			       j->board[0] ? j->board : "-", j->health,
 			       j->state);
 			code = exitcode_worse(code, EXIT_INCOMPLETE);
 			continue;
 		}
-		ret = export_lava_fetch_run(&c, j, results, run_dir,
-					    sizeof(run_dir));
+		ret = lava_fetch_run(&c, j, results, run_dir,
+				     sizeof(run_dir));
 		if (!ret && !a.no_import)
 			ret = import_run(db, run_dir);
 		if (ret) {
@@ -322,6 +323,6 @@ int export_lava_cmd_fetch(int argc, char **argv)
 	}
 out:
 	free(jobs);
-	export_lava_client_destroy(&c);
+	lava_client_destroy(&c);
 	return code;
 }

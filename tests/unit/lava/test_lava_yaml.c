@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * export_yaml_write(): the LAVA job writer's YAML (libyaml's emitter), on
+ * lava_yaml_write(): the LAVA job writer's YAML (libyaml's emitter), on
  * the shapes a job has and the strings YAML would misread. The layout is
- * pinned as text; tests/integration/export_lava.sh checks whole jobs with
+ * pinned as text; tests/integration/lava_job_report.sh checks whole jobs with
  * lava-common's schema.
  */
 #include <setjmp.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "export/export.h"
+#include "lava/lava.h"
 
 /* @json written as YAML into a string the caller frees. */
 static char *yaml_of(const char *json)
@@ -27,7 +27,7 @@ static char *yaml_of(const char *json)
 	assert_non_null(j);
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(export_yaml_write(f, j), 0);
+	assert_int_equal(lava_yaml_write(f, j), 0);
 	assert_int_equal(fclose(f), 0);
 	cJSON_Delete(j);
 	return text;
