@@ -20,6 +20,7 @@
 #include "jsonio.h"
 #include "jsonout.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "textfmt.h"
 #include "parse.h"
 
@@ -310,7 +311,8 @@ static int runs_table_write(const struct an_report *r,
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	if (!ret)
-		ret = an_path_join(path, sizeof(path), p->out_dir, "runs.txt");
+		ret = rtpaths_fmt(path, sizeof(path), "%s/runs.txt",
+				  p->out_dir);
 	/* UTF-8, as every report (analyze_report_write.c). */
 	fixed = ret ? NULL : text_utf8_repair(buf, len, &len);
 	if (!ret && !fixed)
@@ -330,7 +332,7 @@ static bool is_run_dir(const char *spec)
 	char path[4096];
 
 	return !strchr(spec, ':') &&
-	       !an_path_join(path, sizeof(path), spec, "manifest.json") &&
+	       !rtpaths_fmt(path, sizeof(path), "%s/manifest.json", spec) &&
 	       !access(path, F_OK);
 }
 
@@ -927,10 +929,11 @@ int an_judge_run(const char *run_dir, const struct an_params *p,
 		const struct an_cmp *c = &j.r.cmps[i];
 		struct an_run_verdict *v = &(*out)[(*n)++];
 
-		an_sfmt(v->candidate, sizeof(v->candidate), "%s",
-			c->cand->name);
-		an_sfmt(v->baseline, sizeof(v->baseline), "%s", c->base->name);
-		an_sfmt(v->reason, sizeof(v->reason), "%s", c->res.reason);
+		rtpaths_fmt(v->candidate, sizeof(v->candidate), "%s",
+			    c->cand->name);
+		rtpaths_fmt(v->baseline, sizeof(v->baseline), "%s",
+			    c->base->name);
+		rtpaths_fmt(v->reason, sizeof(v->reason), "%s", c->res.reason);
 		v->verdict = c->res.verdict;
 		v->counts_as = an_cmp_counts(c);
 		v->control = c->control[0] != '\0';

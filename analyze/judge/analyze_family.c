@@ -12,6 +12,7 @@
 #include "analyze/input/input.h"
 #include "analyze/judge/judge.h"
 #include "jsonio.h"
+#include "rtpaths.h"
 
 size_t an_pair_comparisons(const struct an_tool *cand,
 			   const struct an_tool *base)
@@ -104,16 +105,17 @@ void an_share_alpha(const struct an_results *res, const char *cand,
 						AN_MAX_LOOKS);
 	gate->look_share = gate->alpha / family;
 	if (family > 1 && look < gate->alpha)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
-			"shared by %zu comparisons and the looks of "
-			"--until-decided", gate->alpha, family);
+		rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha "
+			    "%g shared by %zu comparisons and the looks of "
+			    "--until-decided", gate->alpha, family);
 	else if (family > 1)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
-			"shared by the suite's %zu comparisons", gate->alpha,
-			family);
+		rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha "
+			    "%g shared by the suite's %zu comparisons",
+			    gate->alpha, family);
 	else if (look < gate->alpha)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
-			"shared by the looks of --until-decided", gate->alpha);
+		rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha "
+			    "%g shared by the looks of --until-decided",
+			    gate->alpha);
 }
 
 void an_share_alpha_given(struct an_gate *gate, size_t suite,
@@ -124,7 +126,7 @@ void an_share_alpha_given(struct an_gate *gate, size_t suite,
 	if (family <= 1)
 		return;
 	gate->level = gate->alpha / family;
-	an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared by "
-		"%zu comparisons (%s)", gate->alpha, family, given ?
-		"--family" : "the suite's, as rtgate run judges them");
+	rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared "
+		    "by %zu comparisons (%s)", gate->alpha, family, given ?
+		    "--family" : "the suite's, as rtgate run judges them");
 }

@@ -29,6 +29,7 @@
 #include "analyze/judge/judge_priv.h"
 #include "analyze/stats/stats.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 
 _Static_assert(AN_MAX_LOOKS <= AN_GS_MAX_LOOKS,
 	       "a gate's looks must fit an_gs_level()");
@@ -86,11 +87,11 @@ static void judge_log(struct an_prep *p, struct an_line *l,
 	l->df = t->df;
 	if (t->p_floor >= a) {
 		/* Nothing this line could show is below the burst rate. */
-		an_sfmt(l->evidence, sizeof(l->evidence), "one repetition a "
-			"side cannot tell a change from a burst: the noise "
-			"profile saw bursts here in %u of %zu repetitions "
-			"(up to %.2g of them)", t->bursts, t->nreps,
-			t->p_floor);
+		rtpaths_fmt(l->evidence, sizeof(l->evidence), "one repetition "
+			    "a side cannot tell a change from a burst: the "
+			    "noise profile saw bursts here in %u of %zu "
+			    "repetitions (up to %.2g of them)", t->bursts,
+			    t->nreps, t->p_floor);
 		return;
 	}
 	l->p_worse = fmax(t->p_floor, an_t_sf(z, t->df));
@@ -241,12 +242,13 @@ static void rel_own_shows(struct an_prep *p, size_t i)
 		return;
 	own = t->rel_own >= 0 ? &p->res->lines[t->rel_own] : NULL;
 	if (!own || isnan(own->p_worse))
-		an_sfmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own line "
-			"was not tested", l->cpu);
+		rtpaths_fmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own line "
+			    "was not tested", l->cpu);
 	else if (!(own->p_worse < alone))
-		an_sfmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own %s "
-			"alone has p=%.2g (a regression of its own needs "
-			"p<%.2g)", own->cpu, own->metric, own->p_worse, alone);
+		rtpaths_fmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own %s "
+			    "alone has p=%.2g (a regression of its own needs "
+			    "p<%.2g)", own->cpu, own->metric, own->p_worse,
+			    alone);
 	if (t->rel_why[0] && l->worse >= l->floor) {
 		/* The evidence's last clause gives way to the reason. */
 		char *cut = strstr(l->evidence, " (a burst");
@@ -255,8 +257,8 @@ static void rel_own_shows(struct an_prep *p, size_t i)
 		if (cut)
 			*cut = '\0';
 		n = strlen(l->evidence);
-		an_sfmt(l->evidence + n, sizeof(l->evidence) - n, "; no "
-			"regression of its own: %s", t->rel_why);
+		rtpaths_fmt(l->evidence + n, sizeof(l->evidence) - n, "; no "
+			    "regression of its own: %s", t->rel_why);
 	}
 }
 
@@ -367,44 +369,43 @@ static void describe(const struct an_line *l, char *buf, size_t len)
 	char metric[112], mx[96] = "", ivs[80], move[96];
 
 	if (l->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", l->cpu);
 	an_line_judged(metric, sizeof(metric), l);
 	if (!isnan(l->raw_base)) {
 		fmt_num(b, sizeof(b), l->raw_base);
 		fmt_num(c, sizeof(c), l->raw_cand);
-		an_sfmt(mx, sizeof(mx), "%s%s %s -> %s %s; its ", where,
-			an_line_name(l), b, c, l->unit);
+		rtpaths_fmt(mx, sizeof(mx), "%s%s %s -> %s %s; its ", where,
+			    an_line_name(l), b, c, l->unit);
 		where[0] = '\0';
-		an_sfmt(metric + strlen(metric), sizeof(metric) -
-			strlen(metric), " (geometric mean over %s)",
-			l->cpu < 0 ? "CPUs" : "repetitions");
+		rtpaths_fmt(metric + strlen(metric), sizeof(metric) -
+			    strlen(metric), " (geometric mean over %s)",
+			    l->cpu < 0 ? "CPUs" : "repetitions");
 	}
 	fmt_num(b, sizeof(b), l->base);
 	fmt_num(c, sizeof(c), l->cand);
 	fmt_num(d, sizeof(d), fabs(l->cand - l->base));
 	if (!isnan(l->lo))
-		an_sfmt(iv, sizeof(iv), "; interval %s",
-			an_line_interval(ivs, sizeof(ivs), l));
+		rtpaths_fmt(iv, sizeof(iv), "; interval %s",
+			    an_line_interval(ivs, sizeof(ivs), l));
 	if (isnan(l->p_adj))
-		an_sfmt(pv, sizeof(pv), "no test");
+		rtpaths_fmt(pv, sizeof(pv), "no test");
 	else if (l->p_adj < 1e-12)
-		an_sfmt(pv, sizeof(pv), "p<1e-12");
+		rtpaths_fmt(pv, sizeof(pv), "p<1e-12");
 	else
-		an_sfmt(pv, sizeof(pv), "p=%.2g", l->p_adj);
+		rtpaths_fmt(pv, sizeof(pv), "p=%.2g", l->p_adj);
 	/* "rose from 43 to 273", "stayed at 39" */
 	if (l->cand == l->base && l->base_ge == l->cand_ge)
-		an_sfmt(move, sizeof(move), "stayed at %s%s", l->base_ge ?
-			">=" : "", b);
+		rtpaths_fmt(move, sizeof(move), "stayed at %s%s", l->base_ge ?
+			    ">=" : "", b);
 	else
-		an_sfmt(move, sizeof(move), "%s from %s%s to %s%s",
-			l->cand > l->base ? "rose" : l->cand < l->base ?
-			"fell" : "moved", l->base_ge ? ">=" : "", b,
-			l->cand_ge ? ">=" : "", c);
-	an_sfmt(buf, len, "%s%s%s %s %s (%s%s %s, %+.0f%%; %s)%s", mx, where,
-		metric, move, l->unit, l->cand >= l->base ? "+" : "-", d,
-		l->unit,
-		l->base ? 100 * (l->cand - l->base) / fabs(l->base) : 0.0, pv,
-		iv);
+		rtpaths_fmt(move, sizeof(move), "%s from %s%s to %s%s",
+			    l->cand > l->base ? "rose" : l->cand < l->base ?
+			    "fell" : "moved", l->base_ge ? ">=" : "", b,
+			    l->cand_ge ? ">=" : "", c);
+	rtpaths_fmt(buf, len, "%s%s%s %s %s (%s%s %s, %+.0f%%; %s)%s", mx,
+		    where, metric, move, l->unit, l->cand >= l->base ? "+" :
+		    "-", d, l->unit, l->base ? 100 * (l->cand - l->base) /
+		    fabs(l->base) : 0.0, pv, iv);
 }
 
 /* The line that best stands for a verdict: strongest, then largest. */
@@ -542,11 +543,11 @@ static const struct an_line *bottleneck(const struct an_prep *p)
 static void more_text(char *buf, size_t len, int more, const char *goal)
 {
 	if (more < 0)
-		an_sfmt(buf, len, "no practical number of repetitions would "
-			"%s on this machine", goal);
+		rtpaths_fmt(buf, len, "no practical number of repetitions "
+			    "would %s on this machine", goal);
 	else
-		an_sfmt(buf, len, "%d more repetition%s a side would %s",
-			more, more == 1 ? "" : "s", goal);
+		rtpaths_fmt(buf, len, "%d more repetition%s a side would %s",
+			    more, more == 1 ? "" : "s", goal);
 }
 
 /*
@@ -594,12 +595,12 @@ static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 			best = l;
 	}
 	if (!best) {
-		an_sfmt(buf, len, "no change seen%s", beyond_floor ?
-			" beyond the floor" : "");
+		rtpaths_fmt(buf, len, "no change seen%s", beyond_floor ?
+			    " beyond the floor" : "");
 		return;
 	}
 	if (best->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", best->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", best->cpu);
 	if (!isnan(best->range_base[0]) && p->sb->nruns >= 2 &&
 	    p->sc->nruns >= 2) {
 		char b2[32], c2[32];
@@ -608,18 +609,19 @@ static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 		fmt_num(b2, sizeof(b2), best->range_base[1]);
 		fmt_num(c, sizeof(c), best->range_cand[0]);
 		fmt_num(c2, sizeof(c2), best->range_cand[1]);
-		an_sfmt(buf, len, "nothing significant (the strongest rise, "
-			"%s%s %s..%s -> %s..%s %s per repetition, has p=%.2g; "
-			"a change needs p<%.2g)", where, an_line_name(best),
-			b, b2, c, c2, best->unit, best->p_adj, alone);
+		rtpaths_fmt(buf, len, "nothing significant (the strongest "
+			    "rise, %s%s %s..%s -> %s..%s %s per repetition, "
+			    "has p=%.2g; a change needs p<%.2g)", where,
+			    an_line_name(best), b, b2, c, c2, best->unit,
+			    best->p_adj, alone);
 		return;
 	}
 	fmt_num(b, sizeof(b), best->base);
 	fmt_num(c, sizeof(c), best->cand);
-	an_sfmt(buf, len, "nothing significant (the strongest rise, %s%s %s "
-		"-> %s %s, has p=%.2g; a change needs p<%.2g)", where,
-		an_line_judged(name, sizeof(name), best), b, c, best->unit,
-		best->p_adj, alone);
+	rtpaths_fmt(buf, len, "nothing significant (the strongest rise, %s%s "
+		    "%s -> %s %s, has p=%.2g; a change needs p<%.2g)", where,
+		    an_line_judged(name, sizeof(name), best), b, c, best->unit,
+		    best->p_adj, alone);
 }
 
 static void decide_unsettled(struct an_prep *p, const struct an_line *l)
@@ -633,7 +635,7 @@ static void decide_unsettled(struct an_prep *p, const struct an_line *l)
 	an_line_judged(name, sizeof(name), l);
 	res->verdict = AN_INCONCLUSIVE;
 	if (l->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", l->cpu);
 	unsettled_lead(p, lead, sizeof(lead), false);
 	if (!res->family || isnan(l->see)) {
 		set_reason(res, "%s, but %s%s could not be tested: %s", lead,
@@ -713,7 +715,7 @@ static bool improvement_open(struct an_prep *p)
 	rest_on(res, imp);
 	describe(imp, d, sizeof(d));
 	if (open->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", open->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", open->cpu);
 	an_line_judged(name, sizeof(name), open);
 	fmt_num(fl, sizeof(fl), open->floor);
 	res->verdict = AN_INCONCLUSIVE;
@@ -744,17 +746,17 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 	char named[96], pauses[64];
 
 	if (t->far)
-		an_sfmt(named, sizeof(named), "5 times the baseline's worst "
-			"or more");
+		rtpaths_fmt(named, sizeof(named), "5 times the baseline's "
+			    "worst or more");
 	else
-		an_sfmt(named, sizeof(named), "beyond the baseline's law at "
-			"the comparison's share (p=%.2g)", t->p_base);
+		rtpaths_fmt(named, sizeof(named), "beyond the baseline's law "
+			    "at the comparison's share (p=%.2g)", t->p_base);
 	/* p_prof 0: a silent repetition in virtual time (analyze_extreme.c) */
 	if (t->p_prof > 0)
-		an_sfmt(pauses, sizeof(pauses), "this machine's pauses rule "
-			"it out (p=%.2g)", t->p_prof);
+		rtpaths_fmt(pauses, sizeof(pauses), "this machine's pauses "
+			    "rule it out (p=%.2g)", t->p_prof);
 	else
-		an_sfmt(pauses, sizeof(pauses), "no host pause reaches it");
+		rtpaths_fmt(pauses, sizeof(pauses), "no host pause reaches it");
 	set_reason(res, "a spike: %s; %s, and %s, but the baseline's law "
 		   "does not at the line's level: over the %zu CPUs looked at "
 		   "its p=%.3g%s, the level %.3g: not a pass", l->evidence,
@@ -795,16 +797,17 @@ static bool spike_unexplained(struct an_prep *p)
 		}
 		why[0] = '\0';
 		if (!isnan(t->p_prof))
-			an_sfmt(why, sizeof(why), ", but this machine's pauses "
-				"make it plausible (p=%.2g)", t->p_prof);
+			rtpaths_fmt(why, sizeof(why), ", but this machine's "
+				    "pauses make it plausible (p=%.2g)",
+				    t->p_prof);
 		/* What held of classify_spike()'s two rules, and only that. */
 		if (t->p_base < alone)
-			an_sfmt(held, sizeof(held), "beyond the baseline's law "
-				"(p=%.2g)%s", t->p_base, t->far ? " and 5 "
-				"times its worst or more" : "");
+			rtpaths_fmt(held, sizeof(held), "beyond the baseline's "
+				    "law (p=%.2g)%s", t->p_base, t->far ?
+				    " and 5 times its worst or more" : "");
 		else
-			an_sfmt(held, sizeof(held), "5 times the baseline's "
-				"worst or more");
+			rtpaths_fmt(held, sizeof(held), "5 times the "
+				    "baseline's worst or more");
 		set_reason(res, "a spike: %s; %s%s: not a pass", l->evidence,
 			   held, why);
 		return true;
