@@ -13,6 +13,7 @@
 #include "jsonio.h"
 #include "lab_priv.h"
 #include "log.h"
+#include "parse.h"
 #include "rtpaths.h"
 #include "toolrun.h"
 
@@ -125,22 +126,6 @@ int lab_gate_intended_add(char *list, size_t len, const char *arg)
 	return 0;
 }
 
-/* Is the word "KEY..." of @line, with its value, also in @other? */
-static bool word_in(const char *word, size_t n, const char *other)
-{
-	const char *p = other;
-	size_t k;
-
-	while (p && *p) {
-		k = strcspn(p, " ");
-		if (k == n && !strncmp(p, word, n))
-			return true;
-		p += k;
-		p += strspn(p, " ");
-	}
-	return false;
-}
-
 void lab_gate_append_intended(const char *a, const char *b,
 			      const char *given, char *out, size_t len)
 {
@@ -149,11 +134,14 @@ void lab_gate_append_intended(const char *a, const char *b,
 	int side;
 
 	rtpaths_fmt(out, len, "%s", given ? given : "");
+	/* A word of one line, with its value, that the other lacks. */
 	for (side = 0; side < 2; side++)
-		for (p = lines[side]; *p; p += k, p += strspn(p, " ")) {
-			k = strcspn(p, " ");
-			key = strcspn(p, "= ");
-			if (!k || word_in(p, k, lines[!side]))
+		for (p = lines[side]; *p;
+		     p += k, p += strspn(p, PARSE_CMDLINE_BLANKS)) {
+			k = strcspn(p, PARSE_CMDLINE_BLANKS);
+			key = strcspn(p, "=" PARSE_CMDLINE_BLANKS);
+			if (!k || parse_cmdline_find(lines[!side], p, k,
+						     PARSE_CMDLINE_WORD))
 				continue;
 			used = strlen(out);
 			rtpaths_fmt(out + used, len - used, "%scmdline.%.*s",

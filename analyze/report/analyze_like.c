@@ -446,12 +446,10 @@ static void words_of(const char *line, const char *key, size_t n, char *out,
 	size_t k;
 
 	out[0] = '\0';
-	while (*p) {
-		k = strcspn(p, " ");
-		if (key_len(p) == n && !strncmp(p, key, n))
-			app(out, len, "%s%.*s", out[0] ? " " : "", (int)k, p);
+	while ((p = parse_cmdline_find(p, key, n, PARSE_CMDLINE_KEY))) {
+		k = strcspn(p, PARSE_CMDLINE_BLANKS);
+		app(out, len, "%s%.*s", out[0] ? " " : "", (int)k, p);
 		p += k;
-		p += *p == ' ';
 	}
 }
 
