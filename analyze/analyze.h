@@ -843,6 +843,23 @@ int an_like_diff(const struct an_like *a, const struct an_like *b,
  */
 int an_like_intended_check(const char *intended, char *bad, size_t len);
 /**
+ * an_like_intended_add() - adds --intended (intended =) names to a list
+ * @list: the comma list the names join; unchanged on an error
+ * @len: its size
+ * @arg: a comma list of setting names or cmdline.PARAM
+ * @why: gets what is wrong, for the caller's message: "'foo' is no
+ *       setting (tool, ..., cmdline.PARAM)", "'ARG' is one too many"
+ * @wlen: its size
+ *
+ * The one rule of --intended, for compare, compare --history, history
+ * changepoints, lab gate and the nightly's intended =.
+ *
+ * Return: 0; -EINVAL when a name is no setting; -E2BIG when @list has no
+ * room for @arg.
+ */
+int an_like_intended_add(char *list, size_t len, const char *arg, char *why,
+			 size_t wlen);
+/**
  * an_like_settings() - every setting's name, for messages and --help
  * @buf: gets "tool, tool.version, ..., cmdline.PARAM"
  * @len: its size

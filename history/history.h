@@ -628,18 +628,6 @@ int history_judge_run_host(struct history *h, const char *run_id,
  */
 int history_judgements_exit(const struct history_judgement *j, size_t n);
 /**
- * history_intended_add() - adds --intended (intended =) names to a list
- * @list: a comma list, appended to; on an error, what to say after the
- *        argument in the caller's message
- * @len: its size
- * @arg: a comma list of setting names (an_like_intended_check())
- *
- * Return: 0; -EINVAL when a name is no setting; -E2BIG when @list is
- * full.
- */
-int history_intended_add(char *list, size_t len, const char *arg);
-
-/**
  * history_side_add() - appends a stored scenario's repetitions to a side
  * @side: the analyzer's side; an an_run per ok repetition, labelled
  *        RUN_ID/REP, an an_cpu per CPU, and the workload metrics

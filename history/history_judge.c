@@ -955,25 +955,6 @@ out:
 	return ret;
 }
 
-int history_intended_add(char *list, size_t len, const char *arg)
-{
-	char bad[128], all[400];
-	size_t used = strlen(list);
-
-	if (an_like_intended_check(arg, bad, sizeof(bad))) {
-		/* The caller prints the list after the argument. */
-		snprintf(list, len, "is no setting (%s)",
-			 an_like_settings(all, sizeof(all)));
-		return -EINVAL;
-	}
-	if (used + strlen(arg) + 2 > len) {
-		snprintf(list, len, "is one too many");
-		return -E2BIG;
-	}
-	snprintf(list + used, len - used, "%s%s", used ? "," : "", arg);
-	return 0;
-}
-
 int history_judgements_exit(const struct history_judgement *j, size_t n)
 {
 	int code = EXIT_PASS;

@@ -233,6 +233,7 @@ static const struct argp_option hcompare_opts[] = {
 static error_t trend_parse(int key, char *arg, struct argp_state *state)
 {
 	struct trend_params *p = state->input;
+	char why[480];
 
 	switch (key) {
 	case OPT_SUITE:
@@ -260,10 +261,9 @@ static error_t trend_parse(int key, char *arg, struct argp_state *state)
 		p->jp.metric = arg;
 		break;
 	case OPT_INTENDED:
-		if (history_intended_add(p->intended, sizeof(p->intended),
-					 arg))
-			return cli_error(state, "--intended: '%s' %s", arg,
-					 p->intended);
+		if (an_like_intended_add(p->intended, sizeof(p->intended),
+					 arg, why, sizeof(why)))
+			return cli_error(state, "--intended: %s", why);
 		p->jp.intended = p->intended;
 		break;
 	case ARGP_KEY_ARG:

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
@@ -175,6 +176,7 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	struct lab_cmd *lc = state->input;
 	struct lab_run_params *p = &lc->p;
 	unsigned int secs;
+	char why[480];
 
 	switch (key) {
 	case OPT_KERNEL: p->kernel = arg; return 0;
@@ -185,10 +187,9 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_APPEND_A: lc->append_a = arg; return 0;
 	case OPT_APPEND_B: lc->append_b = arg; return 0;
 	case OPT_INTENDED:
-		return lab_gate_intended_add(lc->intended, sizeof(lc->intended),
-					     arg) ?
-		       cli_error(state, "--intended: '%s' %s", arg,
-				 lc->intended) : 0;
+		return an_like_intended_add(lc->intended, sizeof(lc->intended),
+					    arg, why, sizeof(why)) ?
+		       cli_error(state, "--intended: %s", why) : 0;
 	case OPT_OUT: p->results_dir = arg; return 0;
 	case 'v': p->verbose = true; return 0;
 	case OPT_LOUD: p->loud = true; return 0;

@@ -108,24 +108,6 @@ static const cJSON *scenario_named(const cJSON *m, const char *name)
 	return NULL;
 }
 
-int lab_gate_intended_add(char *list, size_t len, const char *arg)
-{
-	char bad[128], all[400];
-	size_t used = strlen(list);
-
-	if (an_like_intended_check(arg, bad, sizeof(bad))) {
-		rtpaths_fmt(list, len, "is no setting (%s)",
-			    an_like_settings(all, sizeof(all)));
-		return -EINVAL;
-	}
-	if (used + strlen(arg) + 2 > len) {
-		rtpaths_fmt(list, len, "is one too many");
-		return -E2BIG;
-	}
-	rtpaths_fmt(list + used, len - used, "%s%s", used ? "," : "", arg);
-	return 0;
-}
-
 void lab_gate_append_intended(const char *a, const char *b,
 			      const char *given, char *out, size_t len)
 {

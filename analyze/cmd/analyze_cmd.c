@@ -114,7 +114,7 @@ static error_t an_parse(int key, char *arg, struct argp_state *state)
 {
 	struct an_cli *c = state->input;
 	struct an_params *p = &c->p;
-	char bad[128];
+	char bad[128], why[480];
 	uint64_t v;
 
 	switch (key) {
@@ -154,18 +154,9 @@ static error_t an_parse(int key, char *arg, struct argp_state *state)
 		p->labels = arg;
 		break;
 	case 'I':
-		if (an_like_intended_check(arg, bad, sizeof(bad))) {
-			char all[400];
-
-			return cli_error(state, "--intended: '%s' is no "
-					 "setting (%s)", bad,
-					 an_like_settings(all, sizeof(all)));
-		}
-		if (strlen(c->intended) + strlen(arg) + 2 > sizeof(c->intended))
-			return cli_error(state, "--intended: too many");
-		snprintf(c->intended + strlen(c->intended),
-			 sizeof(c->intended) - strlen(c->intended), "%s%s",
-			 c->intended[0] ? "," : "", arg);
+		if (an_like_intended_add(c->intended, sizeof(c->intended), arg,
+					 why, sizeof(why)))
+			return cli_error(state, "--intended: %s", why);
 		p->intended = c->intended;
 		break;
 	case 'p':

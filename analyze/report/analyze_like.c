@@ -421,6 +421,25 @@ int an_like_intended_check(const char *intended, char *bad, size_t len)
 	return 0;
 }
 
+int an_like_intended_add(char *list, size_t len, const char *arg, char *why,
+			 size_t wlen)
+{
+	char bad[128], all[400];
+	size_t used = strlen(list);
+
+	if (an_like_intended_check(arg, bad, sizeof(bad))) {
+		rtpaths_fmt(why, wlen, "'%s' is no setting (%s)", bad,
+			    an_like_settings(all, sizeof(all)));
+		return -EINVAL;
+	}
+	if (used + strlen(arg) + 2 > len) {
+		rtpaths_fmt(why, wlen, "'%s' is one too many", arg);
+		return -E2BIG;
+	}
+	rtpaths_fmt(list + used, len - used, "%s%s", used ? "," : "", arg);
+	return 0;
+}
+
 const char *an_like_settings(char *buf, size_t len)
 {
 	size_t i;
