@@ -746,6 +746,14 @@ struct an_night_step {
 };
 
 /**
+ * an_median() - the median of some values
+ * @v: the values; not changed (a copy is sorted)
+ * @n: how many
+ *
+ * Return: the median; NAN for no values, or when out of memory.
+ */
+double an_median(const double *v, size_t n);
+/**
  * an_energy_q() - how far a series' two parts lie apart
  * @x: the series
  * @n: its length
