@@ -62,10 +62,8 @@ static error_t submit_parse(int key, char *arg, struct argp_state *state)
 					 MAX_BOARDS);
 		a->boards[a->nr_boards++] = arg;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }

@@ -158,10 +158,8 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		p->last_set_prefix = v;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }
@@ -306,10 +304,8 @@ static error_t tools_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		p->nice = v;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }

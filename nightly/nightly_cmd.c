@@ -155,10 +155,8 @@ static error_t nightly_parse(int key, char *arg, struct argp_state *state)
 	case OPT_LAVA:
 		a->lava = arg;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }
@@ -244,10 +242,8 @@ static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 					 "1..1000 runs", arg);
 		a->dp.history = v;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }

@@ -97,10 +97,8 @@ static error_t cal_parse(int key, char *arg, struct argp_state *st)
 	case CAL_IF_MISSING:
 		p->if_missing = true;
 		return 0;
-	case ARGP_KEY_ARG:
-		return cli_error(st, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(st, key, arg);
 	}
 }
 

@@ -139,6 +139,14 @@ static void try_help(const struct cli_ctx *c)
 	fprintf(stderr, "Try '%s --help' for more information.\n", c->prog);
 }
 
+error_t cli_key_default(const struct argp_state *state, int key,
+			const char *arg)
+{
+	if (key == ARGP_KEY_ARG)
+		return cli_error(state, "unexpected argument '%s'", arg);
+	return ARGP_ERR_UNKNOWN;
+}
+
 error_t cli_error(const struct argp_state *state, const char *fmt, ...)
 {
 	struct cli_ctx *c = cli_current;

@@ -60,6 +60,15 @@ int cli_exit(int parsed);
 error_t cli_error(const struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
+ * A parser's default: an argument where it takes none (ARGP_KEY_ARG) is
+ * a usage error naming it; any other key is argp's (ARGP_ERR_UNKNOWN).
+ *
+ *	default:
+ *		return cli_key_default(state, key, arg);
+ */
+error_t cli_key_default(const struct argp_state *state, int key,
+			const char *arg);
+/*
  * An option's number in MIN..MAX into *out, or the usage error
  * "--OPT: 'ARG' is not a number in MIN..MAX" and EINVAL.
  */
