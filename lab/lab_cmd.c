@@ -24,7 +24,7 @@ enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
        OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
-       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD, OPT_INTENDED };
+       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD };
 
 /*
  * Each subcommand's options: its own table, the shared groups as argp
@@ -61,12 +61,8 @@ static const struct argp_option gate_opts[] = {
 	  "(repeatable)", 2 },
 	{ "append-a", OPT_APPEND_A, "CMDLINE", 0, "KERNEL_A's command line",
 	  3 },
-	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "KERNEL_B's command line",
-	  3 },
-	{ "intended", OPT_INTENDED, "SETTING", 0, "the runs may differ in "
-	  "SETTING besides the kernel (repeatable; rtgate compare "
-	  "--intended). What --append-a and --append-b set differently is "
-	  "intended", 2 },
+	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "KERNEL_B's command line "
+	  "(what it and --append-a set differently is --intended)", 3 },
 	{ 0 }
 };
 
@@ -186,7 +182,7 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_APPEND: p->append = arg; return 0;
 	case OPT_APPEND_A: lc->append_a = arg; return 0;
 	case OPT_APPEND_B: lc->append_b = arg; return 0;
-	case OPT_INTENDED:
+	case CLI_KEY_INTENDED:	/* besides the kernel */
 		return an_like_intended_add(lc->intended, sizeof(lc->intended),
 					    arg, why, sizeof(why)) ?
 		       cli_error(state, "--intended: %s", why) : 0;
@@ -302,7 +298,8 @@ static const struct argp_child initramfs_children[] = {
 
 static const struct argp_child gate_children[] = {
 	{ &inside_argp }, { &guest_argp }, { &cli_clock_argp, 0, NULL, 3 },
-	{ &run_args_argp }, { &cli_repeat_argp, 0, NULL, 4 }, { 0 }
+	{ &run_args_argp }, { &cli_repeat_argp, 0, NULL, 4 },
+	{ &cli_intended_argp, 0, NULL, 2 }, { 0 }
 };
 
 static const struct argp run_argp = {

@@ -121,8 +121,7 @@ static int run_nightly(struct nightly_config *cfg)
 
 /* Long-only options from 0x100: a printable key would be a short one. */
 enum { OPT_CONFIG = 'c', OPT_OUT = 'o', OPT_CHECK = 0x100,
-       OPT_REPORT_URL, OPT_HISTORY, OPT_HISTORY_RUNS, OPT_REFERENCE,
-       OPT_LAVA };
+       OPT_REPORT_URL, OPT_LAVA };
 
 struct nightly_args {
 	const char *file;
@@ -205,19 +204,12 @@ static const struct argp_option dashboard_opts[] = {
 	  "(default RESULTS/dashboard)", 0 },
 	{ "report-url", OPT_REPORT_URL, "URL", 0, "the URL results/ is served "
 	  "at, for the points' links (default: links relative to DIR)", 0 },
-	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "runs not judged yet: "
-	  "against their last K runs (default 7)", 0 },
-	/* The spelling before --history-runs (compare's, changepoints'). */
-	{ "history", OPT_HISTORY, "K", OPTION_HIDDEN, NULL, 0 },
-	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
-	  "whose release matches GLOB", 0 },
 	{ 0 }
 };
 
 static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 {
 	struct dashboard_args *a = state->input;
-	uint64_t v;
 
 	switch (key) {
 	case CLI_KEY_DB:	/* --db, shared (cli.h) */
@@ -229,18 +221,11 @@ static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 	case OPT_REPORT_URL:
 		a->dp.report_url = arg;
 		break;
-	case OPT_REFERENCE:
+	case CLI_KEY_REFERENCE:
 		a->dp.reference = arg;
 		break;
-	case OPT_HISTORY:
-		pr_warn("dashboard: --history K is deprecated, say "
-			"--history-runs K");
-		/* fall through */
-	case OPT_HISTORY_RUNS:
-		if (parse_u64_range(arg, 1, 1000, &v))
-			return cli_error(state, "--history-runs: '%s' is not "
-					 "1..1000 runs", arg);
-		a->dp.history = v;
+	case CLI_KEY_HISTORY_RUNS:	/* checked by its group (cli.h) */
+		a->dp.history = cli_shared_uint(arg);
 		break;
 	default:
 		return cli_key_default(state, key, arg);
@@ -248,8 +233,10 @@ static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* Runs not judged yet are judged against their history on the way. */
 static const struct argp_child dashboard_child[] = {
-	{ &cli_db_argp }, { 0 }
+	{ &cli_db_argp }, { &cli_history_argp }, { &cli_history_k_argp },
+	{ 0 }
 };
 
 static const struct argp dashboard_argp = {

@@ -28,15 +28,8 @@
  * One table, one parser: compare's options; report's are the same table
  * after the first AN_COMPARE_ONLY entries (its --help lists only its own).
  */
-#define AN_COMPARE_ONLY	3
+#define AN_COMPARE_ONLY	2
 static const struct argp_option an_opts[] = {
-	{ "intended", 'I', "SETTING", 0, "the runs may differ in SETTING: it "
-	  "is the one under test (repeatable, or a comma list; "
-	  "docs/nightly.md \"Like with like\"). Any other difference in "
-	  "tool, tool.version, cpu_dma_latency, cpuidle.states, "
-	  "cpuidle.governor, cpufreq.governor, isolcpus, nohz_full, "
-	  "irq_affinity, clocksource, smt or cmdline (cmdline.PARAM for one "
-	  "parameter) makes the comparison INVALID", 2 },
 	{ "family", 'F', "N", 0, "N comparisons share alpha, each judged at "
 	  "alpha / N (default: a DIR:SCENARIO side's suite, as rtgate run "
 	  "judges it; else 1)", 1 },
@@ -153,7 +146,7 @@ static error_t an_parse(int key, char *arg, struct argp_state *state)
 	case 'L':
 		p->labels = arg;
 		break;
-	case 'I':
+	case CLI_KEY_INTENDED:
 		if (an_like_intended_add(c->intended, sizeof(c->intended), arg,
 					 why, sizeof(why)))
 			return cli_error(state, "--intended: %s", why);
@@ -216,9 +209,14 @@ static const char report_doc[] =
 	"input, 4 environment, 5 the run did not complete "
 	"(docs/exit-codes.md).";
 
+/* --intended: common/cmd/cli.h's, compare's alone. */
+static const struct argp_child compare_child[] = {
+	{ &cli_intended_argp, 0, NULL, 2 }, { 0 }
+};
+
 static const struct argp compare_argp = {
 	an_opts, an_parse, "BASELINE CANDIDATE\nRUN_A RUN_B [RUN_A2]",
-	compare_doc, NULL, NULL, NULL
+	compare_doc, compare_child, NULL, NULL
 };
 
 static const struct argp report_argp = {
