@@ -133,13 +133,14 @@ static void list_seeds(void)
 	for (s = reproduce_seeds; s->id; s++) {
 		printf("%s  %s\n", s->id, s->title);
 		printf("     Linux %s, %s%s%s, suite %s, model%s %s%s%s, clock "
-		       "%s\n",
+		       "%s, %d vCPU%s\n",
 		       s->series, s->set ? "patch set " : "no patch: ",
 		       s->set ? s->set : "a feature of the base",
 		       s->kind == REPRODUCE_KERNELS ? " (A/B/A)" : "",
 		       s->suite, s->models[1] ? "s" : "", s->models[0],
 		       s->models[1] ? ", " : "",
-		       s->models[1] ? s->models[1] : "", s->clock);
+		       s->models[1] ? s->models[1] : "", s->clock,
+		       s->cpus ? s->cpus : 2, s->cpus == 1 ? "" : "s");
 	}
 }
 

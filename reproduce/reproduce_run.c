@@ -135,7 +135,8 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 {
 	struct lab_run_params lp = {
 		.kernel = kdir, .suite = c->s->suite, .accel = "tcg",
-		.tcg_single = true, .cpus = 2, .mem_mb = 1024,
+		.tcg_single = true, .cpus = c->s->cpus ? c->s->cpus : 2,
+		.mem_mb = 1024,
 		.timeout_s = c->p->timeout_s, .verbose = c->p->verbose,
 		.out_dir = c->out, .results_dir = c->runs, .label = label,
 	};
@@ -274,6 +275,7 @@ static cJSON *new_doc(const struct repro_ctx *c)
 				"debian");
 	cJSON_AddStringToObject(d, "series", s->series);
 	cJSON_AddStringToObject(d, "clock", c->clock);
+	cJSON_AddNumberToObject(d, "vcpus", c->s->cpus ? c->s->cpus : 2);
 	cJSON_AddStringToObject(d, "duration_scale", c->scale);
 	cJSON_AddStringToObject(d, "note", s->note);
 	cJSON_AddStringToObject(d, "command", c->p->command ?

@@ -277,6 +277,12 @@ static void row_cells(const cJSON *r, struct cells *c)
 	fmt_wall(c->wall, sizeof(c->wall), json_get_num(r, "wall_s", 0));
 }
 
+/* Tables written before the seed chose its vCPUs ran on two. */
+static int vcpus_of(const cJSON *doc)
+{
+	return (int)json_get_num(doc, "vcpus", 2);
+}
+
 static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 {
 	const cJSON *r;
@@ -285,9 +291,11 @@ static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 	fprintf(f, "rtgate reproduce %s: %s\n", json_get_str(doc, "seed", ""),
 		json_get_str(doc, "title", ""));
 	fprintf(f, "published: %s\n", json_get_str(doc, "source", ""));
-	fprintf(f, "here: Linux %s (%s), the QEMU lab, clock %s, duration "
-		"scale %s, status %s, %s\n\n", json_get_str(doc, "series", ""),
-		json_get_str(doc, "tree", ""), json_get_str(doc, "clock", ""),
+	fprintf(f, "here: Linux %s (%s), the QEMU lab (%d vCPU%s), clock %s, "
+		"duration scale %s, status %s, %s\n\n",
+		json_get_str(doc, "series", ""), json_get_str(doc, "tree", ""),
+		vcpus_of(doc), vcpus_of(doc) == 1 ? "" : "s",
+		json_get_str(doc, "clock", ""),
 		json_get_str(doc, "duration_scale", ""),
 		json_get_str(doc, "status", ""),
 		json_get_str(doc, "suite", ""));
@@ -328,9 +336,11 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 
 	fprintf(f, "## Seed %s: %s\n\n", json_get_str(doc, "seed", ""),
 		json_get_str(doc, "title", ""));
-	fprintf(f, "Published: %s. Here: Linux %s in the QEMU lab, clock %s, "
-		"duration scale %s.\n\n", json_get_str(doc, "source", ""),
-		json_get_str(doc, "series", ""),
+	fprintf(f, "Published: %s. Here: Linux %s in the QEMU lab (%d vCPU%s), "
+		"clock %s, duration scale %s.\n\n",
+		json_get_str(doc, "source", ""),
+		json_get_str(doc, "series", ""), vcpus_of(doc),
+		vcpus_of(doc) == 1 ? "" : "s",
 		json_get_str(doc, "clock", ""),
 		json_get_str(doc, "duration_scale", ""));
 	fprintf(f, "| model | scenario | metric | published | measured here "

@@ -15,6 +15,8 @@ source "$(dirname "$0")/../lib.sh"
 is $? 0 "reproduce --list"
 is "$(grep -c '^00[0-4]  ' "$T/list")" 4 "four seeds listed"
 check "004 runs on non-RT and RT" -- grep -q 'models full, rt' "$T/list"
+check "004 on one vCPU, where the silent lab's max decides" -- \
+	grep -q 'suite slice-ext-7-solo, models full, rt, clock icount:3, 1 vCPU$' "$T/list"
 
 "$RTGATE" reproduce 002 >/dev/null 2>"$T/err"
 is $? 3 "a seed rtgate does not know: exit 3"
@@ -77,6 +79,11 @@ is "$(jget "$rows" '.rows[] | select(.scenario == "grant-5us") | .verdict')" \
 check "the text table has the published pair" -- grep -q 'grant-30us .*12 -> 39' "$T/table"
 check "and the grants, the kernel's and those seen" -- grep -q 'grant-30us .* 150 (120 seen)' "$T/table"
 check "and says what the clock was" -- grep -q 'virtual microseconds at a fixed instruction rate' "$T/table"
+check "a table from before the seeds chose vCPUs says two" -- grep -q 'the QEMU lab (2 vCPUs), clock icount' "$T/table"
+jq '.vcpus = 1' "$r/reproduce.json" >"$T/one.json" && mv "$T/one.json" "$r/reproduce.json"
+"$RTGATE" reproduce --table "$r" >"$T/table1" 2>"$T/err"
+check "one vCPU, as the run recorded it" -- grep -q 'the QEMU lab (1 vCPU), clock icount' "$T/table1"
+check "... in the Markdown table too" -- grep -q 'in the QEMU lab (1 vCPU), clock icount' "$r/reproduce.md"
 check "the Markdown table too" -- grep -q '^| full | grant-30us | max (us) | 12 -> 39 |' "$r/reproduce.md"
 
 # The runs moved away: the table is not rebuilt from nothing (issue 35).
