@@ -199,7 +199,7 @@ static int hill_line(struct an_prep *p, size_t j, bool deciding)
 	l->base = med;
 	l->cand = cc->max_us;
 	an_cmp_line_effect_us(p, l);
-	t->kind = TEST_EXCEED;
+	t->kind = AN_TEST_EXCEED;
 	if (p->sb->nruns == 1)
 		t->min_us = ONE_RUN_FACTOR * cb->max_us;
 	t->u = law.u;
@@ -346,7 +346,7 @@ static int gumbel_lines(struct an_prep *p, bool deciding)
 		l->base = expm1(mean + sd * null[GUMBEL_SIMS / 2]);
 		l->cand = best;
 		an_cmp_line_effect_us(p, l);
-		t->kind = TEST_EXCEED;
+		t->kind = AN_TEST_EXCEED;
 		if (nb == 1)
 			t->min_us = ONE_RUN_FACTOR * expm1(ymax);
 		t->gumbel = true;
@@ -595,7 +595,7 @@ static bool spike_cpu(struct an_prep *p, size_t j, struct spike *s)
 	if (s->x < 0)
 		return false;
 	s->far = s->x >= SPIKE_FACTOR * fmax(s->base_max, AN_RES_US);
-	s->law = (struct an_line_test){ .kind = TEST_EXCEED, .x = NAN };
+	s->law = (struct an_line_test){ .kind = AN_TEST_EXCEED, .x = NAN };
 	if (nb == 1)
 		s->law.min_us = ONE_RUN_FACTOR * s->base_max;
 	if (m >= GUMBEL_MIN) {
@@ -699,7 +699,7 @@ int an_cmp_spike_line(struct an_prep *p)
 	t = cmp_test(p, l);
 	/* The law's test, judged again at the family's level. */
 	*t = best.law;
-	t->kind = TEST_SPIKE;
+	t->kind = AN_TEST_SPIKE;
 	t->nspike = n;
 	/* The CPU with the least likely wake-up, over the CPUs looked at. */
 	t->p_base = fmin(1, n * best.p);

@@ -27,7 +27,7 @@ static void set_linear(struct an_prep *p, struct an_line *l,
 
 	if (!(ts->df > 0) || !(ts->se > 0))
 		return;
-	t->kind = TEST_LINEAR;
+	t->kind = AN_TEST_LINEAR;
 	t->d = ts->delta;
 	t->se = ts->se;
 	t->df = ts->df;
@@ -306,7 +306,7 @@ int an_cmp_budget_lines(struct an_prep *p)
 		l->base_ge = bge;
 		l->cand_ge = ge;
 		an_cmp_line_effect_us(p, l);
-		cmp_test(p, l)->kind = isnan(c) ? TEST_NONE : TEST_BUDGET;
+		cmp_test(p, l)->kind = isnan(c) ? AN_TEST_NONE : AN_TEST_BUDGET;
 		cmp_test(p, l)->limit = bu->us;
 		if (isnan(c))
 			rtpaths_fmt(l->evidence, sizeof(l->evidence), "no %s "

@@ -188,7 +188,7 @@ static int emit(struct an_prep *p, size_t c, const struct rel_level *lvs,
 	l->cand = expm1(log1p(lv->base) + lv->mc - lv->mb);
 	an_cmp_line_effect_us(p, l);
 	l->drift = lv->drift;
-	t->kind = TEST_LOG;
+	t->kind = AN_TEST_LOG;
 	t->rel = true;
 	t->d = lv->mc - lv->mb;
 	t->sd = sqrt(fmax(s2 / df, lv->vfloor));

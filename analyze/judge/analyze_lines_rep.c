@@ -498,7 +498,7 @@ static void rep_line_emit(struct an_prep *p, struct rep_line *rl)
 			t->p_floor = k >= nr ? 1 :
 				     gsl_cdf_beta_Pinv(0.95, k + 1.0, nr - k);
 		}
-		t->kind = TEST_LOG;
+		t->kind = AN_TEST_LOG;
 		t->d = rl->mc - rl->mb;
 		t->sd = sqrt(s2);
 		t->se = t->sd * sqrt(1.0 / rl->hb + 1.0 / rl->hc);
@@ -588,7 +588,7 @@ static int cpu_replicate_line(struct an_prep *p, const struct rep_line *rls,
 			l->raw_cand = fmax(l->raw_cand, p->c[i].pool.max_us);
 		}
 	}
-	t->kind = TEST_LOG;
+	t->kind = AN_TEST_LOG;
 	t->d = an_mean(d, k);
 	t->sd = sqrt(fmax(an_var(d, k), 1.0 / (6 * (1 + l->base) *
 						(1 + l->base))));

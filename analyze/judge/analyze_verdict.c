@@ -58,8 +58,8 @@ static bool tested(const struct an_prep *p, size_t i)
 	/* A burst-rate floor above any share of alpha tests nothing. */
 	if (p->tests[i].p_floor >= share / 2)
 		return false;
-	return k == TEST_LOG || k == TEST_LINEAR || k == TEST_EXCEED ||
-	       k == TEST_SPIKE;
+	return k == AN_TEST_LOG || k == AN_TEST_LINEAR || k == AN_TEST_EXCEED ||
+	       k == AN_TEST_SPIKE;
 }
 
 /* Repetitions a side that bring c * sd * sqrt(2 / n) down to target. */
@@ -198,22 +198,22 @@ static void judge_lines(struct an_prep *p)
 		const struct an_line_test *t = &p->tests[i];
 
 		switch (t->kind) {
-		case TEST_LOG:
+		case AN_TEST_LOG:
 			judge_log(p, l, t, res->level);
 			break;
-		case TEST_LINEAR:
+		case AN_TEST_LINEAR:
 			judge_linear(p, l, t, res->level);
 			break;
-		case TEST_EXCEED:
+		case AN_TEST_EXCEED:
 			judge_exceed(p, l, t, res->level);
 			break;
-		case TEST_SPIKE:
+		case AN_TEST_SPIKE:
 			judge_spike(l, &p->tests[i], res->level);
 			break;
 		default:
 			break;
 		}
-		if (t->kind == TEST_LINEAR && t->sign < 0) {
+		if (t->kind == AN_TEST_LINEAR && t->sign < 0) {
 			/* Lower is worse: the worse side of the interval. */
 			double lo = l->lo;
 
@@ -299,7 +299,7 @@ static void classify(struct an_prep *p)
 		l->p_adj = l->worse >= 0 || t->rel ? pw : pb;
 		if (l->deciding && !isnan(l->p_adj))
 			l->p_adj = fmin(1, m * l->p_adj);
-		if (t->kind == TEST_BUDGET) {
+		if (t->kind == AN_TEST_BUDGET) {
 			l->verdict = l->cand > t->limit ? AN_REGRESSION :
 							  AN_NO_CHANGE;
 			continue;
@@ -308,7 +308,7 @@ static void classify(struct an_prep *p)
 			l->verdict = AN_INCONCLUSIVE;
 			continue;
 		}
-		if (t->kind == TEST_SPIKE) {
+		if (t->kind == AN_TEST_SPIKE) {
 			classify_spike(p, l, t, a);
 			continue;
 		}
@@ -318,7 +318,7 @@ static void classify(struct an_prep *p)
 			l->verdict = AN_REGRESSION;
 		} else if (pb < a && -l->worse >= l->floor && !l->base_ge) {
 			l->verdict = AN_IMPROVEMENT;
-		} else if (t->kind == TEST_EXCEED ||
+		} else if (t->kind == AN_TEST_EXCEED ||
 			   (!isnan(l->pass_hi) && l->pass_hi < l->floor)) {
 			/*
 			 * A maximum within the baseline's tail law, or a
@@ -458,7 +458,7 @@ static bool over_budget(struct an_prep *p)
 	for (i = 0; i < res->nlines; i++) {
 		const struct an_line *l = &res->lines[i];
 
-		if (p->tests[i].kind != TEST_BUDGET ||
+		if (p->tests[i].kind != AN_TEST_BUDGET ||
 		    l->verdict != AN_REGRESSION)
 			continue;
 		rest_on(res, l);
@@ -489,7 +489,7 @@ static void decide_change(struct an_prep *p, enum an_verdict v)
 	}
 	rest_on(res, l);
 	res->verdict = v;
-	if (p->tests[l - res->lines].kind == TEST_SPIKE) {
+	if (p->tests[l - res->lines].kind == AN_TEST_SPIKE) {
 		set_reason(res, "a spike: %s; beyond the baseline's law and "
 			   "this machine's pauses (p=%.2g)", l->evidence,
 			   l->p_adj);
@@ -526,9 +526,9 @@ static const struct an_line *bottleneck(const struct an_prep *p)
 
 		/* A CPU against the others never holds up a pass. */
 		if (!l->deciding || l->verdict == AN_NO_CHANGE ||
-		    p->tests[i].rel || p->tests[i].kind == TEST_EXCEED ||
-		    p->tests[i].kind == TEST_BUDGET ||
-		    p->tests[i].kind == TEST_SPIKE)
+		    p->tests[i].rel || p->tests[i].kind == AN_TEST_EXCEED ||
+		    p->tests[i].kind == AN_TEST_BUDGET ||
+		    p->tests[i].kind == AN_TEST_SPIKE)
 			continue;
 		r = isnan(l->see) ? INFINITY : l->see / l->floor;
 		if (r > worst) {
@@ -585,8 +585,8 @@ static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 		const struct an_line *l = &res->lines[i];
 
 		if (!l->deciding || !tested(p, i) || isnan(l->p_adj) ||
-		    p->tests[i].kind == TEST_BUDGET ||
-		    p->tests[i].kind == TEST_SPIKE ||
+		    p->tests[i].kind == AN_TEST_BUDGET ||
+		    p->tests[i].kind == AN_TEST_SPIKE ||
 		    p->tests[i].rel_why[0] || !sign_of_rise(p, l, alone))
 			continue;
 		if (!best || l->p_adj < best->p_adj ||
@@ -668,12 +668,13 @@ static void decide_unsettled(struct an_prep *p, const struct an_line *l)
 		return;
 	}
 	/* It could see the floor, but its estimate leaves it open. */
-	more_text(more, sizeof(more), t->kind == TEST_LOG ||
-		  t->kind == TEST_LINEAR ? reps_needed(p,
-		  an_t_isf(pass_level(p), t->df), t->kind == TEST_LOG ? t->sd :
-		  t->se / sqrt(1.0 / p->sb->nruns + 1.0 / p->sc->nruns),
-		  t->kind == TEST_LOG ? log1p((l->floor - fmax(0, l->worse)) /
-					      (1 + l->base)) :
+	more_text(more, sizeof(more), t->kind == AN_TEST_LOG ||
+		  t->kind == AN_TEST_LINEAR ? reps_needed(p,
+		  an_t_isf(pass_level(p), t->df), t->kind == AN_TEST_LOG ?
+		  t->sd : t->se / sqrt(1.0 / p->sb->nruns +
+				       1.0 / p->sc->nruns),
+		  t->kind == AN_TEST_LOG ?
+		  log1p((l->floor - fmax(0, l->worse)) / (1 + l->base)) :
 		  l->floor - fmax(0, l->worse)) : -1,
 		  "rule it out");
 	unsettled_lead(p, lead, sizeof(lead), true);
@@ -704,7 +705,7 @@ static bool improvement_open(struct an_prep *p)
 		const struct an_line_test *t = &p->tests[i];
 
 		if (!l->deciding || l->verdict != AN_INCONCLUSIVE || t->rel ||
-		    t->kind == TEST_SPIKE || t->kind == TEST_BUDGET)
+		    t->kind == AN_TEST_SPIKE || t->kind == AN_TEST_BUDGET)
 			continue;
 		if (!open || (isnan(open->pass_hi) && !isnan(l->pass_hi)) ||
 		    l->pass_hi / l->floor > open->pass_hi / open->floor)
@@ -786,7 +787,7 @@ static bool spike_unexplained(struct an_prep *p)
 	for (i = 0; i < res->nlines; i++) {
 		l = &res->lines[i];
 		t = &p->tests[i];
-		if (t->kind != TEST_SPIKE || !l->deciding ||
+		if (t->kind != AN_TEST_SPIKE || !l->deciding ||
 		    l->verdict != AN_INCONCLUSIVE)
 			continue;
 		rest_on(res, l);
@@ -827,8 +828,8 @@ static void decide_no_change(struct an_prep *p)
 	for (i = 0; i < res->nlines; i++) {
 		l = &res->lines[i];
 		if (l->deciding && !p->tests[i].rel &&
-		    (p->tests[i].kind == TEST_LOG ||
-		     p->tests[i].kind == TEST_LINEAR) &&
+		    (p->tests[i].kind == AN_TEST_LOG ||
+		     p->tests[i].kind == AN_TEST_LINEAR) &&
 		    (!big || l->pass_hi / l->floor >
 			     big->pass_hi / big->floor))
 			big = l;
@@ -898,7 +899,7 @@ void an_cmp_decide(struct an_prep *p)
 	/* A spike can fail or hold a comparison, never make its verdict. */
 	for (i = 0; i < res->nlines; i++)
 		any |= res->lines[i].deciding &&
-		       p->tests[i].kind != TEST_SPIKE;
+		       p->tests[i].kind != AN_TEST_SPIKE;
 	if (!any) {
 		res->verdict = AN_INVALID;
 		too_few_for_quantile(p);
