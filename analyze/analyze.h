@@ -932,8 +932,8 @@ const char *an_line_judged(char *buf, size_t len, const struct an_line *l);
  * an_verdict_exit() - the exit code of a set of verdicts
  * @worst: the worst of them (enum an_verdict is ordered by severity)
  *
- * Return: EXIT_REGRESSION, EXIT_INCONCLUSIVE (INCONCLUSIVE, INVALID) or
- * EXIT_PASS (docs/exit-codes.md).
+ * Return: EXITCODE_REGRESSION, EXITCODE_INCONCLUSIVE (INCONCLUSIVE, INVALID) or
+ * EXITCODE_PASS (docs/exit-codes.md).
  */
 int an_verdict_exit(enum an_verdict worst);
 

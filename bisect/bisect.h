@@ -87,8 +87,8 @@ int bisect_moves_parse(const char *s, enum bisect_moves *m);
  * @counts_as: the verdict the comparison counts as (report.json's
  *             counts_as)
  *
- * Return: 1 (EXIT_REGRESSION, "moved") when it is the move @moves asks
- * for; 2 (EXIT_INCONCLUSIVE) when it cannot tell (INCONCLUSIVE,
+ * Return: 1 (EXITCODE_REGRESSION, "moved") when it is the move @moves asks
+ * for; 2 (EXITCODE_INCONCLUSIVE) when it cannot tell (INCONCLUSIVE,
  * INVALID); 0 otherwise: a move the other way too (a fix's metric that
  * got worse is not the fix's first mover).
  */

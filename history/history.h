@@ -623,7 +623,7 @@ int history_judge_run_host(struct history *h, const char *run_id,
  *
  * A gate never passes what it could not see.
  *
- * Return: the worst of their exit codes; at least EXIT_INCONCLUSIVE when
+ * Return: the worst of their exit codes; at least EXITCODE_INCONCLUSIVE when
  * nothing was judged (every scenario SKIPPED, e.g. no history yet).
  */
 int history_judgements_exit(const struct history_judgement *j, size_t n);

@@ -957,7 +957,7 @@ out:
 
 int history_judgements_exit(const struct history_judgement *j, size_t n)
 {
-	int code = EXIT_PASS;
+	int code = EXITCODE_PASS;
 	size_t i, judged = 0;
 
 	for (i = 0; i < n; i++) {
@@ -965,5 +965,5 @@ int history_judgements_exit(const struct history_judgement *j, size_t n)
 			judged++;
 		code = exitcode_worse(code, j[i].exit_code);
 	}
-	return judged ? code : exitcode_worse(code, EXIT_INCONCLUSIVE);
+	return judged ? code : exitcode_worse(code, EXITCODE_INCONCLUSIVE);
 }

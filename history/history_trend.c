@@ -288,21 +288,22 @@ int history_cmd_changepoints(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (history_resolve_db(tp.db, dbpath, sizeof(dbpath)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = history_open_existing(h, dbpath);
 	if (ret)
-		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	if (history_judge_missing(h, &tp.jp, tp.rejudge) ||
 	    history_keys(h, &keys, &nk)) {
 		history_close(h);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	for (i = 0; i < nk; i++)
 		if (!tp.suite || !strcmp(tp.suite, keys[i].suite))
 			print_series(h, &keys[i], tp.jp.history);
 	free(keys);
 	history_close(h);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 static void judgement_num(double v)
@@ -356,7 +357,7 @@ static int compare_history(int argc, char **argv)
 	const char *db;
 	char dbpath[PATH_MAX], path[PATH_MAX];
 	struct history h;
-	int code = EXIT_PASS, ret;
+	int code = EXITCODE_PASS, ret;
 	size_t n = 0, i;
 	cJSON *m;
 
@@ -369,36 +370,37 @@ static int compare_history(int argc, char **argv)
 	snprintf(path, sizeof(path), "%.4000s/manifest.json", tp.run_dir);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (history_resolve_db(db, dbpath, sizeof(dbpath))) {
 		cJSON_Delete(m);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	ret = history_open_existing(&h, dbpath);
 	if (ret) {
 		cJSON_Delete(m);
-		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	}
 	if (history_import_run(&h, tp.run_dir, &stats)) {
-		code = EXIT_BAD_INPUT;
+		code = EXITCODE_BAD_INPUT;
 		goto out;
 	}
 	if (strcmp(json_get_str(m, "status", ""), "complete")) {
 		pr_err("%s: the run is %s: not judged", tp.run_dir,
 		       json_get_str(m, "status", "?"));
-		code = EXIT_INCOMPLETE;
+		code = EXITCODE_INCOMPLETE;
 		goto out;
 	}
 	if (history_judge_run_host(&h, json_get_str(m, "run_id", ""),
 				   json_get_str(cJSON_GetObjectItem(m, "host"),
 						"hostname", NULL), &p, &j, &n)) {
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	print_judgements(json_get_str(m, "run_id", ""), j, n);
 	code = history_judgements_exit(j, n);
-	if (code == EXIT_INCONCLUSIVE) {
+	if (code == EXITCODE_INCONCLUSIVE) {
 		for (i = 0; i < n && !strcmp(j[i].verdict, "SKIPPED"); i++)
 			;
 		if (i == n)
@@ -426,7 +428,7 @@ int history_cmd_compare_history(int argc, char **argv)
 	if (json) {
 		pr_err("compare --history --json: the verdicts against history "
 		       "are stored; `rtgate export kcidb --db` exports them");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	return compare_history(argc, argv);
 }

@@ -36,7 +36,7 @@ int lab_cmd_lab(int argc, char **argv);
  * As PID 1 it mounts what the guest needs, runs the plan, writes its
  * status to the share and powers the machine off: it does not return.
  *
- * Return: EXIT_BAD_INPUT (or --help's code) when not PID 1.
+ * Return: EXITCODE_BAD_INPUT (or --help's code) when not PID 1.
  */
 int lab_cmd_init(int argc, char **argv);
 
@@ -212,7 +212,7 @@ int lab_initramfs(const struct lab_run_params *p, char *path, size_t len);
  * alpha (an_gate_family()). Used by `lab gate` and `bisect`.
  *
  * Return: the worst comparison's exit code (docs/exit-codes.md);
- * EXIT_BAD_INPUT for a manifest that cannot be read or no scenario.
+ * EXITCODE_BAD_INPUT for a manifest that cannot be read or no scenario.
  */
 int lab_gate_compare(const char *a, const char *b,
 		     const char *const *scenarios, int nr_scenarios,

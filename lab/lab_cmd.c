@@ -403,7 +403,7 @@ static int lab_initramfs_cmd(int argc, char **argv)
 		       exitcode_of_errno(ret);
 	if (!lc.p.kernel == !lc.debian) {
 		pr_err("lab initramfs needs --kernel or --debian-kernel");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (lc.debian) {
 		rtpaths_fmt(spec, sizeof(spec), "debian:%s", lc.debian);
@@ -413,7 +413,7 @@ static int lab_initramfs_cmd(int argc, char **argv)
 	if (ret)
 		return exitcode_of_errno(ret);
 	printf("%s\n", path);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 struct images_cmd {
@@ -487,7 +487,7 @@ static int lab_images_cmd(int argc, char **argv)
 	text = ic.spec && !strncmp(ic.spec, "debian:", 7) ? ic.spec + 7 :
 	       ic.spec;
 	if (text && lab_debimage_parse(text, &spec))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	ret = image_names(&ic, &names);
 	if (ret)
 		return exitcode_of_errno(ret);
@@ -544,11 +544,11 @@ static int lab_gate_cmd(int argc, char **argv)
 	ret = lab_run(&lc.p, &ra);
 	if (ret)
 		return exitcode_of_errno(ret);
-	if (ra.exit_code > EXIT_INCONCLUSIVE || !ra.run_dir[0]) {
+	if (ra.exit_code > EXITCODE_INCONCLUSIVE || !ra.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[0], ra.exit_code);
-		return ra.exit_code > EXIT_INCONCLUSIVE ? ra.exit_code :
-		       EXIT_INCOMPLETE;
+		return ra.exit_code > EXITCODE_INCONCLUSIVE ? ra.exit_code :
+		       EXITCODE_INCOMPLETE;
 	}
 	lc.p.kernel = pos[1];
 	lc.p.label = "b";
@@ -557,11 +557,11 @@ static int lab_gate_cmd(int argc, char **argv)
 	ret = lab_run(&lc.p, &rb);
 	if (ret)
 		return exitcode_of_errno(ret);
-	if (rb.exit_code > EXIT_INCONCLUSIVE || !rb.run_dir[0]) {
+	if (rb.exit_code > EXITCODE_INCONCLUSIVE || !rb.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[1], rb.exit_code);
-		return rb.exit_code > EXIT_INCONCLUSIVE ? rb.exit_code :
-		       EXIT_INCOMPLETE;
+		return rb.exit_code > EXITCODE_INCONCLUSIVE ? rb.exit_code :
+		       EXITCODE_INCOMPLETE;
 	}
 	rtpaths_fmt(out, sizeof(out), "%s/gate-%s-vs-%s",
 		    lc.p.results_dir, strrchr(ra.run_dir, '/') + 1,

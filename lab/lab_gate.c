@@ -58,13 +58,13 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	int ret, status;
 
 	if (fsio_self_dir(self, sizeof(self)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	rtpaths_fmt(exe, sizeof(exe), "%s/rtgate", self);
 	rtpaths_fmt(sa, sizeof(sa), "%s:%s", a, scen);
 	rtpaths_fmt(sb, sizeof(sb), "%s:%s", b, scen);
 	rtpaths_fmt(dir, sizeof(dir), "%s/%s", out, scen);
 	if (fsio_mkdir_p(dir, 0755))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	pr_info("lab gate: rtgate compare %s %s (gate %s, floor %s us and "
 		"%s%%, alpha shared by %s comparisons)", sa, sb, g->metric,
 		g->min_us, g->min_pct, g->family);
@@ -139,13 +139,13 @@ int lab_gate_compare(const char *a, const char *b,
 	struct json_error err;
 	const cJSON *s;
 	cJSON *m;
-	int code = EXIT_PASS, n = 0, i, family;
+	int code = EXITCODE_PASS, n = 0, i, family;
 	size_t made;
 
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", a);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	/* How many comparisons share alpha, before the first is judged. */
 	family = (int)an_gate_family(m, scenarios, nr_scenarios, &made);
@@ -174,7 +174,7 @@ int lab_gate_compare(const char *a, const char *b,
 	cJSON_Delete(m);
 	if (!n) {
 		pr_err("%s: no scenarios to compare", path);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	return code;
 }

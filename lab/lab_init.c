@@ -444,7 +444,7 @@ int lab_cmd_init(int argc, char **argv)
 			return cli_exit(ret);
 		pr_err("lab-init is the lab guest's /init (PID 1); it powers "
 		       "the machine off when done");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	(void)argc;
 	(void)argv;

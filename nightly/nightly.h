@@ -95,7 +95,7 @@ int nightly_config_load(struct nightly_config *cfg, const char *file);
  * @cfg: the configuration
  * @f: where
  *
- * Return: EXIT_PASS.
+ * Return: EXITCODE_PASS.
  */
 int nightly_config_print(const struct nightly_config *cfg, FILE *f);
 

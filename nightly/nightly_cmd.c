@@ -42,16 +42,16 @@ static int run_nightly(struct nightly_config *cfg)
 	struct nightly_ctx c = { .cfg = cfg };
 	struct history h;
 	size_t nres = 0, i;
-	int code = EXIT_PASS, ret, fd = -1, reaped;
+	int code = EXITCODE_PASS, ret, fd = -1, reaped;
 
 	ret = nightly_lock(cfg->lock, &fd);
 	if (ret)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	stopsig_catch_terminal();
 	if (fsio_mkdir_p(cfg->results, 0755) ||
 	    history_open(&h, cfg->database)) {
 		nightly_unlock(fd, cfg->lock);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	c.h = &h;
 	timefmt_iso8601_now(c.started, sizeof(c.started));
@@ -69,8 +69,8 @@ static int run_nightly(struct nightly_config *cfg)
 				       sizeof(res) / sizeof(res[0]));
 		if (ret)
 			code = exitcode_worse(code, ret == -EINVAL ?
-					      EXIT_BAD_INPUT :
-					      EXIT_ENVIRONMENT);
+					      EXITCODE_BAD_INPUT :
+					      EXITCODE_ENVIRONMENT);
 		for (; first < nres; first++)
 			code = exitcode_worse(code, res[first].exit_code);
 	}
@@ -87,17 +87,17 @@ static int run_nightly(struct nightly_config *cfg)
 					sizeof(res) / sizeof(res[0]));
 		if (ret)
 			code = exitcode_worse(code, ret == -EINVAL ?
-					      EXIT_BAD_INPUT :
-					      EXIT_ENVIRONMENT);
+					      EXITCODE_BAD_INPUT :
+					      EXITCODE_ENVIRONMENT);
 		for (; first < nres; first++)
 			code = exitcode_worse(code, res[first].exit_code);
 	}
 	if (stopsig_requested())
-		code = exitcode_worse(code, EXIT_INCOMPLETE);
+		code = exitcode_worse(code, EXITCODE_INCOMPLETE);
 	if (!nres && !stopsig_requested() && !ret)
 		pr_info("nightly: nothing new to judge");
 	if (nightly_summary_write(&c, res, nres, code, stdout))
-		code = exitcode_worse(code, EXIT_ENVIRONMENT);
+		code = exitcode_worse(code, EXITCODE_ENVIRONMENT);
 	if (cfg->dashboard[0]) {
 		struct nightly_dashboard_params dp = {
 			.database = cfg->database, .out_dir = cfg->dashboard,
@@ -110,7 +110,7 @@ static int run_nightly(struct nightly_config *cfg)
 
 		history_close(&h);
 		if (nightly_dashboard_build(&dp))
-			code = exitcode_worse(code, EXIT_ENVIRONMENT);
+			code = exitcode_worse(code, EXITCODE_ENVIRONMENT);
 	}
 	for (i = 0; i < nres; i++)
 		free(res[i].judged);
@@ -181,15 +181,15 @@ int nightly_cmd_nightly(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (nightly_config_load(&cfg, a.file))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (a.lava && snprintf(cfg.lava.url, sizeof(cfg.lava.url), "%s",
 			       a.lava) >= (int)sizeof(cfg.lava.url))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (a.check)
 		return nightly_config_print(&cfg, stdout);
 	if (self_rtgate(&cfg)) {
 		pr_err("nightly: cannot find the rtgate binary");
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	return run_nightly(&cfg);
 }
@@ -259,11 +259,11 @@ int nightly_cmd_dashboard(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (history_resolve_db(a.db, db, sizeof(db)))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (!a.db && !fsio_exists(db)) {
 		pr_err("%s: no history database yet (rtgate history import "
 		       "RESULTS_DIR fills one)", db);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (!a.dp.out_dir) {
 		res = getenv("RTGATE_RESULTS_DIR");
@@ -274,7 +274,8 @@ int nightly_cmd_dashboard(int argc, char **argv)
 	a.dp.database = db;
 	ret = nightly_dashboard_build(&a.dp);
 	if (ret)
-		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	printf("dashboard: %s/index.html\n", a.dp.out_dir);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }

@@ -40,7 +40,7 @@ int runner_cmd_calibrate(int argc, char **argv);
  * @argc: the number of arguments
  * @argv: "restore"
  *
- * Return: EXIT_PASS (restored, or nothing to restore), EXIT_ENVIRONMENT
+ * Return: EXITCODE_PASS (restored, or nothing to restore), EXITCODE_ENVIRONMENT
  * (not root, the state cannot be taken), or an option's exit code.
  */
 int runner_cmd_restore(int argc, char **argv);

@@ -274,7 +274,7 @@ static int emit(struct an_report *r, const struct an_params *p,
 	if (dir && !formats)
 		formats = AN_FMT_ALL;
 	if (formats && an_report_write(r, dir ? dir : ".", formats))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	if (p->quiet)
 		return r->exit_code;
 	if (full_stdout)
@@ -337,14 +337,15 @@ static int compare_runs(char **dirs, int n, const struct an_params *p)
 			       "manifest.json): three arguments are RUN_A "
 			       "RUN_B RUN_A2",
 			       dirs[i]);
-			return EXIT_BAD_INPUT;
+			return EXITCODE_BAD_INPUT;
 		}
 	ret = an_compare_runs(dirs, n, p, &r);
 	if (ret)
-		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return ret == -ENOMEM ? EXITCODE_ENVIRONMENT :
+		       EXITCODE_BAD_INPUT;
 	ret = emit(r, p, p->out_dir, false);
 	if (ret == r->exit_code && p->out_dir && runs_table_write(r, p))
-		ret = EXIT_ENVIRONMENT;
+		ret = EXITCODE_ENVIRONMENT;
 	an_compare_runs_free(r);
 	return ret;
 }
@@ -438,7 +439,7 @@ static int compare_cmd(int argc, char **argv)
 	struct an_report r = { 0 };
 	struct an_profile prof = { 0 };
 	struct an_system sys[2];
-	int i, ret = EXIT_BAD_INPUT;
+	int i, ret = EXITCODE_BAD_INPUT;
 	char why[512];
 	size_t family;
 
@@ -450,17 +451,17 @@ static int compare_cmd(int argc, char **argv)
 	p = cli.p;
 	argv = cli.args;
 	i = 0;
-	ret = EXIT_BAD_INPUT;
+	ret = EXITCODE_BAD_INPUT;
 	if (cli.nargs == 3 || (cli.nargs == 2 && is_run_dir(argv[0]) &&
 			       is_run_dir(argv[1])))
 		return compare_runs(argv, cli.nargs, &p);
 	family = spec_gate(argv[0], &r.gate);
 	if (gate_apply(&r.gate, &p))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	an_share_alpha_given(&r.gate, family, p.family);
 	if (p.profile) {
 		if (profile_read(p.profile, &prof))
-			return EXIT_BAD_INPUT;
+			return EXITCODE_BAD_INPUT;
 		r.gate.profile = &prof;
 	}
 	if (an_input_read(argv[i], &sides[0]) ||
@@ -479,7 +480,7 @@ static int compare_cmd(int argc, char **argv)
 		pr_warn("%s", why);
 	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {
 		pr_err("out of memory");
-		ret = EXIT_ENVIRONMENT;
+		ret = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	refuse_incomplete_base(&cmp);
@@ -498,7 +499,7 @@ static int compare_cmd(int argc, char **argv)
 						 sizeof(unlike));
 
 		if (like < 0) {
-			ret = EXIT_BAD_INPUT;
+			ret = EXITCODE_BAD_INPUT;
 			an_result_release(&cmp.res);
 			goto out;
 		}
@@ -561,7 +562,7 @@ static int compare_json(int argc, char **argv)
 	compare_outputs(argc, argv, &dir, &formats);
 	if (formats && !strstr(formats, "json") && !strstr(formats, "all")) {
 		pr_err("compare --json: --report %s has no json", formats);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (!dir && formats)
 		dir = ".";
@@ -570,13 +571,13 @@ static int compare_json(int argc, char **argv)
 		if (ret) {
 			pr_err("compare --json: no private directory: %s",
 			       strerror(-ret));
-			return EXIT_ENVIRONMENT;
+			return EXITCODE_ENVIRONMENT;
 		}
 		dir = tmp;
 	}
 	av = calloc((size_t)argc + 5, sizeof(*av));
 	if (!av) {
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	/* Ours first: the command line may end with "-- FILE". */
@@ -592,16 +593,16 @@ static int compare_json(int argc, char **argv)
 	       sizeof(*av));
 	if (jsonout_begin(&jo)) {
 		pr_err("compare --json: cannot redirect stdout");
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	code = compare_cmd(n, av);
 	snprintf(path, sizeof(path), "%s/report.json", dir);
 	/* Bad input, usage or environment (3, 4): no report of this run. */
-	ret = jsonout_end(&jo, code == EXIT_BAD_INPUT ||
-			  code == EXIT_ENVIRONMENT ? NULL : path);
+	ret = jsonout_end(&jo, code == EXITCODE_BAD_INPUT ||
+			  code == EXITCODE_ENVIRONMENT ? NULL : path);
 	if (ret)
-		code = exitcode_worse(code, EXIT_ENVIRONMENT);
+		code = exitcode_worse(code, EXITCODE_ENVIRONMENT);
 out:
 	if (tmp[0])
 		jsonout_tmpdir_remove(tmp);
@@ -862,13 +863,13 @@ static int judge_run(const char *run_dir, const struct an_params *p,
 
 	memset(j, 0, sizeof(*j));
 	if (an_results_open(run_dir, &j->res))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	an_system_from_manifest(j->res.manifest, NULL, &j->sys);
 	r->systems = &j->sys;
 	r->nsystems = 1;
 	an_results_gate(&j->res, &r->gate);
 	if (gate_apply(&r->gate, p))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	suite = cJSON_GetObjectItemCaseSensitive(j->res.manifest, "suite");
 	r->run_dir = run_dir;
 	r->run_id = json_get_str(j->res.manifest, "run_id", run_dir);
@@ -882,7 +883,8 @@ static int judge_run(const char *run_dir, const struct an_params *p,
 	if (!ret)
 		ret = run_compare(&j->res, p, r);
 	if (ret)
-		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return ret == -ENOMEM ? EXITCODE_ENVIRONMENT :
+		       EXITCODE_BAD_INPUT;
 	an_report_finish(r, strcmp(j->res.status, "complete") != 0);
 	return 0;
 }
@@ -912,7 +914,7 @@ int an_judge_run(const char *run_dir, const struct an_params *p,
 	if (!ret && j.r.ncmps) {
 		*out = calloc(j.r.ncmps, sizeof(**out));
 		if (!*out)
-			ret = EXIT_ENVIRONMENT;
+			ret = EXITCODE_ENVIRONMENT;
 	}
 	for (i = 0; !ret && i < j.r.ncmps; i++) {
 		const struct an_cmp *c = &j.r.cmps[i];

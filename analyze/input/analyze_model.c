@@ -420,12 +420,12 @@ int an_verdict_exit(enum an_verdict worst)
 {
 	switch (worst) {
 	case AN_REGRESSION:
-		return EXIT_REGRESSION;
+		return EXITCODE_REGRESSION;
 	case AN_INCONCLUSIVE:
 	case AN_INVALID:
-		return EXIT_INCONCLUSIVE;
+		return EXITCODE_INCONCLUSIVE;
 	default:
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	}
 }
 

@@ -592,7 +592,7 @@ void an_report_finish(struct an_report *r, bool incomplete)
 			r->worst = v;
 		ran = true;
 	}
-	r->exit_code = incomplete ? EXIT_INCOMPLETE :
+	r->exit_code = incomplete ? EXITCODE_INCOMPLETE :
 				    an_verdict_exit(r->worst);
 	/*
 	 * Every comparison SKIPPED: nothing was measured, and a gate that
@@ -601,7 +601,7 @@ void an_report_finish(struct an_report *r, bool incomplete)
 	if (!ran && r->ncmps) {
 		r->worst = AN_SKIPPED;
 		if (!incomplete)
-			r->exit_code = EXIT_INCONCLUSIVE;
+			r->exit_code = EXITCODE_INCONCLUSIVE;
 	}
 	/*
 	 * A suite without comparisons (a kernel-against-kernel suite, run
@@ -614,7 +614,7 @@ void an_report_finish(struct an_report *r, bool incomplete)
 		if (!ran && r->nsides) {
 			r->worst = AN_SKIPPED;
 			if (!incomplete)
-				r->exit_code = EXIT_INCONCLUSIVE;
+				r->exit_code = EXITCODE_INCONCLUSIVE;
 		}
 	}
 }

@@ -584,8 +584,8 @@ const struct argp cli_intended_argp = { intended_opts, shared_parse };
 int cli_exit(int parsed)
 {
 	if (parsed == CLI_DONE)
-		return EXIT_PASS;
-	return parsed == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return EXITCODE_PASS;
+	return parsed == -ENOMEM ? EXITCODE_ENVIRONMENT : EXITCODE_BAD_INPUT;
 }
 
 /* ---- subcommands ---- */
@@ -636,11 +636,11 @@ int cli_dispatch(const char *cmd, const char *doc, const struct cli_sub *subs,
 		  !strcmp(w, "-?") || !strcmp(w, "help") ||
 		  !strcmp(w, "--usage"))) {
 		cli_subs_help(stdout, cmd, doc, subs, n);
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	}
 	if (w && (!strcmp(w, "--version") || !strcmp(w, "-V"))) {
 		printf("%s\n", version_line());
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	}
 	for (i = 0; w && i < n; i++)
 		if (!strcmp(w, subs[i].name))
@@ -662,5 +662,5 @@ int cli_dispatch(const char *cmd, const char *doc, const struct cli_sub *subs,
 		fprintf(stderr, "%s %s", i ? "," : "", subs[i].name);
 	fprintf(stderr, ". Try 'rtgate %s --help' for more information.\n",
 		cmd);
-	return EXIT_BAD_INPUT;
+	return EXITCODE_BAD_INPUT;
 }
