@@ -209,7 +209,7 @@ static bool suite_needs(const struct runner_suite *s, bool tracefs)
 			    runner_req_needs_debugfs(sc->requires[j]))
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_tunables; j++)
-			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
+			if (sc->tunables[j].kind != RUNNER_TUNABLE_SYSCTL)
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_expects; j++)
 			if (!strcmp(sc->expects[j].workload, SUITE_EXPECT_RSEQ))
@@ -407,7 +407,7 @@ static int quiet_console(struct runner *r)
 {
 	static char name[] = "kernel.printk", value[] = "1";
 	static const struct runner_suite_tunable st = {
-		.kind = TUNABLE_SYSCTL, .name = name, .value = value,
+		.kind = RUNNER_TUNABLE_SYSCTL, .name = name, .value = value,
 	};
 	struct runner_tunable *t;
 	int ret;
@@ -596,16 +596,16 @@ static int finish(struct runner *r, int err)
 		pr_warn("killed %d leftover process%s of the run", killed,
 			killed == 1 ? "" : "es");
 	if (stop) {
-		r->run.status = RUN_ABORTED;
+		r->run.status = RUNNER_RUN_ABORTED;
 		snprintf(r->run.reason, sizeof(r->run.reason),
 			 "interrupted by SIG%s", sigabbrev_np(stop));
 	} else if (err) {
-		r->run.status = RUN_ABORTED;
+		r->run.status = RUNNER_RUN_ABORTED;
 		rtpaths_fmt(r->run.reason, sizeof(r->run.reason),
 			    "stopped by an error: %s", r->stop_reason[0] ?
 			    r->stop_reason : strerror(-err));
 	} else {
-		r->run.status = RUN_COMPLETE;
+		r->run.status = RUNNER_RUN_COMPLETE;
 	}
 	r->run.ended = true;
 	clocks_realtime(&r->run.end);
@@ -617,14 +617,14 @@ static int finish(struct runner *r, int err)
 	runner_summary_print(&r->run, r->run.dir);
 
 	verdict = judge_run(r);
-	if (!stop && stopsig_signal() && r->run.status == RUN_COMPLETE) {
+	if (!stop && stopsig_signal() && r->run.status == RUNNER_RUN_COMPLETE) {
 		/*
 		 * Stopped while the reports were written: the run did not
 		 * finish as asked, and says so (exit 5), in reports that
 		 * match the manifest.
 		 */
 		stop = stopsig_signal();
-		r->run.status = RUN_ABORTED;
+		r->run.status = RUNNER_RUN_ABORTED;
 		snprintf(r->run.reason, sizeof(r->run.reason), "interrupted by "
 			 "SIG%s while the reports were written",
 			 sigabbrev_np(stop));
@@ -641,7 +641,7 @@ static int finish(struct runner *r, int err)
 	}
 	if (r->bad_input)
 		code = EXITCODE_BAD_INPUT;
-	else if (r->run.status != RUN_COMPLETE || failed_copy)
+	else if (r->run.status != RUNNER_RUN_COMPLETE || failed_copy)
 		code = EXITCODE_INCOMPLETE;
 	else if (verdict != EXITCODE_PASS)
 		code = verdict;
@@ -750,7 +750,7 @@ static int check_values(struct runner *r)
 				&sc->tunables[j];
 			struct runner_tunable t;
 
-			if (st->kind != TUNABLE_SYSCTL ||
+			if (st->kind != RUNNER_TUNABLE_SYSCTL ||
 			    runner_tunable_init(&t, st, NULL) ||
 			    !runner_tunable_check_value(&t, st->value, why,
 							sizeof(why)))
