@@ -284,22 +284,22 @@ void trace_marker_close(struct trace_marker *m);
 #define TRACE_NAME_LEN	32
 
 enum trace_ev_type {
-	TEV_SWITCH,
-	TEV_WAKING,		/* sched_waking */
-	TEV_WAKEUP,		/* sched_wakeup */
-	TEV_WAKEUP_NEW,		/* sched_wakeup_new: a new task's first */
-	TEV_MIGRATE,
-	TEV_IRQ_ENTRY,		/* irq_handler_entry and x86 vectors */
-	TEV_IRQ_EXIT,
-	TEV_SOFTIRQ_ENTRY,
-	TEV_SOFTIRQ_EXIT,
-	TEV_HRTIMER_START,
-	TEV_HRTIMER_ENTRY,
-	TEV_HRTIMER_EXIT,
-	TEV_MARKER,		/* ftrace print: trace_marker writes */
-	TEV_EXT_GRANT,		/* a slice extension was granted */
-	TEV_EXT_END,		/* ... and ended (yield, expiry) */
-	TEV_NR_TYPES,
+	TRACE_EV_SWITCH,
+	TRACE_EV_WAKING,	/* sched_waking */
+	TRACE_EV_WAKEUP,	/* sched_wakeup */
+	TRACE_EV_WAKEUP_NEW,	/* sched_wakeup_new: a new task's first */
+	TRACE_EV_MIGRATE,
+	TRACE_EV_IRQ_ENTRY,	/* irq_handler_entry and x86 vectors */
+	TRACE_EV_IRQ_EXIT,
+	TRACE_EV_SOFTIRQ_ENTRY,
+	TRACE_EV_SOFTIRQ_EXIT,
+	TRACE_EV_HRTIMER_START,
+	TRACE_EV_HRTIMER_ENTRY,
+	TRACE_EV_HRTIMER_EXIT,
+	TRACE_EV_MARKER,	/* ftrace print: trace_marker writes */
+	TRACE_EV_EXT_GRANT,	/* a slice extension was granted */
+	TRACE_EV_EXT_END,	/* ... and ended (yield, expiry) */
+	TRACE_EV_NR_TYPES,
 };
 
 struct trace_task {
@@ -347,7 +347,7 @@ struct trace_file_info {
 	unsigned long long nr_records;	/* all records, decoded or not */
 	unsigned long long nr_events;	/* decoded ones */
 	unsigned long long missed;	/* lost events the file reports */
-	unsigned long long per_type[TEV_NR_TYPES];
+	unsigned long long per_type[TRACE_EV_NR_TYPES];
 };
 
 /**

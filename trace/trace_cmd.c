@@ -657,7 +657,7 @@ static int cmd_events(int argc, char **argv)
 	printf("records %llu\nevents %llu\nlost %llu\nspan_ns %llu\n",
 	       info.nr_records, info.nr_events, info.missed,
 	       info.last_ts - info.first_ts);
-	for (i = 0; i < TEV_NR_TYPES; i++)
+	for (i = 0; i < TRACE_EV_NR_TYPES; i++)
 		printf("%s %llu\n", trace_ev_type_name(i), info.per_type[i]);
 	return EXITCODE_PASS;
 }
