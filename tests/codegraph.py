@@ -9,6 +9,7 @@
     tests/codegraph.py [--obj build/obj] edges     every file-to-file edge, with why
     tests/codegraph.py [--top DIR] headers   cross-folder includes of a non-public header
     tests/codegraph.py [--top DIR] types     types in headers without their folder's prefix
+    tests/codegraph.py [--top DIR] enums     enum constants without their folder's prefix
     tests/codegraph.py [--top DIR] comments  files without an opening comment
     tests/codegraph.py [--top DIR] kerneldoc top-header functions without kernel-doc
 
@@ -19,7 +20,9 @@ header (analyze/input/input.h) serves its own folder only, and bench/ and
 fuzz/ take the few part headers OUTSIDE lists. A folder uses only the
 folders the table in docs/design.md ("The code follows the data") gives it.
 A type a header declares (struct, union, enum tag, typedef) carries its
-folder's prefix like its functions. Every symbol librtgate.a exports has a
+folder's prefix like its functions, and an enum constant the prefix in
+capitals (RUNNER_, AN_, TRACE_; a common module's: EXITCODE_, LOG_),
+but for the few ENUM_EXCEPTIONS names with their reason. Every symbol librtgate.a exports has a
 caller outside its own definition (another object, its own file, or a test,
 bench or fuzz program): a function nobody calls is removed, not kept. Every
 .c and .h file opens (after its SPDX line) with a comment that says what it
@@ -688,6 +691,37 @@ def cmd_kerneldoc(top, objdir):
     return report("kerneldoc", found)
 
 
+# Enum constants a header may name without its folder's prefix, each with
+# the reason (docs/design.md, "Rules the tree keeps"). Empty today: a name
+# goes here only when something outside rtgate fixes it.
+ENUM_EXCEPTIONS = {
+}
+
+ENUM_BODY = re.compile(r"\benum\b\s*\w*\s*\{(.*?)\}", re.S)
+
+
+def cmd_enums(top, objdir):
+    """Enum constants in headers without their folder's prefix."""
+    found = []
+    for h in sources(top):
+        if not h.endswith(".h"):
+            continue
+        prefixes = type_prefixes(h)
+        if prefixes is None:
+            continue	# a workload's own folder has no prefix
+        caps = sorted({p.upper() for p in prefixes if p.endswith("_")})
+        with open(os.path.join(top, h), encoding="utf-8",
+                  errors="replace") as fh:
+            code = PREPRO.sub(blank, COMMENT.sub(blank, fh.read()))
+        for m in ENUM_BODY.finditer(code):
+            for e in re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)", m.group(1)):
+                if not any(e.startswith(p) for p in caps) and \
+                        e not in ENUM_EXCEPTIONS:
+                    found.append("enums %s: %s: not %s" % (
+                        h, e, "|".join(p + "*" for p in caps)))
+    return report("enums", found)
+
+
 def cmd_edges(top, objdir):
     _, edges = graph(top, objdir)
     for a, b, w in sorted(edges):
@@ -708,7 +742,8 @@ def main(argv):
     cmds = {"cycles": cmd_cycles, "symbols": cmd_symbols, "edges": cmd_edges,
             "headers": cmd_headers, "types": cmd_types,
             "folders": cmd_folders, "callers": cmd_callers,
-            "comments": cmd_comments, "kerneldoc": cmd_kerneldoc}
+            "comments": cmd_comments, "kerneldoc": cmd_kerneldoc,
+            "enums": cmd_enums}
     if len(args) != 1 or args[0] not in cmds:
         print(__doc__.strip().splitlines()[2:5] and __doc__, file=sys.stderr)
         return 2

@@ -7,7 +7,8 @@
 # folders include only a folder's top header, a folder uses only the
 # folders docs/design.md's table gives it, and types carry the prefix too;
 # every file opens with a comment, every function of a folder's top
-# header has kernel-doc.
+# header has kernel-doc, every enum constant of a header the folder's
+# prefix.
 # Planted breaks of each rule show the checker sees what it is asked to.
 source "$(dirname "$0")/../lib.sh"
 CG=$TOP/tests/codegraph.py
@@ -296,6 +297,32 @@ check "... an inline function with no comment" -- grep -qx \
 	"$T/k-kerneldoc.out"
 check "... and nothing else" -- grep -qx '4 kerneldoc breaks' \
 	"$T/k-kerneldoc.out"
+
+# ---- enums: a header's enum constants carry the folder's prefix --------
+python3 "$CG" enums >"$T/enums.out" 2>&1
+is "$?" 0 "codegraph enums: every enum constant carries its prefix"
+[ "$(wc -l <"$T/enums.out")" -eq 1 ] || diag "$(head -20 "$T/enums.out")"
+F=$T/enums
+mkdir -p "$F/runner/suite" "$F/common/core" "$F/workloads/inject"
+printf 'enum runner_mode {\n\tRUNNER_MODE_A,\t/* a, b */\n\tRUNNER_MODE_B = 2,\n};\n' \
+	>"$F/runner/suite/suite.h"
+printf 'enum exitcode_status { EXITCODE_PASS = 0 };\n' >"$F/common/core/exitcode.h"
+printf 'enum inject_kind { INJ_A };\n' >"$F/workloads/inject/inject.h"
+python3 "$CG" --top "$F" enums >"$T/n-enums.out" 2>&1
+is "$?" 0 "prefixed constants (a part's header, a common module's): clean"
+printf 'enum runner_order { SUITE_ORDER_BLOCKED, RUNNER_ORDER_X };\n' \
+	>>"$F/runner/suite/suite.h"
+printf 'enum { EXIT_PASS, LOG_ERR };\n' >>"$F/common/core/exitcode.h"
+python3 "$CG" --top "$F" enums >"$T/n-enums.out" 2>&1
+is "$?" 1 "planted constants without the prefix fail (exit 1)"
+check "... the runner's, by name" -- grep -qx \
+	'enums runner/suite/suite.h: SUITE_ORDER_BLOCKED: not RUNNER_\*' \
+	"$T/n-enums.out"
+check "... a common module's, against its own prefix" -- bash -c \
+	"grep -qx 'enums common/core/exitcode.h: EXIT_PASS: not EXITCODE_\*' '$T/n-enums.out' &&
+	 grep -qx 'enums common/core/exitcode.h: LOG_ERR: not EXITCODE_\*' '$T/n-enums.out'"
+check "... and nothing else (a workload's own folder has no prefix)" -- \
+	grep -qx '3 enums breaks' "$T/n-enums.out"
 
 # common/core/log.h's levels do not clash with <syslog.h>'s LOG_ERR.
 printf '#include <syslog.h>\n#include "log.h"\n%s\n' \
