@@ -875,6 +875,23 @@ int an_like_intended_add(char *list, size_t len, const char *arg, char *why,
  * Return: @buf.
  */
 const char *an_like_settings(char *buf, size_t len);
+/**
+ * an_like_cpus_diff() - whether two sides measured on the same CPUs
+ * @base: the baseline; every repetition (a history's every night)
+ * @cand: the candidate; every repetition, against its first
+ * @intended: the settings that may differ; "cpus" lets the CPUs differ
+ * @why: gets the first thread measured on another CPU; "" alike
+ * @len: its size
+ *
+ * CPUs are paired by thread ("cpus", as --intended names it), so a
+ * candidate measured on CPUs 5 and 7 against a baseline on 0 and 1
+ * compares other CPUs. A CPU not recorded (-1: a .hist, pasted lines) is
+ * not compared.
+ *
+ * Return: 1 when they differ and "cpus" is not in @intended; 0 else.
+ */
+int an_like_cpus_diff(const struct an_side *base, const struct an_side *cand,
+		      const char *intended, char *why, size_t len);
 
 /**
  * an_verdict_name() - a verdict in the reports' words
@@ -1284,21 +1301,6 @@ struct an_results {
  * with the file and the field, when it cannot be read or fails a check.
  */
 int an_results_open(const char *dir, struct an_results *res);
-/**
- * an_sides_cpu_mismatch() - whether two sides measured a thread on
- * different CPUs
- * @base: the baseline
- * @cand: the candidate
- * @buf: gets which thread, and that it compares two CPUs
- * @len: its size
- *
- * CPUs are paired by thread, so a comparison names a thread that ran on
- * different CPUs (cyclictest --json "cpu") in the sides' first runs.
- *
- * Return: 1 with @buf filled; 0 when they agree or are unknown.
- */
-int an_sides_cpu_mismatch(const struct an_side *base,
-			  const struct an_side *cand, char *buf, size_t len);
 /**
  * an_manifest_check() - checks a manifest as strictly as a suite
  * @path: the file it was read from, for the message

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analyze/analyze.h"
 #include "export.h"
 #include "export_priv.h"
 #include "history/history.h"
@@ -183,12 +184,29 @@ static int add_metrics(struct kcidb_ctx *c, const char *scen_path,
 	return 0;
 }
 
+/*
+ * Whose comparison verdict row @name is: scenario @scen's own (""), one
+ * of its further sides (timerlat's IRQ latency: ".irq"), or not (NULL).
+ */
+static const char *side_of(const char *name, const char *scen)
+{
+	const char *suffix;
+	char base[128];
+
+	if (!strcmp(name, scen))
+		return "";
+	suffix = an_tool_side_of(name, base, sizeof(base));
+	return suffix && !strcmp(base, scen) ? suffix : NULL;
+}
+
+/* Its own comparison and its further sides' (S.irq), a test each. */
 static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 			      const struct history_scenario *s,
 			      const struct history_verdict_row *v, size_t nv)
 {
 	const struct outcome *o;
 	char path[512], comment[1200];
+	const char *side;
 	int judged = 0;
 	size_t i;
 	cJSON *t;
@@ -197,7 +215,8 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 		const char *counts = history_verdict_counts(&v[i]);
 		char as[64] = "";
 
-		if (strcmp(v[i].scenario, s->name))
+		side = side_of(v[i].scenario, s->name);
+		if (!side)
 			continue;
 		o = outcome_get(outcome_of_comparison(v[i].verdict,
 				v[i].counts_as, v[i].control, v[i].reason));
@@ -209,12 +228,14 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 			    v[i].measured, !*v[i].reason ? "" : *v[i].measured ?
 			    "; " : ": ", v[i].reason);
 		if (!strcmp(v[i].source, "history")) {
-			rtpaths_fmt(path, sizeof(path), "%s.history", scen_path);
+			rtpaths_fmt(path, sizeof(path), "%s%s.history",
+				    scen_path, side);
 			worsen(c, o->kcidb);
 		} else {
-			rtpaths_fmt(path, sizeof(path), "%s", scen_path);
+			rtpaths_fmt(path, sizeof(path), "%s%s", scen_path,
+				    side);
 			outcome_tally_add(&c->tally, o->kind);
-			judged = 1;
+			judged |= !*side;
 		}
 		t = add_test(c, path, o->kcidb, comment);
 		if (!isnan(v[i].candidate) && *v[i].metric)

@@ -107,27 +107,44 @@ static int scenario_maxima(struct lava_ctx *x, const char *scen,
 	return ret;
 }
 
+/*
+ * Whose comparison verdict row @name is: scenario @scen's own (""), one
+ * of its further sides (timerlat's IRQ latency: ".irq"), or not (NULL).
+ */
+static const char *side_of(const char *name, const char *scen)
+{
+	const char *suffix;
+	char base[128];
+
+	if (!strcmp(name, scen))
+		return "";
+	suffix = an_tool_side_of(name, base, sizeof(base));
+	return suffix && !strcmp(base, scen) ? suffix : NULL;
+}
+
 static int scenario_cases(struct lava_ctx *x, const struct history_scenario *s,
 			  const struct history_verdict_row *v, size_t nv)
 {
 	const struct outcome *o;
+	const char *side;
 	char scen[128];
 	int judged = 0, ret;
 	size_t i;
 
 	export_path_segment(s->name, scen, sizeof(scen));
+	/* Its own comparison and its further sides' (S.irq), a case each. */
 	for (i = 0; i < nv; i++) {
-		if (strcmp(v[i].scenario, s->name) ||
-		    strcmp(v[i].source, "run"))
+		side = side_of(v[i].scenario, s->name);
+		if (!side || strcmp(v[i].source, "run"))
 			continue;
 		o = outcome_get(outcome_of_comparison(v[i].verdict,
 				v[i].counts_as, v[i].control, v[i].reason));
 		outcome_tally_add(&x->tally, o->kind);
 		ret = emit(x, o->lava, v[i].candidate, *v[i].unit ?
-			   v[i].unit : "us", ".%s", scen);
+			   v[i].unit : "us", ".%s%s", scen, side);
 		if (ret)
 			return ret;
-		judged = 1;
+		judged |= !*side;
 	}
 	if (!judged) {
 		/* No verdict of its own: a baseline, or not judged. */

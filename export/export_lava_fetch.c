@@ -13,8 +13,14 @@
  *
  * The log itself (lava-log.yaml) and LAVA's test cases (lava-tests.json)
  * are kept beside the manifest. The caller imports the directory.
+ *
+ * What the server sends is checked where it enters (issue 35): the board,
+ * the guest's run id and the suite are names (docs/results.md, "Names"),
+ * since they become the folder's name and the manifest's; the archive
+ * holds files and folders only. Anything else: -EINVAL, nothing written.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,7 +32,9 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "parse.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 #include "timefmt.h"
 #include "toolrun.h"
 
@@ -80,6 +88,61 @@ static void suite_name(const char *suite, char *buf, size_t len)
 		*dot = '\0';
 	if (!buf[0])
 		snprintf(buf, len, "unknown");
+}
+
+/* The names the job gives, each checked; -EINVAL after one message. */
+static int check_names(const struct export_lava_job *job, const char *guest)
+{
+	static const char host_set[] = "1-128 letters, digits, '.', '-' and "
+				       "'_', from a letter or digit";
+	char suite[128];
+
+	if (!parse_host_name(board_of(job))) {
+		pr_err("lava: job %ld: its board '%s' is not a board name (%s)",
+		       job->id, board_of(job), host_set);
+		return -EINVAL;
+	}
+	/* The folder's name: a "../" would leave the results directory. */
+	if (guest[0] && !parse_host_name(guest)) {
+		pr_err("lava: job %ld: the run id its log names, '%s', is not "
+		       "a run id (%s)", job->id, guest, host_set);
+		return -EINVAL;
+	}
+	suite_name(job->suite, suite, sizeof(suite));
+	if (!parse_name(suite)) {
+		pr_err("lava: job %ld: its suite '%s' is not a suite name "
+		       "(1-64 letters, digits, '-' and '_')", job->id, suite);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* nftw() has no argument of its own: the unpacked folder and the job. */
+static const char *unpacked_dir;
+static long unpacked_job;
+
+static int only_files(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	size_t n = strlen(unpacked_dir);
+
+	(void)st;
+	(void)ftw;
+	if (type == FTW_F || type == FTW_D)
+		return 0;
+	pr_err("lava: job %ld: %s: %s: the results of a job are files and "
+	       "folders only", unpacked_job, path + n + (path[n] == '/'),
+	       type == FTW_SL || type == FTW_SLN ? "a link, not a file" :
+	       "not a file or folder");
+	return -EINVAL;
+}
+
+/* The unpacked archive holds files and folders, never a link. */
+static int check_unpacked(const struct export_lava_job *job, const char *dir)
+{
+	unpacked_dir = dir;
+	unpacked_job = job->id;
+	return nftw(dir, only_files, 16, FTW_PHYS) ? -EINVAL : 0;
 }
 
 /* LAVA's times are ISO 8601 with microseconds; ours without. */
@@ -175,13 +238,37 @@ static int adopt_manifest(const struct export_lava_client *c,
 	return ret;
 }
 
+/*
+ * The server's answer kept beside the run, as UTF-8 (bytes that are not
+ * become U+FFFD): lava-log.yaml as it came, lava-tests.json printed again
+ * from what it parsed to (strict JSON), or not kept when it is not JSON.
+ */
 static int save(const char *dir, const char *name, const char *buf,
 		size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], *text;
+	cJSON *json = NULL;
+	int ret = 0;
 
 	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
-	return fsio_write_atomic(path, buf, len);
+	text = text_utf8_repair(buf, len, &len);
+	if (!text)
+		return -ENOMEM;
+	if (strstr(name, ".json")) {
+		json = cJSON_Parse(text);
+		free(text);
+		text = json ? cJSON_Print(json) : NULL;
+		cJSON_Delete(json);
+		if (!text) {
+			pr_warn("lava: %s: the server's answer is not JSON: "
+				"not kept", name);
+			return 0;
+		}
+		len = strlen(text);
+	}
+	ret = fsio_write_atomic(path, text, len);
+	free(text);
+	return ret;
 }
 
 /* Unpacks the archive into @dir (tar, which the host has). */
@@ -247,6 +334,9 @@ int export_lava_fetch_run(struct export_lava_client *c,
 			snprintf(why, sizeof(why), "the results in the job's "
 				 "log are damaged");
 	}
+	ret = check_names(job, measured ? guest : "");
+	if (ret)
+		goto out;
 	if (measured) {
 		snprintf(run_id, sizeof(run_id), "%.120s-%.80s-lava%ld", guest,
 			 seg, job->id);
@@ -279,6 +369,8 @@ int export_lava_fetch_run(struct export_lava_client *c,
 	chmod(tmp, 0755);
 	if (measured)
 		ret = unpack(tgz, tgz_len, tmp);
+	if (measured && !ret)
+		ret = check_unpacked(job, tmp);
 	if (measured && !ret)
 		ret = adopt_manifest(c, job, tmp, run_id);
 	if (!measured)

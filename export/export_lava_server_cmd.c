@@ -307,9 +307,14 @@ int export_lava_cmd_fetch(int argc, char **argv)
 		if (!ret && !a.no_import)
 			ret = import_run(db, run_dir);
 		if (ret) {
-			pr_err("lava: job %ld: its run could not be %s", j->id,
-			       a.no_import ? "rebuilt" : "rebuilt and stored");
-			code = exitcode_worse(code, EXITCODE_ENVIRONMENT);
+			/* -EINVAL: what the server sent was refused. */
+			pr_err("lava: job %ld: its run could not be %s%s",
+			       j->id, a.no_import ? "rebuilt" :
+			       "rebuilt and stored", ret == -EINVAL ?
+			       " (bad input, said above)" : "");
+			code = exitcode_worse(code, ret == -EINVAL ?
+					      EXITCODE_BAD_INPUT :
+					      EXITCODE_ENVIRONMENT);
 			continue;
 		}
 		run_status(run_dir, status, sizeof(status));

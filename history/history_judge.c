@@ -691,6 +691,19 @@ static int judge_step(struct judge_ctx *c, const char *scenario,
 	return 0;
 }
 
+/* The night is INVALID: not like with like (@why names what differs). */
+static void night_unlike(struct history_judgement *j, const char *why)
+{
+	snprintf(j->verdict, sizeof(j->verdict), "%s",
+		 an_verdict_name(AN_INVALID));
+	j->exit_code = an_verdict_exit(AN_INVALID);
+	snprintf(j->reason, sizeof(j->reason), "not like with like: %.400s; "
+		 "a difference that is not the one under test makes the "
+		 "night INVALID (--intended SETTING, intended = in the "
+		 "nightly's configuration, if it is; docs/nightly.md, "
+		 "\"Like with like\")", why);
+}
+
 static int judge_scenario(struct judge_ctx *c, const char *scenario,
 			  struct history_judgement *j)
 {
@@ -766,15 +779,7 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		alike = alike_nights(c, runs, nb, why, sizeof(why));
 		if (alike < k) {
 			j->baseline_runs = k;
-			snprintf(j->verdict, sizeof(j->verdict), "%s",
-				 an_verdict_name(AN_INVALID));
-			j->exit_code = an_verdict_exit(AN_INVALID);
-			snprintf(j->reason, sizeof(j->reason), "not like with "
-				 "like: %.400s; a difference that is not the "
-				 "one under test makes the night INVALID "
-				 "(--intended SETTING, intended = in the "
-				 "nightly's configuration, if it is; "
-				 "docs/nightly.md, \"Like with like\")", why);
+			night_unlike(j, why);
 			free(runs);
 			return 0;
 		}
@@ -790,6 +795,15 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		ret = side_add_night(cand, c->h, c->run.id, c->run.run_id,
 				     scenario,
 				     history_manifest_limit(c->manifest));
+	/* CPUs are paired by thread: the nights' and tonight's, alike. */
+	if (!ret && an_like_cpus_diff(base, cand, c->p->intended, held,
+				      sizeof(held))) {
+		night_unlike(j, held);
+		free(runs);
+		an_side_free(base);
+		an_side_free(cand);
+		return 0;
+	}
 	if (!ret)
 		ret = an_compare(base, cand, &gate, &res);
 	if (!ret) {

@@ -19,6 +19,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,19 +331,22 @@ static void script_xtics(FILE *f, const struct plot *p)
 	fprintf(f, ") rotate by -35 font ',9'\n");
 }
 
-/* A path or a label from data: quoted, never pasted (text_gnuplot_quote). */
-static void gp_path(FILE *f, const char *dir, const char *slug,
-		    const char *ext)
+/*
+ * A file of the plot, by name: gnuplot runs in the dashboard's folder
+ * (run_gnuplot()), so no path -- which may hold any byte -- is in the
+ * script. Quoted all the same (text_gnuplot_quote).
+ */
+static void gp_path(FILE *f, const char *slug, const char *ext)
 {
-	char buf[PATH_MAX + 512];
+	char buf[512];
 
-	snprintf(buf, sizeof(buf), "%s/%s%s", dir, slug, ext);
+	snprintf(buf, sizeof(buf), "%s%s", slug, ext);
 	text_gnuplot_quote(f, buf);
 }
 
-/* @svg: where gnuplot writes (a temporary name, renamed after). */
-static int write_script(const struct plot *p, const char *dir,
-			const char *path, const char *svg)
+/* @svg: the file gnuplot writes (a temporary name, renamed after). */
+static int write_script(const struct plot *p, const char *path,
+			const char *svg)
 {
 	struct fsio_stream st;
 	char buf[256];
@@ -382,7 +387,7 @@ static int write_script(const struct plot *p, const char *dir,
 				"set label 'step' at %zu, graph 0.96 offset "
 				"0.5,0 tc rgb '#d62728'\n", i + 1, i + 1, i + 1);
 	fputs("plot ", f);
-	gp_path(f, dir, p->slug, ".dat");
+	gp_path(f, p->slug, ".dat");
 	if (p->metric[0])
 		fprintf(f, " using 1:9:10:11 with yerrorbars "
 			"pt 7 ps 0.9 lc rgb '#1f77b4' title 'median of the "
@@ -404,9 +409,23 @@ static int write_script(const struct plot *p, const char *dir,
 	return fsio_stream_commit(&st, path, 0);
 }
 
-static int run_gnuplot(const char *script, const char *log)
+/* A plot takes gnuplot well under a second; a hung one is stopped. */
+#define GNUPLOT_TIMEOUT_MS	120000
+
+/* SIGINT, SIGTERM or SIGHUP, held by build_plot(), is waiting. */
+static bool stop_pending(void)
 {
-	int status;
+	sigset_t set;
+
+	return !sigpending(&set) && (sigismember(&set, SIGINT) == 1 ||
+				     sigismember(&set, SIGTERM) == 1 ||
+				     sigismember(&set, SIGHUP) == 1);
+}
+
+/* gnuplot @script (a name in @dir) in @dir, its messages into @log. */
+static int run_gnuplot(const char *dir, const char *script, const char *log)
+{
+	int status, waited;
 	pid_t pid;
 
 	/*
@@ -423,21 +442,42 @@ static int run_gnuplot(const char *script, const char *log)
 		/* The log is no link to write through (docs/exports.md). */
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 			      O_CLOEXEC, 0644);
+		sigset_t none;
 
+		/* The stop signals build_plot() holds are not gnuplot's. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
-		    !freopen("/dev/null", "w", stdout))
+		    !freopen("/dev/null", "w", stdout) || chdir(dir))
 			_exit(127);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	/* A stop signal build_plot() holds, or a hung gnuplot, stops it. */
+	for (waited = 0;; waited += 20) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (stop_pending() || waited >= GNUPLOT_TIMEOUT_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			if (waited >= GNUPLOT_TIMEOUT_MS)
+				pr_err("gnuplot did not finish %s/%s in %d s",
+				       dir, script, GNUPLOT_TIMEOUT_MS / 1000);
+			return waited >= GNUPLOT_TIMEOUT_MS ? -ETIMEDOUT :
+							      -EINTR;
+		}
+		usleep(20000);
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		pr_err("gnuplot not found (install gnuplot-nox)");
 		return -ENOENT;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		pr_err("gnuplot failed on %s (see %s)", script, log);
+		pr_err("gnuplot failed on %s/%s (see %s)", dir, script, log);
 		return -EIO;
 	}
 	return 0;
@@ -701,15 +741,33 @@ static void html_table(FILE *f, const struct nightly_dashboard_params *dp,
 	fputs("</table>\n</section>\n", f);
 }
 
-static void slugify(const struct history_key *k, char *buf, size_t len)
+/*
+ * The name of a plot's files and of its section's id: suite--host--
+ * scenario made safe, each at most 60 characters. Two keys can come out
+ * alike ("a b" and "a_b", a suite "q--x" and a host "x--h", two long
+ * names alike in their first 60): the later gets -2, -3 ... so that no
+ * plot overwrites another's files or repeats its id. @slugs holds the
+ * @n taken before.
+ */
+static void slugify(const struct history_key *k, char (*slugs)[400],
+		    size_t n, char *buf, size_t len)
 {
-	size_t i;
+	char base[400];
+	size_t i, k2 = 1;
 
-	snprintf(buf, len, "%s--%s--%s", k->suite, k->host, k->scenario);
-	for (i = 0; buf[i]; i++)
+	/* A file name, with .svg.tmp.PID after it, within NAME_MAX (255). */
+	snprintf(base, sizeof(base), "%.60s--%.60s--%.60s", k->suite,
+		 k->host, k->scenario);
+	for (i = 0; base[i]; i++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-			    "WXYZ0123456789-_.", buf[i]))
-			buf[i] = '_';
+			    "WXYZ0123456789-_.", base[i]))
+			base[i] = '_';
+	snprintf(buf, len, "%s", base);
+	for (i = 0; i < n; i++)
+		if (!strcmp(slugs[i], buf)) {
+			snprintf(buf, len, "%.370s-%zu", base, ++k2);
+			i = (size_t)-1;	/* again, against every one */
+		}
 }
 
 /* One run's numbers: its pooled quantiles, or its workload metric. */
@@ -743,6 +801,7 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 {
 	char dat[PATH_MAX], gp[PATH_MAX], log[PATH_MAX];
 	char svg[PATH_MAX], tmp[PATH_MAX + 64];
+	sigset_t stop, old;
 	size_t i;
 	int ret;
 
@@ -767,7 +826,6 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 			p->mval[i] = p->mlo[i] = p->mhi[i] = NAN;
 	}
 	ranges(p);
-	slugify(p->key, p->slug, sizeof(p->slug));
 	snprintf(dat, sizeof(dat), "%.3000s/%s.dat", dp->out_dir, p->slug);
 	snprintf(gp, sizeof(gp), "%.3000s/%s.gp", dp->out_dir, p->slug);
 	snprintf(log, sizeof(log), "%.3000s/%s.log", dp->out_dir, p->slug);
@@ -777,15 +835,25 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 		 (int)getpid());
 	ret = write_data(p, dat);
 	if (!ret)
-		ret = write_script(p, dp->out_dir, gp, tmp);
+		ret = write_script(p, gp, strrchr(tmp, '/') + 1);
+	/*
+	 * SIGINT, SIGTERM and SIGHUP wait while gnuplot writes the
+	 * temporary SVG: it is renamed or removed first, then they act.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	if (!ret)
-		ret = run_gnuplot(gp, log);
+		ret = run_gnuplot(dp->out_dir, strrchr(gp, '/') + 1, log);
 	if (!ret && rename(tmp, svg))
 		ret = -errno;
-	if (ret) {
+	if (ret)
 		unlink(tmp);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
 		return ret;
-	}
 	unlink(log);
 	html_plot(html, dp, p);
 	html_alarm(html, h, dp, p);
@@ -822,6 +890,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	char path[PATH_MAX], now[32];
 	struct fsio_stream st;
 	struct history_key *keys = NULL;
+	char (*slugs)[400] = NULL;
 	struct plot p;
 	struct history h;
 	size_t nk = 0, i, k;
@@ -848,6 +917,11 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	}
 	if (!ret)
 		ret = history_keys(&h, &keys, &nk);
+	if (!ret) {
+		slugs = calloc(nk ? nk : 1, sizeof(*slugs));
+		if (!slugs)
+			ret = -ENOMEM;
+	}
 	if (ret)
 		goto out;
 	/* Written whole or not at all: no index.html.tmp left on failure. */
@@ -880,6 +954,8 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 		for (k = 0; k < nk; k++)
 			p.family += !strcmp(keys[k].suite, keys[i].suite) &&
 				    !strcmp(keys[k].host, keys[i].host);
+		slugify(p.key, slugs, i, p.slug, sizeof(p.slug));
+		snprintf(slugs[i], sizeof(slugs[i]), "%s", p.slug);
 		ret = build_plot(&h, dp, &p, f);
 		free(p.pts);
 		free(p.t);
@@ -895,6 +971,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	if (ret)
 		pr_err("%s: not written: %s", path, strerror(-ret));
 out:
+	free(slugs);
 	free(keys);
 	history_close(&h);
 	return ret;

@@ -242,7 +242,36 @@ static int write_junit(const struct nightly_ctx *c,
 	return ferror(f) ? -EIO : 0;
 }
 
-/* Writes DIR/NAME through a memory stream and fsio_write_atomic(). */
+/*
+ * @fn's text as UTF-8, whatever bytes a folder's name had (issue 35): a
+ * buffer the caller frees, or NULL (-ENOMEM, -EIO) in @ret.
+ */
+static char *render(int (*fn)(const struct nightly_ctx *,
+			      const struct nightly_result *, size_t, int,
+			      FILE *),
+		    const struct nightly_ctx *c,
+		    const struct nightly_result *res, size_t n, int code,
+		    size_t *len, int *ret)
+{
+	char *buf = NULL, *text;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+
+	if (!f) {
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	*ret = fn(c, res, n, code, f);
+	if (fclose(f) && !*ret)
+		*ret = -EIO;
+	text = *ret ? NULL : text_utf8_repair(buf, blen, len);
+	if (!*ret && !text)
+		*ret = -ENOMEM;
+	free(buf);
+	return text;
+}
+
+/* Writes DIR/NAME whole or not at all (fsio_write_atomic()). */
 static int write_file(const char *dir, const char *name,
 		      int (*fn)(const struct nightly_ctx *,
 				const struct nightly_result *, size_t, int,
@@ -250,14 +279,15 @@ static int write_file(const char *dir, const char *name,
 		      const struct nightly_ctx *c,
 		      const struct nightly_result *res, size_t n, int code)
 {
-	struct fsio_stream s;
-	char path[PATH_MAX];
+	char path[PATH_MAX], *text;
+	size_t len;
 	int ret;
 
-	if (fsio_stream_open(&s))
-		return -ENOMEM;
 	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
-	ret = fsio_stream_commit(&s, path, fn(c, res, n, code, s.f));
+	text = render(fn, c, res, n, code, &len, &ret);
+	if (!ret)
+		ret = fsio_write_atomic(path, text, len);
+	free(text);
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
 	return ret;
@@ -267,10 +297,14 @@ int nightly_summary_write(const struct nightly_ctx *c,
 			  const struct nightly_result *res, size_t n,
 			  int exit_code, FILE *text_out)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], *text;
+	size_t len;
 	int ret;
 
-	write_text(c, res, n, exit_code, text_out);
+	text = render(write_text, c, res, n, exit_code, &len, &ret);
+	if (text)
+		fwrite(text, 1, len, text_out);
+	free(text);
 	snprintf(dir, sizeof(dir), "%.3000s/%s", c->cfg->summary, c->started);
 	ret = fsio_mkdir_p(dir, 0755);
 	if (ret) {

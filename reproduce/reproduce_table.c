@@ -20,6 +20,7 @@
 #include "log.h"
 #include "reproduce.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 
 /* The report's name for the scenario: "S (a + a2)" in an A/B/A compare. */
 static bool same_scenario(const char *name, const char *want)
@@ -331,8 +332,10 @@ static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 
 static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 {
+	const char *cell[9];
 	const cJSON *r;
 	struct cells c;
+	size_t i;
 
 	fprintf(f, "## Seed %s: %s\n\n", json_get_str(doc, "seed", ""),
 		json_get_str(doc, "title", ""));
@@ -346,16 +349,30 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 	fprintf(f, "| model | scenario | metric | published | measured here "
 		"| verdict | expected | grants | wall |\n");
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
+	/* The cells come from the runs' reports: escaped (textfmt.h). */
 	cJSON_ArrayForEach(r, rows) {
 		row_cells(r, &c);
-		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			json_get_str(r, "model", ""),
-			json_get_str(r, "scenario", ""), c.metric, c.published,
-			c.measured, json_get_str(r, "verdict", ""),
-			json_get_str(r, "expected", ""), c.grants, c.wall);
+		cell[0] = json_get_str(r, "model", "");
+		cell[1] = json_get_str(r, "scenario", "");
+		cell[2] = c.metric;
+		cell[3] = c.published;
+		cell[4] = c.measured;
+		cell[5] = json_get_str(r, "verdict", "");
+		cell[6] = json_get_str(r, "expected", "");
+		cell[7] = c.grants;
+		cell[8] = c.wall;
+		for (i = 0; i < 9; i++) {
+			fputs("| ", f);
+			text_md_escape(f, cell[i]);
+			fputc(' ', f);
+		}
+		fputs("|\n", f);
 	}
-	fprintf(f, "\n%s.\n\n`%s`\n", json_get_str(doc, "note", ""),
-		json_get_str(doc, "command", ""));
+	fputc('\n', f);
+	text_md_escape(f, json_get_str(doc, "note", ""));
+	fputs(".\n\n", f);
+	text_md_code(f, json_get_str(doc, "command", ""));
+	fputc('\n', f);
 }
 
 static int write_with(const char *dir, const char *name, const cJSON *doc,

@@ -316,12 +316,12 @@ static int runs_table_write(const struct an_report *r,
 }
 
 /* A whole results directory (not DIR:SCENARIO, not a scenario's). */
+/* A results folder is one whatever its name holds (a ':' too). */
 static bool is_run_dir(const char *spec)
 {
 	char path[4096];
 
-	return !strchr(spec, ':') &&
-	       !rtpaths_fmt(path, sizeof(path), "%s/manifest.json", spec) &&
+	return !rtpaths_fmt(path, sizeof(path), "%s/manifest.json", spec) &&
 	       !access(path, F_OK);
 }
 
@@ -440,7 +440,7 @@ static int compare_cmd(int argc, char **argv)
 	struct an_profile prof = { 0 };
 	struct an_system sys[2];
 	int i, ret = EXITCODE_BAD_INPUT;
-	char why[512];
+	char why[1024];
 	size_t family;
 
 	cli.compare = true;
@@ -475,9 +475,6 @@ static int compare_cmd(int argc, char **argv)
 	}
 	cmp.base = sides[0];
 	cmp.cand = sides[1];
-	/* Paired by thread: a thread measured on two CPUs is named. */
-	if (an_sides_cpu_mismatch(sides[0], sides[1], why, sizeof(why)))
-		pr_warn("%s", why);
 	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {
 		pr_err("out of memory");
 		ret = EXITCODE_ENVIRONMENT;
@@ -493,19 +490,19 @@ static int compare_cmd(int argc, char **argv)
 	spec_system(argv[i], "baseline", sys, &r.nsystems);
 	spec_system(argv[i + 1], "candidate", sys, &r.nsystems);
 	r.systems = sys;
+	why[0] = '\0';
 	if (r.nsystems == 2) {
-		char unlike[1024];
-		int like = an_systems_like_check(sys, 2, p.intended, unlike,
-						 sizeof(unlike));
+		int like = an_systems_like_check(sys, 2, p.intended, why,
+						 sizeof(why));
 
 		if (like < 0) {
 			ret = EXITCODE_BAD_INPUT;
 			an_result_release(&cmp.res);
 			goto out;
 		}
-		if (like)
-			an_cmp_unlike(&cmp, unlike);
 	}
+	/* The systems, and the CPUs the sides measured (paired by thread). */
+	an_cmp_like(&cmp, why, p.intended);
 	an_report_finish(&r, sides[0]->incomplete || sides[1]->incomplete);
 	ret = emit(&r, &p, p.out_dir, true);
 	an_result_release(&cmp.res);
@@ -763,6 +760,8 @@ static int compare_pair(const struct an_results *res,
 	 */
 	if (irq && !strcmp(control, "positive"))
 		control = "shown";
+	/* Within a run too: CPUs are paired by thread. */
+	an_cmp_like(c, NULL, p->intended);
 	snprintf(c->control, sizeof(c->control), "%s", control);
 	an_cmp_apply_control(c);
 	return 0;

@@ -459,8 +459,9 @@ int an_compare_runs(char **dirs, size_t n, const struct an_params *p,
 				    sizeof(c->unlike));
 	if (ret < 0)
 		goto fail;
-	for (i = 0; ret && i < c->r.ncmps; i++)
-		an_cmp_unlike(&c->r.cmps[i], c->unlike);
+	/* The systems, and each scenario's CPUs (paired by thread). */
+	for (i = 0; i < c->r.ncmps; i++)
+		an_cmp_like(&c->r.cmps[i], ret ? c->unlike : NULL, p->intended);
 	c->r.systems = c->sys;
 	c->r.nsystems = n;
 	an_report_finish(&c->r, incomplete);

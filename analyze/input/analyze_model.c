@@ -517,26 +517,3 @@ uint64_t an_level_needs(double q)
 const char *const an_rseq_names[AN_RSEQ_NR] = {
 	"sgrant", "sexpir", "srevok", "syield", "sabort",
 };
-
-int an_sides_cpu_mismatch(const struct an_side *base,
-			  const struct an_side *cand, char *buf, size_t len)
-{
-	const struct an_run *a, *b;
-	size_t j;
-
-	if (!base->nruns || !cand->nruns)
-		return 0;
-	a = &base->runs[0];
-	b = &cand->runs[0];
-	for (j = 0; j < a->ncpus && j < b->ncpus; j++)
-		if (a->cpus[j].cpu >= 0 && b->cpus[j].cpu >= 0 &&
-		    a->cpus[j].cpu != b->cpus[j].cpu) {
-			rtpaths_fmt(buf, len, "thread %zu ran on CPU %d in %s "
-				    "but on CPU %d in %s: CPUs are paired by "
-				    "thread, so CPU %zu below compares two "
-				    "different CPUs", j, a->cpus[j].cpu,
-				    base->name, b->cpus[j].cpu, cand->name, j);
-			return 1;
-		}
-	return 0;
-}

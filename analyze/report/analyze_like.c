@@ -9,7 +9,9 @@
  * A setting one of the runs did not record (a manifest from before it
  * was recorded) is not compared: nothing can be said about it. The
  * kernel itself (release, version, config, preemption model, and the
- * command line's image and preempt=) is what a comparison tests.
+ * command line's image and preempt=) is what a comparison tests. Beside
+ * the manifest's settings, "cpus": the CPU each thread measured, read
+ * from the repetitions (CPUs are paired thread by thread).
  */
 #include <errno.h>
 #include <sched.h>
@@ -346,6 +348,9 @@ static const struct {
 	{ "intel_pstate", AN_LIKE_CPUFREQ },
 };
 
+/* The --intended name of the CPUs each thread measured. */
+static const char like_cpus[] = "cpus";
+
 /* The clock is the first thing two runs must share (analyze.h). */
 void an_system_clock(const cJSON *m, char *name, size_t nlen,
 		     char *statement, size_t slen)
@@ -410,6 +415,7 @@ int an_like_intended_check(const char *intended, char *bad, size_t len)
 		for (i = 0; i < AN_LIKE_N && !ok; i++)
 			ok = strlen(settings[i].name) == k &&
 			     !strncmp(p, settings[i].name, k);
+		ok |= k == strlen(like_cpus) && !strncmp(p, like_cpus, k);
 		ok |= k > 8 && !strncmp(p, "cmdline.", 8);
 		if (!ok) {
 			rtpaths_fmt(bad, len, "%.*s", (int)k, p);
@@ -447,7 +453,7 @@ const char *an_like_settings(char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < AN_LIKE_N; i++)
 		app(buf, len, "%s%s", i ? ", " : "", settings[i].name);
-	app(buf, len, ", cmdline.PARAM");
+	app(buf, len, ", cmdline.PARAM, %s", like_cpus);
 	return buf;
 }
 
@@ -608,4 +614,81 @@ void an_cmp_unlike(struct an_cmp *c, const char *why)
 		    "%.480s; a difference that is not the one under test makes "
 		    "the comparison INVALID (--intended SETTING if it is the "
 		    "one; docs/nightly.md, \"Like with like\")", why);
+}
+
+/* "0 1" -- the CPU of each thread of @r, "?" where it is not known. */
+static void run_cpus(const struct an_run *r, char *buf, size_t len)
+{
+	size_t j;
+
+	buf[0] = '\0';
+	for (j = 0; j < r->ncpus && j < 16; j++) {
+		if (r->cpus[j].cpu >= 0)
+			app(buf, len, "%s%d", j ? " " : "", r->cpus[j].cpu);
+		else
+			app(buf, len, "%s?", j ? " " : "");
+	}
+	if (r->ncpus > 16)
+		app(buf, len, " ...");
+}
+
+/* The first thread @r measured on another CPU than @ref; -1 none. */
+static int cpus_differ(const struct an_run *r, const struct an_run *ref)
+{
+	size_t j;
+
+	for (j = 0; j < r->ncpus && j < ref->ncpus; j++)
+		if (r->cpus[j].cpu >= 0 && ref->cpus[j].cpu >= 0 &&
+		    r->cpus[j].cpu != ref->cpus[j].cpu)
+			return (int)j;
+	return -1;
+}
+
+int an_like_cpus_diff(const struct an_side *base, const struct an_side *cand,
+		      const char *intended, char *why, size_t len)
+{
+	const struct an_side *s[2] = { base, cand };
+	const struct an_run *ref, *r;
+	char a[128], b[128];
+	size_t k, i;
+	int t;
+
+	why[0] = '\0';
+	if (!cand->nruns || in_list(intended, like_cpus, strlen(like_cpus)))
+		return 0;
+	/* Every repetition (a history's every night) against the first. */
+	ref = &cand->runs[0];
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < s[k]->nruns; i++) {
+			r = &s[k]->runs[i];
+			t = cpus_differ(r, ref);
+			if (t < 0)
+				continue;
+			run_cpus(r, a, sizeof(a));
+			run_cpus(ref, b, sizeof(b));
+			rtpaths_fmt(why, len, "%s (the CPUs measured, paired "
+				    "thread by thread; thread %d ran on CPU %d "
+				    "in %.100s, on CPU %d in %.100s): '%s' -> "
+				    "'%s'", like_cpus, t, r->cpus[t].cpu,
+				    r->label, ref->cpus[t].cpu, ref->label, a,
+				    b);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int an_cmp_like(struct an_cmp *c, const char *unlike, const char *intended)
+{
+	char cpus[512], why[1600];
+
+	an_like_cpus_diff(c->base, c->cand, intended, cpus, sizeof(cpus));
+	if (!unlike)
+		unlike = "";
+	if (!unlike[0] && !cpus[0])
+		return 0;
+	rtpaths_fmt(why, sizeof(why), "%s%s%s", unlike, unlike[0] && cpus[0] ?
+		    "; " : "", cpus);
+	an_cmp_unlike(c, why);
+	return 1;
 }

@@ -3,12 +3,17 @@
  * gnuplot draws the plots: the data and a script go into a private
  * temporary directory, one gnuplot process writes every SVG of a
  * comparison, and the SVGs are read back to be inlined into the HTML.
+ * The directory goes on every path: gnuplot failing, hanging (a time
+ * limit), or SIGINT, SIGTERM or SIGHUP arriving while it draws (they are
+ * held until the directory is gone, then take their course).
  */
 #include <errno.h>
 #include <limits.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +30,8 @@
 #include "toolrun.h"
 
 #define COLOR_BASE	"#1f5fa8"
+/* A comparison's plots take gnuplot a second or two; a hung one stops. */
+#define GNUPLOT_TIMEOUT_MS	300000
 #define COLOR_CAND	"#d9480f"
 
 struct plot_dir {
@@ -505,16 +512,22 @@ static int write_metric_plots(struct plot_dir *d, FILE *gp,
 
 static int run_gnuplot(struct plot_dir *d)
 {
-	char log[PATH_MAX], script[PATH_MAX];
-	char *argv[] = { "gnuplot", script, NULL };
+	char log[PATH_MAX];
+	char *argv[] = { "gnuplot", "plots.gp", NULL };
+	/* toolrun: gnuplot dies with us, whatever kills us. */
+	struct toolrun r = {
+		.argv = argv, .cwd = d->path, .out_path = log,
+		.timeout_ms = GNUPLOT_TIMEOUT_MS, .stop_on_pending = true,
+	};
 	int status, ret;
 
-	if (rtpaths_fmt(log, sizeof(log), "%s/gnuplot.log", d->path) ||
-	    rtpaths_fmt(script, sizeof(script), "%s/plots.gp", d->path))
+	if (rtpaths_fmt(log, sizeof(log), "%s/gnuplot.log", d->path))
 		return -ENAMETOOLONG;
 	snprintf(d->files[d->nfiles++], sizeof(d->files[0]), "gnuplot.log");
-	/* toolrun: gnuplot dies with us, whatever kills us. */
-	ret = toolrun_simple(argv, NULL, log, &status);
+	ret = toolrun(&r, &status);
+	if (ret == -ETIMEDOUT)
+		pr_warn("gnuplot did not finish in %d s: no plots",
+			GNUPLOT_TIMEOUT_MS / 1000);
 	if (ret)
 		return ret;
 	if (status) {
@@ -574,10 +587,11 @@ static int write_plots(struct plot_dir *d, const struct an_cmp *c,
 	gp = plot_open(d, "plots.gp");
 	if (!gp)
 		return -EIO;
-	/* The script finds its data and writes its SVGs beside itself. */
-	fprintf(gp, "cd ");
-	text_gnuplot_quote(gp, d->path);
-	fputc('\n', gp);
+	/*
+	 * gnuplot runs in the directory (run_gnuplot()): the script names
+	 * its data and its SVGs by name, never by a path, which may hold any
+	 * byte (TMPDIR).
+	 */
 	fprintf(gp, "set terminal svg size 720,400 dynamic enhanced "
 		"font 'sans,11' background rgb 'white'\n"
 		"set grid\nset key top center\n");
@@ -623,6 +637,7 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	const char *metrics[8];
 	char name[32], title[96];
 	size_t ncpus, nmetrics, j;
+	sigset_t stop, old;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -634,11 +649,20 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 	if (!ncpus && !nmetrics && !an_side_has_series(c->base) &&
 	    !an_side_has_series(c->cand))
 		return 0;
-	if (!tmp || !*tmp || strchr(tmp, '\''))
+	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	snprintf(d.path, sizeof(d.path), "%s/rtgate-plot.XXXXXX", tmp);
-	if (!mkdtemp(d.path))
-		return -errno;
+	/* A stop signal waits until the directory is gone (toolrun.h). */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	if (!mkdtemp(d.path)) {
+		ret = -errno;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return ret;
+	}
 	ret = write_plots(&d, c, ncpus, drawn, metrics, nmetrics);
 	if (!ret)
 		ret = run_gnuplot(&d);
@@ -664,6 +688,7 @@ int an_plot_cmp(const struct an_cmp *c, struct an_plots *out)
 			out->wide[out->n - 1] = true;
 	}
 	plot_dir_remove(&d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		an_plots_release(out);
 	return ret;

@@ -4,6 +4,7 @@
  * the reason, gnuplot's SVG plots inlined, every evidence line, and the
  * scenarios in cyclictest's T: layout. No scripts, no external files.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -209,8 +210,41 @@ static void html_line(FILE *f, const struct an_cmp *c, const struct an_line *l,
 
 static bool gnuplot_missing_said;
 
-static void html_plots(FILE *f, const struct an_cmp *c)
+/*
+ * gnuplot names the elements of every SVG alike (gnuplot_canvas, gpPt0,
+ * textbox ...): inlined side by side in one page, ids would repeat and a
+ * reference (#gpPt3) find another plot's element. Each plot's ids and
+ * the references to them (href="#", url(#)) get @prefix, made from the
+ * plot's place in the report -- never from a name, which two scenarios
+ * could share once made safe for an id.
+ */
+static void svg_inline(FILE *f, const char *svg, const char *prefix)
 {
+	static const char *const refs[] = { "href=\"#", "href='#", "url(#" };
+	const char *p = svg;
+	size_t i, n = 0;
+
+	while (*p) {
+		if (p > svg && isspace((unsigned char)p[-1]) &&
+		    (!strncmp(p, "id=\"", 4) || !strncmp(p, "id='", 4)))
+			n = 4;
+		for (i = 0; !n && i < sizeof(refs) / sizeof(refs[0]); i++)
+			if (!strncmp(p, refs[i], strlen(refs[i])))
+				n = strlen(refs[i]);
+		if (n) {
+			fwrite(p, 1, n, f);
+			fputs(prefix, f);
+			p += n;
+			n = 0;
+			continue;
+		}
+		fputc(*p++, f);
+	}
+}
+
+static void html_plots(FILE *f, const struct an_cmp *c, size_t idx)
+{
+	char prefix[64];
 	struct an_plots plots;
 	size_t i;
 	int ret;
@@ -233,8 +267,11 @@ static void html_plots(FILE *f, const struct an_cmp *c)
 	}
 	fprintf(f, "<div class=\"plots\">\n");
 	for (i = 0; i < plots.n; i++) {
-		fprintf(f, "<figure class=\"plot%s\">\n%s\n<figcaption>",
-			plots.wide[i] ? " wide" : "", plots.svg[i]);
+		fprintf(f, "<figure class=\"plot%s\">\n",
+			plots.wide[i] ? " wide" : "");
+		snprintf(prefix, sizeof(prefix), "cmp%zu-plot%zu-", idx, i);
+		svg_inline(f, plots.svg[i], prefix);
+		fputs("\n<figcaption>", f);
 		esc(f, plots.title[i]);
 		fprintf(f, "</figcaption></figure>\n");
 	}
@@ -266,7 +303,7 @@ static void html_cmp(FILE *f, const struct an_cmp *c, size_t idx)
 	fprintf(f, ", alpha %g, floor %s%s.</p>\n", res->gate.alpha,
 		an_fmt_floor(fl, sizeof(fl), &res->gate), res->drift_checked ?
 		", A/B/A drift checked" : "");
-	html_plots(f, c);
+	html_plots(f, c, idx);
 	if (res->nlines)
 		fprintf(f, "<table class=\"lines\"><tr><th>metric</th>"
 			"<th>CPU</th><th>baseline</th>%s<th>candidate</th>%s"

@@ -412,10 +412,14 @@ void an_aa_md(const struct an_report *r, FILE *f)
 	for (i = 0; i < t.nscens; i++) {
 		const struct aa_scen *s = &t.scens[i];
 
-		fprintf(f, "### %s\n\n", s->name);
+		fputs("### ", f);
+		text_md_escape(f, s->name);
+		fputs("\n\n", f);
 		for (k = 0; k < s->nreps; k++) {
 			rep_line(&s->reps[k], line, sizeof(line));
-			fprintf(f, "- %s\n", line);
+			fputs("- ", f);
+			text_md_escape(f, line);
+			fputc('\n', f);
 		}
 		fputc('\n', f);
 	}

@@ -109,6 +109,13 @@ int an_systems_like_check(const struct an_system *sys, size_t n,
 			  const char *intended, char *why, size_t len);
 /* The comparison is INVALID: its sides are not alike (@why). */
 void an_cmp_unlike(struct an_cmp *c, const char *why);
+/*
+ * Like with like for one comparison: @unlike (an_systems_like_check()'s
+ * words, "" or NULL when the systems are alike) and its sides' CPUs
+ * (an_like_cpus_diff()). Any difference: the comparison is INVALID
+ * (an_cmp_unlike(), every difference named) and 1; else 0.
+ */
+int an_cmp_like(struct an_cmp *c, const char *unlike, const char *intended);
 /* "rt (PREEMPT_RT)", "unknown (uname: PREEMPT_DYNAMIC)"; returns buf. */
 const char *an_system_preempt(const struct an_system *s, char *buf,
 			      size_t len);

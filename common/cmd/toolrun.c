@@ -101,6 +101,7 @@ static char **build_env(char *const *extra)
 static void child_exec(const struct toolrun *r, int outfd, int errfd,
 		       char **env, pid_t parent)
 {
+	sigset_t none;
 	int in, err;
 
 	toolrun_child_bind(parent);
@@ -109,6 +110,9 @@ static void child_exec(const struct toolrun *r, int outfd, int errfd,
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	/* What the caller blocked to clean up first is not the tool's. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (r->cwd && chdir(r->cwd))
 		goto fail;
 	in = open(r->in_path ? r->in_path : "/dev/null", O_RDONLY);
@@ -183,6 +187,16 @@ static int out_feed(struct outbuf *o, const char *buf, size_t n)
 	return 0;
 }
 
+/* A stop signal the caller blocked (stop_on_pending) is waiting. */
+static bool stop_pending(void)
+{
+	sigset_t set;
+
+	return !sigpending(&set) && (sigismember(&set, SIGINT) == 1 ||
+				     sigismember(&set, SIGTERM) == 1 ||
+				     sigismember(&set, SIGHUP) == 1);
+}
+
 /* SIGTERM to the group, SIGKILL after a grace period; always reaps. */
 static int kill_and_reap(pid_t pid)
 {
@@ -213,7 +227,8 @@ static int wait_child(const struct toolrun *r, pid_t pid, int pipefd,
 	pid_t w;
 
 	for (;;) {
-		if (stop_tools && stopsig_requested()) {
+		if ((stop_tools && stopsig_requested()) ||
+		    (r->stop_on_pending && stop_pending())) {
 			ret = -EINTR;
 			break;
 		}

@@ -29,14 +29,20 @@ struct toolrun {
 	void *arg;
 	int nice;			/* added to the tool's nice value */
 	unsigned int timeout_ms;	/* 0: none */
+	/*
+	 * The caller blocked SIGINT, SIGTERM and SIGHUP to clean up before
+	 * they take effect: one pending stops the tool (-EINTR).
+	 */
+	bool stop_on_pending;
 };
 
 /*
  * Runs r->argv to completion. Returns 0 with *status = the exit code (128 +
  * signal number when a signal ended it); -ENOENT when the tool is not
  * installed; -ETIMEDOUT after the timeout; -EINTR when a stop signal was
- * caught; another -errno when it could not be started. The tool is reaped
- * in every case.
+ * caught (or, with stop_on_pending, is pending); another -errno when it
+ * could not be started. The tool is reaped in every case, and starts with
+ * no signal blocked.
  */
 int toolrun(const struct toolrun *r, int *status);
 

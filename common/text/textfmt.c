@@ -3,6 +3,7 @@
  * Text for terminals and reports (textfmt.h): the terminal's width, word
  * wrapping, XML escaping.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -208,4 +209,82 @@ void text_xml_escape(FILE *f, const char *s)
 				fputc(ch, f);
 		}
 	}
+}
+
+void text_md_escape(FILE *f, const char *s)
+{
+	size_t len = strlen(s), i = 0, n;
+
+	while (i < len) {
+		unsigned char ch = s[i];
+
+		n = text_utf8_char(s + i, len - i);
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			i++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s + i, 1, n, f);
+			i += n;
+			continue;
+		}
+		i++;
+		if (ch < 0x20 || ch == 0x7f)
+			fputc(' ', f);
+		else if (strchr("\\|`[]", ch) ||
+			 /* a tag, a comment: "p<0.05" stays as it reads */
+			 (ch == '<' && (isalpha((unsigned char)s[i]) ||
+					(s[i] && strchr("/!?", s[i])))))
+			fprintf(f, "\\%c", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+/* The longest run of backticks in @s. */
+static size_t backtick_run(const char *s)
+{
+	size_t run = 0, longest = 0;
+
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	return longest;
+}
+
+size_t text_md_fence_len(const char *s)
+{
+	size_t n = backtick_run(s) + 1;
+
+	return n < 3 ? 3 : n;
+}
+
+void text_md_code(FILE *f, const char *s)
+{
+	size_t n = backtick_run(s) + 1, len = strlen(s), i, c;
+	bool pad = len && (s[0] == '`' || s[len - 1] == '`');
+
+	/* The fence is one longer than the longest run of backticks. */
+	for (i = 0; i < n; i++)
+		fputc('`', f);
+	if (pad)
+		fputc(' ', f);
+	for (i = 0; i < len; i += c ? c : 1) {
+		unsigned char ch = s[i];
+
+		c = text_utf8_char(s + i, len - i);
+		if (!c)
+			fputs("\xef\xbf\xbd", f);
+		else if (c > 1)
+			fwrite(s + i, 1, c, f);
+		else
+			fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
+	}
+	if (pad)
+		fputc(' ', f);
+	for (i = 0; i < n; i++)
+		fputc('`', f);
 }

@@ -39,6 +39,22 @@ void text_xml_escape(FILE *f, const char *s);
  */
 void text_gnuplot_quote(FILE *f, const char *s);
 
+/*
+ * Markdown (report.md, reproduce.md): text from data that must stay one
+ * inline run -- a table cell, a heading, a list item -- and never turn
+ * into markup. text_md_escape() writes s with '|' as \| (a bare pipe
+ * ends a table cell), '\\', '<' before a letter, '/', '!' or '?' (raw
+ * HTML; "p<0.05" stays), '`' (code), '[' and ']' (links)
+ * backslash-escaped, control characters (newlines: they end the
+ * cell, the heading, the table) as spaces, bytes that are not UTF-8 as
+ * U+FFFD. text_md_code() writes s as one code span, its fence longer than
+ * any run of backticks in s. text_md_fence_len(): the backticks a fenced
+ * block needs around s (3, or one more than its longest run).
+ */
+void text_md_escape(FILE *f, const char *s);
+void text_md_code(FILE *f, const char *s);
+size_t text_md_fence_len(const char *s);
+
 /* Bytes of the UTF-8 character at s (1-4), 0 when it is not one. */
 size_t text_utf8_char(const char *s, size_t len);
 /* Whether s[0..len) is UTF-8 (no overlong forms, no surrogates). */

@@ -134,6 +134,68 @@ check "... INVALID, naming the night before and the setting" -- bash -c \
 check "... --intended clocksource: judged" -- bash -c \
 	"! grep -q 'not like with like' '$T/hist2.out'"
 
+# ---- cpus: CPUs are paired thread by thread (issue 35) ----------------------
+# A side measured on CPUs 4 and 5 against one on 0 and 1 compares other
+# CPUs: a named difference, INVALID unless --intended cpus.
+move_cpus() {	# move_cpus DIR: every repetition below DIR 4 CPUs up
+	local f
+	find "$1" -name cyclictest.json | while read -r f; do
+		jq '.thread |= with_entries(.value.cpu += 4)' "$f" >"$f.m" &&
+			mv "$f.m" "$f"
+	done
+}
+cp -r "$T/b0" "$T/c"
+move_cpus "$T/c"
+"$RTGATE" compare "$T/a" "$T/c" --out "$T/oc" >/dev/null 2>&1
+is "$?" 2 "compare RUN_A RUN_B measured on CPUs 4-5 against 0-1: exit 2"
+is "$(verdicts "$T/oc/report.json")" "INVALID " "... every comparison INVALID"
+check "... the reason names cpus, the thread and both CPU lists" -- bash -c \
+	"jq -r '.comparisons[].reason' '$T/oc/report.json' | grep -q \
+	\"not like with like: cpus (the CPUs measured, paired thread by thread; \
+thread 0 ran on CPU 0 in .*, on CPU 4 in .*): '0 1' -> '4 5'\""
+"$RTGATE" compare "$T/a" "$T/c" --out "$T/oci" --intended cpus \
+	>/dev/null 2>&1
+check "... --intended cpus: judged again" -- bash -c \
+	"! grep -q 'not like with like' '$T/oci/report.json' &&
+	 ! jq -r '.comparisons[].verdict' '$T/oci/report.json' | grep -q INVALID"
+"$RTGATE" compare "$T/a:idle" "$T/c:idle" --out "$T/ocs" >/dev/null 2>&1
+is "$?" 2 "compare A:idle B:idle on other CPUs (the lab gate's form): exit 2"
+check "... INVALID, naming cpus" -- bash -c "jq -r '.comparisons[0].verdict + \
+	\" \" + .comparisons[0].reason' '$T/ocs/report.json' |
+	grep -q '^INVALID not like with like: cpus '"
+"$RTGATE" compare "$T/a:idle" "$T/c:idle" --out "$T/ocsi" --intended cpus \
+	>/dev/null 2>&1
+check "... not with --intended cpus" -- bash -c \
+	"! grep -q 'not like with like' '$T/ocsi/report.json'"
+# Within one run: a scenario measured on other CPUs than its baseline.
+cp -r "$T/a" "$T/w"
+move_cpus "$T/w/hackbench"
+"$RTGATE" report -q "$T/w" >/dev/null 2>&1
+is "$?" 2 "report: hackbench on other CPUs than idle, its baseline: exit 2"
+check "... INVALID, naming cpus" -- bash -c "jq -r '.comparisons[] |
+	select(.candidate == \"hackbench\") | .verdict + \" \" + .reason' \
+	'$T/w/report.json' | grep -q '^INVALID not like with like: cpus '"
+# A night against its history: the nights on CPUs 0-1, tonight on 4-5.
+mkdir -p "$T/hc"
+for d in $(ls -d "$R"/*/ | head -5); do
+	last=$T/hc/$(basename "$d")
+	cp -r "$d" "$last"
+	plant "$last"
+done
+move_cpus "$last"
+"$RTGATE" history import --db "$T/hc.db" "$T/hc" >/dev/null 2>&1
+"$RTGATE" compare --history --db "$T/hc.db" --history-runs 3 "$last" \
+	>"$T/histc.out" 2>&1
+is "$?" 2 "a night measured on other CPUs: compare --history exits 2"
+check "... INVALID, naming cpus and a night" -- bash -c \
+	"grep -q 'INVALID' '$T/histc.out' && grep -q \
+	'not like with like: cpus (the CPUs measured, paired thread by thread; \
+thread 0 ran on CPU 0 in 20261130' '$T/histc.out'"
+"$RTGATE" compare --history --db "$T/hc.db" --history-runs 3 \
+	--intended cpus "$last" >"$T/histc2.out" 2>&1
+check "... --intended cpus: judged" -- bash -c \
+	"! grep -q 'not like with like' '$T/histc2.out'"
+
 # The nightly's configuration says it the same way.
 cat >"$T/n.conf" <<EOF
 [nightly]

@@ -75,6 +75,10 @@ check "... saying so" -- grep -q "cyclictest.json: a folder, not a file" "$T/dir
 "$RTGATE" report -q -o "" "$FIX/run-inject" >/dev/null 2>"$T/o.err"
 is "$?" 3 "report -o '': exit 3"
 check "... saying the name is empty" -- grep -q "an empty folder name" "$T/o.err"
+"$RTGATE" compare -q -o "" "$F/ct240-h25.json" "$F/ct240-h25.json" \
+	>/dev/null 2>"$T/oc.err"
+is "$?" 3 "compare -o '': exit 3"
+check "... saying the name is empty" -- grep -q "an empty folder name" "$T/oc.err"
 
 # ---- both result formats, the same invariants --------------------------------
 sed -e 's/^# Histogram Overflows: .*/# Histogram Overflows: 00000 00000/' \
@@ -103,9 +107,19 @@ check "... naming the key" -- grep -q "dup.json: thread 0: histogram key \"[0-9]
 
 # ---- the cpu field when CPUs are paired --------------------------------------
 jq '.thread["0"].cpu = 5 | .thread["1"].cpu = 7' "$F/ct240-h25.json" >"$T/cpu57.json"
-"$RTGATE" compare -q "$F/ct240-h25.json" "$T/cpu57.json" >/dev/null 2>"$T/cpu.err"
-check "a candidate measured on CPUs 5 and 7: the mismatch is named" -- \
-	grep -q "thread 0 ran on CPU 0 in .* but on CPU 5 in" "$T/cpu.err"
+"$RTGATE" compare -q --report json -o "$T/cpu" "$F/ct240-h25.json" \
+	"$T/cpu57.json" >/dev/null 2>"$T/cpu.err"
+is "$?" 2 "a candidate measured on CPUs 5 and 7 against 0 and 1: exit 2"
+is "$(jq -r '.comparisons[0].verdict' "$T/cpu/report.json")" INVALID \
+	"... INVALID, never judged as CPUs 0 and 1"
+check "... the difference named" -- grep -q \
+	"not like with like: cpus (.*thread 0 ran on CPU 0 in ct240-h25.json, on CPU 5 in cpu57.json): '0 1' -> '5 7'" \
+	"$T/cpu/report.json"
+"$RTGATE" compare -q --report json -o "$T/cpui" --intended cpus \
+	"$F/ct240-h25.json" "$T/cpu57.json" >/dev/null 2>&1
+isnt_invalid=$(jq -r '.comparisons[0].verdict' "$T/cpui/report.json")
+ok $([ "$isnt_invalid" != INVALID ]; echo $?) \
+	"... --intended cpus: judged ($isnt_invalid)"
 
 # ---- the manifest, as strictly as a suite ------------------------------------
 manifest_refused() {	# JQ FIELD WHAT
@@ -117,6 +131,9 @@ manifest_refused() {	# JQ FIELD WHAT
 	check "... and no report written" -- test ! -e "$T/mf/report.json"
 	"$RTGATE" history import --db "$T/mf.db" "$T/mf" >/dev/null 2>&1
 	is "$?" 3 "history import: $3: exit 3"
+	"$RTGATE" lava report --print "$T/mf" >"$T/mf.lava" 2>/dev/null
+	is "$?" 3 "lava report: $3: exit 3"
+	check "... and no case, no pass" -- test ! -s "$T/mf.lava"
 }
 manifest_refused '.scenarios = []' "scenarios: empty" "an empty scenario list"
 manifest_refused '(.scenarios[] | select(.name == "inject")).compare = "inject"' \

@@ -7,75 +7,14 @@
 # a manifest (refused where it enters, exit 3) and in a history database
 # (escaped). Every command that writes a report, a plot, a dashboard, a
 # database or an export runs on them; nothing may run, every file written
-# must be valid (JSON, XML, SVG, HTML, UTF-8).
+# must be valid (JSON, XML, SVG, HTML, Markdown, UTF-8). The nightly, lava
+# fetch and timerlat's S.irq sides: bad_names_imports.sh.
 source "$(dirname "$0")/../lib.sh"
-PY=/usr/bin/python3
-PWNED=$T/PWNED
-H="x'; system \"touch $PWNED\"; print '"
-BAD="$H <pwned>&amp; \"q\""$'\x01\xff\xfe'
+source "$(dirname "$0")/lib-bad-names.bash"
 "$TOP/tests/fixtures/nightly/make-week.py" \
 	"$TOP/tests/fixtures/nightly/recorded" "$T/week" >/dev/null
 src=$T/week/20261127-020000-quick
 
-# Every file below DIR: UTF-8; JSON parses; XML and SVG are well-formed;
-# HTML has no element the input named (<pwned>) and no parse error.
-valid_outputs() {	# valid_outputs DESCRIPTION DIR...
-	local desc=$1
-	shift
-	$PY - "$@" <<'EOF' >"$T/valid.log" 2>&1
-import html.parser, json, os, subprocess, sys
-bad = []
-class P(html.parser.HTMLParser):
-    def handle_starttag(self, tag, attrs):
-        if tag == "pwned":
-            bad.append(self.name + ": a <pwned> from a name")
-for top in sys.argv[1:]:
-    for d, _, files in os.walk(os.fsencode(top)):
-        for f in files:
-            path = os.path.join(d, f)
-            name = path.decode("utf-8", "replace")
-            data = open(path, "rb").read()
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as e:
-                bad.append(name + ": not UTF-8: " + str(e))
-                continue
-            if f.endswith(b".json"):
-                try:
-                    json.loads(text)
-                except ValueError as e:
-                    bad.append(name + ": not JSON: " + str(e))
-            elif f.endswith((b".xml", b".svg")):
-                r = subprocess.run(["xmllint", "--noout", path],
-                                   capture_output=True)
-                if r.returncode:
-                    bad.append(name + ": " + r.stderr.decode("utf-8", "replace"))
-            elif f.endswith(b".html"):
-                p = P()
-                p.name = name
-                p.feed(text)
-                r = subprocess.run(["xmllint", "--html", "--noout", path],
-                                   capture_output=True)
-                # libxml2 knows no HTML5 tags; duplicate ids of inlined
-                # SVGs are validity, not well-formedness.
-                errs = [l for l in r.stderr.decode("utf-8", "replace").splitlines()
-                        if "error" in l and "invalid" not in l
-                        and "validity error" not in l]
-                if errs:
-                    bad.append(name + ": " + errs[0])
-for b in bad:
-    print(b)
-sys.exit(1 if bad else 0)
-EOF
-	local rc=$?
-	[ $rc -eq 0 ] || diag "$(head -5 "$T/valid.log")"
-	ok $rc "$desc"
-}
-nothing_ran() {	# nothing_ran DESCRIPTION
-	[ ! -e "$PWNED" ]
-	ok $? "$1: nothing ran"
-	rm -f "$PWNED"
-}
 command -v xmllint >/dev/null || { skip "xmllint not installed" "bad names"; done_testing; }
 
 # ---- a results folder with such a name: escaped everywhere ----------------
@@ -99,6 +38,18 @@ nothing_ran "compare --report all"
 valid_outputs "compare: every file valid" "$T/cmp"
 check "the plots were drawn (the names are in them, quoted)" -- \
 	grep -q "<svg" "$T/cmp/report.html"
+# The plots' private folder in a TMPDIR of a newline and a byte that is
+# not UTF-8, then in the hostile folder: no path is in the script.
+for td in "$T/t"$'\n'"mp"$'\xff' "$D/tmp"; do
+	rm -rf "$T/cmpt"
+	mkdir -p "$td"
+	TMPDIR=$td "$RTGATE" compare -q --report html -o "$T/cmpt" \
+		"$D/a/cyclictest.json" "$D/b/cyclictest.json" >/dev/null 2>&1
+	nothing_ran "compare with such a TMPDIR"
+	check "... the plots drawn all the same" -- \
+		grep -q "<svg" "$T/cmpt/report.html"
+	is "$(find "$td" -mindepth 1 | wc -l)" 0 "... its private folder gone"
+done
 cp -r "$src" "$D/run2"
 "$RTGATE" compare -q --report all -o "$T/cmp2" "$D/run" "$D/run2" \
 	>/dev/null 2>&1
@@ -125,6 +76,11 @@ valid_outputs "exports: every file valid" "$T/exp"
 check "dashboard" -- "$RTGATE" dashboard --db "$T/db/h.db" --out "$T/dash"
 nothing_ran "dashboard"
 valid_outputs "dashboard: every file valid" "$T/dash"
+# The dashboard's script names its data and its SVG by path: --out too.
+check "dashboard --out a hostile folder" -- \
+	"$RTGATE" dashboard --db "$T/db/h.db" --out "$D/dash"
+nothing_ran "dashboard --out a hostile folder"
+valid_outputs "that dashboard: every file valid" "$D/dash"
 
 # ---- the same names in a history database: escaped ------------------------
 $PY - "$T/db/h.db" "$BAD" <<'EOF'
@@ -138,6 +94,9 @@ db.execute("UPDATE runs SET suite = %s, host = %s, kernel_release = %s,"
            (bad,) * 5)
 db.execute("UPDATE scenarios SET name = %s WHERE name = 'hackbench'" % t,
            (bad,))
+# Another name that is the same once made safe for a file name and an id.
+db.execute("UPDATE scenarios SET name = %s WHERE name = 'idle'" % t,
+           (bad.replace(b"<", b">"),))
 db.execute("UPDATE verdicts SET verdict = %s, metric = %s, reason = %s"
            % ((t,) * 3), (bad,) * 3)
 db.commit()
@@ -146,6 +105,11 @@ EOF
 nothing_ran "dashboard of a database holding such names"
 valid_outputs "that dashboard: every file valid" "$T/dash2"
 check "... and it drew the plots" -- bash -c "ls '$T/dash2'/*.svg >/dev/null"
+# Two scenarios whose names sanitise alike: two plots, two files, two ids.
+nplots=$(grep -c '<section class="plot"' "$T/dash2/index.html")
+is "$(grep -o '<img src="[^"]*"' "$T/dash2/index.html" | sort -u | wc -l)" \
+	"$nplots" "names alike once sanitised: each plot its own SVG"
+is "$(ls "$T/dash2"/*.svg | wc -l)" "$nplots" "... and each SVG its own file"
 "$RTGATE" history list --db "$T/db/h.db" >/dev/null 2>&1
 nothing_ran "history list"
 

@@ -5,7 +5,8 @@
 # it should not be (issue 35): an output path is never written through a
 # symlink, an empty -o is a usage error that says so, a command that only
 # reads the history never creates a database, and no temporary file or
-# folder outlives a failed gnuplot or dashboard.
+# folder outlives a failed gnuplot or dashboard, nor a SIGTERM that
+# arrives while gnuplot draws.
 source "$(dirname "$0")/../lib.sh"
 "$TOP/tests/fixtures/nightly/make-week.py" \
 	"$TOP/tests/fixtures/nightly/recorded" "$T/week" >/dev/null
@@ -66,5 +67,54 @@ ok $(($? == 0)) "a dashboard whose gnuplot fails: not exit 0"
 is "$(find "$T/dash" -name '*.tmp*' | wc -l)" 0 \
 	"... and no index.html.tmp or half SVG left"
 check "... nor an index.html claiming a dashboard" -- test ! -e "$T/dash/index.html"
+
+# compare --json's private folder, whatever the outcome.
+mkdir -p "$T/tmp3"
+TMPDIR=$T/tmp3 "$RTGATE" compare --json "$run:idle" "$T/none.json" \
+	>/dev/null 2>&1
+is "$?" 3 "compare --json of an input that is not there: exit 3"
+TMPDIR=$T/tmp3 "$RTGATE" compare --json "$run:idle" "$run:hackbench" \
+	>/dev/null 2>&1
+is "$(find "$T/tmp3" -mindepth 1 | wc -l)" 0 \
+	"compare --json leaves no private folder, failed or not"
+
+# ---- temporaries when a stop signal arrives while gnuplot draws -------------
+# A gnuplot that starts the first SVG it was told to write, then hangs.
+mkdir -p "$T/hang" "$T/tmp2"
+cat >"$T/hang/gnuplot" <<'EOF'
+#!/bin/sh
+echo $$ >"$HANG_PID"
+dir=$(sed -n "s/^cd '\(.*\)'$/\1/p" "$1" | head -1)
+[ -z "$dir" ] || cd "$dir" || exit 1
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$1" | head -1)
+[ -n "$out" ] && echo '<svg' >"$out"
+exec sleep 60
+EOF
+chmod +x "$T/hang/gnuplot"
+# stopped COMMAND...: COMMAND gets SIGTERM once gnuplot hangs; sets rc.
+stopped() {
+	local pid n
+	rm -f "$T/hang.pid"
+	PATH=$T/hang:$PATH HANG_PID=$T/hang.pid TMPDIR=$T/tmp2 "$@" \
+		>/dev/null 2>&1 &
+	pid=$!
+	for n in $(seq 100); do [ -s "$T/hang.pid" ] && break; sleep 0.1; done
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+}
+cp -r "$run" "$T/r2"
+rm -f "$T/r2"/report.*
+stopped "$RTGATE" report -q --report html "$T/r2"
+is "$rc" 143 "report: SIGTERM while gnuplot draws ends it (143: the signal's)"
+is "$(find "$T/tmp2" -mindepth 1 | wc -l)" 0 "... after its private folder went"
+check "... gnuplot went with it" -- bash -c "! kill -0 $(cat "$T/hang.pid") 2>/dev/null"
+check "... and no report was written" -- test ! -e "$T/r2/report.html"
+stopped "$RTGATE" dashboard --db "$T/h.db" --out "$T/dash2"
+is "$rc" 143 "dashboard: SIGTERM while gnuplot draws ends it"
+is "$(find "$T/dash2" -name '*.tmp*' | wc -l)" 0 \
+	"... and its half SVG went first"
+check "... gnuplot went with it" -- bash -c "! kill -0 $(cat "$T/hang.pid") 2>/dev/null"
+check "... no index.html claiming a dashboard" -- test ! -e "$T/dash2/index.html"
 
 done_testing

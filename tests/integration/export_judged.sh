@@ -5,7 +5,8 @@
 # `lava report` pass and no KCIDB PASS/DONE for a run whose report.json
 # could not be written or read; the history keeps the verdict it was
 # given and imports a run again when its report changed; two hosts' runs
-# of one run id are two runs.
+# of one run id are two runs; a scenario's further side (timerlat's S.irq)
+# is exported with its own verdict.
 source "$(dirname "$0")/../lib.sh"
 FIX=$TOP/tests/fixtures/analyze/run-inject
 
@@ -70,6 +71,31 @@ is "$(jq -r '.tests[] | select(.path == "rtgate.inject-fixture") | .status' "$T/
 "$RTGATE" lava report --print "$T/k" >"$T/lava-k.txt" 2>/dev/null
 check "lava: that comparison fails" -- \
 	grep -q 'rtgate.inject-fixture.inject --result fail' "$T/lava-k.txt"
+
+# ---- timerlat: a scenario's IRQ latency (S.irq) is a comparison too -------
+# inject's thread latency NO CHANGE, its IRQ latency a REGRESSION: the
+# exports used to drop S.irq and say PASS for the scenario and the suite.
+rm -rf "$T/tl"
+cp -r "$TOP/tests/fixtures/lab/timerlat-7.2-rt" "$T/tl"
+"$RTGATE" report -q "$T/tl" >/dev/null 2>&1
+jq '(.comparisons[] | select(.candidate == "inject")) |=
+	(.verdict = "NO CHANGE" | .counts_as = "NO CHANGE")
+    | (.comparisons[] | select(.candidate == "inject.irq")) |=
+	(.verdict = "REGRESSION" | .counts_as = "REGRESSION")' \
+	"$T/tl/report.json" >"$T/x" && mv "$T/x" "$T/tl/report.json"
+check "export kcidb of a timerlat run" -- \
+	"$RTGATE" export kcidb -o "$T/tl.json" "$T/tl"
+is "$(jq -r '.tests[] | select(.path == "rtgate.timerlat.inject.irq") | .status' "$T/tl.json")" \
+	FAIL "the IRQ latency's REGRESSION is a test of its own, FAIL"
+is "$(jq -r '.tests[] | select(.path == "rtgate.timerlat") | .status' "$T/tl.json")" \
+	FAIL "... and the suite FAILs with it"
+is "$(jq -r '.tests[] | select(.path == "rtgate.timerlat.inject") | .status' "$T/tl.json")" \
+	PASS "... the thread latency's NO CHANGE stays a PASS"
+"$RTGATE" lava report --print "$T/tl" >"$T/lava-tl.txt" 2>/dev/null
+check "lava report: a case of its own, fail" -- \
+	grep -q '^lava-test-case rtgate.timerlat.inject.irq --result fail' "$T/lava-tl.txt"
+check "... and the suite fails" -- \
+	grep -q '^lava-test-case rtgate.timerlat --result fail' "$T/lava-tl.txt"
 
 # ---- history: the judged verdict, re-imported when the report changed -----
 fresh "$T/h"

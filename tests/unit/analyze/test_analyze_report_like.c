@@ -5,7 +5,8 @@
  * (tests/integration/analyze_like.sh) does not reach: the IRQ affinity's
  * shape rather than its count, a command line parameter excused by the
  * setting it sets, init's arguments and the kernel's own image left out,
- * a setting not recorded never compared, and the clock never intended.
+ * a setting not recorded never compared, the clock never intended, and
+ * the CPUs two sides measured, thread by thread.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -227,6 +228,60 @@ static void test_intended_add(void **state)
 	assert_string_equal(list, "smt,tool,cmdline.quiet");
 }
 
+/* A side of @nruns repetitions, thread j measured on cpus[j]. */
+static struct an_side *side_on(const char *name, size_t nruns,
+			       const int *cpus, size_t n)
+{
+	struct an_side *s = an_side_new(name);
+	struct an_run *r;
+	size_t i, j;
+
+	assert_non_null(s);
+	for (i = 0; i < nruns; i++) {
+		r = an_side_add_run(s, name, n);
+		assert_non_null(r);
+		for (j = 0; j < n; j++)
+			r->cpus[j].cpu = cpus[j];
+	}
+	return s;
+}
+
+/* issue 35: CPUs are paired by thread; "cpus" is a difference. */
+static void test_cpus(void **state)
+{
+	static const int low[] = { 0, 1 }, high[] = { 5, 7 },
+			 unknown[] = { -1, -1 };
+	struct an_side *a = side_on("a", 2, low, 2);
+	struct an_side *b = side_on("b", 2, high, 2);
+	struct an_side *c = side_on("c", 1, unknown, 2);
+	struct an_side *d = side_on("d", 1, low, 2);
+	char why[512], bad[32];
+
+	(void)state;
+	assert_int_equal(an_like_cpus_diff(a, b, NULL, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "cpus (the CPUs measured, paired thread "
+				    "by thread; thread 0 ran on CPU 0 in a, "
+				    "on CPU 5 in b): '0 1' -> '5 7'"));
+	assert_int_equal(an_like_cpus_diff(a, b, "smt,cpus", why,
+					   sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(an_like_cpus_diff(a, d, NULL, why, sizeof(why)), 0);
+	/* Not recorded (.hist, pasted lines): not compared. */
+	assert_int_equal(an_like_cpus_diff(a, c, NULL, why, sizeof(why)), 0);
+	/* A baseline's later repetition (a history's night) counts too. */
+	b->runs[1].cpus[1].cpu = 1;
+	b->runs[0].cpus[0].cpu = 0;
+	b->runs[0].cpus[1].cpu = 1;
+	assert_int_equal(an_like_cpus_diff(b, d, NULL, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "thread 0 ran on CPU 5 in b"));
+	assert_int_equal(an_like_intended_check("cpus,smt", bad, sizeof(bad)),
+			 0);
+	an_side_free(a);
+	an_side_free(b);
+	an_side_free(c);
+	an_side_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_intended_add),
+		cmocka_unit_test(test_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

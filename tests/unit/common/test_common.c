@@ -367,6 +367,19 @@ static void test_text_escapes(void **state)
 	assert_string_equal(s, "a\xef\xbf\xbd\"b");
 	assert_int_equal(n, 6);
 	free(s);
+	/* Markdown: one cell, one heading, whatever the name holds. */
+	s = filtered(text_md_escape, "a|b\nc\\|d <i>[x](y) `z`\xff p<0.05 <");
+	assert_string_equal(s, "a\\|b c\\\\\\|d \\<i>\\[x\\](y) "
+			    "\\`z\\`\xef\xbf\xbd p<0.05 <");
+	free(s);
+	s = filtered(text_md_code, "a``b\n");
+	assert_string_equal(s, "```a``b ```");
+	free(s);
+	s = filtered(text_md_code, "`x");
+	assert_string_equal(s, "`` `x ``");
+	free(s);
+	assert_int_equal(text_md_fence_len("T: 0\n```\n"), 4);
+	assert_int_equal(text_md_fence_len("plain"), 3);
 }
 
 static void test_parse_names(void **state)
