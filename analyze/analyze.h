@@ -306,10 +306,6 @@ struct an_line {
 };
 
 /*
- * The latency one side exceeds with probability p per wake-up (1e-6: once
- * in a million), from its tail law, with an interval (docs/statistics.md).
- */
-/*
  * The checks a tail law passes before it is taken beyond the data
  * (analyze_tail_check.c): its threshold, the samples beyond it, and the
  * p-values of independence across repetitions and of the Pareto fit (NAN:
@@ -321,10 +317,21 @@ struct an_tail_check {
 	double disp_p, fit_p;
 	char why[160];
 };
-/* "75 samples beyond 412 us in 5 repetitions; independence ... p=0.43, ..." */
+/**
+ * an_tail_check_text() - a tail law's checks in words, for the reports
+ * @tc: the checks
+ * @buf: gets "75 samples beyond 412 us in 5 repetitions; independence
+ *       (dispersion) p=0.43, Pareto fit (chi-square) p=0.2 over 6 bins"
+ *       ("not checked" for a p-value that is NAN)
+ * @len: its size
+ */
 void an_tail_check_text(const struct an_tail_check *tc, char *buf,
 			size_t len);
 
+/*
+ * The latency one side exceeds with probability p per wake-up (1e-6: once
+ * in a million), from its tail law, with an interval (docs/statistics.md).
+ */
 struct an_exceedance {
 	bool candidate;		/* false: the baseline */
 	int cpu;
@@ -353,13 +360,27 @@ struct an_exceedance {
  */
 #define AN_LEVEL_MIN_EXCEED	10
 #define AN_EXCEED_MAX_FACTOR	10
-/*
- * That support, counted in integers: q in parts per million (every level
+/**
+ * an_level_supported() - whether a CPU's wake-ups hold a quantile as a line
+ * @cycles: the wake-ups of each repetition (the fewest of them)
+ * @q: the quantile level, 0.99 for p99
+ *
+ * That support, counted in integers: @q in parts per million (every level
  * rtgate names, p50 .. p99.9999, is exact there), so 100 wake-ups hold
  * p90 (10 beyond it) although 100 * (1 - 0.9) is 9.999999999999998 in
- * doubles. an_level_needs() is the fewest wake-ups that hold q.
+ * doubles.
+ *
+ * Return: true when @cycles * (1 - @q) >= AN_LEVEL_MIN_EXCEED; false for
+ * a level with nothing beyond it (@q of 1).
  */
 bool an_level_supported(uint64_t cycles, double q);
+/**
+ * an_level_needs() - the fewest wake-ups that hold a quantile
+ * @q: the quantile level, 0.99 for p99
+ *
+ * Return: the smallest cycles for which an_level_supported() is true;
+ * UINT64_MAX when none is (@q of 1).
+ */
 uint64_t an_level_needs(double q);
 
 struct an_result {
@@ -383,34 +404,90 @@ struct an_result {
 	size_t nexceed;
 };
 
-/* Sides: created empty, runs appended; an_side_free() frees everything. */
+/**
+ * an_side_new() - an empty side, to which runs are appended
+ * @name: its name (a scenario, "last-week"), copied
+ *
+ * Return: the side, to free with an_side_free(); NULL when out of memory.
+ */
 struct an_side *an_side_new(const char *name);
+/**
+ * an_side_free() - frees a side with its runs, CPUs, metrics and reference
+ * @side: from an_side_new(); NULL does nothing
+ */
 void an_side_free(struct an_side *side);
+/**
+ * an_side_add_run() - appends a repetition to a side
+ * @side: the side; its runs[] may move (earlier run pointers go stale)
+ * @label: "rep 2", a file name; copied
+ * @ncpus: threads to allocate: cpus[i].thread i, cpu, prio and act_us -1
+ *
+ * The run's rep is its 1-based position, its order -1 (unknown), its
+ * rseq counters NAN; the caller fills the rest.
+ *
+ * Return: the new run, or NULL when out of memory.
+ */
 struct an_run *an_side_add_run(struct an_side *side, const char *label,
 			       size_t ncpus);
-/*
- * One cyclictest output file (--json, --histfile text or T: lines, told
- * apart by their content) into @run, its cpus allocated: the one reader of
- * cyclictest's files, the runner's check of a repetition's JSON included.
- * Bad input: one message naming the file and the line, -EINVAL.
+/**
+ * an_parse_file() - reads one cyclictest output file into a run
+ * @path: cyclictest --json, --histfile text or T: lines, told apart by
+ *        their content
+ * @run: gets its cpus allocated and filled
+ *
+ * The one reader of cyclictest's files, the runner's check of a
+ * repetition's JSON included.
+ *
+ * Return: 0; -EINVAL for bad input, after one message naming the file and
+ * the line; -ENOMEM.
  */
 int an_parse_file(const char *path, struct an_run *run);
-/*
- * Copies buckets[0..n) (bucket i: samples of i us; n <= limit, trailing
- * zeros trimmed). Set c->cycles first: overflows = cycles - sum(buckets)
- * (cycles is raised to the sum when smaller). Also set min/avg/max_us.
+/**
+ * an_cpu_set_hist() - a CPU's histogram from dense buckets
+ * @c: the CPU; set its cycles first, and its min/avg/max_us
+ * @buckets: bucket i holds the samples of i us; copied, empty ones left out
+ * @n: buckets given; those at or beyond @limit are ignored
+ * @limit: the histogram's size (cyclictest -h)
+ *
+ * The samples the buckets do not hold are overflows: cycles - the sum
+ * (cycles is raised to the sum when smaller).
+ *
+ * Return: 0, -ENOMEM, or -EOVERFLOW when the counts do not fit 64 bits.
  */
 int an_cpu_set_hist(struct an_cpu *c, const uint64_t *buckets, size_t n,
 		    uint32_t limit);
-/*
- * The same from non-empty buckets in any order (duplicates are added,
- * buckets at or above limit count as overflows). Returns 0, -ENOMEM, or
- * -EOVERFLOW when the counts do not fit 64 bits.
+/**
+ * an_cpu_set_buckets() - a CPU's histogram from sparse buckets
+ * @c: the CPU; set its cycles first, and its min/avg/max_us
+ * @b: non-empty buckets in any order, copied: duplicates are added, those
+ *     at or above @limit count as overflows
+ * @n: how many
+ * @limit: the histogram's size (cyclictest -h)
+ *
+ * Return: 0, -ENOMEM, or -EOVERFLOW when the counts do not fit 64 bits.
  */
 int an_cpu_set_buckets(struct an_cpu *c, const struct an_bucket *b, size_t n,
 		       uint32_t limit);
+/**
+ * an_run_add_metric() - appends a workload metric's values to a run
+ * @run: the repetition
+ * @name: "WORKLOAD.METRIC"
+ * @unit: its unit ("ns"); NULL none
+ * @higher_better: a rise is an improvement (a rate), not a regression
+ * @v: one value per measured round, copied
+ * @n: how many
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int an_run_add_metric(struct an_run *run, const char *name, const char *unit,
 		      bool higher_better, const double *v, size_t n);
+/**
+ * an_run_add_workload() - appends a workload's summary to a run
+ * @run: the repetition
+ * @wl: the summary, copied
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int an_run_add_workload(struct an_run *run, const struct an_workload *wl);
 
 /**
@@ -424,6 +501,7 @@ void an_gate_default(struct an_gate *gate);
 /**
  * an_gate_of_manifest() - a run's gate as its manifest's suite states it
  * @manifest: a manifest.json; where it says nothing, an_gate_default()'s
+ * @gate: filled: metric, alpha, floor and budgets of suite.gate
  */
 void an_gate_of_manifest(const struct cJSON *manifest, struct an_gate *gate);
 /*
@@ -445,6 +523,12 @@ enum an_metric_kind {
 	AN_METRIC_WORKLOAD,
 };
 #define AN_METRIC_NAMES	"max, avg, pN (p50, p99.9 ...) or WORKLOAD.METRIC"
+/**
+ * an_metric_kind() - what a gate metric's name names
+ * @metric: "max", "p99.9", "setparam.ns_per_call" ...
+ *
+ * Return: its kind, AN_METRIC_UNKNOWN for a name that is none of them.
+ */
 enum an_metric_kind an_metric_kind(const char *metric);
 
 /*
@@ -461,90 +545,195 @@ struct an_spike {
 	double us;
 };
 
+/**
+ * an_side_has_series() - whether a side has latency over time
+ * @s: the side; NULL has none
+ *
+ * Return: true when one of its runs has a per-second series.
+ */
 bool an_side_has_series(const struct an_side *s);
-/* The spike threshold in us (and the ceiling); NAN when @base has none. */
+/**
+ * an_series_threshold() - the latency beyond which a second is a spike
+ * @base: the baseline side
+ * @gate: its floor: min_increase_us and min_increase_pct of the ceiling
+ * @ceiling: gets the baseline's largest per-second maximum (NAN: none);
+ *           may be NULL
+ *
+ * Return: the threshold in us, the ceiling plus the larger floor; NAN
+ * when @base has no series.
+ */
 double an_series_threshold(const struct an_side *base,
 			   const struct an_gate *gate, double *ceiling);
-/*
- * The candidate's spikes beyond @threshold: up to @max into @out (NULL:
- * none), in repetition then second order; returns how many there are.
- * @seconds (may be NULL): how many seconds the candidate measured.
+/**
+ * an_series_spikes() - the candidate's seconds beyond a threshold
+ * @cand: the candidate side
+ * @threshold: from an_series_threshold(); NAN finds none
+ * @out: gets the first @max spikes, in repetition then second order;
+ *       NULL: none
+ * @max: room in @out
+ * @seconds: gets how many seconds the candidate measured; may be NULL
+ *
+ * Return: how many spikes there are (more than @max, perhaps).
  */
 size_t an_series_spikes(const struct an_side *cand, double threshold,
 			struct an_spike *out, size_t max, size_t *seconds);
-/* "p99.9" -> 0.999; false for names that are not quantiles. */
+/**
+ * an_metric_quantile() - a quantile metric's level
+ * @metric: "p99.9"
+ * @q: gets its level, 0.999
+ *
+ * Return: false for a name that is not a quantile (an_metric_kind()).
+ */
 bool an_metric_quantile(const char *metric, double *q);
-/* Checks metric name and ranges; returns 0 or -EINVAL with a message. */
+/**
+ * an_gate_check() - checks a gate's metric name and ranges
+ * @gate: a known metric, alpha in (0, 0.5), a floor of at least 0
+ *
+ * Return: 0, or -EINVAL after a message saying what is wrong.
+ */
 int an_gate_check(const struct an_gate *gate);
 
-/*
- * Judges cand against base. Returns 0 with res filled (free it with
- * an_result_release), or -ENOMEM. Bad data was refused by the parsers;
- * sides that cannot be compared (skipped, invalid, no common CPUs) give
- * the SKIPPED or INVALID verdict, not an error.
+/**
+ * an_compare() - judges a candidate side against a baseline side
+ * @base: the baseline
+ * @cand: the candidate
+ * @gate: the metric, alpha (or its share: level), floor, budgets and
+ *        profile it is judged by
+ * @res: filled with the verdict, its reason and the evidence lines
+ *
+ * Bad data was refused by the parsers; sides that cannot be compared
+ * (skipped, invalid, no common CPUs) give the SKIPPED or INVALID verdict,
+ * not an error.
+ *
+ * Return: 0 with @res filled (free it with an_result_release()), or
+ * -ENOMEM.
  */
 int an_compare(const struct an_side *base, const struct an_side *cand,
 	       const struct an_gate *gate, struct an_result *res);
+/**
+ * an_result_release() - frees a result's lines and tail estimates
+ * @res: from an_compare(); its verdict and reason stay readable
+ */
 void an_result_release(struct an_result *res);
-/*
- * The family size that a comparison of reps repetitions a side on ncpus
- * CPUs adds for its lines of each CPU against the others (each tested for
- * a rise only: half a line each); 0 when it has none.
+/**
+ * an_rel_family() - the family a comparison's CPU-against-others lines add
+ * @ncpus: CPUs measured
+ * @reps: repetitions a side
+ *
+ * Each CPU's lines against the other CPUs of the same repetitions are
+ * tested for a rise only: half a line each.
+ *
+ * Return: the family size they add; 0 when there are none (one CPU, one
+ * repetition).
  */
 size_t an_rel_family(size_t ncpus, size_t reps);
 
-/*
- * A noise profile from groups of repetitions of one unchanged condition
- * (their variance pooled within groups). Returns 0, -EINVAL (fewer than
- * two repetitions, different CPUs) or -ENOMEM; free with an_profile_free.
+/**
+ * an_profile_build() - a noise profile from repetitions of no change
+ * @groups: sides, each the repetitions of one unchanged condition (their
+ *          variance is pooled within the groups), all on the same CPUs
+ * @ngroups: how many
+ * @out: filled: a line per CPU and level (p90 ... p99.999, max); its origin
+ *       and key are the caller's to set
+ *
+ * Return: 0 (free @out with an_profile_free()); -EINVAL for fewer than
+ * two repetitions more than groups, or runs on different CPUs; -ENOMEM.
  */
 int an_profile_build(struct an_side *const *groups, size_t ngroups,
 		     struct an_profile *out);
+/**
+ * an_profile_free() - frees a profile's lines and zeroes it
+ * @pr: from an_profile_build(), an_profile_from_json() or the history
+ */
 void an_profile_free(struct an_profile *pr);
-/*
- * What a profile says a suite can see: the typical value of a line (us),
- * the smallest rise in us that reps repetitions a side would call a
- * regression at one-sided level a per line, and the repetitions a side
- * that bring it to floor_us (-1: none up to 1000). NAN / -1 without the
- * line.
+/**
+ * an_profile_typical() - a line's typical value on this machine
+ * @pr: the profile
+ * @cpu: the thread number
+ * @metric: "p99", "max"
+ *
+ * Return: the value in us (the geometric mean of the repetitions'), NAN
+ * when the profile has no such line.
  */
 double an_profile_typical(const struct an_profile *pr, int cpu,
 			  const char *metric);
+/**
+ * an_profile_can_see() - the smallest rise a suite could call a regression
+ * @pr: the profile
+ * @cpu: the thread number
+ * @metric: "p99", "max"
+ * @reps: repetitions a side
+ * @a: the one-sided level each line is judged at
+ *
+ * Return: the rise in us, from the line's typical value; NAN without the
+ * line or repetitions.
+ */
 double an_profile_can_see(const struct an_profile *pr, int cpu,
 			  const char *metric, size_t reps, double a);
+/**
+ * an_profile_reps_for() - the repetitions that bring what a suite sees to
+ * its floor
+ * @pr: the profile
+ * @cpu: the thread number
+ * @metric: "p99", "max"
+ * @floor_us: the practical floor, in us
+ * @a: the one-sided level each line is judged at
+ *
+ * Return: the fewest repetitions a side (at least 2) whose
+ * an_profile_can_see() is within @floor_us; -1 when none up to 1000 is,
+ * or the profile has no such line.
+ */
 int an_profile_reps_for(const struct an_profile *pr, int cpu,
 			const char *metric, double floor_us, double a);
-/*
- * The share of the profile's repetitions that carried a burst on a line
- * (a host pause that delays a run of wake-ups): its bursts / nreps. NAN
- * without the line.
+/**
+ * an_profile_burst_rate() - how often a line carried a burst here
+ * @pr: the profile
+ * @cpu: the thread number
+ * @metric: "p99", "max"
+ *
+ * A burst is a host pause that delays a run of wake-ups.
+ *
+ * Return: the share of the profile's repetitions with one (bursts /
+ * nreps); NAN without the line.
  */
 double an_profile_burst_rate(const struct an_profile *pr, int cpu,
 			     const char *metric);
-/* Schema rtgate-noise-profile/1; from_json says what is wrong (what:). */
-/*
- * The clock a run's latencies were measured in (the manifest's lab.clock,
- * docs/kernels.md): "icount:3" in the quiet lab; "host" for a run outside
- * the lab and a lab run on the host's clock. @statement ("" outside the
- * lab) says what its microseconds mean. Runs of different clocks are
- * never compared (rtgate compare refuses; a history takes only its own).
+/**
+ * an_profile_json() - a profile as JSON, schema rtgate-noise-profile/1
+ * @pr: the profile
+ *
+ * Return: a new object, the caller's to cJSON_Delete().
+ */
+struct cJSON *an_profile_json(const struct an_profile *pr);
+/**
+ * an_profile_from_json() - a profile from its JSON
+ * @what: where it was read, for the messages ("FILE: noise_profile")
+ * @o: the object, schema rtgate-noise-profile/1
+ * @pr: filled
+ *
+ * Return: 0 (free @pr with an_profile_free()); -EINVAL after a message
+ * naming @what and what is wrong; -ENOMEM.
+ */
+int an_profile_from_json(const char *what, const struct cJSON *o,
+			 struct an_profile *pr);
+/**
+ * an_system_clock() - the clock a run's latencies were measured in
+ * @m: the run's manifest (its lab.clock, docs/kernels.md)
+ * @name: gets "icount:3" in the quiet lab; "host" for a run outside the
+ *        lab and a lab run on the host's clock
+ * @nlen: its size
+ * @statement: gets what its microseconds mean ("" outside the lab)
+ * @slen: its size
+ *
+ * Runs of different clocks are never compared (rtgate compare refuses; a
+ * history takes only its own).
  */
 void an_system_clock(const struct cJSON *m, char *name, size_t nlen,
 		     char *statement, size_t slen);
 
 /*
- * A series of nights (analyze/stats/analyze_nights.c): one value a night, oldest
- * first, the last one tonight.
- *   an_energy_q()   the energy divergence of x[0..tau) from x[tau..n)
- *                   (E-divisive, alpha 1), scaled by the sizes
- *   an_night_step() the split among the last @window nights with the
- *                   largest divergence (with @kpre nights before it),
- *                   and the t of the nights since against the mean and
- *                   between-night variance of the @kpre nights before it
- *                   (plus @sd_floor squared: the resolution), one-sided
- *                   in the direction it moved, df npre - 1; its p is
- *                   multiplied by the splits it was chosen among. -1
- *                   when the series is too short.
+ * A series of nights (analyze/stats/analyze_nights.c): one value a night,
+ * oldest first, the last one tonight; where it stepped.
  */
 struct an_night_step {
 	size_t tau;		/* the first night after the split */
@@ -556,7 +745,41 @@ struct an_night_step {
 	int dir;		/* +1 rose, -1 fell, 0 none */
 };
 
+/**
+ * an_median() - the median of some values
+ * @v: the values; not changed (a copy is sorted)
+ * @n: how many
+ *
+ * Return: the median; NAN for no values, or when out of memory.
+ */
+double an_median(const double *v, size_t n);
+/**
+ * an_energy_q() - how far a series' two parts lie apart
+ * @x: the series
+ * @n: its length
+ * @tau: the split: x[0..tau) against x[tau..n)
+ *
+ * Return: the energy divergence of the two parts (E-divisive, alpha 1),
+ * scaled by their sizes; 0 when one part is empty.
+ */
 double an_energy_q(const double *x, size_t n, size_t tau);
+/**
+ * an_night_step() - where a series of nights stepped, and how surely
+ * @y: one value a night, oldest first
+ * @n: how many
+ * @kpre: the nights before a split that predict the ones after it (at
+ *        least 2)
+ * @window: the split is among the last @window nights
+ * @sd_floor: the resolution: added (squared) to the nights' variance
+ * @out: the split with the largest divergence (an_energy_q()), and the t
+ *       of the nights since against the mean and between-night variance
+ *       of the @kpre nights before it, one-sided in the direction it
+ *       moved, df npre - 1; its p multiplied by the splits it was chosen
+ *       among
+ *
+ * Return: 0 with @out filled; -1 when the series is too short (fewer
+ * than 3 nights, or no split with @kpre nights before it).
+ */
 int an_night_step(const double *y, size_t n, size_t kpre, size_t window,
 		  double sd_floor, struct an_night_step *out);
 
@@ -590,61 +813,145 @@ struct an_like {
 	char value[AN_LIKE_N][1024];
 };
 
+/**
+ * an_like_from_manifest() - a run's settings and clock, to compare
+ * @m: the run's manifest
+ * @l: filled; a setting the manifest did not record is not known
+ */
 void an_like_from_manifest(const struct cJSON *m, struct an_like *l);
-/* The setting's --intended name: "cpuidle.governor". */
+/**
+ * an_like_name() - a setting's --intended name
+ * @s: the setting
+ *
+ * Return: "cpuidle.governor"; "?" for a value that is no setting.
+ */
 const char *an_like_name(enum an_like_setting s);
-/*
- * @a (the baseline) against @b: 0 alike, 1 when a setting not in
- * @intended (a comma list of names, cmdline.PARAM for one parameter;
- * NULL: none) differs -- @why names each, "cpuidle.governor (the cpuidle
- * governor): 'menu' -> 'teo'" -- and -EINVAL when the clocks differ (never
- * compared, whatever is intended).
+/**
+ * an_like_diff() - whether two runs were measured alike
+ * @a: the baseline's settings
+ * @b: the candidate's
+ * @intended: the settings that may differ, a comma list of names
+ *            (cmdline.PARAM for one parameter); NULL: none
+ * @why: gets each difference, "cpuidle.governor (the cpuidle governor):
+ *       'menu' -> 'teo'", or why the clocks differ; "" alike
+ * @len: its size
+ *
+ * Return: 0 alike; 1 when a setting not in @intended differs; -EINVAL
+ * when the clocks differ (never compared, whatever is intended).
  */
 int an_like_diff(const struct an_like *a, const struct an_like *b,
 		 const char *intended, char *why, size_t len);
-/* 0, or -EINVAL with the first name that is no setting in @bad. */
+/**
+ * an_like_intended_check() - checks an --intended list
+ * @intended: a comma list of setting names or cmdline.PARAM; NULL: none
+ * @bad: gets the first name that is no setting
+ * @len: its size
+ *
+ * Return: 0, or -EINVAL with @bad filled.
+ */
 int an_like_intended_check(const char *intended, char *bad, size_t len);
-/* Every setting's name, for messages and --help: "tool, ...". */
+/**
+ * an_like_intended_add() - adds --intended (intended =) names to a list
+ * @list: the comma list the names join; unchanged on an error
+ * @len: its size
+ * @arg: a comma list of setting names or cmdline.PARAM
+ * @why: gets what is wrong, for the caller's message: "'foo' is no
+ *       setting (tool, ..., cmdline.PARAM)", "'ARG' is one too many"
+ * @wlen: its size
+ *
+ * The one rule of --intended, for compare, compare --history, history
+ * changepoints, lab gate and the nightly's intended =.
+ *
+ * Return: 0; -EINVAL when a name is no setting; -E2BIG when @list has no
+ * room for @arg.
+ */
+int an_like_intended_add(char *list, size_t len, const char *arg, char *why,
+			 size_t wlen);
+/**
+ * an_like_settings() - every setting's name, for messages and --help
+ * @buf: gets "tool, tool.version, ..., cmdline.PARAM"
+ * @len: its size
+ *
+ * Return: @buf.
+ */
 const char *an_like_settings(char *buf, size_t len);
-/*
- * The CPUs two sides measured, thread by thread ("cpus", as --intended
- * names it): CPUs are paired by thread, so a candidate measured on CPUs
- * 5 and 7 against a baseline on 0 and 1 compares other CPUs. Every
- * repetition (a history's every night) of @base and @cand against
- * @cand's first: 1 and @why naming the first thread measured on another
- * CPU when they differ and "cpus" is not in @intended; 0 (@why "") else.
- * A CPU not recorded (-1: a .hist, pasted lines) is not compared.
+/**
+ * an_like_cpus_diff() - whether two sides measured on the same CPUs
+ * @base: the baseline; every repetition (a history's every night)
+ * @cand: the candidate; every repetition, against its first
+ * @intended: the settings that may differ; "cpus" lets the CPUs differ
+ * @why: gets the first thread measured on another CPU; "" alike
+ * @len: its size
+ *
+ * CPUs are paired by thread ("cpus", as --intended names it), so a
+ * candidate measured on CPUs 5 and 7 against a baseline on 0 and 1
+ * compares other CPUs. A CPU not recorded (-1: a .hist, pasted lines) is
+ * not compared.
+ *
+ * Return: 1 when they differ and "cpus" is not in @intended; 0 else.
  */
 int an_like_cpus_diff(const struct an_side *base, const struct an_side *cand,
 		      const char *intended, char *why, size_t len);
 
-struct cJSON *an_profile_json(const struct an_profile *pr);
-int an_profile_from_json(const char *what, const struct cJSON *o,
-			 struct an_profile *pr);
-
+/**
+ * an_verdict_name() - a verdict in the reports' words
+ * @v: the verdict
+ *
+ * Return: "NO CHANGE", "REGRESSION" ...; "?" for a value that is none.
+ */
 const char *an_verdict_name(enum an_verdict v);
 /*
- * What a line's values are, one wording for every report and reason:
- *   an_line_name()    beside the values the tables show: "max" (the
- *                     largest measured wake-up), "max/law", "p99"
- *   an_line_judged()  what its test judged, in words: "typical max" (the
- *                     geometric mean of the maxima at equal sample
- *                     counts), "p95 against the other CPUs", "p99"
- *   an_line_interval() its interval of delta as the reports print it:
- *                     "16.9..34.2 us"; an end below a latency of 0 is
- *                     shown at 0 (-base), one that puts the latency
- *                     beyond AN_BOUND_FACTOR times the largest value the
- *                     line shows (its floor at least) reads "unbounded"
- *                     (for a max/law line the same holds for the law's
- *                     maximum that an end stands for)
- *   an_line_interval_ends()  the same ends as numbers, NAN: unbounded
+ * What a line's values are: one wording for every report and reason. An
+ * end of a line's interval that puts the latency beyond AN_BOUND_FACTOR
+ * times the largest value the line shows (its floor at least) is no
+ * bound this data can give: "unbounded".
  */
 #define AN_BOUND_FACTOR	10
+/**
+ * an_line_interval() - a line's interval of delta as the reports print it
+ * @buf: gets "16.9..34.2 us", "unbounded..3 us", "-" without one
+ * @len: its size
+ * @l: the line
+ *
+ * An end below a latency of 0 is shown at 0 (-base); one beyond the bound
+ * reads "unbounded" (for a max/law line the same holds for the law's
+ * maximum that an end stands for).
+ *
+ * Return: @buf.
+ */
 const char *an_line_interval(char *buf, size_t len, const struct an_line *l);
+/**
+ * an_line_interval_ends() - the ends an_line_interval() prints, as numbers
+ * @l: the line
+ * @lo: gets the lower end, NAN: unbounded (or no interval)
+ * @hi: gets the upper end, NAN: unbounded (or no interval)
+ */
 void an_line_interval_ends(const struct an_line *l, double *lo, double *hi);
+/**
+ * an_line_name() - what a line is called beside the values the tables show
+ * @l: the line
+ *
+ * Return: "max" (the largest measured wake-up), "max/law", or the line's
+ * metric ("p99"); a string that lives as long as @l.
+ */
 const char *an_line_name(const struct an_line *l);
+/**
+ * an_line_judged() - what a line's test judged, in words
+ * @buf: gets "typical max" (the geometric mean of the maxima at equal
+ *       sample counts), "p95 against the other CPUs", "p99"
+ * @len: its size
+ * @l: the line
+ *
+ * Return: @buf.
+ */
 const char *an_line_judged(char *buf, size_t len, const struct an_line *l);
-/* The exit code of a set of verdicts (docs/exit-codes.md). */
+/**
+ * an_verdict_exit() - the exit code of a set of verdicts
+ * @worst: the worst of them (enum an_verdict is ordered by severity)
+ *
+ * Return: EXITCODE_REGRESSION, EXITCODE_INCONCLUSIVE (INCONCLUSIVE, INVALID) or
+ * EXITCODE_PASS (docs/exit-codes.md).
+ */
 int an_verdict_exit(enum an_verdict worst);
 
 /* Parameters of `rtgate compare` and `rtgate report` (and the runner). */
@@ -675,13 +982,23 @@ struct an_params {
 				 * under test (an_like_diff()); NULL none */
 };
 
+/**
+ * an_params_init() - parameters that take everything from the suite
+ * @p: zeroed, with alpha and the floor < 0 (the suite's)
+ */
 void an_params_init(struct an_params *p);
 
-/*
- * For a finished (or interrupted) run: judges every comparison its suite
- * declares, writes report.{txt,md,json,html} and junit.xml into run_dir,
- * prints the verdict table, and returns the exit code (0 pass, 1 regression,
- * 2 inconclusive/invalid, 3 bad input, 5 run incomplete).
+/**
+ * an_report_run() - judges a finished (or interrupted) run and reports it
+ * @run_dir: the results directory
+ * @p: what overrides the suite's gate, the formats (0: all), where the
+ *     reports go (NULL out_dir: @run_dir), quiet
+ *
+ * Judges every comparison its suite declares, writes report.{txt,md,json,
+ * html} and junit.xml, and prints the verdict table.
+ *
+ * Return: the exit code: 0 pass, 1 regression, 2 inconclusive/invalid,
+ * 3 bad input, 4 a report that cannot be written, 5 run incomplete.
  */
 int an_report_run(const char *run_dir, const struct an_params *p);
 
@@ -696,10 +1013,16 @@ struct an_run_verdict {
 	size_t nbase, ncand;	/* repetitions judged */
 };
 
-/*
- * The same judgement as an_report_run() without writing or printing
- * anything (--until-decided judges between rounds). *out is an array of
- * *n, to free(). Returns 0 or an exit code (3 bad input, 4 environment).
+/**
+ * an_judge_run() - an_report_run()'s judgement, nothing written or printed
+ * @run_dir: the results directory
+ * @p: as for an_report_run()
+ * @out: gets an array of a verdict per comparison, to free()
+ * @n: gets its length
+ *
+ * What --until-decided judges between rounds.
+ *
+ * Return: 0, or an exit code: 3 bad input, 4 environment.
  */
 int an_judge_run(const char *run_dir, const struct an_params *p,
 		 struct an_run_verdict **out, size_t *n);
@@ -764,11 +1087,25 @@ const struct an_tool *an_tool_find(const char *name);
  * Return: the @i-th entry, NULL past the last.
  */
 const struct an_tool *an_tool_at(size_t i);
-/** an_tool_index() - @t's position in the table (an_tool_at() gives it back) */
+/**
+ * an_tool_index() - a tool's position in the table
+ * @t: an entry of the table
+ *
+ * Return: its index, which an_tool_at() gives back.
+ */
 size_t an_tool_index(const struct an_tool *t);
-/** an_tool_names() - "cyclictest, none or timerlat" into @buf, for messages */
+/**
+ * an_tool_names() - every tool's name, for messages
+ * @buf: gets "cyclictest, none, timerlat or osnoise"
+ * @len: its size
+ */
 void an_tool_names(char *buf, size_t len);
-/** an_tool_nsides() - how many latencies @t measures (1 for most) */
+/**
+ * an_tool_nsides() - how many latencies a tool measures
+ * @t: the tool
+ *
+ * Return: its sides, 1 for most (timerlat: thread and IRQ, 2).
+ */
 size_t an_tool_nsides(const struct an_tool *t);
 /**
  * an_tool_of() - the tool a run's scenario measured with
@@ -781,14 +1118,23 @@ size_t an_tool_nsides(const struct an_tool *t);
 const struct an_tool *an_tool_of(const struct cJSON *manifest,
 				 const struct cJSON *scen);
 /**
- * an_tool_side_of() - whether side name @side is a further side of a
- * scenario ("S.irq")
- * @base: gets the scenario's name (S), @len bytes
+ * an_tool_side_of() - whether a side's name is a further side of a
+ * scenario
+ * @side: a side's name: "S", "S.irq"
+ * @base: gets the scenario's name (S)
+ * @len: its size
  *
- * Return: the suffix (".irq"), or NULL when @side names no further side.
+ * Return: the suffix (".irq") of any tool's further side, or NULL when
+ * @side names none.
  */
 const char *an_tool_side_of(const char *side, char *base, size_t len);
-/** an_tool_side_index() - the side of @t with @suffix, (size_t)-1 none */
+/**
+ * an_tool_side_index() - which of a tool's sides has a suffix
+ * @t: the tool
+ * @suffix: "" (its own side), ".irq"
+ *
+ * Return: the side's index, (size_t)-1 when @t has none with @suffix.
+ */
 size_t an_tool_side_index(const struct an_tool *t, const char *suffix);
 
 /* ---- sharing alpha (analyze/judge/analyze_family.c) ---- */
@@ -806,7 +1152,8 @@ struct an_family_member {
 
 /**
  * an_pair_comparisons() - the comparisons one scenario pair makes
- * @cand: the candidate's tool; @base: the baseline's (NULL: unknown)
+ * @cand: the candidate's tool
+ * @base: the baseline's (NULL: unknown)
  *
  * Return: 1, plus one for each further latency both measure (a timerlat
  * pair: thread and IRQ, 2).
@@ -815,17 +1162,23 @@ size_t an_pair_comparisons(const struct an_tool *cand,
 			   const struct an_tool *base);
 /**
  * an_family() - how many comparisons share alpha
- * @m: a suite's compared scenarios, @n of them
+ * @m: a suite's compared scenarios
+ * @n: how many
  *
- * Controls do not count. Return: at least 1.
+ * Controls do not count.
+ *
+ * Return: the comparisons they make, at least 1.
  */
 size_t an_family(const struct an_family_member *m, size_t n);
 /**
  * an_suite_family() - the family of a run's suite, from its manifest
+ * @manifest: the run's manifest.json
  *
  * Each comparison is judged at alpha / family by `rtgate run`, `report`
- * and `compare DIR:S DIR2:S`. Return: an_family() of @manifest's
- * scenarios; 1 when a scenario's tool is unknown.
+ * and `compare DIR:S DIR2:S`.
+ *
+ * Return: an_family() of @manifest's scenarios; a scenario whose tool is
+ * unknown counts one comparison.
  */
 size_t an_suite_family(const struct cJSON *manifest);
 /**
@@ -833,6 +1186,7 @@ size_t an_suite_family(const struct cJSON *manifest);
  * @manifest: the run's manifest
  * @only: the scenarios compared (NULL, @n 0: every one), each with itself
  *        on another kernel (`rtgate lab gate`)
+ * @n: how many
  * @made: gets how many comparisons that makes
  *
  * Return: @made, or the suite's family when larger: a scenario compared
@@ -854,7 +1208,24 @@ size_t an_gate_family(const struct cJSON *manifest, const char *const *only,
 void an_share_alpha_among(struct an_gate *gate, size_t family,
 			  const char *among);
 
+/**
+ * an_cmd_compare() - `rtgate compare`: a candidate against a baseline
+ * @argc: the number of arguments
+ * @argv: "compare" and its arguments: files, directories, DIR:SCENARIO
+ *        sides, options (README.md, "Judging results"); --json for a
+ *        JSON answer
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int an_cmd_compare(int argc, char **argv);
+/**
+ * an_cmd_report() - `rtgate report RUN`: judges a finished run and writes
+ * its reports
+ * @argc: the number of arguments
+ * @argv: "report", the results directory and options
+ *
+ * Return: the exit code (docs/exit-codes.md), as an_report_run().
+ */
 int an_cmd_report(int argc, char **argv);
 
 /* ---- Histograms ---- */
@@ -866,27 +1237,63 @@ int an_cmd_report(int argc, char **argv);
  * except the maximum, so a statistic that falls among them is "at least
  * the limit" (*ge = true).
  */
+/**
+ * an_cpu_has_hist() - whether a CPU carries a histogram
+ * @c: the CPU
+ *
+ * Return: false for a summary only (pasted T: lines, a summary row).
+ */
 static inline bool an_cpu_has_hist(const struct an_cpu *c)
 {
 	return c->b != NULL && c->limit > 0;
 }
 
-/* Smallest latency v with P(X <= v) >= q; NAN without a histogram. */
+/**
+ * an_cpu_quantile() - a quantile of a CPU's latencies
+ * @c: the CPU
+ * @q: the level, in (0, 1]
+ * @ge: set when the quantile falls among the overflows: "at least"
+ *
+ * Return: the smallest latency v in us with P(X <= v) >= @q (the limit
+ * when @ge); NAN without a histogram or samples.
+ */
 double an_cpu_quantile(const struct an_cpu *c, double q, bool *ge);
-/*
- * The k-th largest sample, k >= 1; a fractional k interpolates between
- * neighbouring order statistics. k = 1 is the maximum.
+/**
+ * an_cpu_kth_largest() - an order statistic from the top
+ * @c: the CPU
+ * @k: 1 is the maximum; a fractional k interpolates between neighbouring
+ *     order statistics
+ * @ge: set when it falls among the overflows: "at least"
+ *
+ * Return: the @k-th largest sample in us (the limit when @ge); max_us for
+ * @k <= 1 or without a histogram.
  */
 double an_cpu_kth_largest(const struct an_cpu *c, double k, bool *ge);
-/* Samples strictly above t us; t must be below the limit. */
+/**
+ * an_cpu_count_above() - how many samples exceed a latency
+ * @c: the CPU
+ * @t: the latency in us, below the limit (the overflows always count)
+ *
+ * Return: the samples strictly above @t.
+ */
 uint64_t an_cpu_count_above(const struct an_cpu *c, double t);
 
-/*
- * Adds src into dst (an accumulator that starts zeroed, thread set): sums
- * histograms, cycles, overflows; min/max/avg combined. Histograms of
- * different limits are cut at the smaller one. Returns 0 or -ENOMEM.
+/**
+ * an_cpu_pool() - adds one CPU's samples into an accumulator
+ * @dst: the accumulator: starts zeroed, its thread set
+ * @src: the CPU added
+ *
+ * Sums histograms, cycles, overflows; min/max/avg combined. Histograms of
+ * different limits are cut at the smaller one; one summary-only input
+ * makes the pool summary-only.
+ *
+ * Return: 0 or -ENOMEM.
  */
 int an_cpu_pool(struct an_cpu *dst, const struct an_cpu *src);
+/**
+ * an_cpu_release() - frees a CPU's histogram
+ * @c: the CPU; it keeps its summary
+ */
 void an_cpu_release(struct an_cpu *c);
 
 /* ---- Results directories ---- */
@@ -898,49 +1305,94 @@ struct an_results {
 	const char *status;	/* complete | incomplete | aborted */
 };
 
-/*
- * Opens DIR/manifest.json and checks it as an_manifest_check() does:
- * -EINVAL (said on stderr, with the file and the field) when it fails.
+/**
+ * an_results_open() - opens a results directory
+ * @dir: the directory
+ * @res: gets its manifest.json, checked as an_manifest_check() does
+ *
+ * Return: 0 (close it with an_results_close()); -EINVAL, said on stderr
+ * with the file and the field, when it cannot be read or fails a check.
  */
 int an_results_open(const char *dir, struct an_results *res);
-/*
- * A manifest (read from @path) checked as strictly as a suite: the
- * schema; a non-empty scenario list of unique names; each compare names
- * another scenario of the run, with no cycle; suite, scenario, host and
- * run names of the character set of parse_name() / parse_host_name();
- * no negative budget or floor, alpha in (0, 1); every string UTF-8.
- * 0, or -EINVAL after one message naming the file and the field.
+/**
+ * an_manifest_check() - checks a manifest as strictly as a suite
+ * @path: the file it was read from, for the message
+ * @m: the manifest
+ *
+ * The schema; a non-empty scenario list of unique names; each compare
+ * names another scenario of the run, with no cycle; suite, scenario, host
+ * and run names of the character set of parse_name() /
+ * parse_host_name(); no negative budget or floor, alpha in (0, 1); every
+ * string UTF-8.
+ *
+ * Return: 0, or -EINVAL after one message naming the file and the field.
  */
 int an_manifest_check(const char *path, const struct cJSON *m);
+/**
+ * an_results_close() - frees what an_results_open() read
+ * @res: the results directory
+ */
 void an_results_close(struct an_results *res);
-/* The scenario's side: its valid repetitions, status and reference. */
+/**
+ * an_results_side() - one scenario of a run as a side
+ * @res: the open results directory
+ * @scenario: the scenario's name, or S.irq for a further side of S
+ * @out: gets the side: its valid repetitions, status, reason and
+ *       reference; free it with an_side_free()
+ *
+ * A scenario that did not run, or ran without a valid repetition, is a
+ * SKIPPED or INVALID side with its reason, not an error.
+ *
+ * Return: 0; -EINVAL (said on stderr) for no such scenario, an unknown
+ * tool or a repetition's file that cannot be read; -ENOMEM.
+ */
 int an_results_side(const struct an_results *res, const char *scenario,
 		    struct an_side **out);
-/* The suite's gate from the manifest (defaults where absent). */
+/**
+ * an_results_gate() - the suite's gate from the run's manifest
+ * @res: the open results directory
+ * @gate: filled as an_gate_of_manifest() fills it
+ */
 void an_results_gate(const struct an_results *res, struct an_gate *gate);
-/* The noise profile the run was judged with: 0, 1 (none) or -EINVAL. */
+/**
+ * an_results_profile() - the noise profile the run was judged with
+ * @res: the open results directory
+ * @pr: filled from the manifest's noise_profile
+ *
+ * Return: 0 (free @pr with an_profile_free()); 1 when the run had none;
+ * -EINVAL (said) for a profile that cannot be read; -ENOMEM.
+ */
 int an_results_profile(const struct an_results *res, struct an_profile *pr);
 
 /* ---- Group-sequential looks (the runner's --until-decided) ---- */
 
-/*
- * Lan-DeMets alpha spending of the Pocock type: the part of alpha a
- * group-sequential design has spent at information fraction t (0..1),
- * alpha * ln(1 + (e - 1) t). Looks at t1 < t2 < ... test at the
- * increments, so the error over all looks stays at alpha.
+/**
+ * an_alpha_spent() - the part of alpha spent by an information fraction
+ * @alpha: the whole error over all looks
+ * @t: the information fraction, 0..1
+ *
+ * Lan-DeMets alpha spending of the Pocock type. Looks at t1 < t2 < ...
+ * test at the increments, so the error over all looks stays at @alpha.
+ *
+ * Return: alpha * ln(1 + (e - 1) t); 0 for @t <= 0, @alpha for @t >= 1.
  */
 double an_alpha_spent(double alpha, double t);
 
-/*
- * The nominal one-sided level of the last of n looks at information
- * fractions t[0] < ... < t[n-1] (at most AN_GS_MAX_LOOKS, each in 0..1)
- * of a group-sequential test that spends alpha (one-sided) by
- * an_alpha_spent(): the boundary that makes the first crossing at that
- * look exactly as likely as the increment spent there, given that the
- * statistic did not cross before (analyze_gs.c). Never below the
- * increment itself. NAN on bad input.
- */
 #define AN_GS_MAX_LOOKS		64
+/**
+ * an_gs_level() - the nominal level of a group-sequential look
+ * @alpha: one-sided, spent by an_alpha_spent(), in (0, 0.5)
+ * @t: the looks' information fractions, t[0] <= ... <= t[n-1], each in
+ *     (0, 1]
+ * @n: how many looks, at most AN_GS_MAX_LOOKS; the last is this one
+ *
+ * The boundary that makes the first crossing at the last look exactly as
+ * likely as the increment spent there, given that the statistic did not
+ * cross before (analyze_gs.c).
+ *
+ * Return: the one-sided level, never below the increment itself; NAN on
+ * bad input.
+ */
 double an_gs_level(double alpha, const double *t, size_t n);
 
 #endif

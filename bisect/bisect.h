@@ -65,30 +65,72 @@ struct bisect_result {
 	int exit_code;			/* docs/exit-codes.md */
 };
 
-/* "regression", "improvement", "change"; NULL for another value. */
+/**
+ * bisect_moves_name() - --moves's word for a move
+ * @m: the move
+ *
+ * Return: "regression", "improvement", "change"; NULL for another value.
+ */
 const char *bisect_moves_name(enum bisect_moves m);
+/**
+ * bisect_moves_parse() - a move from --moves's word
+ * @s: "regression", "improvement" or "change"
+ * @m: gets the move
+ *
+ * Return: 0, or -EINVAL for another word.
+ */
 int bisect_moves_parse(const char *s, enum bisect_moves *m);
 
-/*
- * A comparison's verdict (report.json's counts_as) as a step's code: 1
- * (EXIT_REGRESSION, "moved") when it is the move `moves` asks for, 2 when
- * it cannot tell (INCONCLUSIVE, INVALID), 0 otherwise: a move the other
- * way too (a fix's metric that got worse is not the fix's first mover).
+/**
+ * bisect_step_code() - a comparison's verdict as a step's code
+ * @moves: the move the bisection looks for
+ * @counts_as: the verdict the comparison counts as (report.json's
+ *             counts_as)
+ *
+ * Return: 1 (EXITCODE_REGRESSION, "moved") when it is the move @moves asks
+ * for; 2 (EXITCODE_INCONCLUSIVE) when it cannot tell (INCONCLUSIVE,
+ * INVALID); 0 otherwise: a move the other way too (a fix's metric that
+ * got worse is not the fix's first mover).
  */
 int bisect_step_code(enum bisect_moves moves, const char *counts_as);
 
-/*
- * Under --moves improvement a NO CHANGE step counts as "not yet fixed"
- * only when the comparison (a report.json comparisons[] entry) ruled out
- * a fall of the floor: every deciding line's interval starts above
- * -floor. False when it did not, or no deciding line has an interval.
- */
 struct cJSON;
+/**
+ * bisect_fall_ruled_out() - whether a comparison ruled out a fall of the
+ * floor
+ * @cmp: a report.json comparisons[] entry
+ *
+ * Under --moves improvement a NO CHANGE step counts as "not yet fixed"
+ * only when it did: every deciding line's interval starts above -floor.
+ *
+ * Return: true when it did; false when it did not, or no deciding line
+ * has an interval.
+ */
 bool bisect_fall_ruled_out(const struct cJSON *cmp);
 
-/* Returns 0 with r filled, or -errno for bad input / the environment. */
+/**
+ * bisect_run() - bisects a patch set
+ * @p: the base kernel, the series, the suite and its scenarios, the move
+ *     looked for, the lab's boots
+ * @r: filled: the status, the culprit, where the state and report are,
+ *     and the exit code (a failed step's too)
+ *
+ * A bisection that was interrupted goes on where it stopped
+ * (out/bisect/NAME/state.json).
+ *
+ * Return: 0 with @r filled, or -errno for bad input or the environment
+ * before the search could start.
+ */
 int bisect_run(const struct bisect_params *p, struct bisect_result *r);
 
+/**
+ * bisect_cmd_bisect() - `rtgate bisect`
+ * @argc: the number of arguments
+ * @argv: "bisect" and its options (docs/kernels.md, "bisect")
+ *
+ * Return: the exit code (docs/exit-codes.md): 1 when a culprit is named,
+ * 0 when the series is clean, 2 when a step stayed INCONCLUSIVE.
+ */
 int bisect_cmd_bisect(int argc, char **argv);
 
 #endif

@@ -188,7 +188,7 @@ int bisect_cmd_bisect(int argc, char **argv)
 	int ret, code;
 
 	if (!cli)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	cli->p.remeasure = 2;
 	cli->p.lab.accel = "auto";
 	cli->p.lab.cpus = 2;
@@ -201,8 +201,8 @@ int bisect_cmd_bisect(int argc, char **argv)
 	}
 	toolrun_catch_signals();
 	ret = bisect_run(&cli->p, &r);
-	code = ret ? (ret == -EINVAL || ret == -ENOENT ? EXIT_BAD_INPUT :
-		      EXIT_ENVIRONMENT) : r.exit_code;
+	code = ret ? (ret == -EINVAL || ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		      EXITCODE_ENVIRONMENT) : r.exit_code;
 	if (!ret)
 		pr_info("bisect: exit %d (state and report: %s)", code, r.dir);
 	free(cli);

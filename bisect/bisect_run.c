@@ -359,11 +359,12 @@ static int lab_suite(struct bisect_ctx *c, const char *kernel,
 		lp.args[lp.nr_args++] = nrep;
 	}
 	ret = lab_run(&lp, res);
-	if (!ret && (res->exit_code > EXIT_INCONCLUSIVE || !res->run_dir[0])) {
+	if (!ret && (res->exit_code > EXITCODE_INCONCLUSIVE ||
+		     !res->run_dir[0])) {
 		pr_err("bisect: the run on %s did not complete (exit %d%s%s)",
 		       kernel, res->exit_code, res->crashed ? ": " : "",
 		       res->crash);
-		ret = res->exit_code == EXIT_INCOMPLETE ? -EINTR : -EIO;
+		ret = res->exit_code == EXITCODE_INCOMPLETE ? -EINTR : -EIO;
 	}
 	if (!ret)
 		rtpaths_fmt(run_dir, len, "%s", res->run_dir);
@@ -425,10 +426,10 @@ int bisect_step_code(enum bisect_moves moves, const char *counts)
 
 	if ((reg && moves != BISECT_MOVES_IMPROVEMENT) ||
 	    (imp && moves != BISECT_MOVES_REGRESSION))
-		return EXIT_REGRESSION;
+		return EXITCODE_REGRESSION;
 	if (!strcmp(counts, "INCONCLUSIVE") || !strcmp(counts, "INVALID"))
-		return EXIT_INCONCLUSIVE;
-	return EXIT_PASS;
+		return EXITCODE_INCONCLUSIVE;
+	return EXITCODE_PASS;
 }
 
 /*
@@ -469,7 +470,7 @@ static int gate_verdict(const struct bisect_ctx *c, const char *out,
 	char path[PATH_MAX + 32];
 	struct json_error err;
 	const cJSON *cmp, *pick = NULL;
-	int code = EXIT_PASS, n = 0, cc;
+	int code = EXITCODE_PASS, n = 0, cc;
 	cJSON *j;
 
 	rtpaths_fmt(path, sizeof(path), "%s/report.json", out);
@@ -483,12 +484,13 @@ static int gate_verdict(const struct bisect_ctx *c, const char *out,
 		n++;
 		cc = bisect_step_code(c->p->moves,
 				 json_get_str(cmp, "counts_as", ""));
-		if (cc == EXIT_PASS && c->p->moves == BISECT_MOVES_IMPROVEMENT &&
+		if (cc == EXITCODE_PASS &&
+		    c->p->moves == BISECT_MOVES_IMPROVEMENT &&
 		    !bisect_fall_ruled_out(cmp))
-			cc = EXIT_INCONCLUSIVE;
+			cc = EXITCODE_INCONCLUSIVE;
 		/* 1 over 2 over 0, as the exit codes rank. */
-		if (!pick || (cc == EXIT_REGRESSION && code != cc) ||
-		    (cc == EXIT_INCONCLUSIVE && code == EXIT_PASS)) {
+		if (!pick || (cc == EXITCODE_REGRESSION && code != cc) ||
+		    (cc == EXITCODE_INCONCLUSIVE && code == EXITCODE_PASS)) {
 			pick = cmp;
 			code = cc;
 		}
@@ -564,7 +566,7 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 		pr_info("bisect: prefix %d/%d: %s (kept from an earlier run)",
 			k, c->series->nr, json_get_str(s, "verdict", "?"));
 		*step = s;
-		return (int)json_get_num(s, "exit", EXIT_INCONCLUSIVE);
+		return (int)json_get_num(s, "exit", EXITCODE_INCONCLUSIVE);
 	}
 	ret = build_prefix(c, k, kernel, sizeof(kernel));
 	rtpaths_fmt(label, sizeof(label), "p%d-r%u-base", k, reps);
@@ -596,7 +598,7 @@ static int gate_once(struct bisect_ctx *c, int k, unsigned int reps,
 		return ret;
 	rtpaths_fmt(out, sizeof(out), "%s/gate-p%d-r%u", c->r->dir, k, reps);
 	code = compare_aba(a, b, a2, k, out);
-	if (code < 0 || code > EXIT_INCONCLUSIVE) {
+	if (code < 0 || code > EXITCODE_INCONCLUSIVE) {
 		pr_err("bisect: the gate of prefix %d could not judge (exit "
 		       "%d; reports: %s)", k, code, out);
 		return -EIO;
@@ -639,7 +641,7 @@ static int judge_prefix(struct bisect_ctx *c, int k)
 
 	for (i = 0;; i++) {
 		code = gate_once(c, k, reps, &step);
-		if (code != EXIT_INCONCLUSIVE || i == c->p->remeasure)
+		if (code != EXITCODE_INCONCLUSIVE || i == c->p->remeasure)
 			return code;
 		n = (unsigned int)json_get_num(step, "repetitions", 3);
 		reps = 2 * (n ? n : 3);
@@ -747,11 +749,11 @@ static int search(struct bisect_ctx *c)
 	code = judge_prefix(c, bad);
 	if (code < 0)
 		return code;
-	if (code == EXIT_PASS) {
+	if (code == EXITCODE_PASS) {
 		c->r->status = BISECT_CLEAN;
 		return 0;
 	}
-	if (code == EXIT_INCONCLUSIVE) {
+	if (code == EXITCODE_INCONCLUSIVE) {
 		c->r->status = BISECT_STUCK;
 		return 0;
 	}
@@ -762,11 +764,11 @@ static int search(struct bisect_ctx *c)
 		code = judge_prefix(c, mid);
 		if (code < 0)
 			return code;
-		if (code == EXIT_INCONCLUSIVE) {
+		if (code == EXITCODE_INCONCLUSIVE) {
 			c->r->status = BISECT_STUCK;
 			return 0;
 		}
-		if (code == EXIT_REGRESSION)
+		if (code == EXITCODE_REGRESSION)
 			bad = mid;
 		else
 			good = mid;
@@ -811,7 +813,7 @@ int bisect_run(const struct bisect_params *p, struct bisect_result *r)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	r->exit_code = EXIT_ENVIRONMENT;
+	r->exit_code = EXITCODE_ENVIRONMENT;
 	rtpaths_fmt(c.base.name, sizeof(c.base.name), "%s", p->base);
 	ret = rtpaths_out(c.out, sizeof(c.out));
 	if (!ret)
@@ -829,13 +831,13 @@ int bisect_run(const struct bisect_params *p, struct bisect_result *r)
 		r->status = BISECT_FAILED;
 	finish(&c);
 	switch (r->status) {
-	case BISECT_FOUND: r->exit_code = EXIT_REGRESSION; break;
-	case BISECT_CLEAN: r->exit_code = EXIT_PASS; break;
-	case BISECT_STUCK: r->exit_code = EXIT_INCONCLUSIVE; break;
+	case BISECT_FOUND: r->exit_code = EXITCODE_REGRESSION; break;
+	case BISECT_CLEAN: r->exit_code = EXITCODE_PASS; break;
+	case BISECT_STUCK: r->exit_code = EXITCODE_INCONCLUSIVE; break;
 	case BISECT_FAILED:
-		r->exit_code = ret == -EINTR ? EXIT_INCOMPLETE :
-			       ret == -EINVAL ? EXIT_BAD_INPUT :
-					       EXIT_ENVIRONMENT;
+		r->exit_code = ret == -EINTR ? EXITCODE_INCOMPLETE :
+			       ret == -EINVAL ? EXITCODE_BAD_INPUT :
+					       EXITCODE_ENVIRONMENT;
 		break;
 	}
 	ret = 0;

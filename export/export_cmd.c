@@ -123,15 +123,15 @@ static int export_kcidb(int argc, char **argv)
 				"file name (leave -o out for stdout)"));
 	ret = export_kcidb_build(&p, &doc);
 	if (ret)
-		return ret == -ENOMEM || ret == -EIO ? EXIT_ENVIRONMENT :
-		       EXIT_BAD_INPUT;
+		return ret == -ENOMEM || ret == -EIO ? EXITCODE_ENVIRONMENT :
+		       EXITCODE_BAD_INPUT;
 	ret = write_json_out(p.output, doc);
 	cJSON_Delete(doc);
 	if (ret) {
 		pr_err("%s: %s", p.output ? p.output : "stdout", strerror(-ret));
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 int export_cmd_export(int argc, char **argv)

@@ -189,10 +189,11 @@ int export_lava_cases(const char *run_dir, int exit_code,
 		ap.quiet = true;
 		code = an_report_run(run_dir, &ap);
 		/* Not judged, no case: a pass would come from nothing. */
-		if (code == EXIT_BAD_INPUT || code == EXIT_ENVIRONMENT) {
+		if (code == EXITCODE_BAD_INPUT ||
+		    code == EXITCODE_ENVIRONMENT) {
 			pr_err("%s: the run could not be judged (exit %d): no "
 			       "test case is reported", run_dir, code);
-			return code == EXIT_BAD_INPUT ? -EINVAL : -EIO;
+			return code == EXITCODE_BAD_INPUT ? -EINVAL : -EIO;
 		}
 	}
 	ret = export_load_run(run_dir, NULL, &h, &run, &m);

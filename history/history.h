@@ -29,39 +29,101 @@ struct history {
 	char path[PATH_MAX];
 };
 
-/* The default database of a results directory: RESULTS/rtgate.db. */
+/**
+ * history_default_path() - the default database of a results directory
+ * @results_dir: the folder of the runs (results/)
+ * @buf: gets RESULTS/rtgate.db
+ * @len: its size
+ *
+ * Return: 0, or -ENAMETOOLONG.
+ */
 int history_default_path(const char *results_dir, char *buf, size_t len);
 
-/* Opens (creating when absent) and migrates to HISTORY_SCHEMA_VERSION. */
+/**
+ * history_open() - opens a history, creating it when absent
+ * @h: filled
+ * @path: the database file
+ *
+ * An older schema is migrated to HISTORY_SCHEMA_VERSION.
+ *
+ * Return: 0 (close it with history_close()); after a message naming
+ * @path: -EIO (cannot be opened), -EINVAL (not an SQLite database),
+ * -EPROTO (a newer schema than this rtgate's), -errno of a folder that
+ * cannot be trusted or a migration that failed.
+ */
 int history_open(struct history *h, const char *path);
-/*
- * The same for a command that only reads the history (list, changepoints,
- * the dashboard, compare --history): a path with no database is -ENOENT
- * (said), never an empty database created to answer with nothing.
+/**
+ * history_open_existing() - opens a history that must exist
+ * @h: filled
+ * @path: the database file
+ *
+ * For a command that only reads the history (list, changepoints, the
+ * dashboard, compare --history): never an empty database created to
+ * answer with nothing.
+ *
+ * Return: as history_open(); -ENOENT (said) when @path is no file.
  */
 int history_open_existing(struct history *h, const char *path);
-/* Opens and migrates only up to @version (tests of the migrations). */
+/**
+ * history_open_version() - opens a history, migrating only so far
+ * @h: filled
+ * @path: the database file
+ * @version: the schema version to migrate to at most (tests of the
+ *           migrations)
+ *
+ * Return: as history_open().
+ */
 int history_open_version(struct history *h, const char *path, int version);
+/**
+ * history_close() - closes a history
+ * @h: opened or not
+ */
 void history_close(struct history *h);
+/**
+ * history_schema_version() - the schema version of an open history
+ * @h: the history
+ *
+ * Return: SQLite's user_version, or -EIO when it cannot be read.
+ */
 int history_schema_version(struct history *h);
 
-/* Runs a statement with no result rows (BEGIN, COMMIT, …); 0 or -EIO. */
+/**
+ * history_exec() - runs a statement with no result rows
+ * @h: the history
+ * @sql: BEGIN, COMMIT, …
+ *
+ * Return: 0, or -EIO after a message naming the database.
+ */
 int history_exec(struct history *h, const char *sql);
 
 /* --- noise profiles (history_profile.c) --- */
 
-/*
- * Stores one calibration's profile of HOST for measurement KEY (see
- * an_profile). Calibrations accumulate: history_profile_load pools every
- * one stored for HOST and KEY, so a machine calibrated on several days
- * knows the noise of all of them. 0 or -errno.
+/**
+ * history_profile_store() - stores one calibration's noise profile
+ * @h: the history
+ * @host: the machine it was measured on
+ * @pr: the profile; its key names the measurement it holds for
+ * @run_id: the calibration's run
+ *
+ * Calibrations accumulate: history_profile_load() pools every one stored
+ * for a host and key, so a machine calibrated on several days knows the
+ * noise of all of them.
+ *
+ * Return: 0, -ENOMEM, or -EIO after a message.
  */
 int history_profile_store(struct history *h, const char *host,
 			  const struct an_profile *pr, const char *run_id);
-/*
- * The pooled profile of HOST and KEY (variances pooled by their degrees
- * of freedom, bursts and repetitions added): 0, 1 when there is none, or
- * -errno. Free it with an_profile_free().
+/**
+ * history_profile_load() - the pooled noise profile of a host
+ * @h: the history
+ * @host: the machine
+ * @key: the measurement (an_profile's key)
+ * @out: gets every calibration stored for them, pooled: variances by
+ *       their degrees of freedom, bursts and repetitions added; a line
+ *       not every calibration had is left out
+ *
+ * Return: 0 (free @out with an_profile_free()); 1 when there is none;
+ * -EINVAL for a stored profile that cannot be read; -EIO.
  */
 int history_profile_load(struct history *h, const char *host,
 			 const char *key, struct an_profile *out);
@@ -74,48 +136,97 @@ struct history_import_stats {
 	unsigned int failed;	/* results directories that could not be read */
 };
 
-/*
- * Imports one results directory (results/<run-id>/) in one transaction,
- * replacing what was stored for that run id. A manifest that cannot be
- * read is an error naming the file (-EINVAL); nothing is written then.
+/**
+ * history_import_run() - imports one results directory
+ * @h: the history
+ * @run_dir: results/<run-id>/
+ * @stats: its counts are raised: imported, unchanged (stored already with
+ *         the same content) or failed
+ *
+ * One transaction, replacing what was stored for that run id; nothing is
+ * written when it fails.
+ *
+ * Return: 0; -EINVAL for a manifest that cannot be read (the message
+ * names the file); -ENOMEM, -ENAMETOOLONG, -EIO.
  */
 int history_import_run(struct history *h, const char *run_dir,
 		       struct history_import_stats *stats);
-/*
- * For the runner: stores RUN_DIR in the history of its results directory
- * (RUN_DIR/../rtgate.db, or $RTGATE_DB). Call it once the first manifest
- * is written (a run killed later stays visible, incomplete) and again at
- * the end, after the analyzer's report. A failure is a warning: the run
- * itself is never failed by its history.
+/**
+ * history_record_run() - the runner's: stores a run in its history
+ * @run_dir: results/<run-id>/; the history is RUN_DIR/../rtgate.db, or
+ *           $RTGATE_DB
+ *
+ * Call it once the first manifest is written (a run killed later stays
+ * visible, incomplete) and again at the end, after the analyzer's report.
+ *
+ * Return: 0, or -errno after a warning: the run itself is never failed by
+ * its history.
  */
 int history_record_run(const char *run_dir);
 
-/* The same, replacing the placeholder of history_begin_pending(@token). */
+/**
+ * history_import_replacing() - imports a run in the place of a
+ * placeholder
+ * @h: the history
+ * @run_dir: results/<run-id>/
+ * @token: the placeholder of history_begin_pending(); NULL: none, as
+ *         history_import_run()
+ * @stats: its counts are raised
+ *
+ * Return: as history_import_run().
+ */
 int history_import_replacing(struct history *h, const char *run_dir,
 			     const char *token,
 			     struct history_import_stats *stats);
-/*
- * Imports RESULTS_DIR: either one run directory (it has manifest.json) or
- * a directory of them. Directories without a manifest are skipped.
+/**
+ * history_import_path() - imports one run directory or a folder of them
+ * @h: the history
+ * @path: a run directory (it has manifest.json), or a directory of them,
+ *        imported oldest first; those without a manifest are skipped
+ * @stats: its counts are raised
+ *
+ * Return: 0; the first run's error (the others are still imported);
+ * -errno when @path cannot be read.
  */
 int history_import_path(struct history *h, const char *path,
 			struct history_import_stats *stats);
 
-/*
- * A run that has started but whose results are not in yet (the nightly
- * records one before each suite): stored as `incomplete`, so that a
- * nightly killed mid-run leaves the run visible and marked incomplete.
+/**
+ * history_begin_pending() - stores a run that has started
+ * @h: the history
+ * @token: names the placeholder (and is its run id until the results
+ *         replace it)
+ * @suite: the suite it runs
+ * @host: where
+ * @reason: its status reason until then
+ *
+ * The nightly records one before each suite: stored as `incomplete`, so
+ * that a nightly killed mid-run leaves the run visible and marked
+ * incomplete.
+ *
+ * Return: 0, or -EIO after a message (nothing is stored).
  */
 int history_begin_pending(struct history *h, const char *token,
 			  const char *suite, const char *host,
 			  const char *reason);
-/* The run never produced results: the placeholder stays, incomplete. */
+/**
+ * history_fail_pending() - a placeholder's run never produced results
+ * @h: the history
+ * @token: the placeholder's
+ * @reason: why; it stays incomplete with it
+ *
+ * Return: 0, or -EIO.
+ */
 int history_fail_pending(struct history *h, const char *token,
 			 const char *reason);
-/*
- * Placeholders of nightlies that died (the caller holds the nightly lock,
- * so their owners are gone): they stay incomplete with @reason. Returns
- * how many, or -errno.
+/**
+ * history_reap_pending() - ends the placeholders of nightlies that died
+ * @h: the history
+ * @reason: their status reason; they stay incomplete
+ *
+ * The caller holds the nightly lock, so their owners are gone.
+ *
+ * Return: how many, or -EIO.
  */
 int history_reap_pending(struct history *h, const char *reason);
 
@@ -152,22 +263,50 @@ struct history_baseline_query {
 					 * outside the lab); NULL: any */
 };
 
-/*
- * The last K complete runs matching @q, newest first. *runs is malloc'ed
- * (free it); *n may be less than K, and 0 is not an error.
+/**
+ * history_baseline() - the runs a baseline is built from
+ * @h: the history
+ * @q: the suite, host and scenario (measured: ok or partial), the
+ *     reference kernels, scale, clock, and K
+ * @runs: gets the last K complete runs matching @q, newest first (free
+ *        it)
+ * @n: gets how many: fewer than K, or 0, is not an error
+ *
+ * Return: 0, -ENOMEM or -EIO.
  */
 int history_baseline(struct history *h, const struct history_baseline_query *q,
 		     struct history_run **runs, size_t *n);
-/* Every stored run, oldest first, optionally of one suite (NULL: all). */
+/**
+ * history_runs() - every stored run, oldest first
+ * @h: the history
+ * @suite: only this suite's; NULL: all
+ * @runs: gets them (free it)
+ * @n: gets how many
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
 int history_runs(struct history *h, const char *suite,
 		 struct history_run **runs, size_t *n);
-/*
- * The run @run_id: 0, -ENOENT when none, -EEXIST (said) when runs of
- * several hosts carry that id (a run is its id on its host).
+/**
+ * history_find_run() - a stored run by its id
+ * @h: the history
+ * @run_id: the run's id
+ * @run: filled
+ *
+ * Return: 0; -ENOENT when none; -EEXIST (said) when runs of several hosts
+ * carry that id (a run is its id on its host); -EIO.
  */
 int history_find_run(struct history *h, const char *run_id,
 		     struct history_run *run);
-/* The run @run_id of @host: 0, or -ENOENT. */
+/**
+ * history_find_run_host() - a stored run by its id and host
+ * @h: the history
+ * @run_id: the run's id
+ * @host: its host; NULL: as history_find_run()
+ * @run: filled
+ *
+ * Return: 0, -ENOENT when none, -EIO.
+ */
 int history_find_run_host(struct history *h, const char *run_id,
 			  const char *host, struct history_run *run);
 
@@ -187,9 +326,24 @@ struct history_rep {
 	struct history_cpu *cpus;
 };
 
-/* The repetitions of one scenario of a stored run (status ok only). */
+/**
+ * history_load_reps() - the repetitions of one scenario of a stored run
+ * @h: the history
+ * @run: the run's row id
+ * @scenario: the scenario's name
+ * @reps: gets the ok ones, each with its CPUs (free it with
+ *        history_free_reps())
+ * @n: gets how many
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
 int history_load_reps(struct history *h, long long run, const char *scenario,
 		      struct history_rep **reps, size_t *n);
+/**
+ * history_free_reps() - frees loaded repetitions
+ * @reps: from history_load_reps()
+ * @n: how many
+ */
 void history_free_reps(struct history_rep *reps, size_t n);
 
 /* One workload metric of one repetition: its summary's values. */
@@ -202,10 +356,25 @@ struct history_rep_metric {
 	size_t n;
 };
 
-/* Every workload metric of the ok repetitions of a stored scenario. */
+/**
+ * history_load_metrics() - the workload metrics of a stored scenario
+ * @h: the history
+ * @run: the run's row id
+ * @scenario: the scenario's name
+ * @m: gets every metric of its ok repetitions (free it with
+ *     history_free_metrics())
+ * @n: gets how many
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
 int history_load_metrics(struct history *h, long long run,
 			 const char *scenario, struct history_rep_metric **m,
 			 size_t *n);
+/**
+ * history_free_metrics() - frees loaded metrics
+ * @m: from history_load_metrics()
+ * @n: how many
+ */
 void history_free_metrics(struct history_rep_metric *m, size_t n);
 
 /* One point of a trend: the run-level statistic of a scenario. */
@@ -222,23 +391,46 @@ struct history_point {
 	char reason[640];		/* the history verdict's, "" if none */
 };
 
+/**
+ * history_series() - a scenario's trend
+ * @h: the history
+ * @suite: the suite
+ * @host: the machine
+ * @scenario: the scenario, where it was measured (ok or partial)
+ * @pts: gets a point per complete run, oldest first, with the verdict
+ *       against history stored for it (free it)
+ * @n: gets how many
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
 int history_series(struct history *h, const char *suite, const char *host,
 		   const char *scenario, struct history_point **pts, size_t *n);
-/*
- * Where a series stepped: step[i] is the index of the night whose
- * verdict dates a step to night i (a REGRESSION after a night that was
- * not one: i itself; a step that stays: the night that confirmed it, and
- * i the night it began, held then), or -1.
+/**
+ * history_series_steps() - where a series stepped
+ * @pts: the series, from history_series()
+ * @n: its length
+ * @step: gets, for each night i, the index of the night whose verdict
+ *        dates a step to night i (a REGRESSION after a night that was
+ *        not one: i itself; a step that stays: the night that confirmed
+ *        it, and i the night it began, held then), or -1
  */
 void history_series_steps(const struct history_point *pts, size_t n,
 			  long *step);
-/*
- * What the next two nights would have to show to be a step on a series of
- * nightly values @v[0..n) (oldest first; latencies in us, or a workload
- * metric, @higher_better): with the last @k of them as the nights before
- * the split, the value both nights' mean must pass (history_nights.c's
- * test, one split, at @level) and each must pass (the gate's floor from
- * their median). NAN when fewer than 3 nights.
+/**
+ * history_nights_bar() - what the next two nights would have to show to
+ * be a step
+ * @v: nightly values, oldest first: latencies in us, or a workload metric
+ * @n: how many
+ * @k: the last @k of them are the nights before the split
+ * @level: the one-sided level of history_nights.c's test, one split
+ * @min_us: the gate's floor in us (latencies only)
+ * @min_pct: the gate's floor in % of the nights' median
+ * @us: @v are latencies in us (the resolution joins their scatter)
+ * @higher_better: a rise is an improvement: the bar is below
+ *
+ * Return: the value both nights' mean must pass, and each must pass by
+ * the floor from their median; NAN with fewer than 3 nights (or a night
+ * without a value).
  */
 double history_nights_bar(const double *v, size_t n, unsigned int k,
 			  double level, double min_us, double min_pct,
@@ -250,6 +442,15 @@ struct history_key {
 	char host[128];
 	char scenario[128];
 };
+/**
+ * history_keys() - every trend the history holds
+ * @h: the history
+ * @keys: gets the distinct (suite, host, scenario) of complete runs, for
+ *        the dashboard (free it)
+ * @n: gets how many
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
 int history_keys(struct history *h, struct history_key **keys, size_t *n);
 
 /* The scenarios of a stored run, in suite order. */
@@ -260,6 +461,15 @@ struct history_scenario {
 	char reason[256];
 };
 
+/**
+ * history_scenarios() - the scenarios of a stored run, in suite order
+ * @h: the history
+ * @run: the run's row id
+ * @sc: gets them (free it)
+ * @n: gets how many
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
 int history_scenarios(struct history *h, long long run,
 		      struct history_scenario **sc, size_t *n);
 
@@ -283,9 +493,24 @@ struct history_verdict_row {
 	char since_run[128];		/* a step: the night it began */
 };
 
-/* The verdict a row counts as for a gate: counts_as, else the verdict. */
+/**
+ * history_verdict_counts() - the verdict a row counts as for a gate
+ * @v: the row
+ *
+ * Return: its counts_as (a control's), else its verdict.
+ */
 const char *history_verdict_counts(const struct history_verdict_row *v);
 
+/**
+ * history_verdicts() - every verdict stored for a run
+ * @h: the history
+ * @run: the run's row id
+ * @v: gets the analyzer's and the history's, in the order stored (free
+ *     it)
+ * @n: gets how many
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
 int history_verdicts(struct history *h, long long run,
 		     struct history_verdict_row **v, size_t *n);
 
@@ -308,6 +533,14 @@ struct history_verdict {
 	const char *since_run_id;	/* a step: the night it began, or "" */
 };
 
+/**
+ * history_store_verdict() - stores a verdict against history
+ * @h: the history
+ * @v: the verdict, of the run by row id (else by run id); it replaces
+ *     the one stored for that run and scenario
+ *
+ * Return: 0; -ENOENT when no such run is stored; -EIO after a message.
+ */
 int history_store_verdict(struct history *h, const struct history_verdict *v);
 
 /* --- judging a run against its history (history_judge.c) --- */
@@ -348,63 +581,140 @@ struct history_judgement {
 	char level_note[160];
 };
 
-/*
- * Judges every measured scenario of stored run @run_id against the last K
- * complete runs of the same suite, host and scenario (on a reference
- * kernel), with the analyzer's an_compare(). *out is malloc'ed.
+/**
+ * history_judge_run() - judges a stored run against its history
+ * @h: the history
+ * @run_id: the run; its id must name one run (history_find_run())
+ * @p: K, the reference kernels, the metric, whether to store, intended
+ * @out: gets a judgement per measured scenario (free it)
+ * @n: gets how many
+ *
+ * Every measured scenario against the last K complete runs of the same
+ * suite, host and scenario (on a reference kernel), with the analyzer's
+ * an_compare().
+ *
+ * Return: 0; -ENOENT (said) when no such run is stored; -EEXIST, -ENOMEM,
+ * -EIO.
  */
 int history_judge_run(struct history *h, const char *run_id,
 		      const struct history_judge_params *p,
 		      struct history_judgement **out, size_t *n);
-/* The same for the run of @host (NULL: the one run of that id). */
+/**
+ * history_judge_run_host() - judges a stored run of a host against its
+ * history
+ * @h: the history
+ * @run_id: the run
+ * @host: its host; NULL: the one run of that id
+ * @p: K, the reference kernels, the metric, whether to store, intended
+ * @out: gets a judgement per measured scenario (free it)
+ * @n: gets how many
+ *
+ * Return: as history_judge_run().
+ */
 int history_judge_run_host(struct history *h, const char *run_id,
 			   const char *host,
 			   const struct history_judge_params *p,
 			   struct history_judgement **out, size_t *n);
 
-/*
- * The exit code of a run's judgements: the worst of them, and
- * EXIT_INCONCLUSIVE when nothing was judged (every scenario SKIPPED, e.g.
- * no history yet): a gate never passes what it could not see.
+/**
+ * history_judgements_exit() - the exit code of a run's judgements
+ * @j: the judgements
+ * @n: how many
+ *
+ * A gate never passes what it could not see.
+ *
+ * Return: the worst of their exit codes; at least EXITCODE_INCONCLUSIVE when
+ * nothing was judged (every scenario SKIPPED, e.g. no history yet).
  */
 int history_judgements_exit(const struct history_judgement *j, size_t n);
-/*
- * Adds the --intended (intended =) names @arg to the comma list @list:
- * 0, or -EINVAL when one is no setting (an_like_intended_check()) and
- * @list then says so, for the caller's message.
- */
-int history_intended_add(char *list, size_t len, const char *arg);
-
-/*
- * Appends every ok repetition of @scenario of stored run @run to an
- * analyzer side (an_run per repetition, an_cpu per CPU with its histogram
- * of @limit us, the run's -h). Used for baselines and for pooled quantiles.
+/**
+ * history_side_add() - appends a stored scenario's repetitions to a side
+ * @side: the analyzer's side; an an_run per ok repetition, labelled
+ *        RUN_ID/REP, an an_cpu per CPU, and the workload metrics
+ * @h: the history
+ * @run: the run's row id
+ * @run_id: its id, for the labels
+ * @scenario: the scenario
+ * @limit: the histograms' size in us (the run's -h)
+ *
+ * Used for baselines and for pooled quantiles.
+ *
+ * Return: 0, -ENOMEM, -EINVAL for a stored histogram that cannot be read,
+ * -EIO.
  */
 int history_side_add(struct an_side *side, struct history *h, long long run,
 		     const char *run_id, const char *scenario,
 		     unsigned int limit);
-/* suite.measure.histogram_us of a manifest; 0 when unknown. */
+/**
+ * history_manifest_limit() - the histogram's size a run measured with
+ * @m: its manifest
+ *
+ * Return: suite.measure.histogram_us; 0 when unknown.
+ */
 unsigned int history_manifest_limit(const struct cJSON *m);
 
-/* Judges every complete run without a verdict against history (all of
- * them again with @rejudge), storing the verdicts. */
+/**
+ * history_judge_missing() - judges every run that has no verdict against
+ * history
+ * @h: the history
+ * @p: how (its store is what keeps the verdicts)
+ * @rejudge: drop every verdict against history first: judge them all
+ *
+ * Return: 0, or the first error of history_judge_run_host().
+ */
 int history_judge_missing(struct history *h,
 			  const struct history_judge_params *p, bool rejudge);
 
-/* The whole manifest of a stored run (malloc'ed JSON text). */
+/**
+ * history_run_manifest() - the whole manifest of a stored run
+ * @h: the history
+ * @run: the run's row id
+ * @text: gets its JSON text (free it)
+ *
+ * Return: 0, -ENOENT when no such run, -ENOMEM, -EIO.
+ */
 int history_run_manifest(struct history *h, long long run, char **text);
 
-/* The database: OPT, else $RTGATE_DB, else $RTGATE_RESULTS_DIR/rtgate.db. */
+/**
+ * history_resolve_db() - which database a command uses
+ * @opt: --db; NULL: none given
+ * @buf: gets @opt, else $RTGATE_DB, else $RTGATE_RESULTS_DIR/rtgate.db
+ *       (results/rtgate.db), its folder created
+ * @len: its size
+ *
+ * Return: 0, -ENAMETOOLONG, or -errno when the folder cannot be made.
+ */
 int history_resolve_db(const char *opt, char *buf, size_t len);
 
-/* `rtgate history ...` */
+/**
+ * history_cmd_history() - `rtgate history import|list|changepoints`
+ * @argc: the number of arguments
+ * @argv: "history", a subcommand and its arguments (docs/nightly.md)
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int history_cmd_history(int argc, char **argv);
+/**
+ * history_cmd_changepoints() - `rtgate history changepoints`
+ * @argc: the number of arguments
+ * @argv: "changepoints" and its options
+ *
+ * Every night against the nights before it: where a metric stepped, and
+ * what changed.
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int history_cmd_changepoints(int argc, char **argv);
-/*
- * `rtgate compare RUN --history`: the run against the history's last K
- * runs. rtgate/main.c routes a compare line with --history (before a --)
- * here, any other to the analyzer's an_cmd_compare, which knows nothing
- * of the history.
+/**
+ * history_cmd_compare_history() - `rtgate compare RUN --history`
+ * @argc: the number of arguments
+ * @argv: "compare", the run and its options
+ *
+ * The run against the history's last K runs. rtgate/main.c routes a
+ * compare line with --history (before a --) here, any other to the
+ * analyzer's an_cmd_compare(), which knows nothing of the history.
+ *
+ * Return: the exit code (docs/exit-codes.md).
  */
 int history_cmd_compare_history(int argc, char **argv);
 

@@ -100,7 +100,7 @@ static int do_import(struct history *h, int argc, char **argv)
 			bad = 1;
 	printf("imported %u run(s), %u unchanged, %u failed into %s\n",
 	       stats.imported, stats.unchanged, stats.failed, h->path);
-	return stats.failed || bad ? EXIT_BAD_INPUT : EXIT_PASS;
+	return stats.failed || bad ? EXITCODE_BAD_INPUT : EXITCODE_PASS;
 }
 
 static int do_list(struct history *h, const char *suite)
@@ -109,7 +109,7 @@ static int do_list(struct history *h, const char *suite)
 	size_t n, i;
 
 	if (history_runs(h, suite, &runs, &n))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	printf("%-28s %-12s %-12s %-20s %-10s %s\n", "RUN", "SUITE", "HOST",
 	       "KERNEL", "STATUS", "START");
 	for (i = 0; i < n; i++)
@@ -117,7 +117,7 @@ static int do_list(struct history *h, const char *suite)
 		       runs[i].suite, runs[i].host, runs[i].kernel_release,
 		       runs[i].status, runs[i].start_time);
 	free(runs);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 static int cmd_import(int argc, char **argv)
@@ -130,7 +130,7 @@ static int cmd_import(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (history_open(&h, p.db_buf))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = do_import(&h, p.npaths, p.paths);
 	history_close(&h);
 	return ret;
@@ -147,7 +147,8 @@ static int cmd_list(int argc, char **argv)
 		return cli_exit(ret);
 	ret = history_open_existing(&h, p.db_buf);
 	if (ret)
-		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	ret = do_list(&h, p.suite);
 	history_close(&h);
 	return ret;

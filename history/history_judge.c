@@ -976,28 +976,9 @@ out:
 	return ret;
 }
 
-int history_intended_add(char *list, size_t len, const char *arg)
-{
-	char bad[128], all[400];
-	size_t used = strlen(list);
-
-	if (an_like_intended_check(arg, bad, sizeof(bad))) {
-		/* The caller prints the list after the argument. */
-		snprintf(list, len, "is no setting (%s)",
-			 an_like_settings(all, sizeof(all)));
-		return -EINVAL;
-	}
-	if (used + strlen(arg) + 2 > len) {
-		snprintf(list, len, "is one too many");
-		return -E2BIG;
-	}
-	snprintf(list + used, len - used, "%s%s", used ? "," : "", arg);
-	return 0;
-}
-
 int history_judgements_exit(const struct history_judgement *j, size_t n)
 {
-	int code = EXIT_PASS;
+	int code = EXITCODE_PASS;
 	size_t i, judged = 0;
 
 	for (i = 0; i < n; i++) {
@@ -1005,5 +986,5 @@ int history_judgements_exit(const struct history_judgement *j, size_t n)
 			judged++;
 		code = exitcode_worse(code, j[i].exit_code);
 	}
-	return judged ? code : exitcode_worse(code, EXIT_INCONCLUSIVE);
+	return judged ? code : exitcode_worse(code, EXITCODE_INCONCLUSIVE);
 }

@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "analyze/analyze.h"
 #include "history.h"
@@ -51,22 +49,6 @@ static double q99(const struct an_cpu *c)
 	return c->cycles ? an_cpu_quantile(c, 0.99, &ge) : NAN;
 }
 
-/* The median of v[0..n) (copied). */
-static double median_n(const double *v, size_t n)
-{
-	double *w = malloc((n ? n : 1) * sizeof(*w)), m;
-
-	if (!w || !n) {
-		free(w);
-		return NAN;
-	}
-	memcpy(w, v, n * sizeof(*w));
-	gsl_sort(w, 1, n);
-	m = gsl_stats_median_from_sorted_data(w, 1, n);
-	free(w);
-	return m;
-}
-
 /* The median of the values of v[0..n) that are not NAN. */
 static double median_of(const double *v, size_t n)
 {
@@ -78,7 +60,7 @@ static double median_of(const double *v, size_t n)
 	for (i = 0; i < n; i++)
 		if (!isnan(v[i]))
 			w[k++] = v[i];
-	m = median_n(w, k);
+	m = an_median(w, k);
 	free(w);
 	return m;
 }
@@ -102,8 +84,8 @@ static size_t make_lines(const struct an_side *s, const struct an_gate *gate,
 			l[nl].v[i] = NAN;
 			for (k = 0; k < r->nmetrics; k++)
 				if (!strcmp(r->metrics[k].name, gate->metric)) {
-					l[nl].v[i] = median_n(r->metrics[k].v,
-							      r->metrics[k].n);
+					l[nl].v[i] = an_median(r->metrics[k].v,
+							       r->metrics[k].n);
 					snprintf(l[nl].unit, sizeof(l[nl].unit),
 						 "%s", r->metrics[k].unit);
 					l[nl].higher_better =
@@ -156,7 +138,7 @@ static size_t make_lines(const struct an_side *s, const struct an_gate *gate,
 			}
 			r->v[i] = no && !isnan(l[pj].v[i]) ?
 				  exp(log1p(l[pj].v[i]) -
-				      median_n(others, no)) : NAN;
+				      an_median(others, no)) : NAN;
 		}
 		snprintf(r->name, sizeof(r->name), "%s against the other "
 			 "CPUs", l[pj].name);

@@ -176,21 +176,7 @@ out:
 	free(pts);
 }
 
-/* K of --history-runs K: 1..1000 runs of history. */
-static int parse_runs(const struct argp_state *state, const char *opt,
-		      const char *arg, unsigned int *runs)
-{
-	uint64_t v;
-
-	if (parse_u64_range(arg, 1, 1000, &v))
-		return cli_error(state, "%s: '%s' is not 1..1000 runs", opt,
-				 arg);
-	*runs = (unsigned int)v;
-	return 0;
-}
-
-enum { OPT_SUITE = 0x100, OPT_HISTORY, OPT_REFERENCE, OPT_REJUDGE,
-       OPT_HISTORY_RUNS, OPT_METRIC, OPT_INTENDED };
+enum { OPT_SUITE = 0x100, OPT_HISTORY, OPT_REJUDGE, OPT_METRIC };
 
 struct trend_params {
 	struct history_judge_params jp;
@@ -199,55 +185,37 @@ struct trend_params {
 	bool rejudge, compare;
 };
 
+/* The history window, --reference and --intended: common/cmd/cli.h's. */
 static const struct argp_option changepoint_opts[] = {
 	{ "suite", OPT_SUITE, "S", 0, "only this suite", 0 },
-	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "each night against its "
-	  "last K complete runs (default 7)", 0 },
-	/* The spelling before --history-runs, compare's and dashboard's. */
-	{ "history", OPT_HISTORY, "K", OPTION_HIDDEN, NULL, 0 },
-	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
-	  "whose release matches GLOB", 0 },
 	{ "rejudge", OPT_REJUDGE, NULL, 0, "judge every night again (not only "
 	  "the new ones)", 0 },
-	{ "intended", OPT_INTENDED, "SETTING", 0, "a night may differ from "
-	  "the nights before it in SETTING (repeatable; docs/nightly.md "
-	  "\"Like with like\"): any other difference makes it INVALID", 0 },
 	{ 0 }
 };
 
 static const struct argp_option hcompare_opts[] = {
 	{ "history", OPT_HISTORY, NULL, 0, "against the history (this form)",
 	  0 },
-	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "the last K complete runs "
-	  "(default 7)", 0 },
-	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
-	  "whose release matches GLOB", 0 },
 	{ "metric", OPT_METRIC, "M", 0, "the gate metric (default: the "
 	  "suite's)", 0 },
-	{ "intended", OPT_INTENDED, "SETTING", 0, "a night may differ from "
-	  "the nights before it in SETTING (repeatable; docs/nightly.md "
-	  "\"Like with like\"): any other difference makes it INVALID", 0 },
 	{ 0 }
 };
 
 static error_t trend_parse(int key, char *arg, struct argp_state *state)
 {
 	struct trend_params *p = state->input;
+	char why[480];
 
 	switch (key) {
 	case OPT_SUITE:
 		p->suite = arg;
 		break;
-	case OPT_HISTORY:
-		if (p->compare)	/* compare --history: this form */
-			break;
-		pr_warn("history changepoints: --history K is deprecated, "
-			"say --history-runs K");
-		return parse_runs(state, "--history-runs", arg,
-				  &p->jp.history);
-	case OPT_HISTORY_RUNS:
-		return parse_runs(state, "--history-runs", arg, &p->jp.history);
-	case OPT_REFERENCE:
+	case OPT_HISTORY:	/* compare --history: this form */
+		break;
+	case CLI_KEY_HISTORY_RUNS:	/* checked by its shared group */
+		p->jp.history = cli_shared_uint(arg);
+		break;
+	case CLI_KEY_REFERENCE:
 		p->jp.reference = arg;
 		break;
 	case OPT_REJUDGE:
@@ -259,11 +227,10 @@ static error_t trend_parse(int key, char *arg, struct argp_state *state)
 	case OPT_METRIC:
 		p->jp.metric = arg;
 		break;
-	case OPT_INTENDED:
-		if (history_intended_add(p->intended, sizeof(p->intended),
-					 arg))
-			return cli_error(state, "--intended: '%s' %s", arg,
-					 p->intended);
+	case CLI_KEY_INTENDED:
+		if (an_like_intended_add(p->intended, sizeof(p->intended),
+					 arg, why, sizeof(why)))
+			return cli_error(state, "--intended: %s", why);
 		p->jp.intended = p->intended;
 		break;
 	case ARGP_KEY_ARG:
@@ -281,13 +248,20 @@ static error_t trend_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child db_child[] = { { &cli_db_argp }, { 0 } };
+static const struct argp_child changepoint_child[] = {
+	{ &cli_db_argp }, { &cli_history_argp }, { &cli_history_k_argp },
+	{ &cli_intended_argp }, { 0 }
+};
+static const struct argp_child hcompare_child[] = {
+	{ &cli_db_argp }, { &cli_history_argp }, { &cli_intended_argp },
+	{ 0 }
+};
 
 static const struct argp changepoint_argp = {
 	changepoint_opts, trend_parse, NULL,
 	"Judges every night against the nights before it and prints each "
 	"series: on which night a metric stepped up, and what changed in the "
-	"kernel identity that night.", db_child, NULL, NULL
+	"kernel identity that night.", changepoint_child, NULL, NULL
 };
 
 static const struct argp hcompare_argp = {
@@ -297,7 +271,7 @@ static const struct argp hcompare_argp = {
 	"scaled run is not judged against full ones), and stores the run in "
 	"the history."
 	"\vExit status: 0 pass, 1 regression, 2 inconclusive, 3 bad input, 4 "
-	"environment, 5 the run did not complete.", db_child, NULL, NULL
+	"environment, 5 the run did not complete.", hcompare_child, NULL, NULL
 };
 
 int history_cmd_changepoints(int argc, char **argv)
@@ -314,21 +288,22 @@ int history_cmd_changepoints(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (history_resolve_db(tp.db, dbpath, sizeof(dbpath)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = history_open_existing(h, dbpath);
 	if (ret)
-		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	if (history_judge_missing(h, &tp.jp, tp.rejudge) ||
 	    history_keys(h, &keys, &nk)) {
 		history_close(h);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	for (i = 0; i < nk; i++)
 		if (!tp.suite || !strcmp(tp.suite, keys[i].suite))
 			print_series(h, &keys[i], tp.jp.history);
 	free(keys);
 	history_close(h);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 static void judgement_num(double v)
@@ -382,7 +357,7 @@ static int compare_history(int argc, char **argv)
 	const char *db;
 	char dbpath[PATH_MAX], path[PATH_MAX];
 	struct history h;
-	int code = EXIT_PASS, ret;
+	int code = EXITCODE_PASS, ret;
 	size_t n = 0, i;
 	cJSON *m;
 
@@ -395,36 +370,37 @@ static int compare_history(int argc, char **argv)
 	snprintf(path, sizeof(path), "%.4000s/manifest.json", tp.run_dir);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (history_resolve_db(db, dbpath, sizeof(dbpath))) {
 		cJSON_Delete(m);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	ret = history_open_existing(&h, dbpath);
 	if (ret) {
 		cJSON_Delete(m);
-		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	}
 	if (history_import_run(&h, tp.run_dir, &stats)) {
-		code = EXIT_BAD_INPUT;
+		code = EXITCODE_BAD_INPUT;
 		goto out;
 	}
 	if (strcmp(json_get_str(m, "status", ""), "complete")) {
 		pr_err("%s: the run is %s: not judged", tp.run_dir,
 		       json_get_str(m, "status", "?"));
-		code = EXIT_INCOMPLETE;
+		code = EXITCODE_INCOMPLETE;
 		goto out;
 	}
 	if (history_judge_run_host(&h, json_get_str(m, "run_id", ""),
 				   json_get_str(cJSON_GetObjectItem(m, "host"),
 						"hostname", NULL), &p, &j, &n)) {
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	print_judgements(json_get_str(m, "run_id", ""), j, n);
 	code = history_judgements_exit(j, n);
-	if (code == EXIT_INCONCLUSIVE) {
+	if (code == EXITCODE_INCONCLUSIVE) {
 		for (i = 0; i < n && !strcmp(j[i].verdict, "SKIPPED"); i++)
 			;
 		if (i == n)
@@ -452,7 +428,7 @@ int history_cmd_compare_history(int argc, char **argv)
 	if (json) {
 		pr_err("compare --history --json: the verdicts against history "
 		       "are stored; `rtgate export kcidb --db` exports them");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	return compare_history(argc, argv);
 }

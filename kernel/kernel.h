@@ -16,7 +16,21 @@
 
 #include "filehash.h"
 
+/**
+ * kernel_cmd_kernel() - `rtgate kernel build|matrix|config|tools`
+ * @argc: the number of arguments
+ * @argv: "kernel", a subcommand and its arguments (docs/kernels.md)
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int kernel_cmd_kernel(int argc, char **argv);
+/**
+ * kernel_cmd_patches() - `rtgate patches fetch|recover|check|list`
+ * @argc: the number of arguments
+ * @argv: "patches", a subcommand and its arguments (docs/kernels.md)
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int kernel_cmd_patches(int argc, char **argv);
 
 /* ---- Builds ---- */
@@ -55,15 +69,39 @@ struct kernel_build_params {
 /* The fragments every lab kernel gets, before the model's. */
 extern const char *const kernel_default_fragments[];
 
-/* Builds; kdir receives out/kernels/NAME. Returns 0 or -errno. */
+/**
+ * kernel_build() - builds a named kernel
+ * @p: the tree, model, fragments, patch sets and where things go
+ * @kdir: gets out/kernels/NAME (also when the build fails: its
+ *        build.json says so)
+ * @len: its size
+ *
+ * Two builds of one name never run at once.
+ *
+ * Return: 0; -EINVAL (said) for a name that is no kernel name, a set or
+ * fragment that is wrong; -EBUSY when another build of that name runs;
+ * -errno of the build's steps, each said.
+ */
 int kernel_build(const struct kernel_build_params *p, char *kdir,
 		 size_t len);
 
-/* Default name: "rt-base", "full-control-latency", "full-seeds-7.3.2" (--prefix 2) */
+/**
+ * kernel_build_name() - a build's name
+ * @p: its parameters: the name given, else made of the model and sets
+ * @buf: gets "rt-base", "full-control-latency", "full-seeds-7.3.2" (the
+ *       first 2 patches of set seeds-7.3: last_set_prefix)
+ * @len: its size
+ */
 void kernel_build_name(const struct kernel_build_params *p, char *buf,
 		       size_t len);
 
-/* The fragment list of a preemption model: "rt" -> "preempt-rt". */
+/**
+ * kernel_config_model_fragment() - the fragments of a preemption model
+ * @model: "rt", "full", "lazy", "none"
+ *
+ * Return: its fragment list ("rt" -> "preempt-rt"); NULL for an unknown
+ * model.
+ */
 const char *kernel_config_model_fragment(const char *model);
 
 /* ---- Patch sets ---- */
@@ -129,42 +167,73 @@ struct kernel_patch_set {
 	struct kernel_patch_item items[PATCHSET_MAX];
 };
 
-/*
- * Reads patches_dir/NAME/manifest.ini. Errors name file and line; a list
- * of sets names the line of a set that is unknown, invalid, repeated or
- * itself a list.
+/**
+ * kernel_patchset_load() - reads a patch set's manifest
+ * @patches_dir: patches/
+ * @name: the set: patches_dir/NAME/manifest.ini
+ * @s: filled; its patch files are not looked for
+ *
+ * Return: 0, or -EINVAL after a message naming the file and the line (a
+ * list of sets: the line of a set that is unknown, invalid, repeated or
+ * itself a list).
  */
 int kernel_patchset_load(const char *patches_dir, const char *name,
 			 struct kernel_patch_set *s);
 
-/*
- * Load and locate in one: a plain set as kernel_patchset_locate() finds
- * it; a list of sets as the patches of its sets, each set located and
- * checked against its own pins, in the list's order (items[].set names
- * each patch's set). What a build, a check or a bisection applies.
+/**
+ * kernel_patchset_open() - loads and locates a set in one
+ * @patches_dir: patches/
+ * @name: the set
+ * @fetch_dir: where fetched sets are (out/patches)
+ * @s: filled: a plain set as kernel_patchset_locate() finds it; a list of
+ *     sets as the patches of its sets, each set located and checked
+ *     against its own pins, in the list's order (items[].set names each
+ *     patch's set)
+ *
+ * What a build, a check or a bisection applies.
+ *
+ * Return: 0, or the errors of kernel_patchset_load() and
+ * kernel_patchset_locate().
  */
 int kernel_patchset_open(const char *patches_dir, const char *name,
 			 const char *fetch_dir, struct kernel_patch_set *s);
 
-/*
- * Fetches the set into fetch_dir/NAME/: with b4 from lore when mbox is
- * NULL, else from mbox (an mbox file, through `b4 am -m`, or a mail text
- * as the project's seeds hold, extracted by rtgate). Verifies the pinned
- * sha256 of each patch; pin = true writes them into the manifest instead.
+/**
+ * kernel_patchset_fetch() - fetches a set's patches
+ * @s: the set, loaded; not a list of sets
+ * @mbox: NULL: with b4 from lore; else an mbox file (through `b4 am
+ *        -m`), or a mail text as the project's seeds hold, extracted by
+ *        rtgate
+ * @fetch_dir: the patches go to fetch_dir/NAME/
+ * @pin: write each patch's sha256 into the manifest instead of checking
+ *       the pins
+ *
+ * Return: 0; -EINVAL for a list of sets or a patch whose sha256 is not
+ * its pin; -ENOENT for no @mbox; -errno of b4 or the files (each said).
  */
 int kernel_patchset_fetch(struct kernel_patch_set *s, const char *mbox,
 			  const char *fetch_dir, bool pin);
 
-/*
- * Finds the patch files (fetched or own) and checks their sha256. Not for
- * a list of sets (kernel_patchset_open()); fetching one is -EINVAL too.
+/**
+ * kernel_patchset_locate() - finds a set's patch files and checks them
+ * @s: the set, loaded; its items get their files and subjects
+ * @fetch_dir: where fetched sets are; an own set's files are in its dir
+ *
+ * Not for a list of sets (kernel_patchset_open()).
+ *
+ * Return: 0; -ENOENT (said) when the set is not fetched; -EINVAL for a
+ * list of sets, a count or a sha256 that is not the pinned one.
  */
 int kernel_patchset_locate(struct kernel_patch_set *s, const char *fetch_dir);
 
-/*
- * Applies the set to tree (a writable clone) in order; log gets patch(1)'s
- * output. A patch that does not apply: -EINVAL, with every failing file
- * and hunk named on stderr; the tree is then partly patched.
+/**
+ * kernel_patchset_apply() - applies a set to a tree, in order
+ * @s: the set, located
+ * @tree: a writable clone; each patch is tried (dry run) first
+ * @log: gets patch(1)'s output
+ *
+ * Return: 0; -EINVAL when a patch does not apply, with every failing file
+ * and hunk named on stderr (the tree is then partly patched); -errno.
  */
 int kernel_patchset_apply(const struct kernel_patch_set *s, const char *tree,
 			  const char *log);

@@ -158,10 +158,8 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		p->last_set_prefix = v;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }
@@ -221,12 +219,12 @@ static int do_build(int argc, char **argv, bool config_only)
 	p.config_only |= config_only;
 	if (!p.model) {
 		pr_err("kernel build needs --model rt|full|lazy|none");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (p.last_set_prefix && !p.nr_sets) {
 		pr_err("kernel build: --prefix needs --patches (the set whose "
 		       "first patches it takes)");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	ret = default_dirs(&p, out, kc, pd, cache);
 	if (ret)
@@ -254,7 +252,7 @@ static int do_matrix(int argc, char **argv)
 		return cli_exit(ret);
 	if (!p.nr_sets) {
 		pr_err("kernel matrix needs --patches SET,...");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (!mm.n) {
 		mm.v[mm.n++] = "rt";
@@ -306,10 +304,8 @@ static error_t tools_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		p->nice = v;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }
@@ -338,7 +334,7 @@ static int kernel_tools_cmd(int argc, char **argv)
 		return cli_exit(ret);
 	if (rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_cache(cache, sizeof(cache)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	p.out_dir = out;
 	p.cache_dir = cache;
 	toolrun_catch_signals();
@@ -522,11 +518,11 @@ static int patches_fetch(int argc, char **argv)
 	pin = a.pin;
 	if (rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches"))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = kernel_patchset_load(pd, a.set, s);
 	/* --seeds DIR: the mail text the manifest names, in DIR. */
 	if (!ret && seeds && !s->mail[0]) {
@@ -572,13 +568,13 @@ static int patches_check(int argc, char **argv)
 	if (rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_cache(cache, sizeof(cache)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches"))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	toolrun_catch_signals();
 	/* The clone goes into the cache: it must exist (a fresh out/). */
 	if (!keep && fsio_mkdir_p(cache, 0755)) {
 		pr_err("%s: cannot create it", cache);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	ret = kernel_tree_open(src, debian, cache, &tree);
 	if (ret)
@@ -631,10 +627,10 @@ static int patches_recover(int argc, char **argv)
 	if (!a.src && !a.debian) {
 		pr_err("patches recover needs the base tree: --src TREE or "
 		       "--debian SERIES");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (rtpaths_cache(cache, sizeof(cache)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = kernel_tree_open(a.src, a.debian, cache, &tree);
 	if (!ret)
 		ret = kernel_mail_recover(a.set, tree.path, &text, &len);
@@ -666,7 +662,7 @@ static int patches_list(int argc, char **argv)
 	if (!s || rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_in_top(pd, sizeof(pd), "patches")) {
 		free(s);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	rtpaths_fmt(fetch, sizeof(fetch), "%s/patches", out);
 	n = scandir(pd, &names, NULL, alphasort);
@@ -689,7 +685,7 @@ static int patches_list(int argc, char **argv)
 	if (n >= 0)
 		free(names);
 	free(s);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 int kernel_cmd_patches(int argc, char **argv)

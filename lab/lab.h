@@ -19,7 +19,25 @@
 /* The 9p mount tag of the results share. */
 #define LAB_SHARE_TAG "rtgate"
 
+/**
+ * lab_cmd_lab() - `rtgate lab run|gate|initramfs|images`
+ * @argc: the number of arguments
+ * @argv: "lab", a subcommand and its arguments (docs/kernels.md)
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int lab_cmd_lab(int argc, char **argv);
+/**
+ * lab_cmd_init() - `rtgate lab-init`: the lab guest's /init
+ * @argc: the number of arguments
+ * @argv: "lab-init"; the plan comes from the kernel command line and the
+ *        results share
+ *
+ * As PID 1 it mounts what the guest needs, runs the plan, writes its
+ * status to the share and powers the machine off: it does not return.
+ *
+ * Return: EXITCODE_BAD_INPUT (or --help's code) when not PID 1.
+ */
 int lab_cmd_init(int argc, char **argv);
 
 /* ---- The guest's clock ---- */
@@ -42,29 +60,60 @@ struct lab_clock {
 	unsigned int shift;		/* icount: 2^shift ns an instruction */
 };
 
-/*
- * "host", "icount" or "icount:N": --clock's words, which common/cmd/cli.h
- * defines (cli_arg_clock(): N in 0..10, default 3, 8 ns an instruction).
- * Returns 0 or -EINVAL; NULL is the host's clock.
+/**
+ * lab_clock_parse() - a clock from --clock's words
+ * @arg: "host", "icount" or "icount:N", which common/cmd/cli.h defines
+ *       (cli_arg_clock(): N in 0..10, default 3, 8 ns an instruction);
+ *       NULL is the host's clock
+ * @c: filled
+ *
+ * Return: 0, or -EINVAL for another word.
  */
 int lab_clock_parse(const char *arg, struct lab_clock *c);
 
-/* "host" or "icount:3": the name the manifest and the gate compare. */
+/**
+ * lab_clock_name() - a clock's name, which the manifest and the gate
+ * compare
+ * @c: the clock
+ * @buf: gets "host" or "icount:3"
+ * @len: its size
+ */
 void lab_clock_name(const struct lab_clock *c, char *buf, size_t len);
 
-/* QEMU's -icount value ("shift=3,align=off,sleep=off"); icount only. */
+/**
+ * lab_clock_qemu_arg() - QEMU's -icount value
+ * @c: an icount clock
+ * @buf: gets "shift=3,align=off,sleep=off"
+ * @len: its size
+ */
 void lab_clock_qemu_arg(const struct lab_clock *c, char *buf, size_t len);
 
-/* What a latency measured in this clock means, one sentence. */
+/**
+ * lab_clock_statement() - what a latency measured in a clock means
+ * @c: the clock
+ * @buf: gets one sentence
+ * @len: its size
+ */
 void lab_clock_statement(const struct lab_clock *c, char *buf, size_t len);
 
-/* {"name", "kind", "shift", "ns_per_insn", "unit", "statement"}. */
+/**
+ * lab_clock_json() - a clock as the manifest's lab.clock
+ * @c: the clock
+ *
+ * Return: a new {"name", "kind", "shift", "ns_per_insn", "unit",
+ * "statement"} (shift and ns_per_insn under icount only), the caller's to
+ * cJSON_Delete().
+ */
 struct cJSON *lab_clock_json(const struct lab_clock *c);
 
-/*
- * The guest's extra kernel command line: under icount, "nohz=off
- * skew_tick=1" (a periodic tick, the CPUs' ticks apart: docs/kernels.md,
- * "The quiet lab") unless @user sets them itself, then @user.
+/**
+ * lab_clock_guest_append() - the guest's extra kernel command line
+ * @c: the clock
+ * @user: the command line the user adds (--append); NULL: none
+ * @buf: gets, under icount, "nohz=off skew_tick=1" (a periodic tick, the
+ *       CPUs' ticks apart: docs/kernels.md, "The quiet lab") but for the
+ *       parameters @user sets itself, then @user
+ * @len: its size
  */
 void lab_clock_guest_append(const struct lab_clock *c, const char *user,
 			    char *buf, size_t len);
@@ -117,42 +166,69 @@ struct lab_run_result {
 	bool rerun_crashed;		/* and crashed again */
 };
 
-/*
- * Returns 0 with res filled in (even for a failed boot), or -errno. A
- * guest crash is exit 5 with the crash written beside the results; with
- * rerun_on_crash, the result is the single-threaded re-run's, and res
- * says what the first boot did.
+/**
+ * lab_run() - boots a kernel in QEMU and runs a suite (or a command)
+ * inside
+ * @p: the kernel, the suite and its arguments, the machine, the clock
+ * @res: filled, even for a failed boot: the exit code, where the results
+ *       and the work folder are, and any crash
+ *
+ * A guest crash is exit 5 with the crash written beside the results;
+ * with rerun_on_crash (under multi-threaded TCG), the result is the
+ * single-threaded re-run's, and @res says what the first boot did.
+ *
+ * Return: 0 with @res filled, or -errno (bad parameters, the host cannot
+ * boot it).
  */
 int lab_run(const struct lab_run_params *p, struct lab_run_result *res);
 
-/*
- * Only the initramfs lab_run() would boot p->kernel with; a p->suite from
- * outside suites/ is carried in it too (LAB_GUEST_SUITES), for a LAVA job
- * that runs it inside.
+/**
+ * lab_initramfs() - only the initramfs lab_run() would boot a kernel with
+ * @p: the kernel; a suite from outside suites/ is carried in it too
+ *     (LAB_GUEST_SUITES), for a LAVA job that runs it inside
+ * @path: gets the initramfs's path
+ * @len: its size
+ *
+ * Return: 0, or -errno after a message.
  */
 int lab_initramfs(const struct lab_run_params *p, char *path, size_t len);
 
 /* ---- The A/B/A gate ---- */
 
-/*
- * A lab gate's judgement of two runs (docs/kernels.md, "lab gate"): for
- * every scenario of the baseline's manifest (or the ones named), `rtgate
- * compare A:S B:S` with its reports in OUT/S/, judged by the scenario's
- * own gate as the run itself was (a timerlat scenario's IRQ latency,
- * S.irq, too). Used by `lab gate` and `bisect`. @intended: the settings
- * the runs may differ in besides the kernel (compare --intended; NULL
- * none).
+/**
+ * lab_gate_compare() - a lab gate's judgement of two runs
+ * @a: the baseline's results directory
+ * @b: the candidate's
+ * @scenarios: the scenarios to compare; NULL with @nr_scenarios 0: every
+ *             one of @a's manifest
+ * @nr_scenarios: how many
+ * @intended: the settings the runs may differ in besides the kernel
+ *            (compare --intended); NULL: none
+ * @out: the reports go to OUT/S/
+ *
+ * For each scenario S, `rtgate compare A:S B:S` (docs/kernels.md, "lab
+ * gate"), judged by the scenario's own gate as the run itself was (a
+ * timerlat scenario's IRQ latency, S.irq, too) at the suite's share of
+ * alpha (an_gate_family()). Used by `lab gate` and `bisect`.
+ *
+ * Return: the worst comparison's exit code (docs/exit-codes.md);
+ * EXITCODE_BAD_INPUT for a manifest that cannot be read or no scenario.
  */
-
-/* Returns the worst comparison's exit code (docs/exit-codes.md). */
 int lab_gate_compare(const char *a, const char *b,
 		     const char *const *scenarios, int nr_scenarios,
 		     const char *intended, const char *out);
 
-/*
- * `rtgate compare A B A2 --labels LABELS` (A2 may be NULL: A against B),
- * every report into out: the A/B/A judgement of the threads, its table in
- * out/runs.txt. Returns compare's exit code, or -errno.
+/**
+ * lab_gate_compare_aba() - the A/B/A judgement of two kernels' threads
+ * @a: the baseline's results directory, measured first
+ * @b: the candidate's
+ * @a2: the baseline's measured again after @b; NULL: A against B
+ * @labels: --labels: the columns' names
+ * @out: every report goes here, the threads' table to out/runs.txt
+ *
+ * Runs `rtgate compare A B A2 --labels LABELS`.
+ *
+ * Return: compare's exit code, or -errno when it cannot be run.
  */
 int lab_gate_compare_aba(const char *a, const char *b, const char *a2,
 			 const char *labels, const char *out);

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "jsonio.h"
 #include "lab_priv.h"
+#include "parse.h"
 #include "rtpaths.h"
 
 int lab_clock_parse(const char *arg, struct lab_clock *c)
@@ -64,22 +65,6 @@ struct cJSON *lab_clock_json(const struct lab_clock *c)
 	return o;
 }
 
-/* Whether the words of @cmdline set @key (as "key" or "key=..."). */
-static bool sets(const char *cmdline, const char *key)
-{
-	size_t n = strlen(key);
-	const char *p = cmdline;
-
-	while (p && *p) {
-		p += strspn(p, " ");
-		if (!strncmp(p, key, n) && (!p[n] || p[n] == ' ' ||
-					    p[n] == '='))
-			return true;
-		p = strchr(p, ' ');
-	}
-	return false;
-}
-
 void lab_clock_guest_append(const struct lab_clock *c, const char *user,
 			    char *buf, size_t len)
 {
@@ -88,11 +73,9 @@ void lab_clock_guest_append(const struct lab_clock *c, const char *user,
 
 	buf[0] = '\0';
 	for (i = 0; c->icount && i < sizeof(quiet) / sizeof(quiet[0]); i++) {
-		char key[32];
-
-		rtpaths_fmt(key, sizeof(key), "%.*s",
-			    (int)strcspn(quiet[i], "="), quiet[i]);
-		if (user && sets(user, key))
+		/* The user's own nohz= or skew_tick= stands. */
+		if (parse_cmdline_find(user, quiet[i], strcspn(quiet[i], "="),
+				       PARSE_CMDLINE_KEY))
 			continue;
 		at += snprintf(buf + at, at < len ? len - at : 0, "%s%s",
 			       at ? " " : "", quiet[i]);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "cli.h"
 #include "exitcode.h"
 #include "fsio.h"
@@ -23,7 +24,7 @@ enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
        OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
        OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
        OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
-       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD, OPT_INTENDED };
+       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD };
 
 /*
  * Each subcommand's options: its own table, the shared groups as argp
@@ -60,12 +61,8 @@ static const struct argp_option gate_opts[] = {
 	  "(repeatable)", 2 },
 	{ "append-a", OPT_APPEND_A, "CMDLINE", 0, "KERNEL_A's command line",
 	  3 },
-	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "KERNEL_B's command line",
-	  3 },
-	{ "intended", OPT_INTENDED, "SETTING", 0, "the runs may differ in "
-	  "SETTING besides the kernel (repeatable; rtgate compare "
-	  "--intended). What --append-a and --append-b set differently is "
-	  "intended", 2 },
+	{ "append-b", OPT_APPEND_B, "CMDLINE", 0, "KERNEL_B's command line "
+	  "(what it and --append-a set differently is --intended)", 3 },
 	{ 0 }
 };
 
@@ -175,6 +172,7 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	struct lab_cmd *lc = state->input;
 	struct lab_run_params *p = &lc->p;
 	unsigned int secs;
+	char why[480];
 
 	switch (key) {
 	case OPT_KERNEL: p->kernel = arg; return 0;
@@ -184,11 +182,10 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_APPEND: p->append = arg; return 0;
 	case OPT_APPEND_A: lc->append_a = arg; return 0;
 	case OPT_APPEND_B: lc->append_b = arg; return 0;
-	case OPT_INTENDED:
-		return lab_gate_intended_add(lc->intended, sizeof(lc->intended),
-					     arg) ?
-		       cli_error(state, "--intended: '%s' %s", arg,
-				 lc->intended) : 0;
+	case CLI_KEY_INTENDED:	/* besides the kernel */
+		return an_like_intended_add(lc->intended, sizeof(lc->intended),
+					    arg, why, sizeof(why)) ?
+		       cli_error(state, "--intended: %s", why) : 0;
 	case OPT_OUT: p->results_dir = arg; return 0;
 	case 'v': p->verbose = true; return 0;
 	case OPT_LOUD: p->loud = true; return 0;
@@ -301,7 +298,8 @@ static const struct argp_child initramfs_children[] = {
 
 static const struct argp_child gate_children[] = {
 	{ &inside_argp }, { &guest_argp }, { &cli_clock_argp, 0, NULL, 3 },
-	{ &run_args_argp }, { &cli_repeat_argp, 0, NULL, 4 }, { 0 }
+	{ &run_args_argp }, { &cli_repeat_argp, 0, NULL, 4 },
+	{ &cli_intended_argp, 0, NULL, 2 }, { 0 }
 };
 
 static const struct argp run_argp = {
@@ -405,7 +403,7 @@ static int lab_initramfs_cmd(int argc, char **argv)
 		       exitcode_of_errno(ret);
 	if (!lc.p.kernel == !lc.debian) {
 		pr_err("lab initramfs needs --kernel or --debian-kernel");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (lc.debian) {
 		rtpaths_fmt(spec, sizeof(spec), "debian:%s", lc.debian);
@@ -415,7 +413,7 @@ static int lab_initramfs_cmd(int argc, char **argv)
 	if (ret)
 		return exitcode_of_errno(ret);
 	printf("%s\n", path);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 struct images_cmd {
@@ -489,7 +487,7 @@ static int lab_images_cmd(int argc, char **argv)
 	text = ic.spec && !strncmp(ic.spec, "debian:", 7) ? ic.spec + 7 :
 	       ic.spec;
 	if (text && lab_debimage_parse(text, &spec))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	ret = image_names(&ic, &names);
 	if (ret)
 		return exitcode_of_errno(ret);
@@ -546,11 +544,11 @@ static int lab_gate_cmd(int argc, char **argv)
 	ret = lab_run(&lc.p, &ra);
 	if (ret)
 		return exitcode_of_errno(ret);
-	if (ra.exit_code > EXIT_INCONCLUSIVE || !ra.run_dir[0]) {
+	if (ra.exit_code > EXITCODE_INCONCLUSIVE || !ra.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[0], ra.exit_code);
-		return ra.exit_code > EXIT_INCONCLUSIVE ? ra.exit_code :
-		       EXIT_INCOMPLETE;
+		return ra.exit_code > EXITCODE_INCONCLUSIVE ? ra.exit_code :
+		       EXITCODE_INCOMPLETE;
 	}
 	lc.p.kernel = pos[1];
 	lc.p.label = "b";
@@ -559,11 +557,11 @@ static int lab_gate_cmd(int argc, char **argv)
 	ret = lab_run(&lc.p, &rb);
 	if (ret)
 		return exitcode_of_errno(ret);
-	if (rb.exit_code > EXIT_INCONCLUSIVE || !rb.run_dir[0]) {
+	if (rb.exit_code > EXITCODE_INCONCLUSIVE || !rb.run_dir[0]) {
 		pr_err("lab gate: the run on %s did not complete (exit %d)",
 		       pos[1], rb.exit_code);
-		return rb.exit_code > EXIT_INCONCLUSIVE ? rb.exit_code :
-		       EXIT_INCOMPLETE;
+		return rb.exit_code > EXITCODE_INCONCLUSIVE ? rb.exit_code :
+		       EXITCODE_INCOMPLETE;
 	}
 	rtpaths_fmt(out, sizeof(out), "%s/gate-%s-vs-%s",
 		    lc.p.results_dir, strrchr(ra.run_dir, '/') + 1,

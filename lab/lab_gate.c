@@ -13,6 +13,7 @@
 #include "jsonio.h"
 #include "lab_priv.h"
 #include "log.h"
+#include "parse.h"
 #include "rtpaths.h"
 #include "toolrun.h"
 
@@ -57,13 +58,13 @@ static int compare_scenario(const char *a, const char *b, const char *scen,
 	int ret, status;
 
 	if (fsio_self_dir(self, sizeof(self)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	rtpaths_fmt(exe, sizeof(exe), "%s/rtgate", self);
 	rtpaths_fmt(sa, sizeof(sa), "%s:%s", a, scen);
 	rtpaths_fmt(sb, sizeof(sb), "%s:%s", b, scen);
 	rtpaths_fmt(dir, sizeof(dir), "%s/%s", out, scen);
 	if (fsio_mkdir_p(dir, 0755))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	pr_info("lab gate: rtgate compare %s %s (gate %s, floor %s us and "
 		"%s%%, alpha shared by %s comparisons)", sa, sb, g->metric,
 		g->min_us, g->min_pct, g->family);
@@ -107,40 +108,6 @@ static const cJSON *scenario_named(const cJSON *m, const char *name)
 	return NULL;
 }
 
-int lab_gate_intended_add(char *list, size_t len, const char *arg)
-{
-	char bad[128], all[400];
-	size_t used = strlen(list);
-
-	if (an_like_intended_check(arg, bad, sizeof(bad))) {
-		rtpaths_fmt(list, len, "is no setting (%s)",
-			    an_like_settings(all, sizeof(all)));
-		return -EINVAL;
-	}
-	if (used + strlen(arg) + 2 > len) {
-		rtpaths_fmt(list, len, "is one too many");
-		return -E2BIG;
-	}
-	rtpaths_fmt(list + used, len - used, "%s%s", used ? "," : "", arg);
-	return 0;
-}
-
-/* Is the word "KEY..." of @line, with its value, also in @other? */
-static bool word_in(const char *word, size_t n, const char *other)
-{
-	const char *p = other;
-	size_t k;
-
-	while (p && *p) {
-		k = strcspn(p, " ");
-		if (k == n && !strncmp(p, word, n))
-			return true;
-		p += k;
-		p += strspn(p, " ");
-	}
-	return false;
-}
-
 void lab_gate_append_intended(const char *a, const char *b,
 			      const char *given, char *out, size_t len)
 {
@@ -149,11 +116,14 @@ void lab_gate_append_intended(const char *a, const char *b,
 	int side;
 
 	rtpaths_fmt(out, len, "%s", given ? given : "");
+	/* A word of one line, with its value, that the other lacks. */
 	for (side = 0; side < 2; side++)
-		for (p = lines[side]; *p; p += k, p += strspn(p, " ")) {
-			k = strcspn(p, " ");
-			key = strcspn(p, "= ");
-			if (!k || word_in(p, k, lines[!side]))
+		for (p = lines[side]; *p;
+		     p += k, p += strspn(p, PARSE_CMDLINE_BLANKS)) {
+			k = strcspn(p, PARSE_CMDLINE_BLANKS);
+			key = strcspn(p, "=" PARSE_CMDLINE_BLANKS);
+			if (!k || parse_cmdline_find(lines[!side], p, k,
+						     PARSE_CMDLINE_WORD))
 				continue;
 			used = strlen(out);
 			rtpaths_fmt(out + used, len - used, "%scmdline.%.*s",
@@ -169,13 +139,13 @@ int lab_gate_compare(const char *a, const char *b,
 	struct json_error err;
 	const cJSON *s;
 	cJSON *m;
-	int code = EXIT_PASS, n = 0, i, family;
+	int code = EXITCODE_PASS, n = 0, i, family;
 	size_t made;
 
 	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", a);
 	if (json_read_file(path, &m, &err)) {
 		pr_err("%s", err.msg);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	/* How many comparisons share alpha, before the first is judged. */
 	family = (int)an_gate_family(m, scenarios, nr_scenarios, &made);
@@ -204,7 +174,7 @@ int lab_gate_compare(const char *a, const char *b,
 	cJSON_Delete(m);
 	if (!n) {
 		pr_err("%s: no scenarios to compare", path);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	return code;
 }

@@ -36,6 +36,7 @@
 #include "lab.h"
 #include "lab_priv.h"
 #include "log.h"
+#include "parse.h"
 #include "rtpaths.h"
 
 #define LAB_SETTLE_MAX_S	60	/* virtual seconds */
@@ -319,15 +320,10 @@ static void settle(void)
 /* Whether the kernel command line has @word as one of its words. */
 static bool cmdline_has(const char *word)
 {
-	char buf[4096], *tok, *save;
+	char buf[4096];
 
-	if (fsio_read_str("/proc/cmdline", buf, sizeof(buf)))
-		return false;
-	for (tok = strtok_r(buf, " \t\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\n", &save))
-		if (!strcmp(tok, word))
-			return true;
-	return false;
+	return !fsio_read_str("/proc/cmdline", buf, sizeof(buf)) &&
+	       parse_cmdline_find(buf, word, strlen(word), PARSE_CMDLINE_WORD);
 }
 
 /* rtgate.lab=shell: busybox's applets installed, then a console shell. */
@@ -448,7 +444,7 @@ int lab_cmd_init(int argc, char **argv)
 			return cli_exit(ret);
 		pr_err("lab-init is the lab guest's /init (PID 1); it powers "
 		       "the machine off when done");
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	(void)argc;
 	(void)argv;

@@ -260,11 +260,10 @@ void lab_crash_free(struct lab_crash *c);
 /* ---- The gate ---- */
 
 /*
- * Like with like in a lab gate: --intended NAME added to @list (0, or
- * -EINVAL and @list says why); the parameters --append-a and --append-b
- * set differently, as cmdline.PARAM, joined with @given into @out.
+ * Like with like in a lab gate: the parameters --append-a and --append-b
+ * set differently, as cmdline.PARAM, joined with @given (--intended, as
+ * an_like_intended_add() took them) into @out.
  */
-int lab_gate_intended_add(char *list, size_t len, const char *arg);
 void lab_gate_append_intended(const char *a, const char *b,
 			      const char *given, char *out, size_t len);
 

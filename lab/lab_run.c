@@ -532,22 +532,23 @@ static void judge(struct run_ctx *c)
 			pr_err("lab: QEMU exited (status %d) before the guest "
 			       "finished", c->qr.status);
 		show_console_tail(c->console, 15);
-		res->exit_code = EXIT_INCOMPLETE;
+		res->exit_code = EXITCODE_INCOMPLETE;
 		return;
 	}
 	if (cJSON_GetObjectItem(c->status, "error")) {
 		pr_err("lab: the guest says: %s",
 		       json_get_str(c->status, "error", ""));
-		res->exit_code = EXIT_ENVIRONMENT;
+		res->exit_code = EXITCODE_ENVIRONMENT;
 		return;
 	}
 	if (cJSON_GetObjectItem(c->status, "signal")) {
 		pr_err("lab: the guest's command died of signal %d",
 		       (int)json_get_num(c->status, "signal", 0));
-		res->exit_code = EXIT_INCOMPLETE;
+		res->exit_code = EXITCODE_INCOMPLETE;
 		return;
 	}
-	res->exit_code = (int)json_get_num(c->status, "exit", EXIT_INCOMPLETE);
+	res->exit_code = (int)json_get_num(c->status, "exit",
+					   EXITCODE_INCOMPLETE);
 }
 
 /*
@@ -561,7 +562,7 @@ static void crash_check(struct run_ctx *c)
 	c->crashed = true;
 	lab_crash_tunables(&c->crash, c->res->run_dir);
 	c->res->crashed = true;
-	c->res->exit_code = EXIT_INCOMPLETE;
+	c->res->exit_code = EXITCODE_INCOMPLETE;
 	rtpaths_fmt(c->res->crash, sizeof(c->res->crash), "%s%s%s rep %u: %s",
 		    c->crash.kind, c->crash.scenario[0] ? " in " : "",
 		    c->crash.scenario[0] ? c->crash.scenario : " at boot",
@@ -711,7 +712,7 @@ static int lab_run_once(const struct lab_run_params *p,
 	if (!c)
 		return -ENOMEM;
 	memset(res, 0, sizeof(*res));
-	res->exit_code = EXIT_INCOMPLETE;
+	res->exit_code = EXITCODE_INCOMPLETE;
 	c->p = p;
 	c->res = res;
 	ret = run_steps(c);

@@ -45,6 +45,15 @@ struct lava_job_params {
 	const char *output;		/* NULL: stdout */
 };
 
+/**
+ * lava_job_build() - a LAVA job definition
+ * @p: what to boot where, the suite, the timeouts; kernel, suite and
+ *     device type are required, the timeout at least 30 minutes
+ * @out: gets the definition as JSON (lava_yaml_write() writes it as
+ *       LAVA reads it), the caller's to cJSON_Delete()
+ *
+ * Return: 0, or -EINVAL after a message.
+ */
 int lava_job_build(const struct lava_job_params *p, cJSON **out);
 
 /*
@@ -68,14 +77,33 @@ struct lava_client {
 	long timeout_s;			/* one request */
 };
 
-/* 0, or -EINVAL (no URL or token: named on stderr) / -ENOMEM. */
+/**
+ * lava_client_init() - a client of a LAVA server
+ * @c: filled
+ * @url: the server's base URL; NULL or "": $RTGATE_LAVA_URL
+ * @token_file: a file holding the token; NULL: $RTGATE_LAVA_TOKEN, else
+ *              the file $RTGATE_LAVA_TOKEN_FILE
+ *
+ * Return: 0 (end it with lava_client_destroy()); -EINVAL (no URL
+ * or token: named on stderr); -ENOENT (said) without libcurl; -ENOMEM.
+ */
 int lava_client_init(struct lava_client *c, const char *url,
 		     const char *token_file);
+/**
+ * lava_client_destroy() - ends a client; its token is wiped
+ * @c: the client
+ */
 void lava_client_destroy(struct lava_client *c);
-/*
- * GET api/v0.2/@path (or POST @json when not NULL): the HTTP status, with
- * the body in *body (NUL-terminated, the caller frees it); -EIO when the
- * server cannot be reached (named on stderr).
+/**
+ * lava_request() - one request of the REST API
+ * @c: the client
+ * @path: under api/v0.2/: "jobs/42/"
+ * @json: POST this; NULL: GET
+ * @body: gets the answer's body, NUL-terminated (free it)
+ * @len: gets its length; may be NULL
+ *
+ * Return: the HTTP status; -EIO when the server cannot be reached (named
+ * on stderr); -ENOMEM.
  */
 int lava_request(struct lava_client *c, const char *path,
 		 const char *json, char **body, size_t *len);
@@ -96,62 +124,135 @@ struct lava_job {
 	char kernel[512];
 };
 
-/*
- * Parses the JSON of GET jobs/ID/ into @job, and (when @definition is not
- * NULL) the job definition's metadata rtgate.board, .suite and .kernel.
- * -EINVAL when it is not a job.
+/**
+ * lava_job_parse() - a job as the API describes it
+ * @json: the answer of GET jobs/ID/
+ * @definition: the job definition whose metadata (rtgate.board, .suite,
+ *              .kernel) to read; NULL: the one in @json
+ * @job: filled
+ *
+ * Return: 0, or -EINVAL when @json is not a job.
  */
 int lava_job_parse(const char *json, const char *definition,
 		   struct lava_job *job);
-/* Finished, whatever its health. */
+/**
+ * lava_job_done() - whether a job has finished
+ * @job: the job
+ *
+ * Return: true once it is Finished, whatever its health.
+ */
 bool lava_job_done(const struct lava_job *job);
 
-/*
- * The results directory a job's log (GET jobs/ID/logs/, LAVA's YAML: one
- * {"dt", "lvl", "msg"} mapping a line) carries between the markers: the
- * run id and the archive, decoded and checked against its sha256
- * (*tgz malloc'ed). 0, -ENOENT when the log has no complete one, -EBADMSG
- * when it does not decode or its sha256 differs (named on stderr).
+/**
+ * lava_log_results() - the results directory a job's log carries
+ * @log: GET jobs/ID/logs/: LAVA's YAML, one {"dt", "lvl", "msg"} mapping a
+ *       line; the last complete block between the markers counts
+ * @run_id: gets the run's id
+ * @len: its size
+ * @tgz: gets the archive, decoded and checked against its sha256 (free
+ *       it)
+ * @tgz_len: gets its length
+ *
+ * Return: 0; -ENOENT when the log has no complete block; -EBADMSG when it
+ * does not decode or its sha256 differs (named on stderr); -ENOMEM.
  */
 int lava_log_results(const char *log, char *run_id, size_t len,
 		     unsigned char **tgz, size_t *tgz_len);
 
-/*
- * LAVA's reason a job failed, from its log (the "job" result's error type
- * and message, the first error line): 0, or -ENOENT when it has none.
+/**
+ * lava_log_reason() - LAVA's reason a job failed, from its log
+ * @log: GET jobs/ID/logs/
+ * @buf: gets the "job" result's error type and message, and the first
+ *       error line
+ * @len: its size
+ *
+ * Return: 0; -ENOENT when the log has none; -ENOMEM.
  */
 int lava_log_reason(const char *log, char *buf, size_t len);
 
-/* What `rtgate lava submit` and the nightly submit: one job. */
+/**
+ * lava_submit() - submits one job
+ * @c: the client
+ * @p: the job (lava_job_build())
+ * @job_id: gets the server's id of it
+ *
+ * What `rtgate lava submit` and the nightly submit.
+ *
+ * Return: 0; -EINVAL for a job the server refused, -EACCES for a token it
+ * refused, -EBADMSG for an answer with no id (each said); -EIO, -ENOMEM.
+ */
 int lava_submit(struct lava_client *c,
 		const struct lava_job_params *p, long *job_id);
-/* Cancels a job that has not finished (GET jobs/ID/cancel/). */
+/**
+ * lava_cancel() - cancels a job that has not finished
+ * @c: the client
+ * @job_id: the job (GET jobs/ID/cancel/)
+ *
+ * Return: 0, or -EIO when the server did not cancel it.
+ */
 int lava_cancel(struct lava_client *c, long job_id);
-/* The job's state now, and its metadata (GET jobs/ID/). */
+/**
+ * lava_job_get() - a job's state now, and its metadata
+ * @c: the client
+ * @job_id: the job (GET jobs/ID/)
+ * @job: filled
+ *
+ * Return: 0; -ENOENT for no such job; -EINVAL for an answer that is no
+ * job; -EIO (each said).
+ */
 int lava_job_get(struct lava_client *c, long job_id,
 		 struct lava_job *job);
-/*
- * Polls until every job finished or @budget_s passed (0: no limit); @jobs
- * holds their last state. Returns how many did not finish, or -errno.
+/**
+ * lava_wait() - waits for jobs to finish
+ * @c: the client
+ * @jobs: the jobs; they get their last state
+ * @n: how many
+ * @budget_s: wait at most this long; 0: no limit (a stop signal ends the
+ *            wait too)
+ * @poll_s: between polls; 0: 10 s
+ *
+ * Return: how many did not finish, or the first error of
+ * lava_job_get().
  */
 int lava_wait(struct lava_client *c, struct lava_job *jobs,
 	      size_t n, unsigned int budget_s, unsigned int poll_s);
 
-/*
- * Rebuilds a finished job's results directory under @results (its run id
- * suffixed with the board and the job id, so boards never collide), the
- * board as its host and LAVA's job in the manifest's "lava" object. A job
- * LAVA marks Incomplete or Canceled, or one whose log carries no results,
- * becomes a run with no scenarios, status incomplete (Canceled: aborted)
- * and LAVA's reason. @run_dir gets its path. 0 or -errno.
+/**
+ * lava_fetch_run() - rebuilds a finished job's results directory
+ * @c: the client
+ * @job: the job, finished
+ * @results: the folder the run goes under; its run id is suffixed with
+ *           the board and the job id, so boards never collide
+ * @run_dir: gets the run's path (one fetched before stays as it was)
+ * @len: its size
+ *
+ * The board becomes the run's host and LAVA's job the manifest's "lava"
+ * object. A job LAVA marks Incomplete or Canceled, or one whose log
+ * carries no results, becomes a run with no scenarios, status incomplete
+ * (Canceled: aborted) and LAVA's reason.
+ *
+ * Return: 0; -EAGAIN for a job not finished; -errno.
  */
 int lava_fetch_run(struct lava_client *c,
 		   const struct lava_job *job,
 		   const char *results, char *run_dir, size_t len);
 
-/* Writes @json as YAML (block style, strings double-quoted) to @f. */
+/**
+ * lava_yaml_write() - writes JSON as YAML
+ * @f: where
+ * @json: the document: block style, strings double-quoted
+ *
+ * Return: 0, -ENOMEM, or -EIO when it cannot be written.
+ */
 int lava_yaml_write(FILE *f, const cJSON *json);
 
+/**
+ * lava_cmd_lava() - `rtgate lava job|report|submit|fetch`
+ * @argc: the number of arguments
+ * @argv: "lava", a subcommand and its arguments (docs/nightly.md)
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int lava_cmd_lava(int argc, char **argv);
 
 #endif

@@ -47,7 +47,7 @@ static int cmd_job(int argc, char **argv)
 	}
 	ret = lava_job_build(&p, &job);
 	if (ret)
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (p.output && !*p.output) {
 		cJSON_Delete(job);
 		return cli_exit(cli_usage_error("lava job", "-o: an empty "
@@ -57,7 +57,7 @@ static int cmd_job(int argc, char **argv)
 	if (p.output) {
 		if (fsio_stream_open(&st)) {
 			cJSON_Delete(job);
-			return EXIT_ENVIRONMENT;
+			return EXITCODE_ENVIRONMENT;
 		}
 		ret = fsio_stream_commit(&st, p.output,
 					 lava_yaml_write(st.f, job));
@@ -67,9 +67,9 @@ static int cmd_job(int argc, char **argv)
 	cJSON_Delete(job);
 	if (ret) {
 		pr_err("%s: %s", p.output ? p.output : "stdout", strerror(-ret));
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 struct report_ctx {
@@ -210,9 +210,9 @@ static int cmd_report(int argc, char **argv)
 	}
 	ret = export_lava_cases(a.run_dir, a.exit_code, report_case, &ctx);
 	if (ret)
-		return ret == -EINVAL || ret == -ENOENT ? EXIT_BAD_INPUT :
-		       EXIT_ENVIRONMENT;
-	return EXIT_PASS;
+		return ret == -EINVAL || ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
+	return EXITCODE_PASS;
 }
 
 int lava_cmd_lava(int argc, char **argv)

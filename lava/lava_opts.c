@@ -91,10 +91,8 @@ static error_t job_parse(int key, char *arg, struct argp_state *state)
 		else
 			p->priority = v;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }

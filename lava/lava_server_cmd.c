@@ -99,7 +99,7 @@ int lava_cmd_submit(int argc, char **argv)
 	struct lava_client c;
 	unsigned int b, k, s, nb;
 	char name[512];
-	int ret, code = EXIT_PASS;
+	int ret, code = EXITCODE_PASS;
 
 	ret = cli_parse("lava submit", &submit_argp, argc, argv, 0, &a);
 	if (ret)
@@ -109,10 +109,10 @@ int lava_cmd_submit(int argc, char **argv)
 				"--suite and --device-type are required"));
 	ret = lava_client_init(&c, a.url, a.token_file);
 	if (ret)
-		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return ret == -ENOMEM ? EXITCODE_ENVIRONMENT : EXITCODE_BAD_INPUT;
 	nb = a.nr_boards ? a.nr_boards : 1;
-	for (b = 0; b < nb && code == EXIT_PASS; b++) {
-		for (k = 0; k < a.job.nr_kernels && code == EXIT_PASS; k++) {
+	for (b = 0; b < nb && code == EXITCODE_PASS; b++) {
+		for (k = 0; k < a.job.nr_kernels && code == EXITCODE_PASS; k++) {
 			for (s = 0; s < a.job.nr_suites; s++) {
 				struct lava_job_params p = a.job;
 				long id = 0;
@@ -128,8 +128,8 @@ int lava_cmd_submit(int argc, char **argv)
 					p.job_name = name;
 				ret = lava_submit(&c, &p, &id);
 				if (ret) {
-					code = ret == -EINVAL ? EXIT_BAD_INPUT
-					       : EXIT_ENVIRONMENT;
+					code = ret == -EINVAL ? EXITCODE_BAD_INPUT
+					       : EXITCODE_ENVIRONMENT;
 					break;
 				}
 				printf("%ld\t%s\t%s\t%s\n", id, p.board ?
@@ -259,7 +259,7 @@ int lava_cmd_fetch(int argc, char **argv)
 	struct lava_client c;
 	struct lava_job *jobs;
 	char results[PATH_MAX], db[PATH_MAX], run_dir[PATH_MAX], status[32];
-	int ret, code = EXIT_PASS;
+	int ret, code = EXITCODE_PASS;
 	size_t i;
 
 	ret = cli_parse("lava fetch", &fetch_argp, argc, argv, 0, &a);
@@ -268,18 +268,18 @@ int lava_cmd_fetch(int argc, char **argv)
 	if (a.results)
 		snprintf(results, sizeof(results), "%s", a.results);
 	else if (rtpaths_results(results, sizeof(results)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	if (!a.db && a.results)		/* the history beside the results */
 		snprintf(db, sizeof(db), "%.4000s/rtgate.db", a.results);
 	else if (!a.no_import && history_resolve_db(a.db, db, sizeof(db)))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = lava_client_init(&c, a.url, a.token_file);
 	if (ret)
-		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return ret == -ENOMEM ? EXITCODE_ENVIRONMENT : EXITCODE_BAD_INPUT;
 	jobs = calloc(a.n, sizeof(*jobs));
 	if (!jobs) {
 		lava_client_destroy(&c);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	stopsig_catch_terminal();
 	for (i = 0; i < a.n && !ret; i++)
@@ -287,7 +287,7 @@ int lava_cmd_fetch(int argc, char **argv)
 	if (!ret && a.wait)
 		ret = lava_wait(&c, jobs, a.n, a.budget_s, a.poll_s);
 	if (ret < 0) {
-		code = ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		code = ret == -ENOENT ? EXITCODE_BAD_INPUT : EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	for (i = 0; i < a.n; i++) {
@@ -297,7 +297,7 @@ int lava_cmd_fetch(int argc, char **argv)
 			printf("%ld\t%s\t%s\t-\tnot finished (%s)\n", j->id,
 			       j->board[0] ? j->board : "-", j->health,
 			       j->state);
-			code = exitcode_worse(code, EXIT_INCOMPLETE);
+			code = exitcode_worse(code, EXITCODE_INCOMPLETE);
 			continue;
 		}
 		ret = lava_fetch_run(&c, j, results, run_dir,
@@ -311,15 +311,15 @@ int lava_cmd_fetch(int argc, char **argv)
 			       "rebuilt and stored", ret == -EINVAL ?
 			       " (bad input, said above)" : "");
 			code = exitcode_worse(code, ret == -EINVAL ?
-					      EXIT_BAD_INPUT :
-					      EXIT_ENVIRONMENT);
+					      EXITCODE_BAD_INPUT :
+					      EXITCODE_ENVIRONMENT);
 			continue;
 		}
 		run_status(run_dir, status, sizeof(status));
 		printf("%ld\t%s\t%s\t%s\t%s\n", j->id, j->board[0] ? j->board :
 		       j->device, j->health, status, run_dir);
 		if (strcmp(status, "complete"))
-			code = exitcode_worse(code, EXIT_INCOMPLETE);
+			code = exitcode_worse(code, EXITCODE_INCOMPLETE);
 	}
 out:
 	free(jobs);

@@ -79,18 +79,43 @@ struct nightly_config {
 	struct nightly_lava lava;	/* docs/nightly.md, "Many boards" */
 };
 
-/* Defaults from the environment, then the file (if any). 0 or -EINVAL. */
+/**
+ * nightly_config_load() - the nightly's configuration
+ * @cfg: filled: the file's settings, then defaults from the environment
+ *       ($RTGATE_RESULTS_DIR, $RTGATE_STATE_DIR) and the built-in ones
+ *       (the quick suite when the file names none)
+ * @file: the INI file (docs/nightly.md); NULL: none
+ *
+ * Return: 0, or -EINVAL after a message naming the file and the line.
+ */
 int nightly_config_load(struct nightly_config *cfg, const char *file);
 
-/* What the nightly will do, for --check. Returns EXIT_PASS. */
+/**
+ * nightly_config_print() - what the nightly will do, for --check
+ * @cfg: the configuration
+ * @f: where
+ *
+ * Return: EXITCODE_PASS.
+ */
 int nightly_config_print(const struct nightly_config *cfg, FILE *f);
 
-/*
- * The lock: a file held with flock(2) for the whole nightly; it holds the
- * owner's pid and start time for the message a second nightly prints.
- * Returns 0, -EBUSY (another nightly holds it) or -errno.
+/**
+ * nightly_lock() - takes the lock that keeps two nightlies apart
+ * @path: a file held with flock(2) for the whole nightly; it holds the
+ *        owner's pid and start time for the message a second nightly
+ *        prints; its folder is created
+ * @fd: gets the file's descriptor, -1 when not taken
+ *
+ * Return: 0; -EBUSY (another nightly holds it, said with its owner);
+ * -errno after a message.
  */
 int nightly_lock(const char *path, int *fd);
+/**
+ * nightly_unlock() - lets the lock go
+ * @fd: from nightly_lock(); < 0 does nothing
+ * @path: the lock's file, for a message; it is emptied, never removed (a
+ *        waiter holding the old inode would lock a ghost)
+ */
 void nightly_unlock(int fd, const char *path);
 
 struct nightly_dashboard_params {
@@ -102,9 +127,36 @@ struct nightly_dashboard_params {
 	const char *intended;		/* history_judge_params.intended */
 };
 
+/**
+ * nightly_dashboard_build() - writes the dashboard from the history
+ * @p: the database, where index.html and its SVGs go, the report links,
+ *     and how nights not judged yet are judged (they are, and stored)
+ *
+ * index.html is written whole or not at all.
+ *
+ * Return: 0; -ENOENT (said) when there is no database; -errno after a
+ * message.
+ */
 int nightly_dashboard_build(const struct nightly_dashboard_params *p);
 
+/**
+ * nightly_cmd_nightly() - `rtgate nightly`
+ * @argc: the number of arguments
+ * @argv: "nightly" and its options (docs/nightly.md)
+ *
+ * Runs the configured suites (or collects what a lab sent), stores them,
+ * judges every scenario against its history and writes the summary.
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int nightly_cmd_nightly(int argc, char **argv);
+/**
+ * nightly_cmd_dashboard() - `rtgate dashboard`
+ * @argc: the number of arguments
+ * @argv: "dashboard" and its options
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int nightly_cmd_dashboard(int argc, char **argv);
 
 #endif

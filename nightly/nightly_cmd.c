@@ -42,16 +42,16 @@ static int run_nightly(struct nightly_config *cfg)
 	struct nightly_ctx c = { .cfg = cfg };
 	struct history h;
 	size_t nres = 0, i;
-	int code = EXIT_PASS, ret, fd = -1, reaped;
+	int code = EXITCODE_PASS, ret, fd = -1, reaped;
 
 	ret = nightly_lock(cfg->lock, &fd);
 	if (ret)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	stopsig_catch_terminal();
 	if (fsio_mkdir_p(cfg->results, 0755) ||
 	    history_open(&h, cfg->database)) {
 		nightly_unlock(fd, cfg->lock);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	c.h = &h;
 	timefmt_iso8601_now(c.started, sizeof(c.started));
@@ -69,8 +69,8 @@ static int run_nightly(struct nightly_config *cfg)
 				       sizeof(res) / sizeof(res[0]));
 		if (ret)
 			code = exitcode_worse(code, ret == -EINVAL ?
-					      EXIT_BAD_INPUT :
-					      EXIT_ENVIRONMENT);
+					      EXITCODE_BAD_INPUT :
+					      EXITCODE_ENVIRONMENT);
 		for (; first < nres; first++)
 			code = exitcode_worse(code, res[first].exit_code);
 	}
@@ -87,17 +87,17 @@ static int run_nightly(struct nightly_config *cfg)
 					sizeof(res) / sizeof(res[0]));
 		if (ret)
 			code = exitcode_worse(code, ret == -EINVAL ?
-					      EXIT_BAD_INPUT :
-					      EXIT_ENVIRONMENT);
+					      EXITCODE_BAD_INPUT :
+					      EXITCODE_ENVIRONMENT);
 		for (; first < nres; first++)
 			code = exitcode_worse(code, res[first].exit_code);
 	}
 	if (stopsig_requested())
-		code = exitcode_worse(code, EXIT_INCOMPLETE);
+		code = exitcode_worse(code, EXITCODE_INCOMPLETE);
 	if (!nres && !stopsig_requested() && !ret)
 		pr_info("nightly: nothing new to judge");
 	if (nightly_summary_write(&c, res, nres, code, stdout))
-		code = exitcode_worse(code, EXIT_ENVIRONMENT);
+		code = exitcode_worse(code, EXITCODE_ENVIRONMENT);
 	if (cfg->dashboard[0]) {
 		struct nightly_dashboard_params dp = {
 			.database = cfg->database, .out_dir = cfg->dashboard,
@@ -110,7 +110,7 @@ static int run_nightly(struct nightly_config *cfg)
 
 		history_close(&h);
 		if (nightly_dashboard_build(&dp))
-			code = exitcode_worse(code, EXIT_ENVIRONMENT);
+			code = exitcode_worse(code, EXITCODE_ENVIRONMENT);
 	}
 	for (i = 0; i < nres; i++)
 		free(res[i].judged);
@@ -121,8 +121,7 @@ static int run_nightly(struct nightly_config *cfg)
 
 /* Long-only options from 0x100: a printable key would be a short one. */
 enum { OPT_CONFIG = 'c', OPT_OUT = 'o', OPT_CHECK = 0x100,
-       OPT_REPORT_URL, OPT_HISTORY, OPT_HISTORY_RUNS, OPT_REFERENCE,
-       OPT_LAVA };
+       OPT_REPORT_URL, OPT_LAVA };
 
 struct nightly_args {
 	const char *file;
@@ -155,10 +154,8 @@ static error_t nightly_parse(int key, char *arg, struct argp_state *state)
 	case OPT_LAVA:
 		a->lava = arg;
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }
@@ -184,15 +181,15 @@ int nightly_cmd_nightly(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (nightly_config_load(&cfg, a.file))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (a.lava && snprintf(cfg.lava.url, sizeof(cfg.lava.url), "%s",
 			       a.lava) >= (int)sizeof(cfg.lava.url))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (a.check)
 		return nightly_config_print(&cfg, stdout);
 	if (self_rtgate(&cfg)) {
 		pr_err("nightly: cannot find the rtgate binary");
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	return run_nightly(&cfg);
 }
@@ -207,19 +204,12 @@ static const struct argp_option dashboard_opts[] = {
 	  "(default RESULTS/dashboard)", 0 },
 	{ "report-url", OPT_REPORT_URL, "URL", 0, "the URL results/ is served "
 	  "at, for the points' links (default: links relative to DIR)", 0 },
-	{ "history-runs", OPT_HISTORY_RUNS, "K", 0, "runs not judged yet: "
-	  "against their last K runs (default 7)", 0 },
-	/* The spelling before --history-runs (compare's, changepoints'). */
-	{ "history", OPT_HISTORY, "K", OPTION_HIDDEN, NULL, 0 },
-	{ "reference", OPT_REFERENCE, "GLOB", 0, "baselines only from kernels "
-	  "whose release matches GLOB", 0 },
 	{ 0 }
 };
 
 static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 {
 	struct dashboard_args *a = state->input;
-	uint64_t v;
 
 	switch (key) {
 	case CLI_KEY_DB:	/* --db, shared (cli.h) */
@@ -231,29 +221,22 @@ static error_t dashboard_parse(int key, char *arg, struct argp_state *state)
 	case OPT_REPORT_URL:
 		a->dp.report_url = arg;
 		break;
-	case OPT_REFERENCE:
+	case CLI_KEY_REFERENCE:
 		a->dp.reference = arg;
 		break;
-	case OPT_HISTORY:
-		pr_warn("dashboard: --history K is deprecated, say "
-			"--history-runs K");
-		/* fall through */
-	case OPT_HISTORY_RUNS:
-		if (parse_u64_range(arg, 1, 1000, &v))
-			return cli_error(state, "--history-runs: '%s' is not "
-					 "1..1000 runs", arg);
-		a->dp.history = v;
+	case CLI_KEY_HISTORY_RUNS:	/* checked by its group (cli.h) */
+		a->dp.history = cli_shared_uint(arg);
 		break;
-	case ARGP_KEY_ARG:
-		return cli_error(state, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(state, key, arg);
 	}
 	return 0;
 }
 
+/* Runs not judged yet are judged against their history on the way. */
 static const struct argp_child dashboard_child[] = {
-	{ &cli_db_argp }, { 0 }
+	{ &cli_db_argp }, { &cli_history_argp }, { &cli_history_k_argp },
+	{ 0 }
 };
 
 static const struct argp dashboard_argp = {
@@ -276,11 +259,11 @@ int nightly_cmd_dashboard(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	if (history_resolve_db(a.db, db, sizeof(db)))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (!a.db && !fsio_exists(db)) {
 		pr_err("%s: no history database yet (rtgate history import "
 		       "RESULTS_DIR fills one)", db);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (!a.dp.out_dir) {
 		res = getenv("RTGATE_RESULTS_DIR");
@@ -291,7 +274,8 @@ int nightly_cmd_dashboard(int argc, char **argv)
 	a.dp.database = db;
 	ret = nightly_dashboard_build(&a.dp);
 	if (ret)
-		return ret == -ENOENT ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -ENOENT ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	printf("dashboard: %s/index.html\n", a.dp.out_dir);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <ini.h>
 
+#include "analyze/analyze.h"
 #include "fsio.h"
-#include "history/history.h"
 #include "log.h"
 #include "nightly/nightly.h"
 #include "parse.h"
@@ -46,15 +46,15 @@ static int nightly_key(struct cfg_parse *cp, const char *name,
 	if (!strcmp(name, "reference"))
 		return set_str(c->reference, sizeof(c->reference), value);
 	if (!strcmp(name, "intended")) {
-		char list[sizeof(c->intended)];
+		char why[480];
 
-		snprintf(list, sizeof(list), "%s", c->intended);
-		if (history_intended_add(list, sizeof(list), value)) {
-			snprintf(cp->err, sizeof(cp->err), "intended = '%.60s' "
-				 "%.400s", value, list);
+		if (an_like_intended_add(c->intended, sizeof(c->intended),
+					 value, why, sizeof(why))) {
+			snprintf(cp->err, sizeof(cp->err), "intended = %s",
+				 why);
 			return 0;
 		}
-		return set_str(c->intended, sizeof(c->intended), list);
+		return 1;
 	}
 	if (!strcmp(name, "report_url"))
 		return set_str(c->report_url, sizeof(c->report_url), value);

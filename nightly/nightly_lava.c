@@ -68,7 +68,7 @@ static void result_failed(struct nightly_result *r, const char *suite,
 	snprintf(r->status, sizeof(r->status), "incomplete");
 	snprintf(r->note, sizeof(r->note), "%s", note);
 	r->runner_exit = -1;
-	r->exit_code = EXIT_INCOMPLETE;
+	r->exit_code = EXITCODE_INCOMPLETE;
 }
 
 static int submit_one(struct nightly_ctx *c, struct lava_client *cl,

@@ -84,7 +84,7 @@ static int spawn_runner(const struct nightly_config *cfg,
 		setenv("RTGATE_RESULTS_DIR", cfg->results, 1);
 		execv(av[0], av);
 		fprintf(stderr, "nightly: %s: %s\n", av[0], strerror(errno));
-		_exit(EXIT_ENVIRONMENT);
+		_exit(EXITCODE_ENVIRONMENT);
 	}
 	/* A stop signal goes to the runner, which restores and stops. */
 	stopsig_forward(pid);
@@ -95,7 +95,8 @@ static int spawn_runner(const struct nightly_config *cfg,
 			goto out;
 		}
 	stopsig_forward(0);
-	*exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_INCOMPLETE;
+	*exit_code = WIFEXITED(status) ? WEXITSTATUS(status) :
+		     EXITCODE_INCOMPLETE;
 	ret = 0;
 out:
 	free(av);

@@ -38,7 +38,7 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 	struct an_params ap;
 	struct json_error err;
 	char path[PATH_MAX];
-	int ret, gate = EXIT_PASS;
+	int ret, gate = EXITCODE_PASS;
 	cJSON *m;
 
 	snprintf(path, sizeof(path), "%.4000s/manifest.json", run_dir);
@@ -76,10 +76,10 @@ int nightly_store(struct nightly_ctx *c, const char *run_dir,
 	 * with each other (a load against idle) count with gate = both.
 	 */
 	r->run_gate = gate;
-	r->exit_code = c->cfg->gate_run ? gate : EXIT_PASS;
+	r->exit_code = c->cfg->gate_run ? gate : EXITCODE_PASS;
 	if (strcmp(r->status, "complete")) {
 		r->exit_code = exitcode_worse(r->exit_code,
-					      EXIT_INCOMPLETE);
+					      EXITCODE_INCOMPLETE);
 		return 0;
 	}
 	ret = history_judge_run(c->h, r->run_id, &jp, &r->judged,

@@ -21,12 +21,12 @@
 static const char *exit_word(int code)
 {
 	switch (code) {
-	case EXIT_PASS: return "PASS";
-	case EXIT_REGRESSION: return "REGRESSION";
-	case EXIT_INCONCLUSIVE: return "INCONCLUSIVE";
-	case EXIT_BAD_INPUT: return "BAD INPUT";
-	case EXIT_ENVIRONMENT: return "ENVIRONMENT ERROR";
-	case EXIT_INCOMPLETE: return "INCOMPLETE";
+	case EXITCODE_PASS: return "PASS";
+	case EXITCODE_REGRESSION: return "REGRESSION";
+	case EXITCODE_INCONCLUSIVE: return "INCONCLUSIVE";
+	case EXITCODE_BAD_INPUT: return "BAD INPUT";
+	case EXITCODE_ENVIRONMENT: return "ENVIRONMENT ERROR";
+	case EXITCODE_INCOMPLETE: return "INCOMPLETE";
 	default: return "ERROR";
 	}
 }

@@ -66,7 +66,12 @@ struct reproduce_seed {
 /* The seeds, terminated by an entry with id NULL. */
 extern const struct reproduce_seed reproduce_seeds[];
 
-/* The seed with this id ("000", "4" and "004" alike), or NULL. */
+/**
+ * reproduce_seed_find() - a seed by its id
+ * @id: "000", "4" and "004" alike
+ *
+ * Return: the seed, or NULL for an id of none.
+ */
 const struct reproduce_seed *reproduce_seed_find(const char *id);
 
 struct reproduce_params {
@@ -89,18 +94,39 @@ struct reproduce_result {
 	char dir[PATH_MAX];		/* RESULTS/reproduce-SEED-TIME */
 };
 
-/* Returns 0 with r filled, or -errno for bad input or the environment. */
+/**
+ * reproduce_run() - a seed's experiment, end to end
+ * @p: the seed, the tree, and what overrides the seed's clock, scale,
+ *     repetitions and models
+ * @r: filled: the exit code and RESULTS/reproduce-SEED-TIME
+ *
+ * Return: 0 with @r filled (its exit code says how the runs went);
+ * -EINVAL for an unknown seed or bad parameters; -errno when its folder
+ * cannot be made.
+ */
 int reproduce_run(const struct reproduce_params *p,
 		  struct reproduce_result *r);
 
-/*
- * The table of a reproduction's folder, rebuilt from disk: its
- * reproduce.json (written by reproduce_run) and the reports it names.
- * @rerender (`reproduce --table`): a report it names that cannot be read
- * is -ENOENT, and nothing is rewritten.
+/**
+ * reproduce_table_write() - a reproduction's table, rebuilt from disk
+ * @dir: the reproduction's folder: its reproduce.json (written by
+ *       reproduce_run()) and the reports it names
+ * @rerender: `reproduce --table`: a report it names that cannot be read
+ *            leaves the table as it was
+ *
+ * Return: 0; -EINVAL (said) for a reproduce.json that cannot be read;
+ * -ENOENT (said) under @rerender for a report that cannot; -errno when a
+ * table cannot be written.
  */
 int reproduce_table_write(const char *dir, bool rerender);
 
+/**
+ * reproduce_cmd_reproduce() - `rtgate reproduce SEED`
+ * @argc: the number of arguments
+ * @argv: "reproduce", the seed and options (docs/reproducing.md)
+ *
+ * Return: the exit code (docs/exit-codes.md).
+ */
 int reproduce_cmd_reproduce(int argc, char **argv);
 
 #endif

@@ -181,7 +181,7 @@ int reproduce_cmd_reproduce(int argc, char **argv)
 	int ret, code;
 
 	if (!cli)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	cli->p.timeout_s = 3600;
 	ret = cli_parse("reproduce", &argp, argc, argv, 0, cli);
 	if (ret) {
@@ -192,14 +192,14 @@ int reproduce_cmd_reproduce(int argc, char **argv)
 		if (cli->list)
 			list_seeds();
 		code = cli->table && reproduce_table_write(cli->table, true) ?
-		       EXIT_BAD_INPUT : EXIT_PASS;
+		       EXITCODE_BAD_INPUT : EXITCODE_PASS;
 		free(cli);
 		return code;
 	}
 	if (!cli->p.results_dir) {
 		if (rtpaths_results(cli->results, sizeof(cli->results))) {
 			free(cli);
-			return EXIT_BAD_INPUT;
+			return EXITCODE_BAD_INPUT;
 		}
 		cli->p.results_dir = cli->results;
 	}
@@ -207,7 +207,7 @@ int reproduce_cmd_reproduce(int argc, char **argv)
 	cli->p.command = command;
 	toolrun_catch_signals();
 	ret = reproduce_run(&cli->p, &r);
-	code = ret ? (ret == -EINVAL || ret == -ENOENT ? EXIT_BAD_INPUT :
+	code = ret ? (ret == -EINVAL || ret == -ENOENT ? EXITCODE_BAD_INPUT :
 		      exitcode_of_errno(ret)) : r.exit_code;
 	if (!ret)
 		pr_info("reproduce: exit %d (table and reports: %s)", code,

@@ -175,7 +175,8 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 	if (res->crashed)
 		cJSON_AddStringToObject(o, "crash", res->crash);
 	cJSON_AddItemToArray(runs, o);
-	if (!ret && (res->exit_code > EXIT_INCONCLUSIVE || !res->run_dir[0])) {
+	if (!ret && (res->exit_code > EXITCODE_INCONCLUSIVE ||
+		     !res->run_dir[0])) {
 		pr_err("reproduce %s: the run on %s did not complete (exit "
 		       "%d%s%s)", c->s->id, strrchr(kdir, '/') + 1,
 		       res->exit_code, res->crashed ? ": " : "", res->crash);
@@ -249,7 +250,7 @@ static int model_scenarios(struct repro_ctx *c, cJSON *m, const char *model)
 	cJSON_AddStringToObject(m, "report", run);
 	cJSON_AddNumberToObject(m, "exit_code",
 				json_get_num(rep, "exit_code",
-					     EXIT_INCOMPLETE));
+					     EXITCODE_INCOMPLETE));
 	cJSON_Delete(rep);
 	return 0;
 }
@@ -349,7 +350,7 @@ static int check_params(const struct repro_ctx *c)
 static int run_models(struct repro_ctx *c)
 {
 	cJSON *models = cJSON_GetObjectItem(c->doc, "models");
-	int i, ret = 0, code = EXIT_PASS;
+	int i, ret = 0, code = EXITCODE_PASS;
 
 	for (i = 0; i < REPRODUCE_MAX_MODELS && c->s->models[i]; i++) {
 		const char *model = c->s->models[i];
@@ -367,7 +368,7 @@ static int run_models(struct repro_ctx *c)
 		if (ret)
 			break;
 		code = exitcode_worse(code, (int)json_get_num(m, "exit_code",
-							      EXIT_PASS));
+							      EXITCODE_PASS));
 		save(c);
 	}
 	c->r->exit_code = ret ? exitcode_of_errno(ret) : code;
@@ -411,6 +412,7 @@ int reproduce_run(const struct reproduce_params *p,
 	save(&c);
 	cJSON_Delete(c.doc);
 	if (reproduce_table_write(r->dir, false))
-		r->exit_code = exitcode_worse(r->exit_code, EXIT_INCOMPLETE);
+		r->exit_code = exitcode_worse(r->exit_code,
+					      EXITCODE_INCOMPLETE);
 	return 0;
 }

@@ -134,7 +134,7 @@ static int unknown_command(const char *word)
 	else
 		pr_err("unknown command '%s'", word);
 	fprintf(stderr, "Try 'rtgate --help' for the list of commands.\n");
-	return EXIT_BAD_INPUT;
+	return EXITCODE_BAD_INPUT;
 }
 
 int cmd_help(int argc, char **argv)
@@ -147,7 +147,7 @@ int cmd_help(int argc, char **argv)
 			return cmd_version(1, argv);
 		if (argv[1][0] == '-') {
 			usage(stdout);
-			return EXIT_PASS;
+			return EXITCODE_PASS;
 		}
 		c = find_command(argv[1]);
 		if (!c)
@@ -160,7 +160,7 @@ int cmd_help(int argc, char **argv)
 		}
 	}
 	usage(stdout);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 static const struct argp version_argp = {
@@ -174,7 +174,7 @@ int cmd_version(int argc, char **argv)
 	if (ret)
 		return cli_exit(ret);
 	printf("rtgate %s\n", RTGATE_VERSION);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 int main(int argc, char **argv)
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 		return lab_cmd_init(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "-?") || !strcmp(argv[1], "--usage"))

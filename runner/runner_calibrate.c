@@ -97,10 +97,8 @@ static error_t cal_parse(int key, char *arg, struct argp_state *st)
 	case CAL_IF_MISSING:
 		p->if_missing = true;
 		return 0;
-	case ARGP_KEY_ARG:
-		return cli_error(st, "unexpected argument '%s'", arg);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_key_default(st, key, arg);
 	}
 }
 
@@ -254,21 +252,21 @@ int runner_cmd_calibrate(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (runner_resolve_suite(p.suite, path, sizeof(path)))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (runner_suite_load(path, &s, &err)) {
 		pr_err("%s", err.msg);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (!runner_suite_uses_program(&s, "cyclictest")) {
 		pr_err("%s: suite %s measures with its workloads, not "
 		       "cyclictest: there is no latency noise to calibrate",
 		       path, s.name);
 		runner_suite_free(&s);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (p.if_missing && have_profile(&s, &p)) {
 		runner_suite_free(&s);
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	}
 	rep_s = (s.measure.loops ? 0 : runner_ct_duration_s(&s.measure, p.scale)) +
 		CAL_REP_OVERHEAD_S;
@@ -278,13 +276,13 @@ int runner_cmd_calibrate(int argc, char **argv)
 	if (!mkdtemp(tmp)) {
 		pr_err("calibrate: %s: %s", tmp, strerror(errno));
 		runner_suite_free(&s);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	snprintf(path, sizeof(path), "%s/calibrate-%s.suite", tmp, s.name);
 	ret = write_suite(&s, p.scale, reps, path);
 	if (ret) {
 		pr_err("%s: %s", path, strerror(-ret));
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	printf("calibrate: %u repetitions of %s's measurement a scenario, "
@@ -302,19 +300,19 @@ int runner_cmd_calibrate(int argc, char **argv)
 	run_argv[n] = NULL;
 	code = runner_cmd_run(n, run_argv);
 	/* A calibration compares nothing: 0 or 2 (a repetition invalid). */
-	if (code != EXIT_PASS && code != EXIT_INCONCLUSIVE)
+	if (code != EXITCODE_PASS && code != EXITCODE_INCONCLUSIVE)
 		goto out;
 	rtpaths_fmt(latest, sizeof(latest), "%s/latest", results);
 	len = readlink(latest, run_dir, sizeof(run_dir) - 1);
 	if (len <= 0) {
 		pr_err("%s: the calibration run left no results", latest);
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	run_dir[len] = '\0';
 	rtpaths_fmt(latest, sizeof(latest), "%s/%s", results, run_dir);
 	ret = keep_profile(latest, &s, p.scale, p.out, p.if_missing);
-	code = ret ? EXIT_ENVIRONMENT : EXIT_PASS;
+	code = ret ? EXITCODE_ENVIRONMENT : EXITCODE_PASS;
 out:
 	unlink(path);
 	rmdir(tmp);

@@ -46,8 +46,9 @@ static cJSON *strv_json(char *const *v)
 
 static const char *order_name(enum runner_suite_order order)
 {
-	return order == SUITE_ORDER_BLOCKED ? "blocked" :
-	       order == SUITE_ORDER_RANDOMIZED ? "randomized" : "interleaved";
+	return order == RUNNER_SUITE_ORDER_BLOCKED ? "blocked" :
+	       order == RUNNER_SUITE_ORDER_RANDOMIZED ? "randomized" :
+	       "interleaved";
 }
 
 /* Whether a scenario of @s measures with @t. */
@@ -261,7 +262,7 @@ static cJSON *runner_manifest_build(const struct runner_run *run)
 	cJSON_AddStringToObject(m, "schema", MANIFEST_SCHEMA);
 	cJSON_AddStringToObject(m, "run_id", run->id);
 	cJSON_AddStringToObject(m, "status", runner_run_status_name(run->status));
-	if (run->status != RUN_COMPLETE)
+	if (run->status != RUNNER_RUN_COMPLETE)
 		cJSON_AddStringToObject(m, "status_reason", run->reason[0] ?
 					run->reason : "running");
 	cJSON_AddStringToObject(m, "rtgate_version", RTGATE_VERSION);
@@ -321,8 +322,10 @@ int runner_manifest_write(const struct runner_run *run)
 const char *runner_rep_status_name(enum runner_rep_status st)
 {
 	static const char *const names[] = {
-		[REP_OK] = "ok", [REP_INVALID] = "invalid",
-		[REP_SKIPPED] = "skipped", [REP_ABORTED] = "aborted",
+		[RUNNER_REP_OK] = "ok",
+		[RUNNER_REP_INVALID] = "invalid",
+		[RUNNER_REP_SKIPPED] = "skipped",
+		[RUNNER_REP_ABORTED] = "aborted",
 	};
 
 	return names[st];
@@ -331,8 +334,9 @@ const char *runner_rep_status_name(enum runner_rep_status st)
 const char *runner_run_status_name(enum runner_run_status st)
 {
 	static const char *const names[] = {
-		[RUN_INCOMPLETE] = "incomplete", [RUN_COMPLETE] = "complete",
-		[RUN_ABORTED] = "aborted",
+		[RUNNER_RUN_INCOMPLETE] = "incomplete",
+		[RUNNER_RUN_COMPLETE] = "complete",
+		[RUNNER_RUN_ABORTED] = "aborted",
 	};
 
 	return names[st];
@@ -345,9 +349,9 @@ const char *runner_scen_status_name(const struct runner_scen_result *sr)
 	if (sr->skipped)
 		return "skipped";
 	for (i = 0; i < sr->nr_reps; i++) {
-		if (sr->reps[i].status == REP_OK)
+		if (sr->reps[i].status == RUNNER_REP_OK)
 			ok++;
-		else if (sr->reps[i].status == REP_INVALID)
+		else if (sr->reps[i].status == RUNNER_REP_INVALID)
 			invalid++;
 	}
 	if (!ok && !invalid)

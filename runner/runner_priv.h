@@ -28,8 +28,17 @@
  * holds no live process state, so tests can build one by hand.
  */
 
-enum runner_rep_status { REP_OK, REP_INVALID, REP_SKIPPED, REP_ABORTED };
-enum runner_run_status { RUN_INCOMPLETE, RUN_COMPLETE, RUN_ABORTED };
+enum runner_rep_status {
+	RUNNER_REP_OK,
+	RUNNER_REP_INVALID,
+	RUNNER_REP_SKIPPED,
+	RUNNER_REP_ABORTED,
+};
+enum runner_run_status {
+	RUNNER_RUN_INCOMPLETE,
+	RUNNER_RUN_COMPLETE,
+	RUNNER_RUN_ABORTED,
+};
 
 struct runner_rep_proc {
 	char *name;

@@ -204,7 +204,7 @@ static int apply_tunables(struct rep_ctx *c)
 			c->sr->skipped = true;
 			free(c->sr->reason);
 			c->sr->reason = strdup(reason);
-			c->rr->status = REP_SKIPPED;
+			c->rr->status = RUNNER_REP_SKIPPED;
 			c->rr->reason = strdup(reason);
 			return 0;
 		}
@@ -217,7 +217,7 @@ static int apply_tunables(struct rep_ctx *c)
 		pr_err("%s", reason);
 		snprintf(c->r->stop_reason, sizeof(c->r->stop_reason), "%s",
 			 reason);
-		c->rr->status = REP_ABORTED;
+		c->rr->status = RUNNER_REP_ABORTED;
 		c->rr->reason = strdup(reason);
 		return ret;
 	}
@@ -870,11 +870,11 @@ static void check_expects(struct rep_ctx *c)
 		}
 		x = cJSON_IsBool(v) ? cJSON_IsTrue(v) : v->valuedouble;
 		switch (e->op) {
-		case EXPECT_GT: ok = x > e->value; break;
-		case EXPECT_GE: ok = x >= e->value; break;
-		case EXPECT_LT: ok = x < e->value; break;
-		case EXPECT_LE: ok = x <= e->value; break;
-		case EXPECT_EQ: ok = x == e->value; break;
+		case RUNNER_EXPECT_GT: ok = x > e->value; break;
+		case RUNNER_EXPECT_GE: ok = x >= e->value; break;
+		case RUNNER_EXPECT_LT: ok = x < e->value; break;
+		case RUNNER_EXPECT_LE: ok = x <= e->value; break;
+		case RUNNER_EXPECT_EQ: ok = x == e->value; break;
 		default: ok = x != e->value; break;
 		}
 		if (ok)
@@ -979,7 +979,7 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 	if (ret)
 		goto out;
 	ret = apply_tunables(&c);
-	if (ret || rr->status == REP_SKIPPED)
+	if (ret || rr->status == RUNNER_REP_SKIPPED)
 		goto out;
 	/* Our capture keys on cyclictest's wake-ups; rtla has its own. */
 	runner_trace_begin(&c.trace, c.tool.tool->own_tracer ?
@@ -1013,11 +1013,11 @@ int runner_rep_run(struct runner *r, size_t scen, unsigned int rep,
 			    &rr->trace);
 	restore_tunables(&c);
 	if (c.aborted) {
-		rr->status = REP_ABORTED;
+		rr->status = RUNNER_REP_ABORTED;
 		free(rr->reason);
 		rr->reason = strdup("the run was interrupted");
 	} else {
-		rr->status = c.invalid ? REP_INVALID : REP_OK;
+		rr->status = c.invalid ? RUNNER_REP_INVALID : RUNNER_REP_OK;
 	}
 out:
 	restore_tunables(&c);

@@ -42,18 +42,18 @@ int runner_cmd_restore(int argc, char **argv)
 		return cli_exit(ret);
 	if (geteuid() != 0) {
 		pr_err("rtgate restore needs root (it writes kernel tunables)");
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	/* Acquiring restores a dead run's state, and says so. */
 	ret = runner_state_acquire(&st, runner_state_dir_default(), STATE_LOCK_WAIT_S,
 				   "restore", "rtgate restore");
 	if (ret)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	runner_state_release(&st);
 	if (st.restored)
 		printf("%s: restored what the dead run left (see above)\n",
 		       st.dir);
 	else
 		printf("%s: nothing to restore\n", st.dir);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }

@@ -209,7 +209,7 @@ static bool suite_needs(const struct runner_suite *s, bool tracefs)
 			    runner_req_needs_debugfs(sc->requires[j]))
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_tunables; j++)
-			if (sc->tunables[j].kind != TUNABLE_SYSCTL)
+			if (sc->tunables[j].kind != RUNNER_TUNABLE_SYSCTL)
 				return true;
 		for (j = 0; !tracefs && j < sc->nr_expects; j++)
 			if (!strcmp(sc->expects[j].workload, SUITE_EXPECT_RSEQ))
@@ -407,7 +407,7 @@ static int quiet_console(struct runner *r)
 {
 	static char name[] = "kernel.printk", value[] = "1";
 	static const struct runner_suite_tunable st = {
-		.kind = TUNABLE_SYSCTL, .name = name, .value = value,
+		.kind = RUNNER_TUNABLE_SYSCTL, .name = name, .value = value,
 	};
 	struct runner_tunable *t;
 	int ret;
@@ -596,16 +596,16 @@ static int finish(struct runner *r, int err)
 		pr_warn("killed %d leftover process%s of the run", killed,
 			killed == 1 ? "" : "es");
 	if (stop) {
-		r->run.status = RUN_ABORTED;
+		r->run.status = RUNNER_RUN_ABORTED;
 		snprintf(r->run.reason, sizeof(r->run.reason),
 			 "interrupted by SIG%s", sigabbrev_np(stop));
 	} else if (err) {
-		r->run.status = RUN_ABORTED;
+		r->run.status = RUNNER_RUN_ABORTED;
 		rtpaths_fmt(r->run.reason, sizeof(r->run.reason),
 			    "stopped by an error: %s", r->stop_reason[0] ?
 			    r->stop_reason : strerror(-err));
 	} else {
-		r->run.status = RUN_COMPLETE;
+		r->run.status = RUNNER_RUN_COMPLETE;
 	}
 	r->run.ended = true;
 	clocks_realtime(&r->run.end);
@@ -617,14 +617,14 @@ static int finish(struct runner *r, int err)
 	runner_summary_print(&r->run, r->run.dir);
 
 	verdict = judge_run(r);
-	if (!stop && stopsig_signal() && r->run.status == RUN_COMPLETE) {
+	if (!stop && stopsig_signal() && r->run.status == RUNNER_RUN_COMPLETE) {
 		/*
 		 * Stopped while the reports were written: the run did not
 		 * finish as asked, and says so (exit 5), in reports that
 		 * match the manifest.
 		 */
 		stop = stopsig_signal();
-		r->run.status = RUN_ABORTED;
+		r->run.status = RUNNER_RUN_ABORTED;
 		snprintf(r->run.reason, sizeof(r->run.reason), "interrupted by "
 			 "SIG%s while the reports were written",
 			 sigabbrev_np(stop));
@@ -640,13 +640,13 @@ static int finish(struct runner *r, int err)
 		invalid |= !strcmp(st, "invalid") || !strcmp(st, "partial");
 	}
 	if (r->bad_input)
-		code = EXIT_BAD_INPUT;
-	else if (r->run.status != RUN_COMPLETE || failed_copy)
-		code = EXIT_INCOMPLETE;
-	else if (verdict != EXIT_PASS)
+		code = EXITCODE_BAD_INPUT;
+	else if (r->run.status != RUNNER_RUN_COMPLETE || failed_copy)
+		code = EXITCODE_INCOMPLETE;
+	else if (verdict != EXITCODE_PASS)
 		code = verdict;
 	else
-		code = invalid ? EXIT_INCONCLUSIVE : EXIT_PASS;
+		code = invalid ? EXITCODE_INCONCLUSIVE : EXITCODE_PASS;
 	if (failed) {
 		/* Keep the state file: the guardian, the next start retry. */
 		pr_err("%d tunable%s could not be restored; %s keeps them for "
@@ -657,7 +657,7 @@ static int finish(struct runner *r, int err)
 		runner_state_release(&r->state);
 	}
 	runner_guard_stop(&r->guard);
-	return failed ? EXIT_ENVIRONMENT : code;
+	return failed ? EXITCODE_ENVIRONMENT : code;
 }
 
 static int prepare(struct runner *r)
@@ -750,7 +750,7 @@ static int check_values(struct runner *r)
 				&sc->tunables[j];
 			struct runner_tunable t;
 
-			if (st->kind != TUNABLE_SYSCTL ||
+			if (st->kind != RUNNER_TUNABLE_SYSCTL ||
 			    runner_tunable_init(&t, st, NULL) ||
 			    !runner_tunable_check_value(&t, st->value, why,
 							sizeof(why)))
@@ -772,27 +772,28 @@ static int load(struct runner *r)
 	if (ret) {
 		pr_err("cannot find rtgate's workload directory: %s",
 		       strerror(-ret));
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	if (resolve_suite(r))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	ret = runner_suite_load(r->suite_path, &r->suite, &err);
 	if (ret) {
 		pr_err("%s", err.msg);
-		return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -EINVAL ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	}
 	if (r->params.duration_s && duration_scale(r))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	if (geteuid() != 0) {
 		pr_err("rtgate run needs root: cyclictest runs SCHED_FIFO and "
 		       "suites change kernel tunables (try: sudo ./run.sh run "
 		       "%s)", r->params.suite);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	if (runner_check_tools(r))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	if (check_values(r))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	return 0;
 }
 
@@ -836,7 +837,7 @@ static int json_end(struct runner *r, struct jsonout *jo, int code)
 
 	snprintf(path, sizeof(path), "%s/report.json", r->run.dir);
 	if (jsonout_end(jo, r->run.dir[0] && fsio_exists(path) ? path : NULL))
-		return exitcode_worse(code, EXIT_ENVIRONMENT);
+		return exitcode_worse(code, EXITCODE_ENVIRONMENT);
 	return code;
 }
 
@@ -848,7 +849,7 @@ int runner_cmd_run(int argc, char **argv)
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	r->rtla_aa = -1;
 	ret = parse_args(argc, argv, &r->params);
 	if (ret) {
@@ -857,7 +858,7 @@ int runner_cmd_run(int argc, char **argv)
 	}
 	if (r->params.json && jsonout_begin(&jo)) {
 		pr_err("--json: cannot redirect stdout: %s", strerror(errno));
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	code = load(r);
@@ -882,7 +883,7 @@ int runner_cmd_run(int argc, char **argv)
 	clocks_realtime(&r->run.start);
 	ret = prepare(r);
 	if (ret) {
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	printf("rtgate %s: suite %s (%s), %u repetition%s, results in %s%s\n",

@@ -53,12 +53,12 @@ static int build_order(struct runner *r, struct runner_step **steps,
 	*steps = calloc(n * reps, sizeof(**steps));
 	if (!*steps)
 		return -ENOMEM;
-	if (r->suite.order != SUITE_ORDER_BLOCKED) {
+	if (r->suite.order != RUNNER_SUITE_ORDER_BLOCKED) {
 		for (rep = 1; rep <= reps; rep++) {
 			for (i = 0; i < n; i++)
 				(*steps)[k + i] =
 					(struct runner_step){ i, rep };
-			if (r->suite.order == SUITE_ORDER_RANDOMIZED) {
+			if (r->suite.order == RUNNER_SUITE_ORDER_RANDOMIZED) {
 				ret = runner_shuffle_steps(*steps + k, n);
 				if (ret) {
 					free(*steps);

@@ -43,7 +43,7 @@ static void scenario_rows(const struct runner_scen_result *sr, int width)
 	for (i = 0; i < sr->nr_reps; i++) {
 		const struct runner_rep_result *rr = &sr->reps[i];
 
-		if (rr->status != REP_OK)
+		if (rr->status != RUNNER_REP_OK)
 			continue;
 		valid++;
 		for (j = 0; j < rr->nr_finals; j++) {
@@ -72,7 +72,7 @@ static void scenario_rows(const struct runner_scen_result *sr, int width)
 		const struct runner_rep_result *bad = NULL;
 
 		for (i = 0; i < sr->nr_reps && !bad; i++)
-			if (sr->reps[i].status == REP_INVALID)
+			if (sr->reps[i].status == RUNNER_REP_INVALID)
 				bad = &sr->reps[i];
 		if (bad) {
 			char why[1024];
@@ -103,7 +103,7 @@ static void scenario_rows(const struct runner_scen_result *sr, int width)
 		printf("%-*s %-*s %-6s (no cyclictest: see the workload "
 		       "summaries)\n", width, sr->sc->name, width, vs, reps);
 	for (i = 0; i < sr->nr_reps; i++)
-		if (sr->reps[i].status == REP_INVALID)
+		if (sr->reps[i].status == RUNNER_REP_INVALID)
 			printf("%-*s   rep %u INVALID: %s\n", width, "",
 			       sr->reps[i].rep, sr->reps[i].reason ?
 			       sr->reps[i].reason : "");
@@ -125,7 +125,7 @@ void runner_summary_print(const struct runner_run *run, const char *results)
 	       "CPU", "min", "avg", "max");
 	for (i = 0; i < run->suite->nr_scenarios; i++)
 		scenario_rows(&run->scens[i], width);
-	if (run->status == RUN_COMPLETE)
+	if (run->status == RUNNER_RUN_COMPLETE)
 		printf("\nrun %s: complete\n", run->id);
 	else
 		printf("\nrun %s: %s (%s)\n", run->id,

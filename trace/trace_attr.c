@@ -569,7 +569,7 @@ static void check_current(struct trace_attr *a, const struct trace_ev *ev,
 			  struct cpu_state *c)
 {
 	struct trace_task t;
-	int pid = ev->type == TEV_SWITCH ? ev->sw.prev.pid : ev->pid;
+	int pid = ev->type == TRACE_EV_SWITCH ? ev->sw.prev.pid : ev->pid;
 
 	if (pid < 0 || pid == c->task.pid)
 		return;
@@ -581,7 +581,7 @@ static void check_current(struct trace_attr *a, const struct trace_ev *ev,
 	}
 	recall(a, pid, &t);
 	ctx_task(&c->task, &t);
-	if (ev->type != TEV_SWITCH)
+	if (ev->type != TRACE_EV_SWITCH)
 		mark(c, ev->ts);
 	drop_pending(a, pid);
 }
@@ -622,12 +622,12 @@ static void on_hrtimer(struct trace_attr *a, const struct trace_ev *ev,
 	struct timer_slot *t;
 
 	switch (ev->type) {
-	case TEV_HRTIMER_START:
+	case TRACE_EV_HRTIMER_START:
 		t = timer_slot(a, ev->hrt.timer);
 		t->timer = ev->hrt.timer;
 		t->expires = ev->hrt.expires;
 		break;
-	case TEV_HRTIMER_ENTRY:
+	case TRACE_EV_HRTIMER_ENTRY:
 		a->seen_timer = true;
 		c->in_timer = true;
 		c->timer = ev->hrt.timer;
@@ -639,7 +639,7 @@ static void on_hrtimer(struct trace_attr *a, const struct trace_ev *ev,
 			push(c, &x, ev->ts);
 		}
 		break;
-	case TEV_HRTIMER_EXIT:
+	case TRACE_EV_HRTIMER_EXIT:
 		c->in_timer = false;
 		if (c->depth && c->stack[c->depth - 1].pseudo)
 			pop(c, TRACE_ATTR_IRQ, ev->ts);
@@ -649,7 +649,7 @@ static void on_hrtimer(struct trace_attr *a, const struct trace_ev *ev,
 
 static void on_ext(const struct trace_ev *ev, struct cpu_state *c)
 {
-	if (ev->type == TEV_EXT_GRANT)
+	if (ev->type == TRACE_EV_EXT_GRANT)
 		c->ext_pid = ev->ext.pid;
 	else if (c->ext_pid == ev->ext.pid)
 		c->ext_pid = -1;
@@ -676,35 +676,35 @@ int trace_attr_event(const struct trace_ev *ev, void *data)
 	}
 	check_current(a, ev, c);
 	switch (ev->type) {
-	case TEV_SWITCH:
+	case TRACE_EV_SWITCH:
 		on_switch(a, ev, c);
 		break;
-	case TEV_WAKING:
-	case TEV_WAKEUP:
+	case TRACE_EV_WAKING:
+	case TRACE_EV_WAKEUP:
 		on_wake(a, ev, c);
 		break;
-	case TEV_WAKEUP_NEW:
+	case TRACE_EV_WAKEUP_NEW:
 		remember(a, &ev->wake.task);
 		break;
-	case TEV_IRQ_ENTRY:
+	case TRACE_EV_IRQ_ENTRY:
 		on_irq(ev, c, TRACE_ATTR_IRQ);
 		break;
-	case TEV_SOFTIRQ_ENTRY:
+	case TRACE_EV_SOFTIRQ_ENTRY:
 		on_irq(ev, c, TRACE_ATTR_SOFTIRQ);
 		break;
-	case TEV_IRQ_EXIT:
+	case TRACE_EV_IRQ_EXIT:
 		pop(c, TRACE_ATTR_IRQ, ev->ts);
 		break;
-	case TEV_SOFTIRQ_EXIT:
+	case TRACE_EV_SOFTIRQ_EXIT:
 		pop(c, TRACE_ATTR_SOFTIRQ, ev->ts);
 		break;
-	case TEV_HRTIMER_START:
-	case TEV_HRTIMER_ENTRY:
-	case TEV_HRTIMER_EXIT:
+	case TRACE_EV_HRTIMER_START:
+	case TRACE_EV_HRTIMER_ENTRY:
+	case TRACE_EV_HRTIMER_EXIT:
 		on_hrtimer(a, ev, c);
 		break;
-	case TEV_EXT_GRANT:
-	case TEV_EXT_END:
+	case TRACE_EV_EXT_GRANT:
+	case TRACE_EV_EXT_END:
 		on_ext(ev, c);
 		break;
 	}

@@ -290,23 +290,23 @@ static void report_saved(struct trace_session *s, const char *out)
 
 static int record_run(struct trace_record_params *p, struct trace_session *s)
 {
-	int status = 0, ret, code = EXIT_PASS;
+	int status = 0, ret, code = EXITCODE_PASS;
 	pid_t pid;
 
 	/* A stop signal goes to the command too; the trace is then kept. */
 	if (stopsig_catch(SIGINT, STOPSIG_STOP) ||
 	    stopsig_catch(SIGTERM, STOPSIG_STOP))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = trace_session_start(s);
 	if (ret)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm &&
 	    trace_session_stop_on_exit_comm(s, p->stop_comm))
 		p->stop_comm = NULL;
 	pid = spawn(p->argv, s->name);
 	if (pid < 0) {
 		pr_err("fork: %s", strerror(errno));
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	stopsig_forward(pid);
 	if (p->capture == TRACE_CAPTURE_SPIKES && p->stop_comm)
@@ -316,15 +316,16 @@ static int record_run(struct trace_record_params *p, struct trace_session *s)
 	trace_session_stop(s);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		pr_err("%s could not be started", p->argv[0]);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		pr_warn("%s exited with %d", p->argv[0], WEXITSTATUS(status));
 	if (stopsig_requested())
-		code = EXIT_INCOMPLETE;
+		code = EXITCODE_INCOMPLETE;
 	ret = trace_session_save(s, p->out);
 	if (ret)
-		return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_ENVIRONMENT;
+		return ret == -EINVAL ? EXITCODE_BAD_INPUT :
+		       EXITCODE_ENVIRONMENT;
 	report_saved(s, p->out);
 	return code;
 }
@@ -347,7 +348,7 @@ static int cmd_record(int argc, char **argv)
 	tp.cpus = p.have_cpus ? &p.cpus : NULL;
 	tp.no_kallsyms = p.no_kallsyms;
 	if (trace_session_init(&s, &tp))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	ret = record_run(&p, &s);
 	trace_session_destroy(&s);
 	return ret;
@@ -505,7 +506,7 @@ static int parse_explain(int argc, char **argv, struct trace_explain_params *p,
 
 static int file_error_code(int ret)
 {
-	return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+	return ret == -ENOMEM ? EXITCODE_ENVIRONMENT : EXITCODE_BAD_INPUT;
 }
 
 static int cmd_explain(int argc, char **argv)
@@ -536,7 +537,7 @@ static int cmd_explain(int argc, char **argv)
 		pr_warn("%s: the break of thread %d is not in the trace",
 			p.files[0][0], p.attr.break_tid);
 	trace_attr_result_free(&r);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 static bool is_json(const char *path)
@@ -575,12 +576,12 @@ static int cmd_compare(int argc, char **argv)
 	struct trace_attr_culprits c;
 	char line[256];
 	unsigned int i, s, loaded[2] = { 0, 0 };
-	int ret, code = EXIT_PASS;
+	int ret, code = EXITCODE_PASS;
 
 	ret = parse_explain(argc, argv, &p, 2);
 	if (ret)
 		return cli_exit(ret);
-	for (s = 0; s < 2 && code == EXIT_PASS; s++) {
+	for (s = 0; s < 2 && code == EXITCODE_PASS; s++) {
 		for (i = 0; i < p.nr_files[s]; i++) {
 			ret = load_result(p.files[s][i], &p.attr, &res[s][i]);
 			if (ret) {
@@ -590,11 +591,11 @@ static int cmd_compare(int argc, char **argv)
 			loaded[s]++;
 		}
 	}
-	if (code == EXIT_PASS) {
+	if (code == EXITCODE_PASS) {
 		ret = trace_attr_culprits(res[0], loaded[0], res[1],
 					  loaded[1], &c);
 		if (ret) {
-			code = EXIT_ENVIRONMENT;
+			code = EXITCODE_ENVIRONMENT;
 		} else {
 			trace_attr_culprits_print(stdout, &c);
 			if (!trace_attr_culprits_headline(&c, line,
@@ -656,9 +657,9 @@ static int cmd_events(int argc, char **argv)
 	printf("records %llu\nevents %llu\nlost %llu\nspan_ns %llu\n",
 	       info.nr_records, info.nr_events, info.missed,
 	       info.last_ts - info.first_ts);
-	for (i = 0; i < TEV_NR_TYPES; i++)
+	for (i = 0; i < TRACE_EV_NR_TYPES; i++)
 		printf("%s %llu\n", trace_ev_type_name(i), info.per_type[i]);
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 static int cmd_clean(int argc, char **argv)
@@ -671,14 +672,14 @@ static int cmd_clean(int argc, char **argv)
 		return cli_exit(ret);
 	if (trace_available(why, sizeof(why))) {
 		pr_err("tracing unavailable: %s", why);
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 	ret = trace_instances_clean();
 	if (ret < 0)
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	printf("removed %d stale tracefs instance%s\n", ret,
 	       ret == 1 ? "" : "s");
-	return EXIT_PASS;
+	return EXITCODE_PASS;
 }
 
 int trace_cmd_trace(int argc, char **argv)

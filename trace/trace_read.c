@@ -41,23 +41,24 @@ struct read_ctx {
 	int ret;
 };
 
-static const char *const type_names[TEV_NR_TYPES] = {
-	[TEV_SWITCH] = "sched_switch", [TEV_WAKING] = "sched_waking",
-	[TEV_WAKEUP] = "sched_wakeup", [TEV_WAKEUP_NEW] = "sched_wakeup_new",
-	[TEV_MIGRATE] = "sched_migrate_task",
-	[TEV_IRQ_ENTRY] = "irq_entry", [TEV_IRQ_EXIT] = "irq_exit",
-	[TEV_SOFTIRQ_ENTRY] = "softirq_entry",
-	[TEV_SOFTIRQ_EXIT] = "softirq_exit",
-	[TEV_HRTIMER_START] = "hrtimer_start",
-	[TEV_HRTIMER_ENTRY] = "hrtimer_expire_entry",
-	[TEV_HRTIMER_EXIT] = "hrtimer_expire_exit",
-	[TEV_MARKER] = "marker", [TEV_EXT_GRANT] = "extension_grant",
-	[TEV_EXT_END] = "extension_end",
+static const char *const type_names[TRACE_EV_NR_TYPES] = {
+	[TRACE_EV_SWITCH] = "sched_switch", [TRACE_EV_WAKING] = "sched_waking",
+	[TRACE_EV_WAKEUP] = "sched_wakeup",
+	[TRACE_EV_WAKEUP_NEW] = "sched_wakeup_new",
+	[TRACE_EV_MIGRATE] = "sched_migrate_task",
+	[TRACE_EV_IRQ_ENTRY] = "irq_entry", [TRACE_EV_IRQ_EXIT] = "irq_exit",
+	[TRACE_EV_SOFTIRQ_ENTRY] = "softirq_entry",
+	[TRACE_EV_SOFTIRQ_EXIT] = "softirq_exit",
+	[TRACE_EV_HRTIMER_START] = "hrtimer_start",
+	[TRACE_EV_HRTIMER_ENTRY] = "hrtimer_expire_entry",
+	[TRACE_EV_HRTIMER_EXIT] = "hrtimer_expire_exit",
+	[TRACE_EV_MARKER] = "marker", [TRACE_EV_EXT_GRANT] = "extension_grant",
+	[TRACE_EV_EXT_END] = "extension_end",
 };
 
 const char *trace_ev_type_name(int type)
 {
-	return type >= 0 && type < TEV_NR_TYPES ? type_names[type] : "?";
+	return type >= 0 && type < TRACE_EV_NR_TYPES ? type_names[type] : "?";
 }
 
 const char *trace_softirq_name(unsigned int vec)
@@ -89,27 +90,28 @@ struct type_fields {
 };
 
 static const struct type_fields known[] = {
-	{ "sched", "sched_switch", TEV_SWITCH,
+	{ "sched", "sched_switch", TRACE_EV_SWITCH,
 	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
 	    "next_pid", "next_prio" }, 7 },
-	{ "sched", "sched_waking", TEV_WAKING,
+	{ "sched", "sched_waking", TRACE_EV_WAKING,
 	  { "comm", "pid", "prio", "target_cpu" }, 2 },
-	{ "sched", "sched_wakeup", TEV_WAKEUP,
+	{ "sched", "sched_wakeup", TRACE_EV_WAKEUP,
 	  { "comm", "pid", "prio", "target_cpu" }, 2 },
-	{ "sched", "sched_wakeup_new", TEV_WAKEUP_NEW,
+	{ "sched", "sched_wakeup_new", TRACE_EV_WAKEUP_NEW,
 	  { "comm", "pid", "prio", "target_cpu" }, 2 },
-	{ "sched", "sched_migrate_task", TEV_MIGRATE,
+	{ "sched", "sched_migrate_task", TRACE_EV_MIGRATE,
 	  { "comm", "pid", "prio", "orig_cpu", "dest_cpu" }, 2 },
-	{ "irq", "irq_handler_entry", TEV_IRQ_ENTRY, { "irq" }, 1 },
-	{ "irq", "irq_handler_exit", TEV_IRQ_EXIT, { "irq" }, 1 },
-	{ "irq", "softirq_entry", TEV_SOFTIRQ_ENTRY, { "vec" }, 1 },
-	{ "irq", "softirq_exit", TEV_SOFTIRQ_EXIT, { "vec" }, 1 },
-	{ "timer", "hrtimer_start", TEV_HRTIMER_START,
+	{ "irq", "irq_handler_entry", TRACE_EV_IRQ_ENTRY, { "irq" }, 1 },
+	{ "irq", "irq_handler_exit", TRACE_EV_IRQ_EXIT, { "irq" }, 1 },
+	{ "irq", "softirq_entry", TRACE_EV_SOFTIRQ_ENTRY, { "vec" }, 1 },
+	{ "irq", "softirq_exit", TRACE_EV_SOFTIRQ_EXIT, { "vec" }, 1 },
+	{ "timer", "hrtimer_start", TRACE_EV_HRTIMER_START,
 	  { "hrtimer", "function", "expires" }, 3 },
-	{ "timer", "hrtimer_expire_entry", TEV_HRTIMER_ENTRY,
+	{ "timer", "hrtimer_expire_entry", TRACE_EV_HRTIMER_ENTRY,
 	  { "hrtimer", "now", "function" }, 2 },
-	{ "timer", "hrtimer_expire_exit", TEV_HRTIMER_EXIT, { "hrtimer" }, 1 },
-	{ "ftrace", "print", TEV_MARKER, { NULL }, 0 },
+	{ "timer", "hrtimer_expire_exit", TRACE_EV_HRTIMER_EXIT,
+	  { "hrtimer" }, 1 },
+	{ "ftrace", "print", TRACE_EV_MARKER, { NULL }, 0 },
 	{ NULL, NULL, 0, { NULL }, 0 },
 };
 
@@ -145,9 +147,9 @@ static int feature_type(const char *sys, const char *name)
 	if (!strstr(name, "delay_resched") && !strstr(name, "slice"))
 		return -1;
 	if (contains_any(name, end))
-		return TEV_EXT_END;
+		return TRACE_EV_EXT_END;
 	if (contains_any(name, grant))
-		return TEV_EXT_GRANT;
+		return TRACE_EV_EXT_GRANT;
 	return -1;
 }
 
@@ -185,8 +187,8 @@ static void desc_init(struct ev_desc *d, struct tep_event *ev)
 	}
 	if (!strcmp(ev->system, "irq_vectors") &&
 	    (has_suffix(ev->name, "_entry") || has_suffix(ev->name, "_exit"))) {
-		d->type = has_suffix(ev->name, "_entry") ? TEV_IRQ_ENTRY :
-							   TEV_IRQ_EXIT;
+		d->type = has_suffix(ev->name, "_entry") ? TRACE_EV_IRQ_ENTRY :
+							   TRACE_EV_IRQ_EXIT;
 		desc_vector(d, ev);
 		d->state = 1;
 		return;
@@ -277,61 +279,61 @@ static void decode_fields(struct ev_desc *d, struct tep_event *ev,
 			  struct tep_record *r, struct trace_ev *e)
 {
 	switch (d->type) {
-	case TEV_SWITCH:
+	case TRACE_EV_SWITCH:
 		task(d, r, 0, &e->sw.prev);
 		e->sw.prev_state = num(d->f[3], r, 0);
 		str(d->f[4], r, e->sw.next.comm, sizeof(e->sw.next.comm));
 		e->sw.next.pid = num(d->f[5], r, -1);
 		e->sw.next.prio = num(d->f[6], r, 120);
 		break;
-	case TEV_WAKING:
-	case TEV_WAKEUP:
-	case TEV_WAKEUP_NEW:
+	case TRACE_EV_WAKING:
+	case TRACE_EV_WAKEUP:
+	case TRACE_EV_WAKEUP_NEW:
 		task(d, r, 0, &e->wake.task);
 		e->wake.target_cpu = num(d->f[3], r, -1);
 		break;
-	case TEV_MIGRATE:
+	case TRACE_EV_MIGRATE:
 		task(d, r, 0, &e->wake.task);
 		e->wake.orig_cpu = num(d->f[3], r, -1);
 		e->wake.target_cpu = num(d->f[4], r, -1);
 		break;
-	case TEV_IRQ_ENTRY:
-	case TEV_IRQ_EXIT:
+	case TRACE_EV_IRQ_ENTRY:
+	case TRACE_EV_IRQ_EXIT:
 		if (d->vector[0]) {
 			e->irq.irq = -1;
 			snprintf(e->irq.name, sizeof(e->irq.name), "%s",
 				 d->vector);
 		} else {
 			e->irq.irq = num(d->f[0], r, -1);
-			if (d->type == TEV_IRQ_ENTRY)
+			if (d->type == TRACE_EV_IRQ_ENTRY)
 				raw_str(ev, r, "name", e->irq.name,
 					sizeof(e->irq.name));
 		}
 		break;
-	case TEV_SOFTIRQ_ENTRY:
-	case TEV_SOFTIRQ_EXIT:
+	case TRACE_EV_SOFTIRQ_ENTRY:
+	case TRACE_EV_SOFTIRQ_EXIT:
 		e->irq.irq = num(d->f[0], r, 0);
 		snprintf(e->irq.name, sizeof(e->irq.name), "%s",
 			 trace_softirq_name(e->irq.irq));
 		break;
-	case TEV_HRTIMER_START:
+	case TRACE_EV_HRTIMER_START:
 		e->hrt.timer = num(d->f[0], r, 0);
 		e->hrt.function = num(d->f[1], r, 0);
 		e->hrt.expires = num(d->f[2], r, 0);
 		break;
-	case TEV_HRTIMER_ENTRY:
+	case TRACE_EV_HRTIMER_ENTRY:
 		e->hrt.timer = num(d->f[0], r, 0);
 		e->hrt.now = num(d->f[1], r, 0);
 		e->hrt.function = num(d->f[2], r, 0);
 		break;
-	case TEV_HRTIMER_EXIT:
+	case TRACE_EV_HRTIMER_EXIT:
 		e->hrt.timer = num(d->f[0], r, 0);
 		break;
-	case TEV_MARKER:
+	case TRACE_EV_MARKER:
 		raw_str(ev, r, "buf", e->text, sizeof(e->text));
 		break;
-	case TEV_EXT_GRANT:
-	case TEV_EXT_END:
+	case TRACE_EV_EXT_GRANT:
+	case TRACE_EV_EXT_END:
 		snprintf(e->ext.event, sizeof(e->ext.event), "%s", d->name);
 		e->ext.pid = d->f[0] ? num(d->f[0], r, e->pid) : e->pid;
 		break;

@@ -80,12 +80,12 @@ static void hrtick_event(struct trace_runtime *rt, const struct trace_ev *ev)
 
 	if (!rt->hrtick_fn || ev->hrt.function != rt->hrtick_fn)
 		return;
-	if (ev->type == TEV_HRTIMER_ENTRY)
+	if (ev->type == TRACE_EV_HRTIMER_ENTRY)
 		rt->hrtick_expiries++;
 	t = running_on(rt, ev->cpu);
 	if (!t)
 		return;
-	if (ev->type == TEV_HRTIMER_ENTRY) {
+	if (ev->type == TRACE_EV_HRTIMER_ENTRY) {
 		t->hrtick_ts = ev->ts;
 		t->rearmed = false;
 	} else if (t->hrtick_ts) {
@@ -106,11 +106,12 @@ int trace_runtime_event(const struct trace_ev *ev, void *ctx)
 			if (rt->task[i].in_cpu == ev->cpu)
 				rt->task[i].in_ts = 0;
 	}
-	if (ev->type == TEV_HRTIMER_ENTRY || ev->type == TEV_HRTIMER_START) {
+	if (ev->type == TRACE_EV_HRTIMER_ENTRY ||
+	    ev->type == TRACE_EV_HRTIMER_START) {
 		hrtick_event(rt, ev);
 		return 0;
 	}
-	if (ev->type != TEV_SWITCH)
+	if (ev->type != TRACE_EV_SWITCH)
 		return 0;
 	rt->switches++;
 	t = find(rt, ev->sw.prev.pid);

@@ -292,7 +292,7 @@ static int compare_json(int argc, char **argv)
 	compare_outputs(argc, argv, &dir, &formats);
 	if (formats && !strstr(formats, "json") && !strstr(formats, "all")) {
 		pr_err("compare --json: --report %s has no json", formats);
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (!dir && formats)
 		dir = ".";
@@ -301,13 +301,13 @@ static int compare_json(int argc, char **argv)
 		if (ret) {
 			pr_err("compare --json: no private directory: %s",
 			       strerror(-ret));
-			return EXIT_ENVIRONMENT;
+			return EXITCODE_ENVIRONMENT;
 		}
 		dir = tmp;
 	}
 	av = calloc((size_t)argc + 5, sizeof(*av));
 	if (!av) {
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	/* Ours first: the command line may end with "-- FILE". */
@@ -323,16 +323,16 @@ static int compare_json(int argc, char **argv)
 	       sizeof(*av));
 	if (jsonout_begin(&jo)) {
 		pr_err("compare --json: cannot redirect stdout");
-		code = EXIT_ENVIRONMENT;
+		code = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	code = compare_cmd(n, av);
 	snprintf(path, sizeof(path), "%s/report.json", dir);
 	/* Bad input, usage or environment (3, 4): no report of this run. */
-	ret = jsonout_end(&jo, code == EXIT_BAD_INPUT ||
-			  code == EXIT_ENVIRONMENT ? NULL : path);
+	ret = jsonout_end(&jo, code == EXITCODE_BAD_INPUT ||
+			  code == EXITCODE_ENVIRONMENT ? NULL : path);
 	if (ret)
-		code = exitcode_worse(code, EXIT_ENVIRONMENT);
+		code = exitcode_worse(code, EXITCODE_ENVIRONMENT);
 out:
 	if (tmp[0])
 		jsonout_tmpdir_remove(tmp);

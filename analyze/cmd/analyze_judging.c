@@ -24,6 +24,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "textfmt.h"
 
 static int gate_apply(struct an_gate *gate, const struct an_params *p)
@@ -76,7 +77,7 @@ static int emit(struct an_report *r, const struct an_params *p,
 	if (dir && !formats)
 		formats = AN_FMT_ALL;
 	if (formats && an_report_write(r, dir ? dir : ".", formats))
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	if (p->quiet)
 		return r->exit_code;
 	if (full_stdout)
@@ -102,7 +103,8 @@ static int runs_table_write(const struct an_report *r,
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	if (!ret)
-		ret = an_path_join(path, sizeof(path), p->out_dir, "runs.txt");
+		ret = rtpaths_fmt(path, sizeof(path), "%s/runs.txt",
+				  p->out_dir);
 	/* UTF-8, as every report (analyze_report_write.c). */
 	fixed = ret ? NULL : text_utf8_repair(buf, len, &len);
 	if (!ret && !fixed)
@@ -122,7 +124,7 @@ static bool is_run_dir(const char *spec)
 {
 	char path[4096];
 
-	return !an_path_join(path, sizeof(path), spec, "manifest.json") &&
+	return !rtpaths_fmt(path, sizeof(path), "%s/manifest.json", spec) &&
 	       !access(path, F_OK);
 }
 
@@ -138,14 +140,14 @@ static int compare_runs(char **dirs, int n, const struct an_params *p)
 			       "manifest.json): three arguments are RUN_A "
 			       "RUN_B RUN_A2",
 			       dirs[i]);
-			return EXIT_BAD_INPUT;
+			return EXITCODE_BAD_INPUT;
 		}
 	ret = an_compare_runs(dirs, n, p, &r);
 	if (ret)
-		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return ret == -ENOMEM ? EXITCODE_ENVIRONMENT : EXITCODE_BAD_INPUT;
 	ret = emit(r, p, p->out_dir, false);
 	if (ret == r->exit_code && p->out_dir && runs_table_write(r, p))
-		ret = EXIT_ENVIRONMENT;
+		ret = EXITCODE_ENVIRONMENT;
 	an_compare_runs_free(r);
 	return ret;
 }
@@ -238,17 +240,17 @@ static int compare_sides(char **argv, const struct an_params *p)
 	struct an_report r = { 0 };
 	struct an_profile prof = { 0 };
 	struct an_system sys[2];
-	int ret = EXIT_BAD_INPUT;
+	int ret = EXITCODE_BAD_INPUT;
 	char why[1024];
 	size_t family;
 
 	family = spec_gate(argv[0], &r.gate);
 	if (gate_apply(&r.gate, p))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	an_share_alpha_given(&r.gate, family, p->family);
 	if (p->profile) {
 		if (profile_read(p->profile, &prof))
-			return EXIT_BAD_INPUT;
+			return EXITCODE_BAD_INPUT;
 		r.gate.profile = &prof;
 	}
 	if (an_input_read(argv[0], &sides[0]) ||
@@ -263,7 +265,7 @@ static int compare_sides(char **argv, const struct an_params *p)
 	cmp.cand = sides[1];
 	if (an_compare(sides[0], sides[1], &r.gate, &cmp.res)) {
 		pr_err("out of memory");
-		ret = EXIT_ENVIRONMENT;
+		ret = EXITCODE_ENVIRONMENT;
 		goto out;
 	}
 	refuse_incomplete_base(&cmp);
@@ -281,7 +283,7 @@ static int compare_sides(char **argv, const struct an_params *p)
 						 sizeof(why));
 
 		if (like < 0) {
-			ret = EXIT_BAD_INPUT;
+			ret = EXITCODE_BAD_INPUT;
 			an_result_release(&cmp.res);
 			goto out;
 		}
@@ -552,13 +554,13 @@ static int judge_run(const char *run_dir, const struct an_params *p,
 
 	memset(j, 0, sizeof(*j));
 	if (an_results_open(run_dir, &j->res))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	an_system_from_manifest(j->res.manifest, NULL, &j->sys);
 	r->systems = &j->sys;
 	r->nsystems = 1;
 	an_results_gate(&j->res, &r->gate);
 	if (gate_apply(&r->gate, p))
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	suite = cJSON_GetObjectItemCaseSensitive(j->res.manifest, "suite");
 	r->run_dir = run_dir;
 	r->run_id = json_get_str(j->res.manifest, "run_id", run_dir);
@@ -572,7 +574,7 @@ static int judge_run(const char *run_dir, const struct an_params *p,
 	if (!ret)
 		ret = run_compare(&j->res, p, r);
 	if (ret)
-		return ret == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return ret == -ENOMEM ? EXITCODE_ENVIRONMENT : EXITCODE_BAD_INPUT;
 	an_report_finish(r, strcmp(j->res.status, "complete") != 0);
 	return 0;
 }
@@ -602,16 +604,16 @@ int an_judge_run(const char *run_dir, const struct an_params *p,
 	if (!ret && j.r.ncmps) {
 		*out = calloc(j.r.ncmps, sizeof(**out));
 		if (!*out)
-			ret = EXIT_ENVIRONMENT;
+			ret = EXITCODE_ENVIRONMENT;
 	}
 	for (i = 0; !ret && i < j.r.ncmps; i++) {
 		const struct an_cmp *c = &j.r.cmps[i];
 		struct an_run_verdict *v = &(*out)[(*n)++];
 
-		an_sfmt(v->candidate, sizeof(v->candidate), "%s",
+		rtpaths_fmt(v->candidate, sizeof(v->candidate), "%s",
 			c->cand->name);
-		an_sfmt(v->baseline, sizeof(v->baseline), "%s", c->base->name);
-		an_sfmt(v->reason, sizeof(v->reason), "%s", c->res.reason);
+		rtpaths_fmt(v->baseline, sizeof(v->baseline), "%s", c->base->name);
+		rtpaths_fmt(v->reason, sizeof(v->reason), "%s", c->res.reason);
 		v->verdict = c->res.verdict;
 		v->counts_as = an_cmp_counts(c);
 		v->control = c->control[0] != '\0';

@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 
 #define RUNS_MAX	3
 /* Execution order across runs: A's repetitions, then B's, then A2's. */
@@ -50,16 +51,16 @@ static int parse_labels(struct runs_ctx *c)
 	size_t i = 0;
 
 	for (i = 0; i < c->nres; i++)
-		an_sfmt(c->labels[i], sizeof(c->labels[i]), "%s",
-			c->nres == 3 ? three[i] : two[i]);
+		rtpaths_fmt(c->labels[i], sizeof(c->labels[i]), "%s",
+			    c->nres == 3 ? three[i] : two[i]);
 	if (!c->p->labels)
 		return 0;
-	an_sfmt(buf, sizeof(buf), "%s", c->p->labels);
+	rtpaths_fmt(buf, sizeof(buf), "%s", c->p->labels);
 	for (i = 0, tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save), i++) {
 		if (i >= c->nres)
 			break;
-		an_sfmt(c->labels[i], sizeof(c->labels[i]), "%s", tok);
+		rtpaths_fmt(c->labels[i], sizeof(c->labels[i]), "%s", tok);
 	}
 	if (i != c->nres || tok) {
 		pr_err("--labels: '%s' must name the %zu runs, comma-separated",
@@ -121,8 +122,8 @@ static int run_side(struct runs_ctx *c, size_t k, const char *scen,
 		if (!s)
 			return -ENOMEM;
 		s->status = AN_SIDE_SKIPPED;
-		an_sfmt(s->reason, sizeof(s->reason), "%s has no scenario %s",
-			c->res[k].dir, scen);
+		rtpaths_fmt(s->reason, sizeof(s->reason), "%s has no scenario "
+			    "%s", c->res[k].dir, scen);
 		*out = s;
 		return 0;
 	}
@@ -147,8 +148,8 @@ static int merge_into(struct an_side *a, struct an_side *a2)
 	if (a2->status != AN_SIDE_OK || !a2->nruns) {
 		if (a->status == AN_SIDE_OK && a2->status != AN_SIDE_OK) {
 			a->status = a2->status;
-			an_sfmt(a->reason, sizeof(a->reason), "%s",
-				a2->reason);
+			rtpaths_fmt(a->reason, sizeof(a->reason), "%s",
+				    a2->reason);
 		}
 		return 0;
 	}
@@ -185,7 +186,7 @@ static double side_value(const struct an_side *s, const char *metric,
 
 			if (strcmp(x->name, metric) || !x->n)
 				continue;
-			an_sfmt(unit, len, "%s", x->unit);
+			rtpaths_fmt(unit, len, "%s", x->unit);
 			for (j = 0; j < x->n; j++) {
 				rs += x->v[j];
 				rq += x->v[j] * x->v[j];
@@ -212,7 +213,7 @@ static double side_value(const struct an_side *s, const char *metric,
 		}
 	}
 	if (!strcmp(metric, "max") || !strcmp(metric, "avg"))
-		an_sfmt(unit, len, "us");
+		rtpaths_fmt(unit, len, "us");
 	if (!strcmp(metric, "max"))
 		return v;
 	return n ? sum / n : NAN;
@@ -229,7 +230,7 @@ static int add_scenario(struct runs_ctx *c, const cJSON *scen, size_t i)
 	int ret = 0;
 
 	if (m && !c->p->metric)
-		an_sfmt(gate.metric, sizeof(gate.metric), "%s", m);
+		rtpaths_fmt(gate.metric, sizeof(gate.metric), "%s", m);
 	c->cv[i] = 0;
 	for (k = 0; k < c->nres && !ret; k++) {
 		ret = run_side(c, k, name, &s[k]);
@@ -260,11 +261,11 @@ static int add_scenario(struct runs_ctx *c, const cJSON *scen, size_t i)
 		an_side_free(s[1]);
 		return ret;
 	}
-	an_sfmt(s[0]->name, sizeof(s[0]->name), "%s (%s%s%s)", name,
-		c->labels[0], c->nres == 3 ? " + " : "",
-		c->nres == 3 ? c->labels[2] : "");
-	an_sfmt(s[1]->name, sizeof(s[1]->name), "%s (%s)", name,
-		c->labels[1]);
+	rtpaths_fmt(s[0]->name, sizeof(s[0]->name), "%s (%s%s%s)", name,
+		    c->labels[0], c->nres == 3 ? " + " : "",
+		    c->nres == 3 ? c->labels[2] : "");
+	rtpaths_fmt(s[1]->name, sizeof(s[1]->name), "%s (%s)", name,
+		    c->labels[1]);
 	c->r.sides[c->r.nsides++] = s[0];
 	c->r.sides[c->r.nsides++] = s[1];
 	cmp->base = s[0];
@@ -280,19 +281,19 @@ static int add_scenario(struct runs_ctx *c, const cJSON *scen, size_t i)
 static void fmt_cell(char *buf, size_t len, double v)
 {
 	if (isnan(v))
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 	else if (fabs(v) >= 1000)
-		an_sfmt(buf, len, "%.1f", v);
+		rtpaths_fmt(buf, len, "%.1f", v);
 	else
-		an_sfmt(buf, len, "%.3f", v);
+		rtpaths_fmt(buf, len, "%.3f", v);
 }
 
 static void fmt_pct(char *buf, size_t len, double v)
 {
 	if (isnan(v))
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 	else
-		an_sfmt(buf, len, "%+.2f%%", v);
+		rtpaths_fmt(buf, len, "%+.2f%%", v);
 }
 
 /* The published value of A's scenario, as its reference gives it. */
@@ -306,7 +307,7 @@ static double published(const struct an_side *s, const char *metric)
 		l.kind = AN_LINE_AVG;
 	else
 		l.kind = AN_LINE_METRIC;
-	an_sfmt(l.metric, sizeof(l.metric), "%s", metric);
+	rtpaths_fmt(l.metric, sizeof(l.metric), "%s", metric);
 	return an_ref_value(s, &l);
 }
 
@@ -335,7 +336,7 @@ static void print_table(const struct runs_ctx *c, FILE *f)
 		double base = c->nres == 3 ? (v[0] + v[2]) / 2 : v[0];
 		const char *metric = cmp->res.gate.metric;
 
-		an_sfmt(name, sizeof(name), "%s", cmp->cand->name);
+		rtpaths_fmt(name, sizeof(name), "%s", cmp->cand->name);
 		*strrchr(name, ' ') = '\0';
 		fprintf(f, "%-24s %-8s", name, c->units[i][0] ?
 			c->units[i] : "-");
@@ -348,9 +349,9 @@ static void print_table(const struct runs_ctx *c, FILE *f)
 		fmt_pct(cell, sizeof(cell), 100 * (v[1] - base) / base);
 		fprintf(f, " %9s", cell);
 		if (c->cv[i] > 0)
-			an_sfmt(cell, sizeof(cell), "%.2f%%", c->cv[i]);
+			rtpaths_fmt(cell, sizeof(cell), "%.2f%%", c->cv[i]);
 		else
-			an_sfmt(cell, sizeof(cell), "-");
+			rtpaths_fmt(cell, sizeof(cell), "-");
 		fprintf(f, " %7s", cell);
 		fmt_pct(cell, sizeof(cell), c->nres == 3 ?
 			100 * (v[2] - v[0]) / base : NAN);
@@ -428,8 +429,8 @@ int an_compare_runs(char **dirs, size_t n, const struct an_params *p,
 	/* The suite's gate (from A's manifest), options override it. */
 	an_results_gate(&c->res[0], &c->r.gate);
 	if (p->metric)
-		an_sfmt(c->r.gate.metric, sizeof(c->r.gate.metric), "%s",
-			p->metric);
+		rtpaths_fmt(c->r.gate.metric, sizeof(c->r.gate.metric), "%s",
+			    p->metric);
 	if (p->alpha >= 0)
 		c->r.gate.alpha = p->alpha;
 	if (p->min_increase_us >= 0)
@@ -443,9 +444,9 @@ int an_compare_runs(char **dirs, size_t n, const struct an_params *p,
 	ret = compare_all(c);
 	if (ret)
 		goto fail;
-	an_sfmt(c->r.title, sizeof(c->r.title), "suite %s: %s%s%s%s%s",
-		suite_name(&c->res[0]), dirs[0], " vs ", dirs[1],
-		n == 3 ? " vs " : "", n == 3 ? dirs[2] : "");
+	rtpaths_fmt(c->r.title, sizeof(c->r.title), "suite %s: %s%s%s%s%s",
+		    suite_name(&c->res[0]), dirs[0], " vs ", dirs[1],
+		    n == 3 ? " vs " : "", n == 3 ? dirs[2] : "");
 	c->r.scale = json_get_num(cJSON_GetObjectItemCaseSensitive(
 					  c->res[0].manifest, "suite"),
 				  "duration_scale", 1);

@@ -18,12 +18,13 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 
 static bool has_manifest(const char *dir)
 {
 	char path[PATH_MAX];
 
-	return !an_path_join(path, sizeof(path), dir, "manifest.json") &&
+	return !rtpaths_fmt(path, sizeof(path), "%s/manifest.json", dir) &&
 	       fsio_exists(path);
 }
 
@@ -47,7 +48,7 @@ static int results_side(const char *dir, const char *scenario,
 			if (!n++)
 				scenario = name;
 			if (strlen(names) + strlen(name) + 3 < sizeof(names))
-				an_sfmt(names + strlen(names),
+				rtpaths_fmt(names + strlen(names),
 					 sizeof(names) - strlen(names),
 					 "%s%s", n > 1 ? ", " : "", name);
 		}
@@ -178,7 +179,8 @@ static int dir_side(const char *dir, struct an_side *side)
 		struct an_run *run;
 		struct stat st;
 
-		if (an_path_join(path, sizeof(path), dir, ents[i]->d_name) ||
+		if (rtpaths_fmt(path, sizeof(path), "%s/%s", dir,
+				ents[i]->d_name) ||
 		    stat(path, &st) || !S_ISREG(st.st_mode))
 			continue;
 		run = an_side_add_run(side, ents[i]->d_name, 0);
@@ -209,9 +211,9 @@ static int path_side(const char *spec, struct an_side **out)
 	}
 	if (S_ISDIR(st.st_mode) && has_manifest(spec))
 		return results_side(spec, NULL, out);
-	an_sfmt(copy, sizeof(copy), "%s", spec);
-	an_sfmt(parent, sizeof(parent), "%s", dirname(copy));
-	an_sfmt(copy, sizeof(copy), "%s", spec);
+	rtpaths_fmt(copy, sizeof(copy), "%s", spec);
+	rtpaths_fmt(parent, sizeof(parent), "%s", dirname(copy));
+	rtpaths_fmt(copy, sizeof(copy), "%s", spec);
 	base = basename(copy);
 	if (S_ISDIR(st.st_mode) && has_manifest(parent))
 		return results_side(parent, base, out);
@@ -222,7 +224,7 @@ static int path_side(const char *spec, struct an_side **out)
 	if (!S_ISDIR(st.st_mode) && strrchr(side->name, '.') &&
 	    strrchr(side->name, '.') != side->name)
 		*strrchr(side->name, '.') = '\0';
-	an_sfmt(side->origin, sizeof(side->origin), "%s", spec);
+	rtpaths_fmt(side->origin, sizeof(side->origin), "%s", spec);
 	if (S_ISDIR(st.st_mode)) {
 		ret = dir_side(spec, side);
 	} else {
@@ -252,7 +254,7 @@ int an_input_read(const char *spec, struct an_side **out)
 	}
 	if (fsio_exists(spec))
 		return path_side(spec, out);
-	an_sfmt(dir, sizeof(dir), "%s", spec);
+	rtpaths_fmt(dir, sizeof(dir), "%s", spec);
 	colon = strrchr(dir, ':');
 	if (colon && colon[1]) {
 		*colon = '\0';

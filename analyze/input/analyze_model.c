@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "analyze/input/input.h"
 #include "exitcode.h"
 #include "log.h"
+#include "rtpaths.h"
 
 struct an_side *an_side_new(const char *name)
 {
@@ -320,22 +320,22 @@ const char *an_line_judged(char *buf, size_t len, const struct an_line *l)
 {
 	switch (l->kind) {
 	case AN_LINE_MAX:
-		an_sfmt(buf, len, "typical max");
+		rtpaths_fmt(buf, len, "typical max");
 		break;
 	case AN_LINE_EXCEED:
-		an_sfmt(buf, len, "max against the baseline's tail law");
+		rtpaths_fmt(buf, len, "max against the baseline's tail law");
 		break;
 	case AN_LINE_SPIKE:
-		an_sfmt(buf, len, "largest wake-up against the baseline's "
-			"law and this machine's pauses");
+		rtpaths_fmt(buf, len, "largest wake-up against the baseline's "
+			    "law and this machine's pauses");
 		break;
 	case AN_LINE_REL:
 		/* "p95/others": "p95 against the other CPUs" */
-		an_sfmt(buf, len, "%.*s against the other CPUs",
-			(int)strcspn(l->metric, "/"), l->metric);
+		rtpaths_fmt(buf, len, "%.*s against the other CPUs",
+			    (int)strcspn(l->metric, "/"), l->metric);
 		break;
 	default:
-		an_sfmt(buf, len, "%s", l->metric);
+		rtpaths_fmt(buf, len, "%s", l->metric);
 	}
 	return buf;
 }
@@ -383,11 +383,11 @@ void an_line_interval_ends(const struct an_line *l, double *lo, double *hi)
 static void fmt_end(char *buf, size_t len, double v)
 {
 	if (isnan(v))
-		an_sfmt(buf, len, "unbounded");
+		rtpaths_fmt(buf, len, "unbounded");
 	else if (fabs(v) >= 100 || v == floor(v))
-		an_sfmt(buf, len, "%.0f", v);
+		rtpaths_fmt(buf, len, "%.0f", v);
 	else
-		an_sfmt(buf, len, "%.3g", v);
+		rtpaths_fmt(buf, len, "%.3g", v);
 }
 
 const char *an_line_interval(char *buf, size_t len, const struct an_line *l)
@@ -396,23 +396,23 @@ const char *an_line_interval(char *buf, size_t len, const struct an_line *l)
 	double lo, hi;
 
 	if (isnan(l->lo) || isnan(l->hi)) {
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 		return buf;
 	}
 	an_line_interval_ends(l, &lo, &hi);
 	fmt_end(a, sizeof(a), lo);
 	fmt_end(b, sizeof(b), hi);
 	if (isnan(lo) && isnan(hi))
-		an_sfmt(buf, len, "unbounded");
+		rtpaths_fmt(buf, len, "unbounded");
 	else if (isnan(lo))
-		an_sfmt(buf, len, "unbounded..%s%s%s", b, *l->unit ? " " : "",
-			l->unit);
+		rtpaths_fmt(buf, len, "unbounded..%s%s%s", b, *l->unit ? " " :
+			    "", l->unit);
 	else if (isnan(hi))
-		an_sfmt(buf, len, "%s%s%s..unbounded", a, *l->unit ? " " : "",
-			l->unit);
+		rtpaths_fmt(buf, len, "%s%s%s..unbounded", a, *l->unit ? " " :
+			    "", l->unit);
 	else
-		an_sfmt(buf, len, "%s..%s%s%s", a, b, *l->unit ? " " : "",
-			l->unit);
+		rtpaths_fmt(buf, len, "%s..%s%s%s", a, b, *l->unit ? " " : "",
+			    l->unit);
 	return buf;
 }
 
@@ -420,12 +420,12 @@ int an_verdict_exit(enum an_verdict worst)
 {
 	switch (worst) {
 	case AN_REGRESSION:
-		return EXIT_REGRESSION;
+		return EXITCODE_REGRESSION;
 	case AN_INCONCLUSIVE:
 	case AN_INVALID:
-		return EXIT_INCONCLUSIVE;
+		return EXITCODE_INCONCLUSIVE;
 	default:
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	}
 }
 
@@ -435,15 +435,6 @@ void an_params_init(struct an_params *p)
 	p->alpha = -1;
 	p->min_increase_us = -1;
 	p->min_increase_pct = -1;
-}
-
-void an_sfmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
 }
 
 /* ---- checks of what the inputs gave ---- */

@@ -21,6 +21,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 
 /*
  * Counts are exact only up to 2^53 (cJSON keeps numbers as doubles) and a
@@ -136,7 +137,7 @@ static void cmdline_scan(const char *cmd, struct ct_cmdline *cl)
 	cl->prio = -1;
 	if (!cmd)
 		return;
-	an_sfmt(buf, sizeof(buf), "%s", cmd);
+	rtpaths_fmt(buf, sizeof(buf), "%s", cmd);
 	for (p = strtok_r(buf, " \t", &save); p && n < 256;
 	     p = strtok_r(NULL, " \t", &save))
 		tok[n++] = p;
@@ -371,8 +372,8 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 	if (!cmd)
 		cmd = cJSON_GetObjectItemCaseSensitive(json, "cmdline");
 	cmdline_scan(cJSON_IsString(cmd) ? cmd->valuestring : NULL, &cl);
-	an_sfmt(run->start_time, sizeof(run->start_time), "%s",
-		json_get_str(json, "start_time", ""));
+	rtpaths_fmt(run->start_time, sizeof(run->start_time), "%s",
+		    json_get_str(json, "start_time", ""));
 	threads = cJSON_GetObjectItemCaseSensitive(json, "thread");
 	if (!cJSON_IsObject(threads) || !threads->child) {
 		pr_err("%s: no \"thread\" object: not a cyclictest --json "
@@ -397,7 +398,7 @@ int an_parse_json(const char *path, const char *buf, size_t len,
 	for (i = 0; i < n; i++) {
 		char key[16];
 
-		an_sfmt(key, sizeof(key), "%d", i);
+		rtpaths_fmt(key, sizeof(key), "%d", i);
 		t = cJSON_GetObjectItemCaseSensitive(threads, key);
 		if (!t) {
 			pr_err("%s: thread \"%d\" is missing (threads must be "

@@ -18,6 +18,7 @@
 #include "analyze/input/input.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 
 /* The same levels as the evidence lines (analyze_lines_rep.c). */
 static const double levels[] = {
@@ -37,7 +38,7 @@ static int add_line(struct an_profile *pr, int cpu, const char *metric,
 	l = &l[pr->nlines++];
 	memset(l, 0, sizeof(*l));
 	l->cpu = cpu;
-	an_sfmt(l->metric, sizeof(l->metric), "%s", metric);
+	rtpaths_fmt(l->metric, sizeof(l->metric), "%s", metric);
 	l->mean = mean;
 	l->var = var;
 	return 0;
@@ -146,9 +147,9 @@ int an_profile_build(struct an_side *const *groups, size_t ngroups,
 			if (!ok)
 				continue;
 			if (q > 0)
-				an_sfmt(name, sizeof(name), "p%g", q * 100);
+				rtpaths_fmt(name, sizeof(name), "p%g", q * 100);
 			else
-				an_sfmt(name, sizeof(name), "max");
+				rtpaths_fmt(name, sizeof(name), "max");
 			ret = add_line(out, j, name, sum / cnt, ss / out->df);
 			if (!ret)
 				out->lines[out->nlines - 1].bursts =
@@ -200,9 +201,9 @@ int an_profile_from_json(const char *what, const cJSON *o,
 		       "rtgate-noise-profile/1)", what);
 		return -EINVAL;
 	}
-	an_sfmt(pr->origin, sizeof(pr->origin), "%s",
-		json_get_str(o, "origin", ""));
-	an_sfmt(pr->key, sizeof(pr->key), "%s", json_get_str(o, "key", ""));
+	rtpaths_fmt(pr->origin, sizeof(pr->origin), "%s",
+		    json_get_str(o, "origin", ""));
+	rtpaths_fmt(pr->key, sizeof(pr->key), "%s", json_get_str(o, "key", ""));
 	pr->nreps = json_get_num(o, "repetitions", 0);
 	pr->df = json_get_num(o, "df", 0);
 	lines = cJSON_GetObjectItemCaseSensitive(o, "lines");

@@ -229,8 +229,8 @@ int an_results_open(const char *dir, struct an_results *res)
 	char path[PATH_MAX];
 
 	memset(res, 0, sizeof(*res));
-	an_sfmt(res->dir, sizeof(res->dir), "%s", dir);
-	an_sfmt(path, sizeof(path), "%s/manifest.json", dir);
+	rtpaths_fmt(res->dir, sizeof(res->dir), "%s", dir);
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", dir);
 	if (json_read_file(path, &res->manifest, &err)) {
 		pr_err("%s", err.msg);
 		return -EINVAL;
@@ -264,8 +264,8 @@ static void budgets_from(const cJSON *b, struct an_gate *gate)
 		    AN_MAX_BUDGETS || strcmp(v->string + n - 3, "_us"))
 			continue;
 		bu = &gate->budgets[gate->nbudgets++];
-		an_sfmt(bu->metric, sizeof(bu->metric), "%.*s", (int)(n - 3),
-			v->string);
+		rtpaths_fmt(bu->metric, sizeof(bu->metric), "%.*s", (int)(n -
+			    3), v->string);
 		bu->us = v->valuedouble;
 	}
 }
@@ -284,7 +284,7 @@ void an_gate_of_manifest(const cJSON *manifest, struct an_gate *gate)
 	g = cJSON_GetObjectItemCaseSensitive(suite, "gate");
 	if (!cJSON_IsObject(g))
 		return;
-	an_sfmt(gate->metric, sizeof(gate->metric), "%s",
+	rtpaths_fmt(gate->metric, sizeof(gate->metric), "%s",
 		 json_get_str(g, "metric", gate->metric));
 	gate->alpha = json_get_num(g, "alpha", gate->alpha);
 	gate->min_increase_us = json_get_num(g, "min_increase_us",
@@ -302,8 +302,8 @@ int an_results_profile(const struct an_results *res, struct an_profile *pr)
 
 	if (!o)
 		return 1;
-	an_sfmt(what, sizeof(what), "%s/manifest.json: noise_profile",
-		res->dir);
+	rtpaths_fmt(what, sizeof(what), "%s/manifest.json: noise_profile",
+		    res->dir);
 	return an_profile_from_json(what, o, pr);
 }
 
@@ -432,7 +432,7 @@ static int read_metric(const char *what, const char *wl, const cJSON *m,
 		}
 		buf[n++] = v->valuedouble;
 	}
-	an_sfmt(name, sizeof(name), "%s.%s", wl, m->string);
+	rtpaths_fmt(name, sizeof(name), "%s.%s", wl, m->string);
 	ret = an_run_add_metric(run, name, json_get_str(m, "unit", ""),
 				!strcmp(json_get_str(m, "better", "lower"),
 					"higher"), buf, n);
@@ -453,9 +453,9 @@ static int read_workloads(const char *what, const cJSON *rep,
 			.errors = json_get_num(wl, "errors", 0),
 		};
 
-		an_sfmt(sum.name, sizeof(sum.name), "%s", wl->string);
-		an_sfmt(sum.unit, sizeof(sum.unit), "%s",
-			json_get_str(wl, "work_unit", ""));
+		rtpaths_fmt(sum.name, sizeof(sum.name), "%s", wl->string);
+		rtpaths_fmt(sum.unit, sizeof(sum.unit), "%s",
+			    json_get_str(wl, "work_unit", ""));
 		if (an_run_add_workload(run, &sum))
 			return -ENOMEM;
 		metrics = cJSON_GetObjectItemCaseSensitive(wl, "metrics");
@@ -517,7 +517,7 @@ static int read_rep(const struct an_results *res, const char *scen,
 	struct an_run *run;
 	int ret;
 
-	an_sfmt(label, sizeof(label), "rep %d", r);
+	rtpaths_fmt(label, sizeof(label), "rep %d", r);
 	run = an_side_add_run(side, label, 0);
 	if (!run)
 		return -ENOMEM;
@@ -525,7 +525,7 @@ static int read_rep(const struct an_results *res, const char *scen,
 	run->order = exec_order(res, scen, r);
 	run->seconds = rep_seconds(rep);
 	run->host_io = rep_host_io(rep);
-	an_sfmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
+	rtpaths_fmt(what, sizeof(what), "%s/manifest.json: scenario %s rep %d",
 		 res->dir, scen, r);
 	read_rseq_stats(rep, run);
 	ret = read_workloads(what, rep, run);
@@ -540,7 +540,7 @@ static int read_rep(const struct an_results *res, const char *scen,
 		       dir);
 		return -EINVAL;
 	}
-	an_sfmt(path, sizeof(path), "%s/%s", res->dir, dir);
+	rtpaths_fmt(path, sizeof(path), "%s/%s", res->dir, dir);
 	return how->tool->read(how->tool, path, how->side, how->limit, run);
 }
 
@@ -559,7 +559,7 @@ static int read_reference(const cJSON *scen, struct an_side *side)
 	if (!r)
 		return -ENOMEM;
 	side->ref = r;
-	an_sfmt(r->source, sizeof(r->source), "%s",
+	rtpaths_fmt(r->source, sizeof(r->source), "%s",
 		 json_get_str(ref, "source", ""));
 	t = cJSON_GetObjectItemCaseSensitive(ref, "T");
 	n = cJSON_GetArraySize(t);
@@ -586,7 +586,7 @@ static int read_reference(const cJSON *scen, struct an_side *side)
 	cJSON_ArrayForEach(v, vals) {
 		if (!cJSON_IsNumber(v))
 			continue;
-		an_sfmt(r->value_names[r->nvalues], 96, "%s", v->string);
+		rtpaths_fmt(r->value_names[r->nvalues], 96, "%s", v->string);
 		r->values[r->nvalues++] = v->valuedouble;
 	}
 	return 0;
@@ -604,8 +604,8 @@ static void first_invalid_reason(const cJSON *scen, struct an_side *side)
 
 		n++;
 		if (why && *why) {
-			an_sfmt(side->reason, sizeof(side->reason),
-				"no valid repetition; rep %d: %s", n, why);
+			rtpaths_fmt(side->reason, sizeof(side->reason),
+				    "no valid repetition; rep %d: %s", n, why);
 			return;
 		}
 	}
@@ -644,7 +644,7 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	side = an_side_new(scenario);
 	if (!side)
 		return -ENOMEM;
-	an_sfmt(side->origin, sizeof(side->origin), "%s:%s", res->dir,
+	rtpaths_fmt(side->origin, sizeof(side->origin), "%s:%s", res->dir,
 		 scenario);
 	side->incomplete = strcmp(res->status, "complete") != 0;
 	side->order_known = cJSON_IsArray(
@@ -670,7 +670,7 @@ int an_results_side(const struct an_results *res, const char *scenario,
 		return -EINVAL;
 	}
 	status = json_get_str(scen, "status", "ok");
-	an_sfmt(side->reason, sizeof(side->reason), "%s",
+	rtpaths_fmt(side->reason, sizeof(side->reason), "%s",
 		 json_get_str(scen, "reason", ""));
 	ret = read_reference(scen, side);
 	if (ret)
@@ -683,11 +683,12 @@ int an_results_side(const struct an_results *res, const char *scenario,
 							    AN_SIDE_INVALID;
 		if (!side->reason[0] || (strcmp(status, "skipped") &&
 					 strcmp(status, "invalid")))
-			an_sfmt(side->reason, sizeof(side->reason), "%s%s%s",
-				!strcmp(status, "not_run") ? "not run: the "
-				"run ended before any of its repetitions "
-				"completed" : status, side->reason[0] ? ": " :
-				"", json_get_str(scen, "reason", ""));
+			rtpaths_fmt(side->reason, sizeof(side->reason),
+				    "%s%s%s", !strcmp(status, "not_run") ?
+				    "not run: the run ended before any of its "
+				    "repetitions completed" : status,
+				    side->reason[0] ? ": " : "",
+				    json_get_str(scen, "reason", ""));
 		*out = side;
 		return 0;
 	}
@@ -704,9 +705,9 @@ int an_results_side(const struct an_results *res, const char *scenario,
 		empty = an_run_empty_thread(&side->runs[side->nruns - 1]);
 		if (empty >= 0) {
 			/* A starved measurement is no evidence either way. */
-			an_sfmt(side->reason, sizeof(side->reason), "%s: "
-				"thread %d has no samples (cycles 0)",
-				side->runs[side->nruns - 1].label, empty);
+			rtpaths_fmt(side->reason, sizeof(side->reason), "%s: "
+				    "thread %d has no samples (cycles 0)",
+				    side->runs[side->nruns - 1].label, empty);
 			an_side_drop_last(side);
 			invalid++;
 		}
@@ -717,15 +718,15 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	if (!side->nruns) {
 		side->status = AN_SIDE_INVALID;
 		if (!side->reason[0])
-			an_sfmt(side->reason, sizeof(side->reason),
+			rtpaths_fmt(side->reason, sizeof(side->reason),
 				 "no valid repetition");
 	} else if (invalid) {
 		char why[256];
 
-		an_sfmt(why, sizeof(why), "%s", side->reason);
-		an_sfmt(side->reason, sizeof(side->reason),
-			"%d repetition%s left out%s%s", invalid,
-			invalid > 1 ? "s" : "", why[0] ? ": " : "", why);
+		rtpaths_fmt(why, sizeof(why), "%s", side->reason);
+		rtpaths_fmt(side->reason, sizeof(side->reason),
+			    "%d repetition%s left out%s%s", invalid,
+			    invalid > 1 ? "s" : "", why[0] ? ": " : "", why);
 	}
 	*out = side;
 	return 0;

@@ -14,23 +14,6 @@
 
 #include "analyze/analyze.h"
 
-/* ---- Small helpers ---- */
-
-/* Small helpers shared by the analyzer's files. */
-
-/* snprintf for labels and messages: a long value is cut, never overflows. */
-void an_sfmt(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* "dir/name" into buf; -ENAMETOOLONG rather than a cut path. */
-static inline int an_path_join(char *buf, size_t len, const char *dir,
-			       const char *name)
-{
-	int n = snprintf(buf, len, "%s/%s", dir, name);
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
 /* ---- Readers ---- */
 
 /*

@@ -18,6 +18,7 @@
 #include "analyze/judge/judge_priv.h"
 #include "analyze/stats/stats.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 
 /* ---- preparation: equal counts, pools, drift halves ---- */
 
@@ -246,14 +247,14 @@ static bool side_unusable(const struct an_side *s, struct an_result *res,
 {
 	if (s->status == AN_SIDE_SKIPPED) {
 		res->verdict = AN_SKIPPED;
-		an_sfmt(res->reason, sizeof(res->reason), "the %s %s was "
+		rtpaths_fmt(res->reason, sizeof(res->reason), "the %s %s was "
 			 "skipped: %s", role, s->name,
 			 s->reason[0] ? s->reason : "no reason recorded");
 		return true;
 	}
 	if (s->status == AN_SIDE_INVALID || !s->nruns) {
 		res->verdict = AN_INVALID;
-		an_sfmt(res->reason, sizeof(res->reason), "the %s %s is "
+		rtpaths_fmt(res->reason, sizeof(res->reason), "the %s %s is "
 			 "invalid: %s", role, s->name,
 			 s->reason[0] ? s->reason : "no valid repetition");
 		return true;

@@ -39,6 +39,7 @@
 #include "analyze/judge/judge_priv.h"
 #include "analyze/stats/stats.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 
 /* The tail fit uses the top 0.1 % of the samples, within these bounds. */
 #define TAIL_K_MIN		20
@@ -198,7 +199,7 @@ static int hill_line(struct an_prep *p, size_t j, bool deciding)
 	l->base = med;
 	l->cand = cc->max_us;
 	an_cmp_line_effect_us(p, l);
-	t->kind = TEST_EXCEED;
+	t->kind = AN_TEST_EXCEED;
 	if (p->sb->nruns == 1)
 		t->min_us = ONE_RUN_FACTOR * cb->max_us;
 	t->u = law.u;
@@ -207,11 +208,11 @@ static int hill_line(struct an_prep *p, size_t j, bool deciding)
 	t->xi = law.xi;
 	t->n = cc->cycles;
 	t->x = xc;
-	an_sfmt(l->evidence, sizeof(l->evidence), "the candidate's largest "
-		"of %.0f samples against the baseline's Pareto tail above "
-		"%.0f us (top %.0f of %.0f samples, shape %.2f): a maximum "
-		"of %.0f us is its median", (double)cc->cycles, law.u - 1,
-		law.k, law.n, law.xi, med);
+	rtpaths_fmt(l->evidence, sizeof(l->evidence), "the candidate's largest "
+		    "of %.0f samples against the baseline's Pareto tail above "
+		    "%.0f us (top %.0f of %.0f samples, shape %.2f): a maximum "
+		    "of %.0f us is its median", (double)cc->cycles, law.u - 1,
+		    law.k, law.n, law.xi, med);
 	return 0;
 }
 
@@ -345,7 +346,7 @@ static int gumbel_lines(struct an_prep *p, bool deciding)
 		l->base = expm1(mean + sd * null[GUMBEL_SIMS / 2]);
 		l->cand = best;
 		an_cmp_line_effect_us(p, l);
-		t->kind = TEST_EXCEED;
+		t->kind = AN_TEST_EXCEED;
 		if (nb == 1)
 			t->min_us = ONE_RUN_FACTOR * expm1(ymax);
 		t->gumbel = true;
@@ -355,11 +356,11 @@ static int gumbel_lines(struct an_prep *p, bool deciding)
 		t->n = nc;
 		t->rank = rank;
 		t->x = tobs;
-		an_sfmt(l->evidence, sizeof(l->evidence), "the candidate's "
-			"%s maximum against a Gumbel law of the baseline's "
-			"%zu maxima (per repetition and CPU, at equal counts); "
-			"%.0f us is its median", rank > 1 ? "second largest" :
-			"largest", m, l->base);
+		rtpaths_fmt(l->evidence, sizeof(l->evidence), "the candidate's "
+			    "%s maximum against a Gumbel law of the baseline's "
+			    "%zu maxima (per repetition and CPU, at equal "
+			    "counts); %.0f us is its median", rank > 1 ?
+			    "second largest" : "largest", m, l->base);
 	}
 	return ret;
 }
@@ -474,8 +475,8 @@ static int add_exceedance(struct an_result *res, const struct an_side *s,
 				     .hi = NAN, .samples = c->cycles,
 				     .max_us = c->max_us };
 	if (!hill_fit(c, &law, false)) {
-		an_sfmt(e->why, sizeof(e->why), "too few samples in the "
-			"histogram's tail to fit a law");
+		rtpaths_fmt(e->why, sizeof(e->why), "too few samples in the "
+			    "histogram's tail to fit a law");
 		return 0;
 	}
 	if (np >= law.k) {
@@ -484,8 +485,8 @@ static int add_exceedance(struct an_result *res, const struct an_side *s,
 		e->measured = true;
 		if (ge) {
 			e->us = NAN;
-			an_sfmt(e->why, sizeof(e->why), "it lies beyond the "
-				"%u us histogram", c->limit);
+			rtpaths_fmt(e->why, sizeof(e->why), "it lies beyond "
+				    "the %u us histogram", c->limit);
 		}
 		return 0;
 	}
@@ -501,13 +502,13 @@ static int add_exceedance(struct an_result *res, const struct an_side *s,
 	e->checked = true;
 	an_tail_check(s, (size_t)cpu, c, law.u, law.xi, &e->check);
 	if (1 / EXCEED_P > AN_EXTRAP_MAX * (double)c->cycles) {
-		an_sfmt(e->why, sizeof(e->why), "the tail law would be taken "
-			"%.2g times beyond them (at most %d)",
-			1 / EXCEED_P / c->cycles, AN_EXTRAP_MAX);
+		rtpaths_fmt(e->why, sizeof(e->why), "the tail law would be "
+			    "taken %.2g times beyond them (at most %d)", 1 /
+			    EXCEED_P / c->cycles, AN_EXTRAP_MAX);
 		return 0;
 	}
 	if (e->check.why[0]) {
-		an_sfmt(e->why, sizeof(e->why), "%s", e->check.why);
+		rtpaths_fmt(e->why, sizeof(e->why), "%s", e->check.why);
 		return 0;
 	}
 	e->us = law.u * pow(law.k / np, law.xi) - 1;
@@ -517,10 +518,10 @@ static int add_exceedance(struct an_result *res, const struct an_side *s,
 			    an_chisq_inv(EXCEED_ALPHA, 2 * law.m)) - 1;
 	if (!(e->hi <= AN_EXCEED_MAX_FACTOR * fmax(c->max_us, 1.0)) ||
 	    !(e->lo >= 0)) {
-		an_sfmt(e->why, sizeof(e->why), "the tail law's interval "
-			"reaches %.3g us, more than %d times the largest "
-			"wake-up measured (%ld us)", e->hi,
-			AN_EXCEED_MAX_FACTOR, c->max_us);
+		rtpaths_fmt(e->why, sizeof(e->why), "the tail law's interval "
+			    "reaches %.3g us, more than %d times the largest "
+			    "wake-up measured (%ld us)", e->hi,
+			    AN_EXCEED_MAX_FACTOR, c->max_us);
 		e->us = e->lo = e->hi = NAN;
 	}
 	return 0;
@@ -594,7 +595,7 @@ static bool spike_cpu(struct an_prep *p, size_t j, struct spike *s)
 	if (s->x < 0)
 		return false;
 	s->far = s->x >= SPIKE_FACTOR * fmax(s->base_max, AN_RES_US);
-	s->law = (struct an_line_test){ .kind = TEST_EXCEED, .x = NAN };
+	s->law = (struct an_line_test){ .kind = AN_TEST_EXCEED, .x = NAN };
 	if (nb == 1)
 		s->law.min_us = ONE_RUN_FACTOR * s->base_max;
 	if (m >= GUMBEL_MIN) {
@@ -634,11 +635,11 @@ static bool spike_cpu(struct an_prep *p, size_t j, struct spike *s)
 static void fmt_spike_us(char *buf, size_t len, double us)
 {
 	if (us >= 10000)
-		an_sfmt(buf, len, "%.1f ms", us / 1000);
+		rtpaths_fmt(buf, len, "%.1f ms", us / 1000);
 	else if (us >= 1000)
-		an_sfmt(buf, len, "%.2f ms", us / 1000);
+		rtpaths_fmt(buf, len, "%.2f ms", us / 1000);
 	else
-		an_sfmt(buf, len, "%.0f us", us);
+		rtpaths_fmt(buf, len, "%.0f us", us);
 }
 
 /*
@@ -698,7 +699,7 @@ int an_cmp_spike_line(struct an_prep *p)
 	t = cmp_test(p, l);
 	/* The law's test, judged again at the family's level. */
 	*t = best.law;
-	t->kind = TEST_SPIKE;
+	t->kind = AN_TEST_SPIKE;
 	t->nspike = n;
 	/* The CPU with the least likely wake-up, over the CPUs looked at. */
 	t->p_base = fmin(1, n * best.p);
@@ -717,20 +718,21 @@ int an_cmp_spike_line(struct an_prep *p)
 	    p->sc->runs[best.rep].host_io == AN_HOST_IO_SILENT) {
 		/* In virtual time a host pause cannot reach the guest. */
 		t->p_prof = 0;
-		an_sfmt(tail, sizeof(tail), "a silent repetition in virtual "
-			"time, which no host pause reaches: the kernel's");
+		rtpaths_fmt(tail, sizeof(tail), "a silent repetition in "
+			    "virtual time, which no host pause reaches: the "
+			    "kernel's");
 	} else if (spike_pause_law(p->gate->profile, best.cpu, best.x,
 			    (double)p->sc->nruns * p->ncpus, &t->p_prof,
 			    &pause)) {
 		fmt_spike_us(pz, sizeof(pz), pause);
-		an_sfmt(tail, sizeof(tail), "this machine's pauses reach %s "
-			"at %g per repetition", pz, SPIKE_PAUSE_P);
+		rtpaths_fmt(tail, sizeof(tail), "this machine's pauses reach "
+			    "%s at %g per repetition", pz, SPIKE_PAUSE_P);
 	} else {
-		an_sfmt(tail, sizeof(tail), "no noise profile (rtgate "
-			"calibrate) to tell it from a host pause");
+		rtpaths_fmt(tail, sizeof(tail), "no noise profile (rtgate "
+			    "calibrate) to tell it from a host pause");
 	}
-	an_sfmt(l->evidence, sizeof(l->evidence), "one wake-up of %s on CPU "
-		"%zu in repetition %zu; the baseline's worst %s; %s", x,
-		best.cpu, best.rep + 1, b, tail);
+	rtpaths_fmt(l->evidence, sizeof(l->evidence), "one wake-up of %s on "
+		    "CPU %zu in repetition %zu; the baseline's worst %s; %s", x,
+		    best.cpu, best.rep + 1, b, tail);
 	return 0;
 }

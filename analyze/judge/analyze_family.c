@@ -12,6 +12,7 @@
 #include "analyze/input/input.h"
 #include "analyze/judge/judge.h"
 #include "jsonio.h"
+#include "rtpaths.h"
 
 size_t an_pair_comparisons(const struct an_tool *cand,
 			   const struct an_tool *base)
@@ -104,15 +105,15 @@ void an_share_alpha(const struct an_results *res, const char *cand,
 						AN_MAX_LOOKS);
 	gate->look_share = gate->alpha / family;
 	if (family > 1 && look < gate->alpha)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
+		rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
 			"shared by %zu comparisons and the looks of "
 			"--until-decided", gate->alpha, family);
 	else if (family > 1)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
+		rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
 			"shared by the suite's %zu comparisons", gate->alpha,
 			family);
 	else if (look < gate->alpha)
-		an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
+		rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
 			"shared by the looks of --until-decided", gate->alpha);
 }
 
@@ -122,7 +123,7 @@ void an_share_alpha_among(struct an_gate *gate, size_t family,
 	if (family <= 1)
 		return;
 	gate->level = gate->alpha / family;
-	an_sfmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared by "
+	rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared by "
 		"%s", gate->alpha, among);
 }
 
@@ -132,7 +133,7 @@ void an_share_alpha_given(struct an_gate *gate, size_t suite,
 	size_t family = given ? given : suite;
 	char among[sizeof(gate->level_why)];
 
-	an_sfmt(among, sizeof(among), "%zu comparisons (%s)", family, given ?
+	rtpaths_fmt(among, sizeof(among), "%zu comparisons (%s)", family, given ?
 		"--family" : "the suite's, as rtgate run judges them");
 	an_share_alpha_among(gate, family, among);
 }

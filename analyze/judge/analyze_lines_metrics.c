@@ -15,6 +15,7 @@
 #include "analyze/judge/judge_priv.h"
 #include "analyze/stats/stats.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 
 /* ---- averages ---- */
 
@@ -26,7 +27,7 @@ static void set_linear(struct an_prep *p, struct an_line *l,
 
 	if (!(ts->df > 0) || !(ts->se > 0))
 		return;
-	t->kind = TEST_LINEAR;
+	t->kind = AN_TEST_LINEAR;
 	t->d = ts->delta;
 	t->se = ts->se;
 	t->df = ts->df;
@@ -295,7 +296,7 @@ int an_cmp_budget_lines(struct an_prep *p)
 
 		c = budget_worst(p, p->sc, bu->metric, &cpu, &rep, &ge);
 		b = budget_worst(p, p->sb, bu->metric, &bcpu, &brep, &bge);
-		an_sfmt(name, sizeof(name), "%s budget", bu->metric);
+		rtpaths_fmt(name, sizeof(name), "%s budget", bu->metric);
 		l = an_cmp_line_new(p, AN_LINE_BUDGET, name, isnan(c) ? -1 : cpu);
 		if (!l)
 			return -ENOMEM;
@@ -305,18 +306,18 @@ int an_cmp_budget_lines(struct an_prep *p)
 		l->base_ge = bge;
 		l->cand_ge = ge;
 		an_cmp_line_effect_us(p, l);
-		cmp_test(p, l)->kind = isnan(c) ? TEST_NONE : TEST_BUDGET;
+		cmp_test(p, l)->kind = isnan(c) ? AN_TEST_NONE : AN_TEST_BUDGET;
 		cmp_test(p, l)->limit = bu->us;
 		if (isnan(c))
-			an_sfmt(l->evidence, sizeof(l->evidence), "no %s in "
-				"the candidate's data (a histogram is needed)",
-				bu->metric);
+			rtpaths_fmt(l->evidence, sizeof(l->evidence), "no %s "
+				    "in the candidate's data (a histogram is "
+				    "needed)", bu->metric);
 		else
-			an_sfmt(l->evidence, sizeof(l->evidence), "the "
-				"candidate's worst %s is %s%.0f us (%s, CPU "
-				"%d) against a budget of %.0f us",
-				bu->metric, ge ? ">=" : "", c,
-				p->sc->runs[rep].label, cpu, bu->us);
+			rtpaths_fmt(l->evidence, sizeof(l->evidence), "the "
+				    "candidate's worst %s is %s%.0f us (%s, "
+				    "CPU %d) against a budget of %.0f us",
+				    bu->metric, ge ? ">=" : "", c,
+				    p->sc->runs[rep].label, cpu, bu->us);
 	}
 	return 0;
 }

@@ -35,6 +35,7 @@
 #include "analyze/judge/judge_priv.h"
 #include "analyze/stats/stats.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 
 #define REL_PRIOR_SHARE		0.5	/* the other levels' df count half */
 
@@ -139,16 +140,16 @@ static void guard(const struct an_prep *p, size_t c, double q,
 	why[0] = '\0';
 	t->rel_own = own ? (int)(own - p->res->lines) : -1;
 	if (!own || own->worse < own->floor) {
-		an_sfmt(why, len, "CPU %zu's own %s did not rise by its floor",
-			c, own ? own->metric : "line");
+		rtpaths_fmt(why, len, "CPU %zu's own %s did not rise by its "
+			    "floor", c, own ? own->metric : "line");
 		return;
 	}
 	for (j = 0; j < p->ncpus; j++) {
 		const struct an_line *o = own_line(p, j, q);
 
 		if (j != c && o && -o->worse >= o->floor) {
-			an_sfmt(why, len, "CPU %zu's own %s fell by %.0f us",
-				j, o->metric, -o->worse);
+			rtpaths_fmt(why, len, "CPU %zu's own %s fell by %.0f "
+				    "us", j, o->metric, -o->worse);
 			return;
 		}
 	}
@@ -175,7 +176,7 @@ static int emit(struct an_prep *p, size_t c, const struct rel_level *lvs,
 	}
 	if (!(df > 0))
 		return 0;
-	an_sfmt(name, sizeof(name), "p%g/others", lv->q * 100);
+	rtpaths_fmt(name, sizeof(name), "p%g/others", lv->q * 100);
 	l = an_cmp_line_new(p, AN_LINE_REL, name, (int)c);
 	if (!l)
 		return -ENOMEM;
@@ -187,7 +188,7 @@ static int emit(struct an_prep *p, size_t c, const struct rel_level *lvs,
 	l->cand = expm1(log1p(lv->base) + lv->mc - lv->mb);
 	an_cmp_line_effect_us(p, l);
 	l->drift = lv->drift;
-	t->kind = TEST_LOG;
+	t->kind = AN_TEST_LOG;
 	t->rel = true;
 	t->d = lv->mc - lv->mb;
 	t->sd = sqrt(fmax(s2 / df, lv->vfloor));
@@ -195,16 +196,16 @@ static int emit(struct an_prep *p, size_t c, const struct rel_level *lvs,
 	t->df = df;
 	guard(p, c, lv->q, t);
 	if (t->rel_why[0] && l->worse >= l->floor)
-		an_sfmt(l->evidence, sizeof(l->evidence), "CPU %zu over the "
-			"other CPUs of the same repetitions, x%.2f -> x%.2f; no "
-			"regression of its own: %s", c, exp(lv->mb),
-			exp(lv->mc), t->rel_why);
+		rtpaths_fmt(l->evidence, sizeof(l->evidence), "CPU %zu over "
+			    "the other CPUs of the same repetitions, x%.2f -> "
+			    "x%.2f; no regression of its own: %s", c,
+			    exp(lv->mb), exp(lv->mc), t->rel_why);
 	else
-		an_sfmt(l->evidence, sizeof(l->evidence), "CPU %zu over the "
-			"other CPUs of the same repetitions, x%.2f -> x%.2f (a "
-			"burst shared by the CPUs cancels); the candidate's "
-			"value is the baseline's times that ratio's change", c,
-			exp(lv->mb), exp(lv->mc));
+		rtpaths_fmt(l->evidence, sizeof(l->evidence), "CPU %zu over "
+			    "the other CPUs of the same repetitions, x%.2f -> "
+			    "x%.2f (a burst shared by the CPUs cancels); the "
+			    "candidate's value is the baseline's times that "
+			    "ratio's change", c, exp(lv->mb), exp(lv->mc));
 	return 0;
 }
 

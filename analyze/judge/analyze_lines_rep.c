@@ -31,6 +31,7 @@
 #include "analyze/judge/judge_priv.h"
 #include "analyze/stats/stats.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 #include <gsl/gsl_cdf.h>
 
 /* A level is judged only with this many samples above it in every run. */
@@ -74,9 +75,9 @@ struct rep_line {
 static void metric_name(double q, char *buf, size_t len)
 {
 	if (q <= 0)
-		an_sfmt(buf, len, "max");
+		rtpaths_fmt(buf, len, "max");
 	else
-		an_sfmt(buf, len, "p%g", q * 100);
+		rtpaths_fmt(buf, len, "p%g", q * 100);
 }
 
 /*
@@ -442,9 +443,9 @@ static void rep_line_emit(struct an_prep *p, struct rep_line *rl)
 		l->cand = an_cpu_quantile(&p->c[rl->cpu].pool, rl->q, &ge);
 		l->cand_ge = ge;
 		an_cmp_line_effect_us(p, l);
-		an_sfmt(l->evidence, sizeof(l->evidence), "%s is beyond the "
-			"%u us histogram in a repetition", rl->metric,
-			p->b[rl->cpu].pool.limit);
+		rtpaths_fmt(l->evidence, sizeof(l->evidence), "%s is beyond "
+			    "the %u us histogram in a repetition", rl->metric,
+			    p->b[rl->cpu].pool.limit);
 		return;
 	}
 	l->base = expm1(rl->mb);
@@ -497,37 +498,36 @@ static void rep_line_emit(struct an_prep *p, struct rep_line *rl)
 			t->p_floor = k >= nr ? 1 :
 				     gsl_cdf_beta_Pinv(0.95, k + 1.0, nr - k);
 		}
-		t->kind = TEST_LOG;
+		t->kind = AN_TEST_LOG;
 		t->d = rl->mc - rl->mb;
 		t->sd = sqrt(s2);
 		t->se = t->sd * sqrt(1.0 / rl->hb + 1.0 / rl->hc);
 		t->df = df;
 	}
 	if (!(df > 0)) {
-		an_sfmt(l->evidence, sizeof(l->evidence), "%.0f vs %.0f us: one "
-			"repetition a side and no noise profile of this "
-			"machine, so no variance to test with (rtgate "
-			"calibrate makes one)", expm1(bmin), expm1(cmin));
+		rtpaths_fmt(l->evidence, sizeof(l->evidence), "%.0f vs %.0f "
+			    "us: one repetition a side and no noise profile of "
+			    "this machine, so no variance to test with (rtgate "
+			    "calibrate makes one)", expm1(bmin), expm1(cmin));
 		goto drift;
 	}
-	an_sfmt(l->evidence, sizeof(l->evidence), "per repetition %.0f..%.0f "
-		"vs %.0f..%.0f us%s%s%s", expm1(bmin), expm1(bmax),
-		expm1(cmin), expm1(cmax), df > 0 ? "; scatter from " : "",
-		df > 0 ? (rl->df_own > 0 ? "the repetitions" :
-			  "the noise profile") : "",
-		df > 0 && rl->prior && rl->df0 > 0 && rl->df_own > 0 ?
-		(!strcmp(rl->prior, "CPUs") ? " and the other CPUs" :
-		 " and the noise profile") : "");
+	rtpaths_fmt(l->evidence, sizeof(l->evidence), "per repetition "
+		    "%.0f..%.0f vs %.0f..%.0f us%s%s%s", expm1(bmin),
+		    expm1(bmax), expm1(cmin), expm1(cmax), df > 0 ? "; scatter "
+		    "from " : "", df > 0 ? (rl->df_own > 0 ? "the repetitions" :
+		    "the noise profile") : "", df > 0 && rl->prior && rl->df0 >
+		    0 && rl->df_own > 0 ? (!strcmp(rl->prior, "CPUs") ? " and "
+		    "the other CPUs" : " and the noise profile") : "");
 	if (rl->outb >= 0 || rl->outc >= 0) {
 		size_t len = strlen(l->evidence);
 
-		an_sfmt(l->evidence + len, sizeof(l->evidence) - len,
-			"; without %s%s%s%s%s (every CPU moved at once)",
-			rl->outb >= 0 ? "the baseline's " : "",
-			rl->outb >= 0 ? p->sb->runs[rl->outb].label : "",
-			rl->outb >= 0 && rl->outc >= 0 ? " and " : "",
-			rl->outc >= 0 ? "the candidate's " : "",
-			rl->outc >= 0 ? p->sc->runs[rl->outc].label : "");
+		rtpaths_fmt(l->evidence + len, sizeof(l->evidence) - len,
+			    "; without %s%s%s%s%s (every CPU moved at once)",
+			    rl->outb >= 0 ? "the baseline's " : "",
+			    rl->outb >= 0 ? p->sb->runs[rl->outb].label : "",
+			    rl->outb >= 0 && rl->outc >= 0 ? " and " : "",
+			    rl->outc >= 0 ? "the candidate's " : "",
+			    rl->outc >= 0 ? p->sc->runs[rl->outc].label : "");
 	}
 drift:
 	if (p->drift) {
@@ -588,15 +588,15 @@ static int cpu_replicate_line(struct an_prep *p, const struct rep_line *rls,
 			l->raw_cand = fmax(l->raw_cand, p->c[i].pool.max_us);
 		}
 	}
-	t->kind = TEST_LOG;
+	t->kind = AN_TEST_LOG;
 	t->d = an_mean(d, k);
 	t->sd = sqrt(fmax(an_var(d, k), 1.0 / (6 * (1 + l->base) *
 						(1 + l->base))));
 	t->se = t->sd / sqrt(k);
 	t->df = k - 1;
-	an_sfmt(l->evidence, sizeof(l->evidence), "one repetition a side: "
-		"the %zu CPUs are the replicates, %zu higher, %zu lower or "
-		"equal; geometric means", k, up, k - up);
+	rtpaths_fmt(l->evidence, sizeof(l->evidence), "one repetition a side: "
+		    "the %zu CPUs are the replicates, %zu higher, %zu lower or "
+		    "equal; geometric means", k, up, k - up);
 	return 0;
 }
 

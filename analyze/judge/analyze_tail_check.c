@@ -30,6 +30,7 @@
 #include "analyze/analyze.h"
 #include "analyze/judge/judge_priv.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 
 /* A check rejects below this p-value. */
 #define TC_LEVEL		0.01
@@ -76,14 +77,14 @@ static void dispersion(const struct an_side *s, size_t cpu, double u,
 	}
 	tc->reps = m;
 	if (m < 2) {
-		an_sfmt(tc->why, sizeof(tc->why), "one repetition cannot show "
-			"that its tail's samples are independent");
+		rtpaths_fmt(tc->why, sizeof(tc->why), "one repetition cannot "
+			    "show that its tail's samples are independent");
 		return;
 	}
 	if (ksum / m < TC_PER_REP_MIN) {
-		an_sfmt(tc->why, sizeof(tc->why), "%.0f samples beyond %.0f us "
-			"in %zu repetitions are too few to check their "
-			"independence", ksum, u - 1, m);
+		rtpaths_fmt(tc->why, sizeof(tc->why), "%.0f samples beyond "
+			    "%.0f us in %zu repetitions are too few to check "
+			    "their independence", ksum, u - 1, m);
 		return;
 	}
 	for (r = 0; r < m; r++) {
@@ -92,9 +93,10 @@ static void dispersion(const struct an_side *s, size_t cpu, double u,
 	}
 	tc->disp_p = gsl_cdf_chisq_Q(x2, (double)(m - 1));
 	if (tc->disp_p < TC_LEVEL)
-		an_sfmt(tc->why, sizeof(tc->why), "its samples beyond %.0f us "
-			"cluster in some repetitions (dispersion p=%.2g): they "
-			"are not independent", u - 1, tc->disp_p);
+		rtpaths_fmt(tc->why, sizeof(tc->why), "its samples beyond %.0f "
+			    "us cluster in some repetitions (dispersion "
+			    "p=%.2g): they are not independent", u - 1,
+			    tc->disp_p);
 }
 
 /*
@@ -118,9 +120,9 @@ static void fit(const struct an_cpu *pool, double u, double xi,
 	while (nb >= TC_BINS_MIN && edge(u, xi, 1, nb) - u < TC_BIN_US_MIN)
 		nb--;
 	if (nb < TC_BINS_MIN) {
-		an_sfmt(tc->why, sizeof(tc->why), "%.0f samples beyond %.0f us "
-			"are too few or too close together to check the tail "
-			"law's fit", total, u - 1);
+		rtpaths_fmt(tc->why, sizeof(tc->why), "%.0f samples beyond "
+			    "%.0f us are too few or too close together to "
+			    "check the tail law's fit", total, u - 1);
 		return;
 	}
 	/* Overflows lie somewhere beyond the limit: merge the bins there. */
@@ -147,16 +149,16 @@ static void fit(const struct an_cpu *pool, double u, double xi,
 	}
 	tc->bins = used;
 	if (used < TC_BINS_MIN) {
-		an_sfmt(tc->why, sizeof(tc->why), "the histogram's %u us limit "
-			"leaves too few bins to check the tail law's fit",
-			pool->limit);
+		rtpaths_fmt(tc->why, sizeof(tc->why), "the histogram's %u us "
+			    "limit leaves too few bins to check the tail law's "
+			    "fit", pool->limit);
 		return;
 	}
 	tc->fit_p = gsl_cdf_chisq_Q(x2, (double)(used - 2));
 	if (tc->fit_p < TC_LEVEL)
-		an_sfmt(tc->why, sizeof(tc->why), "the tail does not fit a "
-			"Pareto law beyond %.0f us (chi-square p=%.2g over %zu "
-			"bins)", u - 1, tc->fit_p, used);
+		rtpaths_fmt(tc->why, sizeof(tc->why), "the tail does not fit a "
+			    "Pareto law beyond %.0f us (chi-square p=%.2g over "
+			    "%zu bins)", u - 1, tc->fit_p, used);
 }
 
 bool an_tail_check(const struct an_side *s, size_t cpu,

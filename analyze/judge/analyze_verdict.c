@@ -29,6 +29,7 @@
 #include "analyze/judge/judge_priv.h"
 #include "analyze/stats/stats.h"
 #include "analyze/input/input.h"
+#include "rtpaths.h"
 
 _Static_assert(AN_MAX_LOOKS <= AN_GS_MAX_LOOKS,
 	       "a gate's looks must fit an_gs_level()");
@@ -57,8 +58,8 @@ static bool tested(const struct an_prep *p, size_t i)
 	/* A burst-rate floor above any share of alpha tests nothing. */
 	if (p->tests[i].p_floor >= share / 2)
 		return false;
-	return k == TEST_LOG || k == TEST_LINEAR || k == TEST_EXCEED ||
-	       k == TEST_SPIKE;
+	return k == AN_TEST_LOG || k == AN_TEST_LINEAR || k == AN_TEST_EXCEED ||
+	       k == AN_TEST_SPIKE;
 }
 
 /* Repetitions a side that bring c * sd * sqrt(2 / n) down to target. */
@@ -86,11 +87,11 @@ static void judge_log(struct an_prep *p, struct an_line *l,
 	l->df = t->df;
 	if (t->p_floor >= a) {
 		/* Nothing this line could show is below the burst rate. */
-		an_sfmt(l->evidence, sizeof(l->evidence), "one repetition a "
-			"side cannot tell a change from a burst: the noise "
-			"profile saw bursts here in %u of %zu repetitions "
-			"(up to %.2g of them)", t->bursts, t->nreps,
-			t->p_floor);
+		rtpaths_fmt(l->evidence, sizeof(l->evidence), "one repetition "
+			    "a side cannot tell a change from a burst: the "
+			    "noise profile saw bursts here in %u of %zu "
+			    "repetitions (up to %.2g of them)", t->bursts,
+			    t->nreps, t->p_floor);
 		return;
 	}
 	l->p_worse = fmax(t->p_floor, an_t_sf(z, t->df));
@@ -197,22 +198,22 @@ static void judge_lines(struct an_prep *p)
 		const struct an_line_test *t = &p->tests[i];
 
 		switch (t->kind) {
-		case TEST_LOG:
+		case AN_TEST_LOG:
 			judge_log(p, l, t, res->level);
 			break;
-		case TEST_LINEAR:
+		case AN_TEST_LINEAR:
 			judge_linear(p, l, t, res->level);
 			break;
-		case TEST_EXCEED:
+		case AN_TEST_EXCEED:
 			judge_exceed(p, l, t, res->level);
 			break;
-		case TEST_SPIKE:
+		case AN_TEST_SPIKE:
 			judge_spike(l, &p->tests[i], res->level);
 			break;
 		default:
 			break;
 		}
-		if (t->kind == TEST_LINEAR && t->sign < 0) {
+		if (t->kind == AN_TEST_LINEAR && t->sign < 0) {
 			/* Lower is worse: the worse side of the interval. */
 			double lo = l->lo;
 
@@ -241,12 +242,13 @@ static void rel_own_shows(struct an_prep *p, size_t i)
 		return;
 	own = t->rel_own >= 0 ? &p->res->lines[t->rel_own] : NULL;
 	if (!own || isnan(own->p_worse))
-		an_sfmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own line "
-			"was not tested", l->cpu);
+		rtpaths_fmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own line "
+			    "was not tested", l->cpu);
 	else if (!(own->p_worse < alone))
-		an_sfmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own %s "
-			"alone has p=%.2g (a regression of its own needs "
-			"p<%.2g)", own->cpu, own->metric, own->p_worse, alone);
+		rtpaths_fmt(t->rel_why, sizeof(t->rel_why), "CPU %d's own %s "
+			    "alone has p=%.2g (a regression of its own needs "
+			    "p<%.2g)", own->cpu, own->metric, own->p_worse,
+			    alone);
 	if (t->rel_why[0] && l->worse >= l->floor) {
 		/* The evidence's last clause gives way to the reason. */
 		char *cut = strstr(l->evidence, " (a burst");
@@ -255,8 +257,8 @@ static void rel_own_shows(struct an_prep *p, size_t i)
 		if (cut)
 			*cut = '\0';
 		n = strlen(l->evidence);
-		an_sfmt(l->evidence + n, sizeof(l->evidence) - n, "; no "
-			"regression of its own: %s", t->rel_why);
+		rtpaths_fmt(l->evidence + n, sizeof(l->evidence) - n, "; no "
+			    "regression of its own: %s", t->rel_why);
 	}
 }
 
@@ -297,7 +299,7 @@ static void classify(struct an_prep *p)
 		l->p_adj = l->worse >= 0 || t->rel ? pw : pb;
 		if (l->deciding && !isnan(l->p_adj))
 			l->p_adj = fmin(1, m * l->p_adj);
-		if (t->kind == TEST_BUDGET) {
+		if (t->kind == AN_TEST_BUDGET) {
 			l->verdict = l->cand > t->limit ? AN_REGRESSION :
 							  AN_NO_CHANGE;
 			continue;
@@ -306,7 +308,7 @@ static void classify(struct an_prep *p)
 			l->verdict = AN_INCONCLUSIVE;
 			continue;
 		}
-		if (t->kind == TEST_SPIKE) {
+		if (t->kind == AN_TEST_SPIKE) {
 			classify_spike(p, l, t, a);
 			continue;
 		}
@@ -316,7 +318,7 @@ static void classify(struct an_prep *p)
 			l->verdict = AN_REGRESSION;
 		} else if (pb < a && -l->worse >= l->floor && !l->base_ge) {
 			l->verdict = AN_IMPROVEMENT;
-		} else if (t->kind == TEST_EXCEED ||
+		} else if (t->kind == AN_TEST_EXCEED ||
 			   (!isnan(l->pass_hi) && l->pass_hi < l->floor)) {
 			/*
 			 * A maximum within the baseline's tail law, or a
@@ -367,44 +369,43 @@ static void describe(const struct an_line *l, char *buf, size_t len)
 	char metric[112], mx[96] = "", ivs[80], move[96];
 
 	if (l->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", l->cpu);
 	an_line_judged(metric, sizeof(metric), l);
 	if (!isnan(l->raw_base)) {
 		fmt_num(b, sizeof(b), l->raw_base);
 		fmt_num(c, sizeof(c), l->raw_cand);
-		an_sfmt(mx, sizeof(mx), "%s%s %s -> %s %s; its ", where,
-			an_line_name(l), b, c, l->unit);
+		rtpaths_fmt(mx, sizeof(mx), "%s%s %s -> %s %s; its ", where,
+			    an_line_name(l), b, c, l->unit);
 		where[0] = '\0';
-		an_sfmt(metric + strlen(metric), sizeof(metric) -
-			strlen(metric), " (geometric mean over %s)",
-			l->cpu < 0 ? "CPUs" : "repetitions");
+		rtpaths_fmt(metric + strlen(metric), sizeof(metric) -
+			    strlen(metric), " (geometric mean over %s)",
+			    l->cpu < 0 ? "CPUs" : "repetitions");
 	}
 	fmt_num(b, sizeof(b), l->base);
 	fmt_num(c, sizeof(c), l->cand);
 	fmt_num(d, sizeof(d), fabs(l->cand - l->base));
 	if (!isnan(l->lo))
-		an_sfmt(iv, sizeof(iv), "; interval %s",
-			an_line_interval(ivs, sizeof(ivs), l));
+		rtpaths_fmt(iv, sizeof(iv), "; interval %s",
+			    an_line_interval(ivs, sizeof(ivs), l));
 	if (isnan(l->p_adj))
-		an_sfmt(pv, sizeof(pv), "no test");
+		rtpaths_fmt(pv, sizeof(pv), "no test");
 	else if (l->p_adj < 1e-12)
-		an_sfmt(pv, sizeof(pv), "p<1e-12");
+		rtpaths_fmt(pv, sizeof(pv), "p<1e-12");
 	else
-		an_sfmt(pv, sizeof(pv), "p=%.2g", l->p_adj);
+		rtpaths_fmt(pv, sizeof(pv), "p=%.2g", l->p_adj);
 	/* "rose from 43 to 273", "stayed at 39" */
 	if (l->cand == l->base && l->base_ge == l->cand_ge)
-		an_sfmt(move, sizeof(move), "stayed at %s%s", l->base_ge ?
-			">=" : "", b);
+		rtpaths_fmt(move, sizeof(move), "stayed at %s%s", l->base_ge ?
+			    ">=" : "", b);
 	else
-		an_sfmt(move, sizeof(move), "%s from %s%s to %s%s",
-			l->cand > l->base ? "rose" : l->cand < l->base ?
-			"fell" : "moved", l->base_ge ? ">=" : "", b,
-			l->cand_ge ? ">=" : "", c);
-	an_sfmt(buf, len, "%s%s%s %s %s (%s%s %s, %+.0f%%; %s)%s", mx, where,
-		metric, move, l->unit, l->cand >= l->base ? "+" : "-", d,
-		l->unit,
-		l->base ? 100 * (l->cand - l->base) / fabs(l->base) : 0.0, pv,
-		iv);
+		rtpaths_fmt(move, sizeof(move), "%s from %s%s to %s%s",
+			    l->cand > l->base ? "rose" : l->cand < l->base ?
+			    "fell" : "moved", l->base_ge ? ">=" : "", b,
+			    l->cand_ge ? ">=" : "", c);
+	rtpaths_fmt(buf, len, "%s%s%s %s %s (%s%s %s, %+.0f%%; %s)%s", mx,
+		    where, metric, move, l->unit, l->cand >= l->base ? "+" :
+		    "-", d, l->unit, l->base ? 100 * (l->cand - l->base) /
+		    fabs(l->base) : 0.0, pv, iv);
 }
 
 /* The line that best stands for a verdict: strongest, then largest. */
@@ -457,7 +458,7 @@ static bool over_budget(struct an_prep *p)
 	for (i = 0; i < res->nlines; i++) {
 		const struct an_line *l = &res->lines[i];
 
-		if (p->tests[i].kind != TEST_BUDGET ||
+		if (p->tests[i].kind != AN_TEST_BUDGET ||
 		    l->verdict != AN_REGRESSION)
 			continue;
 		rest_on(res, l);
@@ -488,7 +489,7 @@ static void decide_change(struct an_prep *p, enum an_verdict v)
 	}
 	rest_on(res, l);
 	res->verdict = v;
-	if (p->tests[l - res->lines].kind == TEST_SPIKE) {
+	if (p->tests[l - res->lines].kind == AN_TEST_SPIKE) {
 		set_reason(res, "a spike: %s; beyond the baseline's law and "
 			   "this machine's pauses (p=%.2g)", l->evidence,
 			   l->p_adj);
@@ -525,9 +526,9 @@ static const struct an_line *bottleneck(const struct an_prep *p)
 
 		/* A CPU against the others never holds up a pass. */
 		if (!l->deciding || l->verdict == AN_NO_CHANGE ||
-		    p->tests[i].rel || p->tests[i].kind == TEST_EXCEED ||
-		    p->tests[i].kind == TEST_BUDGET ||
-		    p->tests[i].kind == TEST_SPIKE)
+		    p->tests[i].rel || p->tests[i].kind == AN_TEST_EXCEED ||
+		    p->tests[i].kind == AN_TEST_BUDGET ||
+		    p->tests[i].kind == AN_TEST_SPIKE)
 			continue;
 		r = isnan(l->see) ? INFINITY : l->see / l->floor;
 		if (r > worst) {
@@ -542,11 +543,11 @@ static const struct an_line *bottleneck(const struct an_prep *p)
 static void more_text(char *buf, size_t len, int more, const char *goal)
 {
 	if (more < 0)
-		an_sfmt(buf, len, "no practical number of repetitions would "
-			"%s on this machine", goal);
+		rtpaths_fmt(buf, len, "no practical number of repetitions "
+			    "would %s on this machine", goal);
 	else
-		an_sfmt(buf, len, "%d more repetition%s a side would %s",
-			more, more == 1 ? "" : "s", goal);
+		rtpaths_fmt(buf, len, "%d more repetition%s a side would %s",
+			    more, more == 1 ? "" : "s", goal);
 }
 
 /*
@@ -584,8 +585,8 @@ static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 		const struct an_line *l = &res->lines[i];
 
 		if (!l->deciding || !tested(p, i) || isnan(l->p_adj) ||
-		    p->tests[i].kind == TEST_BUDGET ||
-		    p->tests[i].kind == TEST_SPIKE ||
+		    p->tests[i].kind == AN_TEST_BUDGET ||
+		    p->tests[i].kind == AN_TEST_SPIKE ||
 		    p->tests[i].rel_why[0] || !sign_of_rise(p, l, alone))
 			continue;
 		if (!best || l->p_adj < best->p_adj ||
@@ -594,12 +595,12 @@ static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 			best = l;
 	}
 	if (!best) {
-		an_sfmt(buf, len, "no change seen%s", beyond_floor ?
-			" beyond the floor" : "");
+		rtpaths_fmt(buf, len, "no change seen%s", beyond_floor ?
+			    " beyond the floor" : "");
 		return;
 	}
 	if (best->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", best->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", best->cpu);
 	if (!isnan(best->range_base[0]) && p->sb->nruns >= 2 &&
 	    p->sc->nruns >= 2) {
 		char b2[32], c2[32];
@@ -608,18 +609,19 @@ static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 		fmt_num(b2, sizeof(b2), best->range_base[1]);
 		fmt_num(c, sizeof(c), best->range_cand[0]);
 		fmt_num(c2, sizeof(c2), best->range_cand[1]);
-		an_sfmt(buf, len, "nothing significant (the strongest rise, "
-			"%s%s %s..%s -> %s..%s %s per repetition, has p=%.2g; "
-			"a change needs p<%.2g)", where, an_line_name(best),
-			b, b2, c, c2, best->unit, best->p_adj, alone);
+		rtpaths_fmt(buf, len, "nothing significant (the strongest "
+			    "rise, %s%s %s..%s -> %s..%s %s per repetition, "
+			    "has p=%.2g; a change needs p<%.2g)", where,
+			    an_line_name(best), b, b2, c, c2, best->unit,
+			    best->p_adj, alone);
 		return;
 	}
 	fmt_num(b, sizeof(b), best->base);
 	fmt_num(c, sizeof(c), best->cand);
-	an_sfmt(buf, len, "nothing significant (the strongest rise, %s%s %s "
-		"-> %s %s, has p=%.2g; a change needs p<%.2g)", where,
-		an_line_judged(name, sizeof(name), best), b, c, best->unit,
-		best->p_adj, alone);
+	rtpaths_fmt(buf, len, "nothing significant (the strongest rise, %s%s "
+		    "%s -> %s %s, has p=%.2g; a change needs p<%.2g)", where,
+		    an_line_judged(name, sizeof(name), best), b, c, best->unit,
+		    best->p_adj, alone);
 }
 
 static void decide_unsettled(struct an_prep *p, const struct an_line *l)
@@ -633,7 +635,7 @@ static void decide_unsettled(struct an_prep *p, const struct an_line *l)
 	an_line_judged(name, sizeof(name), l);
 	res->verdict = AN_INCONCLUSIVE;
 	if (l->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", l->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", l->cpu);
 	unsettled_lead(p, lead, sizeof(lead), false);
 	if (!res->family || isnan(l->see)) {
 		set_reason(res, "%s, but %s%s could not be tested: %s", lead,
@@ -666,12 +668,13 @@ static void decide_unsettled(struct an_prep *p, const struct an_line *l)
 		return;
 	}
 	/* It could see the floor, but its estimate leaves it open. */
-	more_text(more, sizeof(more), t->kind == TEST_LOG ||
-		  t->kind == TEST_LINEAR ? reps_needed(p,
-		  an_t_isf(pass_level(p), t->df), t->kind == TEST_LOG ? t->sd :
-		  t->se / sqrt(1.0 / p->sb->nruns + 1.0 / p->sc->nruns),
-		  t->kind == TEST_LOG ? log1p((l->floor - fmax(0, l->worse)) /
-					      (1 + l->base)) :
+	more_text(more, sizeof(more), t->kind == AN_TEST_LOG ||
+		  t->kind == AN_TEST_LINEAR ? reps_needed(p,
+		  an_t_isf(pass_level(p), t->df), t->kind == AN_TEST_LOG ?
+		  t->sd : t->se / sqrt(1.0 / p->sb->nruns +
+				       1.0 / p->sc->nruns),
+		  t->kind == AN_TEST_LOG ?
+		  log1p((l->floor - fmax(0, l->worse)) / (1 + l->base)) :
 		  l->floor - fmax(0, l->worse)) : -1,
 		  "rule it out");
 	unsettled_lead(p, lead, sizeof(lead), true);
@@ -702,7 +705,7 @@ static bool improvement_open(struct an_prep *p)
 		const struct an_line_test *t = &p->tests[i];
 
 		if (!l->deciding || l->verdict != AN_INCONCLUSIVE || t->rel ||
-		    t->kind == TEST_SPIKE || t->kind == TEST_BUDGET)
+		    t->kind == AN_TEST_SPIKE || t->kind == AN_TEST_BUDGET)
 			continue;
 		if (!open || (isnan(open->pass_hi) && !isnan(l->pass_hi)) ||
 		    l->pass_hi / l->floor > open->pass_hi / open->floor)
@@ -713,7 +716,7 @@ static bool improvement_open(struct an_prep *p)
 	rest_on(res, imp);
 	describe(imp, d, sizeof(d));
 	if (open->cpu >= 0)
-		an_sfmt(where, sizeof(where), "CPU %d ", open->cpu);
+		rtpaths_fmt(where, sizeof(where), "CPU %d ", open->cpu);
 	an_line_judged(name, sizeof(name), open);
 	fmt_num(fl, sizeof(fl), open->floor);
 	res->verdict = AN_INCONCLUSIVE;
@@ -744,17 +747,17 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 	char named[96], pauses[64];
 
 	if (t->far)
-		an_sfmt(named, sizeof(named), "5 times the baseline's worst "
-			"or more");
+		rtpaths_fmt(named, sizeof(named), "5 times the baseline's "
+			    "worst or more");
 	else
-		an_sfmt(named, sizeof(named), "beyond the baseline's law at "
-			"the comparison's share (p=%.2g)", t->p_base);
+		rtpaths_fmt(named, sizeof(named), "beyond the baseline's law "
+			    "at the comparison's share (p=%.2g)", t->p_base);
 	/* p_prof 0: a silent repetition in virtual time (analyze_extreme.c) */
 	if (t->p_prof > 0)
-		an_sfmt(pauses, sizeof(pauses), "this machine's pauses rule "
-			"it out (p=%.2g)", t->p_prof);
+		rtpaths_fmt(pauses, sizeof(pauses), "this machine's pauses "
+			    "rule it out (p=%.2g)", t->p_prof);
 	else
-		an_sfmt(pauses, sizeof(pauses), "no host pause reaches it");
+		rtpaths_fmt(pauses, sizeof(pauses), "no host pause reaches it");
 	set_reason(res, "a spike: %s; %s, and %s, but the baseline's law "
 		   "does not at the line's level: over the %zu CPUs looked at "
 		   "its p=%.3g%s, the level %.3g: not a pass", l->evidence,
@@ -784,7 +787,7 @@ static bool spike_unexplained(struct an_prep *p)
 	for (i = 0; i < res->nlines; i++) {
 		l = &res->lines[i];
 		t = &p->tests[i];
-		if (t->kind != TEST_SPIKE || !l->deciding ||
+		if (t->kind != AN_TEST_SPIKE || !l->deciding ||
 		    l->verdict != AN_INCONCLUSIVE)
 			continue;
 		rest_on(res, l);
@@ -795,16 +798,17 @@ static bool spike_unexplained(struct an_prep *p)
 		}
 		why[0] = '\0';
 		if (!isnan(t->p_prof))
-			an_sfmt(why, sizeof(why), ", but this machine's pauses "
-				"make it plausible (p=%.2g)", t->p_prof);
+			rtpaths_fmt(why, sizeof(why), ", but this machine's "
+				    "pauses make it plausible (p=%.2g)",
+				    t->p_prof);
 		/* What held of classify_spike()'s two rules, and only that. */
 		if (t->p_base < alone)
-			an_sfmt(held, sizeof(held), "beyond the baseline's law "
-				"(p=%.2g)%s", t->p_base, t->far ? " and 5 "
-				"times its worst or more" : "");
+			rtpaths_fmt(held, sizeof(held), "beyond the baseline's "
+				    "law (p=%.2g)%s", t->p_base, t->far ?
+				    " and 5 times its worst or more" : "");
 		else
-			an_sfmt(held, sizeof(held), "5 times the baseline's "
-				"worst or more");
+			rtpaths_fmt(held, sizeof(held), "5 times the "
+				    "baseline's worst or more");
 		set_reason(res, "a spike: %s; %s%s: not a pass", l->evidence,
 			   held, why);
 		return true;
@@ -824,8 +828,8 @@ static void decide_no_change(struct an_prep *p)
 	for (i = 0; i < res->nlines; i++) {
 		l = &res->lines[i];
 		if (l->deciding && !p->tests[i].rel &&
-		    (p->tests[i].kind == TEST_LOG ||
-		     p->tests[i].kind == TEST_LINEAR) &&
+		    (p->tests[i].kind == AN_TEST_LOG ||
+		     p->tests[i].kind == AN_TEST_LINEAR) &&
 		    (!big || l->pass_hi / l->floor >
 			     big->pass_hi / big->floor))
 			big = l;
@@ -895,7 +899,7 @@ void an_cmp_decide(struct an_prep *p)
 	/* A spike can fail or hold a comparison, never make its verdict. */
 	for (i = 0; i < res->nlines; i++)
 		any |= res->lines[i].deciding &&
-		       p->tests[i].kind != TEST_SPIKE;
+		       p->tests[i].kind != AN_TEST_SPIKE;
 	if (!any) {
 		res->verdict = AN_INVALID;
 		too_few_for_quantile(p);

@@ -53,12 +53,12 @@ struct an_side_cpu {
 };
 
 enum an_test_kind {
-	TEST_NONE,		/* shown, never tested */
-	TEST_LOG,		/* a t statistic on log(1 + us) */
-	TEST_LINEAR,		/* a t statistic in the line's unit */
-	TEST_EXCEED,		/* a maximum against a tail law */
-	TEST_BUDGET,		/* a limit: no statistics */
-	TEST_SPIKE,		/* one wake-up against two laws */
+	AN_TEST_NONE,		/* shown, never tested */
+	AN_TEST_LOG,		/* a t statistic on log(1 + us) */
+	AN_TEST_LINEAR,		/* a t statistic in the line's unit */
+	AN_TEST_EXCEED,		/* a maximum against a tail law */
+	AN_TEST_BUDGET,		/* a limit: no statistics */
+	AN_TEST_SPIKE,		/* one wake-up against two laws */
 };
 
 /* What a line's test needs once the family is known. */

@@ -24,6 +24,7 @@
 #include "jsonio.h"
 #include "log.h"
 #include "parse.h"
+#include "rtpaths.h"
 
 struct like_setting {
 	const char *name;	/* what --intended names */
@@ -59,7 +60,8 @@ static bool str_of(const cJSON *o, const char *key, const char *absent,
 
 	if (!v)
 		return false;
-	an_sfmt(buf, len, "%s", cJSON_IsString(v) ? v->valuestring : absent);
+	rtpaths_fmt(buf, len, "%s", cJSON_IsString(v) ? v->valuestring :
+		    absent);
 	return true;
 }
 
@@ -77,7 +79,7 @@ static bool get_tool(const cJSON *m, char *buf, size_t len)
 
 	if (!meas)
 		return false;
-	an_sfmt(buf, len, "%s", measure_tool(m));
+	rtpaths_fmt(buf, len, "%s", measure_tool(m));
 	cJSON_ArrayForEach(a, item(meas, "args"))
 		if (cJSON_IsString(a))
 			app(buf, len, " %s", a->valuestring);
@@ -127,11 +129,11 @@ static bool get_dma(const cJSON *m, char *buf, size_t len)
 	if (!v)
 		return false;
 	if (!cJSON_IsNumber(v))
-		an_sfmt(buf, len, "unreadable");
+		rtpaths_fmt(buf, len, "unreadable");
 	else if (v->valuedouble >= 2000000000)
-		an_sfmt(buf, len, "none asked");
+		rtpaths_fmt(buf, len, "none asked");
 	else
-		an_sfmt(buf, len, "%.0f us", v->valuedouble);
+		rtpaths_fmt(buf, len, "%.0f us", v->valuedouble);
 	return true;
 }
 
@@ -144,10 +146,10 @@ static bool get_idle_states(const cJSON *m, char *buf, size_t len)
 	if (!idle)
 		return false;
 	if (!cJSON_IsObject(idle)) {
-		an_sfmt(buf, len, "no cpuidle");
+		rtpaths_fmt(buf, len, "no cpuidle");
 		return true;
 	}
-	an_sfmt(buf, len, "%s:", json_get_str(idle, "driver", "none"));
+	rtpaths_fmt(buf, len, "%s:", json_get_str(idle, "driver", "none"));
 	cJSON_ArrayForEach(st, item(idle, "states")) {
 		lat = item(st, "latency_us");
 		off = json_get_str(st, "disabled_cpus", "");
@@ -178,7 +180,7 @@ static bool cpus_of(const cJSON *m, const char *key, char *buf, size_t len)
 	if (!str_of(item(m, "kernel"), key, "", buf, len))
 		return false;
 	if (!buf[0] || !strcmp(buf, "(null)"))
-		an_sfmt(buf, len, "none");
+		rtpaths_fmt(buf, len, "none");
 	return true;
 }
 
@@ -209,7 +211,7 @@ static bool get_irq(const cJSON *m, char *buf, size_t len)
 	if (!aff)
 		return false;
 	if (!cJSON_IsObject(aff)) {
-		an_sfmt(buf, len, "unreadable");
+		rtpaths_fmt(buf, len, "unreadable");
 		return true;
 	}
 	all = json_get_num(aff, "irqs", 0);
@@ -227,12 +229,12 @@ static bool get_irq(const cJSON *m, char *buf, size_t len)
 		if (!CPU_COUNT(&set[k]))
 			continue;
 		if (parse_cpulist_format(&set[k], list, sizeof(list)) < 0)
-			an_sfmt(list, sizeof(list), "?");
+			rtpaths_fmt(list, sizeof(list), "?");
 		app(buf, len, "%s%s: CPUs %s", buf[0] ? "; " : "", word[k],
 		    list);
 	}
 	if (!buf[0])
-		an_sfmt(buf, len, "no IRQs");
+		rtpaths_fmt(buf, len, "no IRQs");
 	return true;
 }
 
@@ -246,7 +248,7 @@ static bool get_clocksource(const cJSON *m, char *buf, size_t len)
 	if (!str_of(facts(m), "clocksource", "absent", buf, len))
 		return false;
 	if (!strcmp(buf, "tsc-early"))
-		an_sfmt(buf, len, "tsc");
+		rtpaths_fmt(buf, len, "tsc");
 	return true;
 }
 
@@ -258,8 +260,8 @@ static bool get_smt(const cJSON *m, char *buf, size_t len)
 
 	if (!active && !control)
 		return false;
-	an_sfmt(buf, len, "%s", !active ? "?" : cJSON_IsTrue(active) ?
-		"active" : cJSON_IsFalse(active) ? "inactive" : "absent");
+	rtpaths_fmt(buf, len, "%s", !active ? "?" : cJSON_IsTrue(active) ?
+		    "active" : cJSON_IsFalse(active) ? "inactive" : "absent");
 	if (control)
 		app(buf, len, " (control %s)", control);
 	return true;
@@ -356,15 +358,15 @@ void an_system_clock(const cJSON *m, char *name, size_t nlen,
 	const cJSON *lab = cJSON_GetObjectItemCaseSensitive(m, "lab");
 	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(lab, "clock");
 
-	an_sfmt(name, nlen, "%s", json_get_str(clock, "name", "host"));
+	rtpaths_fmt(name, nlen, "%s", json_get_str(clock, "name", "host"));
 	if (clock)
-		an_sfmt(statement, slen, "%s",
-			json_get_str(clock, "statement", ""));
+		rtpaths_fmt(statement, slen, "%s",
+			    json_get_str(clock, "statement", ""));
 	else if (lab)
-		an_sfmt(statement, slen, "host clock (a lab run that did not "
-			"record its clock)");
+		rtpaths_fmt(statement, slen, "host clock (a lab run that did "
+			    "not record its clock)");
 	else
-		an_sfmt(statement, slen, "%s", "");
+		rtpaths_fmt(statement, slen, "%s", "");
 }
 
 const char *an_like_name(enum an_like_setting s)
@@ -416,12 +418,31 @@ int an_like_intended_check(const char *intended, char *bad, size_t len)
 		ok |= k == strlen(like_cpus) && !strncmp(p, like_cpus, k);
 		ok |= k > 8 && !strncmp(p, "cmdline.", 8);
 		if (!ok) {
-			an_sfmt(bad, len, "%.*s", (int)k, p);
+			rtpaths_fmt(bad, len, "%.*s", (int)k, p);
 			return -EINVAL;
 		}
 		p += k;
 		p += *p == ',';
 	}
+	return 0;
+}
+
+int an_like_intended_add(char *list, size_t len, const char *arg, char *why,
+			 size_t wlen)
+{
+	char bad[128], all[400];
+	size_t used = strlen(list);
+
+	if (an_like_intended_check(arg, bad, sizeof(bad))) {
+		rtpaths_fmt(why, wlen, "'%s' is no setting (%s)", bad,
+			    an_like_settings(all, sizeof(all)));
+		return -EINVAL;
+	}
+	if (used + strlen(arg) + 2 > len) {
+		rtpaths_fmt(why, wlen, "'%s' is one too many", arg);
+		return -E2BIG;
+	}
+	rtpaths_fmt(list + used, len - used, "%s%s", used ? "," : "", arg);
 	return 0;
 }
 
@@ -450,12 +471,10 @@ static void words_of(const char *line, const char *key, size_t n, char *out,
 	size_t k;
 
 	out[0] = '\0';
-	while (*p) {
-		k = strcspn(p, " ");
-		if (key_len(p) == n && !strncmp(p, key, n))
-			app(out, len, "%s%.*s", out[0] ? " " : "", (int)k, p);
+	while ((p = parse_cmdline_find(p, key, n, PARSE_CMDLINE_KEY))) {
+		k = strcspn(p, PARSE_CMDLINE_BLANKS);
+		app(out, len, "%s%.*s", out[0] ? " " : "", (int)k, p);
 		p += k;
-		p += *p == ' ';
 	}
 }
 
@@ -464,7 +483,7 @@ static bool param_intended(const char *key, size_t n, const char *intended)
 	char name[160];
 	size_t i;
 
-	an_sfmt(name, sizeof(name), "cmdline.%.*s", (int)n, key);
+	rtpaths_fmt(name, sizeof(name), "cmdline.%.*s", (int)n, key);
 	if (in_list(intended, "cmdline", 7) ||
 	    in_list(intended, name, strlen(name)))
 		return true;
@@ -497,8 +516,8 @@ static int cmdline_diff(const char *a, const char *b, const char *intended,
 			char key[160];
 
 			k = strcspn(p, " ");
-			an_sfmt(key, sizeof(key), " %.*s ", (int)key_len(p),
-				p);
+			rtpaths_fmt(key, sizeof(key), " %.*s ", (int)key_len(p),
+				    p);
 			if (strstr(seen, key))
 				continue;
 			app(seen, sizeof(seen), "%s", key + 1);
@@ -527,9 +546,9 @@ int an_like_diff(const struct an_like *a, const struct an_like *b,
 
 	why[0] = '\0';
 	if (strcmp(a->clock, b->clock)) {
-		an_sfmt(why, len, "measured in clock %s and in clock %s: "
-			"latencies of different clocks are never compared",
-			a->clock, b->clock);
+		rtpaths_fmt(why, len, "measured in clock %s and in clock %s: "
+			    "latencies of different clocks are never compared",
+			    a->clock, b->clock);
 		return -EINVAL;
 	}
 	for (i = 0; i < AN_LIKE_N; i++) {
@@ -591,10 +610,10 @@ void an_cmp_unlike(struct an_cmp *c, const char *why)
 	an_result_release(&c->res);
 	c->res.decisive = -1;
 	c->res.verdict = AN_INVALID;
-	an_sfmt(c->res.reason, sizeof(c->res.reason), "not like with like: "
-		"%.480s; a difference that is not the one under test makes "
-		"the comparison INVALID (--intended SETTING if it is the one; "
-		"docs/nightly.md, \"Like with like\")", why);
+	rtpaths_fmt(c->res.reason, sizeof(c->res.reason), "not like with like: "
+		    "%.480s; a difference that is not the one under test makes "
+		    "the comparison INVALID (--intended SETTING if it is the "
+		    "one; docs/nightly.md, \"Like with like\")", why);
 }
 
 /* "0 1" -- the CPU of each thread of @r, "?" where it is not known. */
@@ -647,11 +666,12 @@ int an_like_cpus_diff(const struct an_side *base, const struct an_side *cand,
 				continue;
 			run_cpus(r, a, sizeof(a));
 			run_cpus(ref, b, sizeof(b));
-			an_sfmt(why, len, "%s (the CPUs measured, paired "
-				"thread by thread; thread %d ran on CPU %d in "
-				"%.100s, on CPU %d in %.100s): '%s' -> '%s'",
-				like_cpus, t, r->cpus[t].cpu, r->label,
-				ref->cpus[t].cpu, ref->label, a, b);
+			rtpaths_fmt(why, len, "%s (the CPUs measured, paired "
+				    "thread by thread; thread %d ran on CPU %d "
+				    "in %.100s, on CPU %d in %.100s): '%s' -> "
+				    "'%s'", like_cpus, t, r->cpus[t].cpu,
+				    r->label, ref->cpus[t].cpu, ref->label, a,
+				    b);
 			return 1;
 		}
 	}
@@ -667,8 +687,8 @@ int an_cmp_like(struct an_cmp *c, const char *unlike, const char *intended)
 		unlike = "";
 	if (!unlike[0] && !cpus[0])
 		return 0;
-	an_sfmt(why, sizeof(why), "%s%s%s", unlike, unlike[0] && cpus[0] ?
-		"; " : "", cpus);
+	rtpaths_fmt(why, sizeof(why), "%s%s%s", unlike, unlike[0] && cpus[0] ?
+		    "; " : "", cpus);
 	an_cmp_unlike(c, why);
 	return 1;
 }

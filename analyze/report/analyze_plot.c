@@ -25,6 +25,7 @@
 #include "analyze/input/input.h"
 #include "fsio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "textfmt.h"
 #include "toolrun.h"
 
@@ -62,7 +63,7 @@ static FILE *plot_open(struct plot_dir *d, const char *name)
 	char path[PATH_MAX];
 
 	if (d->nfiles == sizeof(d->files) / sizeof(d->files[0]) ||
-	    an_path_join(path, sizeof(path), d->path, name))
+	    rtpaths_fmt(path, sizeof(path), "%s/%s", d->path, name))
 		return NULL;
 	snprintf(d->files[d->nfiles++], sizeof(d->files[0]), "%s", name);
 	return fopen(path, "w");
@@ -80,12 +81,14 @@ static void plot_dir_remove(struct plot_dir *d)
 	DIR *dir;
 
 	for (i = 0; i < d->nfiles; i++)
-		if (!an_path_join(path, sizeof(path), d->path, d->files[i]))
+		if (!rtpaths_fmt(path, sizeof(path), "%s/%s", d->path,
+				 d->files[i]))
 			unlink(path);
 	dir = opendir(d->path);
 	while (dir && (e = readdir(dir)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    !an_path_join(path, sizeof(path), d->path, e->d_name))
+		    !rtpaths_fmt(path, sizeof(path), "%s/%s", d->path,
+				 e->d_name))
 			unlink(path);
 	if (dir)
 		closedir(dir);
@@ -518,7 +521,7 @@ static int run_gnuplot(struct plot_dir *d)
 	};
 	int status, ret;
 
-	if (an_path_join(log, sizeof(log), d->path, "gnuplot.log"))
+	if (rtpaths_fmt(log, sizeof(log), "%s/gnuplot.log", d->path))
 		return -ENAMETOOLONG;
 	snprintf(d->files[d->nfiles++], sizeof(d->files[0]), "gnuplot.log");
 	ret = toolrun(&r, &status);
@@ -541,7 +544,7 @@ static int read_svg(struct plot_dir *d, const char *name, const char *title,
 	size_t len;
 	int ret;
 
-	if (an_path_join(path, sizeof(path), d->path, name))
+	if (rtpaths_fmt(path, sizeof(path), "%s/%s", d->path, name))
 		return -ENAMETOOLONG;
 	snprintf(d->files[d->nfiles++], sizeof(d->files[0]), "%s", name);
 	ret = fsio_read_all(path, &buf, &len);

@@ -15,6 +15,7 @@
 
 #include "analyze/report/report.h"
 #include "exitcode.h"
+#include "rtpaths.h"
 #include "textfmt.h"
 
 void an_side_summary(const struct an_side *s, size_t j,
@@ -62,24 +63,24 @@ void an_ref_summary(const struct an_cpu *c, struct an_cpu_summary *out)
 const char *an_fmt_val(char *buf, size_t len, double v, bool ge)
 {
 	if (isnan(v))
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 	else if (fabs(v) >= 100 || v == floor(v))
-		an_sfmt(buf, len, "%s%.0f", ge ? ">=" : "", v);
+		rtpaths_fmt(buf, len, "%s%.0f", ge ? ">=" : "", v);
 	else
-		an_sfmt(buf, len, "%s%.3g", ge ? ">=" : "", v);
+		rtpaths_fmt(buf, len, "%s%.3g", ge ? ">=" : "", v);
 	return buf;
 }
 
 const char *an_fmt_p(char *buf, size_t len, double p)
 {
 	if (isnan(p))
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 	else if (p < 1e-12)
-		an_sfmt(buf, len, "p<1e-12");
+		rtpaths_fmt(buf, len, "p<1e-12");
 	else if (p < 0.001)
-		an_sfmt(buf, len, "p=%.1e", p);
+		rtpaths_fmt(buf, len, "p=%.1e", p);
 	else
-		an_sfmt(buf, len, "p=%.3f", p);
+		rtpaths_fmt(buf, len, "p=%.3f", p);
 	return buf;
 }
 
@@ -172,10 +173,10 @@ double an_cmp_ref_cand(const struct an_cmp *c, const struct an_line *l)
 const char *an_fmt_floor(char *buf, size_t len, const struct an_gate *g)
 {
 	if (an_metric_kind(g->metric) == AN_METRIC_WORKLOAD)
-		an_sfmt(buf, len, "%g%%", g->min_increase_pct);
+		rtpaths_fmt(buf, len, "%g%%", g->min_increase_pct);
 	else
-		an_sfmt(buf, len, "%g us and %g%%", g->min_increase_us,
-			g->min_increase_pct);
+		rtpaths_fmt(buf, len, "%g us and %g%%", g->min_increase_us,
+			    g->min_increase_pct);
 	return buf;
 }
 
@@ -189,20 +190,20 @@ const char *an_line_verdict(const struct an_line *l)
 const char *an_line_cpu(char *buf, size_t len, const struct an_line *l)
 {
 	if (l->cpu < 0)
-		an_sfmt(buf, len, "all");
+		rtpaths_fmt(buf, len, "all");
 	else
-		an_sfmt(buf, len, "%d", l->cpu);
+		rtpaths_fmt(buf, len, "%d", l->cpu);
 	return buf;
 }
 
 const char *an_line_label(char *buf, size_t len, const struct an_line *l)
 {
 	if (l->cpu >= 0)
-		an_sfmt(buf, len, "CPU %d %s", l->cpu, an_line_name(l));
+		rtpaths_fmt(buf, len, "CPU %d %s", l->cpu, an_line_name(l));
 	else if (l->kind == AN_LINE_METRIC)
-		an_sfmt(buf, len, "%s", l->metric);
+		rtpaths_fmt(buf, len, "%s", l->metric);
 	else
-		an_sfmt(buf, len, "all CPUs %s", an_line_name(l));
+		rtpaths_fmt(buf, len, "all CPUs %s", an_line_name(l));
 	return buf;
 }
 
@@ -218,12 +219,12 @@ static const char *fmt_pair(char *buf, size_t len, double b, bool bge,
 	char x[24], y[24];
 
 	if (isnan(b) && isnan(c))
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 	else
-		an_sfmt(buf, len, "%s -> %s%s%s",
-			an_fmt_val(x, sizeof(x), b, bge),
-			an_fmt_val(y, sizeof(y), c, cge), *unit ? " " : "",
-			unit);
+		rtpaths_fmt(buf, len, "%s -> %s%s%s",
+			    an_fmt_val(x, sizeof(x), b, bge),
+			    an_fmt_val(y, sizeof(y), c, cge), *unit ? " " : "",
+			    unit);
 	return buf;
 }
 
@@ -242,11 +243,11 @@ const char *an_line_adjusted(char *buf, size_t len, const struct an_line *l)
 
 	buf[0] = '\0';
 	if (an_line_raw(l))
-		an_sfmt(buf, len, "judged on the typical max, the geometric "
-			"mean over %s of the maxima at equal sample counts: %s",
-			l->cpu < 0 ? "CPUs" : "repetitions",
-			fmt_pair(pair, sizeof(pair), l->base, l->base_ge,
-				 l->cand, l->cand_ge, l->unit));
+		rtpaths_fmt(buf, len, "judged on the typical max, the "
+			    "geometric mean over %s of the maxima at equal "
+			    "sample counts: %s", l->cpu < 0 ? "CPUs" :
+			    "repetitions", fmt_pair(pair, sizeof(pair), l->base,
+			    l->base_ge, l->cand, l->cand_ge, l->unit));
 	return buf;
 }
 
@@ -256,10 +257,10 @@ const char *an_cmp_measured(char *buf, size_t len, const struct an_cmp *c)
 	char name[112], pair[64];
 
 	if (!l)
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 	else
-		an_sfmt(buf, len, "%s %s", an_line_label(name, sizeof(name), l),
-			an_line_values(pair, sizeof(pair), l));
+		rtpaths_fmt(buf, len, "%s %s", an_line_label(name, sizeof(name),
+			    l), an_line_values(pair, sizeof(pair), l));
 	return buf;
 }
 
@@ -278,7 +279,7 @@ static double ref_headline(const struct an_side *s, const char *metric,
 		*unit = "us";
 	} else if (an_metric_kind(metric) == AN_METRIC_WORKLOAD) {
 		l.kind = AN_LINE_METRIC;
-		an_sfmt(l.metric, sizeof(l.metric), "%s", metric);
+		rtpaths_fmt(l.metric, sizeof(l.metric), "%s", metric);
 	} else {
 		return NAN;
 	}
@@ -310,7 +311,7 @@ const char *an_cmp_published(char *buf, size_t len, const struct an_cmp *c)
 	char pair[64];
 
 	if (!an_cmp_has_refs(c)) {
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 		return buf;
 	}
 	pb = ref_headline(c->base, metric, &unit);
@@ -318,11 +319,11 @@ const char *an_cmp_published(char *buf, size_t len, const struct an_cmp *c)
 	if (!unit)
 		unit = metric_unit(c, metric);
 	if (isnan(pb) && isnan(pc))
-		an_sfmt(buf, len, "-");
+		rtpaths_fmt(buf, len, "-");
 	else
-		an_sfmt(buf, len, "%s %s", strchr(metric, '.') ? "" : metric,
-			fmt_pair(pair, sizeof(pair), pb, false, pc, false,
-				 unit));
+		rtpaths_fmt(buf, len, "%s %s", strchr(metric, '.') ? "" :
+			    metric, fmt_pair(pair, sizeof(pair), pb, false, pc,
+			    false, unit));
 	/* A workload metric's name is long: the pair alone. */
 	if (buf[0] == ' ')
 		memmove(buf, buf + 1, strlen(buf));
@@ -370,9 +371,9 @@ void an_wrap(FILE *f, const char *text, int indent, int width)
 static const char *line_name(char *buf, size_t len, const struct an_line *l)
 {
 	if (strcmp(l->unit, "us"))
-		an_sfmt(buf, len, "%s [%s]", an_line_name(l), l->unit);
+		rtpaths_fmt(buf, len, "%s [%s]", an_line_name(l), l->unit);
 	else
-		an_sfmt(buf, len, "%s", an_line_name(l));
+		rtpaths_fmt(buf, len, "%s", an_line_name(l));
 	return buf;
 }
 
@@ -410,7 +411,7 @@ static const char *line_evidence(char *buf, size_t len,
 	char adj[192];
 
 	an_line_adjusted(adj, sizeof(adj), l);
-	an_sfmt(buf, len, "%s%s%s", adj, adj[0] ? "; " : "", l->evidence);
+	rtpaths_fmt(buf, len, "%s%s%s", adj, adj[0] ? "; " : "", l->evidence);
 	return buf;
 }
 
@@ -493,17 +494,17 @@ const char *an_cmp_legend(const struct an_cmp *c, char *buf, size_t len)
 	bool law = cmp_has_kind(c, AN_LINE_EXCEED);
 	bool spike = cmp_has_kind(c, AN_LINE_SPIKE);
 
-	an_sfmt(buf, len, "*: the line the verdict rests on%s%s%s",
-		mx ? "; max: the largest wake-up measured (the T: lines' "
-		"Max), its p and verdict those of the typical max (the "
-		"geometric mean of the maxima at equal sample counts) that "
-		"its evidence names" : "",
-		law ? "; max/law: the candidate's maximum at equal sample "
-		"counts against the baseline's tail law, whose median is the "
-		"baseline column (the evidence names the law)" : "",
-		spike ? "; spike: the candidate's largest wake-up against the "
-		"baseline's law and this machine's noise profile (the "
-		"evidence names its CPU and repetition)" : "");
+	rtpaths_fmt(buf, len, "*: the line the verdict rests on%s%s%s", mx ?
+		    "; max: the largest wake-up measured (the T: lines' Max), "
+		    "its p and verdict those of the typical max (the geometric "
+		    "mean of the maxima at equal sample counts) that its "
+		    "evidence names" : "", law ? "; max/law: the candidate's "
+		    "maximum at equal sample counts against the baseline's "
+		    "tail law, whose median is the baseline column (the "
+		    "evidence names the law)" : "", spike ? "; spike: the "
+		    "candidate's largest wake-up against the baseline's law "
+		    "and this machine's noise profile (the evidence names its "
+		    "CPU and repetition)" : "");
 	return buf;
 }
 
@@ -591,7 +592,7 @@ void an_report_finish(struct an_report *r, bool incomplete)
 			r->worst = v;
 		ran = true;
 	}
-	r->exit_code = incomplete ? EXIT_INCOMPLETE :
+	r->exit_code = incomplete ? EXITCODE_INCOMPLETE :
 				    an_verdict_exit(r->worst);
 	/*
 	 * Every comparison SKIPPED: nothing was measured, and a gate that
@@ -600,7 +601,7 @@ void an_report_finish(struct an_report *r, bool incomplete)
 	if (!ran && r->ncmps) {
 		r->worst = AN_SKIPPED;
 		if (!incomplete)
-			r->exit_code = EXIT_INCONCLUSIVE;
+			r->exit_code = EXITCODE_INCONCLUSIVE;
 	}
 	/*
 	 * A suite without comparisons (a kernel-against-kernel suite, run
@@ -613,7 +614,7 @@ void an_report_finish(struct an_report *r, bool incomplete)
 		if (!ran && r->nsides) {
 			r->worst = AN_SKIPPED;
 			if (!incomplete)
-				r->exit_code = EXIT_INCONCLUSIVE;
+				r->exit_code = EXITCODE_INCONCLUSIVE;
 		}
 	}
 }
@@ -683,7 +684,7 @@ static const char *verdict_counts(const struct an_report *r, char *buf,
 			}
 		}
 		if (n == r->ncmps && !ctl) {
-			an_sfmt(buf, len, "%s", an_verdict_name(order[i]));
+			rtpaths_fmt(buf, len, "%s", an_verdict_name(order[i]));
 			return buf;
 		}
 		if (!n || used >= len)
@@ -708,24 +709,22 @@ const char *an_report_counts(const struct an_report *r, char *buf,
 {
 	char counts[200];
 
-	an_sfmt(buf, len, "%zu comparison%s, %s%s", r->ncmps,
-		r->ncmps == 1 ? "" : "s", r->ncmps ?
-		verdict_counts(r, counts, sizeof(counts)) :
-		r->worst == AN_SKIPPED ? "the suite declares none, and every "
-		"scenario was SKIPPED: nothing was measured" :
-		"the suite declares none: nothing was judged, exit 0 says "
-		"only that the run completed", r->ncmps &&
-		r->worst == AN_SKIPPED ?
-		": nothing was measured" : "");
+	rtpaths_fmt(buf, len, "%zu comparison%s, %s%s", r->ncmps, r->ncmps == 1
+		    ? "" : "s", r->ncmps ? verdict_counts(r, counts,
+		    sizeof(counts)) : r->worst == AN_SKIPPED ? "the suite "
+		    "declares none, and every scenario was SKIPPED: nothing "
+		    "was measured" : "the suite declares none: nothing was "
+		    "judged, exit 0 says only that the run completed", r->ncmps
+		    && r->worst == AN_SKIPPED ? ": nothing was measured" : "");
 	return buf;
 }
 
 const char *an_report_scale_note(const struct an_report *r, char *buf,
 				 size_t len)
 {
-	an_sfmt(buf, len, "scaled run: durations and loop counts x %g "
-		"(--duration-scale); the suite's published settings are at "
-		"x 1", r->scale);
+	rtpaths_fmt(buf, len, "scaled run: durations and loop counts x %g "
+		    "(--duration-scale); the suite's published settings are at "
+		    "x 1", r->scale);
 	return buf;
 }
 

@@ -15,6 +15,7 @@
 #include "analyze/report/report.h"
 #include "jsonio.h"
 #include "parse.h"
+#include "rtpaths.h"
 
 #define ABSENT	"absent"
 
@@ -44,8 +45,8 @@ static void str_fact(char *buf, size_t len, const cJSON *sys, const char *key)
 {
 	const cJSON *v = item(sys, key);
 
-	an_sfmt(buf, len, "%s", cJSON_IsString(v) && v->valuestring[0] ?
-		v->valuestring : ABSENT);
+	rtpaths_fmt(buf, len, "%s", cJSON_IsString(v) && v->valuestring[0] ?
+		    v->valuestring : ABSENT);
 }
 
 /* "QEMU Standard PC (Q35 + ICH9, 2009), microcode 0x1000065". */
@@ -76,8 +77,8 @@ static void topology(char *buf, size_t len, const cJSON *sys,
 	const char *control = json_get_str(host, "smt", "");
 	int n = cJSON_GetArraySize(numa);
 
-	an_sfmt(buf, len, "SMT %s", cJSON_IsBool(smt) ?
-		(cJSON_IsTrue(smt) ? "active" : "inactive") : ABSENT);
+	rtpaths_fmt(buf, len, "SMT %s", cJSON_IsBool(smt) ?
+		    (cJSON_IsTrue(smt) ? "active" : "inactive") : ABSENT);
 	if (control[0])
 		app(buf, len, " (control %s)", control);
 	if (!cJSON_IsObject(numa) || !n) {
@@ -99,10 +100,10 @@ static void cpuidle(char *buf, size_t len, const cJSON *sys)
 	bool first = true;
 
 	if (!cJSON_IsObject(idle)) {
-		an_sfmt(buf, len, ABSENT);
+		rtpaths_fmt(buf, len, ABSENT);
 		return;
 	}
-	an_sfmt(buf, len, "%s%s", driver, driver[0] ? ": " : "");
+	rtpaths_fmt(buf, len, "%s%s", driver, driver[0] ? ": " : "");
 	cJSON_ArrayForEach(st, item(idle, "states")) {
 		lat = item(st, "latency_us");
 		off = json_get_str(st, "disabled_cpus", "");
@@ -125,16 +126,16 @@ static void rt_throttle(char *buf, size_t len, const cJSON *sys)
 	const cJSON *period = item(sys, "sched_rt_period_us");
 
 	if (!cJSON_IsNumber(rt))
-		an_sfmt(buf, len, ABSENT);
+		rtpaths_fmt(buf, len, ABSENT);
 	else if (rt->valuedouble < 0)
-		an_sfmt(buf, len, "off (sched_rt_runtime_us -1)");
+		rtpaths_fmt(buf, len, "off (sched_rt_runtime_us -1)");
 	else if (!cJSON_IsNumber(period) || period->valuedouble <= 0)
-		an_sfmt(buf, len, "sched_rt_runtime_us %.0f",
-			rt->valuedouble);
+		rtpaths_fmt(buf, len, "sched_rt_runtime_us %.0f",
+			    rt->valuedouble);
 	else
-		an_sfmt(buf, len, "%.0f of %.0f us (RT tasks throttled at "
-			"%.0f%%)", rt->valuedouble, period->valuedouble,
-			100 * rt->valuedouble / period->valuedouble);
+		rtpaths_fmt(buf, len, "%.0f of %.0f us (RT tasks throttled at "
+			    "%.0f%%)", rt->valuedouble, period->valuedouble,
+			    100 * rt->valuedouble / period->valuedouble);
 }
 
 /*
@@ -151,10 +152,10 @@ static void irqs(char *buf, size_t len, const cJSON *sys)
 	int cpu;
 
 	if (!cJSON_IsObject(aff)) {
-		an_sfmt(buf, len, ABSENT);
+		rtpaths_fmt(buf, len, ABSENT);
 		return;
 	}
-	an_sfmt(buf, len, "%.0f IRQs", json_get_num(aff, "irqs", 0));
+	rtpaths_fmt(buf, len, "%.0f IRQs", json_get_num(aff, "irqs", 0));
 	cJSON_ArrayForEach(c, per) {
 		bool seen = false;
 
@@ -171,7 +172,7 @@ static void irqs(char *buf, size_t len, const cJSON *sys)
 				CPU_SET(cpu, &set);
 		}
 		if (parse_cpulist_format(&set, list, sizeof(list)) < 0)
-			an_sfmt(list, sizeof(list), "...");
+			rtpaths_fmt(list, sizeof(list), "...");
 		app(buf, len, "%s CPU%s %s may take %.0f",
 		    c == per->child ? ";" : ",", CPU_COUNT(&set) > 1 ? "s" : "",
 		    list, c->valuedouble);
@@ -196,7 +197,7 @@ static void isolation(char *buf, size_t len, const cJSON *m)
 			    v->valuestring[0] ? v->valuestring : "none");
 	}
 	for (i = 0; i < 2; i++) {
-		an_sfmt(key, sizeof(key), "%s_running", daemons[i]);
+		rtpaths_fmt(key, sizeof(key), "%s_running", daemons[i]);
 		v = item(env, key);
 		if (cJSON_IsBool(v))
 			app(buf, len, "%s%s %srunning", buf[0] ? ", " : "",

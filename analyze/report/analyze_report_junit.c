@@ -21,6 +21,7 @@
 #include "analyze/report/report.h"
 #include "outcome.h"
 #include "parse.h"
+#include "rtpaths.h"
 #include "textfmt.h"
 
 static void junit_body(FILE *f, const struct an_cmp *c)
@@ -180,11 +181,11 @@ static void junit_properties(FILE *f, const struct an_report *r)
 	}
 	property(f, "rtgate", RTGATE_VERSION);
 	if (r->scale > 0) {
-		an_sfmt(buf, sizeof(buf), "%g", r->scale);
+		rtpaths_fmt(buf, sizeof(buf), "%g", r->scale);
 		property(f, "duration_scale", buf);
 	}
 	property(f, "overall", r->ncmps ? an_verdict_name(r->worst) : "");
-	an_sfmt(buf, sizeof(buf), "%d", r->exit_code);
+	rtpaths_fmt(buf, sizeof(buf), "%d", r->exit_code);
 	property(f, "exit_code", buf);
 	fprintf(f, "    </properties>\n");
 }
@@ -207,9 +208,9 @@ static void junit_when_where(const struct an_report *r, char *ts, size_t tlen,
 	gmtime_r(&a, &tm);
 	strftime(ts, tlen, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (s && s->host[0])
-		an_sfmt(host, hlen, "%s", s->host);
+		rtpaths_fmt(host, hlen, "%s", s->host);
 	else if (gethostname(host, hlen) || !host[0])
-		an_sfmt(host, hlen, "localhost");
+		rtpaths_fmt(host, hlen, "localhost");
 	host[hlen - 1] = '\0';
 }
 
@@ -243,8 +244,8 @@ int an_report_junit(const struct an_report *r, FILE *f)
 	junit_when_where(r, ts, sizeof(ts), host, sizeof(host), &secs);
 	if (secs < 0)
 		secs = sum;
-	an_sfmt(cls, sizeof(cls), "rtgate.%s", r->nsystems &&
-		r->systems[0].suite[0] ? r->systems[0].suite : id);
+	rtpaths_fmt(cls, sizeof(cls), "rtgate.%s", r->nsystems &&
+		    r->systems[0].suite[0] ? r->systems[0].suite : id);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites>\n");
 	fprintf(f, "  <testsuite name=\"rtgate.");

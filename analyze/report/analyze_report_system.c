@@ -11,10 +11,11 @@
 #include "analyze/report/report.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 
 static void copy(char *dst, size_t len, const cJSON *o, const char *key)
 {
-	an_sfmt(dst, len, "%s", json_get_str(o, key, ""));
+	rtpaths_fmt(dst, len, "%s", json_get_str(o, key, ""));
 }
 
 void an_system_from_manifest(const cJSON *m, const char *label,
@@ -27,7 +28,7 @@ void an_system_from_manifest(const cJSON *m, const char *label,
 	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(k, "preempt_rt");
 
 	memset(sys, 0, sizeof(*sys));
-	an_sfmt(sys->label, sizeof(sys->label), "%s", label ? label : "");
+	rtpaths_fmt(sys->label, sizeof(sys->label), "%s", label ? label : "");
 	copy(sys->run_id, sizeof(sys->run_id), m, "run_id");
 	copy(sys->host, sizeof(sys->host), host, "hostname");
 	copy(sys->cpu_model, sizeof(sys->cpu_model), host, "cpu_model");
@@ -66,20 +67,20 @@ const char *an_system_preempt(const struct an_system *s, char *buf,
 	else if (strstr(s->version, "PREEMPT"))
 		uname = "PREEMPT";
 	if (s->preempt_rt)
-		an_sfmt(buf, len, "%s (PREEMPT_RT)", model);
+		rtpaths_fmt(buf, len, "%s (PREEMPT_RT)", model);
 	else if (uname)
-		an_sfmt(buf, len, "%s (not PREEMPT_RT; uname: %s)", model,
-			uname);
+		rtpaths_fmt(buf, len, "%s (not PREEMPT_RT; uname: %s)", model,
+			    uname);
 	else
-		an_sfmt(buf, len, "%s (not PREEMPT_RT)", model);
+		rtpaths_fmt(buf, len, "%s (not PREEMPT_RT)", model);
 	return buf;
 }
 
 const char *an_system_kernel(const struct an_system *s, char *buf,
 			     size_t len)
 {
-	an_sfmt(buf, len, "%s%s%s", s->release[0] ? s->release : "unknown",
-		s->version[0] ? " " : "", s->version);
+	rtpaths_fmt(buf, len, "%s%s%s", s->release[0] ? s->release : "unknown",
+		    s->version[0] ? " " : "", s->version);
 	return buf;
 }
 
@@ -93,8 +94,8 @@ size_t an_system_rows(const struct an_system *s, struct an_system_row *rows,
 	do {								\
 		if (n < max) {						\
 			rows[n].key = k;				\
-			an_sfmt(rows[n].value, sizeof(rows[n].value),	\
-				__VA_ARGS__);				\
+			rtpaths_fmt(rows[n].value, sizeof(rows[n].value), \
+				    __VA_ARGS__); \
 			n++;						\
 		}							\
 	} while (0)

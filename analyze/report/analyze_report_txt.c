@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/report/report.h"
+#include "rtpaths.h"
 #include "textfmt.h"
 
 /* ---- text ---- */
@@ -20,11 +21,11 @@ static void txt_tline(FILE *f, const struct an_cpu_summary *s)
 	char tid[16] = "-", prio[8] = "-", act[16] = "-";
 
 	if (s->tid)
-		an_sfmt(tid, sizeof(tid), "%ld", s->tid);
+		rtpaths_fmt(tid, sizeof(tid), "%ld", s->tid);
 	if (s->prio >= 0)
-		an_sfmt(prio, sizeof(prio), "%d", s->prio);
+		rtpaths_fmt(prio, sizeof(prio), "%d", s->prio);
 	if (s->act_us >= 0)
-		an_sfmt(act, sizeof(act), "%ld", s->act_us);
+		rtpaths_fmt(act, sizeof(act), "%ld", s->act_us);
 	fprintf(f, "T:%2d (%5s) P:%2s I:%ld C:%7llu Min:%7ld Act:%5s "
 		"Avg:%5ld Max:%8ld\n", s->thread, tid, prio, s->interval_us,
 		s->cycles, s->min_us, act, lround(s->avg_us), s->max_us);
@@ -124,8 +125,8 @@ static void txt_tail_checks(FILE *f, const struct an_exceedance *const e[2],
 		if (!e[k]->checked)
 			continue;
 		an_tail_check_text(&e[k]->check, buf, sizeof(buf));
-		an_sfmt(text, sizeof(text), "tail checks, %s: %s",
-			e[k]->candidate ? "candidate" : "baseline", buf);
+		rtpaths_fmt(text, sizeof(text), "tail checks, %s: %s",
+			    e[k]->candidate ? "candidate" : "baseline", buf);
 		an_wrap(f, text, 4, width);
 	}
 }
@@ -141,22 +142,24 @@ static void txt_exceedance(FILE *f, const struct an_result *res, int width)
 		double n = fmin(e[0]->samples, e[1]->samples);
 
 		if (e[0]->why[0] && !strcmp(e[0]->why, e[1]->why)) {
-			an_sfmt(text, sizeof(text), "exceeded once per %.0f "
-				"wake-ups, CPU %d: not estimable from %.0f and "
-				"%.0f wake-ups: %s (docs/statistics.md)",
-				1 / e[0]->p, e[0]->cpu, e[0]->samples,
-				e[1]->samples, e[0]->why);
+			rtpaths_fmt(text, sizeof(text), "exceeded once per "
+				    "%.0f wake-ups, CPU %d: not estimable from "
+				    "%.0f and %.0f wake-ups: %s "
+				    "(docs/statistics.md)", 1 / e[0]->p,
+				    e[0]->cpu, e[0]->samples, e[1]->samples,
+				    e[0]->why);
 			an_wrap(f, text, 0, width);
 			txt_tail_checks(f, e, width);
 			continue;
 		}
 		if (e[0]->why[0] && e[1]->why[0]) {
-			an_sfmt(text, sizeof(text), "exceeded once per %.0f "
-				"wake-ups, CPU %d: not estimable; the baseline "
-				"from %.0f wake-ups: %s; the candidate from %.0f: "
-				"%s (docs/statistics.md)", 1 / e[0]->p,
-				e[0]->cpu, e[0]->samples, e[0]->why,
-				e[1]->samples, e[1]->why);
+			rtpaths_fmt(text, sizeof(text), "exceeded once per "
+				    "%.0f wake-ups, CPU %d: not estimable; the "
+				    "baseline from %.0f wake-ups: %s; the "
+				    "candidate from %.0f: %s "
+				    "(docs/statistics.md)", 1 / e[0]->p,
+				    e[0]->cpu, e[0]->samples, e[0]->why,
+				    e[1]->samples, e[1]->why);
 			an_wrap(f, text, 0, width);
 			txt_tail_checks(f, e, width);
 			continue;
@@ -171,9 +174,10 @@ static void txt_exceedance(FILE *f, const struct an_result *res, int width)
 			snprintf(how, sizeof(how), "within the data");
 		for (k = 0; k < 2; k++)
 			exceed_side(v[k], sizeof(v[k]), e[k]);
-		an_sfmt(text, sizeof(text), "exceeded once per %.0f wake-ups, "
-			"CPU %d: %s -> %s (%s; docs/statistics.md)",
-			1 / e[0]->p, e[0]->cpu, v[0], v[1], how);
+		rtpaths_fmt(text, sizeof(text), "exceeded once per %.0f "
+			    "wake-ups, CPU %d: %s -> %s (%s; "
+			    "docs/statistics.md)", 1 / e[0]->p, e[0]->cpu, v[0],
+			    v[1], how);
 		an_wrap(f, text, 0, width);
 		txt_tail_checks(f, e, width);
 	}
@@ -189,12 +193,12 @@ static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
 	char fl[48], text[800];
 	size_t i;
 
-	an_sfmt(text, sizeof(text), "== %s vs %s: %s (%zu + %zu repetitions; "
-		"gate %s, alpha %g, floor %s%s)", c->cand->name, c->base->name,
-		an_verdict_name(res->verdict), res->nbase, res->ncand,
-		res->gate.metric, res->gate.alpha,
-		an_fmt_floor(fl, sizeof(fl), &res->gate),
-		res->drift_checked ? "; A/B/A drift checked" : "");
+	rtpaths_fmt(text, sizeof(text), "== %s vs %s: %s (%zu + %zu "
+		    "repetitions; gate %s, alpha %g, floor %s%s)",
+		    c->cand->name, c->base->name, an_verdict_name(res->verdict),
+		    res->nbase, res->ncand, res->gate.metric, res->gate.alpha,
+		    an_fmt_floor(fl, sizeof(fl), &res->gate), res->drift_checked
+		    ? "; A/B/A drift checked" : "");
 	an_wrap(f, text, 0, width);
 	if (res->nlines) {
 		fprintf(f, "  %-14s %3s %10s", "metric", "CPU", "baseline");
@@ -212,11 +216,11 @@ static void txt_cmp(FILE *f, const struct an_cmp *c, int width)
 	}
 	if (res->nlines)
 		an_wrap(f, an_cmp_legend(c, text, sizeof(text)), 2, width);
-	an_sfmt(text, sizeof(text), "verdict: %s: %s",
-		an_verdict_name(res->verdict), res->reason);
+	rtpaths_fmt(text, sizeof(text), "verdict: %s: %s",
+		    an_verdict_name(res->verdict), res->reason);
 	an_wrap(f, text, 0, width);
 	for (i = 0; i < res->nnotes; i++) {
-		an_sfmt(text, sizeof(text), "note: %s", res->notes[i]);
+		rtpaths_fmt(text, sizeof(text), "note: %s", res->notes[i]);
 		an_wrap(f, text, 0, width);
 	}
 	txt_exceedance(f, res, width);
@@ -283,8 +287,8 @@ void an_report_table(const struct an_report *r, FILE *f, int width)
 		const struct an_cmp *c = &r->cmps[i];
 		struct table_row *w = &rows[i];
 
-		an_sfmt(w->cand, sizeof(w->cand), "%s", c->cand->name);
-		an_sfmt(w->base, sizeof(w->base), "%s", c->base->name);
+		rtpaths_fmt(w->cand, sizeof(w->cand), "%s", c->cand->name);
+		rtpaths_fmt(w->base, sizeof(w->base), "%s", c->base->name);
 		w->verdict = an_verdict_name(c->res.verdict);
 		an_cmp_measured(w->meas, sizeof(w->meas), c);
 		an_cmp_published(w->publ, sizeof(w->publ), c);
@@ -313,8 +317,8 @@ void an_report_table(const struct an_report *r, FILE *f, int width)
 		fputc('\n', f);
 		an_wrap(f, r->cmps[i].res.reason, 4, width);
 	}
-	an_sfmt(text, sizeof(text), "measured: the line the verdict rests "
-		"on, baseline -> candidate%s", an_report_measured_note(r));
+	rtpaths_fmt(text, sizeof(text), "measured: the line the verdict rests "
+		    "on, baseline -> candidate%s", an_report_measured_note(r));
 	if (r->ncmps)
 		an_wrap(f, text, 0, width);
 	if (refs) {

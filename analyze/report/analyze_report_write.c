@@ -13,6 +13,7 @@
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
+#include "rtpaths.h"
 #include "textfmt.h"
 
 /* ---- writing ---- */
@@ -28,7 +29,7 @@ static int write_stream(const char *dir, const char *name,
 
 	if (fsio_stream_open(&s))
 		return -ENOMEM;
-	an_sfmt(path, sizeof(path), "%s/%s", dir, name);
+	rtpaths_fmt(path, sizeof(path), "%s/%s", dir, name);
 	ret = fn(r, s.f);
 	if (fclose(s.f) && !ret)
 		ret = -EIO;
@@ -53,7 +54,7 @@ static int write_json(const char *dir, const struct an_report *r)
 
 	if (!json)
 		return -ENOMEM;
-	an_sfmt(path, sizeof(path), "%s/report.json", dir);
+	rtpaths_fmt(path, sizeof(path), "%s/report.json", dir);
 	ret = json_write_file(path, json);
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));

@@ -272,20 +272,20 @@ static void load_rep(const char *run_dir, const cJSON *rj, struct aa_rep *r)
 	r->rep = json_get_num(rj, "rep", 0);
 	r->threshold_us = json_get_num(o, "threshold_us", 0);
 	r->duration_s = json_get_num(o, "duration_s", 0);
-	an_sfmt(r->error, sizeof(r->error), "%s",
-		json_get_str(o, "error", ""));
+	rtpaths_fmt(r->error, sizeof(r->error), "%s",
+		    json_get_str(o, "error", ""));
 	if (!file || !dir || !rtpaths_below(dir) || strchr(file, '/'))
 		return;
-	an_sfmt(r->file, sizeof(r->file), "%s/%s/%s", run_dir, dir, file);
+	rtpaths_fmt(r->file, sizeof(r->file), "%s/%s/%s", run_dir, dir, file);
 	ret = fsio_read_all(r->file, &text, &len);
 	if (ret) {
-		an_sfmt(r->error, sizeof(r->error), "%s: %s", r->file,
-			strerror(-ret));
+		rtpaths_fmt(r->error, sizeof(r->error), "%s: %s", r->file,
+			    strerror(-ret));
 		return;
 	}
 	if (an_aa_parse(r->file, text, &r->aa))
-		an_sfmt(r->error, sizeof(r->error), "%s does not read as "
-			"rtla's auto-analysis", r->file);
+		rtpaths_fmt(r->error, sizeof(r->error), "%s does not read as "
+			    "rtla's auto-analysis", r->file);
 	else
 		r->parsed = true;
 	free(text);
@@ -311,7 +311,7 @@ static int aa_run_load(const char *run_dir, struct aa_run *t)
 	memset(t, 0, sizeof(*t));
 	if (!run_dir)
 		return 0;
-	an_sfmt(path, sizeof(path), "%s/manifest.json", run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", run_dir);
 	if (json_read_file(path, &m, &err))
 		return 0;	/* the report's own reader said why */
 	all = cJSON_GetObjectItemCaseSensitive(m, "scenarios");
@@ -329,8 +329,8 @@ static int aa_run_load(const char *run_dir, struct aa_run *t)
 				 sizeof(*s->reps));
 		if (!s->reps)
 			break;
-		an_sfmt(s->name, sizeof(s->name), "%s",
-			json_get_str(sj, "name", "?"));
+		rtpaths_fmt(s->name, sizeof(s->name), "%s",
+			    json_get_str(sj, "name", "?"));
 		cJSON_ArrayForEach(rj, reps)
 			if (cJSON_GetObjectItemCaseSensitive(rj, "rtla_aa"))
 				load_rep(run_dir, rj, &s->reps[s->nreps++]);

@@ -59,14 +59,14 @@ static int load_rep(const char *run_dir, const cJSON *rj,
 	    (attr && strchr(attr, '/')))
 		return -ENOENT;
 	rep->rep = json_get_num(rj, "rep", 0);
-	an_sfmt(rep->mode, sizeof(rep->mode), "%s",
-		json_get_str(tr, "mode", "?"));
-	an_sfmt(rep->stopped, sizeof(rep->stopped), "%s",
-		json_get_str(tr, "stopped_at", "?"));
-	an_sfmt(rep->dat, sizeof(rep->dat), "%s/%s/%s", run_dir, dir, file);
+	rtpaths_fmt(rep->mode, sizeof(rep->mode), "%s",
+		    json_get_str(tr, "mode", "?"));
+	rtpaths_fmt(rep->stopped, sizeof(rep->stopped), "%s",
+		    json_get_str(tr, "stopped_at", "?"));
+	rtpaths_fmt(rep->dat, sizeof(rep->dat), "%s/%s/%s", run_dir, dir, file);
 	if (!attr)
 		return rep_from_file(tr, rep);
-	an_sfmt(path, sizeof(path), "%s/%s/%s", run_dir, dir, attr);
+	rtpaths_fmt(path, sizeof(path), "%s/%s/%s", run_dir, dir, attr);
 	if (json_read_file(path, &j, &err)) {
 		pr_warn("%s", err.msg);
 		return rep_from_file(tr, rep);
@@ -89,9 +89,10 @@ static int load_scen(const char *run_dir, const cJSON *sj,
 	int n = cJSON_GetArraySize(reps);
 
 	memset(s, 0, sizeof(*s));
-	an_sfmt(s->name, sizeof(s->name), "%s", json_get_str(sj, "name", "?"));
-	an_sfmt(s->compare, sizeof(s->compare), "%s",
-		json_get_str(sj, "compare", ""));
+	rtpaths_fmt(s->name, sizeof(s->name), "%s", json_get_str(sj, "name",
+		    "?"));
+	rtpaths_fmt(s->compare, sizeof(s->compare), "%s",
+		    json_get_str(sj, "compare", ""));
 	s->reps = calloc(n ? n : 1, sizeof(*s->reps));
 	if (!s->reps)
 		return -ENOMEM;
@@ -112,7 +113,7 @@ int an_trace_load(const char *run_dir, struct an_trace *t)
 	memset(t, 0, sizeof(*t));
 	if (!run_dir)
 		return 0;
-	an_sfmt(path, sizeof(path), "%s/manifest.json", run_dir);
+	rtpaths_fmt(path, sizeof(path), "%s/manifest.json", run_dir);
 	if (json_read_file(path, &m, &err))
 		return 0;	/* the report's own reader said why */
 	all = cJSON_GetObjectItemCaseSensitive(m, "scenarios");
@@ -234,8 +235,8 @@ static void explain(const struct worst *w, char *buf, size_t len)
 	char text[1024];
 
 	trace_attr_explain(w->w, text, sizeof(text));
-	an_sfmt(buf, len, "%s%s", text, w->w->from_timer ? "" :
-		" [from the wake-up]");
+	rtpaths_fmt(buf, len, "%s%s", text, w->w->from_timer ? "" :
+		    " [from the wake-up]");
 }
 
 static double share(const struct trace_attr_culprits *c,
@@ -283,7 +284,7 @@ static void txt_new(FILE *f, const struct trace_attr_culprits *c,
 		const struct trace_attr_culprit *cu = &c->c[i];
 		char key[80];
 
-		an_sfmt(key, sizeof(key), "new: %s,", cu->key);
+		rtpaths_fmt(key, sizeof(key), "new: %s,", cu->key);
 		if (cu->windows[0] || share(c, cu, 1) < NEW_SHARE ||
 		    !strcmp(cu->key, "other") || strstr(headline, key))
 			continue;

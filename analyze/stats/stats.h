@@ -31,8 +31,6 @@ double an_f_inv(double p, double d1, double d2);
 double an_mean(const double *v, size_t n);
 /* Sample variance (n - 1); 0 for n < 2. */
 double an_var(const double *v, size_t n);
-/* Median; NAN for n == 0. Returns NAN on allocation failure too. */
-double an_median(const double *v, size_t n);
 
 /*
  * Yuen's trimmed mean of y[0..n): with five values or more, the highest and

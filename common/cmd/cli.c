@@ -139,6 +139,14 @@ static void try_help(const struct cli_ctx *c)
 	fprintf(stderr, "Try '%s --help' for more information.\n", c->prog);
 }
 
+error_t cli_key_default(const struct argp_state *state, int key,
+			const char *arg)
+{
+	if (key == ARGP_KEY_ARG)
+		return cli_error(state, "unexpected argument '%s'", arg);
+	return ARGP_ERR_UNKNOWN;
+}
+
 error_t cli_error(const struct argp_state *state, const char *fmt, ...)
 {
 	struct cli_ctx *c = cli_current;
@@ -493,6 +501,19 @@ static error_t shared_parse(int key, char *arg, struct argp_state *state)
 					 "icount:SHIFT (0..%d), not '%s'",
 					 CLI_ICOUNT_SHIFT_MAX, arg);
 		break;
+	case CLI_KEY_HISTORY_K:
+		pr_warn("%s: --history K is deprecated, say --history-runs K",
+			c ? c->cmd : state->name);
+		key = CLI_KEY_HISTORY_RUNS;
+		/* fall through */
+	case CLI_KEY_HISTORY_RUNS:
+		if (parse_u64_range(arg, 1, 1000, &v))
+			return cli_error(state, "--history-runs: '%s' is not "
+					 "1..1000 runs", arg);
+		break;
+	case CLI_KEY_REFERENCE:
+	case CLI_KEY_INTENDED:	/* the analyzer knows the settings */
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -530,16 +551,41 @@ static const struct argp_option clock_opts[] = {
 	{ 0 }
 };
 
+static const struct argp_option history_opts[] = {
+	{ "history-runs", CLI_KEY_HISTORY_RUNS, "K", 0, "against the last K "
+	  "complete runs of the same suite, host and scenario, 1..1000 "
+	  "(default 7)", 0 },
+	{ "reference", CLI_KEY_REFERENCE, "GLOB", 0, "baselines only from "
+	  "kernels whose release matches GLOB", 0 },
+	{ 0 }
+};
+/* The spelling before --history-runs (changepoints', dashboard's). */
+static const struct argp_option history_k_opts[] = {
+	{ "history", CLI_KEY_HISTORY_K, "K", OPTION_HIDDEN, NULL, 0 },
+	{ 0 }
+};
+static const struct argp_option intended_opts[] = {
+	{ "intended", CLI_KEY_INTENDED, "SETTING", 0, "the runs may differ in "
+	  "SETTING, the difference under test (repeatable, or a comma list; "
+	  "the settings: docs/nightly.md \"Like with like\"): any other "
+	  "difference between their manifests makes the comparison INVALID",
+	  0 },
+	{ 0 }
+};
+
 const struct argp cli_db_argp = { db_opts, shared_parse };
 const struct argp cli_jobs_argp = { jobs_opts, shared_parse };
 const struct argp cli_repeat_argp = { repeat_opts, shared_parse };
 const struct argp cli_clock_argp = { clock_opts, shared_parse };
+const struct argp cli_history_argp = { history_opts, shared_parse };
+const struct argp cli_history_k_argp = { history_k_opts, shared_parse };
+const struct argp cli_intended_argp = { intended_opts, shared_parse };
 
 int cli_exit(int parsed)
 {
 	if (parsed == CLI_DONE)
-		return EXIT_PASS;
-	return parsed == -ENOMEM ? EXIT_ENVIRONMENT : EXIT_BAD_INPUT;
+		return EXITCODE_PASS;
+	return parsed == -ENOMEM ? EXITCODE_ENVIRONMENT : EXITCODE_BAD_INPUT;
 }
 
 /* ---- subcommands ---- */
@@ -590,11 +636,11 @@ int cli_dispatch(const char *cmd, const char *doc, const struct cli_sub *subs,
 		  !strcmp(w, "-?") || !strcmp(w, "help") ||
 		  !strcmp(w, "--usage"))) {
 		cli_subs_help(stdout, cmd, doc, subs, n);
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	}
 	if (w && (!strcmp(w, "--version") || !strcmp(w, "-V"))) {
 		printf("%s\n", version_line());
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	}
 	for (i = 0; w && i < n; i++)
 		if (!strcmp(w, subs[i].name))
@@ -616,5 +662,5 @@ int cli_dispatch(const char *cmd, const char *doc, const struct cli_sub *subs,
 		fprintf(stderr, "%s %s", i ? "," : "", subs[i].name);
 	fprintf(stderr, ". Try 'rtgate %s --help' for more information.\n",
 		cmd);
-	return EXIT_BAD_INPUT;
+	return EXITCODE_BAD_INPUT;
 }

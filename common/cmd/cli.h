@@ -60,6 +60,15 @@ int cli_exit(int parsed);
 error_t cli_error(const struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
+ * A parser's default: an argument where it takes none (ARGP_KEY_ARG) is
+ * a usage error naming it; any other key is argp's (ARGP_ERR_UNKNOWN).
+ *
+ *	default:
+ *		return cli_key_default(state, key, arg);
+ */
+error_t cli_key_default(const struct argp_state *state, int key,
+			const char *arg);
+/*
  * An option's number in MIN..MAX into *out, or the usage error
  * "--OPT: 'ARG' is not a number in MIN..MAX" and EINVAL.
  */
@@ -83,17 +92,31 @@ error_t cli_arg_seconds(const struct argp_state *state, const char *opt,
  *   --jobs N        make -jN, 1..256 (default: the CPU count)
  *   --repeat N      repetitions per scenario, 1..1000
  *   --clock CLOCK   host or icount[:SHIFT] (cli_arg_clock() reads it)
+ *   --history-runs K, --reference GLOB (cli_history_argp)
+ *                   the baseline a run is judged against in the history:
+ *                   its last K runs (1..1000), on reference kernels
+ *   --history K     (cli_history_k_argp) --history-runs' older spelling,
+ *                   hidden: it warns and comes as CLI_KEY_HISTORY_RUNS
+ *   -I, --intended SETTING  the runs may differ in SETTING; the command
+ *                   checks it (an_like_intended_add())
  */
 enum {
 	CLI_KEY_DB = 0x1201,
 	CLI_KEY_JOBS,
 	CLI_KEY_REPEAT,
 	CLI_KEY_CLOCK,
+	CLI_KEY_HISTORY_RUNS,
+	CLI_KEY_REFERENCE,
+	CLI_KEY_HISTORY_K,
+	CLI_KEY_INTENDED = 'I',
 };
 extern const struct argp cli_db_argp;
 extern const struct argp cli_jobs_argp;
 extern const struct argp cli_repeat_argp;
 extern const struct argp cli_clock_argp;
+extern const struct argp cli_history_argp;
+extern const struct argp cli_history_k_argp;
+extern const struct argp cli_intended_argp;
 /* A shared option's number, as its group checked it. */
 unsigned int cli_shared_uint(const char *arg);
 

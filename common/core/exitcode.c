@@ -11,16 +11,16 @@ int exitcode_of_errno(int err)
 {
 	switch (err) {
 	case 0:
-		return EXIT_PASS;
+		return EXITCODE_PASS;
 	case -EINVAL:
 	case -ENOENT:
 	case -E2BIG:
 	case -ENAMETOOLONG:
-		return EXIT_BAD_INPUT;
+		return EXITCODE_BAD_INPUT;
 	case -EINTR:
-		return EXIT_INCOMPLETE;
+		return EXITCODE_INCOMPLETE;
 	default:
-		return EXIT_ENVIRONMENT;
+		return EXITCODE_ENVIRONMENT;
 	}
 }
 
@@ -30,8 +30,8 @@ int exitcode_worse(int a, int b)
 	static const int rank[] = { 0, 3, 2, 6, 5, 4 };
 
 	if (a < 0 || a > 5)
-		a = EXIT_ENVIRONMENT;
+		a = EXITCODE_ENVIRONMENT;
 	if (b < 0 || b > 5)
-		b = EXIT_ENVIRONMENT;
+		b = EXITCODE_ENVIRONMENT;
 	return rank[a] >= rank[b] ? a : b;
 }

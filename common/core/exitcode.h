@@ -1,22 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rtgate's exit codes: the contract with CI gates (docs/exit-codes.md).
- * Workload binaries use 0, 1 (runtime failure), 2 (usage) and 4.
+ * Workload binaries use 0, 1 (runtime failure), 2 (usage) and 4. The
+ * module's prefix keeps them apart from <stdlib.h>'s EXIT_SUCCESS and
+ * EXIT_FAILURE.
  */
 #ifndef RTGATE_EXITCODE_H
 #define RTGATE_EXITCODE_H
 
 enum exitcode_status {
-	EXIT_PASS = 0,		/* no regression (NO CHANGE / IMPROVEMENT / SKIPPED) */
-	EXIT_REGRESSION = 1,	/* at least one comparison is a REGRESSION */
-	EXIT_INCONCLUSIVE = 2,	/* INCONCLUSIVE or INVALID, no REGRESSION */
-	EXIT_BAD_INPUT = 3,	/* usage error, malformed suite or input file */
-	EXIT_ENVIRONMENT = 4,	/* missing tool, privilege, kernel interface */
-	EXIT_INCOMPLETE = 5,	/* the run did not complete (signal, timeout) */
+	/* no regression (NO CHANGE / IMPROVEMENT / SKIPPED) */
+	EXITCODE_PASS = 0,
+	/* at least one comparison is a REGRESSION */
+	EXITCODE_REGRESSION = 1,
+	/* INCONCLUSIVE or INVALID, no REGRESSION */
+	EXITCODE_INCONCLUSIVE = 2,
+	/* usage error, malformed suite or input file */
+	EXITCODE_BAD_INPUT = 3,
+	/* missing tool, privilege, kernel interface */
+	EXITCODE_ENVIRONMENT = 4,
+	/* the run did not complete (signal, timeout) */
+	EXITCODE_INCOMPLETE = 5,
 };
 
 /*
- * A library call's result as a command's exit code: 0 is EXIT_PASS; bad
+ * A library call's result as a command's exit code: 0 is EXITCODE_PASS; bad
  * input (-EINVAL, -ENOENT, -E2BIG, -ENAMETOOLONG) is 3; a stop signal
  * (-EINTR) is 5; anything else the environment's, 4.
  */

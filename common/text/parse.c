@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Strict parsers (parse.h): numbers, durations, CPU lists, UTC stamps; no
- * trailing garbage, no sign where none belongs.
+ * trailing garbage, no sign where none belongs. And the words of a kernel
+ * command line.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -259,4 +260,28 @@ bool parse_host_name(const char *s)
 	return n && n <= PARSE_HOST_NAME_MAX && isalnum((unsigned char)s[0]) &&
 	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		      "0123456789._-") == n;
+}
+
+const char *parse_cmdline_find(const char *cmdline, const char *word,
+			       size_t n, enum parse_cmdline_match how)
+{
+	const char *p = cmdline;
+	size_t k;
+	bool hit;
+
+	while (p && *p) {
+		p += strspn(p, PARSE_CMDLINE_BLANKS);
+		k = strcspn(p, PARSE_CMDLINE_BLANKS);
+		hit = k >= n && n && !strncmp(p, word, n);
+		if (hit && how == PARSE_CMDLINE_WORD)
+			hit = k == n;
+		else if (hit && how == PARSE_CMDLINE_KEY)
+			hit = k == n || p[n] == '=';
+		else if (hit)
+			hit = p[n] == '=';
+		if (hit)
+			return p;
+		p += k;
+	}
+	return NULL;
 }

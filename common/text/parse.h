@@ -3,12 +3,14 @@
  * Strict parsers for numbers, durations and CPU lists given on command
  * lines and in suite files. All return 0 or -EINVAL/-ERANGE and never
  * accept trailing garbage, empty strings or a sign where none is allowed.
+ * And the one search of a kernel command line's words.
  */
 #ifndef RTGATE_PARSE_H
 #define RTGATE_PARSE_H
 
 #include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -44,5 +46,35 @@ bool parse_host_name(const char *s);
 
 /* Trims leading and trailing whitespace in place; returns s. */
 char *parse_strip(char *s);
+
+/*
+ * A kernel command line's words (/proc/cmdline, QEMU's -append, a
+ * manifest's host.cmdline) are apart by blanks; a word is a flag
+ * ("quiet") or a parameter "KEY=VALUE" ("isolcpus=3").
+ */
+#define PARSE_CMDLINE_BLANKS	" \t\n"
+
+/* What parse_cmdline_find() looks for. */
+enum parse_cmdline_match {
+	PARSE_CMDLINE_WORD,	/* the word itself: "quiet", "rtgate.lab=x" */
+	PARSE_CMDLINE_KEY,	/* KEY, or KEY=VALUE: whatever sets KEY */
+	PARSE_CMDLINE_VALUE,	/* KEY=VALUE only: KEY given a value */
+};
+
+/**
+ * parse_cmdline_find() - a word of a kernel command line
+ * @cmdline: the command line; NULL has no words
+ * @word: the word to find (PARSE_CMDLINE_WORD) or a parameter's key;
+ *        its first @n bytes count
+ * @n: their number, at least 1
+ * @how: the word itself, the key with or without a value, or the key
+ *       with a value
+ *
+ * Return: the first matching word in @cmdline (it ends at a blank or the
+ * string's end; for PARSE_CMDLINE_VALUE its value starts @n + 1 bytes
+ * on), or NULL when there is none.
+ */
+const char *parse_cmdline_find(const char *cmdline, const char *word,
+			       size_t n, enum parse_cmdline_match how);
 
 #endif

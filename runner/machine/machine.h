@@ -97,8 +97,8 @@ void runner_state_leave(struct runner_state *st);
 
 /* What a state file may make a restorer write or remove. */
 enum runner_state_target {
-	STATE_TARGET_KNOB,	/* a file under /proc/sys, debugfs or tracefs */
-	STATE_TARGET_CGROUP,	/* a run's cgroup2 directory, rtgate-PID */
+	RUNNER_STATE_TARGET_KNOB,	/* under /proc/sys, debugfs, tracefs */
+	RUNNER_STATE_TARGET_CGROUP,	/* a run's cgroup2 folder, rtgate-PID */
 };
 /* 0 when @path is such a target; else -errno with @why said. */
 int runner_state_check_target(const char *path, enum runner_state_target kind,

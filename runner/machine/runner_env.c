@@ -19,6 +19,7 @@
 
 #include "fsio.h"
 #include "kconfig.h"
+#include "parse.h"
 #include "rtpaths.h"
 #include "runner/machine/machine.h"
 #include "clocks.h"
@@ -58,20 +59,17 @@ static const char *config_default_model(const struct kconfig *kc)
 /* preempt=MODE on the command line selects a dynamic kernel's model. */
 static bool cmdline_preempt(char *buf, size_t len)
 {
-	char cmdline[4096], *p;
-	size_t n;
+	char cmdline[4096];
+	const char *p;
 
 	if (fsio_read_str("/proc/cmdline", cmdline, sizeof(cmdline)))
 		return false;
-	for (p = cmdline; (p = strstr(p, "preempt=")); p++) {
-		if (p != cmdline && p[-1] != ' ')
-			continue;
-		p += strlen("preempt=");
-		n = strcspn(p, " ");
-		snprintf(buf, len, "%.*s", (int)n, p);
-		return true;
-	}
-	return false;
+	p = parse_cmdline_find(cmdline, "preempt", 7, PARSE_CMDLINE_VALUE);
+	if (!p)
+		return false;
+	p += strlen("preempt=");
+	snprintf(buf, len, "%.*s", (int)strcspn(p, PARSE_CMDLINE_BLANKS), p);
+	return true;
 }
 
 static void preempt_model(const char *debugfs, const struct kconfig *kc,

@@ -134,7 +134,7 @@ int runner_state_check_target(const char *path, enum runner_state_target kind,
 		snprintf(why, len, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	if (kind == STATE_TARGET_KNOB) {
+	if (kind == RUNNER_STATE_TARGET_KNOB) {
 		if (fs.f_type == PROC_SUPER_MAGIC && under(real, "/proc/sys"))
 			return 0;
 		if (fs.f_type == DEBUGFS_MAGIC || fs.f_type == TRACEFS_MAGIC)

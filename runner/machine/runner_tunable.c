@@ -39,7 +39,7 @@ int runner_tunable_init(struct runner_tunable *t,
 	t->kind = st->kind;
 	t->save_err = -ENODATA;
 	switch (st->kind) {
-	case TUNABLE_SYSCTL:
+	case RUNNER_TUNABLE_SYSCTL:
 		n = snprintf(t->key, sizeof(t->key), "%s", st->name);
 		for (p = t->key; *p; p++)
 			if (*p == '/')
@@ -47,7 +47,7 @@ int runner_tunable_init(struct runner_tunable *t,
 		if (n >= (int)sizeof(t->key))
 			return -ENAMETOOLONG;
 		return sysctl_path(st->name, t->path, sizeof(t->path));
-	case TUNABLE_SCHED_FEATURE:
+	case RUNNER_TUNABLE_SCHED_FEATURE:
 		rel = "sched/features";
 		snprintf(t->feature, sizeof(t->feature), "%s", st->name);
 		n = snprintf(t->key, sizeof(t->key), "sched_feature.%s",
@@ -93,7 +93,7 @@ static int feature_state(const struct runner_tunable *t, char *buf, size_t len)
 
 int runner_tunable_read(const struct runner_tunable *t, char *buf, size_t len)
 {
-	if (t->kind == TUNABLE_SCHED_FEATURE)
+	if (t->kind == RUNNER_TUNABLE_SCHED_FEATURE)
 		return feature_state(t, buf, len);
 	return fsio_read_str(t->path, buf, len);
 }
@@ -128,8 +128,8 @@ int runner_tunable_check_value(const struct runner_tunable *t,
 {
 	char now[TUNABLE_VALUE_MAX];
 
-	if (t->kind == TUNABLE_SCHED_FEATURE || runner_tunable_read(t, now,
-								    sizeof(now)))
+	if (t->kind == RUNNER_TUNABLE_SCHED_FEATURE ||
+	    runner_tunable_read(t, now, sizeof(now)))
 		return 0;	/* checked when written, or SKIPPED */
 	if (all_integers(now) && !all_integers(value)) {
 		snprintf(why, len, "%s holds whole numbers (now '%s'); '%s' "
@@ -142,7 +142,7 @@ int runner_tunable_check_value(const struct runner_tunable *t,
 int runner_tunable_save(struct runner_tunable *t)
 {
 	t->save_err = runner_tunable_read(t, t->orig, sizeof(t->orig));
-	if (!t->save_err && t->kind != TUNABLE_SCHED_FEATURE &&
+	if (!t->save_err && t->kind != RUNNER_TUNABLE_SCHED_FEATURE &&
 	    strchr(t->orig, '\n'))
 		t->save_err = -EINVAL;	/* not one line: cannot restore */
 	return t->save_err;

@@ -27,8 +27,8 @@
 static int kind_from_name(const char *name, enum runner_tunable_kind *kind)
 {
 	static const enum runner_tunable_kind kinds[] = {
-		TUNABLE_SYSCTL, TUNABLE_SCHED_FEATURE, TUNABLE_BASE_SLICE,
-		TUNABLE_DEBUGFS,
+		RUNNER_TUNABLE_SYSCTL, RUNNER_TUNABLE_SCHED_FEATURE,
+		RUNNER_TUNABLE_BASE_SLICE, RUNNER_TUNABLE_DEBUGFS,
 	};
 	size_t i;
 
@@ -58,7 +58,8 @@ static int undo_tunable(const cJSON *e, char *done, size_t len)
 		 json_get_str(e, "feature", ""));
 	snprintf(t.orig, sizeof(t.orig), "%s", json_get_str(e, "value", ""));
 	/* A state file names the files it makes root write: only knobs. */
-	ret = runner_state_check_target(t.path, STATE_TARGET_KNOB, done, len);
+	ret = runner_state_check_target(t.path, RUNNER_STATE_TARGET_KNOB, done,
+					len);
 	if (ret)
 		return ret;
 	if (!runner_tunable_read(&t, now, sizeof(now)) && !strcmp(now, t.orig))
@@ -80,7 +81,8 @@ static int undo_cgroup(const cJSON *e, char *done, size_t len)
 
 	if (!*path || !fsio_exists(path))
 		return 0;
-	ret = runner_state_check_target(path, STATE_TARGET_CGROUP, done, len);
+	ret = runner_state_check_target(path, RUNNER_STATE_TARGET_CGROUP, done,
+					len);
 	if (ret)
 		return ret;
 	ret = runner_cgroup_destroy(path);

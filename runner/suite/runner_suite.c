@@ -43,7 +43,7 @@ static void open_named(struct runner_suite_parser *p,
 				  "'_' is needed", kind, name);
 		return;
 	}
-	if (sec == SEC_SCENARIO) {
+	if (sec == RUNNER_SEC_SCENARIO) {
 		struct runner_suite_scenario *sc;
 
 		for (i = 0; i < s->nr_scenarios; i++)
@@ -86,8 +86,8 @@ static void open_named(struct runner_suite_parser *p,
 static void open_section(struct runner_suite_parser *p, const char *raw)
 {
 	static const char *const plain[] = {
-		[SEC_SUITE] = "suite", [SEC_MEASURE] = "measure",
-		[SEC_GATE] = "gate",
+		[RUNNER_SEC_SUITE] = "suite", [RUNNER_SEC_MEASURE] = "measure",
+		[RUNNER_SEC_GATE] = "gate",
 	};
 	char text[INIH_MAX_SECTION + 16];
 	char *name, *arg;
@@ -107,7 +107,7 @@ static void open_section(struct runner_suite_parser *p, const char *raw)
 		*arg++ = '\0';
 		arg = parse_strip(arg);
 	}
-	for (sec = SEC_SUITE; sec <= SEC_GATE; sec++) {
+	for (sec = RUNNER_SEC_SUITE; sec <= RUNNER_SEC_GATE; sec++) {
 		if (strcmp(name, plain[sec]))
 			continue;
 		if (*arg) {
@@ -124,8 +124,8 @@ static void open_section(struct runner_suite_parser *p, const char *raw)
 		return;
 	}
 	if (!strcmp(name, "scenario") || !strcmp(name, "reference")) {
-		p->sec = !strcmp(name, "scenario") ? SEC_SCENARIO :
-			 SEC_REFERENCE;
+		p->sec = !strcmp(name, "scenario") ? RUNNER_SEC_SCENARIO :
+			 RUNNER_SEC_REFERENCE;
 		open_named(p, p->sec, name, arg);
 		return;
 	}
@@ -180,23 +180,23 @@ static int suite_handler(void *user, const char *section, const char *name,
 	if (p->failed)
 		return 0;
 	switch (p->sec) {
-	case SEC_NONE:
+	case RUNNER_SEC_NONE:
 		runner_suite_perr(p, p->line, "'%s' outside any section (start with "
 				  "[suite])", name);
 		break;
-	case SEC_SUITE:
+	case RUNNER_SEC_SUITE:
 		runner_suite_key_suite(p, name, val);
 		break;
-	case SEC_MEASURE:
+	case RUNNER_SEC_MEASURE:
 		runner_suite_key_measure(p, name, val);
 		break;
-	case SEC_GATE:
+	case RUNNER_SEC_GATE:
 		runner_suite_key_gate(p, name, val);
 		break;
-	case SEC_SCENARIO:
+	case RUNNER_SEC_SCENARIO:
 		runner_suite_key_scenario(p, name, val);
 		break;
-	case SEC_REFERENCE:
+	case RUNNER_SEC_REFERENCE:
 		runner_suite_key_reference(p, name, val);
 		break;
 	}
@@ -218,7 +218,7 @@ static void check_scenario(struct runner_suite_parser *p,
 						 "compared against unknown scenario '%s'",
 						 sc->name, sc->compare);
 	}
-	if (sc->control != CONTROL_NONE && !sc->compare)
+	if (sc->control != RUNNER_CONTROL_NONE && !sc->compare)
 		return runner_suite_perr(p, sc->control_line, "control: scenario '%s' is "
 					 "a control but is compared with nothing (add "
 					 "compare = BASELINE)", sc->name);
@@ -281,26 +281,26 @@ static void check_suite(struct runner_suite_parser *p)
 		return runner_suite_perr(p, p->line ? p->line : 1, "no [scenario NAME] "
 					 "section: a suite needs at least one");
 	if (p->has_duration && p->has_loops)
-		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE], "[measure] has both "
+		return runner_suite_perr(p, p->sec_lines[RUNNER_SEC_MEASURE], "[measure] has both "
 					 "duration and loops; keep one");
 	for (i = 0; i < s->nr_scenarios; i++)
 		if (!s->scenarios[i].has_tool)
 			s->scenarios[i].tool = s->measure.tool;
 	for (i = 0; i < s->nr_scenarios; i++) {
 		const struct an_tool *t = s->scenarios[i].tool;
+		unsigned int line = p->sec_lines[RUNNER_SEC_MEASURE];
 
 		if (!t->program || p->has_duration ||
 		    (p->has_loops && !t->needs_duration))
 			continue;
 		if (t->needs_duration)
-			return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
-						 p->sec_lines[SEC_MEASURE] : 1,
+			return runner_suite_perr(p, line ? line : 1,
 						 "[measure] needs duration (e.g. "
 						 "20s) for %s (%s -d; it has no "
 						 "loop count)", t->name, t->title);
-		return runner_suite_perr(p, p->sec_lines[SEC_MEASURE] ?
-					 p->sec_lines[SEC_MEASURE] : 1, "[measure] needs "
-					 "duration (e.g. 20s) or loops for %s", t->name);
+		return runner_suite_perr(p, line ? line : 1, "[measure] needs "
+					 "duration (e.g. 20s) or loops for %s",
+					 t->name);
 	}
 	for (i = 0; i < s->nr_scenarios && !p->failed; i++) {
 		check_scenario(p, &s->scenarios[i]);
@@ -336,7 +336,7 @@ static void set_defaults(struct runner_suite *s, const char *path)
 	char *copy = strdup(path), *base, *dot;
 
 	s->repetitions = 3;
-	s->order = SUITE_ORDER_INTERLEAVED;
+	s->order = RUNNER_SUITE_ORDER_INTERLEAVED;
 	s->measure.tool = an_tool_at(0);
 	s->measure.histogram_us = 2000;
 	s->measure.timeout_ns = 600ULL * 1000000000ULL;

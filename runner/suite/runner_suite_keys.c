@@ -60,11 +60,11 @@ void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
 			s->repetitions = (unsigned int)v;
 	} else if (!strcmp(name, "order")) {
 		if (!strcmp(val, "interleaved"))
-			s->order = SUITE_ORDER_INTERLEAVED;
+			s->order = RUNNER_SUITE_ORDER_INTERLEAVED;
 		else if (!strcmp(val, "blocked"))
-			s->order = SUITE_ORDER_BLOCKED;
+			s->order = RUNNER_SUITE_ORDER_BLOCKED;
 		else if (!strcmp(val, "randomized"))
-			s->order = SUITE_ORDER_RANDOMIZED;
+			s->order = RUNNER_SUITE_ORDER_RANDOMIZED;
 		else
 			runner_suite_perr(p, p->line, "order: '%s' is not interleaved, "
 					  "randomized or blocked", val);

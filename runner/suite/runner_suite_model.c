@@ -20,9 +20,9 @@
 const char *runner_suite_control_name(enum runner_suite_control c)
 {
 	switch (c) {
-	case CONTROL_POSITIVE:
+	case RUNNER_CONTROL_POSITIVE:
 		return "positive";
-	case CONTROL_NEGATIVE:
+	case RUNNER_CONTROL_NEGATIVE:
 		return "negative";
 	default:
 		return NULL;
@@ -77,7 +77,7 @@ size_t runner_suite_family(const struct runner_suite *suite)
 		b = runner_suite_find(suite, sc->compare);
 		m[n].cand = sc->tool;
 		m[n].base = b ? b->tool : NULL;
-		m[n++].control = sc->control != CONTROL_NONE;
+		m[n++].control = sc->control != RUNNER_CONTROL_NONE;
 	}
 	k = an_family(m, n);
 	free(m);
@@ -159,11 +159,11 @@ void runner_suite_free(struct runner_suite *suite)
 const char *runner_suite_tunable_kind_name(enum runner_tunable_kind kind)
 {
 	switch (kind) {
-	case TUNABLE_SYSCTL:
+	case RUNNER_TUNABLE_SYSCTL:
 		return "sysctl";
-	case TUNABLE_SCHED_FEATURE:
+	case RUNNER_TUNABLE_SCHED_FEATURE:
 		return "sched_feature";
-	case TUNABLE_BASE_SLICE:
+	case RUNNER_TUNABLE_BASE_SLICE:
 		return "base_slice_ns";
 	default:
 		return "debugfs";

@@ -44,7 +44,7 @@ static void add_tunable(struct runner_suite_parser *p,
 	copy = strdup(val);
 	if (!runner_suite_check_alloc(p, copy))
 		return;
-	if (kind == TUNABLE_SCHED_FEATURE) {
+	if (kind == RUNNER_TUNABLE_SCHED_FEATURE) {
 		const char *f = copy + (strncmp(copy, "NO_", 3) ? 0 : 3);
 
 		name = (char *)f;
@@ -58,7 +58,7 @@ static void add_tunable(struct runner_suite_parser *p,
 					  "or NO_FEATURE (e.g. HRTICK, NO_HRTICK)", val);
 			goto out;
 		}
-	} else if (kind == TUNABLE_BASE_SLICE) {
+	} else if (kind == RUNNER_TUNABLE_BASE_SLICE) {
 		uint64_t ns;
 
 		name = "sched/base_slice_ns";
@@ -141,8 +141,9 @@ static void add_expect(struct runner_suite_parser *p, const char *val)
 		const char *s;
 		enum runner_expect_op op;
 	} ops[] = {	/* two-character operators first */
-		{ ">=", EXPECT_GE }, { "<=", EXPECT_LE }, { "==", EXPECT_EQ },
-		{ "!=", EXPECT_NE }, { ">", EXPECT_GT },  { "<", EXPECT_LT },
+		{ ">=", RUNNER_EXPECT_GE }, { "<=", RUNNER_EXPECT_LE },
+		{ "==", RUNNER_EXPECT_EQ }, { "!=", RUNNER_EXPECT_NE },
+		{ ">", RUNNER_EXPECT_GT },  { "<", RUNNER_EXPECT_LT },
 	};
 	struct runner_suite_scenario *sc = runner_suite_cur_scenario(p);
 	struct runner_suite_expect *e;
@@ -211,11 +212,11 @@ void runner_suite_key_scenario(struct runner_suite_parser *p, const char *name,
 	if (!strcmp(name, "workload"))
 		return add_workload(p, val);
 	if (!strcmp(name, "sysctl"))
-		return add_tunable(p, TUNABLE_SYSCTL, name, val);
+		return add_tunable(p, RUNNER_TUNABLE_SYSCTL, name, val);
 	if (!strcmp(name, "sched_feature"))
-		return add_tunable(p, TUNABLE_SCHED_FEATURE, name, val);
+		return add_tunable(p, RUNNER_TUNABLE_SCHED_FEATURE, name, val);
 	if (!strcmp(name, "debugfs"))
-		return add_tunable(p, TUNABLE_DEBUGFS, name, val);
+		return add_tunable(p, RUNNER_TUNABLE_DEBUGFS, name, val);
 	if (!strcmp(name, "expect"))
 		return add_expect(p, val);
 	if (!runner_suite_note_key(p, name))
@@ -232,14 +233,14 @@ void runner_suite_key_scenario(struct runner_suite_parser *p, const char *name,
 	} else if (!strcmp(name, "control")) {
 		sc->control_line = p->line;
 		if (!strcmp(val, "positive"))
-			sc->control = CONTROL_POSITIVE;
+			sc->control = RUNNER_CONTROL_POSITIVE;
 		else if (!strcmp(val, "negative"))
-			sc->control = CONTROL_NEGATIVE;
+			sc->control = RUNNER_CONTROL_NEGATIVE;
 		else
 			runner_suite_perr(p, p->line, "control: '%s' is neither positive "
 					  "nor negative", val);
 	} else if (!strcmp(name, "base_slice_ns")) {
-		add_tunable(p, TUNABLE_BASE_SLICE, name, val);
+		add_tunable(p, RUNNER_TUNABLE_BASE_SLICE, name, val);
 	} else if (!strcmp(name, "requires")) {
 		runner_suite_parse_requires(p, &sc->requires, val);
 	} else if (!strcmp(name, "tool")) {

@@ -26,19 +26,21 @@
  */
 
 enum runner_suite_order {
-	SUITE_ORDER_INTERLEAVED,	/* A B C A B C ... */
-	SUITE_ORDER_BLOCKED,		/* A A A B B B ... */
-	SUITE_ORDER_RANDOMIZED,		/* rounds as interleaved, each round
-					 * in its own random order (B A C A C B):
-					 * a scenario's carry-over into the
-					 * next one hits every scenario alike */
+	RUNNER_SUITE_ORDER_INTERLEAVED,	/* A B C A B C ... */
+	RUNNER_SUITE_ORDER_BLOCKED,	/* A A A B B B ... */
+	/*
+	 * Rounds as interleaved, each round in its own random order (B A C
+	 * A C B): a scenario's carry-over into the next one hits every
+	 * scenario alike.
+	 */
+	RUNNER_SUITE_ORDER_RANDOMIZED,
 };
 
 enum runner_tunable_kind {
-	TUNABLE_SYSCTL,			/* /proc/sys/NAME */
-	TUNABLE_SCHED_FEATURE,		/* debugfs sched/features */
-	TUNABLE_BASE_SLICE,		/* debugfs sched/base_slice_ns */
-	TUNABLE_DEBUGFS,		/* any debugfs file */
+	RUNNER_TUNABLE_SYSCTL,		/* /proc/sys/NAME */
+	RUNNER_TUNABLE_SCHED_FEATURE,	/* debugfs sched/features */
+	RUNNER_TUNABLE_BASE_SLICE,	/* debugfs sched/base_slice_ns */
+	RUNNER_TUNABLE_DEBUGFS,		/* any debugfs file */
 };
 
 struct runner_suite_tunable {
@@ -62,8 +64,14 @@ struct runner_suite_workload {
 	unsigned int line;
 };
 
-enum runner_expect_op { EXPECT_GT, EXPECT_GE, EXPECT_LT, EXPECT_LE, EXPECT_EQ,
-		 EXPECT_NE };
+enum runner_expect_op {
+	RUNNER_EXPECT_GT,
+	RUNNER_EXPECT_GE,
+	RUNNER_EXPECT_LT,
+	RUNNER_EXPECT_LE,
+	RUNNER_EXPECT_EQ,
+	RUNNER_EXPECT_NE,
+};
 
 struct runner_suite_expect {
 	char *text;		/* "inject.spins > 0" */
@@ -91,9 +99,10 @@ struct runner_suite_reference {
 
 /* A control scenario: its comparison checks the gate, not the kernel. */
 enum runner_suite_control {
-	CONTROL_NONE,
-	CONTROL_POSITIVE,	/* must be flagged: a known latency */
-	CONTROL_NEGATIVE,	/* must not differ: the workload minus its cause */
+	RUNNER_CONTROL_NONE,
+	RUNNER_CONTROL_POSITIVE,	/* must be flagged: a known latency */
+	/* must not differ: the workload minus its cause */
+	RUNNER_CONTROL_NEGATIVE,
 };
 
 struct runner_suite_scenario {
@@ -214,7 +223,7 @@ int runner_suite_workload_argv(const struct runner_suite_workload *wl,
 
 const char *runner_suite_tunable_kind_name(enum runner_tunable_kind kind);
 
-/* "positive", "negative", or NULL for CONTROL_NONE. */
+/* "positive", "negative", or NULL for RUNNER_CONTROL_NONE. */
 const char *runner_suite_control_name(enum runner_suite_control c);
 
 /* ---- req ------------------------------------------------------ */

@@ -19,8 +19,14 @@
 /* inih copies section names into a 50-byte buffer and cuts the rest. */
 #define INIH_MAX_SECTION 50
 
-enum runner_suite_section { SEC_NONE, SEC_SUITE, SEC_MEASURE, SEC_GATE,
-		     SEC_SCENARIO, SEC_REFERENCE };
+enum runner_suite_section {
+	RUNNER_SEC_NONE,
+	RUNNER_SEC_SUITE,
+	RUNNER_SEC_MEASURE,
+	RUNNER_SEC_GATE,
+	RUNNER_SEC_SCENARIO,
+	RUNNER_SEC_REFERENCE,
+};
 
 struct runner_seen_key {
 	char name[64];
@@ -39,7 +45,7 @@ struct runner_suite_parser {
 	size_t cur;			/* scenario or reference index */
 	struct runner_seen_key seen[SUITE_MAX_SEEN];
 	size_t nr_seen;
-	unsigned int sec_lines[SEC_REFERENCE + 1];
+	unsigned int sec_lines[RUNNER_SEC_REFERENCE + 1];
 	bool failed;
 	bool has_measure_tool, has_duration, has_loops;
 	struct runner_suite_error *err;

@@ -5,7 +5,10 @@
 # that calls it, no folder cycle, and every symbol librtgate.a exports
 # carries its folder's prefix and has a caller (tests/codegraph.py); other
 # folders include only a folder's top header, a folder uses only the
-# folders docs/design.md's table gives it, and types carry the prefix too.
+# folders docs/design.md's table gives it, and types carry the prefix too;
+# every file opens with a comment, every function of a folder's top
+# header has kernel-doc, every enum constant of a header the folder's
+# prefix.
 # Planted breaks of each rule show the checker sees what it is asked to.
 source "$(dirname "$0")/../lib.sh"
 CG=$TOP/tests/codegraph.py
@@ -224,6 +227,102 @@ check "... naming it" -- grep -q '^comments runner/runner_b.c: ' \
 check "... and a comment of no words fails too" -- \
 	grep -q '^comments runner/runner_priv.h: ' "$T/o-comments.out"
 check "... and nothing else" -- grep -qx '2 comments breaks' "$T/o-comments.out"
+
+# ---- kerneldoc: every function of a folder's top header ----------------
+python3 "$CG" kerneldoc >"$T/kerneldoc.out" 2>&1
+is "$?" 0 "codegraph kerneldoc: every top-header function has kernel-doc"
+diag "$(head -1 "$T/kerneldoc.out")"
+[ "$(wc -l <"$T/kerneldoc.out")" -eq 2 ] || diag "$(head -20 "$T/kerneldoc.out")"
+F=$T/kdoc
+mkdir -p "$F/runner/suite"
+cat >"$F/runner/runner.h" <<'EOD'
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The runner's commands. */
+#ifndef RTGATE_RUNNER_H
+#define RTGATE_RUNNER_H
+
+/**
+ * runner_cmd_run() - `rtgate run`
+ * @argc: the number of arguments
+ * @argv: the arguments
+ *
+ * Return: the exit code.
+ */
+int runner_cmd_run(int argc, char **argv);
+/**
+ * runner_each() - calls @fn for each thing
+ * @fn: the callback
+ * @arg: its argument
+ */
+void runner_each(int (*fn)(const char *name, void *arg), void *arg);
+struct runner_x {
+	int (*cb)(int a);
+};
+
+#endif
+EOD
+printf 'int runner_suite_parse(const char *path);\n' >"$F/runner/suite/suite.h"
+python3 "$CG" --top "$F" kerneldoc >"$T/k-kerneldoc.out" 2>&1
+is "$?" 0 "a top header whose functions have kernel-doc: clean (a part's header is not public)"
+check "... and it counted both functions" -- \
+	grep -qx '2 functions in top headers' "$T/k-kerneldoc.out"
+sed -i 's|^#endif$||' "$F/runner/runner.h"
+cat >>"$F/runner/runner.h" <<'EOD'
+/* A plain comment is not kernel-doc. */
+int runner_plain(void);
+/**
+ * runner_half() - a parameter left out, no Return:
+ * @a: the first
+ */
+int runner_half(int a, const char *b);
+static inline void runner_inline(int n)
+{
+	(void)n;
+}
+#endif
+EOD
+python3 "$CG" --top "$F" kerneldoc >"$T/k-kerneldoc.out" 2>&1
+is "$?" 1 "planted functions without whole kernel-doc fail (exit 1)"
+check "... a plain comment" -- grep -qx \
+	'kerneldoc runner/runner.h: runner_plain(): no kernel-doc comment' \
+	"$T/k-kerneldoc.out"
+check "... a parameter not described" -- grep -qx \
+	'kerneldoc runner/runner.h: runner_half(): @b not described' \
+	"$T/k-kerneldoc.out"
+check "... no Return: for a value" -- grep -qx \
+	"kerneldoc runner/runner.h: runner_half(): no 'Return:'" \
+	"$T/k-kerneldoc.out"
+check "... an inline function with no comment" -- grep -qx \
+	'kerneldoc runner/runner.h: runner_inline(): no kernel-doc comment' \
+	"$T/k-kerneldoc.out"
+check "... and nothing else" -- grep -qx '4 kerneldoc breaks' \
+	"$T/k-kerneldoc.out"
+
+# ---- enums: a header's enum constants carry the folder's prefix --------
+python3 "$CG" enums >"$T/enums.out" 2>&1
+is "$?" 0 "codegraph enums: every enum constant carries its prefix"
+[ "$(wc -l <"$T/enums.out")" -eq 1 ] || diag "$(head -20 "$T/enums.out")"
+F=$T/enums
+mkdir -p "$F/runner/suite" "$F/common/core" "$F/workloads/inject"
+printf 'enum runner_mode {\n\tRUNNER_MODE_A,\t/* a, b */\n\tRUNNER_MODE_B = 2,\n};\n' \
+	>"$F/runner/suite/suite.h"
+printf 'enum exitcode_status { EXITCODE_PASS = 0 };\n' >"$F/common/core/exitcode.h"
+printf 'enum inject_kind { INJ_A };\n' >"$F/workloads/inject/inject.h"
+python3 "$CG" --top "$F" enums >"$T/n-enums.out" 2>&1
+is "$?" 0 "prefixed constants (a part's header, a common module's): clean"
+printf 'enum runner_order { SUITE_ORDER_BLOCKED, RUNNER_ORDER_X };\n' \
+	>>"$F/runner/suite/suite.h"
+printf 'enum { EXIT_PASS, LOG_ERR };\n' >>"$F/common/core/exitcode.h"
+python3 "$CG" --top "$F" enums >"$T/n-enums.out" 2>&1
+is "$?" 1 "planted constants without the prefix fail (exit 1)"
+check "... the runner's, by name" -- grep -qx \
+	'enums runner/suite/suite.h: SUITE_ORDER_BLOCKED: not RUNNER_\*' \
+	"$T/n-enums.out"
+check "... a common module's, against its own prefix" -- bash -c \
+	"grep -qx 'enums common/core/exitcode.h: EXIT_PASS: not EXITCODE_\*' '$T/n-enums.out' &&
+	 grep -qx 'enums common/core/exitcode.h: LOG_ERR: not EXITCODE_\*' '$T/n-enums.out'"
+check "... and nothing else (a workload's own folder has no prefix)" -- \
+	grep -qx '3 enums breaks' "$T/n-enums.out"
 
 # common/core/log.h's levels do not clash with <syslog.h>'s LOG_ERR.
 printf '#include <syslog.h>\n#include "log.h"\n%s\n' \

@@ -205,6 +205,29 @@ static void test_names(void **state)
 			    "cpuidle.governor");
 }
 
+/* --intended's one rule: names join the list, a bad one leaves it be. */
+static void test_intended_add(void **state)
+{
+	char list[24] = "", why[480];
+
+	(void)state;
+	assert_int_equal(an_like_intended_add(list, sizeof(list), "smt", why,
+					      sizeof(why)), 0);
+	assert_int_equal(an_like_intended_add(list, sizeof(list),
+					      "tool,cmdline.quiet", why,
+					      sizeof(why)), 0);
+	assert_string_equal(list, "smt,tool,cmdline.quiet");
+	assert_int_equal(an_like_intended_add(list, sizeof(list),
+					      "smt,clock", why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(list, "smt,tool,cmdline.quiet");
+	assert_non_null(strstr(why, "'clock' is no setting (tool, "));
+	assert_int_equal(an_like_intended_add(list, sizeof(list), "smt", why,
+					      sizeof(why)), -E2BIG);
+	assert_string_equal(why, "'smt' is one too many");
+	assert_string_equal(list, "smt,tool,cmdline.quiet");
+}
+
 /* A side of @nruns repetitions, thread j measured on cpus[j]. */
 static struct an_side *side_on(const char *name, size_t nruns,
 			       const int *cpus, size_t n)
@@ -272,6 +295,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_intended_add),
 		cmocka_unit_test(test_cpus),
 	};
 

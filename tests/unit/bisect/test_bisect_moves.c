@@ -57,18 +57,19 @@ static void test_regression(void **state)
 {
 	(void)state;
 	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
-					  "REGRESSION"), EXIT_REGRESSION);
+					  "REGRESSION"), EXITCODE_REGRESSION);
 	/* A faster setparam is not a latency regression. */
 	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
-					  "IMPROVEMENT"), EXIT_PASS);
+					  "IMPROVEMENT"), EXITCODE_PASS);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
-					  "NO CHANGE"), EXIT_PASS);
+					  "NO CHANGE"), EXITCODE_PASS);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
-					  "INCONCLUSIVE"), EXIT_INCONCLUSIVE);
+					  "INCONCLUSIVE"),
+			 EXITCODE_INCONCLUSIVE);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
-					  "INVALID"), EXIT_INCONCLUSIVE);
+					  "INVALID"), EXITCODE_INCONCLUSIVE);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_REGRESSION,
-					  "SKIPPED"), EXIT_PASS);
+					  "SKIPPED"), EXITCODE_PASS);
 }
 
 static void test_improvement(void **state)
@@ -76,27 +77,28 @@ static void test_improvement(void **state)
 	(void)state;
 	/* A fix's own metric: the first patch that makes it better. */
 	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
-					  "IMPROVEMENT"), EXIT_REGRESSION);
+					  "IMPROVEMENT"), EXITCODE_REGRESSION);
 	/* Worse is not the move looked for: the search goes on past it. */
 	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
-					  "REGRESSION"), EXIT_PASS);
+					  "REGRESSION"), EXITCODE_PASS);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
-					  "NO CHANGE"), EXIT_PASS);
+					  "NO CHANGE"), EXITCODE_PASS);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_IMPROVEMENT,
-					  "INCONCLUSIVE"), EXIT_INCONCLUSIVE);
+					  "INCONCLUSIVE"),
+			 EXITCODE_INCONCLUSIVE);
 }
 
 static void test_change(void **state)
 {
 	(void)state;
 	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "REGRESSION"),
-			 EXIT_REGRESSION);
+			 EXITCODE_REGRESSION);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "IMPROVEMENT"),
-			 EXIT_REGRESSION);
+			 EXITCODE_REGRESSION);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "NO CHANGE"),
-			 EXIT_PASS);
+			 EXITCODE_PASS);
 	assert_int_equal(bisect_step_code(BISECT_MOVES_CHANGE, "INVALID"),
-			 EXIT_INCONCLUSIVE);
+			 EXITCODE_INCONCLUSIVE);
 }
 
 static void test_names(void **state)

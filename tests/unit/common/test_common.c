@@ -230,22 +230,27 @@ static void test_kconfig(void **state)
 static void test_exitcode(void **state)
 {
 	(void)state;
-	assert_int_equal(exitcode_of_errno(0), EXIT_PASS);
-	assert_int_equal(exitcode_of_errno(-ENOENT), EXIT_BAD_INPUT);
-	assert_int_equal(exitcode_of_errno(-EINTR), EXIT_INCOMPLETE);
-	assert_int_equal(exitcode_of_errno(-EACCES), EXIT_ENVIRONMENT);
+	assert_int_equal(exitcode_of_errno(0), EXITCODE_PASS);
+	assert_int_equal(exitcode_of_errno(-ENOENT), EXITCODE_BAD_INPUT);
+	assert_int_equal(exitcode_of_errno(-EINTR), EXITCODE_INCOMPLETE);
+	assert_int_equal(exitcode_of_errno(-EACCES), EXITCODE_ENVIRONMENT);
 	/* 3, 4, 5, 1, 2, 0 */
-	assert_int_equal(exitcode_worse(EXIT_REGRESSION, EXIT_BAD_INPUT),
-			 EXIT_BAD_INPUT);
-	assert_int_equal(exitcode_worse(EXIT_INCOMPLETE, EXIT_ENVIRONMENT),
-			 EXIT_ENVIRONMENT);
-	assert_int_equal(exitcode_worse(EXIT_REGRESSION, EXIT_INCOMPLETE),
-			 EXIT_INCOMPLETE);
-	assert_int_equal(exitcode_worse(EXIT_INCONCLUSIVE, EXIT_REGRESSION),
-			 EXIT_REGRESSION);
-	assert_int_equal(exitcode_worse(EXIT_PASS, EXIT_INCONCLUSIVE),
-			 EXIT_INCONCLUSIVE);
-	assert_int_equal(exitcode_worse(EXIT_PASS, 139), EXIT_ENVIRONMENT);
+	assert_int_equal(exitcode_worse(EXITCODE_REGRESSION,
+					EXITCODE_BAD_INPUT),
+			 EXITCODE_BAD_INPUT);
+	assert_int_equal(exitcode_worse(EXITCODE_INCOMPLETE,
+					EXITCODE_ENVIRONMENT),
+			 EXITCODE_ENVIRONMENT);
+	assert_int_equal(exitcode_worse(EXITCODE_REGRESSION,
+					EXITCODE_INCOMPLETE),
+			 EXITCODE_INCOMPLETE);
+	assert_int_equal(exitcode_worse(EXITCODE_INCONCLUSIVE,
+					EXITCODE_REGRESSION),
+			 EXITCODE_REGRESSION);
+	assert_int_equal(exitcode_worse(EXITCODE_PASS, EXITCODE_INCONCLUSIVE),
+			 EXITCODE_INCONCLUSIVE);
+	assert_int_equal(exitcode_worse(EXITCODE_PASS, 139),
+			 EXITCODE_ENVIRONMENT);
 }
 
 /* The first stop signal is the one named; a wake signal stops nothing. */

@@ -26,7 +26,7 @@ static void test_never_a_pass(void **state)
 
 		assert_int_equal(o->kind, k);
 		assert_non_null(o->name);
-		if (o->exit_code == EXIT_PASS) {
+		if (o->exit_code == EXITCODE_PASS) {
 			assert_true(!*o->junit || !strcmp(o->junit, "skipped"));
 			assert_string_not_equal(o->lava, "fail");
 			continue;
@@ -38,10 +38,11 @@ static void test_never_a_pass(void **state)
 		assert_string_not_equal(o->kcidb, "SKIP");
 		assert_string_equal(o->lava, "fail");
 		/* A regression fails; the rest err, in JUnit and KCIDB. */
-		assert_string_equal(o->junit, o->exit_code == EXIT_REGRESSION ?
+		assert_string_equal(o->junit,
+				    o->exit_code == EXITCODE_REGRESSION ?
 				    "failure" : "error");
 		assert_true(!strcmp(o->kcidb, o->exit_code ==
-				    EXIT_REGRESSION ? "FAIL" : "ERROR") ||
+				    EXITCODE_REGRESSION ? "FAIL" : "ERROR") ||
 			    (k == OUTCOME_NOTHING_MEASURED &&
 			     !strcmp(o->kcidb, "MISS")));
 	}
@@ -109,14 +110,14 @@ static void test_fold(void **state)
 	assert_int_equal(fold(reg_inc, 3, true), OUTCOME_OVER_BUDGET);
 	assert_int_equal(fold(inc_ok, 3, true), OUTCOME_MISSED_CONTROL);
 	assert_int_equal(outcome_get(fold(ok_skip, 3, true))->exit_code,
-			 EXIT_PASS);
+			 EXITCODE_PASS);
 	assert_int_equal(fold(skips, 3, true), OUTCOME_NOTHING_MEASURED);
 	assert_int_equal(fold(skips + 2, 1, true), OUTCOME_NOT_JUDGED);
 	assert_int_equal(fold(NULL, 0, true), OUTCOME_NOT_JUDGED);
 	/* Incomplete wins over everything, a regression included. */
 	assert_int_equal(fold(reg_inc, 3, false), OUTCOME_INCOMPLETE);
 	assert_int_equal(outcome_get(OUTCOME_INCOMPLETE)->exit_code,
-			 EXIT_INCOMPLETE);
+			 EXITCODE_INCOMPLETE);
 }
 
 int main(void)

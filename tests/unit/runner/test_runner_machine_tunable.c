@@ -73,8 +73,8 @@ static void get(const char *rel, char *buf, size_t len)
 /* A debugfs knob, with tmpdir standing in for the debugfs mount. */
 static void test_debugfs_roundtrip(void **state)
 {
-	struct runner_suite_tunable st = { TUNABLE_DEBUGFS, "sched/knob", "7",
-					   1 };
+	struct runner_suite_tunable st = { RUNNER_TUNABLE_DEBUGFS,
+					   "sched/knob", "7", 1 };
 	struct runner_tunable t;
 	char buf[64];
 
@@ -94,10 +94,10 @@ static void test_debugfs_roundtrip(void **state)
 
 static void test_feature_state(void **state)
 {
-	struct runner_suite_tunable on = { TUNABLE_SCHED_FEATURE, "HRTICK",
-					   "HRTICK", 1 };
-	struct runner_suite_tunable gone = { TUNABLE_SCHED_FEATURE, "NOPE",
-					     "NOPE", 1 };
+	struct runner_suite_tunable on = { RUNNER_TUNABLE_SCHED_FEATURE,
+					   "HRTICK", "HRTICK", 1 };
+	struct runner_suite_tunable gone = { RUNNER_TUNABLE_SCHED_FEATURE,
+					     "NOPE", "NOPE", 1 };
 	struct runner_tunable t;
 	char buf[64];
 
@@ -117,7 +117,7 @@ static void test_feature_state(void **state)
 
 static void test_unreadable(void **state)
 {
-	struct runner_suite_tunable st = { TUNABLE_BASE_SLICE,
+	struct runner_suite_tunable st = { RUNNER_TUNABLE_BASE_SLICE,
 					   "sched/base_slice_ns", "3000000",
 					   1 };
 	struct runner_tunable t;
@@ -132,7 +132,7 @@ static void test_unreadable(void **state)
 /* The real sysctl the fault tests use; restored whatever happens. */
 static void test_real_sysctl(void **state)
 {
-	struct runner_suite_tunable st = { TUNABLE_SYSCTL,
+	struct runner_suite_tunable st = { RUNNER_TUNABLE_SYSCTL,
 				    "kernel.sched_rr_timeslice_ms", "10", 1 };
 	char buf[64], want[64];
 	struct runner_tunable t;

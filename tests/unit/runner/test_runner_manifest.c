@@ -95,7 +95,7 @@ static int setup(void **state)
 	run->scale = 0.5;
 	run->repetitions = 2;
 	run->duration_s = 5;
-	run->status = RUN_ABORTED;
+	run->status = RUNNER_RUN_ABORTED;
 	snprintf(run->reason, sizeof(run->reason), "interrupted by SIGINT");
 	run->start.tv_sec = 1790000000;
 	run->tunables_before = cJSON_CreateObject();
@@ -104,11 +104,12 @@ static int setup(void **state)
 	run->scens = calloc(4, sizeof(*run->scens));
 	for (size_t i = 0; i < 4; i++)
 		run->scens[i].sc = &fx->suite.scenarios[i];
-	add_rep(&run->scens[0], 1, REP_OK, NULL);
-	add_rep(&run->scens[1], 1, REP_OK, NULL);
-	add_rep(&run->scens[0], 2, REP_INVALID,
+	add_rep(&run->scens[0], 1, RUNNER_REP_OK, NULL);
+	add_rep(&run->scens[1], 1, RUNNER_REP_OK, NULL);
+	add_rep(&run->scens[0], 2, RUNNER_REP_INVALID,
 		"cyclictest exited with code 1");
-	add_rep(&run->scens[1], 2, REP_ABORTED, "the run was interrupted");
+	add_rep(&run->scens[1], 2, RUNNER_REP_ABORTED,
+		"the run was interrupted");
 	run->scens[2].skipped = true;
 	run->scens[2].reason = strdup("requires sched-features: EPERM");
 	/* A workload in load/1 that crashed, with its summary. */
@@ -270,7 +271,7 @@ static void test_complete_run(void **state)
 	char path[300];
 	cJSON *m;
 
-	fx->run.status = RUN_COMPLETE;
+	fx->run.status = RUNNER_RUN_COMPLETE;
 	fx->run.ended = true;
 	fx->run.end.tv_sec = 1790000100;
 	fx->run.tunables_after = cJSON_Duplicate(fx->run.tunables_before, 1);

@@ -116,7 +116,7 @@ static void test_complete(void **state)
 	assert_string_equal(s.name, "full");
 	assert_string_equal(s.description, "everything");
 	assert_int_equal(s.repetitions, 4);
-	assert_int_equal(s.order, SUITE_ORDER_BLOCKED);
+	assert_int_equal(s.order, RUNNER_SUITE_ORDER_BLOCKED);
 	assert_int_equal(vec_strv_len(s.requires), 2);
 	assert_int_equal(vec_strv_len(runner_suite_opts(&s.measure,
 				an_tool_find("cyclictest"))->argv), 5);
@@ -148,14 +148,14 @@ static void test_complete(void **state)
 	assert_string_equal(load->tunables[1].name,
 			    "kernel/sched_rt_runtime_us");
 	assert_string_equal(load->tunables[1].value, "950000");
-	assert_int_equal(load->tunables[2].kind, TUNABLE_SCHED_FEATURE);
+	assert_int_equal(load->tunables[2].kind, RUNNER_TUNABLE_SCHED_FEATURE);
 	assert_string_equal(load->tunables[2].name, "HRTICK");
 	assert_string_equal(load->tunables[2].value, "NO_HRTICK");
-	assert_int_equal(load->tunables[3].kind, TUNABLE_BASE_SLICE);
+	assert_int_equal(load->tunables[3].kind, RUNNER_TUNABLE_BASE_SLICE);
 	/* The suite's requirements are every scenario's too. */
 	assert_int_equal(vec_strv_len(load->requires), 4);
 	assert_int_equal(load->nr_expects, 4);
-	assert_int_equal(load->expects[1].op, EXPECT_GE);
+	assert_int_equal(load->expects[1].op, RUNNER_EXPECT_GE);
 	assert_null(load->expects[1].why);
 	/* "COND: WORDS": the condition, normalised, and its reason. */
 	assert_string_equal(load->expects[2].text, "inject.spins > 0");

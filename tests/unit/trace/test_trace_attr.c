@@ -37,7 +37,7 @@ static void task(struct trace_task *t, const char *comm, int pid, int prio)
 static void ev_switch(unsigned long long ts, int cpu, const char *pc, int pp,
 		      int pprio, const char *nc, int np, int nprio)
 {
-	struct trace_ev e = { .ts = ts, .cpu = cpu, .type = TEV_SWITCH,
+	struct trace_ev e = { .ts = ts, .cpu = cpu, .type = TRACE_EV_SWITCH,
 			      .pid = pp };
 
 	task(&e.sw.prev, pc, pp, pprio);
@@ -48,7 +48,7 @@ static void ev_switch(unsigned long long ts, int cpu, const char *pc, int pp,
 static void ev_waking(unsigned long long ts, int cpu, int in_pid,
 		      const char *comm, int pid, int prio)
 {
-	struct trace_ev e = { .ts = ts, .cpu = cpu, .type = TEV_WAKING,
+	struct trace_ev e = { .ts = ts, .cpu = cpu, .type = TRACE_EV_WAKING,
 			      .pid = in_pid };
 
 	task(&e.wake.task, comm, pid, prio);
@@ -74,7 +74,7 @@ static void ev_hrt(unsigned long long ts, int cpu, int in_pid, int type,
 			      .pid = in_pid };
 
 	e.hrt.timer = timer;
-	if (type == TEV_HRTIMER_START)
+	if (type == TRACE_EV_HRTIMER_START)
 		e.hrt.expires = val;
 	else
 		e.hrt.now = val;
@@ -105,15 +105,15 @@ static void window_late(unsigned long long base, const char *comm, int pid,
 	long long expires = 50000000 + base / 1000;
 
 	ev_switch(base, 1, "cyclictest", CT, CT_PRIO, comm, pid, prio);
-	ev_hrt(base + 10, 1, pid, TEV_HRTIMER_START, timer, expires);
-	ev_irq(base + 100000, 1, pid, TEV_IRQ_ENTRY, -1, "local_timer");
-	ev_hrt(base + 100100, 1, pid, TEV_HRTIMER_ENTRY, timer,
+	ev_hrt(base + 10, 1, pid, TRACE_EV_HRTIMER_START, timer, expires);
+	ev_irq(base + 100000, 1, pid, TRACE_EV_IRQ_ENTRY, -1, "local_timer");
+	ev_hrt(base + 100100, 1, pid, TRACE_EV_HRTIMER_ENTRY, timer,
 	       expires + 3000);
 	ev_waking(base + 100200, 1, pid, "cyclictest", CT, CT_PRIO);
-	ev_hrt(base + 100300, 1, pid, TEV_HRTIMER_EXIT, timer, 0);
-	ev_irq(base + 101000, 1, pid, TEV_IRQ_EXIT, -1, "");
+	ev_hrt(base + 100300, 1, pid, TRACE_EV_HRTIMER_EXIT, timer, 0);
+	ev_irq(base + 101000, 1, pid, TRACE_EV_IRQ_EXIT, -1, "");
 	if (grant_at)
-		ev_ext(base + grant_at, 1, pid, TEV_EXT_GRANT);
+		ev_ext(base + grant_at, 1, pid, TRACE_EV_EXT_GRANT);
 	ev_switch(base + 301000 + extra, 1, comm, pid, prio, "cyclictest", CT,
 		  CT_PRIO);
 }
@@ -193,13 +193,13 @@ static void test_missing_switch_in(void **state)
 
 	(void)state;
 	ev_switch(T0, 1, "cyclictest", CT, CT_PRIO, "agent", 74, 120);
-	ev_irq(T0 + 1000, 1, 74, TEV_IRQ_ENTRY, -1, "local_timer");
-	ev_hrt(T0 + 1100, 1, 74, TEV_HRTIMER_ENTRY, 0xB, 1000);
+	ev_irq(T0 + 1000, 1, 74, TRACE_EV_IRQ_ENTRY, -1, "local_timer");
+	ev_hrt(T0 + 1100, 1, 74, TRACE_EV_HRTIMER_ENTRY, 0xB, 1000);
 	ev_waking(T0 + 1200, 1, 74, "cyclictest", CT, CT_PRIO);
-	ev_hrt(T0 + 1300, 1, 74, TEV_HRTIMER_EXIT, 0xB, 0);
-	ev_irq(T0 + 1400, 1, 74, TEV_IRQ_EXIT, -1, "");
+	ev_hrt(T0 + 1300, 1, 74, TRACE_EV_HRTIMER_EXIT, 0xB, 0);
+	ev_irq(T0 + 1400, 1, 74, TRACE_EV_IRQ_EXIT, -1, "");
 	/* cyclictest runs, but its switch-in is not in the trace. */
-	ev_hrt(T0 + 2000, 1, CT, TEV_HRTIMER_START, 0xC, 2000);
+	ev_hrt(T0 + 2000, 1, CT, TRACE_EV_HRTIMER_START, 0xC, 2000);
 	ev_switch(T0 + 2100, 1, "cyclictest", CT, CT_PRIO, "agent", 74, 120);
 	assert_int_equal(trace_attr_finish(a, &r), 0);
 	a = NULL;
@@ -216,16 +216,17 @@ static void test_missing_switch_in(void **state)
  */
 static void idle_wake(unsigned long long base, bool thread_event)
 {
-	ev_hrt(base, 1, CT, TEV_HRTIMER_START, 0xD, 5000000);
+	ev_hrt(base, 1, CT, TRACE_EV_HRTIMER_START, 0xD, 5000000);
 	ev_switch(base + 10, 1, "cyclictest", CT, CT_PRIO, "swapper/1", 0,
 		  120);
-	ev_irq(base + 1000000, 1, 0, TEV_IRQ_ENTRY, -1, "local_timer");
-	ev_hrt(base + 1000100, 1, 0, TEV_HRTIMER_ENTRY, 0xD, 5002000);
+	ev_irq(base + 1000000, 1, 0, TRACE_EV_IRQ_ENTRY, -1, "local_timer");
+	ev_hrt(base + 1000100, 1, 0, TRACE_EV_HRTIMER_ENTRY, 0xD, 5002000);
 	ev_waking(base + 1000200, 1, 0, "cyclictest", CT, CT_PRIO);
-	ev_hrt(base + 1000300, 1, 0, TEV_HRTIMER_EXIT, 0xD, 0);
-	ev_irq(base + 1001000, 1, 0, TEV_IRQ_EXIT, -1, "");
+	ev_hrt(base + 1000300, 1, 0, TRACE_EV_HRTIMER_EXIT, 0xD, 0);
+	ev_irq(base + 1001000, 1, 0, TRACE_EV_IRQ_EXIT, -1, "");
 	if (thread_event)
-		ev_hrt(base + 1009000, 1, CT, TEV_HRTIMER_START, 0xE, 6000000);
+		ev_hrt(base + 1009000, 1, CT, TRACE_EV_HRTIMER_START, 0xE,
+		       6000000);
 }
 
 static void test_idle_switch_in(void **state)
@@ -258,17 +259,17 @@ static void test_spinner_from_idle(void **state)
 	const struct trace_attr_window *w;
 
 	(void)state;
-	ev_hrt(T0, 1, CT, TEV_HRTIMER_START, 0xD, 5000000);
+	ev_hrt(T0, 1, CT, TRACE_EV_HRTIMER_START, 0xD, 5000000);
 	ev_switch(T0 + 10, 1, "cyclictest", CT, CT_PRIO, "swapper/1", 0, 120);
 	ev_switch(T0 + 20, 0, "spin", 300, 0, "swapper/0", 0, 120);
-	ev_irq(T0 + 1000000, 1, 0, TEV_IRQ_ENTRY, -1, "local_timer");
-	ev_hrt(T0 + 1000100, 1, 0, TEV_HRTIMER_ENTRY, 0xD, 5002000);
+	ev_irq(T0 + 1000000, 1, 0, TRACE_EV_IRQ_ENTRY, -1, "local_timer");
+	ev_hrt(T0 + 1000100, 1, 0, TRACE_EV_HRTIMER_ENTRY, 0xD, 5002000);
 	ev_waking(T0 + 1000150, 1, 0, "spin", 300, 0);
 	ev_waking(T0 + 1000200, 1, 0, "cyclictest", CT, CT_PRIO);
-	ev_hrt(T0 + 1000300, 1, 0, TEV_HRTIMER_EXIT, 0xD, 0);
-	ev_irq(T0 + 1001000, 1, 0, TEV_IRQ_EXIT, -1, "");
+	ev_hrt(T0 + 1000300, 1, 0, TRACE_EV_HRTIMER_EXIT, 0xD, 0);
+	ev_irq(T0 + 1001000, 1, 0, TRACE_EV_IRQ_EXIT, -1, "");
 	/* spin's first event: it arms its next period and sleeps */
-	ev_hrt(T0 + 1300000, 1, 300, TEV_HRTIMER_START, 0xE, 9000000);
+	ev_hrt(T0 + 1300000, 1, 300, TRACE_EV_HRTIMER_START, 0xE, 9000000);
 	ev_switch(T0 + 1301000, 1, "spin", 300, 0, "cyclictest", CT, CT_PRIO);
 	assert_int_equal(trace_attr_finish(a, &r), 0);
 	a = NULL;
@@ -493,7 +494,7 @@ static int teardown(void **state)
 static void sw(struct trace_runtime *rt, unsigned long long ts, int prev,
 	       int next, unsigned int missed)
 {
-	struct trace_ev e = { .ts = ts, .cpu = 0, .type = TEV_SWITCH,
+	struct trace_ev e = { .ts = ts, .cpu = 0, .type = TRACE_EV_SWITCH,
 			      .missed = missed };
 
 	task(&e.sw.prev, "x", prev, 120);
@@ -556,25 +557,25 @@ static void test_runtime_past_hrtick(void **state)
 	trace_runtime_watch(&rt, 10);
 	/* Unarmed repick: expiry at 3 ms, the run ends at the 4 ms tick. */
 	sw(&rt, T0, 5, 10, 0);
-	hrt(&rt, T0 + 3 * ms, TEV_HRTIMER_ENTRY, fn);
-	hrt(&rt, T0 + 4 * ms, TEV_HRTIMER_ENTRY, tick);
+	hrt(&rt, T0 + 3 * ms, TRACE_EV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 4 * ms, TRACE_EV_HRTIMER_ENTRY, tick);
 	sw(&rt, T0 + 4 * ms + 5 * us, 10, 5, 0);
 	/* Re-armed repick: ends at the next hrtick, 6 ms. */
 	sw(&rt, T0 + 5 * ms, 5, 10, 0);
-	hrt(&rt, T0 + 8 * ms, TEV_HRTIMER_ENTRY, fn);
-	hrt(&rt, T0 + 8 * ms + 3 * us, TEV_HRTIMER_START, fn);
-	hrt(&rt, T0 + 11 * ms, TEV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 8 * ms, TRACE_EV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 8 * ms + 3 * us, TRACE_EV_HRTIMER_START, fn);
+	hrt(&rt, T0 + 11 * ms, TRACE_EV_HRTIMER_ENTRY, fn);
 	sw(&rt, T0 + 11 * ms + 4 * us, 10, 5, 0);
 	/* Switched out at the expiry. */
 	sw(&rt, T0 + 12 * ms, 5, 10, 0);
-	hrt(&rt, T0 + 15 * ms, TEV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 15 * ms, TRACE_EV_HRTIMER_ENTRY, fn);
 	sw(&rt, T0 + 15 * ms + 6 * us, 10, 5, 0);
 	/* No hrtick at all (NO_HRTICK): a long run is not counted. */
 	sw(&rt, T0 + 16 * ms, 5, 10, 0);
-	hrt(&rt, T0 + 20 * ms, TEV_HRTIMER_ENTRY, tick);
+	hrt(&rt, T0 + 20 * ms, TRACE_EV_HRTIMER_ENTRY, tick);
 	sw(&rt, T0 + 20 * ms + 5 * us, 10, 5, 0);
 	/* An expiry while the task does not run is not its. */
-	hrt(&rt, T0 + 21 * ms, TEV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 21 * ms, TRACE_EV_HRTIMER_ENTRY, fn);
 	sw(&rt, T0 + 22 * ms, 5, 10, 0);
 	sw(&rt, T0 + 24 * ms, 10, 5, 0);
 	trace_runtime_total(&rt, &sum);
@@ -587,7 +588,7 @@ static void test_runtime_past_hrtick(void **state)
 	trace_runtime_init(&rt, 4 * ms);
 	trace_runtime_watch(&rt, 10);
 	sw(&rt, T0, 5, 10, 0);
-	hrt(&rt, T0 + 3 * ms, TEV_HRTIMER_ENTRY, fn);
+	hrt(&rt, T0 + 3 * ms, TRACE_EV_HRTIMER_ENTRY, fn);
 	sw(&rt, T0 + 4 * ms, 10, 5, 0);
 	trace_runtime_total(&rt, &sum);
 	assert_true(sum.past_hrtick == 0 && rt.hrtick_expiries == 0);

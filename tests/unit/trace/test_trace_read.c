@@ -36,12 +36,12 @@ static void test_fixture_events(void **state)
 	assert_int_equal(trace_file_check(FIXTURE, &info), 0);
 	/* The counts trace-cmd report gives for the same file. */
 	assert_true(info.nr_records == 17229);
-	assert_true(info.per_type[TEV_SWITCH] == 5754);
-	assert_true(info.per_type[TEV_WAKING] == 3496);
-	assert_true(info.per_type[TEV_WAKEUP] == 3497);
-	assert_true(info.per_type[TEV_WAKEUP_NEW] == 4);
-	assert_true(info.per_type[TEV_IRQ_ENTRY] == 1244);
-	assert_true(info.per_type[TEV_HRTIMER_START] == 540);
+	assert_true(info.per_type[TRACE_EV_SWITCH] == 5754);
+	assert_true(info.per_type[TRACE_EV_WAKING] == 3496);
+	assert_true(info.per_type[TRACE_EV_WAKEUP] == 3497);
+	assert_true(info.per_type[TRACE_EV_WAKEUP_NEW] == 4);
+	assert_true(info.per_type[TRACE_EV_IRQ_ENTRY] == 1244);
+	assert_true(info.per_type[TRACE_EV_HRTIMER_START] == 540);
 	assert_true(info.missed == 0);
 }
 
@@ -54,7 +54,7 @@ static int keep_first_switch(const struct trace_ev *ev, void *ctx)
 {
 	struct first_switch *f = ctx;
 
-	if (ev->type != TEV_SWITCH)
+	if (ev->type != TRACE_EV_SWITCH)
 		return 0;
 	f->ev = *ev;
 	f->seen = 1;

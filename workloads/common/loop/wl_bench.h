@@ -46,6 +46,12 @@ int wl_bench_parse(int argc, char *const argv[], const struct wl_opts *o,
  *   -d/--duration D. The common --cpu too (struct wl_common). Defaults
  *   are the workload's, set before parsing.
  */
+/* Their table entries; -n's long name is the workload's ("calls"). */
+#define WL_OPT_BENCH \
+	{ "warmups", required_argument, NULL, 'W' }, \
+	{ "rounds", required_argument, NULL, 'r' }, \
+	{ "rate", required_argument, NULL, 'R' }
+
 struct wl_bench_opts {
 	unsigned int per_round;
 	unsigned int warmups;
