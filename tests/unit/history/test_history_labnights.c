@@ -26,10 +26,11 @@
  * half's step-free nights less one.
  *
  * By default each step-free night of a validation half is tonight once
- * (its K nights a seeded random choice of the others), each with a pair
- * of step nights in turn, at K = 7..14: seconds. `-n N` makes N random
- * draws a configuration, `-h tune|all` takes the tuning halves too and
- * `-k LO-HI` other K (docs/nightly.md's tables: `-n 100 -h all`). The
+ * (its K nights a seeded random choice of the others) and each step night
+ * is the first of a step once (after K + 1 step-free nights drawn so), at
+ * K = 7, 10 and 14: seconds. `-n N` makes N random draws a configuration,
+ * `-h tune|all` takes the tuning halves too and `-k LO-HI` every K of a
+ * range (docs/nightly.md's tables: `-n 100 -h all -k 7-14`). The
  * rates' Clopper-Pearson 95 % intervals
  * are counted over the distinct nights judged (step-free nights for the
  * A/A rate, first step nights for the steps), not over the draws: draws
@@ -259,7 +260,8 @@ static bool is_alarm(const struct history_judgement *j)
  * step nights @s1 and @s2.
  */
 static void draw(const struct half *x, const size_t *clean, size_t s1,
-		 size_t s2, unsigned int k, struct tally *t)
+		 size_t s2, unsigned int k, bool aa_only, bool count_aa,
+		 struct tally *t)
 {
 	const struct night *seq[MAX_SEQ];
 	struct history_judgement aa, j1, j2;
@@ -269,14 +271,16 @@ static void draw(const struct half *x, const size_t *clean, size_t s1,
 	for (i = 0; i <= k; i++)
 		seq[i] = &x->clean[clean[i]];
 	judge(seq, k, k, &aa);
-	t->aa++;
-	t->alarms += is_alarm(&aa);
-	t->pass += is(&aa, AN_NO_CHANGE);
-	t->aheld += aa.held;
-	if (is_alarm(&aa) && !draws)
-		printf("# A/A %s: %s: %.300s\n", seq[k]->id, aa.verdict,
-		       aa.reason);
-	if (x->nstep < 2)
+	if (count_aa) {
+		t->aa++;
+		t->alarms += is_alarm(&aa);
+		t->pass += is(&aa, AN_NO_CHANGE);
+		t->aheld += aa.held;
+		if (is_alarm(&aa) && !draws)
+			printf("# A/A %s: %s: %.300s\n", seq[k]->id,
+			       aa.verdict, aa.reason);
+	}
+	if (aa_only || x->nstep < 2)
 		return;
 	seq[k + 1] = &x->step[s1];
 	judge(seq, k + 1, k, &j1);
@@ -320,17 +324,19 @@ static void run(const struct config *c, struct tally *t)
 			pick(x->nclean, c->k + 1, -1, seq);
 			if (x->nstep >= 2)
 				pick(x->nstep, 2, -1, s);
-			draw(x, seq, s[0], s[1], c->k, t);
+			draw(x, seq, s[0], s[1], c->k, false, true, t);
 		}
 		return;
 	}
-	/* Each step-free night tonight once; the step nights in turn. */
+	/* Each step-free night tonight once, each step night first once. */
 	for (i = 0; i < x->nclean; i++) {
 		pick(x->nclean, c->k, (long)i, seq);
 		seq[c->k] = i;
-		s[0] = x->nstep ? i % x->nstep : 0;
-		s[1] = x->nstep ? (i + 1) % x->nstep : 0;
-		draw(x, seq, s[0], s[1], c->k, t);
+		draw(x, seq, 0, 0, c->k, true, true, t);
+	}
+	for (i = 0; x->nstep >= 2 && i < x->nstep; i++) {
+		pick(x->nclean, c->k + 1, -1, seq);
+		draw(x, seq, i, (i + 1) % x->nstep, c->k, false, false, t);
 	}
 }
 
@@ -413,15 +419,17 @@ static int teardown(void **state)
 #define NCONF	(4 * K_MAX)
 
 /*
- * [-n DRAWS] [-k KLO-KHI] [-h tune|validate|all]: K = 7..14 unless told;
- * the validation halves unless told (the default tier's replay: what is
- * asserted); -h tune: what a rule may be chosen by looking at.
+ * [-n DRAWS] [-k KLO-KHI] [-h tune|validate|all]: K = 7, 10 and 14 unless
+ * -k asks for every K of a range; the validation halves unless told (the
+ * default tier's replay: what is asserted); -h tune: what a rule may be
+ * chosen by looking at.
  */
 int main(int argc, char **argv)
 {
 	static struct config configs[NCONF];
 	struct CMUnitTest tests[NCONF];
 	unsigned int k, klo = K_MIN, khi = K_MAX;
+	bool every_k = false;
 	const char *which = "validate";
 	size_t i, n = 0;
 	int o;
@@ -436,12 +444,17 @@ int main(int argc, char **argv)
 		else if (o != 'k' || sscanf(optarg, "%u-%u", &klo, &khi) != 2 ||
 			 klo < 1 || klo > khi || khi > K_MAX)
 			return 3;
+		else
+			every_k = true;
 	}
 	for (i = 0; i < 4; i++) {
 		if (strcmp(which, "all") &&
 		    halves[i].validate != !strcmp(which, "validate"))
 			continue;
-		for (k = klo; k <= khi; k++, n++) {
+		for (k = klo; k <= khi; k++) {
+			/* The default tier: both ends and the middle. */
+			if (!every_k && k != 7 && k != 10 && k != 14)
+				continue;
 			configs[n].x = &halves[i];
 			configs[n].k = k;
 			snprintf(configs[n].name, sizeof(configs[n].name),
@@ -453,6 +466,7 @@ int main(int argc, char **argv)
 				.test_func = test_config,
 				.initial_state = &configs[n],
 			};
+			n++;
 		}
 	}
 	return _cmocka_run_group_tests("test_history_labnights", tests, n,
