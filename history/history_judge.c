@@ -620,11 +620,38 @@ static int step_identity(struct judge_ctx *c, const struct history_run *runs,
 }
 
 /*
+ * Did runs[j] alone, against @base, rise (fall) as @v says, on a line one
+ * night cannot decide? 1 yes, 0 no, or an error.
+ */
+static int night_rose(struct judge_ctx *c, const char *scenario,
+		      const struct history_run *runs, size_t j,
+		      const struct an_side *base, const struct an_gate *gate,
+		      enum an_verdict v)
+{
+	struct an_side *one = NULL;
+	struct an_result alone;
+	int ret;
+
+	ret = nights_side(c, scenario, runs + j, 1, &one);
+	if (!ret)
+		ret = an_compare(base, one, gate, &alone);
+	an_side_free(one);
+	if (ret)
+		return ret;
+	ret = !night_alone_decides(&alone) && alone.verdict == v;
+	an_result_release(&alone);
+	return ret;
+}
+
+/*
  * Did a step begin @i + 1 nights ago (runs[i]) and stay until tonight?
- * runs[i] alone rose (fell) against the K nights before it, on a line one
- * night cannot decide, and runs[i], the nights after it and tonight
- * together against the same K nights say the same. 1: @res holds that
- * judgement; 0: no.
+ * runs[i] and each night after it before tonight rose (fell) alone
+ * against the K nights before runs[i], on a line one night cannot decide,
+ * and runs[i], the nights after it and tonight together against the same
+ * K nights say the same. Every night of it, not only the first: a night
+ * that stood out two nights before a step, with a step-free night
+ * between, would otherwise date the step (silent-lab nights, issue 36).
+ * 1: @res holds that judgement; 0: no.
  */
 static int step_since(struct judge_ctx *c, const char *scenario,
 		      const struct history_run *runs, size_t nb, size_t i,
@@ -632,8 +659,9 @@ static int step_since(struct judge_ctx *c, const char *scenario,
 {
 	struct an_side *base = NULL, *first = NULL, *since = NULL;
 	struct an_result alone;
-	size_t k = nb - i - 1;
+	size_t k = nb - i - 1, j;
 	int ret, step = 0;
+	bool stays;
 
 	if (k > c->p_k)
 		k = c->p_k;
@@ -644,7 +672,14 @@ static int step_since(struct judge_ctx *c, const char *scenario,
 		ret = an_compare(base, first, gate, &alone);
 	if (ret)
 		goto out;
-	if (!night_alone_decides(&alone)) {
+	stays = !night_alone_decides(&alone);
+	for (j = i; stays && !ret && j-- > 0;) {
+		ret = night_rose(c, scenario, runs, j, base, gate,
+				 alone.verdict);
+		stays = ret == 1;
+		ret = ret < 0 ? ret : 0;
+	}
+	if (stays && !ret) {
 		ret = nights_side(c, scenario, runs, i + 1, &since);
 		if (!ret)
 			ret = side_add_night(since, c->h, c->run.id,
@@ -837,7 +872,10 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 		 * see, or tonight alone beyond the nights' scatter. */
 		ret = night_model(c, scenario, runs, nb, &gate, &ns);
 		if (!ret && ns.found == HISTORY_NIGHTS_STEP) {
-			size_t first = nb - ns.tau;	/* runs[] index */
+			/* The series is runs[n - 1] .. runs[0], tonight. */
+			size_t n = nb > c->p_k + STEP_NIGHTS ?
+				   c->p_k + STEP_NIGHTS : nb;
+			size_t first = n - 1 - ns.tau;	/* runs[] index */
 
 			snprintf(since, sizeof(since), "%s",
 				 runs[first].run_id);

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Nights a lab can trust (issue 36 item 4), measured on real nights of
+ * the silent lab: tests/fixtures/labnights (README.md there), each night
+ * a fresh boot of a Debian 7.2 image under `--clock icount:3` on one vCPU
+ * running suites/lab-night.suite (idle, three 10 s repetitions), and
+ * nights after a known step: the same suite with a 30 us SCHED_FIFO
+ * spinner in its `idle` (step30.suite), stored as the same line.
+ *
+ * The nights are stored in a scratch history database through the import
+ * API and judged with history_judge_run(), the nightly's own entry point,
+ * against the K nights before them. A draw is K + 3 nights of one kernel
+ * and one half (tune or validate): K + 1 step-free nights, the last
+ * judged against the K before it (A/A: a false alarm when REGRESSION or
+ * IMPROVEMENT), then two step nights, each judged against the K nights
+ * before it. The step is
+ *  - flagged within two nights when either step night is a REGRESSION;
+ *  - dated when that REGRESSION names the first step night as its first
+ *    night (a REGRESSION on the first step night alone names none: it is
+ *    dated to itself) and the step-free night before it was no alarm;
+ *  - passed when a step night is NO CHANGE or IMPROVEMENT (never, here).
+ *
+ * Tune and validate: the nights of a kernel and kind are numbered in boot
+ * order; odd boots tune, even boots validate (decided before any rate was
+ * looked at). A draw never mixes the two halves, so K is at most the
+ * half's step-free nights less one.
+ *
+ * By default each step-free night of a validation half is tonight once
+ * (its K nights a seeded random choice of the others) and each step night
+ * is the first of a step once (after K + 1 step-free nights drawn so), at
+ * K = 7, 10 and 14: seconds. `-n N` makes N random draws a configuration,
+ * `-h tune|all` takes the tuning halves too and `-k LO-HI` every K of a
+ * range (docs/nightly.md's tables: `-n 100 -h all -k 7-14`). The
+ * rates' Clopper-Pearson 95 % intervals
+ * are counted over the distinct nights judged (step-free nights for the
+ * A/A rate, first step nights for the steps), not over the draws: draws
+ * that share their tonight are not independent, and those that share
+ * only history nights are not quite either (docs/nightly.md says so).
+ *
+ * Asserted on every half: no step night is passed. On the validation
+ * halves: the targets are not contradicted -- false alarms at most 1/30
+ * a night (the interval's lower end), a step flagged within two nights
+ * in 95 % and dated in 90 % (the upper ends). With 15 nights a half the
+ * intervals cannot show the targets met either (docs/nightly.md).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <gsl/gsl_cdf.h>
+
+#include "analyze/analyze.h"
+#include "history/history.h"
+#include "jsonio.h"
+#include "log.h"
+
+#define FIXTURES	"tests/fixtures/labnights"
+#define MAX_NIGHTS	64
+#define K_MIN		7
+#define K_MAX		14
+#define MAX_SEQ		(K_MAX + 3)
+#define FUTURE		"2099-01-01T00:00:00Z"
+#define AA_TARGET	(1.0 / 30)
+#define FLAG_TARGET	0.95
+#define DATE_TARGET	0.90
+
+struct night {
+	int boot;		/* its number in boot order */
+	char id[96];		/* its run id */
+};
+
+/* One kernel's nights of one half. */
+struct half {
+	const char *kernel;	/* "rt", "std" */
+	bool validate;		/* even boots; odd boots tune */
+	struct night clean[MAX_NIGHTS], step[MAX_NIGHTS];
+	size_t nclean, nstep;
+};
+
+struct tally {
+	size_t aa, alarms;	/* A/A nights judged; REGRESSION/IMPROVEMENT */
+	size_t pass, aheld;	/* ... NO CHANGE; held (INCONCLUSIVE, a rise) */
+	size_t steps;		/* step draws */
+	size_t flagged;		/* a REGRESSION on step night 1 or 2 */
+	size_t flagged1;	/* ... on step night 1 already */
+	size_t held;		/* step night 1 held (INCONCLUSIVE) */
+	size_t dated;		/* flagged and named step night 1 */
+	size_t passed;		/* a step night NO CHANGE or IMPROVEMENT */
+};
+
+static size_t draws;		/* -n: random draws; 0: each night once */
+static char tmp[64];
+static struct history h;
+static uint64_t rng;
+static struct half halves[4] = {
+	{ .kernel = "rt", .validate = false },
+	{ .kernel = "rt", .validate = true },
+	{ .kernel = "std", .validate = false },
+	{ .kernel = "std", .validate = true },
+};
+
+static uint64_t next(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* v[0..k) a random k of 0..n-1 other than @not (-1: none), in order. */
+static void pick(size_t n, size_t k, long not, size_t *v)
+{
+	size_t all[MAX_NIGHTS], i, j, t, m = 0;
+
+	for (i = 0; i < n; i++)
+		if ((long)i != not)
+			all[m++] = i;
+	assert_true(k <= m);
+	for (i = 0; i < k; i++) {
+		j = i + next() % (m - i);
+		t = all[i];
+		all[i] = all[j];
+		all[j] = t;
+		v[i] = all[i];
+	}
+}
+
+/* Clopper-Pearson 95 % interval of x successes in n. */
+static void cp95(double x, double n, double *lo, double *hi)
+{
+	*lo = x > 0 ? gsl_cdf_beta_Pinv(0.025, x, n - x + 1) : 0;
+	*hi = x < n ? gsl_cdf_beta_Pinv(0.975, x + 1, n - x) : 1;
+}
+
+/* Stores FIXTURES/KERNEL/KIND/NN and returns its run id in @n. */
+static void store(const char *kernel, const char *kind, const char *nn,
+		  struct night *n)
+{
+	struct history_import_stats st = { 0 };
+	struct json_error err;
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	cJSON *m;
+
+	snprintf(dir, sizeof(dir), FIXTURES "/%s/%s/%s", kernel, kind, nn);
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	assert_int_equal(json_read_file(path, &m, &err), 0);
+	snprintf(n->id, sizeof(n->id), "%s", json_get_str(m, "run_id", ""));
+	assert_string_equal(json_get_str(m, "status", ""), "complete");
+	cJSON_Delete(m);
+	n->boot = atoi(nn);
+	assert_int_equal(history_import_run(&h, dir, &st), 0);
+	assert_int_equal(st.imported, 1);
+}
+
+static int by_boot(const void *a, const void *b)
+{
+	return ((const struct night *)a)->boot -
+	       ((const struct night *)b)->boot;
+}
+
+/* Every night of KERNEL/KIND into the half its boot number says. */
+static void load(const char *kernel, const char *kind)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	struct night n;
+	size_t i;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), FIXTURES "/%s/%s", kernel, kind);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		store(kernel, kind, e->d_name, &n);
+		for (i = 0; i < 4; i++) {
+			struct half *x = &halves[i];
+
+			if (strcmp(x->kernel, kernel) ||
+			    x->validate != !(n.boot % 2))
+				continue;
+			if (!strcmp(kind, "clean")) {
+				assert_true(x->nclean < MAX_NIGHTS);
+				x->clean[x->nclean++] = n;
+			} else {
+				assert_true(x->nstep < MAX_NIGHTS);
+				x->step[x->nstep++] = n;
+			}
+		}
+	}
+	closedir(d);
+	for (i = 0; i < 4; i++) {
+		qsort(halves[i].clean, halves[i].nclean, sizeof(n), by_boot);
+		qsort(halves[i].step, halves[i].nstep, sizeof(n), by_boot);
+	}
+}
+
+/* @ids[0..n) on nights 1..n; every other night after them. */
+static void place(const struct night **seq, size_t n)
+{
+	char sql[256];
+	size_t i;
+
+	assert_int_equal(history_exec(&h, "UPDATE runs SET start_time = '"
+				      FUTURE "' WHERE start_time < '"
+				      FUTURE "'"), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(sql, sizeof(sql), "UPDATE runs SET start_time = "
+			 "'2027-01-%02zuT02:00:00Z' WHERE run_id = '%.95s'",
+			 i + 1, seq[i]->id);
+		assert_int_equal(history_exec(&h, sql), 0);
+	}
+}
+
+static bool is(const struct history_judgement *j, enum an_verdict v)
+{
+	return !strcmp(j->verdict, an_verdict_name(v));
+}
+
+/*
+ * Night @n of @seq against the K nights before it, every night of the
+ * draw so far dated in order (the night model reads back further).
+ */
+static void judge(const struct night **seq, size_t n, unsigned int k,
+		  struct history_judgement *out)
+{
+	struct history_judge_params p = { .history = k };
+	struct history_judgement *j;
+	size_t nj;
+
+	place(seq, n + 1);
+	assert_int_equal(history_judge_run(&h, seq[n]->id, &p, &j, &nj), 0);
+	assert_int_equal(nj, 1);
+	assert_string_equal(j[0].scenario, "idle");
+	assert_int_equal(j[0].baseline_runs, k);
+	*out = j[0];
+	free(j);
+}
+
+static bool is_alarm(const struct history_judgement *j)
+{
+	return is(j, AN_REGRESSION) || is(j, AN_IMPROVEMENT);
+}
+
+/*
+ * One draw: step-free nights @clean[0..k] (the last is tonight), then
+ * step nights @s1 and @s2.
+ */
+static void draw(const struct half *x, const size_t *clean, size_t s1,
+		 size_t s2, unsigned int k, bool aa_only, bool count_aa,
+		 struct tally *t)
+{
+	const struct night *seq[MAX_SEQ];
+	struct history_judgement aa, j1, j2;
+	bool flagged, dated;
+	size_t i;
+
+	for (i = 0; i <= k; i++)
+		seq[i] = &x->clean[clean[i]];
+	judge(seq, k, k, &aa);
+	if (count_aa) {
+		t->aa++;
+		t->alarms += is_alarm(&aa);
+		t->pass += is(&aa, AN_NO_CHANGE);
+		t->aheld += aa.held;
+		if (is_alarm(&aa) && !draws)
+			printf("# A/A %s: %s: %.300s\n", seq[k]->id,
+			       aa.verdict, aa.reason);
+	}
+	if (aa_only || x->nstep < 2)
+		return;
+	seq[k + 1] = &x->step[s1];
+	judge(seq, k + 1, k, &j1);
+	seq[k + 2] = &x->step[s2];
+	judge(seq, k + 2, k, &j2);
+	flagged = is(&j1, AN_REGRESSION) || is(&j2, AN_REGRESSION);
+	dated = !is_alarm(&aa) &&
+		((is(&j1, AN_REGRESSION) && (!*j1.since_run_id ||
+		  !strcmp(j1.since_run_id, seq[k + 1]->id))) ||
+		 (!is(&j1, AN_REGRESSION) && is(&j2, AN_REGRESSION) &&
+		  !strcmp(j2.since_run_id, seq[k + 1]->id)));
+	t->steps++;
+	t->flagged += flagged;
+	t->flagged1 += is(&j1, AN_REGRESSION);
+	t->held += j1.held;
+	t->dated += dated;
+	t->passed += is(&j1, AN_NO_CHANGE) || is(&j1, AN_IMPROVEMENT) ||
+		     is(&j2, AN_NO_CHANGE) || is(&j2, AN_IMPROVEMENT);
+	if (!draws && !dated) {
+		printf("# step %s: %s: %.300s\n", seq[k + 1]->id, j1.verdict,
+		       j1.reason);
+		printf("#   then %s: %s: %.300s\n", seq[k + 2]->id,
+		       j2.verdict, j2.reason);
+	}
+}
+
+struct config {
+	struct half *x;
+	unsigned int k;
+	char name[64];
+};
+
+static void run(const struct config *c, struct tally *t)
+{
+	const struct half *x = c->x;
+	size_t seq[MAX_SEQ], s[2], i, d;
+
+	rng = 0x1abe1 + c->k * 131 + (size_t)(x - halves);
+	if (draws) {
+		for (d = 0; d < draws; d++) {
+			pick(x->nclean, c->k + 1, -1, seq);
+			if (x->nstep >= 2)
+				pick(x->nstep, 2, -1, s);
+			draw(x, seq, s[0], s[1], c->k, false, true, t);
+		}
+		return;
+	}
+	/* Each step-free night tonight once, each step night first once. */
+	for (i = 0; i < x->nclean; i++) {
+		pick(x->nclean, c->k, (long)i, seq);
+		seq[c->k] = i;
+		draw(x, seq, 0, 0, c->k, true, true, t);
+	}
+	for (i = 0; x->nstep >= 2 && i < x->nstep; i++) {
+		pick(x->nclean, c->k + 1, -1, seq);
+		draw(x, seq, i, (i + 1) % x->nstep, c->k, false, false, t);
+	}
+}
+
+static void test_config(void **state)
+{
+	const struct config *c = *state;
+	const struct half *x = c->x;
+	struct tally t = { 0 };
+	double a, f, dt, lo, hi, flo, fhi, dlo, dhi;
+	double nc = (double)x->nclean, ns = (double)x->nstep;
+
+	if (x->nclean < c->k + 1) {
+		printf("# %s: %zu step-free nights, too few for K=%u\n",
+		       c->name, x->nclean, c->k);
+		skip();
+	}
+	run(c, &t);
+	a = (double)t.alarms / t.aa;
+	cp95(a * nc, nc, &lo, &hi);
+	printf("# %s: A/A false alarms %zu of %zu nights (%.1f%%; 95%% CP "
+	       "over %zu nights: %.1f-%.1f%%); NO CHANGE %zu, held %zu\n",
+	       c->name, t.alarms, t.aa, 100 * a, x->nclean, 100 * lo,
+	       100 * hi, t.pass, t.aheld);
+	if (t.steps) {
+		f = (double)t.flagged / t.steps;
+		dt = (double)t.dated / t.steps;
+		cp95(f * ns, ns, &flo, &fhi);
+		cp95(dt * ns, ns, &dlo, &dhi);
+		printf("# %s: step30 flagged within two nights %zu of %zu "
+		       "(%.1f%%; 95%% CP over %zu first nights: %.1f-%.1f%%), "
+		       "on its night %zu, held there %zu; dated %zu (%.1f%%; "
+		       "%.1f-%.1f%%); passed %zu\n", c->name, t.flagged,
+		       t.steps, 100 * f, x->nstep, 100 * flo, 100 * fhi,
+		       t.flagged1, t.held, t.dated, 100 * dt, 100 * dlo,
+		       100 * dhi, t.passed);
+	}
+	fflush(stdout);
+	/* A step is never passed, whatever the nights say. */
+	assert_int_equal(t.passed, 0);
+	if (!x->validate)
+		return;
+	/* The targets, not contradicted by the validation nights. */
+	assert_true(lo <= AA_TARGET);
+	if (t.steps) {
+		assert_true(fhi >= FLAG_TARGET);
+		assert_true(dhi >= DATE_TARGET);
+	}
+}
+
+static int setup(void **state)
+{
+	char path[128];
+
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/rtgate-labnights.XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	snprintf(path, sizeof(path), "%s/rtgate.db", tmp);
+	log_set_level(LOG_LEVEL_ERR);
+	if (history_open(&h, path) ||
+	    history_exec(&h, "PRAGMA synchronous = OFF"))
+		return -1;
+	load("rt", "clean");
+	load("rt", "step30");
+	load("std", "clean");
+	load("std", "step30");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[160];
+
+	(void)state;
+	history_close(&h);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd) ? -1 : 0;
+}
+
+#define NCONF	(4 * K_MAX)
+
+/*
+ * [-n DRAWS] [-k KLO-KHI] [-h tune|validate|all]: K = 7, 10 and 14 unless
+ * -k asks for every K of a range; the validation halves unless told (the
+ * default tier's replay: what is asserted); -h tune: what a rule may be
+ * chosen by looking at.
+ */
+int main(int argc, char **argv)
+{
+	static struct config configs[NCONF];
+	struct CMUnitTest tests[NCONF];
+	unsigned int k, klo = K_MIN, khi = K_MAX;
+	bool every_k = false;
+	const char *which = "validate";
+	size_t i, n = 0;
+	int o;
+
+	while ((o = getopt(argc, argv, "n:k:h:")) != -1) {
+		if (o == 'n')
+			draws = strtoul(optarg, NULL, 10);
+		else if (o == 'h' && (!strcmp(optarg, "tune") ||
+				      !strcmp(optarg, "validate") ||
+				      !strcmp(optarg, "all")))
+			which = optarg;
+		else if (o != 'k' || sscanf(optarg, "%u-%u", &klo, &khi) != 2 ||
+			 klo < 1 || klo > khi || khi > K_MAX)
+			return 3;
+		else
+			every_k = true;
+	}
+	for (i = 0; i < 4; i++) {
+		if (strcmp(which, "all") &&
+		    halves[i].validate != !strcmp(which, "validate"))
+			continue;
+		for (k = klo; k <= khi; k++) {
+			/* The default tier: both ends and the middle. */
+			if (!every_k && k != 7 && k != 10 && k != 14)
+				continue;
+			configs[n].x = &halves[i];
+			configs[n].k = k;
+			snprintf(configs[n].name, sizeof(configs[n].name),
+				 "%s, %s nights, K=%u", halves[i].kernel,
+				 halves[i].validate ? "validation" : "tuning",
+				 k);
+			tests[n] = (struct CMUnitTest){
+				.name = configs[n].name,
+				.test_func = test_config,
+				.initial_state = &configs[n],
+			};
+			n++;
+		}
+	}
+	return _cmocka_run_group_tests("test_history_labnights", tests, n,
+				       setup, teardown);
+}
