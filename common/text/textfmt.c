@@ -133,6 +133,32 @@ char *text_utf8_repair(const char *s, size_t len, size_t *outlen)
 	return out;
 }
 
+/*
+ * One step of an escaper's walk over @s (@len bytes) at @i. A byte that
+ * does not begin a UTF-8 character is written as @bad; a multi-byte
+ * character is copied (U+FFFE and U+FFFF, which XML forbids, as U+FFFD
+ * when @xml). Returns the bytes consumed, or 0 for an ASCII byte, which
+ * the escaper writes itself.
+ */
+static size_t utf8_step(FILE *f, const char *s, size_t len, size_t i,
+			const char *bad, bool xml)
+{
+	size_t n = text_utf8_char(s + i, len - i);
+
+	if (!n) {
+		fputs(bad, f);
+		return 1;
+	}
+	if (n == 1)
+		return 0;
+	if (xml && n == 3 && (unsigned char)s[i] == 0xef &&
+	    (unsigned char)s[i + 1] == 0xbf && (unsigned char)s[i + 2] >= 0xbe)
+		fputs("\xef\xbf\xbd", f);
+	else
+		fwrite(s + i, 1, n, f);
+	return n;
+}
+
 void text_gnuplot_quote(FILE *f, const char *s)
 {
 	size_t len = strlen(s), i = 0, n;
@@ -141,20 +167,18 @@ void text_gnuplot_quote(FILE *f, const char *s)
 	while (i < len) {
 		unsigned char ch = s[i];
 
-		n = text_utf8_char(s + i, len - i);
-		if (!n) {
-			fputc('?', f);
-			i++;
-		} else if (ch == '\'') {
-			fputs("''", f);
-			i++;
-		} else if (ch < 0x20 || ch == 0x7f) {
-			fputc(' ', f);
-			i++;
-		} else {
-			fwrite(s + i, 1, n, f);
+		n = utf8_step(f, s, len, i, "?", false);
+		if (n) {
 			i += n;
+			continue;
 		}
+		i++;
+		if (ch == '\'')
+			fputs("''", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fputc(' ', f);
+		else
+			fputc(ch, f);
 	}
 	fputc('\'', f);
 }
@@ -166,21 +190,9 @@ void text_xml_escape(FILE *f, const char *s)
 	while (i < len) {
 		unsigned char ch = s[i];
 
-		n = text_utf8_char(s + i, len - i);
-		if (!n) {
-			/* Not UTF-8: U+FFFD, the replacement character. */
-			fputs("\xef\xbf\xbd", f);
-			i++;
-			continue;
-		}
-		if (n > 1) {
-			/* U+FFFE and U+FFFF are not XML characters. */
-			if (n == 3 && (unsigned char)s[i] == 0xef &&
-			    (unsigned char)s[i + 1] == 0xbf &&
-			    (unsigned char)s[i + 2] >= 0xbe)
-				fputs("\xef\xbf\xbd", f);
-			else
-				fwrite(s + i, 1, n, f);
+		/* Not UTF-8: U+FFFD, the replacement character. */
+		n = utf8_step(f, s, len, i, "\xef\xbf\xbd", true);
+		if (n) {
 			i += n;
 			continue;
 		}
@@ -218,14 +230,8 @@ void text_md_escape(FILE *f, const char *s)
 	while (i < len) {
 		unsigned char ch = s[i];
 
-		n = text_utf8_char(s + i, len - i);
-		if (!n) {
-			fputs("\xef\xbf\xbd", f);
-			i++;
-			continue;
-		}
-		if (n > 1) {
-			fwrite(s + i, 1, n, f);
+		n = utf8_step(f, s, len, i, "\xef\xbf\xbd", false);
+		if (n) {
 			i += n;
 			continue;
 		}
@@ -275,12 +281,8 @@ void text_md_code(FILE *f, const char *s)
 	for (i = 0; i < len; i += c ? c : 1) {
 		unsigned char ch = s[i];
 
-		c = text_utf8_char(s + i, len - i);
+		c = utf8_step(f, s, len, i, "\xef\xbf\xbd", false);
 		if (!c)
-			fputs("\xef\xbf\xbd", f);
-		else if (c > 1)
-			fwrite(s + i, 1, c, f);
-		else
 			fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
 	}
 	if (pad)
