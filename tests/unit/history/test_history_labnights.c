@@ -66,6 +66,8 @@
 
 #define FIXTURES	"tests/fixtures/labnights"
 #define MAX_NIGHTS	64
+
+#include "nights_draw.h"
 #define K_MIN		7
 #define K_MAX		14
 #define MAX_SEQ		(K_MAX + 3)
@@ -101,47 +103,12 @@ struct tally {
 static size_t draws;		/* -n: random draws; 0: each night once */
 static char tmp[64];
 static struct history h;
-static uint64_t rng;
 static struct half halves[4] = {
 	{ .kernel = "rt", .validate = false },
 	{ .kernel = "rt", .validate = true },
 	{ .kernel = "std", .validate = false },
 	{ .kernel = "std", .validate = true },
 };
-
-static uint64_t next(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* v[0..k) a random k of 0..n-1 other than @not (-1: none), in order. */
-static void pick(size_t n, size_t k, long not, size_t *v)
-{
-	size_t all[MAX_NIGHTS], i, j, t, m = 0;
-
-	for (i = 0; i < n; i++)
-		if ((long)i != not)
-			all[m++] = i;
-	assert_true(k <= m);
-	for (i = 0; i < k; i++) {
-		j = i + next() % (m - i);
-		t = all[i];
-		all[i] = all[j];
-		all[j] = t;
-		v[i] = all[i];
-	}
-}
-
-/* Clopper-Pearson 95 % interval of x successes in n. */
-static void cp95(double x, double n, double *lo, double *hi)
-{
-	*lo = x > 0 ? gsl_cdf_beta_Pinv(0.025, x, n - x + 1) : 0;
-	*hi = x < n ? gsl_cdf_beta_Pinv(0.975, x + 1, n - x) : 1;
-}
 
 /* Stores FIXTURES/KERNEL/KIND/NN and returns its run id in @n. */
 static void store(const char *kernel, const char *kind, const char *nn,

@@ -73,6 +73,9 @@
 #define MAX_ROUNDS	10
 #define MAX_SEQ		(7 + 3)
 #define MAX_NIGHTS	64
+
+#include "nights_draw.h"
+
 /* Sittings as nights: a sitting's rounds 1-3, 4-6 and 7-9. */
 #define TRIPLES		3
 #define NSTEPS		2
@@ -132,40 +135,6 @@ struct config {
 static size_t draws;		/* -n: random draws; 0: the disjoint ones */
 static char tmp[64];
 static struct history h;
-static uint64_t rng;
-
-static uint64_t next(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* v[0..k) a random k of 0..n-1, in random order. */
-static void pick(size_t n, size_t k, size_t *v)
-{
-	size_t all[MAX_NIGHTS], i, j, t;
-
-	assert_true(k <= n && n <= MAX_NIGHTS);
-	for (i = 0; i < n; i++)
-		all[i] = i;
-	for (i = 0; i < k; i++) {
-		j = i + next() % (n - i);
-		t = all[i];
-		all[i] = all[j];
-		all[j] = t;
-		v[i] = all[i];
-	}
-}
-
-/* Clopper-Pearson 95 % interval of x successes in n. */
-static void cp95(double x, double n, double *lo, double *hi)
-{
-	*lo = x > 0 ? gsl_cdf_beta_Pinv(0.025, x, n - x + 1) : 0;
-	*hi = x < n ? gsl_cdf_beta_Pinv(0.975, x + 1, n - x) : 1;
-}
 
 static const cJSON *rep_of(const cJSON *sc, int round)
 {
@@ -575,7 +544,7 @@ static void run_config(const struct config *c, struct tally *t)
 			draw(pool, seq, k + 3, k, t);
 		}
 		for (d = 0; d < draws; d++) {
-			pick(n, k + 3, seq);
+			pick(n, k + 3, -1, seq);
 			draw(pool, seq, k + 3, k, t);
 		}
 		if (draws)
@@ -600,7 +569,7 @@ static void run_config(const struct config *c, struct tally *t)
 		draw(pool, seq, len, k, t);
 	}
 	for (d = 0; d < draws; d++) {
-		pick(c->nsit, len, who);
+		pick(c->nsit, len, -1, who);
 		for (i = 0; i < len; i++)
 			seq[i] = who[i] * TRIPLES + next() % TRIPLES;
 		draw(pool, seq, len, k, t);
