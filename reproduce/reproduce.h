@@ -114,11 +114,15 @@ int reproduce_run(const struct reproduce_params *p,
  * @rerender: `reproduce --table`: a report it names that cannot be read
  *            leaves the table as it was
  *
+ * @exit_code: when not NULL, gets the reproduction's exit code, as
+ *             `rtgate reproduce` gave it: its models' worst (a model
+ *             without one counts as incomplete)
+ *
  * Return: 0; -EINVAL (said) for a reproduce.json that cannot be read;
  * -ENOENT (said) under @rerender for a report that cannot; -errno when a
  * table cannot be written.
  */
-int reproduce_table_write(const char *dir, bool rerender);
+int reproduce_table_write(const char *dir, bool rerender, int *exit_code);
 
 /**
  * reproduce_cmd_reproduce() - `rtgate reproduce SEED`

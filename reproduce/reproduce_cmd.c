@@ -191,8 +191,10 @@ int reproduce_cmd_reproduce(int argc, char **argv)
 	if (cli->list || cli->table) {
 		if (cli->list)
 			list_seeds();
-		code = cli->table && reproduce_table_write(cli->table, true) ?
-		       EXITCODE_BAD_INPUT : EXITCODE_PASS;
+		/* The table's exit code is the reproduction's own. */
+		code = EXITCODE_PASS;
+		if (cli->table && reproduce_table_write(cli->table, true, &code))
+			code = EXITCODE_BAD_INPUT;
 		free(cli);
 		return code;
 	}

@@ -411,7 +411,7 @@ int reproduce_run(const struct reproduce_params *p,
 	cJSON_AddNumberToObject(c.doc, "exit_code", r->exit_code);
 	save(&c);
 	cJSON_Delete(c.doc);
-	if (reproduce_table_write(r->dir, false))
+	if (reproduce_table_write(r->dir, false, NULL))
 		r->exit_code = exitcode_worse(r->exit_code,
 					      EXITCODE_INCOMPLETE);
 	return 0;

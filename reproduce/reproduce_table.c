@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "fsio.h"
 #include "jsonio.h"
 #include "log.h"
@@ -278,10 +279,14 @@ static void row_cells(const cJSON *r, struct cells *c)
 	fmt_wall(c->wall, sizeof(c->wall), json_get_num(r, "wall_s", 0));
 }
 
-/* Tables written before the seed chose its vCPUs ran on two. */
+/* The guest's vCPUs: tables written before the seeds chose ran on two. */
+#define REPRODUCE_MAX_VCPUS	64
+
 static int vcpus_of(const cJSON *doc)
 {
-	return (int)json_get_num(doc, "vcpus", 2);
+	double v = json_get_num(doc, "vcpus", 2);
+
+	return v >= 1 && v <= REPRODUCE_MAX_VCPUS ? (int)v : 0;
 }
 
 static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
@@ -337,15 +342,21 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 	struct cells c;
 	size_t i;
 
-	fprintf(f, "## Seed %s: %s\n\n", json_get_str(doc, "seed", ""),
-		json_get_str(doc, "title", ""));
-	fprintf(f, "Published: %s. Here: Linux %s in the QEMU lab (%d vCPU%s), "
-		"clock %s, duration scale %s.\n\n",
-		json_get_str(doc, "source", ""),
-		json_get_str(doc, "series", ""), vcpus_of(doc),
-		vcpus_of(doc) == 1 ? "" : "s",
-		json_get_str(doc, "clock", ""),
-		json_get_str(doc, "duration_scale", ""));
+	/* reproduce.json is read back from disk (--table): escaped too. */
+	fputs("## Seed ", f);
+	text_md_escape(f, json_get_str(doc, "seed", ""));
+	fputs(": ", f);
+	text_md_escape(f, json_get_str(doc, "title", ""));
+	fputs("\n\nPublished: ", f);
+	text_md_escape(f, json_get_str(doc, "source", ""));
+	fputs(". Here: Linux ", f);
+	text_md_escape(f, json_get_str(doc, "series", ""));
+	fprintf(f, " in the QEMU lab (%d vCPU%s), clock ", vcpus_of(doc),
+		vcpus_of(doc) == 1 ? "" : "s");
+	text_md_escape(f, json_get_str(doc, "clock", ""));
+	fputs(", duration scale ", f);
+	text_md_escape(f, json_get_str(doc, "duration_scale", ""));
+	fputs(".\n\n", f);
 	fprintf(f, "| model | scenario | metric | published | measured here "
 		"| verdict | expected | grants | wall |\n");
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
@@ -396,7 +407,24 @@ static int write_with(const char *dir, const char *name, const cJSON *doc,
 	return ret;
 }
 
-int reproduce_table_write(const char *dir, bool rerender)
+/* The models' worst exit code; one without a valid code is incomplete. */
+static int table_exit_code(const cJSON *doc)
+{
+	const cJSON *models = cJSON_GetObjectItem(doc, "models"), *m;
+	int code = EXITCODE_PASS, c;
+
+	if (!cJSON_GetArraySize(models))
+		return EXITCODE_INCOMPLETE;
+	cJSON_ArrayForEach(m, models) {
+		c = (int)json_get_num(m, "exit_code", -1);
+		if (c < EXITCODE_PASS || c > EXITCODE_INCOMPLETE)
+			c = EXITCODE_INCOMPLETE;
+		code = exitcode_worse(code, c);
+	}
+	return code;
+}
+
+int reproduce_table_write(const char *dir, bool rerender, int *exit_code)
 {
 	char path[PATH_MAX + 32];
 	const struct reproduce_seed *s;
@@ -413,6 +441,14 @@ int reproduce_table_write(const char *dir, bool rerender)
 	if (!s) {
 		pr_err("%s: seed '%s' is not one rtgate knows", path,
 		       json_get_str(doc, "seed", ""));
+		cJSON_Delete(doc);
+		return -EINVAL;
+	}
+	if (cJSON_GetObjectItem(doc, "vcpus") &&
+	    (!cJSON_IsNumber(cJSON_GetObjectItem(doc, "vcpus")) ||
+	     vcpus_of(doc) < 1 || vcpus_of(doc) > REPRODUCE_MAX_VCPUS)) {
+		pr_err("%s: vcpus is not a vCPU count (1..%d)", path,
+		       REPRODUCE_MAX_VCPUS);
 		cJSON_Delete(doc);
 		return -EINVAL;
 	}
@@ -437,6 +473,8 @@ int reproduce_table_write(const char *dir, bool rerender)
 		ret = write_with(dir, "reproduce.md", doc, rows, write_md);
 	if (!ret)
 		ret = write_with(dir, "reproduce.txt", doc, rows, write_text);
+	if (exit_code)
+		*exit_code = table_exit_code(doc);
 	cJSON_Delete(doc);
 	return ret;
 }

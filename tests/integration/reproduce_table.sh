@@ -61,7 +61,7 @@ cat >"$r/reproduce.json" <<EOF
 	     "report": "$run", "exit_code": 1}]}
 EOF
 "$RTGATE" reproduce --table "$r" >"$T/table" 2>"$T/err"
-is $? 0 "reproduce --table rebuilds the table"
+is $? 1 "reproduce --table rebuilds the table, exiting as the reproduction did (1)"
 rows=$r/reproduce.json
 is "$(jget "$rows" '.rows | length')" 3 "one row per published pair of the model (5, 30, 50 us)"
 row='.rows[] | select(.scenario == "grant-30us")'
@@ -86,6 +86,15 @@ check "one vCPU, as the run recorded it" -- grep -q 'the QEMU lab (1 vCPU), cloc
 check "... in the Markdown table too" -- grep -q 'in the QEMU lab (1 vCPU), clock icount' "$r/reproduce.md"
 check "the Markdown table too" -- grep -q '^| full | grant-30us | max (us) | 12 -> 39 |' "$r/reproduce.md"
 
+# Its exit code is the reproduction's: never 0 for what was not judged.
+jq 'del(.models[0].exit_code)' "$r/reproduce.json" >"$T/nx.json"
+mkdir -p "$T/nx" && cp "$T/nx.json" "$T/nx/reproduce.json"
+"$RTGATE" reproduce --table "$T/nx" >/dev/null 2>"$T/err"
+is $? 5 "a model without an exit code: exit 5 (incomplete), never a pass"
+jq '.models = []' "$r/reproduce.json" >"$T/nx/reproduce.json"
+"$RTGATE" reproduce --table "$T/nx" >/dev/null 2>"$T/err"
+is $? 5 "no model at all: exit 5"
+
 # The runs moved away: the table is not rebuilt from nothing (issue 35).
 cp "$r/reproduce.json" "$T/before.json"
 cp "$r/reproduce.md" "$T/before.md"
@@ -97,6 +106,25 @@ check "... saying which report and that nothing was rewritten" -- 	grep -q "cann
 check "... reproduce.json as it was" -- cmp -s "$T/before.json" "$r/reproduce.json"
 check "... reproduce.md as it was" -- cmp -s "$T/before.md" "$r/reproduce.md"
 mv "$run.moved" "$run"
+
+# reproduce.json is read back from disk: its strings are data in the
+# Markdown table, and a vCPU count that is none is refused.
+jq '.title = "t | x\n## injected" | .source = "s`[a](b)`"' "$r/reproduce.json" >"$T/h.json" &&
+	mv "$T/h.json" "$r/reproduce.json"
+"$RTGATE" reproduce --table "$r" >/dev/null 2>"$T/err"
+is $? 1 "a table with a hostile title is rendered"
+check "the title stays on its heading line, its '|' escaped" -- \
+	grep -q '^## Seed 004: t \\| x ## injected$' "$r/reproduce.md"
+check "no heading was injected" -- test "$(grep -c '^## ' "$r/reproduce.md")" = 1
+check "the source's backticks and brackets escaped" -- \
+	grep -qF 'Published: s\`\[a\](b)\`.' "$r/reproduce.md"
+for v in '0' '1e30' '"two"'; do
+	jq ".vcpus = $v" "$r/reproduce.json" >"$T/v.json"
+	mkdir -p "$T/v" && cp "$T/v.json" "$T/v/reproduce.json"
+	"$RTGATE" reproduce --table "$T/v" >/dev/null 2>"$T/err"
+	is $? 3 "vcpus $v: exit 3"
+	check "... naming the file and the field" -- grep -q "$T/v/reproduce.json: vcpus is not a vCPU count" "$T/err"
+done
 
 echo '{"seed": "004", "models": [' >"$T/bad.json"
 mkdir -p "$T/bad" && mv "$T/bad.json" "$T/bad/reproduce.json"
