@@ -32,7 +32,11 @@ for s in idle spin-30; do
 	is "$(jget "$g/$s/report.json" '.comparisons[0].gate.metric')" max \
 		"$s: judged with the suite's max gate"
 done
-runs=($(ls -d "$T"/results/*-lab-silent-gate 2>/dev/null))
+# The two runs (the gate's own folder, gate-A-vs-B, holds no manifest).
+runs=()
+for d in "$T"/results/*-lab-silent-gate; do
+	[ -f "$d/manifest.json" ] && runs+=("$d")
+done
 is ${#runs[@]} 2 "two boots, two runs"
 for run in "${runs[@]}"; do
 	is "$(jq -r '.comparisons[] | select(.candidate == "spin-30") | .verdict' \
