@@ -191,7 +191,7 @@ int bisect_cmd_bisect(int argc, char **argv)
 		return EXITCODE_ENVIRONMENT;
 	cli->p.remeasure = 2;
 	cli->p.lab.accel = "auto";
-	cli->p.lab.cpus = 2;
+	cli->p.lab.cpus = 0;	/* the suite's lab_cpus, else 2 */
 	cli->p.lab.mem_mb = 1024;
 	cli->p.lab.timeout_s = 1800;
 	ret = cli_parse("bisect", &argp, argc, argv, ARGP_IN_ORDER, cli);

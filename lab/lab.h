@@ -129,6 +129,10 @@ void lab_clock_guest_append(const struct lab_clock *c, const char *user,
  */
 
 #define LAB_MAX_ARGS 32
+/* The guest's vCPUs when neither --cpus nor the suite's lab_cpus says. */
+#define LAB_DEFAULT_CPUS 2
+/* --cpus's bound; a suite's lab_cpus has the same (suites/README.md). */
+#define LAB_MAX_CPUS 64
 
 struct lab_run_params {
 	const char *kernel;		/* a build folder, NAME, debian:rt|std */
@@ -139,7 +143,8 @@ struct lab_run_params {
 	int nr_exec;
 	const char *append;		/* more kernel command line */
 	const char *accel;		/* auto | kvm | tcg */
-	int cpus;
+	int cpus;			/* 0: the suite's lab_cpus, else
+					 * LAB_DEFAULT_CPUS */
 	int mem_mb;
 	unsigned int timeout_s;
 	const char *tools[16];		/* --with PROG */
@@ -181,6 +186,20 @@ struct lab_run_result {
  * boot it).
  */
 int lab_run(const struct lab_run_params *p, struct lab_run_result *res);
+/**
+ * lab_suite_cpus() - how many vCPUs a lab run boots for a suite
+ * @suite: FILE, or NAME in suites/
+ * @cpus: set to the suite's `lab_cpus`, or LAB_DEFAULT_CPUS when it names
+ *        none
+ *
+ * What lab_run() boots when its params' cpus is 0: the suite states the
+ * layout its experiment needs (a gate on the maximum wants one vCPU,
+ * docs/kernels.md), and --cpus overrides it.
+ *
+ * Return: 0; -EINVAL for a bad suite, -ENOENT for a missing one (both
+ * said on stderr).
+ */
+int lab_suite_cpus(const char *suite, int *cpus);
 
 /**
  * lab_initramfs() - only the initramfs lab_run() would boot a kernel with

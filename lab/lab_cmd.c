@@ -71,7 +71,7 @@ static const struct argp_option guest_opts[] = {
 	{ "append", OPT_APPEND, "CMDLINE", 0, "more kernel command line", 3 },
 	{ "accel", OPT_ACCEL, "auto|kvm|tcg", 0, "QEMU's accelerator (default "
 	  "auto)", 3 },
-	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default 2)", 3 },
+	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default: the suite's lab_cpus, else 2)", 3 },
 	{ "mem", OPT_MEM, "MB", 0, "guest memory (default 1024)", 3 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0, "the whole boot and run "
 	  "(default 30m)", 3 },
@@ -224,7 +224,9 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_RUN_TRACE:
 	case OPT_RUN_NO_HISTORY:
 		return run_arg(lc, state, key, arg);
-	case OPT_CPUS: return number(state, "cpus", arg, 1, 64, &p->cpus);
+	case OPT_CPUS:
+		return number(state, "cpus", arg, 1, LAB_MAX_CPUS,
+			      &p->cpus);
 	case OPT_MEM:
 		return number(state, "mem", arg, 256, 65536, &p->mem_mb);
 	case OPT_TIMEOUT:
@@ -337,7 +339,7 @@ static int parse(const char *cmd, const struct argp *argp, int argc,
 	int ret;
 
 	p->accel = "auto";
-	p->cpus = 2;
+	p->cpus = 0;	/* the suite's lab_cpus, else LAB_DEFAULT_CPUS */
 	p->mem_mb = 1024;
 	p->timeout_s = 1800;
 	lc->pos = pos;

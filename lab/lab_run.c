@@ -21,6 +21,7 @@
 #include "analyze/analyze.h"
 #include "lab.h"
 #include "lab_priv.h"
+#include "runner/runner.h"
 #include "log.h"
 #include "rtpaths.h"
 #include "timefmt.h"
@@ -47,6 +48,8 @@ struct run_ctx {
 	struct lab_crash crash;
 	bool crashed;
 	bool carry_suite;		/* `lab initramfs --suite`: in the image */
+	int cpus;			/* what boots: pick_cpus() */
+	const char *cpus_from;		/* and who said so */
 };
 
 static int write_plan(const char *share, cJSON *plan)
@@ -159,9 +162,9 @@ static void pick_accel(struct run_ctx *c)
 	cJSON_Delete(j);
 }
 
-static int find_suite(struct run_ctx *c)
+/* FILE, or NAME in suites/, as the real path in @out. */
+static int suite_path(const char *s, char out[PATH_MAX])
 {
-	const char *s = c->p->suite;
 	char path[PATH_MAX];
 
 	if (strchr(s, '/') || strstr(s, ".suite"))
@@ -170,11 +173,57 @@ static int find_suite(struct run_ctx *c)
 		 rtpaths_fmt(path + strlen(path), sizeof(path) - strlen(path),
 			     "/%s.suite", s))
 		return -ENAMETOOLONG;
-	if (!realpath(path, c->suite)) {
+	if (!realpath(path, out)) {
 		pr_err("suite %s: %s", path, strerror(errno));
 		return -ENOENT;
 	}
 	return 0;
+}
+
+static int find_suite(struct run_ctx *c)
+{
+	return suite_path(c->p->suite, c->suite);
+}
+
+static int cpus_of(const char *suite, int *cpus)
+{
+	unsigned int n = 0;
+	char err[512];
+	int ret = runner_suite_lab_cpus(suite, &n, err, sizeof(err));
+
+	if (ret) {
+		pr_err("%s", err);
+		return ret;
+	}
+	*cpus = n ? (int)n : LAB_DEFAULT_CPUS;
+	return 0;
+}
+
+int lab_suite_cpus(const char *suite, int *cpus)
+{
+	char path[PATH_MAX];
+	int ret = suite_path(suite, path);
+
+	return ret ? ret : cpus_of(path, cpus);
+}
+
+/* --cpus, else the suite's lab_cpus, else LAB_DEFAULT_CPUS. */
+static int pick_cpus(struct run_ctx *c)
+{
+	int ret = 0;
+
+	c->cpus = c->p->cpus;
+	c->cpus_from = "--cpus";
+	if (c->cpus)
+		return 0;
+	c->cpus = LAB_DEFAULT_CPUS;
+	c->cpus_from = "the default";
+	if (c->suite[0]) {
+		ret = cpus_of(c->suite, &c->cpus);
+		if (!ret && c->cpus != LAB_DEFAULT_CPUS)
+			c->cpus_from = "the suite's lab_cpus";
+	}
+	return ret;
 }
 
 static bool suite_mentions(const char *suite, const char *word)
@@ -410,6 +459,7 @@ static cJSON *json_lab(const struct run_ctx *c)
 	lab_qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
 	cJSON_AddStringToObject(o, "cmdline", cmdline);
 	cJSON_AddNumberToObject(o, "cpus", c->qp.cpus);
+	cJSON_AddStringToObject(o, "cpus_from", c->cpus_from);
 	cJSON_AddNumberToObject(o, "mem_mb", c->qp.mem_mb);
 	cJSON_AddStringToObject(ir, "path", c->initrd);
 	cJSON_AddStringToObject(ir, "sha256", c->initrd_sha);
@@ -632,9 +682,12 @@ static int run_steps(struct run_ctx *c)
 	char lab_root[PATH_MAX], clock[32];
 	int ret;
 
-	ret = lab_kernel_resolve(c->p->kernel, c->p->out_dir, &c->k);
-	if (!ret && !c->p->nr_exec)
-		ret = find_suite(c);
+	/* The suite first: a bad one is said before any kernel is fetched. */
+	ret = c->p->nr_exec ? 0 : find_suite(c);
+	if (!ret)
+		ret = pick_cpus(c);
+	if (!ret)
+		ret = lab_kernel_resolve(c->p->kernel, c->p->out_dir, &c->k);
 	if (!ret)
 		ret = lab_emulator_pick(&c->emu);
 	if (!ret)
@@ -650,7 +703,7 @@ static int run_steps(struct run_ctx *c)
 	c->qp = (struct lab_qemu_params){
 		.program = c->emu.program, .datadir = c->emu.datadir,
 		.image = c->k.image, .initrd = c->initrd, .share = c->share,
-		.append = c->append, .cpus = c->p->cpus,
+		.append = c->append, .cpus = c->cpus,
 		.mem_mb = c->p->mem_mb, .timeout_s = c->p->timeout_s,
 		.console_log = c->console, .verbose = c->p->verbose,
 	};
@@ -659,10 +712,12 @@ static int run_steps(struct run_ctx *c)
 	pick_accel(c);
 	c->qp.accel = c->accel;
 	lab_clock_name(&c->qp.clock, clock, sizeof(clock));
-	pr_info("lab: booting %s (%s%s) under %s (%s), clock %s; console: %s",
-		c->k.name, c->k.release, c->k.preempt_rt ? ", PREEMPT_RT" : "",
+	pr_info("lab: booting %s (%s%s) under %s (%s), clock %s, %d vCPU%s "
+		"(%s); console: %s", c->k.name, c->k.release,
+		c->k.preempt_rt ? ", PREEMPT_RT" : "",
 		!strcmp(c->accel, "kvm") ? "KVM" : "TCG", c->accel_reason,
-		clock, c->console);
+		clock, c->cpus, c->cpus == 1 ? "" : "s", c->cpus_from,
+		c->console);
 	ret = lab_qemu_boot(&c->qp, &c->qr);
 	if (ret)
 		return ret;

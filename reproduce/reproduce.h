@@ -58,7 +58,6 @@ struct reproduce_seed {
 	const char *fragments;		/* beside the lab's defaults */
 	const char *scale;		/* --duration-scale of the runs */
 	const char *clock;		/* the lab's clock: icount:SHIFT */
-	int cpus;			/* the guest's vCPUs; 0: two */
 	const char *note;		/* what the lab can and cannot show */
 	struct reproduce_row rows[REPRODUCE_MAX_ROWS];
 };

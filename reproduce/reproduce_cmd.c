@@ -129,8 +129,11 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 static void list_seeds(void)
 {
 	const struct reproduce_seed *s;
+	int cpus;
 
 	for (s = reproduce_seeds; s->id; s++) {
+		if (lab_suite_cpus(s->suite, &cpus))
+			cpus = 0;
 		printf("%s  %s\n", s->id, s->title);
 		printf("     Linux %s, %s%s%s, suite %s, model%s %s%s%s, clock "
 		       "%s, %d vCPU%s\n",
@@ -140,7 +143,7 @@ static void list_seeds(void)
 		       s->suite, s->models[1] ? "s" : "", s->models[0],
 		       s->models[1] ? ", " : "",
 		       s->models[1] ? s->models[1] : "", s->clock,
-		       s->cpus ? s->cpus : 2, s->cpus == 1 ? "" : "s");
+		       cpus, cpus == 1 ? "" : "s");
 	}
 }
 

@@ -39,6 +39,7 @@ struct repro_ctx {
 	char repeat[16];
 	const char *scale;
 	const char *clock;	/* --clock, else the seed's */
+	int vcpus;		/* the suite's lab_cpus, else the lab's 2 */
 	cJSON *doc;		/* reproduce.json as it grows */
 	time_t start;
 };
@@ -135,7 +136,7 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 {
 	struct lab_run_params lp = {
 		.kernel = kdir, .suite = c->s->suite, .accel = "tcg",
-		.tcg_single = true, .cpus = c->s->cpus ? c->s->cpus : 2,
+		.tcg_single = true, .cpus = 0,	/* the suite's lab_cpus */
 		.mem_mb = 1024,
 		.timeout_s = c->p->timeout_s, .verbose = c->p->verbose,
 		.out_dir = c->out, .results_dir = c->runs, .label = label,
@@ -276,7 +277,7 @@ static cJSON *new_doc(const struct repro_ctx *c)
 				"debian");
 	cJSON_AddStringToObject(d, "series", s->series);
 	cJSON_AddStringToObject(d, "clock", c->clock);
-	cJSON_AddNumberToObject(d, "vcpus", c->s->cpus ? c->s->cpus : 2);
+	cJSON_AddNumberToObject(d, "vcpus", c->vcpus);
 	cJSON_AddStringToObject(d, "duration_scale", c->scale);
 	cJSON_AddStringToObject(d, "note", s->note);
 	cJSON_AddStringToObject(d, "command", c->p->command ?
@@ -389,6 +390,8 @@ int reproduce_run(const struct reproduce_params *p,
 		return -EINVAL;
 	}
 	ret = check_params(&c);
+	if (!ret)
+		ret = lab_suite_cpus(c.s->suite, &c.vcpus);
 	if (ret)
 		return ret;
 	c.scale = p->scale ? p->scale : c.s->scale;

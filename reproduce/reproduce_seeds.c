@@ -114,13 +114,6 @@ const struct reproduce_seed reproduce_seeds[] = {
 		.fragments = SEED_FRAGMENTS,
 		.scale = "1",
 		.clock = SEED_CLOCK,
-		/*
-		 * One vCPU: the silent lab's maximum is steady there (53-63
-		 * virtual us idle), so the max line decides as Steven's did;
-		 * two vCPUs take turns on one emulator thread and delay a
-		 * timer by up to a millisecond (docs/kernels.md).
-		 */
-		.cpus = 1,
 		.note = "virtual time shows whether a grant delays a FIFO "
 			"wake-up and by how much in instructions; a bare-metal "
 			"microsecond figure needs real hardware. Steven "

@@ -9,6 +9,8 @@
 #ifndef RTGATE_RUNNER_H
 #define RTGATE_RUNNER_H
 
+#include <stddef.h>
+
 /**
  * runner_cmd_run() - `rtgate run`: a suite on the running kernel
  * @argc: the number of arguments
@@ -35,6 +37,22 @@ int runner_cmd_run(int argc, char **argv);
  * Return: the exit code (docs/exit-codes.md).
  */
 int runner_cmd_calibrate(int argc, char **argv);
+/**
+ * runner_suite_lab_cpus() - the vCPU count a suite asks the lab for
+ * @path: the suite file
+ * @cpus: set to its `[suite] lab_cpus`, or 0 when it names none
+ * @err: where "FILE:LINE: what is wrong" goes when the suite is bad
+ * @len: the size of @err
+ *
+ * Reads the suite with the runner's own parser, so a suite the lab boots
+ * for is checked on the host as `rtgate run` checks it in the guest;
+ * lab_cpus is 1..64, as `lab run --cpus`.
+ *
+ * Return: 0; -EINVAL for a bad suite (exit 3); another -errno when the
+ * file could not be read.
+ */
+int runner_suite_lab_cpus(const char *path, unsigned int *cpus, char *err,
+			  size_t len);
 /**
  * runner_cmd_restore() - `rtgate restore`: what a dead run left changed
  * @argc: the number of arguments

@@ -2,8 +2,9 @@
 /*
  * Where a run's parts are: the suite a name means (and, for a typo, the
  * suites there are), each workload's program, the measurement tools in
- * PATH, and the tunable a suite line names. runner_run.c and runner_rep.c
- * call down into this file.
+ * PATH, the tunable a suite line names, and the vCPUs a suite asks the
+ * lab for (runner.h). runner_run.c and runner_rep.c call down into this
+ * file.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include "log.h"
 #include "rtpaths.h"
 #include "runner/machine/machine.h"
+#include "runner/runner.h"
 #include "runner/runner_priv.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -243,4 +245,21 @@ struct runner_tunable *runner_tunable_lookup(struct runner *r,
 		if (!strcmp(r->tunables[i].key, t.key))
 			return &r->tunables[i];
 	return NULL;
+}
+
+int runner_suite_lab_cpus(const char *path, unsigned int *cpus, char *err,
+			  size_t len)
+{
+	struct runner_suite s;
+	struct runner_suite_error e;
+	int ret = runner_suite_load(path, &s, &e);
+
+	*cpus = 0;
+	if (ret) {
+		snprintf(err, len, "%s", e.msg);
+		return ret;
+	}
+	*cpus = s.lab_cpus;
+	runner_suite_free(&s);
+	return 0;
 }

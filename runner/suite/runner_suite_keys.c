@@ -70,9 +70,16 @@ void runner_suite_key_suite(struct runner_suite_parser *p, const char *name,
 					  "randomized or blocked", val);
 	} else if (!strcmp(name, "requires")) {
 		runner_suite_parse_requires(p, &s->requires, val);
+	} else if (!strcmp(name, "lab_cpus")) {
+		if (parse_u64_range(val, 1, SUITE_MAX_LAB_CPUS, &v))
+			runner_suite_perr(p, p->line, "lab_cpus: '%s' is not a "
+					  "whole number from 1 to %d", val,
+					  SUITE_MAX_LAB_CPUS);
+		else
+			s->lab_cpus = (unsigned int)v;
 	} else {
 		runner_suite_unknown_key(p, name, "name, description, repetitions, order, "
-					 "requires");
+					 "requires, lab_cpus");
 	}
 }
 

@@ -161,6 +161,7 @@ struct runner_suite_budget {
 
 #define SUITE_EXPECT_RSEQ	"rseq-stats"	/* an expect on the kernel's rseq/stats */
 #define SUITE_MAX_BUDGETS	8
+#define SUITE_MAX_LAB_CPUS	64	/* as `lab run --cpus` */
 
 struct runner_suite_gate {
 	char *metric;
@@ -179,6 +180,7 @@ struct runner_suite {
 	unsigned int repetitions;
 	enum runner_suite_order order;
 	char **requires;	/* the suite-wide requirements */
+	unsigned int lab_cpus;	/* the vCPUs a lab boots for it; 0: unsaid */
 	struct runner_suite_measure measure;
 	struct runner_suite_gate gate;
 	struct runner_suite_scenario *scenarios;

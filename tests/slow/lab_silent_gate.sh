@@ -19,7 +19,7 @@ KEEP=$RTGATE_OUT_DIR/slow/lab_silent_gate
 
 start=$SECONDS
 "$RTGATE" lab gate debian:7.2-rt debian:7.2-rt --suite lab-silent-gate \
-	--cpus 1 --clock icount:3 --timeout 2h --out "$T/results" -- \
+	--clock icount:3 --timeout 2h --out "$T/results" -- \
 	--no-history >"$T/gate.out" 2>"$T/gate.err"
 rc=$?
 diag "lab gate debian:7.2-rt debian:7.2-rt: $((SECONDS - start)) s, exit $rc"
@@ -44,6 +44,8 @@ for run in "${runs[@]}"; do
 		"$(basename "$run"): the positive control is flagged"
 	is "$(jq '[.scenarios[].repetitions[] | select(.host_io.silent != true)] | length' \
 		"$run/manifest.json")" 0 "$(basename "$run"): every repetition silent"
+	is "$(jq -r '.cpus' "$run/lab.json")" 1 \
+		"$(basename "$run"): one vCPU, as the suite's lab_cpus asks"
 done
 "$RTGATE" compare "${runs[0]}:idle" "${runs[1]}:spin-30" --out "$T/ctl" \
 	>"$T/ctl.out" 2>&1

@@ -59,6 +59,7 @@ static const char complete[] =
 	"repetitions = 4\n"
 	"order = blocked\n"
 	"requires = root, cpus>=1\n"
+	"lab_cpus = 1\n"
 	"\n"
 	"[measure]\n"
 	"cyclictest = --smp -p95 -m -i 1000\n"
@@ -118,6 +119,7 @@ static void test_complete(void **state)
 	assert_int_equal(s.repetitions, 4);
 	assert_int_equal(s.order, RUNNER_SUITE_ORDER_BLOCKED);
 	assert_int_equal(vec_strv_len(s.requires), 2);
+	assert_int_equal(s.lab_cpus, 1);
 	assert_int_equal(vec_strv_len(runner_suite_opts(&s.measure,
 				an_tool_find("cyclictest"))->argv), 5);
 	assert_true(s.measure.duration_ns == 20000000000ULL);
@@ -368,6 +370,10 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-value", HEAD "[scenario a]\n[reference a]\n"
 	  "value.inject.spins = many\n", 7, "not a number" },
 	{ "nul-byte", HEAD "[scenario a]\ndescription = a\0b\n", 6, "NUL" },
+	{ "lab-cpus-zero", "[suite]\nlab_cpus = 0\n", 2,
+	  "lab_cpus: '0' is not a whole number from 1 to 64" },
+	{ "lab-cpus-many", "[suite]\nlab_cpus = 65\n", 2, "lab_cpus: '65'" },
+	{ "lab-cpus-word", "[suite]\nlab_cpus = one\n", 2, "lab_cpus: 'one'" },
 	{ "bad-order", "[suite]\norder = shuffled\n", 2,
 	  "not interleaved, randomized or blocked" },
 	{ "bad-budget", "[gate]\np99_us = fast\n", 2, "not a number" },
