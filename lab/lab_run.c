@@ -649,15 +649,30 @@ static void crash_record(struct run_ctx *c)
  * plots and all, from the results that came back (same data, same
  * verdicts).
  */
+/*
+ * The reports, judged again on the host: the manifest now carries
+ * manifest.lab, the clock the guest's runner could not know (in virtual
+ * time a silent repetition's spike is the kernel's, not a host pause).
+ * A guest that reached a verdict gets the host's exit code, so the exit
+ * code and the reports tell one story.
+ */
 static void render_on_host(struct run_ctx *c)
 {
 	struct an_params ap;
+	int code;
 
 	if (!c->res->run_dir[0])
 		return;
 	an_params_init(&ap);
 	ap.quiet = true;
-	an_report_run(c->res->run_dir, &ap);
+	code = an_report_run(c->res->run_dir, &ap);
+	if (c->res->exit_code > EXITCODE_INCONCLUSIVE ||
+	    code == c->res->exit_code)
+		return;
+	pr_info("lab: the guest's runner said exit %d; judged with the lab's "
+		"clock (manifest.lab) the reports say exit %d, which is the "
+		"run's", c->res->exit_code, code);
+	c->res->exit_code = code;
 }
 
 static int lab_dirs(struct run_ctx *c, char *lab_root, size_t len)

@@ -99,7 +99,12 @@ static void scenario_rows(const struct runner_scen_result *sr, int width)
 		       c->cycles ? c->avg_x_cycles / c->cycles : 0, c->max);
 		first = false;
 	}
-	if (first)
+	if (first && sr->sc->tool && sr->sc->tool->program &&
+	    strcmp(sr->sc->tool->name, "cyclictest"))
+		printf("%-*s %-*s %-6s (measured by %s: see the reports)\n",
+		       width, sr->sc->name, width, vs, reps,
+		       sr->sc->tool->title);
+	else if (first)
 		printf("%-*s %-*s %-6s (no cyclictest: see the workload "
 		       "summaries)\n", width, sr->sc->name, width, vs, reps);
 	for (i = 0; i < sr->nr_reps; i++)
