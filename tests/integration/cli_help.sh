@@ -145,7 +145,8 @@ check "... naming the option" -- grep -q -- "--duration: 'soon' is not a duratio
 is "$?" 3 "kernel build --models (matrix's): a usage error"
 
 # A shared option reads the same in every command that takes it (its one
-# definition, common/cmd/cli.c): the kernel tree, -o, --jobs, --clock.
+# definition, common/cmd/cli.c or lab.h's lab_boot_options): the kernel
+# tree, -o, --jobs, --clock, a lab boot's options.
 # optline CMD OPT: OPT's lines in CMD's --help.
 optline() {
 	"$RTGATE" $1 --help | awk -v o="$2" 'f && (/^ *-/ || /^$/) { exit }
@@ -155,7 +156,9 @@ for group in "--src|kernel build|kernel tools|patches recover|patches check|repr
 	     "--debian|kernel build|kernel matrix|patches fetch|reproduce" \
 	     "--output|export kcidb|lava job|patches recover" \
 	     "--jobs|kernel build|bisect|reproduce" \
-	     "--clock|bisect|reproduce|lab run"; do
+	     "--clock|bisect|reproduce|lab run" \
+	     "--accel|lab run|lab gate|bisect" \
+	     "--timeout|lab run|bisect"; do
 	IFS='|' read -ra w <<<"$group"
 	want=$(optline "${w[1]}" "${w[0]}")
 	check "${w[1]} --help lists ${w[0]}" -- test -n "$want"
