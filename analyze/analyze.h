@@ -1195,6 +1195,40 @@ size_t an_suite_family(const struct cJSON *manifest);
 size_t an_gate_family(const struct cJSON *manifest, const char *const *only,
 		      size_t n, size_t *made);
 /**
+ * an_alpha_share() - one comparison's share of alpha
+ * @alpha: the alpha its comparisons share (a gate's, or a look's)
+ * @family: how many comparisons share it (an_family()); 0 counts as 1
+ *
+ * The one rule every sharer asks (Bonferroni): `rtgate run`, `report`,
+ * `compare --history` and its night model's lines, the lab gate, the
+ * nightly dashboard's bar, the noise profile's forecast.
+ *
+ * Return: @alpha / @family.
+ */
+double an_alpha_share(double alpha, size_t family);
+/**
+ * an_gate_share() - the share of alpha a gate judges a comparison at
+ * @gate: its alpha, and its level where alpha is shared
+ *        (an_share_alpha_among())
+ *
+ * Return: @gate's level, or all of its alpha when it has none (<= 0).
+ */
+double an_gate_share(const struct an_gate *gate);
+/**
+ * an_line_level() - the level each deciding line of a comparison is
+ * judged at
+ * @share: the comparison's share of alpha (an_alpha_share())
+ * @lines: the deciding lines that are tested (a CPU against the others
+ *         counts half: an_rel_family()); 0 counts as 1
+ *
+ * Each line is judged one-sided in each direction, so it takes half of
+ * its part of the share (docs/statistics.md, "The family and the
+ * verdict").
+ *
+ * Return: @share / 2 / @lines.
+ */
+double an_line_level(double share, size_t lines);
+/**
  * an_share_alpha_among() - one of @family comparisons, judged alone
  * @gate: gets level alpha / @family, and level_why "alpha A shared by
  *        @among"; nothing changes when @family is 1 or less

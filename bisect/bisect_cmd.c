@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bisect.h"
 #include "cli.h"
@@ -14,9 +13,8 @@
 #include "toolrun.h"
 
 enum {
-	OPT_BASE = 1000, OPT_SERIES, OPT_SUITE, OPT_SCENARIO, OPT_APPEND,
-	OPT_APPEND_B, OPT_REMEASURE, OPT_NAME, OPT_ACCEL,
-	OPT_TIMEOUT, OPT_SCALE, OPT_TCG_THREAD, OPT_ON_CRASH, OPT_MOVES,
+	OPT_BASE = 1000, OPT_SERIES, OPT_SUITE, OPT_SCENARIO, OPT_APPEND_B,
+	OPT_REMEASURE, OPT_NAME, OPT_SCALE, OPT_MOVES,
 };
 
 static const struct argp_option bisect_options[] = {
@@ -33,8 +31,6 @@ static const struct argp_option bisect_options[] = {
 	  "an IMPROVEMENT (a fix's own metric) or either", 0 },
 	{ "scenario", OPT_SCENARIO, "S", 0,
 	  "judge only this scenario (repeatable; default: all)", 0 },
-	{ "append", OPT_APPEND, "CMDLINE", 0,
-	  "more kernel command line for every boot", 0 },
 	{ "append-b", OPT_APPEND_B, "CMDLINE", 0,
 	  "more kernel command line for the prefixes only", 0 },
 	{ "remeasure", OPT_REMEASURE, "N", 0,
@@ -45,12 +41,6 @@ static const struct argp_option bisect_options[] = {
 	  "BASE+SET-SUITE); the same name resumes it", 0 },
 	{ "duration-scale", OPT_SCALE, "F", 0,
 	  "rtgate run's --duration-scale inside the guest", 0 },
-	{ "accel", OPT_ACCEL, "auto|kvm|tcg", 0, "as lab run", 0 },
-	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
-	  "longest one boot may take (default 30m)", 0 },
-	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "as lab run", 0 },
-	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "as lab run", 0 },
-	{ "verbose", 'v', NULL, 0, "the whole console of every boot", 0 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -100,9 +90,7 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		}
 		return 0;
 	case OPT_NAME: p->name = arg; return 0;
-	case OPT_APPEND: lp->append = arg; return 0;
 	case OPT_APPEND_B: p->append_b = arg; return 0;
-	case 'v': lp->verbose = true; return 0;
 	case OPT_SCENARIO:
 		if (p->nr_scenarios == BISECT_MAX_SCENARIOS) {
 			cli_error(st, "at most %d --scenario",
@@ -125,34 +113,6 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 		return run_arg(st, lp, "--repeat", cli->repeat);
 	case OPT_SCALE:
 		return run_arg(st, lp, "--duration-scale", arg);
-	case OPT_ACCEL:
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") &&
-		    strcmp(arg, "tcg")) {
-			cli_error(st, "--accel: auto, kvm or tcg, not '%s'",
-				   arg);
-			return EINVAL;
-		}
-		lp->accel = arg;
-		return 0;
-	case OPT_TIMEOUT:
-		return cli_arg_seconds(st, "timeout", arg, &lp->timeout_s);
-	case OPT_TCG_THREAD:
-		if (strcmp(arg, "single") && strcmp(arg, "multi")) {
-			cli_error(st, "--tcg-thread: single or multi");
-			return EINVAL;
-		}
-		lp->tcg_single = !strcmp(arg, "single");
-		return 0;
-	case CLI_KEY_CLOCK:	/* icount: every step in virtual time */
-		lab_clock_parse(arg, &lp->clock);
-		return 0;
-	case OPT_ON_CRASH:
-		if (strcmp(arg, "rerun") && strcmp(arg, "stop")) {
-			cli_error(st, "--on-crash: rerun or stop");
-			return EINVAL;
-		}
-		lp->rerun_on_crash = !strcmp(arg, "rerun");
-		return 0;
 	case ARGP_KEY_ARG:
 		cli_error(st, "unexpected argument '%s'", arg);
 		return EINVAL;
@@ -162,22 +122,18 @@ static error_t bisect_parse(int key, char *arg, struct argp_state *st)
 				   "needed");
 			return EINVAL;
 		}
-		if (lp->clock.icount && !strcmp(lp->accel, "kvm")) {
-			cli_error(st, "--clock icount runs under TCG, not "
-				  "--accel kvm");
-			return EINVAL;
-		}
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
+		return lab_boot_parse(lp, key, arg, st);
+	default:	/* a boot's (lab.h); --clock icount: virtual time */
+		return lab_boot_parse(lp, key, arg, st);
 	}
 }
 
 int bisect_cmd_bisect(int argc, char **argv)
 {
+	static const struct argp boot = { lab_boot_options, bisect_parse };
 	static const struct argp_child shared[] = {
-		{ &cli_jobs_argp }, { &cli_repeat_argp }, { &cli_clock_argp },
-		{ 0 }
+		{ &cli_jobs_argp }, { &cli_repeat_argp }, { &boot },
+		{ &cli_clock_argp, 0, NULL, 3 }, { 0 }
 	};
 	static const struct argp argp = {
 		bisect_options, bisect_parse, NULL, bisect_doc, shared, NULL,
@@ -190,10 +146,7 @@ int bisect_cmd_bisect(int argc, char **argv)
 	if (!cli)
 		return EXITCODE_ENVIRONMENT;
 	cli->p.remeasure = 2;
-	cli->p.lab.accel = "auto";
-	cli->p.lab.cpus = 0;	/* the suite's lab_cpus, else 2 */
-	cli->p.lab.mem_mb = 1024;
-	cli->p.lab.timeout_s = 1800;
+	lab_boot_defaults(&cli->p.lab);
 	ret = cli_parse("bisect", &argp, argc, argv, ARGP_IN_ORDER, cli);
 	if (ret) {
 		free(cli);

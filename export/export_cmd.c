@@ -42,7 +42,7 @@ static int write_json_out(const char *path, const cJSON *doc)
 }
 
 enum { OPT_ORIGIN = 0x100, OPT_CHECKOUT, OPT_BUILD, OPT_TREE, OPT_LOG_URL,
-       OPT_DB, OPT_GIT_URL, OPT_GIT_COMMIT };
+       OPT_GIT_URL, OPT_GIT_COMMIT };
 
 static const struct argp_option kcidb_opts[] = {
 	{ "origin", OPT_ORIGIN, "NAME", 0, "KCIDB origin, [a-z0-9_]+ (default "
@@ -57,9 +57,6 @@ static const struct argp_option kcidb_opts[] = {
 	{ "git-commit", OPT_GIT_COMMIT, "HASH", 0, "the tree's commit (40 or "
 	  "64 lower-case hex), where the build did not record one", 0 },
 	{ "log-url", OPT_LOG_URL, "URL", 0, "where the results are served", 0 },
-	{ "db", OPT_DB, "HISTORY_DB", 0, "a history database (its verdicts "
-	  "against history join the tests)", 0 },
-	{ "output", 'o', "FILE", 0, "write here (default stdout)", 0 },
 	{ 0 }
 };
 
@@ -82,8 +79,8 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 		p->git_commit = arg;
 		break;
 	case OPT_LOG_URL: p->log_url = arg; break;
-	case 'o': p->output = arg; break;
-	case OPT_DB: p->db = arg; break;
+	case CLI_KEY_OUTPUT: p->output = arg; break;	/* shared (cli.h) */
+	case CLI_KEY_DB: p->db = arg; break;
 	case ARGP_KEY_ARG:
 		if (p->run_dir)
 			return cli_error(state, "one run at a time");
@@ -99,14 +96,19 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child kcidb_children[] = {
+	{ &cli_db_given_argp }, { &cli_output_argp }, { 0 }
+};
+
 static const struct argp kcidb_argp = {
 	kcidb_opts, kcidb_parse, "RUN_DIR",
 	"A run as KernelCI KCIDB v5 JSON: one checkout (the tree: repository "
 	"and commit, or Debian's source version, and the patch sets' "
 	"patchset_hash), one build (its config fragments), tests "
 	"rtgate.SUITE.SCENARIO[.METRIC] with the verdict as it counts for the "
-	"gate (a flagged positive control passes). docs/exports.md.",
-	NULL, NULL, NULL
+	"gate (a flagged positive control passes); with --db, the run's "
+	"verdicts against history join the tests. docs/exports.md.",
+	kcidb_children, NULL, NULL
 };
 
 static int export_kcidb(int argc, char **argv)
@@ -118,9 +120,6 @@ static int export_kcidb(int argc, char **argv)
 	ret = cli_parse("export kcidb", &kcidb_argp, argc, argv, 0, &p);
 	if (ret)
 		return cli_exit(ret);
-	if (p.output && !*p.output)
-		return cli_exit(cli_usage_error("export kcidb", "-o: an empty "
-				"file name (leave -o out for stdout)"));
 	ret = export_kcidb_build(&p, &doc);
 	if (ret)
 		return ret == -ENOMEM || ret == -EIO ? EXITCODE_ENVIRONMENT :

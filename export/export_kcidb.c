@@ -184,21 +184,6 @@ static int add_metrics(struct kcidb_ctx *c, const char *scen_path,
 	return 0;
 }
 
-/*
- * Whose comparison verdict row @name is: scenario @scen's own (""), one
- * of its further sides (timerlat's IRQ latency: ".irq"), or not (NULL).
- */
-static const char *side_of(const char *name, const char *scen)
-{
-	const char *suffix;
-	char base[128];
-
-	if (!strcmp(name, scen))
-		return "";
-	suffix = an_tool_side_of(name, base, sizeof(base));
-	return suffix && !strcmp(base, scen) ? suffix : NULL;
-}
-
 /* Its own comparison and its further sides' (S.irq), a test each. */
 static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 			      const struct history_scenario *s,
@@ -215,7 +200,7 @@ static void add_verdict_tests(struct kcidb_ctx *c, const char *scen_path,
 		const char *counts = history_verdict_counts(&v[i]);
 		char as[64] = "";
 
-		side = side_of(v[i].scenario, s->name);
+		side = export_side_of(v[i].scenario, s->name);
 		if (!side)
 			continue;
 		o = outcome_get(outcome_of_comparison(v[i].verdict,

@@ -107,21 +107,6 @@ static int scenario_maxima(struct cases_ctx *x, const char *scen,
 	return ret;
 }
 
-/*
- * Whose comparison verdict row @name is: scenario @scen's own (""), one
- * of its further sides (timerlat's IRQ latency: ".irq"), or not (NULL).
- */
-static const char *side_of(const char *name, const char *scen)
-{
-	const char *suffix;
-	char base[128];
-
-	if (!strcmp(name, scen))
-		return "";
-	suffix = an_tool_side_of(name, base, sizeof(base));
-	return suffix && !strcmp(base, scen) ? suffix : NULL;
-}
-
 static int scenario_cases(struct cases_ctx *x, const struct history_scenario *s,
 			  const struct history_verdict_row *v, size_t nv)
 {
@@ -134,7 +119,7 @@ static int scenario_cases(struct cases_ctx *x, const struct history_scenario *s,
 	export_path_segment(s->name, scen, sizeof(scen));
 	/* Its own comparison and its further sides' (S.irq), a case each. */
 	for (i = 0; i < nv; i++) {
-		side = side_of(v[i].scenario, s->name);
+		side = export_side_of(v[i].scenario, s->name);
 		if (!side || strcmp(v[i].source, "run"))
 			continue;
 		o = outcome_get(outcome_of_comparison(v[i].verdict,

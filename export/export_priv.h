@@ -18,6 +18,13 @@
 int export_load_run(const char *run_dir, const char *db, struct history *h,
 		    struct history_run *run, cJSON **manifest);
 
+/*
+ * Whose comparison verdict row @name is: scenario @scen's own (""), one
+ * of its further sides (".irq"), or not (NULL). Both exports file a
+ * side's verdict under its scenario.
+ */
+const char *export_side_of(const char *name, const char *scen);
+
 /* The kernel tree a run measured (export_identity.c, docs/exports.md). */
 struct export_identity {
 	char kind[8];			/* git | debian | release */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A results directory, read through the history store (in memory). */
+/*
+ * A results directory, read through the history store (in memory), and
+ * whose scenario a verdict row is: what both exports read.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -95,3 +98,14 @@ fail_manifest:
 	return ret;
 }
 
+/* The scenario side a verdict row is (export_priv.h). */
+const char *export_side_of(const char *name, const char *scen)
+{
+	const char *suffix;
+	char base[128];
+
+	if (!strcmp(name, scen))
+		return "";
+	suffix = an_tool_side_of(name, base, sizeof(base));
+	return suffix && !strcmp(base, scen) ? suffix : NULL;
+}

@@ -20,6 +20,35 @@
 #include "log.h"
 
 /*
+ * The columns of runs between run_id and imported_at as version 1 made
+ * them; version 6 rebuilds the table with the same ones. Part of two
+ * released migrations: never edit it either.
+ */
+#define RUNS_V1_COLUMNS \
+	"  suite TEXT NOT NULL," \
+	"  suite_sha256 TEXT," \
+	"  host TEXT NOT NULL," \
+	"  cpu_model TEXT," \
+	"  cpus INTEGER," \
+	"  kernel_release TEXT," \
+	"  kernel_version TEXT," \
+	"  kernel_machine TEXT," \
+	"  kernel_cmdline TEXT," \
+	"  preempt_model TEXT," \
+	"  preempt_rt INTEGER," \
+	"  config_sha256 TEXT," \
+	"  rtgate_version TEXT," \
+	"  rt_tests_version TEXT," \
+	"  start_time TEXT," \
+	"  end_time TEXT," \
+	"  status TEXT NOT NULL CHECK (status IN" \
+	"    ('complete', 'incomplete', 'aborted'))," \
+	"  status_reason TEXT," \
+	"  duration_scale REAL," \
+	"  results_dir TEXT," \
+	"  manifest TEXT,"
+
+/*
  * Version 1: runs, scenarios, repetitions, per-CPU metrics, workloads.
  * Version 2: verdicts (run-internal and against history), and the run's
  * report path, so the dashboard can link each point to its report.
@@ -38,28 +67,7 @@ static const char *const migrations[] = {
 	"CREATE TABLE runs ("
 	"  id INTEGER PRIMARY KEY,"
 	"  run_id TEXT NOT NULL UNIQUE,"
-	"  suite TEXT NOT NULL,"
-	"  suite_sha256 TEXT,"
-	"  host TEXT NOT NULL,"
-	"  cpu_model TEXT,"
-	"  cpus INTEGER,"
-	"  kernel_release TEXT,"
-	"  kernel_version TEXT,"
-	"  kernel_machine TEXT,"
-	"  kernel_cmdline TEXT,"
-	"  preempt_model TEXT,"
-	"  preempt_rt INTEGER,"
-	"  config_sha256 TEXT,"
-	"  rtgate_version TEXT,"
-	"  rt_tests_version TEXT,"
-	"  start_time TEXT,"
-	"  end_time TEXT,"
-	"  status TEXT NOT NULL CHECK (status IN"
-	"    ('complete', 'incomplete', 'aborted')),"
-	"  status_reason TEXT,"
-	"  duration_scale REAL,"
-	"  results_dir TEXT,"
-	"  manifest TEXT,"
+	RUNS_V1_COLUMNS
 	"  imported_at TEXT NOT NULL);"
 	"CREATE INDEX runs_lookup ON runs (suite, host, status, start_time);"
 	"CREATE TABLE scenarios ("
@@ -142,28 +150,7 @@ static const char *const migrations[] = {
 	"CREATE TABLE runs_new ("
 	"  id INTEGER PRIMARY KEY,"
 	"  run_id TEXT NOT NULL,"
-	"  suite TEXT NOT NULL,"
-	"  suite_sha256 TEXT,"
-	"  host TEXT NOT NULL,"
-	"  cpu_model TEXT,"
-	"  cpus INTEGER,"
-	"  kernel_release TEXT,"
-	"  kernel_version TEXT,"
-	"  kernel_machine TEXT,"
-	"  kernel_cmdline TEXT,"
-	"  preempt_model TEXT,"
-	"  preempt_rt INTEGER,"
-	"  config_sha256 TEXT,"
-	"  rtgate_version TEXT,"
-	"  rt_tests_version TEXT,"
-	"  start_time TEXT,"
-	"  end_time TEXT,"
-	"  status TEXT NOT NULL CHECK (status IN"
-	"    ('complete', 'incomplete', 'aborted')),"
-	"  status_reason TEXT,"
-	"  duration_scale REAL,"
-	"  results_dir TEXT,"
-	"  manifest TEXT,"
+	RUNS_V1_COLUMNS
 	"  imported_at TEXT NOT NULL,"
 	"  report TEXT,"
 	"  report_sha256 TEXT,"

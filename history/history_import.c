@@ -593,31 +593,44 @@ int history_import_path(struct history *h, const char *path,
 	return ret;
 }
 
+/*
+ * Runs one statement of a pending run's transaction: ?1..?@n bound to the
+ * texts of @args (NULL: SQL NULL), ?@n+1 to the time now. 0 or -EIO (a
+ * statement that does not prepare is said).
+ */
+static int exec_stamped(struct history *h, const char *sql,
+			const char *const *args, int n)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int i, ret;
+
+	if (history_prepare(h, sql, &st))
+		return -EIO;
+	for (i = 0; i < n; i++)
+		if (args[i])
+			sqlite3_bind_text(st, i + 1, args[i], -1,
+					  SQLITE_TRANSIENT);
+	timefmt_iso8601_now(now, sizeof(now));
+	sqlite3_bind_text(st, n + 1, now, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return ret;
+}
+
 int history_begin_pending(struct history *h, const char *token,
 			  const char *suite, const char *host,
 			  const char *reason)
 {
-	sqlite3_stmt *st;
-	char now[32];
+	const char *const args[] = { token, suite, host, reason };
 	int ret;
 
-	timefmt_iso8601_now(now, sizeof(now));
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		return ret;
-	if (history_prepare(h, "INSERT INTO runs (run_id, suite, host, status,"
-			    " status_reason, start_time, imported_at) VALUES"
-			    " (?1, ?2, ?3, 'incomplete', ?4, ?5, ?5)", &st)) {
-		ret = -EIO;
-		goto rollback;
-	}
-	sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, suite, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, reason, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, now, -1, SQLITE_TRANSIENT);
-	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	sqlite3_finalize(st);
+	ret = exec_stamped(h, "INSERT INTO runs (run_id, suite, host, status,"
+			   " status_reason, start_time, imported_at) VALUES"
+			   " (?1, ?2, ?3, 'incomplete', ?4, ?5, ?5)", args, 4);
 	if (ret)
 		goto rollback;
 	ret = history_exec(h, "INSERT INTO pending (token, run) VALUES"
@@ -635,25 +648,15 @@ rollback:
 static int finish_pending(struct history *h, const char *token,
 			  const char *reason)
 {
-	sqlite3_stmt *st;
-	char now[32];
+	const char *const args[] = { token, reason };
 	int ret;
 
-	timefmt_iso8601_now(now, sizeof(now));
 	ret = history_exec(h, "BEGIN IMMEDIATE");
 	if (ret)
 		return ret;
-	if (history_prepare(h, "UPDATE runs SET status_reason = ?2,"
-			    " end_time = ?3 WHERE id IN (SELECT run FROM"
-			    " pending WHERE ?1 IS NULL OR token = ?1)", &st))
-		goto rollback;
-	if (token)
-		sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, reason, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
-	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
-	sqlite3_finalize(st);
-	if (ret)
+	if (exec_stamped(h, "UPDATE runs SET status_reason = ?2,"
+			 " end_time = ?3 WHERE id IN (SELECT run FROM"
+			 " pending WHERE ?1 IS NULL OR token = ?1)", args, 2))
 		goto rollback;
 	if (history_exec_bound(h, "DELETE FROM pending WHERE ?1 IS NULL OR"
 			       " token = ?1", token))

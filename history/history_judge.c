@@ -84,6 +84,20 @@ static int fill_cpu(struct an_cpu *c, const struct history_cpu *src,
 	return ret;
 }
 
+/* Repetition @rep of stored run @run_id joins @side, labelled RUN_ID/REP. */
+static struct an_run *side_add_rep(struct an_side *side, const char *run_id,
+				   int rep, size_t ncpus)
+{
+	struct an_run *r;
+	char label[64];
+
+	snprintf(label, sizeof(label), "%.48s/%d", run_id, rep);
+	r = an_side_add_run(side, label, ncpus);
+	if (r)
+		r->rep = rep;
+	return r;
+}
+
 /* The workload metrics of each repetition join its an_run (or make one:
  * a scenario without cyclictest has only them). */
 static int side_add_metrics(struct an_side *side, size_t first,
@@ -92,7 +106,6 @@ static int side_add_metrics(struct an_side *side, size_t first,
 {
 	struct history_rep_metric *m;
 	struct an_run *r;
-	char label[64];
 	size_t n, i, k;
 	int ret;
 
@@ -103,15 +116,11 @@ static int side_add_metrics(struct an_side *side, size_t first,
 		for (k = first, r = NULL; k < side->nruns && !r; k++)
 			if (side->runs[k].rep == m[i].rep)
 				r = &side->runs[k];
+		if (!r)
+			r = side_add_rep(side, run_id, m[i].rep, 0);
 		if (!r) {
-			snprintf(label, sizeof(label), "%.48s/%d", run_id,
-				 m[i].rep);
-			r = an_side_add_run(side, label, 0);
-			if (!r) {
-				ret = -ENOMEM;
-				break;
-			}
-			r->rep = m[i].rep;
+			ret = -ENOMEM;
+			break;
 		}
 		ret = an_run_add_metric(r, m[i].name, m[i].unit,
 					m[i].higher_better, m[i].v, m[i].n);
@@ -128,7 +137,6 @@ int history_side_add(struct an_side *side, struct history *h, long long run,
 	struct history_rep *reps;
 	size_t first = side->nruns;
 	struct an_run *r;
-	char label[64];
 	size_t n, i, j;
 	int ret;
 
@@ -136,13 +144,11 @@ int history_side_add(struct an_side *side, struct history *h, long long run,
 	if (ret)
 		return ret;
 	for (i = 0; !ret && i < n; i++) {
-		snprintf(label, sizeof(label), "%.48s/%d", run_id, reps[i].rep);
-		r = an_side_add_run(side, label, reps[i].nr_cpus);
+		r = side_add_rep(side, run_id, reps[i].rep, reps[i].nr_cpus);
 		if (!r) {
 			ret = -ENOMEM;
 			break;
 		}
-		r->rep = reps[i].rep;
 		for (j = 0; !ret && j < reps[i].nr_cpus; j++)
 			ret = fill_cpu(&r->cpus[j], &reps[i].cpus[j], limit);
 	}
@@ -503,6 +509,32 @@ static bool night_alone_decides(const struct an_result *res)
 			line->kind == AN_LINE_BUDGET);
 }
 
+/* Stored night @run of @scenario joins @side, at its histogram's size. */
+static int side_add_stored(struct judge_ctx *c, struct an_side *side,
+			   const struct history_run *run, const char *scenario)
+{
+	char *text;
+	cJSON *m;
+	int ret = history_run_manifest(c->h, run->id, &text);
+
+	if (ret)
+		return ret;
+	m = cJSON_Parse(text);
+	free(text);
+	ret = side_add_night(side, c->h, run->id, run->run_id, scenario,
+			     history_manifest_limit(m));
+	cJSON_Delete(m);
+	return ret;
+}
+
+/* Tonight's run of @scenario joins @side. */
+static int side_add_tonight(struct judge_ctx *c, struct an_side *side,
+			    const char *scenario)
+{
+	return side_add_night(side, c->h, c->run.id, c->run.run_id, scenario,
+			      history_manifest_limit(c->manifest));
+}
+
 /* @n nights of @runs, newest first, as one side of the analyzer. */
 static int nights_side(struct judge_ctx *c, const char *scenario,
 		       const struct history_run *runs, size_t n,
@@ -511,19 +543,9 @@ static int nights_side(struct judge_ctx *c, const char *scenario,
 	struct an_side *side = an_side_new("nights");
 	size_t i;
 	int ret = side ? 0 : -ENOMEM;
-	char *text;
-	cJSON *m;
 
-	for (i = 0; !ret && i < n; i++) {
-		ret = history_run_manifest(c->h, runs[i].id, &text);
-		if (ret)
-			break;
-		m = cJSON_Parse(text);
-		free(text);
-		ret = side_add_night(side, c->h, runs[i].id, runs[i].run_id,
-				     scenario, history_manifest_limit(m));
-		cJSON_Delete(m);
-	}
+	for (i = 0; !ret && i < n; i++)
+		ret = side_add_stored(c, side, &runs[i], scenario);
 	if (ret) {
 		an_side_free(side);
 		return ret;
@@ -546,24 +568,12 @@ static int night_model(struct judge_ctx *c, const char *scenario,
 	struct an_side *side = an_side_new("series");
 	size_t i, n = nb > c->p_k + STEP_NIGHTS ? c->p_k + STEP_NIGHTS : nb;
 	int ret = side ? 0 : -ENOMEM;
-	char *text;
-	cJSON *m;
 
 	memset(ns, 0, sizeof(*ns));
-	for (i = n; !ret && i-- > 0;) {
-		ret = history_run_manifest(c->h, runs[i].id, &text);
-		if (ret)
-			break;
-		m = cJSON_Parse(text);
-		free(text);
-		ret = side_add_night(side, c->h, runs[i].id, runs[i].run_id,
-				     scenario, history_manifest_limit(m));
-		cJSON_Delete(m);
-	}
+	for (i = n; !ret && i-- > 0;)
+		ret = side_add_stored(c, side, &runs[i], scenario);
 	if (!ret)
-		ret = side_add_night(side, c->h, c->run.id, c->run.run_id,
-				     scenario,
-				     history_manifest_limit(c->manifest));
+		ret = side_add_tonight(c, side, scenario);
 	/* A night with no ok repetition of the scenario adds no unit. */
 	if (!ret && side->nruns == n + 1)
 		ret = history_nights_judge(side, gate, c->p_k,
@@ -682,9 +692,7 @@ static int step_since(struct judge_ctx *c, const char *scenario,
 	if (stays && !ret) {
 		ret = nights_side(c, scenario, runs, i + 1, &since);
 		if (!ret)
-			ret = side_add_night(since, c->h, c->run.id,
-					     c->run.run_id, scenario,
-					     history_manifest_limit(c->manifest));
+			ret = side_add_tonight(c, since, scenario);
 		if (!ret)
 			ret = an_compare(base, since, gate, res);
 		if (!ret && res->verdict == alone.verdict)
@@ -832,9 +840,7 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 	if (!ret && !cand)
 		ret = -ENOMEM;
 	if (!ret)
-		ret = side_add_night(cand, c->h, c->run.id, c->run.run_id,
-				     scenario,
-				     history_manifest_limit(c->manifest));
+		ret = side_add_tonight(c, cand, scenario);
 	/* CPUs are paired by thread: the nights' and tonight's, alike. */
 	if (!ret && an_like_cpus_diff(base, cand, c->p->intended, held,
 				      sizeof(held))) {

@@ -193,9 +193,9 @@ int history_nights_judge(const struct an_side *nights,
 		return 0;
 	memset(l, 0, sizeof(l));
 	nl = make_lines(nights, gate, l, LINES_MAX);
-	level = gate->level > 0 ? gate->level : gate->alpha;
+	level = an_gate_share(gate);
 	/* One split a line (the largest divergence), one direction. */
-	out->level = level / (nl ? nl : 1);
+	out->level = an_alpha_share(level, nl);
 	for (i = 0; i < nl; i++) {
 		const struct night_line *own = l[i].own >= 0 ? &l[l[i].own] :
 					       &l[i];

@@ -83,18 +83,29 @@ static void read_run(sqlite3_stmt *st, struct history_run *r)
 	read_cols(st, 0, r, run_cols, NCOLS(run_cols));
 }
 
+/* How a result row becomes a row struct: its columns, or fill(). */
+struct row_def {
+	size_t size;
+	const struct col *cols;		/* columns 0.., in order */
+	size_t ncols;
+	void (*fill)(sqlite3_stmt *st, void *row);	/* NULL: cols */
+};
+
+#define ROW_DEF(type, cols)	{ sizeof(type), cols, NCOLS(cols), NULL }
+
+static const struct row_def run_row = ROW_DEF(struct history_run, run_cols);
+
 /*
- * Steps a prepared statement to its end into a malloc'ed array of size-byte
- * rows, each zeroed, then filled by fill(st, row). Returns 0 (*rows is NULL
- * when there are none), -ENOMEM, or -EIO after printing SQLite's error.
- * The statement stays the caller's to finalize.
+ * Steps a prepared statement to its end into a malloc'ed array of rows as
+ * @def makes them, each zeroed first. Returns 0 (*rows is NULL when there
+ * are none), -ENOMEM, or -EIO after printing SQLite's error. The
+ * statement stays the caller's to finalize.
  */
-static int collect_rows(struct history *h, sqlite3_stmt *st, size_t size,
-			void (*fill)(sqlite3_stmt *st, void *row),
-			void **rows, size_t *n)
+static int collect_rows(struct history *h, sqlite3_stmt *st,
+			const struct row_def *def, void **rows, size_t *n)
 {
+	size_t cap = 0, cnt = 0, size = def->size;
 	char *v = NULL, *t;
-	size_t cap = 0, cnt = 0;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -108,7 +119,11 @@ static int collect_rows(struct history *h, sqlite3_stmt *st, size_t size,
 			v = t;
 		}
 		memset(v + cnt * size, 0, size);
-		fill(st, v + cnt * size);
+		if (def->fill)
+			def->fill(st, v + cnt * size);
+		else
+			read_cols(st, 0, v + cnt * size, def->cols,
+				  def->ncols);
 		cnt++;
 	}
 	if (rc != SQLITE_DONE) {
@@ -121,17 +136,12 @@ static int collect_rows(struct history *h, sqlite3_stmt *st, size_t size,
 	return 0;
 }
 
-static void fill_run(sqlite3_stmt *st, void *row)
-{
-	read_run(st, row);
-}
-
 /* Steps a prepared statement of RUN_COLS rows into a malloc'ed array. */
 static int collect_runs(struct history *h, sqlite3_stmt *st,
 			struct history_run **runs, size_t *n)
 {
 	void *v;
-	int ret = collect_rows(h, st, sizeof(**runs), fill_run, &v, n);
+	int ret = collect_rows(h, st, &run_row, &v, n);
 
 	if (!ret)
 		*runs = v;
@@ -143,8 +153,7 @@ static int collect_runs(struct history *h, sqlite3_stmt *st,
  * the rows as collect_rows() does.
  */
 static int select_rows(struct history *h, const char *sql, long long run,
-		       size_t size, void (*fill)(sqlite3_stmt *st, void *row),
-		       void **rows, size_t *n)
+		       const struct row_def *def, void **rows, size_t *n)
 {
 	sqlite3_stmt *st;
 	int ret;
@@ -153,7 +162,7 @@ static int select_rows(struct history *h, const char *sql, long long run,
 		return -EIO;
 	if (run >= 0)
 		sqlite3_bind_int64(st, 1, run);
-	ret = collect_rows(h, st, size, fill, rows, n);
+	ret = collect_rows(h, st, def, rows, n);
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -296,6 +305,17 @@ static int add_cpu(struct history_rep *r, sqlite3_stmt *st)
 	return 0;
 }
 
+/* Prepares @sql with ?1 bound to stored run @run, ?2 to @scenario. */
+static int prepare_scenario(struct history *h, const char *sql, long long run,
+			    const char *scenario, sqlite3_stmt **st)
+{
+	if (history_prepare(h, sql, st))
+		return -EIO;
+	sqlite3_bind_int64(*st, 1, run);
+	sqlite3_bind_text(*st, 2, scenario, -1, SQLITE_TRANSIENT);
+	return 0;
+}
+
 /* The end of a step loop: its error, SQLite's (said), the statement freed. */
 static int step_end(struct history *h, sqlite3_stmt *st, int rc, int ret)
 {
@@ -322,10 +342,8 @@ int history_load_reps(struct history *h, long long run, const char *scenario,
 	sqlite3_stmt *st;
 	int rc, ret = 0;
 
-	if (history_prepare(h, sql, &st))
+	if (prepare_scenario(h, sql, run, scenario, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int rep = sqlite3_column_int(st, 0);
 
@@ -415,10 +433,8 @@ int history_load_metrics(struct history *h, long long run,
 	sqlite3_stmt *st;
 	int rc, ret = 0;
 
-	if (history_prepare(h, sql, &st))
+	if (prepare_scenario(h, sql, run, scenario, &st))
 		return -EIO;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *wl = sqlite3_column_text(st, 1);
 		const unsigned char *text = sqlite3_column_text(st, 2);
@@ -465,6 +481,10 @@ static void fill_point(sqlite3_stmt *st, void *row)
 	pt->p99_us = -1;
 }
 
+static const struct row_def point_row = {
+	sizeof(struct history_point), NULL, 0, fill_point
+};
+
 int history_series(struct history *h, const char *suite, const char *host,
 		   const char *scenario, struct history_point **pts, size_t *n)
 {
@@ -494,23 +514,19 @@ int history_series(struct history *h, const char *suite, const char *host,
 	bind_opt(st, 1, suite);
 	bind_opt(st, 2, host);
 	bind_opt(st, 3, scenario);
-	ret = collect_rows(h, st, sizeof(**pts), fill_point, &v, n);
+	ret = collect_rows(h, st, &point_row, &v, n);
 	sqlite3_finalize(st);
 	if (!ret)
 		*pts = v;
 	return ret;
 }
 
-static void fill_key(sqlite3_stmt *st, void *row)
-{
-	static const struct col cols[] = {
-		TEXT(struct history_key, suite),
-		TEXT(struct history_key, host),
-		TEXT(struct history_key, scenario),
-	};
-
-	read_cols(st, 0, row, cols, NCOLS(cols));
-}
+static const struct col key_cols[] = {
+	TEXT(struct history_key, suite),
+	TEXT(struct history_key, host),
+	TEXT(struct history_key, scenario),
+};
+static const struct row_def key_row = ROW_DEF(struct history_key, key_cols);
 
 int history_keys(struct history *h, struct history_key **keys, size_t *n)
 {
@@ -519,7 +535,7 @@ int history_keys(struct history *h, struct history_key **keys, size_t *n)
 		" JOIN scenarios s ON s.run = r.id WHERE r.status = 'complete'"
 		" ORDER BY r.suite, r.host, s.id";
 	void *v;
-	int ret = select_rows(h, sql, -1, sizeof(**keys), fill_key, &v, n);
+	int ret = select_rows(h, sql, -1, &key_row, &v, n);
 
 	if (!ret)
 		*keys = v;
@@ -566,17 +582,14 @@ int history_store_verdict(struct history *h, const struct history_verdict *v)
 	return ret;
 }
 
-static void fill_scenario(sqlite3_stmt *st, void *row)
-{
-	static const struct col cols[] = {
-		TEXT(struct history_scenario, name),
-		TEXT(struct history_scenario, compare),
-		TEXT(struct history_scenario, status),
-		TEXT(struct history_scenario, reason),
-	};
-
-	read_cols(st, 0, row, cols, NCOLS(cols));
-}
+static const struct col scenario_cols[] = {
+	TEXT(struct history_scenario, name),
+	TEXT(struct history_scenario, compare),
+	TEXT(struct history_scenario, status),
+	TEXT(struct history_scenario, reason),
+};
+static const struct row_def scenario_row =
+	ROW_DEF(struct history_scenario, scenario_cols);
 
 int history_scenarios(struct history *h, long long run,
 		      struct history_scenario **sc, size_t *n)
@@ -584,36 +597,33 @@ int history_scenarios(struct history *h, long long run,
 	void *v;
 	int ret = select_rows(h, "SELECT name, compare, status, reason FROM"
 			      " scenarios WHERE run = ?1 ORDER BY id", run,
-			      sizeof(**sc), fill_scenario, &v, n);
+			      &scenario_row, &v, n);
 
 	if (!ret)
 		*sc = v;
 	return ret;
 }
 
-static void fill_verdict(sqlite3_stmt *st, void *row)
-{
-	static const struct col cols[] = {
-		TEXT(struct history_verdict_row, scenario),
-		TEXT(struct history_verdict_row, source),
-		TEXT(struct history_verdict_row, baseline),
-		TEXT(struct history_verdict_row, metric),
-		TEXT(struct history_verdict_row, verdict),
-		TEXT(struct history_verdict_row, reason),
-		NUM(struct history_verdict_row, candidate, NAN),
-		NUM(struct history_verdict_row, baseline_value, NAN),
-		NUM(struct history_verdict_row, p_value, NAN),
-		TEXT(struct history_verdict_row, prev_run),
-		TEXT(struct history_verdict_row, changed),
-		TEXT(struct history_verdict_row, counts_as),
-		TEXT(struct history_verdict_row, control),
-		TEXT(struct history_verdict_row, unit),
-		TEXT(struct history_verdict_row, measured),
-		TEXT(struct history_verdict_row, since_run),
-	};
-
-	read_cols(st, 0, row, cols, NCOLS(cols));
-}
+static const struct col verdict_cols[] = {
+	TEXT(struct history_verdict_row, scenario),
+	TEXT(struct history_verdict_row, source),
+	TEXT(struct history_verdict_row, baseline),
+	TEXT(struct history_verdict_row, metric),
+	TEXT(struct history_verdict_row, verdict),
+	TEXT(struct history_verdict_row, reason),
+	NUM(struct history_verdict_row, candidate, NAN),
+	NUM(struct history_verdict_row, baseline_value, NAN),
+	NUM(struct history_verdict_row, p_value, NAN),
+	TEXT(struct history_verdict_row, prev_run),
+	TEXT(struct history_verdict_row, changed),
+	TEXT(struct history_verdict_row, counts_as),
+	TEXT(struct history_verdict_row, control),
+	TEXT(struct history_verdict_row, unit),
+	TEXT(struct history_verdict_row, measured),
+	TEXT(struct history_verdict_row, since_run),
+};
+static const struct row_def verdict_row =
+	ROW_DEF(struct history_verdict_row, verdict_cols);
 
 const char *history_verdict_counts(const struct history_verdict_row *v)
 {
@@ -629,8 +639,7 @@ int history_verdicts(struct history *h, long long run,
 			      " p_value, prev_run, changed, counts_as, control,"
 			      " unit, measured, since_run FROM verdicts"
 			      " WHERE run = ?1"
-			      " ORDER BY id", run, sizeof(**out), fill_verdict,
-			      &v, n);
+			      " ORDER BY id", run, &verdict_row, &v, n);
 
 	if (!ret)
 		*out = v;

@@ -56,49 +56,48 @@ static int default_dirs(struct kernel_build_params *p, char *out, char *kc,
 	return ret;
 }
 
-enum { OPT_SRC = 1000, OPT_DEBIAN, OPT_MODEL, OPT_MODELS, OPT_PATCHES,
-       OPT_FRAGMENTS, OPT_NAME, OPT_NICE, OPT_CONFIG_ONLY,
-       OPT_KCONFIGS, OPT_MBOX, OPT_SEEDS, OPT_PIN, OPT_KEEP, OPT_OUTPUT,
-       OPT_PREFIX };
+enum { OPT_MODEL = 1000, OPT_MODELS, OPT_PATCHES, OPT_FRAGMENTS,
+       OPT_NAME, OPT_NICE, OPT_CONFIG_ONLY, OPT_KCONFIGS, OPT_MBOX,
+       OPT_SEEDS, OPT_PIN, OPT_KEEP, OPT_PREFIX };
 
 /*
- * build, config and matrix share the tree and its patch sets and
- * fragments (tree_opts, an argp child of each); each adds its own, so
- * that --help lists only what that subcommand takes.
+ * Each subcommand's options: its own table, the groups it shares as argp
+ * children, so that --help lists only what that subcommand takes. build,
+ * config and matrix share the patch sets and fragments (sets_opts);
+ * build and config the kernel's model and name (named_opts); they and
+ * tools the tree (cli_tree_argp), make's nice level (nice_opts) and -j
+ * (cli_jobs_argp). One parser, build_parse, serves them all.
  */
-static const struct argp_option tree_opts[] = {
-	{ "src", OPT_SRC, "TREE", 0, "a kernel tree (default: Debian's "
-	  "linux-source package, --debian)", 0 },
-	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES "
-	  "(default 6.12)", 0 },
+static const struct argp_option sets_opts[] = {
 	{ "patches", OPT_PATCHES, "SET,...", 0, "patch sets (patches/SET/) "
 	  "applied in order", 0 },
 	{ "fragments", OPT_FRAGMENTS, "F,...", 0, "more kconfigs/ fragments",
 	  0 },
 	{ "kconfigs", OPT_KCONFIGS, "DIR", 0, "the fragments' folder (default "
 	  "kconfigs/)", 0 },
+	{ 0 }
+};
+
+static const struct argp_option nice_opts[] = {
 	{ "nice", OPT_NICE, "N", 0, "the build's nice level (0..19, default "
 	  "19)", 0 },
 	{ 0 }
 };
 
-static const struct argp_option build_opts[] = {
+static const struct argp_option named_opts[] = {
 	{ "model", OPT_MODEL, "MODEL", 0, "rt, full, lazy or none", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "the kernel's name (out/kernels/NAME/)",
 	  0 },
+	{ 0 }
+};
+
+static const struct argp_option build_opts[] = {
 	{ "config-only", OPT_CONFIG_ONLY, NULL, 0, "merge and check the "
 	  ".config, build nothing", 0 },
 	{ "prefix", OPT_PREFIX, "N", 0, "only the first N patches of the "
 	  "last --patches set (of a list: in the list's order): the kernel "
 	  "rtgate bisect builds for that prefix; named BASE+SET.N it is the "
 	  "one a bisection from BASE uses", 0 },
-	{ 0 }
-};
-
-static const struct argp_option config_opts[] = {
-	{ "model", OPT_MODEL, "MODEL", 0, "rt, full, lazy or none", 0 },
-	{ "name", OPT_NAME, "NAME", 0, "the kernel's name (out/kernels/NAME/)",
-	  0 },
 	{ 0 }
 };
 
@@ -125,8 +124,8 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 	uint64_t v;
 
 	switch (key) {
-	case OPT_SRC: p->src = arg; break;
-	case OPT_DEBIAN: p->debian = arg; break;
+	case CLI_KEY_SRC: p->src = arg; break;	/* shared (cli.h) */
+	case CLI_KEY_DEBIAN: p->debian = arg; break;
 	case OPT_MODEL: p->model = arg; break;
 	case OPT_MODELS:
 		if (split_list(arg, a->mm->v, &a->mm->n, 4, "models"))
@@ -168,29 +167,40 @@ static error_t build_parse(int key, char *arg, struct argp_state *state)
 	".config, build.json); the default tree is Debian's " \
 	"linux-source-6.12 (--debian 6.12). docs/kernels.md."
 
-static const struct argp tree_argp = { tree_opts, build_parse };
-static const struct argp_child tree_child[] = {
-	{ &tree_argp }, { &cli_jobs_argp }, { 0 }
+static const struct argp sets_argp = { sets_opts, build_parse };
+static const struct argp nice_argp = { nice_opts, build_parse };
+static const struct argp named_argp = { named_opts, build_parse };
+
+static const struct argp_child named_children[] = {
+	{ &cli_tree_argp }, { &named_argp }, { &sets_argp }, { &nice_argp },
+	{ &cli_jobs_argp }, { 0 }
+};
+static const struct argp_child matrix_children[] = {
+	{ &cli_tree_argp }, { &sets_argp }, { &nice_argp }, { &cli_jobs_argp },
+	{ 0 }
+};
+static const struct argp_child tools_children[] = {
+	{ &cli_tree_argp }, { &nice_argp }, { &cli_jobs_argp }, { 0 }
 };
 
 static const struct argp build_argp = {
 	build_opts, build_parse, NULL,
 	"Builds a named kernel: a tree, a preemption model (--model), patch "
 	"sets and config fragments merged onto defconfig." KERNEL_POST_DOC,
-	tree_child, NULL, NULL
+	named_children, NULL, NULL
 };
 
 static const struct argp config_argp = {
-	config_opts, build_parse, NULL,
+	NULL, build_parse, NULL,
 	"The .config of a kernel build (build --config-only): fragments merged "
-	"and checked, nothing compiled." KERNEL_POST_DOC, tree_child, NULL,
-	NULL
+	"and checked, nothing compiled." KERNEL_POST_DOC, named_children,
+	NULL, NULL
 };
 
 static const struct argp matrix_argp = {
 	matrix_opts, build_parse, NULL,
 	"{models} x {base, patched}: one build after the other (--patches "
-	"SET,... required)." KERNEL_POST_DOC, tree_child, NULL, NULL
+	"SET,... required)." KERNEL_POST_DOC, matrix_children, NULL, NULL
 };
 
 static int parse_build_opts(const char *cmd, const struct argp *argp,
@@ -278,60 +288,31 @@ static int do_matrix(int argc, char **argv)
 	return exitcode_of_errno(ret);
 }
 
-static const struct argp_option tools_opts[] = {
-	{ "src", OPT_SRC, "TREE", 0, "a kernel tree with tools/tracing/rtla "
-	  "(default: Debian's linux-source package, --debian)", 0 },
-	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES "
-	  "(default 6.12)", 0 },
-	{ "nice", OPT_NICE, "N", 0, "the build's nice level (0..19, default "
-	  "19)", 0 },
-	{ 0 }
-};
-
-static error_t tools_parse(int key, char *arg, struct argp_state *state)
-{
-	struct kernel_tools_params *p = state->input;
-	uint64_t v;
-
-	switch (key) {
-	case OPT_SRC: p->src = arg; break;
-	case OPT_DEBIAN: p->debian = arg; break;
-	case CLI_KEY_JOBS:	/* checked by its shared group (cli.h) */
-		p->jobs = cli_shared_uint(arg);
-		break;
-	case OPT_NICE:
-		if (cli_arg_number(state, "nice", arg, 0, 19, &v))
-			return EINVAL;
-		p->nice = v;
-		break;
-	default:
-		return cli_key_default(state, key, arg);
-	}
-	return 0;
-}
-
-static const struct argp_child tools_child[] = {
-	{ &cli_jobs_argp }, { 0 }
-};
-
 static const struct argp tools_argp = {
-	tools_opts, tools_parse, NULL,
-	"Builds the tree's rtla (tools/tracing/rtla, with timerlat "
+	NULL, build_parse, NULL,
+	"Builds the rtla of a tree with tools/tracing/rtla (with timerlat "
 	"auto-analysis) into out/tools/rtla, which rtgate run and the lab's "
 	"initramfs then prefer to the rtla in PATH; no host package changes."
-	"\vout/tools/rtla.json records its version and libraries. "
-	"docs/kernels.md, \"rtla from the tree\".", tools_child, NULL, NULL
+	"\vThe default tree is Debian's linux-source-6.12. "
+	"out/tools/rtla.json records its version and libraries. "
+	"docs/kernels.md, \"rtla from the tree\".", tools_children, NULL,
+	NULL
 };
 
 static int kernel_tools_cmd(int argc, char **argv)
 {
-	struct kernel_tools_params p = { .nice = 19 };
+	struct kernel_build_params b = { .nice = 19 };
+	struct kernel_tools_params p;
+	struct matrix_models mm = { .n = 0 };
 	char out[PATH_MAX], cache[PATH_MAX], path[PATH_MAX + 16];
 	int ret;
 
-	ret = cli_parse("kernel tools", &tools_argp, argc, argv, 0, &p);
+	ret = parse_build_opts("kernel tools", &tools_argp, argc, argv, &b,
+			       &mm);
 	if (ret)
 		return cli_exit(ret);
+	p = (struct kernel_tools_params){ .src = b.src, .debian = b.debian,
+					  .jobs = b.jobs, .nice = b.nice };
 	if (rtpaths_out(out, sizeof(out)) ||
 	    rtpaths_cache(cache, sizeof(cache)))
 		return EXITCODE_ENVIRONMENT;
@@ -380,6 +361,7 @@ struct patches_args {
 	int nwords;		/* positional words it takes */
 };
 
+/* Each subcommand's own table; the tree and -o are shared (cli.h). */
 static const struct argp_option fetch_opts[] = {
 	{ "mbox", OPT_MBOX, "FILE", 0, "the patches from a local mbox, not b4",
 	  0 },
@@ -387,28 +369,10 @@ static const struct argp_option fetch_opts[] = {
 	  "(mail = FILE), in DIR", 0 },
 	{ "pin", OPT_PIN, NULL, 0, "write each patch's sha256 into the "
 	  "manifest", 0 },
-	{ "src", OPT_SRC, "TREE", 0, "pick = recover: the base tree (default: "
-	  "the manifest's debian = SERIES)", 0 },
-	{ "debian", OPT_DEBIAN, "SERIES", 0, "pick = recover: Debian's "
-	  "linux-source-SERIES as the base tree", 0 },
-	{ 0 }
-};
-
-static const struct argp_option recover_opts[] = {
-	{ "src", OPT_SRC, "TREE", 0, "the base tree the patch was written "
-	  "for", 0 },
-	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES as "
-	  "the base tree", 0 },
-	{ "output", OPT_OUTPUT, "FILE", 0, "write the patch to FILE (default: "
-	  "standard output)", 0 },
 	{ 0 }
 };
 
 static const struct argp_option check_opts[] = {
-	{ "src", OPT_SRC, "TREE", 0, "a kernel tree (default: Debian's "
-	  "linux-source)", 0 },
-	{ "debian", OPT_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES",
-	  0 },
 	{ "keep", OPT_KEEP, "DIR", 0, "apply in DIR and keep it (default: a "
 	  "throw-away clone)", 0 },
 	{ 0 }
@@ -422,10 +386,10 @@ static error_t patches_parse(int key, char *arg, struct argp_state *state)
 	case OPT_MBOX: a->mbox = arg; break;
 	case OPT_SEEDS: a->seeds = arg; break;
 	case OPT_PIN: a->pin = true; break;
-	case OPT_SRC: a->src = arg; break;
-	case OPT_DEBIAN: a->debian = arg; break;
+	case CLI_KEY_SRC: a->src = arg; break;	/* shared (cli.h) */
+	case CLI_KEY_DEBIAN: a->debian = arg; break;
+	case CLI_KEY_OUTPUT: a->output = arg; break;
 	case OPT_KEEP: a->keep = arg; break;
-	case OPT_OUTPUT: a->output = arg; break;
 	case ARGP_KEY_ARG:
 		if (!a->nwords || a->set)
 			return cli_error(state, "unexpected argument '%s'", arg);
@@ -447,26 +411,37 @@ static error_t patches_parse(int key, char *arg, struct argp_state *state)
 #define PATCHES_POST_DOC "\vSets are patches/SET/manifest.ini; fetched " \
 	"patches land in out/patches/SET/. docs/kernels.md."
 
+static const struct argp_child tree_child[] = {
+	{ &cli_tree_argp }, { 0 }
+};
+static const struct argp_child recover_children[] = {
+	{ &cli_tree_argp }, { &cli_output_argp }, { 0 }
+};
+
 static const struct argp fetch_argp = {
 	fetch_opts, patches_parse, "SET",
 	"Fetches a patch set (b4 am by its message-ids, a local mbox, or the "
-	"seed mail) and checks each patch's sha256." PATCHES_POST_DOC,
-	NULL, NULL, NULL
+	"seed mail) and checks each patch's sha256. A set whose manifest says "
+	"pick = recover is rebuilt against its base tree: --src or --debian, "
+	"else the manifest's debian = SERIES." PATCHES_POST_DOC, tree_child,
+	NULL, NULL
 };
 
 static const struct argp check_argp = {
 	check_opts, patches_parse, "SET[,SET...]",
-	"Applies patch sets, in order, to a clone of the tree." PATCHES_POST_DOC,
-	NULL, NULL, NULL
+	"Applies patch sets, in order, to a clone of the tree (default: "
+	"Debian's linux-source-6.12)." PATCHES_POST_DOC, tree_child, NULL,
+	NULL
 };
 
 static const struct argp recover_argp = {
-	recover_opts, patches_parse, "MAIL",
+	NULL, patches_parse, "MAIL",
 	"Rebuilds the inline patch of a flattened mail (its line breaks and "
-	"indentation lost, quoted-printable) against the base tree: context "
-	"and removed lines take the tree's text, added lines the kernel's "
-	"indentation. A hunk that cannot be placed exactly is an error (exit "
-	"3), never a guess." PATCHES_POST_DOC, NULL, NULL, NULL
+	"indentation lost, quoted-printable) against the base tree the patch "
+	"was written for (--src or --debian): context and removed lines take "
+	"the tree's text, added lines the kernel's indentation. A hunk that "
+	"cannot be placed exactly is an error (exit 3), never a guess."
+	PATCHES_POST_DOC, recover_children, NULL, NULL
 };
 
 static const struct argp list_argp = {

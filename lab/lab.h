@@ -12,6 +12,7 @@
 #ifndef RTGATE_LAB_H
 #define RTGATE_LAB_H
 
+#include <argp.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -159,6 +160,46 @@ struct lab_run_params {
 					 * booted again single-threaded */
 	bool loud;			/* the guest's run not --silent */
 };
+
+/*
+ * A boot's options, which every command that boots the lab takes (lab
+ * run, lab gate, bisect): one table and one parser for them here. A
+ * command lists { lab_boot_options, its parser } among its argp's
+ * children (common/cmd/cli.h) with cli_clock_argp, and its parser hands
+ * lab_boot_parse() the keys it does not know and ARGP_KEY_END:
+ *   --append CMDLINE, --accel auto|kvm|tcg, --timeout DURATION,
+ *   --tcg-thread single|multi, --on-crash rerun|stop, -v (the console),
+ *   and --clock (cli.h's CLI_KEY_CLOCK), into struct lab_run_params.
+ */
+enum lab_boot_key {
+	LAB_BOOT_APPEND = 0x1301,
+	LAB_BOOT_ACCEL,
+	LAB_BOOT_TIMEOUT,
+	LAB_BOOT_TCG_THREAD,
+	LAB_BOOT_ON_CRASH,
+	LAB_BOOT_VERBOSE = 'v',
+};
+extern const struct argp_option lab_boot_options[];
+
+/**
+ * lab_boot_defaults() - a boot as the lab makes it where no option says
+ * otherwise
+ * @p: gets accel auto, the suite's vCPUs (cpus 0: its lab_cpus, else
+ *     LAB_DEFAULT_CPUS), 1024 MB and a timeout of 30 minutes
+ */
+void lab_boot_defaults(struct lab_run_params *p);
+/**
+ * lab_boot_parse() - one of a boot's options, checked, into @p
+ * @p: the boot's parameters
+ * @key: an option of lab_boot_options, CLI_KEY_CLOCK, or ARGP_KEY_END
+ *       (the whole line: icount needs TCG)
+ * @arg: its argument
+ * @state: the parse, for cli_error()
+ *
+ * Return: 0, EINVAL after a usage error, ARGP_ERR_UNKNOWN for another key.
+ */
+int lab_boot_parse(struct lab_run_params *p, int key, char *arg,
+		   struct argp_state *state);
 
 struct lab_run_result {
 	int exit_code;			/* the documented exit code */

@@ -20,11 +20,83 @@
 #include "rtpaths.h"
 #include "toolrun.h"
 
-enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC, OPT_APPEND,
-       OPT_APPEND_A, OPT_APPEND_B, OPT_ACCEL, OPT_CPUS, OPT_MEM,
-       OPT_TIMEOUT, OPT_WITH, OPT_OUT, OPT_SCENARIO, OPT_RUN_SCALE,
-       OPT_RUN_REPEAT, OPT_RUN_TRACE, OPT_RUN_NO_HISTORY, OPT_RUN_DURATION,
-       OPT_TCG_THREAD, OPT_ON_CRASH, OPT_LOUD };
+enum { OPT_KERNEL = 1000, OPT_DEBIAN, OPT_SUITE, OPT_EXEC,
+       OPT_APPEND_A, OPT_APPEND_B, OPT_CPUS, OPT_MEM, OPT_WITH, OPT_OUT,
+       OPT_SCENARIO, OPT_RUN_SCALE, OPT_RUN_REPEAT, OPT_RUN_TRACE,
+       OPT_RUN_NO_HISTORY, OPT_RUN_DURATION, OPT_LOUD };
+
+/* A boot's options (lab.h), which bisect takes too. */
+const struct argp_option lab_boot_options[] = {
+	{ NULL, 0, NULL, 0, "The guest:", 3 },
+	{ "append", LAB_BOOT_APPEND, "CMDLINE", 0, "more kernel command line",
+	  3 },
+	{ "accel", LAB_BOOT_ACCEL, "auto|kvm|tcg", 0, "QEMU's accelerator "
+	  "(default auto)", 3 },
+	{ "timeout", LAB_BOOT_TIMEOUT, "DURATION", 0, "the whole boot and run "
+	  "(default 30m)", 3 },
+	{ "tcg-thread", LAB_BOOT_TCG_THREAD, "single|multi", 0, "TCG's "
+	  "threads (default multi; single for scenarios that flip sched "
+	  "features)", 3 },
+	{ "on-crash", LAB_BOOT_ON_CRASH, "rerun|stop", 0, "a guest that "
+	  "crashed: boot again single-threaded to tell a reproducible crash "
+	  "from a TCG artefact (default stop)", 3 },
+	{ "verbose", LAB_BOOT_VERBOSE, NULL, 0, "the guest's console on "
+	  "stderr", 3 },
+	{ 0 }
+};
+
+void lab_boot_defaults(struct lab_run_params *p)
+{
+	p->accel = "auto";
+	p->cpus = 0;	/* the suite's lab_cpus, else LAB_DEFAULT_CPUS */
+	p->mem_mb = 1024;
+	p->timeout_s = 1800;
+}
+
+/* One of two words: 0 with *first set, or the usage error. */
+static int either(struct argp_state *state, const char *opt, const char *arg,
+		  const char *a, const char *b, bool *first)
+{
+	if (strcmp(arg, a) && strcmp(arg, b))
+		return cli_error(state, "--%s: %s or %s, not '%s'", opt, a, b,
+				 arg);
+	*first = !strcmp(arg, a);
+	return 0;
+}
+
+int lab_boot_parse(struct lab_run_params *p, int key, char *arg,
+		   struct argp_state *state)
+{
+	switch (key) {
+	case LAB_BOOT_APPEND: p->append = arg; return 0;
+	case LAB_BOOT_VERBOSE: p->verbose = true; return 0;
+	case LAB_BOOT_ACCEL:
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") &&
+		    strcmp(arg, "tcg"))
+			return cli_error(state, "--accel: auto, kvm or tcg, "
+					 "not '%s'", arg);
+		p->accel = arg;
+		return 0;
+	case LAB_BOOT_TIMEOUT:
+		return cli_arg_seconds(state, "timeout", arg, &p->timeout_s);
+	case LAB_BOOT_TCG_THREAD:
+		return either(state, "tcg-thread", arg, "single", "multi",
+			      &p->tcg_single);
+	case LAB_BOOT_ON_CRASH:
+		return either(state, "on-crash", arg, "rerun", "stop",
+			      &p->rerun_on_crash);
+	case CLI_KEY_CLOCK:	/* checked by its shared group (cli.h) */
+		lab_clock_parse(arg, &p->clock);
+		return 0;
+	case ARGP_KEY_END:
+		if (p->clock.icount && !strcmp(p->accel, "kvm"))
+			return cli_error(state, "--clock icount runs under "
+					 "TCG, not --accel kvm");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
 
 /*
  * Each subcommand's options: its own table, the shared groups as argp
@@ -66,28 +138,17 @@ static const struct argp_option gate_opts[] = {
 	{ 0 }
 };
 
+/* The guest beyond its boot (lab_boot_options): lab run's and gate's. */
 static const struct argp_option guest_opts[] = {
-	{ NULL, 0, NULL, 0, "The guest:", 3 },
-	{ "append", OPT_APPEND, "CMDLINE", 0, "more kernel command line", 3 },
-	{ "accel", OPT_ACCEL, "auto|kvm|tcg", 0, "QEMU's accelerator (default "
-	  "auto)", 3 },
-	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default: the suite's lab_cpus, else 2)", 3 },
+	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default: the suite's "
+	  "lab_cpus, else 2)", 3 },
 	{ "mem", OPT_MEM, "MB", 0, "guest memory (default 1024)", 3 },
-	{ "timeout", OPT_TIMEOUT, "DURATION", 0, "the whole boot and run "
-	  "(default 30m)", 3 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (default results/)",
-	  3 },
-	{ "tcg-thread", OPT_TCG_THREAD, "single|multi", 0, "TCG's threads "
-	  "(default multi; single for scenarios that flip sched features)",
 	  3 },
 	{ "loud", OPT_LOUD, NULL, 0, "let the guest's runner print and write "
 	  "to the share while it measures (by default nothing crosses to the "
 	  "host during a repetition: `rtgate run --silent`); for diagnosis, "
 	  "the maxima then carry the guest's own I/O", 3 },
-	{ "on-crash", OPT_ON_CRASH, "rerun|stop", 0, "a guest that crashed: "
-	  "boot again single-threaded to tell a reproducible crash from a "
-	  "TCG artefact (default stop)", 3 },
-	{ "verbose", 'v', NULL, 0, "the guest's console on stderr", 3 },
 	{ 0 }
 };
 
@@ -179,7 +240,6 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 	case OPT_DEBIAN: lc->debian = arg; return 0;
 	case OPT_SUITE: p->suite = arg; return 0;
 	case OPT_EXEC: lc->exec = true; return 0;
-	case OPT_APPEND: p->append = arg; return 0;
 	case OPT_APPEND_A: lc->append_a = arg; return 0;
 	case OPT_APPEND_B: lc->append_b = arg; return 0;
 	case CLI_KEY_INTENDED:	/* besides the kernel */
@@ -187,30 +247,7 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 					    arg, why, sizeof(why)) ?
 		       cli_error(state, "--intended: %s", why) : 0;
 	case OPT_OUT: p->results_dir = arg; return 0;
-	case 'v': p->verbose = true; return 0;
 	case OPT_LOUD: p->loud = true; return 0;
-	case OPT_ACCEL:
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") &&
-		    strcmp(arg, "tcg"))
-			return cli_error(state, "--accel: auto, kvm or tcg, "
-					 "not '%s'", arg);
-		p->accel = arg;
-		return 0;
-	case OPT_TCG_THREAD:
-		if (strcmp(arg, "single") && strcmp(arg, "multi"))
-			return cli_error(state, "--tcg-thread: single or multi, "
-					 "not '%s'", arg);
-		p->tcg_single = !strcmp(arg, "single");
-		return 0;
-	case OPT_ON_CRASH:
-		if (strcmp(arg, "rerun") && strcmp(arg, "stop"))
-			return cli_error(state, "--on-crash: rerun or stop, "
-					 "not '%s'", arg);
-		p->rerun_on_crash = !strcmp(arg, "rerun");
-		return 0;
-	case CLI_KEY_CLOCK:	/* checked by its shared group (cli.h) */
-		lab_clock_parse(arg, &p->clock);
-		return 0;
 	case CLI_KEY_REPEAT:
 		return run_arg(lc, state, OPT_RUN_REPEAT, arg);
 	case OPT_RUN_DURATION:
@@ -229,8 +266,6 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 			      &p->cpus);
 	case OPT_MEM:
 		return number(state, "mem", arg, 256, 65536, &p->mem_mb);
-	case OPT_TIMEOUT:
-		return cli_arg_seconds(state, "timeout", arg, &p->timeout_s);
 	case OPT_SCENARIO:
 		if (lc->nr_scenarios == 16)
 			return cli_error(state, "at most 16 --scenario");
@@ -251,8 +286,9 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 					 "--)", arg);
 		lc->pos[(*lc->nr_pos)++] = arg;
 		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
+	default:	/* a boot's options (lab.h); the line's end: sub_parse */
+		return key == ARGP_KEY_END ? ARGP_ERR_UNKNOWN :
+		       lab_boot_parse(p, key, arg, state);
 	}
 }
 
@@ -269,27 +305,26 @@ static error_t lab_parse(int key, char *arg, struct argp_state *state)
 static error_t sub_parse(int key, char *arg, struct argp_state *state)
 {
 	struct lab_cmd *lc = state->input;
-	struct lab_run_params *p = &lc->p;
+	error_t err;
 
 	if (key != ARGP_KEY_END)
 		return lab_parse(key, arg, state);
-	if (p->clock.icount && !strcmp(p->accel, "kvm"))
-		return cli_error(state, "--clock icount runs under TCG, not "
-				 "--accel kvm");
-	if (lc->duration && lc->scale)
+	err = lab_boot_parse(&lc->p, key, arg, state);
+	if (!err && lc->duration && lc->scale)
 		return cli_error(state, "--duration and --duration-scale both "
 				 "set the time: give one");
-	return 0;
+	return err;
 }
 
 static const struct argp kernel_argp = { kernel_opts, lab_parse };
 static const struct argp inside_argp = { inside_opts, lab_parse };
 static const struct argp guest_argp = { guest_opts, lab_parse };
+static const struct argp boot_argp = { lab_boot_options, lab_parse };
 static const struct argp run_args_argp = { run_args_opts, lab_parse };
 
 /* --clock (the guest's) and --repeat (its rtgate run's): common/cmd/. */
 static const struct argp_child run_children[] = {
-	{ &kernel_argp }, { &inside_argp }, { &guest_argp },
+	{ &kernel_argp }, { &inside_argp }, { &boot_argp }, { &guest_argp },
 	{ &cli_clock_argp, 0, NULL, 3 }, { &run_args_argp },
 	{ &cli_repeat_argp, 0, NULL, 4 }, { 0 }
 };
@@ -299,7 +334,8 @@ static const struct argp_child initramfs_children[] = {
 };
 
 static const struct argp_child gate_children[] = {
-	{ &inside_argp }, { &guest_argp }, { &cli_clock_argp, 0, NULL, 3 },
+	{ &inside_argp }, { &boot_argp }, { &guest_argp },
+	{ &cli_clock_argp, 0, NULL, 3 },
 	{ &run_args_argp }, { &cli_repeat_argp, 0, NULL, 4 },
 	{ &cli_intended_argp, 0, NULL, 2 }, { 0 }
 };
@@ -338,10 +374,7 @@ static int parse(const char *cmd, const struct argp *argp, int argc,
 	struct lab_run_params *p = &lc->p;
 	int ret;
 
-	p->accel = "auto";
-	p->cpus = 0;	/* the suite's lab_cpus, else LAB_DEFAULT_CPUS */
-	p->mem_mb = 1024;
-	p->timeout_s = 1800;
+	lab_boot_defaults(p);
 	lc->pos = pos;
 	lc->nr_pos = nr_pos;
 	lc->max_pos = max_pos;

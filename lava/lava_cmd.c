@@ -24,6 +24,28 @@
 
 enum { OPT_EXIT_CODE = 0x100, OPT_PRINT };
 
+/* The job's options (lava_opts.c), and -o: where it goes (cli.h). */
+static error_t job_parse(int key, char *arg, struct argp_state *state)
+{
+	struct lava_job_params *p = state->input;
+
+	if (key != CLI_KEY_OUTPUT)
+		return ARGP_ERR_UNKNOWN;
+	p->output = arg;
+	return 0;
+}
+
+static const struct argp_child job_children[] = {
+	{ &lava_job_argp }, { &cli_output_argp }, { 0 }
+};
+
+static const struct argp job_argp = {
+	NULL, job_parse, NULL,
+	"A LAVA job definition (YAML): deploy the kernel, boot it, run a suite "
+	"with rtgate inside and report its comparisons as lava-test-case "
+	"results. docs/nightly.md.", job_children, NULL, NULL
+};
+
 static int cmd_job(int argc, char **argv)
 {
 	struct lava_job_params p = { .prompt = "/ #", .priority = 50 };
@@ -32,7 +54,7 @@ static int cmd_job(int argc, char **argv)
 	cJSON *job;
 	int ret;
 
-	ret = cli_parse("lava job", &lava_job_argp, argc, argv, 0, &p);
+	ret = cli_parse("lava job", &job_argp, argc, argv, 0, &p);
 	if (ret)
 		return cli_exit(ret);
 	if (p.nr_kernels > 1 || p.nr_suites > 1)
@@ -48,11 +70,6 @@ static int cmd_job(int argc, char **argv)
 	ret = lava_job_build(&p, &job);
 	if (ret)
 		return EXITCODE_BAD_INPUT;
-	if (p.output && !*p.output) {
-		cJSON_Delete(job);
-		return cli_exit(cli_usage_error("lava job", "-o: an empty "
-				"file name (leave -o out for stdout)"));
-	}
 	/* Written whole, never through a link (as export kcidb -o). */
 	if (p.output) {
 		if (fsio_stream_open(&st)) {

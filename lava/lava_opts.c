@@ -42,7 +42,6 @@ static const struct argp_option job_opts[] = {
 	  "personal", 0 },
 	{ "timeout", OPT_TIMEOUT, "MIN", 0, "the whole job, in minutes", 0 },
 	{ "priority", OPT_PRIORITY, "N", 0, "0..100 (default 50)", 0 },
-	{ "output", 'o', "FILE", 0, "write here (default stdout)", 0 },
 	{ 0 }
 };
 
@@ -78,7 +77,6 @@ static error_t job_parse(int key, char *arg, struct argp_state *state)
 	case OPT_BOOT_METHOD: p->boot_method = arg; break;
 	case OPT_BOOT_COMMANDS: p->boot_commands = arg; break;
 	case OPT_VISIBILITY: p->visibility = arg; break;
-	case 'o': p->output = arg; break;
 	case OPT_TIMEOUT:
 	case OPT_PRIORITY:
 		if (parse_u64_range(arg, key == OPT_TIMEOUT ? 1 : 0,
@@ -97,9 +95,4 @@ static error_t job_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp lava_job_argp = {
-	job_opts, job_parse, NULL,
-	"A LAVA job definition (YAML): deploy the kernel, boot it, run a suite "
-	"with rtgate inside and report its comparisons as lava-test-case "
-	"results. docs/nightly.md.", NULL, NULL, NULL
-};
+const struct argp lava_job_argp = { job_opts, job_parse };

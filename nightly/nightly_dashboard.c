@@ -564,25 +564,21 @@ static void html_plot(FILE *f, const struct nightly_dashboard_params *dp,
 	fputs("</svg>\n</div>\n", f);
 }
 
-/* The gate's alpha and floor in the latest run's manifest. */
+/*
+ * The gate of the latest run as its manifest states it, read as the
+ * analyzer reads it (its defaults where the manifest says nothing).
+ */
 static void gate_of(struct history *h, const struct history_point *pt,
-		    double *alpha, double *min_us, double *min_pct)
+		    struct an_gate *gate)
 {
-	const cJSON *gate;
+	cJSON *m = NULL;
 	char *text;
-	cJSON *m;
 
-	*alpha = 0.05;
-	*min_us = 5;
-	*min_pct = 10;
-	if (history_run_manifest(h, pt->run.id, &text))
-		return;
-	m = cJSON_Parse(text);
-	free(text);
-	gate = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "suite"), "gate");
-	*alpha = json_get_num(gate, "alpha", *alpha);
-	*min_us = json_get_num(gate, "min_increase_us", *min_us);
-	*min_pct = json_get_num(gate, "min_increase_pct", *min_pct);
+	if (!history_run_manifest(h, pt->run.id, &text)) {
+		m = cJSON_Parse(text);
+		free(text);
+	}
+	an_gate_of_manifest(m, gate);
 	cJSON_Delete(m);
 }
 
@@ -609,7 +605,8 @@ static void html_alarm(FILE *f, struct history *h,
 {
 	const struct history_point *last = &p->pts[p->n - 1], *a = NULL;
 	unsigned int k = dp->history ? dp->history : 7;
-	double alpha, min_us, min_pct, bar, *v;
+	struct an_gate gate;
+	double bar, *v;
 	size_t i, nv = 0;
 	bool metric = p->metric[0] != 0;
 
@@ -655,10 +652,13 @@ static void html_alarm(FILE *f, struct history *h,
 			if (!scaled(&p->pts[i]))
 				v[nv++] = metric ? p->mval[i] :
 					  p->pts[i].p99_us;
-		gate_of(h, last, &alpha, &min_us, &min_pct);
-		bar = v ? history_nights_bar(v, nv, k, alpha /
-					      (p->family ? p->family : 1),
-					      min_us, min_pct, !metric,
+		gate_of(h, last, &gate);
+		/* One of the suite's scenarios on this board: its share. */
+		bar = v ? history_nights_bar(v, nv, k,
+					      an_alpha_share(gate.alpha,
+							     p->family),
+					      gate.min_increase_us,
+					      gate.min_increase_pct, !metric,
 					      false) : NAN;
 		if (isnan(bar))
 			fputs("too few nights yet to say (3 or more).", f);
@@ -671,7 +671,7 @@ static void html_alarm(FILE *f, struct history *h,
 				p->metric : "a p99 (all CPUs pooled)",
 				"above", bar,
 				metric ? p->unit : "us", nv < k ?
-				(unsigned int)nv : k, alpha, p->family ?
+				(unsigned int)nv : k, gate.alpha, p->family ?
 				p->family : 1);
 		free(v);
 	}

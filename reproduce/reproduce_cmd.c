@@ -16,16 +16,11 @@
 #include "toolrun.h"
 
 enum {
-	OPT_SRC = 1000, OPT_DEBIAN, OPT_SCALE, OPT_MODEL, OPT_TIMEOUT,
-	OPT_OUT, OPT_TABLE, OPT_LIST,
+	OPT_SCALE = 1000, OPT_MODEL, OPT_TIMEOUT, OPT_OUT, OPT_TABLE,
+	OPT_LIST,
 };
 
 static const struct argp_option reproduce_options[] = {
-	{ "src", OPT_SRC, "TREE", 0,
-	  "the base tree (default: Debian's linux-source of the seed's "
-	  "series, fetched through rtgate's own apt configuration)", 0 },
-	{ "debian", OPT_DEBIAN, "SERIES", 0,
-	  "Debian's linux-source-SERIES instead of the seed's (7.3)", 0 },
 	{ "model", OPT_MODEL, "MODEL", 0,
 	  "only this one of the seed's preemption models", 0 },
 	{ "duration-scale", OPT_SCALE, "F", 0,
@@ -48,8 +43,10 @@ static const char reproduce_doc[] =
 	"seed's suite, judges as the thread did (A/B/A for a patch, the "
 	"suite's own comparisons for a feature), and prints the published "
 	"numbers beside the measured ones. SEED: 000, 001, 003 or 004. The "
-	"lab's clock is the seed's (virtual time: icount:3; 003 icount:0) "
-	"unless --clock names another; --repeat takes 2..100 here.\v"
+	"base tree is Debian's linux-source of the seed's series (7.3) unless "
+	"--src or --debian names another. The lab's clock is the seed's "
+	"(virtual time: icount:3; 003 icount:0) unless --clock names "
+	"another; --repeat takes 2..100 here.\v"
 	"Results: RESULTS/reproduce-SEED-TIME/ (reproduce.txt, .md, .json, "
 	"the runs and the comparisons). Exit: the worst verdict's code "
 	"(docs/exit-codes.md); 3 bad input, 4 a build or boot failed. See "
@@ -70,8 +67,8 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 	double f;
 
 	switch (key) {
-	case OPT_SRC: p->src = arg; return 0;
-	case OPT_DEBIAN: p->debian = arg; return 0;
+	case CLI_KEY_SRC: p->src = arg; return 0;	/* shared (cli.h) */
+	case CLI_KEY_DEBIAN: p->debian = arg; return 0;
 	case OPT_MODEL: p->only_model = arg; return 0;
 	case OPT_OUT: p->results_dir = arg; return 0;
 	case OPT_TABLE: cli->table = arg; return 0;
@@ -171,8 +168,8 @@ int reproduce_cmd_reproduce(int argc, char **argv)
 {
 	/* --clock's default here: the seed's (icount:3; 003 icount:0). */
 	static const struct argp_child shared[] = {
-		{ &cli_clock_argp }, { &cli_repeat_argp }, { &cli_jobs_argp },
-		{ 0 }
+		{ &cli_tree_argp }, { &cli_clock_argp }, { &cli_repeat_argp },
+		{ &cli_jobs_argp }, { 0 }
 	};
 	static const struct argp argp = {
 		reproduce_options, reproduce_parse, "SEED", reproduce_doc,

@@ -12,8 +12,14 @@
 
 #include "reproduce.h"
 
-/* Every seed's kernels share these, so ccache shares their objects. */
-#define SEED_FRAGMENTS "rseq,hrtick"
+/*
+ * Every seed's tree: Debian's 7.3 (the threads were written for 7.x),
+ * with the same fragments, so ccache shares the kernels' objects.
+ */
+#define SEED_TREE	.series = "7.3", .fragments = "rseq,hrtick"
+/* A patch's seed: its set against the base, A/B/A, on the full model. */
+#define SEED_PATCH(s)	.set = (s), .kind = REPRODUCE_KERNELS, \
+			.models = { "full" }
 /* The quiet lab: 8 virtual ns an instruction (lab.h). */
 #define SEED_CLOCK "icount:3"
 
@@ -24,12 +30,9 @@ const struct reproduce_seed reproduce_seeds[] = {
 			 "default slices (RFC v3)",
 		.source = "Chengfeng Lin, Oct 2026, v7.2 on a bare-metal "
 			  "i7-12700KF, mean ns per sched_setparam() call",
-		.series = "7.3",
+		SEED_TREE,
+		SEED_PATCH("setparam-default-slice"),
 		.suite = "setparam",
-		.set = "setparam-default-slice",
-		.kind = REPRODUCE_KERNELS,
-		.models = { "full" },
-		.fragments = SEED_FRAGMENTS,
 		.scale = "0.1",
 		.clock = SEED_CLOCK,
 		.note = "a system call's cost in virtual time is the guest's "
@@ -48,12 +51,9 @@ const struct reproduce_seed reproduce_seeds[] = {
 			 "sysctl writes (rtgate's reconstruction)",
 		.source = "Chengfeng Lin testing the patch, 2026, v7.2 on a "
 			  "bare-metal i7-12700KF, mean ns per read",
-		.series = "7.3",
+		SEED_TREE,
+		SEED_PATCH("rt-sysctl-read"),
 		.suite = "rt-sysctl",
-		.set = "rt-sysctl-read",
-		.kind = REPRODUCE_KERNELS,
-		.models = { "full" },
-		.fragments = SEED_FRAGMENTS,
 		.scale = "0.1",
 		.clock = SEED_CLOCK,
 		.note = "a domain rebuild on 2 emulated CPUs costs less than "
@@ -74,12 +74,9 @@ const struct reproduce_seed reproduce_seeds[] = {
 			 "recovered from the seed mail)",
 		.source = "Shubhang Kaushik, Sept 2026, baseline 08df884136f1, "
 			  "five 10 s traces per kernel",
-		.series = "7.3",
+		SEED_TREE,
+		SEED_PATCH("hrtick-repick-v2"),
 		.suite = "hrtick",
-		.set = "hrtick-repick-v2",
-		.kind = REPRODUCE_KERNELS,
-		.models = { "full" },
-		.fragments = SEED_FRAGMENTS,
 		.scale = "1",
 		/*
 		 * 1 ns an instruction: at 8 (125 virtual MIPS) the hogs'
@@ -106,12 +103,11 @@ const struct reproduce_seed reproduce_seeds[] = {
 		.source = "Steven Rostedt, June 2025, the V5 series on 8-core "
 			  "bare-metal PREEMPT_RT: cyclictest max, idle against "
 			  "extend-sched",
-		.series = "7.3",
-		.suite = "slice-ext-7-solo",
-		.set = NULL,
+		SEED_TREE,
+		.set = NULL,	/* a feature of the base: its scenarios */
 		.kind = REPRODUCE_SCENARIOS,
 		.models = { "full", "rt" },
-		.fragments = SEED_FRAGMENTS,
+		.suite = "slice-ext-7-solo",
 		.scale = "1",
 		.clock = SEED_CLOCK,
 		.note = "virtual time shows whether a grant delays a FIFO "

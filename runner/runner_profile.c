@@ -182,11 +182,12 @@ void runner_profile_print(const struct an_profile *pr,
 		if (pr->lines[i].cpu + 1 > (int)cpus)
 			cpus = pr->lines[i].cpu + 1;
 	/*
-	 * The family of a comparison: every profile line, a max law, each
-	 * CPU against the others (half a line each), and the spike.
+	 * The deciding lines of a comparison: every profile line, a max
+	 * law, each CPU against the others (half a line each), and the
+	 * spike; the judge says what each is judged at.
 	 */
-	a = s->gate.alpha / family / 2 /
-	    (lines + cpus + an_rel_family(cpus, reps) + 1);
+	a = an_line_level(an_alpha_share(s->gate.alpha, family),
+			  lines + cpus + an_rel_family(cpus, reps) + 1);
 	printf("noise profile: %s\n", pr->origin);
 	printf("on this machine, %u repetition%s a side of this suite can "
 	       "see:\n", reps, reps == 1 ? "" : "s");

@@ -671,7 +671,7 @@ static bool spike_pause_law(const struct an_profile *pr, int cpu, double x,
 int an_cmp_spike_line(struct an_prep *p)
 {
 	struct spike s, best = { .p = 2 }, farthest = { .far = false };
-	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
+	double share = an_gate_share(p->gate);
 	char x[32], b[32], pz[32], tail[112];
 	struct an_line *l;
 	struct an_line_test *t;

@@ -14,6 +14,21 @@
 #include "jsonio.h"
 #include "rtpaths.h"
 
+double an_alpha_share(double alpha, size_t family)
+{
+	return alpha / (family ? family : 1);
+}
+
+double an_gate_share(const struct an_gate *gate)
+{
+	return gate->level > 0 ? gate->level : gate->alpha;
+}
+
+double an_line_level(double share, size_t lines)
+{
+	return share / 2 / (lines ? lines : 1);
+}
+
 size_t an_pair_comparisons(const struct an_tool *cand,
 			   const struct an_tool *base)
 {
@@ -100,10 +115,10 @@ void an_share_alpha(const struct an_results *res, const char *cand,
 {
 	double look = an_results_look_level(res, cand, gate->alpha);
 
-	gate->level = look / family;
+	gate->level = an_alpha_share(look, family);
 	gate->nlooks = an_results_look_schedule(res, cand, gate->look_t,
 						AN_MAX_LOOKS);
-	gate->look_share = gate->alpha / family;
+	gate->look_share = an_alpha_share(gate->alpha, family);
 	if (family > 1 && look < gate->alpha)
 		rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha %g "
 			"shared by %zu comparisons and the looks of "
@@ -122,7 +137,7 @@ void an_share_alpha_among(struct an_gate *gate, size_t family,
 {
 	if (family <= 1)
 		return;
-	gate->level = gate->alpha / family;
+	gate->level = an_alpha_share(gate->alpha, family);
 	rtpaths_fmt(gate->level_why, sizeof(gate->level_why), "alpha %g shared by "
 		"%s", gate->alpha, among);
 }

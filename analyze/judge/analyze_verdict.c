@@ -42,7 +42,7 @@ _Static_assert(AN_MAX_LOOKS <= AN_GS_MAX_LOOKS,
  */
 static double pass_level(const struct an_prep *p)
 {
-	return (p->gate->level > 0 ? p->gate->level : p->gate->alpha) / 2;
+	return an_line_level(an_gate_share(p->gate), 1);
 }
 
 /* More repetitions than this per side are "none would". */
@@ -53,10 +53,10 @@ static double pass_level(const struct an_prep *p)
 static bool tested(const struct an_prep *p, size_t i)
 {
 	enum an_test_kind k = p->tests[i].kind;
-	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
+	double share = an_gate_share(p->gate);
 
 	/* A burst-rate floor above any share of alpha tests nothing. */
-	if (p->tests[i].p_floor >= share / 2)
+	if (p->tests[i].p_floor >= an_line_level(share, 1))
 		return false;
 	return k == AN_TEST_LOG || k == AN_TEST_LINEAR || k == AN_TEST_EXCEED ||
 	       k == AN_TEST_SPIKE;
@@ -166,7 +166,7 @@ static void judge_spike(struct an_line *l, struct an_line_test *t, double a)
 static void judge_lines(struct an_prep *p)
 {
 	struct an_result *res = p->res;
-	double share = p->gate->level > 0 ? p->gate->level : p->gate->alpha;
+	double share = an_gate_share(p->gate);
 	size_t i, m = 0, rel = 0;
 
 	/* A line tested for a rise only spends half a line's alpha. */
@@ -180,14 +180,14 @@ static void judge_lines(struct an_prep *p)
 	}
 	m += (rel + 1) / 2;
 	res->family = m;
-	res->level = share / 2 / (m ? m : 1);
+	res->level = an_line_level(share, m);
 	/*
 	 * A look of --until-decided: each line's own group-sequential
 	 * boundary for the share the looks spend together, where it is less
 	 * strict than this look's increment (it always is after the first).
 	 */
 	if (p->gate->nlooks) {
-		double gs = an_gs_level(p->gate->look_share / 2 / (m ? m : 1),
+		double gs = an_gs_level(an_line_level(p->gate->look_share, m),
 					p->gate->look_t, p->gate->nlooks);
 
 		if (gs > res->level)
@@ -234,8 +234,7 @@ static void rel_own_shows(struct an_prep *p, size_t i)
 {
 	struct an_line_test *t = &p->tests[i];
 	struct an_line *l = &p->res->lines[i];
-	double alone = (p->gate->level > 0 ? p->gate->level :
-					     p->gate->alpha) / 2;
+	double alone = an_line_level(an_gate_share(p->gate), 1);
 	const struct an_line *own;
 
 	if (t->rel_why[0])
@@ -272,8 +271,7 @@ static void rel_own_shows(struct an_prep *p, size_t i)
 static void classify_spike(const struct an_prep *p, struct an_line *l,
 			   const struct an_line_test *t, double a)
 {
-	double alone = (p->gate->level > 0 ? p->gate->level :
-					     p->gate->alpha) / 2;
+	double alone = an_line_level(an_gate_share(p->gate), 1);
 
 	if (!isnan(t->p_prof) && l->p_worse < a && l->worse >= l->floor)
 		l->verdict = AN_REGRESSION;
@@ -577,8 +575,7 @@ static void unsettled_lead(const struct an_prep *p, char *buf, size_t len,
 	const struct an_result *res = p->res;
 	const struct an_line *best = NULL;
 	char where[24] = "", b[32], c[32], name[112];
-	double alone = p->gate->level > 0 ? p->gate->level / 2 :
-					    p->gate->alpha / 2;
+	double alone = an_line_level(an_gate_share(p->gate), 1);
 	size_t i;
 
 	for (i = 0; i < res->nlines; i++) {
@@ -777,8 +774,7 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 static bool spike_unexplained(struct an_prep *p)
 {
 	struct an_result *res = p->res;
-	double alone = (p->gate->level > 0 ? p->gate->level :
-					     p->gate->alpha) / 2;
+	double alone = an_line_level(an_gate_share(p->gate), 1);
 	const struct an_line_test *t;
 	const struct an_line *l;
 	char why[160], held[96];
@@ -927,8 +923,7 @@ void an_cmp_decide(struct an_prep *p)
 		set_reason(res, "%s: a sign of a change that is not enough "
 			   "for the gate (a change needs p<%.2g and the "
 			   "floor); more repetitions would tell", d,
-			   p->gate->level > 0 ? p->gate->level / 2 :
-			   p->gate->alpha / 2);
+			   an_line_level(an_gate_share(p->gate), 1));
 		return;
 	}
 	l = bottleneck(p);

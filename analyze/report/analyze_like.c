@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include "log.h"
 #include "parse.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 
 struct like_setting {
 	const char *name;	/* what --intended names */
@@ -35,21 +35,6 @@ struct like_setting {
 static const cJSON *item(const cJSON *o, const char *key)
 {
 	return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-static void app(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void app(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
 }
 
 /* A recorded string (null: @absent); false when the key is not there. */
@@ -82,9 +67,9 @@ static bool get_tool(const cJSON *m, char *buf, size_t len)
 	rtpaths_fmt(buf, len, "%s", measure_tool(m));
 	cJSON_ArrayForEach(a, item(meas, "args"))
 		if (cJSON_IsString(a))
-			app(buf, len, " %s", a->valuestring);
+			text_appendf(buf, len, " %s", a->valuestring);
 	if (cJSON_IsNumber(h))
-		app(buf, len, " -h %.0f", h->valuedouble);
+		text_appendf(buf, len, " -h %.0f", h->valuedouble);
 	return true;
 }
 
@@ -104,13 +89,13 @@ static bool get_tool_version(const cJSON *m, char *buf, size_t len)
 	}
 	buf[0] = '\0';
 	if (ct && item(tools, "cyclictest")) {
-		app(buf, len, "cyclictest %s",
-		    json_get_str(tools, "cyclictest", "?"));
+		text_appendf(buf, len, "cyclictest %s",
+			     json_get_str(tools, "cyclictest", "?"));
 		any = true;
 	}
 	if (tl && item(tools, "rtla")) {
-		app(buf, len, "%srtla %s", any ? ", " : "",
-		    json_get_str(tools, "rtla", "?"));
+		text_appendf(buf, len, "%srtla %s", any ? ", " : "",
+			     json_get_str(tools, "rtla", "?"));
 		any = true;
 	}
 	return any;
@@ -153,12 +138,13 @@ static bool get_idle_states(const cJSON *m, char *buf, size_t len)
 	cJSON_ArrayForEach(st, item(idle, "states")) {
 		lat = item(st, "latency_us");
 		off = json_get_str(st, "disabled_cpus", "");
-		app(buf, len, "%s %s", st == item(idle, "states")->child ?
-		    "" : ",", json_get_str(st, "name", "?"));
+		text_appendf(buf, len, "%s %s",
+			     st == item(idle, "states")->child ? "" : ",",
+			     json_get_str(st, "name", "?"));
 		if (cJSON_IsNumber(lat))
-			app(buf, len, " %.0f us", lat->valuedouble);
+			text_appendf(buf, len, " %.0f us", lat->valuedouble);
 		if (off[0])
-			app(buf, len, " (disabled on %s)", off);
+			text_appendf(buf, len, " (disabled on %s)", off);
 	}
 	return true;
 }
@@ -230,8 +216,8 @@ static bool get_irq(const cJSON *m, char *buf, size_t len)
 			continue;
 		if (parse_cpulist_format(&set[k], list, sizeof(list)) < 0)
 			rtpaths_fmt(list, sizeof(list), "?");
-		app(buf, len, "%s%s: CPUs %s", buf[0] ? "; " : "", word[k],
-		    list);
+		text_appendf(buf, len, "%s%s: CPUs %s", buf[0] ? "; " : "",
+			     word[k], list);
 	}
 	if (!buf[0])
 		rtpaths_fmt(buf, len, "no IRQs");
@@ -263,7 +249,7 @@ static bool get_smt(const cJSON *m, char *buf, size_t len)
 	rtpaths_fmt(buf, len, "%s", !active ? "?" : cJSON_IsTrue(active) ?
 		    "active" : cJSON_IsFalse(active) ? "inactive" : "absent");
 	if (control)
-		app(buf, len, " (control %s)", control);
+		text_appendf(buf, len, " (control %s)", control);
 	return true;
 }
 
@@ -297,7 +283,7 @@ static bool get_cmdline(const cJSON *m, char *buf, size_t len)
 	for (tok = strtok_r(all, " \t\n", &save); tok && strcmp(tok, "--");
 	     tok = strtok_r(NULL, " \t\n", &save))
 		if (!under_test(tok))
-			app(buf, len, "%s%s", buf[0] ? " " : "", tok);
+			text_appendf(buf, len, "%s%s", buf[0] ? " " : "", tok);
 	free(all);
 	return true;
 }
@@ -452,8 +438,8 @@ const char *an_like_settings(char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < AN_LIKE_N; i++)
-		app(buf, len, "%s%s", i ? ", " : "", settings[i].name);
-	app(buf, len, ", cmdline.PARAM, %s", like_cpus);
+		text_appendf(buf, len, "%s%s", i ? ", " : "", settings[i].name);
+	text_appendf(buf, len, ", cmdline.PARAM, %s", like_cpus);
 	return buf;
 }
 
@@ -473,7 +459,7 @@ static void words_of(const char *line, const char *key, size_t n, char *out,
 	out[0] = '\0';
 	while ((p = parse_cmdline_find(p, key, n, PARSE_CMDLINE_KEY))) {
 		k = strcspn(p, PARSE_CMDLINE_BLANKS);
-		app(out, len, "%s%.*s", out[0] ? " " : "", (int)k, p);
+		text_appendf(out, len, "%s%.*s", out[0] ? " " : "", (int)k, p);
 		p += k;
 	}
 }
@@ -520,18 +506,18 @@ static int cmdline_diff(const char *a, const char *b, const char *intended,
 				    p);
 			if (strstr(seen, key))
 				continue;
-			app(seen, sizeof(seen), "%s", key + 1);
+			text_appendf(seen, sizeof(seen), "%s", key + 1);
 			words_of(a, p, key_len(p), wa, sizeof(wa));
 			words_of(b, p, key_len(p), wb, sizeof(wb));
 			if (!strcmp(wa, wb) ||
 			    param_intended(p, key_len(p), intended))
 				continue;
-			app(why, len, "%scmdline.%.*s (the kernel command "
-			    "line): %s%.60s%s -> %s%.60s%s", why[0] ? "; " :
-			    "", (int)key_len(p), p, wa[0] ? "'" : "",
-			    wa[0] ? wa : "absent", wa[0] ? "'" : "",
-			    wb[0] ? "'" : "", wb[0] ? wb : "absent",
-			    wb[0] ? "'" : "");
+			text_appendf(why, len, "%scmdline.%.*s (the kernel "
+				     "command line): %s%.60s%s -> %s%.60s%s",
+				     why[0] ? "; " : "", (int)key_len(p), p,
+				     wa[0] ? "'" : "", wa[0] ? wa : "absent",
+				     wa[0] ? "'" : "", wb[0] ? "'" : "",
+				     wb[0] ? wb : "absent", wb[0] ? "'" : "");
 			n++;
 		}
 	}
@@ -563,9 +549,9 @@ int an_like_diff(const struct an_like *a, const struct an_like *b,
 		    in_list(intended, settings[i].name,
 			    strlen(settings[i].name)))
 			continue;
-		app(why, len, "%s%s (%s): '%.80s' -> '%.80s'", why[0] ? "; " :
-		    "", settings[i].name, settings[i].what, a->value[i],
-		    b->value[i]);
+		text_appendf(why, len, "%s%s (%s): '%.80s' -> '%.80s'",
+			     why[0] ? "; " : "", settings[i].name,
+			     settings[i].what, a->value[i], b->value[i]);
 		n++;
 	}
 	return n > 0;
@@ -596,10 +582,11 @@ int an_systems_like_check(const struct an_system *sys, size_t n,
 		}
 		if (!r)
 			continue;
-		app(why, len, "%s%s%s%s%s", why[0] ? "; " : "",
-		    n > 2 ? sys[i].label : "", n > 2 ? " against " : "",
-		    n > 2 ? sys[0].label : "", n > 2 ? ": " : "");
-		app(why, len, "%s", one);
+		text_appendf(why, len, "%s%s%s%s%s", why[0] ? "; " : "",
+			     n > 2 ? sys[i].label : "",
+			     n > 2 ? " against " : "",
+			     n > 2 ? sys[0].label : "", n > 2 ? ": " : "");
+		text_appendf(why, len, "%s", one);
 		ret = 1;
 	}
 	return ret;
@@ -624,12 +611,13 @@ static void run_cpus(const struct an_run *r, char *buf, size_t len)
 	buf[0] = '\0';
 	for (j = 0; j < r->ncpus && j < 16; j++) {
 		if (r->cpus[j].cpu >= 0)
-			app(buf, len, "%s%d", j ? " " : "", r->cpus[j].cpu);
+			text_appendf(buf, len, "%s%d", j ? " " : "",
+				     r->cpus[j].cpu);
 		else
-			app(buf, len, "%s?", j ? " " : "");
+			text_appendf(buf, len, "%s?", j ? " " : "");
 	}
 	if (r->ncpus > 16)
-		app(buf, len, " ...");
+		text_appendf(buf, len, " ...");
 }
 
 /* The first thread @r measured on another CPU than @ref; -1 none. */

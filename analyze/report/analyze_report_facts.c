@@ -7,7 +7,6 @@
  * recorded gives none of them (an_system_rows() says "not recorded").
  */
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,24 +15,9 @@
 #include "jsonio.h"
 #include "parse.h"
 #include "rtpaths.h"
+#include "textfmt.h"
 
 #define ABSENT	"absent"
-
-static void app(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Appends to @buf; a long value is cut, never overflows. */
-static void app(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 static const cJSON *item(const cJSON *o, const char *key)
 {
@@ -58,14 +42,14 @@ static void machine(char *buf, size_t len, const cJSON *sys)
 
 	buf[0] = '\0';
 	if (cJSON_IsString(vendor))
-		app(buf, len, "%s", vendor->valuestring);
+		text_appendf(buf, len, "%s", vendor->valuestring);
 	if (cJSON_IsString(product))
-		app(buf, len, "%s%s", buf[0] ? " " : "",
-		    product->valuestring);
+		text_appendf(buf, len, "%s%s", buf[0] ? " " : "",
+			     product->valuestring);
 	if (!buf[0])
-		app(buf, len, "DMI " ABSENT);
+		text_appendf(buf, len, "DMI " ABSENT);
 	str_fact(mc, sizeof(mc), sys, "microcode");
-	app(buf, len, ", microcode %s", mc);
+	text_appendf(buf, len, ", microcode %s", mc);
 }
 
 /* "SMT inactive (control notsupported), NUMA 1 node: node0 0-1". */
@@ -80,15 +64,15 @@ static void topology(char *buf, size_t len, const cJSON *sys,
 	rtpaths_fmt(buf, len, "SMT %s", cJSON_IsBool(smt) ?
 		    (cJSON_IsTrue(smt) ? "active" : "inactive") : ABSENT);
 	if (control[0])
-		app(buf, len, " (control %s)", control);
+		text_appendf(buf, len, " (control %s)", control);
 	if (!cJSON_IsObject(numa) || !n) {
-		app(buf, len, ", NUMA " ABSENT);
+		text_appendf(buf, len, ", NUMA " ABSENT);
 		return;
 	}
-	app(buf, len, ", NUMA %d node%s:", n, n == 1 ? "" : "s");
+	text_appendf(buf, len, ", NUMA %d node%s:", n, n == 1 ? "" : "s");
 	cJSON_ArrayForEach(node, numa)
-		app(buf, len, " %s %s", node->string,
-		    cJSON_IsString(node) ? node->valuestring : "?");
+		text_appendf(buf, len, " %s %s", node->string,
+			     cJSON_IsString(node) ? node->valuestring : "?");
 }
 
 /* "intel_idle: POLL 0 us, C1 2 us, C6 133 us (disabled on CPUs 2-3)". */
@@ -107,16 +91,16 @@ static void cpuidle(char *buf, size_t len, const cJSON *sys)
 	cJSON_ArrayForEach(st, item(idle, "states")) {
 		lat = item(st, "latency_us");
 		off = json_get_str(st, "disabled_cpus", "");
-		app(buf, len, "%s%s", first ? "" : ", ",
-		    json_get_str(st, "name", "?"));
+		text_appendf(buf, len, "%s%s", first ? "" : ", ",
+			     json_get_str(st, "name", "?"));
 		if (cJSON_IsNumber(lat))
-			app(buf, len, " %.0f us", lat->valuedouble);
+			text_appendf(buf, len, " %.0f us", lat->valuedouble);
 		if (off[0])
-			app(buf, len, " (disabled on CPUs %s)", off);
+			text_appendf(buf, len, " (disabled on CPUs %s)", off);
 		first = false;
 	}
 	if (first)
-		app(buf, len, "no states");
+		text_appendf(buf, len, "no states");
 }
 
 /* "950000 of 1000000 us (RT tasks throttled at 95%)", "off (-1)". */
@@ -173,9 +157,10 @@ static void irqs(char *buf, size_t len, const cJSON *sys)
 		}
 		if (parse_cpulist_format(&set, list, sizeof(list)) < 0)
 			rtpaths_fmt(list, sizeof(list), "...");
-		app(buf, len, "%s CPU%s %s may take %.0f",
-		    c == per->child ? ";" : ",", CPU_COUNT(&set) > 1 ? "s" : "",
-		    list, c->valuedouble);
+		text_appendf(buf, len, "%s CPU%s %s may take %.0f",
+			     c == per->child ? ";" : ",",
+			     CPU_COUNT(&set) > 1 ? "s" : "", list,
+			     c->valuedouble);
 	}
 }
 
@@ -193,15 +178,17 @@ static void isolation(char *buf, size_t len, const cJSON *m)
 	for (i = 0; i < 2; i++) {
 		v = item(k, lists[i]);
 		if (cJSON_IsString(v))
-			app(buf, len, "%s%s %s", buf[0] ? ", " : "", lists[i],
-			    v->valuestring[0] ? v->valuestring : "none");
+			text_appendf(buf, len, "%s%s %s", buf[0] ? ", " : "",
+				     lists[i], v->valuestring[0] ?
+				     v->valuestring : "none");
 	}
 	for (i = 0; i < 2; i++) {
 		rtpaths_fmt(key, sizeof(key), "%s_running", daemons[i]);
 		v = item(env, key);
 		if (cJSON_IsBool(v))
-			app(buf, len, "%s%s %srunning", buf[0] ? ", " : "",
-			    daemons[i], cJSON_IsTrue(v) ? "" : "not ");
+			text_appendf(buf, len, "%s%s %srunning",
+				     buf[0] ? ", " : "", daemons[i],
+				     cJSON_IsTrue(v) ? "" : "not ");
 	}
 }
 

@@ -248,7 +248,7 @@ int an_replay_sequential(const struct an_side *a, const struct an_side *b,
 			 const struct an_gate *gate, bool same_condition,
 			 struct an_replay_count *out)
 {
-	double share = gate->level > 0 ? gate->level : gate->alpha;
+	double share = an_gate_share(gate);
 	struct splits sp;
 	size_t s, k;
 	int ret;

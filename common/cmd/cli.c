@@ -513,6 +513,14 @@ static error_t shared_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case CLI_KEY_REFERENCE:
 	case CLI_KEY_INTENDED:	/* the analyzer knows the settings */
+	case CLI_KEY_SRC:	/* kernel_tree_open() checks the tree */
+	case CLI_KEY_DEBIAN:
+		break;
+	case CLI_KEY_OUTPUT:
+		if (!*arg)
+			return cli_error(state, "-o/--output: an empty file "
+					 "name (leave it out for standard "
+					 "output)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -530,6 +538,12 @@ static const struct argp_option db_opts[] = {
 	{ "db", CLI_KEY_DB, "FILE", 0, "the history database (default "
 	  "$RTGATE_DB, else $RTGATE_RESULTS_DIR/rtgate.db, else "
 	  "results/rtgate.db)", 0 },
+	{ 0 }
+};
+/* The same option where no database is read unless one is named. */
+static const struct argp_option db_given_opts[] = {
+	{ "db", CLI_KEY_DB, "FILE", 0, "a history database to read (none "
+	  "unless given)", 0 },
 	{ 0 }
 };
 static const struct argp_option jobs_opts[] = {
@@ -573,13 +587,30 @@ static const struct argp_option intended_opts[] = {
 	{ 0 }
 };
 
+static const struct argp_option tree_opts[] = {
+	{ "src", CLI_KEY_SRC, "TREE", 0, "a kernel tree of one's own, not "
+	  "Debian's (--debian)", 0 },
+	{ "debian", CLI_KEY_DEBIAN, "SERIES", 0, "Debian's linux-source-SERIES "
+	  "as the tree: installed, else fetched through rtgate's own apt "
+	  "(not with --src)", 0 },
+	{ 0 }
+};
+static const struct argp_option output_opts[] = {
+	{ "output", CLI_KEY_OUTPUT, "FILE", 0, "write here (default: standard "
+	  "output)", 0 },
+	{ 0 }
+};
+
 const struct argp cli_db_argp = { db_opts, shared_parse };
+const struct argp cli_db_given_argp = { db_given_opts, shared_parse };
 const struct argp cli_jobs_argp = { jobs_opts, shared_parse };
 const struct argp cli_repeat_argp = { repeat_opts, shared_parse };
 const struct argp cli_clock_argp = { clock_opts, shared_parse };
 const struct argp cli_history_argp = { history_opts, shared_parse };
 const struct argp cli_history_k_argp = { history_k_opts, shared_parse };
 const struct argp cli_intended_argp = { intended_opts, shared_parse };
+const struct argp cli_tree_argp = { tree_opts, shared_parse };
+const struct argp cli_output_argp = { output_opts, shared_parse };
 
 int cli_exit(int parsed)
 {

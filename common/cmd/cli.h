@@ -89,6 +89,8 @@ error_t cli_arg_seconds(const struct argp_state *state, const char *opt,
  * A number's value: cli_shared_uint(arg).
  *
  *   --db FILE       the history database (history_resolve_db() defaults it)
+ *   --db FILE       (cli_db_given_argp) a history database to read, none
+ *                   unless given: export kcidb's verdicts against history
  *   --jobs N        make -jN, 1..256 (default: the CPU count)
  *   --repeat N      repetitions per scenario, 1..1000
  *   --clock CLOCK   host or icount[:SHIFT] (cli_arg_clock() reads it)
@@ -99,6 +101,12 @@ error_t cli_arg_seconds(const struct argp_state *state, const char *opt,
  *                   hidden: it warns and comes as CLI_KEY_HISTORY_RUNS
  *   -I, --intended SETTING  the runs may differ in SETTING; the command
  *                   checks it (an_like_intended_add())
+ *   --src TREE, --debian SERIES (cli_tree_argp)
+ *                   the kernel tree: a folder, or Debian's
+ *                   linux-source-SERIES (kernel_tree_open() takes them;
+ *                   the default series is the command's, in its --help)
+ *   -o, --output FILE  where the command writes its one file (default:
+ *                   standard output)
  */
 enum {
 	CLI_KEY_DB = 0x1201,
@@ -108,15 +116,21 @@ enum {
 	CLI_KEY_HISTORY_RUNS,
 	CLI_KEY_REFERENCE,
 	CLI_KEY_HISTORY_K,
+	CLI_KEY_SRC,
+	CLI_KEY_DEBIAN,
 	CLI_KEY_INTENDED = 'I',
+	CLI_KEY_OUTPUT = 'o',
 };
 extern const struct argp cli_db_argp;
+extern const struct argp cli_db_given_argp;
 extern const struct argp cli_jobs_argp;
 extern const struct argp cli_repeat_argp;
 extern const struct argp cli_clock_argp;
 extern const struct argp cli_history_argp;
 extern const struct argp cli_history_k_argp;
 extern const struct argp cli_intended_argp;
+extern const struct argp cli_tree_argp;
+extern const struct argp cli_output_argp;
 /* A shared option's number, as its group checked it. */
 unsigned int cli_shared_uint(const char *arg);
 

@@ -4,6 +4,8 @@
  * wrapping, XML escaping.
  */
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -289,4 +291,16 @@ void text_md_code(FILE *f, const char *s)
 		fputc(' ', f);
 	for (i = 0; i < n; i++)
 		fputc('`', f);
+}
+
+void text_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
 }

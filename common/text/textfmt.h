@@ -55,6 +55,13 @@ void text_md_escape(FILE *f, const char *s);
 void text_md_code(FILE *f, const char *s);
 size_t text_md_fence_len(const char *s);
 
+/*
+ * Appends printf-style text to the string in @buf (@len bytes in all): a
+ * long text is cut, never overflows; a full @buf stays as it is.
+ */
+void text_appendf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Bytes of the UTF-8 character at s (1-4), 0 when it is not one. */
 size_t text_utf8_char(const char *s, size_t len);
 /* Whether s[0..len) is UTF-8 (no overlong forms, no surrogates). */

@@ -144,6 +144,29 @@ check "... naming the option" -- grep -q -- "--duration: 'soon' is not a duratio
 "$RTGATE" kernel build --model rt --models rt,full 2>$T/err
 is "$?" 3 "kernel build --models (matrix's): a usage error"
 
+# A shared option reads the same in every command that takes it (its one
+# definition, common/cmd/cli.c or lab.h's lab_boot_options): the kernel
+# tree, -o, --jobs, --clock, a lab boot's options.
+# optline CMD OPT: OPT's lines in CMD's --help.
+optline() {
+	"$RTGATE" $1 --help | awk -v o="$2" 'f && (/^ *-/ || /^$/) { exit }
+		f { print } $0 ~ "^ +(-[a-zA-Z?], )?" o "[= ]" { f = 1; print }'
+}
+for group in "--src|kernel build|kernel tools|patches recover|patches check|reproduce" \
+	     "--debian|kernel build|kernel matrix|patches fetch|reproduce" \
+	     "--output|export kcidb|lava job|patches recover" \
+	     "--jobs|kernel build|bisect|reproduce" \
+	     "--clock|bisect|reproduce|lab run" \
+	     "--accel|lab run|lab gate|bisect" \
+	     "--timeout|lab run|bisect"; do
+	IFS='|' read -ra w <<<"$group"
+	want=$(optline "${w[1]}" "${w[0]}")
+	check "${w[1]} --help lists ${w[0]}" -- test -n "$want"
+	for c in "${w[@]:2}"; do
+		is "$(optline "$c" "${w[0]}")" "$want" "$c --help: ${w[0]} as ${w[1]} says it"
+	done
+done
+
 # One spelling of the history window: --history-runs K; --history K of
 # changepoints and dashboard is a hidden alias that warns.
 for c in "history changepoints" "dashboard" "compare --history"; do

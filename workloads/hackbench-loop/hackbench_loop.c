@@ -300,11 +300,9 @@ int main(int argc, char **argv)
 	unsigned int in_row = 0;
 	int ret, code = WL_EXIT_OK;
 
-	if (wl_init(NAME))
-		return WL_EXIT_USAGE;
-	ret = wl_opt_parse(argc, argv, &opts, &p);
-	if (ret)
-		return wl_opt_exit(ret, usage);
+	ret = wl_opt_start(NAME, argc, argv, &opts, &p, usage);
+	if (ret != WL_OPT_GO_ON)
+		return ret;
 	if (wl_proc_init())
 		return WL_EXIT_ENVIRONMENT;
 

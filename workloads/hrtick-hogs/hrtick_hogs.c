@@ -565,11 +565,9 @@ int main(int argc, char **argv)
 	uint64_t start;
 	int ret;
 
-	if (wl_init(NAME))
-		return WL_EXIT_USAGE;
-	ret = wl_opt_parse(argc, argv, &opts, &p);
-	if (ret)
-		return wl_opt_exit(ret, usage);
+	ret = wl_opt_start(NAME, argc, argv, &opts, &p, usage);
+	if (ret != WL_OPT_GO_ON)
+		return ret;
 	start = wl_now_ns();
 	ret = start_threads(&h);
 	if (ret) {

@@ -329,11 +329,9 @@ int main(int argc, char **argv)
 	pthread_t tid;
 	int ret;
 
-	if (wl_init(NAME))
-		return WL_EXIT_USAGE;
-	ret = wl_opt_parse(argc, argv, &opts, &p);
-	if (ret)
-		return wl_opt_exit(ret, usage);
+	ret = wl_opt_start(NAME, argc, argv, &opts, &p, usage);
+	if (ret != WL_OPT_GO_ON)
+		return ret;
 	if (!p.seed_set)
 		p.seed = (wl_now_ns() ^ ((uint64_t)getpid() << 16)) &
 			 UINT32_MAX;	/* exact in JSON, reusable as --seed */

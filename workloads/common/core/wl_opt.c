@@ -289,6 +289,17 @@ int wl_opt_exit(int parsed, void (*usage)(FILE *f))
 	return WL_EXIT_OK;
 }
 
+int wl_opt_start(const char *name, int argc, char *const argv[],
+		 const struct wl_opts *o, void *ctx, void (*usage)(FILE *f))
+{
+	int ret;
+
+	if (wl_init(name))
+		return WL_EXIT_USAGE;
+	ret = wl_opt_parse(argc, argv, o, ctx);
+	return ret ? wl_opt_exit(ret, usage) : WL_OPT_GO_ON;
+}
+
 /* "-c, --cpu N" for a short letter, "    --cpu N" for a long-only one. */
 static void usage_line(FILE *f, const struct option *longopts,
 		       const char *name, const char *arg, const char *text)

@@ -90,6 +90,20 @@ void wl_opt_usage_common(FILE *f, const struct option *longopts);
  */
 int wl_opt_exit(int parsed, void (*usage)(FILE *f));
 
+/*
+ * main()'s start for a workload that wl_opt_parse() serves: wl_init(@name),
+ * then the options into @ctx. Returns WL_OPT_GO_ON, or main()'s exit
+ * code: WL_EXIT_OK after --help (usage on stdout), WL_EXIT_USAGE after
+ * an error (said).
+ *
+ *	ret = wl_opt_start(NAME, argc, argv, &opts, &p, usage);
+ *	if (ret != WL_OPT_GO_ON)
+ *		return ret;
+ */
+#define WL_OPT_GO_ON	(-1)
+int wl_opt_start(const char *name, int argc, char *const argv[],
+		 const struct wl_opts *o, void *ctx, void (*usage)(FILE *f));
+
 /* The longest --duration a workload takes: a day. */
 #define WL_DURATION_MAX_NS	(86400ULL * 1000000000ULL)
 
