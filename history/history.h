@@ -628,6 +628,21 @@ int history_judge_run_host(struct history *h, const char *run_id,
  */
 int history_judgements_exit(const struct history_judgement *j, size_t n);
 /**
+ * history_night_family() - how many comparisons a stored night shares
+ * alpha among
+ * @h: the history
+ * @run: the night's row id
+ * @family: gets the family history_judge_run() judged the night's
+ *          scenarios in: its scenarios measured (ok or partial), each one
+ *          comparison, controls left out (an_family()); at least 1
+ *
+ * What the night's judgement, `compare --history` and the dashboard's
+ * "what the next night would have to show" share alpha among.
+ *
+ * Return: 0; -ENOENT when no such run is stored; -ENOMEM, -EIO.
+ */
+int history_night_family(struct history *h, long long run, size_t *family);
+/**
  * history_side_add() - appends a stored scenario's repetitions to a side
  * @side: the analyzer's side; an an_run per ok repetition, labelled
  *        RUN_ID/REP, an an_cpu per CPU, and the workload metrics

@@ -400,6 +400,27 @@ static int night_family(const cJSON *m, const struct history_scenario *sc,
 	return 0;
 }
 
+int history_night_family(struct history *h, long long run, size_t *family)
+{
+	struct history_scenario *sc = NULL;
+	cJSON *m = NULL;
+	char *text;
+	size_t ns = 0;
+	int ret;
+
+	ret = history_run_manifest(h, run, &text);
+	if (ret)
+		return ret;
+	m = cJSON_Parse(text);
+	free(text);
+	ret = history_scenarios(h, run, &sc, &ns);
+	if (!ret)
+		ret = night_family(m, sc, ns, family);
+	free(sc);
+	cJSON_Delete(m);
+	return ret;
+}
+
 static int base_side(struct judge_ctx *c, const char *scenario,
 		     struct history_run *base, size_t nb, struct an_side **out,
 		     struct history_judgement *j)

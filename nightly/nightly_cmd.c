@@ -36,6 +36,25 @@ static int self_rtgate(struct nightly_config *cfg)
 	return 0;
 }
 
+/*
+ * The night's exit code @code with one batch (the boards through LAVA,
+ * or a suite) joined: @ret, what stopped the batch (-EINVAL a bad
+ * configuration, else the environment), and the @n results it added.
+ */
+static int batch_code(int code, int ret, const struct nightly_result *res,
+		      size_t n)
+{
+	size_t i;
+
+	if (ret)
+		code = exitcode_worse(code, ret == -EINVAL ?
+				      EXITCODE_BAD_INPUT :
+				      EXITCODE_ENVIRONMENT);
+	for (i = 0; i < n; i++)
+		code = exitcode_worse(code, res[i].exit_code);
+	return code;
+}
+
 static int run_nightly(struct nightly_config *cfg)
 {
 	struct nightly_result res[NIGHTLY_MAX_SUITES * 8];
@@ -67,12 +86,7 @@ static int run_nightly(struct nightly_config *cfg)
 			cfg->lava.nr_boards, cfg->lava.url);
 		ret = nightly_lava_run(&c, res, &nres,
 				       sizeof(res) / sizeof(res[0]));
-		if (ret)
-			code = exitcode_worse(code, ret == -EINVAL ?
-					      EXITCODE_BAD_INPUT :
-					      EXITCODE_ENVIRONMENT);
-		for (; first < nres; first++)
-			code = exitcode_worse(code, res[first].exit_code);
+		code = batch_code(code, ret, res + first, nres - first);
 	}
 	for (i = 0; i < cfg->nr_suites && !stopsig_requested(); i++) {
 		size_t first = nres;
@@ -85,12 +99,7 @@ static int run_nightly(struct nightly_config *cfg)
 			i + 1, cfg->nr_suites);
 		ret = nightly_suite_run(&c, &cfg->suites[i], res, &nres,
 					sizeof(res) / sizeof(res[0]));
-		if (ret)
-			code = exitcode_worse(code, ret == -EINVAL ?
-					      EXITCODE_BAD_INPUT :
-					      EXITCODE_ENVIRONMENT);
-		for (; first < nres; first++)
-			code = exitcode_worse(code, res[first].exit_code);
+		code = batch_code(code, ret, res + first, nres - first);
 	}
 	if (stopsig_requested())
 		code = exitcode_worse(code, EXITCODE_INCOMPLETE);

@@ -61,7 +61,8 @@ struct plot {
 	double *mval, *mlo, *mhi;	/* per point: median, min, max; NAN */
 	long *step;			/* history_series_steps() */
 	bool any_scaled;
-	size_t family;			/* scenarios of its suite and host */
+	size_t family;			/* history_night_family() of the
+					 * latest night: the judge's own */
 };
 
 static time_t parse_time(const char *s)
@@ -653,7 +654,7 @@ static void html_alarm(FILE *f, struct history *h,
 				v[nv++] = metric ? p->mval[i] :
 					  p->pts[i].p99_us;
 		gate_of(h, last, &gate);
-		/* One of the suite's scenarios on this board: its share. */
+		/* Its share as the judge gave it the latest night. */
 		bar = v ? history_nights_bar(v, nv, k,
 					      an_alpha_share(gate.alpha,
 							     p->family),
@@ -671,8 +672,7 @@ static void html_alarm(FILE *f, struct history *h,
 				p->metric : "a p99 (all CPUs pooled)",
 				"above", bar,
 				metric ? p->unit : "us", nv < k ?
-				(unsigned int)nv : k, gate.alpha, p->family ?
-				p->family : 1);
+				(unsigned int)nv : k, gate.alpha, p->family);
 		free(v);
 	}
 	fputs("</div>\n", f);
@@ -809,6 +809,9 @@ static int build_plot(struct history *h, const struct nightly_dashboard_params *
 			     &p->pts, &p->n);
 	if (ret || !p->n)
 		return ret;
+	ret = history_night_family(h, p->pts[p->n - 1].run.id, &p->family);
+	if (ret)
+		return ret;
 	p->t = calloc(p->n, sizeof(*p->t));
 	p->mval = calloc(p->n, sizeof(double));
 	p->mlo = calloc(p->n, sizeof(double));
@@ -893,7 +896,7 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	char (*slugs)[400] = NULL;
 	struct plot p;
 	struct history h;
-	size_t nk = 0, i, k;
+	size_t nk = 0, i;
 	time_t t = time(NULL);
 	FILE *f;
 	int ret;
@@ -951,9 +954,6 @@ int nightly_dashboard_build(const struct nightly_dashboard_params *dp)
 	for (i = 0; !ret && i < nk; i++) {
 		memset(&p, 0, sizeof(p));
 		p.key = &keys[i];
-		for (k = 0; k < nk; k++)
-			p.family += !strcmp(keys[k].suite, keys[i].suite) &&
-				    !strcmp(keys[k].host, keys[i].host);
 		slugify(p.key, slugs, i, p.slug, sizeof(p.slug));
 		snprintf(slugs[i], sizeof(slugs[i]), "%s", p.slug);
 		ret = build_plot(&h, dp, &p, f);

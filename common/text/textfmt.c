@@ -135,119 +135,100 @@ char *text_utf8_repair(const char *s, size_t len, size_t *outlen)
 	return out;
 }
 
-/*
- * One step of an escaper's walk over @s (@len bytes) at @i. A byte that
- * does not begin a UTF-8 character is written as @bad; a multi-byte
- * character is copied (U+FFFE and U+FFFF, which XML forbids, as U+FFFD
- * when @xml). Returns the bytes consumed, or 0 for an ASCII byte, which
- * the escaper writes itself.
- */
-static size_t utf8_step(FILE *f, const char *s, size_t len, size_t i,
-			const char *bad, bool xml)
-{
-	size_t n = text_utf8_char(s + i, len - i);
+/* U+FFFD, the replacement character. */
+#define REPLACEMENT "\xef\xbf\xbd"
 
-	if (!n) {
-		fputs(bad, f);
-		return 1;
+/*
+ * An escaper's walk over @s: a byte that does not begin a UTF-8
+ * character is written as @bad; a multi-byte character is copied
+ * (U+FFFE and U+FFFF, which XML forbids, as U+FFFD when @xml); each
+ * ASCII byte, s[i], is @ascii's to write.
+ */
+static void escape_walk(FILE *f, const char *s, const char *bad, bool xml,
+			void (*ascii)(FILE *f, const char *s, size_t i))
+{
+	size_t len = strlen(s), i = 0, n;
+
+	while (i < len) {
+		n = text_utf8_char(s + i, len - i);
+		if (!n) {
+			fputs(bad, f);
+			n = 1;
+		} else if (n == 1) {
+			ascii(f, s, i);
+		} else if (xml && n == 3 && (unsigned char)s[i] == 0xef &&
+			   (unsigned char)s[i + 1] == 0xbf &&
+			   (unsigned char)s[i + 2] >= 0xbe) {
+			fputs(REPLACEMENT, f);
+		} else {
+			fwrite(s + i, 1, n, f);
+		}
+		i += n;
 	}
-	if (n == 1)
-		return 0;
-	if (xml && n == 3 && (unsigned char)s[i] == 0xef &&
-	    (unsigned char)s[i + 1] == 0xbf && (unsigned char)s[i + 2] >= 0xbe)
-		fputs("\xef\xbf\xbd", f);
+}
+
+/* A control character as a space, any other byte as itself. */
+static void plain_ascii(FILE *f, const char *s, size_t i)
+{
+	unsigned char ch = s[i];
+
+	fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
+}
+
+static void gnuplot_ascii(FILE *f, const char *s, size_t i)
+{
+	if (s[i] == '\'')
+		fputs("''", f);
 	else
-		fwrite(s + i, 1, n, f);
-	return n;
+		plain_ascii(f, s, i);
 }
 
 void text_gnuplot_quote(FILE *f, const char *s)
 {
-	size_t len = strlen(s), i = 0, n;
-
 	fputc('\'', f);
-	while (i < len) {
-		unsigned char ch = s[i];
-
-		n = utf8_step(f, s, len, i, "?", false);
-		if (n) {
-			i += n;
-			continue;
-		}
-		i++;
-		if (ch == '\'')
-			fputs("''", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fputc(' ', f);
-		else
-			fputc(ch, f);
-	}
+	escape_walk(f, s, "?", false, gnuplot_ascii);
 	fputc('\'', f);
+}
+
+static void xml_ascii(FILE *f, const char *s, size_t i)
+{
+	static const char *const entity[0x80] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;",
+		['"'] = "&quot;", ['\''] = "&#39;",
+	};
+	unsigned char ch = s[i];
+
+	if (entity[ch & 0x7f])
+		fputs(entity[ch & 0x7f], f);
+	/* XML 1.0 forbids most control characters. */
+	else if (ch < 0x20 && ch != '\n' && ch != '\t')
+		fputc(' ', f);
+	else
+		fputc(ch, f);
 }
 
 void text_xml_escape(FILE *f, const char *s)
 {
-	size_t len = strlen(s), i = 0, n;
+	escape_walk(f, s, REPLACEMENT, true, xml_ascii);
+}
 
-	while (i < len) {
-		unsigned char ch = s[i];
+static void md_ascii(FILE *f, const char *s, size_t i)
+{
+	unsigned char ch = s[i];
+	const char *next = s + i + 1;
 
-		/* Not UTF-8: U+FFFD, the replacement character. */
-		n = utf8_step(f, s, len, i, "\xef\xbf\xbd", true);
-		if (n) {
-			i += n;
-			continue;
-		}
-		i++;
-		switch (ch) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* XML 1.0 forbids most control characters. */
-			if (ch < 0x20 && ch != '\n' && ch != '\t')
-				fputc(' ', f);
-			else
-				fputc(ch, f);
-		}
-	}
+	if (strchr("\\|`[]", ch) ||
+	    /* a tag, a comment: "p<0.05" stays as it reads */
+	    (ch == '<' && (isalpha((unsigned char)*next) ||
+			   (*next && strchr("/!?", *next)))))
+		fprintf(f, "\\%c", ch);
+	else
+		plain_ascii(f, s, i);
 }
 
 void text_md_escape(FILE *f, const char *s)
 {
-	size_t len = strlen(s), i = 0, n;
-
-	while (i < len) {
-		unsigned char ch = s[i];
-
-		n = utf8_step(f, s, len, i, "\xef\xbf\xbd", false);
-		if (n) {
-			i += n;
-			continue;
-		}
-		i++;
-		if (ch < 0x20 || ch == 0x7f)
-			fputc(' ', f);
-		else if (strchr("\\|`[]", ch) ||
-			 /* a tag, a comment: "p<0.05" stays as it reads */
-			 (ch == '<' && (isalpha((unsigned char)s[i]) ||
-					(s[i] && strchr("/!?", s[i])))))
-			fprintf(f, "\\%c", ch);
-		else
-			fputc(ch, f);
-	}
+	escape_walk(f, s, REPLACEMENT, false, md_ascii);
 }
 
 /* The longest run of backticks in @s. */
@@ -272,7 +253,7 @@ size_t text_md_fence_len(const char *s)
 
 void text_md_code(FILE *f, const char *s)
 {
-	size_t n = backtick_run(s) + 1, len = strlen(s), i, c;
+	size_t n = backtick_run(s) + 1, len = strlen(s), i;
 	bool pad = len && (s[0] == '`' || s[len - 1] == '`');
 
 	/* The fence is one longer than the longest run of backticks. */
@@ -280,13 +261,7 @@ void text_md_code(FILE *f, const char *s)
 		fputc('`', f);
 	if (pad)
 		fputc(' ', f);
-	for (i = 0; i < len; i += c ? c : 1) {
-		unsigned char ch = s[i];
-
-		c = utf8_step(f, s, len, i, "\xef\xbf\xbd", false);
-		if (!c)
-			fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
-	}
+	escape_walk(f, s, REPLACEMENT, false, plain_ascii);
 	if (pad)
 		fputc(' ', f);
 	for (i = 0; i < n; i++)

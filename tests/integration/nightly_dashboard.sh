@@ -50,6 +50,21 @@ diag "idle's next two nights would need a p99 above $bar us"
 check "... the next two nights' bar, above the flat nights' p99 (19-26 us)" -- \
 	awk -v b="$bar" 'BEGIN { exit !(b > 26 && b < 1000) }'
 
+# One family (issue 37): the dashboard's bar shares alpha as the judge
+# did. After the four flat nights, a night of the quick suite as run.sh
+# recorded it (tests/fixtures/runsh): idle and hackbench measured, the
+# positive control inject, extend skipped. The judge counts the two
+# scenarios measured that are no control; the history holds four.
+"$RTGATE" history import --db "$T/c.db" "$T/w4" >/dev/null
+judged=$("$RTGATE" compare --history --db "$T/c.db" \
+	"$TOP/tests/fixtures/runsh/20261207-001651-quick" 2>/dev/null |
+	sed -n "s/.*alpha 0.05 shared by the run's \([0-9]*\) scenarios.*/\1/p")
+is "$judged" 2 "compare --history shares alpha among 2 (inject is a control, extend skipped)"
+"$RTGATE" dashboard --db "$T/c.db" --out "$T/dc" >/dev/null
+shares=$(grep -o 'alpha 0.05 shared by [0-9]* scenarios' "$T/dc/index.html" |
+	awk '{ print $5 }' | sort | uniq -c | awk '{ print $1 "x" $2 }')
+is "$shares" "2x2" "the dashboard's next-night bars (idle, hackbench) share it among the judge's 2"
+
 # Runs of one day: the recordings as they were made, minutes apart.
 "$RTGATE" history import --db "$T/day.db" "$TOP/tests/fixtures/nightly/recorded" >/dev/null
 "$RTGATE" dashboard --db "$T/day.db" --out "$T/day" >/dev/null
