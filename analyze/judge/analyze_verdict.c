@@ -741,7 +741,7 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 			     const struct an_line_test *t)
 {
 	struct an_result *res = p->res;
-	char named[96], pauses[64];
+	char named[96], pauses[128];
 
 	if (t->far)
 		rtpaths_fmt(named, sizeof(named), "5 times the baseline's "
@@ -749,12 +749,14 @@ static void spike_base_short(struct an_prep *p, const struct an_line *l,
 	else
 		rtpaths_fmt(named, sizeof(named), "beyond the baseline's law "
 			    "at the comparison's share (p=%.2g)", t->p_base);
-	/* p_prof 0: a silent repetition in virtual time (analyze_extreme.c) */
-	if (t->p_prof > 0)
+	/* In virtual time no host pause reaches it (analyze_extreme.c). */
+	if (t->virtual)
+		rtpaths_fmt(pauses, sizeof(pauses), "no host pause reaches "
+			    "it and its repetitions rule out the baseline's "
+			    "own rare path (p=%.2g)", t->p_prof);
+	else
 		rtpaths_fmt(pauses, sizeof(pauses), "this machine's pauses "
 			    "rule it out (p=%.2g)", t->p_prof);
-	else
-		rtpaths_fmt(pauses, sizeof(pauses), "no host pause reaches it");
 	set_reason(res, "a spike: %s; %s, and %s, but the baseline's law "
 		   "does not at the line's level: over the %zu CPUs looked at "
 		   "its p=%.3g%s, the level %.3g: not a pass", l->evidence,
@@ -777,7 +779,7 @@ static bool spike_unexplained(struct an_prep *p)
 	double alone = an_line_level(an_gate_share(p->gate), 1);
 	const struct an_line_test *t;
 	const struct an_line *l;
-	char why[160], held[96];
+	char why[192], held[96];
 	size_t i;
 
 	for (i = 0; i < res->nlines; i++) {
@@ -793,7 +795,13 @@ static bool spike_unexplained(struct an_prep *p)
 			return true;
 		}
 		why[0] = '\0';
-		if (!isnan(t->p_prof))
+		if (t->virtual)
+			rtpaths_fmt(why, sizeof(why), ", but the same "
+				    "kernel's rare path, which the baseline's "
+				    "repetitions did not reach, makes it "
+				    "plausible (p=%.2g): more repetitions "
+				    "would tell", t->p_prof);
+		else if (!isnan(t->p_prof))
 			rtpaths_fmt(why, sizeof(why), ", but this machine's "
 				    "pauses make it plausible (p=%.2g)",
 				    t->p_prof);

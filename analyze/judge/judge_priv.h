@@ -103,11 +103,14 @@ struct an_line_test {
 	/*
 	 * SPIKE (analyze_extreme.c): the candidate's largest wake-up, its
 	 * p under the baseline's law (over the CPUs looked at), under the
-	 * noise profile's law of a repetition's maximum (NAN: no profile),
-	 * and whether it is beyond SPIKE_FACTOR times the baseline's worst.
+	 * noise profile's law of a repetition's maximum (NAN: no profile;
+	 * in virtual time, virtual set: the repetitions' exchangeability,
+	 * the same kernel's rare path), and whether it is beyond
+	 * SPIKE_FACTOR times the baseline's worst.
 	 */
 	double p_base, p_prof;
 	bool far;
+	bool virtual;		/* a silent repetition in virtual time */
 	size_t nspike;		/* the CPUs looked at (p_base's factor) */
 	double p_base_min;	/* the least p_base its null can give */
 };
