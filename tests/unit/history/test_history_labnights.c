@@ -65,7 +65,7 @@
 #include "log.h"
 
 #define FIXTURES	"tests/fixtures/labnights"
-#define MAX_NIGHTS	64
+#define MAX_NIGHTS	256
 
 #include "nights_draw.h"
 #define K_MIN		7
