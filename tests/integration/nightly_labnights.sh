@@ -13,7 +13,8 @@ FIX=$TOP/tests/fixtures/labnights
 # The even boots of KERNEL/KIND, in boot order.
 validation() {
 	local d
-	for d in "$FIX/$1/$2"/[0-9]*; do
+	# sort -V: boot 100 comes after 99, not after 10.
+	for d in $(printf '%s\n' "$FIX/$1/$2"/[0-9]* | sort -V); do
 		[ -d "$d" ] && [ $((10#$(basename "$d") % 2)) -eq 0 ] && echo "$d"
 	done
 }
