@@ -36,12 +36,21 @@ struct submit_args {
 	unsigned int nr_boards;
 };
 
+/*
+ * The server and its token, one spelling for submit and fetch (each
+ * command's parser takes OPT_URL and OPT_TOKEN_FILE: cli_parse() gives
+ * every option group the command's own input, so a child group of its
+ * own could not fill a field of both commands' arguments).
+ */
+#define SERVER_OPTIONS							\
+	{ "url", OPT_URL, "URL", 0, "the LAVA server (default "		\
+	  "$RTGATE_LAVA_URL)", 0 },					\
+	{ "token-file", OPT_TOKEN_FILE, "FILE", 0, "a file holding the "	\
+	  "API token (default $RTGATE_LAVA_TOKEN, else the file "	\
+	  "$RTGATE_LAVA_TOKEN_FILE); never the token itself", 0 }
+
 static const struct argp_option submit_opts[] = {
-	{ "url", OPT_URL, "URL", 0, "the LAVA server (default "
-	  "$RTGATE_LAVA_URL)", 0 },
-	{ "token-file", OPT_TOKEN_FILE, "FILE", 0, "a file holding the API "
-	  "token (default $RTGATE_LAVA_TOKEN, else the file "
-	  "$RTGATE_LAVA_TOKEN_FILE); never the token itself", 0 },
+	SERVER_OPTIONS,
 	{ "board", OPT_BOARD, "B", 0, "a board: the device tag that names it "
 	  "(repeatable; none: any device of the type)", 0 },
 	{ 0 }
@@ -156,10 +165,7 @@ struct fetch_args {
 };
 
 static const struct argp_option fetch_opts[] = {
-	{ "url", OPT_URL, "URL", 0, "the LAVA server (default "
-	  "$RTGATE_LAVA_URL)", 0 },
-	{ "token-file", OPT_TOKEN_FILE, "FILE", 0, "the API token's file "
-	  "(default $RTGATE_LAVA_TOKEN, else $RTGATE_LAVA_TOKEN_FILE)", 0 },
+	SERVER_OPTIONS,
 	{ "wait", OPT_WAIT, NULL, 0, "poll until every job finished", 0 },
 	{ "budget", OPT_BUDGET, "DUR", 0, "with --wait: give up after DUR "
 	  "(90m, 2h; default: no limit)", 0 },
