@@ -435,6 +435,54 @@ static int is_unchanged(struct history *h, const cJSON *m, const char *text,
 	return same;
 }
 
+/*
+ * Is another run stored under this run's id and host? A run id is unique
+ * only within one results directory: two lab guests (each "(none)" to
+ * itself) that start one suite in the same second make the same id. A
+ * run imported again keeps its suite, start and kernel; a stored run that
+ * differs in any of them is another run, and replacing it would swap one
+ * night for another without a word. 1 (said, both named) or 0.
+ */
+static int another_run(struct history *h, const char *path, const cJSON *m)
+{
+	const cJSON *kernel = cJSON_GetObjectItem(m, "kernel");
+	sqlite3_stmt *st;
+	int other;
+
+	if (history_prepare(h, "SELECT start_time, kernel_release, suite,"
+			    " results_dir FROM runs WHERE run_id = ?1 AND"
+			    " host = ?2 AND NOT (suite IS ?3 AND start_time IS"
+			    " ?4 AND kernel_release IS ?5 AND kernel_version"
+			    " IS ?6)", &st))
+		return 0;
+	bind_str(st, 1, m, "run_id");
+	bind_str(st, 2, cJSON_GetObjectItem(m, "host"), "hostname");
+	bind_str(st, 3, cJSON_GetObjectItem(m, "suite"), "name");
+	bind_str(st, 4, m, "start_time");
+	bind_str(st, 5, kernel, "release");
+	bind_str(st, 6, kernel, "version");
+	other = sqlite3_step(st) == SQLITE_ROW;
+	if (other)
+		pr_err("%s: run id '%s' of host '%s' is stored already for "
+		       "another run (suite %s, started %s, kernel %s, from "
+		       "%s); this one is suite %s, started %s, kernel %s: not "
+		       "imported (a run id is unique within one results "
+		       "directory only: import one of them into another "
+		       "database)", path, json_get_str(m, "run_id", "?"),
+		       json_get_str(cJSON_GetObjectItem(m, "host"), "hostname",
+				    "?"),
+		       (const char *)sqlite3_column_text(st, 2) ?: "?",
+		       (const char *)sqlite3_column_text(st, 0) ?: "?",
+		       (const char *)sqlite3_column_text(st, 1) ?: "?",
+		       (const char *)sqlite3_column_text(st, 3) ?: "?",
+		       json_get_str(cJSON_GetObjectItem(m, "suite"), "name",
+				    "?"),
+		       json_get_str(m, "start_time", "?"),
+		       json_get_str(kernel, "release", "?"));
+	sqlite3_finalize(st);
+	return other;
+}
+
 /* A statement on the rows of one run (?1 its id, ?2 its host). */
 static int exec_run(struct history *h, const char *sql, const cJSON *m)
 {
@@ -530,6 +578,11 @@ int history_import_replacing(struct history *h, const char *run_dir,
 	if (ret)
 		goto out;
 	report_sha256(run_dir, sha);
+	if (another_run(h, path, m)) {
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+		ret = -EEXIST;
+		goto out;
+	}
 	if (!token && is_unchanged(h, m, text, sha)) {
 		stats->unchanged++;
 		ret = history_exec(h, "COMMIT");

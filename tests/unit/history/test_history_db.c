@@ -306,6 +306,41 @@ static void test_bad_input(void **state)
 	assert_int_equal(count(&f->h, "SELECT count(*) FROM runs"), 0);
 }
 
+/*
+ * Two runs under one id and host (two lab guests, each "(none)" to
+ * itself, that started one suite in the same second): the second is
+ * refused and the first stays as it was, never swapped for the other.
+ */
+static void test_id_collision(void **state)
+{
+	struct history_import_stats stats = { 0 };
+	struct fx *f = *state;
+	struct history_run run;
+	char cmd[1024], other[160];
+
+	assert_int_equal(history_open(&f->h, f->db), 0);
+	assert_int_equal(history_import_path(&f->h, REC "/" RUN1, &stats), 0);
+	snprintf(other, sizeof(other), "%s/" RUN1, f->dir);
+	snprintf(cmd, sizeof(cmd), "cp -r " REC "/" RUN1 " '%s' && sed -i "
+		 "'s/\"release\": *\"[^\"]*\"/\"release\": \"9.9.9-other\"/' "
+		 "'%s/manifest.json' && grep -q 9.9.9-other '%s/manifest.json'",
+		 other, other, other);
+	assert_int_equal(system(cmd), 0);
+	memset(&stats, 0, sizeof(stats));
+	assert_int_equal(history_import_run(&f->h, other, &stats), -EEXIST);
+	assert_int_equal(stats.failed, 1);
+	assert_int_equal(stats.imported, 0);
+	assert_int_equal(history_find_run(&f->h, RUN1, &run), 0);
+	assert_string_not_equal(run.kernel_release, "9.9.9-other");
+	assert_int_equal(count(&f->h, "SELECT count(*) FROM runs"), 1);
+	/* The same run again is still news when it changed. */
+	assert_int_equal(history_exec(&f->h, "UPDATE runs SET status ="
+				      " 'incomplete'"), 0);
+	memset(&stats, 0, sizeof(stats));
+	assert_int_equal(history_import_path(&f->h, REC "/" RUN1, &stats), 0);
+	assert_int_equal(stats.imported, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +354,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_record_run, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_id_collision, setup,
 						teardown),
 	};
 
