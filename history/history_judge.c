@@ -674,6 +674,62 @@ static int night_rose(struct judge_ctx *c, const char *scenario,
 	return ret;
 }
 
+/* @res's line that is @l's (the same kind, metric and CPU), or NULL. */
+static const struct an_line *same_line(const struct an_result *res,
+				       const struct an_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < res->nlines; i++)
+		if (res->lines[i].kind == l->kind &&
+		    res->lines[i].cpu == l->cpu &&
+		    !strcmp(res->lines[i].metric, l->metric) &&
+		    !isnan(res->lines[i].cand))
+			return &res->lines[i];
+	return NULL;
+}
+
+/*
+ * Does the step's first night runs[i] stand at the level of the nights
+ * after it? @step judged runs[i], the nights since and tonight together
+ * against @base (the K nights before runs[i]); @alone judged runs[i] by
+ * itself against @base. On the line @step rests on, runs[i] must be
+ * nearer the level of the nights after it (runs[0..i) and tonight,
+ * against @base) than @base's: a step-free night that stood out a little
+ * (a rare slow path, a p95 of 57 us against 35) just before a step of
+ * 100 would otherwise date the step a night early (silent-lab nights,
+ * the tuning half, issue 36). 0 with @in set, or an error.
+ */
+static int first_in_step(struct judge_ctx *c, const char *scenario,
+			 const struct history_run *runs, size_t i,
+			 const struct an_side *base, const struct an_gate *gate,
+			 const struct an_result *step,
+			 const struct an_result *alone, bool *in)
+{
+	const struct an_line *l = deciding_line(step), *first, *later;
+	struct an_side *rest = NULL;
+	struct an_result r;
+	int ret;
+
+	*in = true;
+	if (!l || !(first = same_line(alone, l)))
+		return 0;
+	ret = nights_side(c, scenario, runs, i, &rest);
+	if (!ret)
+		ret = side_add_tonight(c, rest, scenario);
+	if (!ret)
+		ret = an_compare(base, rest, gate, &r);
+	an_side_free(rest);
+	if (ret)
+		return ret;
+	later = same_line(&r, l);
+	if (later && !isnan(later->base))
+		*in = fabs(first->cand - later->cand) <=
+		      fabs(first->cand - later->base);
+	an_result_release(&r);
+	return 0;
+}
+
 /*
  * Did a step begin @i + 1 nights ago (runs[i]) and stay until tonight?
  * runs[i] and each night after it before tonight rose (fell) alone
@@ -692,7 +748,7 @@ static int step_since(struct judge_ctx *c, const char *scenario,
 	struct an_result alone;
 	size_t k = nb - i - 1, j;
 	int ret, step = 0;
-	bool stays;
+	bool stays, filled;
 
 	if (k > c->p_k)
 		k = c->p_k;
@@ -716,9 +772,15 @@ static int step_since(struct judge_ctx *c, const char *scenario,
 			ret = side_add_tonight(c, since, scenario);
 		if (!ret)
 			ret = an_compare(base, since, gate, res);
-		if (!ret && res->verdict == alone.verdict)
-			step = 1;
-		else if (!ret)
+		filled = !ret;
+		if (!ret && res->verdict == alone.verdict) {
+			bool in;
+
+			ret = first_in_step(c, scenario, runs, i, base, gate,
+					    res, &alone, &in);
+			step = !ret && in;
+		}
+		if (filled && !step)
 			an_result_release(res);
 	}
 	an_result_release(&alone);
