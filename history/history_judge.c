@@ -731,6 +731,43 @@ static int first_in_step(struct judge_ctx *c, const char *scenario,
 }
 
 /*
+ * Do the nights themselves show a rise since runs[i]? The night model
+ * (history_nights.c: a night is the unit, with the between-night scatter
+ * of the K nights before) over those K nights, runs[i] .. runs[0] and
+ * tonight, the split looked for among the nights since. The analyzer
+ * pools repetitions, and a kernel's rare slow path lands in one of three
+ * repetitions of about a night in three on 7.2 non-RT: two such nights
+ * in a row were a "step" of the pooled repetitions, never of the nights
+ * (silent-lab nights, the tuning half, issue 36). 0 with @shown set, or
+ * an error.
+ */
+static int nights_show_rise(struct judge_ctx *c, const char *scenario,
+			    const struct history_run *runs, size_t nb,
+			    size_t i, const struct an_gate *gate, bool *shown)
+{
+	struct an_side *side = an_side_new("series");
+	struct history_night_step ns;
+	size_t k = nb - i - 1, j;
+	int ret = side ? 0 : -ENOMEM;
+
+	if (k > c->p_k)
+		k = c->p_k;
+	*shown = true;
+	for (j = i + k + 1; !ret && j-- > 0;)
+		ret = side_add_stored(c, side, &runs[j], scenario);
+	if (!ret)
+		ret = side_add_tonight(c, side, scenario);
+	/* A night with no ok repetition adds no unit: not judged here. */
+	if (!ret && side->nruns == i + k + 2) {
+		ret = history_nights_judge(side, gate, k, i + 2, &ns);
+		if (!ret)
+			*shown = ns.found != HISTORY_NIGHTS_NONE && ns.dir > 0;
+	}
+	an_side_free(side);
+	return ret;
+}
+
+/*
  * Did a step begin @i + 1 nights ago (runs[i]) and stay until tonight?
  * runs[i] and each night after it before tonight rose (fell) alone
  * against the K nights before runs[i], on a line one night cannot decide,
@@ -778,6 +815,9 @@ static int step_since(struct judge_ctx *c, const char *scenario,
 
 			ret = first_in_step(c, scenario, runs, i, base, gate,
 					    res, &alone, &in);
+			if (!ret && in && res->verdict == AN_REGRESSION)
+				ret = nights_show_rise(c, scenario, runs, nb,
+						       i, gate, &in);
 			step = !ret && in;
 		}
 		if (filled && !step)
