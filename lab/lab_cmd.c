@@ -140,7 +140,7 @@ static const struct argp_option gate_opts[] = {
 
 /* The guest beyond its boot (lab_boot_options): lab run's and gate's. */
 static const struct argp_option guest_opts[] = {
-	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs (default: the suite's "
+	{ "cpus", OPT_CPUS, "N", 0, "guest CPUs, 1..64 (default: the suite's "
 	  "lab_cpus, else 2)", 3 },
 	{ "mem", OPT_MEM, "MB", 0, "guest memory (default 1024)", 3 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (default results/)",
