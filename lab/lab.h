@@ -111,9 +111,11 @@ struct cJSON *lab_clock_json(const struct lab_clock *c);
  * lab_clock_guest_append() - the guest's extra kernel command line
  * @c: the clock
  * @user: the command line the user adds (--append); NULL: none
- * @buf: gets, under icount, "nohz=off skew_tick=1" (a periodic tick, the
- *       CPUs' ticks apart: docs/kernels.md, "The quiet lab") but for the
- *       parameters @user sets itself, then @user
+ * @buf: gets, under icount, "nohz=off skew_tick=1 nowatchdog" (a
+ *       periodic tick, the CPUs' ticks apart, no lockup detectors:
+ *       docs/kernels.md, "The quiet lab") but for the parameters @user
+ *       sets itself (nowatchdog: any of nowatchdog, nosoftlockup,
+ *       watchdog_thresh=, nmi_watchdog=), then @user
  * @len: its size
  */
 void lab_clock_guest_append(const struct lab_clock *c, const char *user,

@@ -65,20 +65,51 @@ struct cJSON *lab_clock_json(const struct lab_clock *c)
 	return o;
 }
 
+/*
+ * What the guest boots with under icount, each word unless the user's
+ * --append sets one of its keys itself:
+ * - nohz=off skew_tick=1: a periodic tick, the CPUs' ticks apart
+ *   (docs/kernels.md, "Ticks that coincide");
+ * - nowatchdog: no lockup detectors. The soft one's hrtimer queues
+ *   softlockup_fn on every CPU's stopper (migration/N, SCHED_FIFO 99)
+ *   every 4 s, ahead of any measured thread, at a fixed phase to a
+ *   cyclictest interval: a repetition whose phase meets it has 2-3
+ *   wake-ups 10-30 virtual us late (docs/kernels.md, "The silent lab").
+ */
+static const struct quiet_word {
+	const char *word;
+	const char *keys[4];
+} quiet[] = {
+	{ "nohz=off", { "nohz" } },
+	{ "skew_tick=1", { "skew_tick" } },
+	{ "nowatchdog", { "nowatchdog", "nosoftlockup", "watchdog_thresh",
+			  "nmi_watchdog" } },
+};
+
+static bool user_sets(const char *user, const struct quiet_word *q)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(q->keys) / sizeof(q->keys[0]) && q->keys[k];
+	     k++)
+		if (parse_cmdline_find(user, q->keys[k], strlen(q->keys[k]),
+				       PARSE_CMDLINE_KEY))
+			return true;
+	return false;
+}
+
 void lab_clock_guest_append(const struct lab_clock *c, const char *user,
 			    char *buf, size_t len)
 {
-	static const char *const quiet[] = { "nohz=off", "skew_tick=1" };
 	size_t i, at = 0;
 
 	buf[0] = '\0';
 	for (i = 0; c->icount && i < sizeof(quiet) / sizeof(quiet[0]); i++) {
-		/* The user's own nohz= or skew_tick= stands. */
-		if (parse_cmdline_find(user, quiet[i], strcspn(quiet[i], "="),
-				       PARSE_CMDLINE_KEY))
+		/* The user's own word for it stands. */
+		if (user_sets(user, &quiet[i]))
 			continue;
 		at += snprintf(buf + at, at < len ? len - at : 0, "%s%s",
-			       at ? " " : "", quiet[i]);
+			       at ? " " : "", quiet[i].word);
 	}
 	if (user && *user)
 		snprintf(buf + at, at < len ? len - at : 0, "%s%s",
