@@ -5,8 +5,9 @@
 # suites/lab-night.suite), arriving one by one as a lab sends them (an import
 # suite): the validation nights (even boots) of each kernel in boot order,
 # step-free first, then the nights after the recorded step (a 30 us spinner
-# in idle, step30.suite). The step-free nights never alarm; the step is a
-# REGRESSION within its two nights, named by its first night.
+# in idle, step30.suite). The step-free nights alarm at most once in 30
+# (issue 36's bound; docs/nightly.md names the one that does and why); the
+# step is a REGRESSION within its two nights, named by its first night.
 source "$(dirname "$0")/../lib.sh"
 FIX=$TOP/tests/fixtures/labnights
 
@@ -54,13 +55,19 @@ CONF
 		echo $?
 	}
 	codes=
+	alarms=
 	for n in "${clean[@]}"; do
 		night "$n" >"$D/code"
 		codes="$codes $(cat "$D/code")"
+		[ "$(cat "$D/code")" = 1 ] && alarms="$alarms $(basename "$n")"
 	done
 	diag "$kern: exit codes of the ${#clean[@]} step-free nights:$codes"
-	check "$kern: no step-free night alarms (exit 0 or 2, never 1)" -- \
-		bash -c "[[ ! '$codes' =~ 1 ]]"
+	# The bound is issue 36's: at most one false alarm in 30 nights.
+	# Each alarm is named (boot number) so that it can be looked at.
+	nalarms=$(echo $alarms | wc -w)
+	diag "$kern: false alarms: $nalarms of ${#clean[@]}${alarms:+ (boots$alarms)}"
+	check "$kern: step-free nights alarm at most once in 30 (exit 1: $nalarms of ${#clean[@]})" -- \
+		bash -c "[ $((nalarms * 30)) -le ${#clean[@]} ]"
 	# A night that passes (0) claims the floor was ruled out; many are
 	# INCONCLUSIVE (2) at K = 7 (docs/nightly.md says how many): counted.
 	diag "$kern: $(echo $codes | tr ' ' '\n' | grep -c '^0$') of ${#clean[@]} passed"
