@@ -55,6 +55,8 @@ struct reproduce_seed {
 	const char *set;		/* the seed's patch set; NULL: none */
 	enum reproduce_kind kind;
 	const char *models[REPRODUCE_MAX_MODELS];
+	/* models[i]'s own suite, where it needs another layout; NULL: .suite */
+	const char *model_suites[REPRODUCE_MAX_MODELS];
 	const char *fragments;		/* beside the lab's defaults */
 	const char *scale;		/* --duration-scale of the runs */
 	const char *clock;		/* the lab's clock: icount:SHIFT */
@@ -72,6 +74,17 @@ extern const struct reproduce_seed reproduce_seeds[];
  * Return: the seed, or NULL for an id of none.
  */
 const struct reproduce_seed *reproduce_seed_find(const char *id);
+
+/**
+ * reproduce_seed_suite() - the suite a seed runs on one of its models
+ * @s: the seed
+ * @model: one of its models ("full", "rt")
+ *
+ * Return: the model's own suite if it has one, else the seed's; NULL for
+ * a model the seed is not judged on.
+ */
+const char *reproduce_seed_suite(const struct reproduce_seed *s,
+				 const char *model);
 
 struct reproduce_params {
 	const char *seed;

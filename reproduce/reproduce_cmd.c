@@ -123,24 +123,44 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 	}
 }
 
+/* "suite S, models full, rt", or with a model's own: "suites S (full), R (rt)" */
+static void print_suites(const struct reproduce_seed *s)
+{
+	bool own = false;
+	int i;
+
+	for (i = 0; i < REPRODUCE_MAX_MODELS; i++)
+		own |= s->model_suites[i] != NULL;
+	if (!own) {
+		printf("suite %s, model%s %s%s%s", s->suite,
+		       s->models[1] ? "s" : "", s->models[0],
+		       s->models[1] ? ", " : "",
+		       s->models[1] ? s->models[1] : "");
+		return;
+	}
+	printf("suites");
+	for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++)
+		printf("%s %s (%s)", i ? "," : "",
+		       reproduce_seed_suite(s, s->models[i]), s->models[i]);
+}
+
 static void list_seeds(void)
 {
 	const struct reproduce_seed *s;
 	int cpus;
 
+	/* A seed's suites ask for the same vCPUs (tests/unit/reproduce). */
 	for (s = reproduce_seeds; s->id; s++) {
 		if (lab_suite_cpus(s->suite, &cpus))
 			cpus = 0;
 		printf("%s  %s\n", s->id, s->title);
-		printf("     Linux %s, %s%s%s, suite %s, model%s %s%s%s, clock "
-		       "%s, %d vCPU%s\n",
-		       s->series, s->set ? "patch set " : "no patch: ",
+		printf("     Linux %s, %s%s%s, ", s->series,
+		       s->set ? "patch set " : "no patch: ",
 		       s->set ? s->set : "a feature of the base",
-		       s->kind == REPRODUCE_KERNELS ? " (A/B/A)" : "",
-		       s->suite, s->models[1] ? "s" : "", s->models[0],
-		       s->models[1] ? ", " : "",
-		       s->models[1] ? s->models[1] : "", s->clock,
-		       cpus, cpus == 1 ? "" : "s");
+		       s->kind == REPRODUCE_KERNELS ? " (A/B/A)" : "");
+		print_suites(s);
+		printf(", clock %s, %d vCPU%s\n", s->clock, cpus,
+		       cpus == 1 ? "" : "s");
 	}
 }
 

@@ -5,7 +5,8 @@
  *   1. the kernels: for each model the base, and with a patch set the
  *      patched kernel, from one tree and one set of fragments; a kernel
  *      built earlier from the same inputs is used as it is
- *   2. the boots: the seed's suite in the lab, in the clock asked for
+ *   2. the boots: the seed's suite in the lab (a model's own where it
+ *      has one), in the clock asked for
  *      (virtual time by default): A, B, A2 for a patch, one run per
  *      model for a feature of the base
  *   3. the judgement: `rtgate compare A B A2` (a patch) or the run's own
@@ -39,6 +40,7 @@ struct repro_ctx {
 	char repeat[16];
 	const char *scale;
 	const char *clock;	/* --clock, else the seed's */
+	const char *suite;	/* the suite of the model being run */
 	int vcpus;		/* the suite's lab_cpus, else the lab's 2 */
 	cJSON *doc;		/* reproduce.json as it grows */
 	time_t start;
@@ -135,7 +137,7 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 		const char *label, char *run_dir, size_t len)
 {
 	struct lab_run_params lp = {
-		.kernel = kdir, .suite = c->s->suite, .accel = "tcg",
+		.kernel = kdir, .suite = c->suite, .accel = "tcg",
 		.tcg_single = true, .cpus = 0,	/* the suite's lab_cpus */
 		.mem_mb = 1024,
 		.timeout_s = c->p->timeout_s, .verbose = c->p->verbose,
@@ -165,7 +167,7 @@ static int boot(struct repro_ctx *c, cJSON *runs, const char *kdir,
 		lp.args[lp.nr_args++] = c->repeat;
 	}
 	pr_info("reproduce %s: boot %s: %s, suite %s", c->s->id, label,
-		strrchr(kdir, '/') + 1, c->s->suite);
+		strrchr(kdir, '/') + 1, c->suite);
 	ret = lab_run(&lp, res);
 	cJSON_AddStringToObject(o, "label", label);
 	cJSON_AddStringToObject(o, "kernel", strrchr(kdir, '/') + 1);
@@ -256,17 +258,58 @@ static int model_scenarios(struct repro_ctx *c, cJSON *m, const char *model)
 	return 0;
 }
 
+static bool model_wanted(const struct repro_ctx *c, const char *model)
+{
+	return !c->p->only_model || !strcmp(c->p->only_model, model);
+}
+
+/* The suite of the first model this reproduction runs. */
+static const char *first_suite(const struct repro_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < REPRODUCE_MAX_MODELS && c->s->models[i]; i++)
+		if (model_wanted(c, c->s->models[i]))
+			return reproduce_seed_suite(c->s, c->s->models[i]);
+	return c->s->suite;
+}
+
+/* The suites the models run: one name, or "A (full), B (rt)". */
+static void suites_label(const struct repro_ctx *c, char *buf, size_t len)
+{
+	const char *first = first_suite(c), *model, *suite;
+	bool same = true;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < REPRODUCE_MAX_MODELS && c->s->models[i]; i++)
+		if (model_wanted(c, c->s->models[i]))
+			same &= !strcmp(first, reproduce_seed_suite(
+					c->s, c->s->models[i]));
+	snprintf(buf, len, "%s", first);
+	if (same)
+		return;
+	for (i = 0; i < REPRODUCE_MAX_MODELS && c->s->models[i]; i++) {
+		model = c->s->models[i];
+		suite = reproduce_seed_suite(c->s, model);
+		if (model_wanted(c, model) && n < len)
+			n += snprintf(buf + n, len - n, "%s%s (%s)",
+				      n ? ", " : "", suite, model);
+	}
+}
+
 static cJSON *new_doc(const struct repro_ctx *c)
 {
 	const struct reproduce_seed *s = c->s;
 	cJSON *d = cJSON_CreateObject();
-	char t[32];
+	char t[32], suites[256];
 
+	suites_label(c, suites, sizeof(suites));
 	cJSON_AddStringToObject(d, "schema", "rtgate-reproduce/1");
 	cJSON_AddStringToObject(d, "seed", s->id);
 	cJSON_AddStringToObject(d, "title", s->title);
 	cJSON_AddStringToObject(d, "source", s->source);
-	cJSON_AddStringToObject(d, "suite", s->suite);
+	cJSON_AddStringToObject(d, "suite", suites);
 	if (s->set)
 		cJSON_AddStringToObject(d, "set", s->set);
 	else
@@ -327,11 +370,6 @@ static int default_dirs(struct repro_ctx *c)
 	return ret;
 }
 
-static bool model_wanted(const struct repro_ctx *c, const char *model)
-{
-	return !c->p->only_model || !strcmp(c->p->only_model, model);
-}
-
 static int check_params(const struct repro_ctx *c)
 {
 	int i;
@@ -359,8 +397,10 @@ static int run_models(struct repro_ctx *c)
 
 		if (!model_wanted(c, model))
 			continue;
+		c->suite = reproduce_seed_suite(c->s, model);
 		m = cJSON_CreateObject();
 		cJSON_AddStringToObject(m, "model", model);
+		cJSON_AddStringToObject(m, "suite", c->suite);
 		cJSON_AddItemToObject(m, "runs", cJSON_CreateArray());
 		cJSON_AddItemToArray(models, m);
 		ret = c->s->kind == REPRODUCE_KERNELS ?
@@ -391,7 +431,7 @@ int reproduce_run(const struct reproduce_params *p,
 	}
 	ret = check_params(&c);
 	if (!ret)
-		ret = lab_suite_cpus(c.s->suite, &c.vcpus);
+		ret = lab_suite_cpus(first_suite(&c), &c.vcpus);
 	if (ret)
 		return ret;
 	c.scale = p->scale ? p->scale : c.s->scale;

@@ -108,6 +108,12 @@ const struct reproduce_seed reproduce_seeds[] = {
 		.kind = REPRODUCE_SCENARIOS,
 		.models = { "full", "rt" },
 		.suite = "slice-ext-7-solo",
+		/*
+		 * RT extends only lazy reschedules: the lock thread needs a
+		 * fair neighbour and the tick's lazy requests to be granted
+		 * at all (the suite's header).
+		 */
+		.model_suites = { NULL, "slice-ext-7-solo-rt" },
 		.scale = "1",
 		.clock = SEED_CLOCK,
 		.note = "virtual time shows whether a grant delays a FIFO "
@@ -147,5 +153,19 @@ const struct reproduce_seed *reproduce_seed_find(const char *id)
 	for (s = reproduce_seeds; s->id; s++)
 		if (atol(s->id) == n)
 			return s;
+	return NULL;
+}
+
+const char *reproduce_seed_suite(const struct reproduce_seed *s,
+				 const char *model)
+{
+	int i;
+
+	if (!s || !model)
+		return NULL;
+	for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++)
+		if (!strcmp(s->models[i], model))
+			return s->model_suites[i] ? s->model_suites[i] :
+			       s->suite;
 	return NULL;
 }

@@ -14,9 +14,12 @@ source "$(dirname "$0")/../lib.sh"
 "$RTGATE" reproduce --list >"$T/list" 2>"$T/err"
 is $? 0 "reproduce --list"
 is "$(grep -c '^00[0-4]  ' "$T/list")" 4 "four seeds listed"
-check "004 runs on non-RT and RT" -- grep -q 'models full, rt' "$T/list"
+check "004 runs on non-RT and RT, RT with its own layout" -- \
+	grep -q 'suites slice-ext-7-solo (full), slice-ext-7-solo-rt (rt),' "$T/list"
 check "004 on one vCPU, where the silent lab's max decides" -- \
-	grep -q 'suite slice-ext-7-solo, models full, rt, clock icount:3, 1 vCPU$' "$T/list"
+	grep -q 'suites slice-ext-7-solo (full), slice-ext-7-solo-rt (rt), clock icount:3, 1 vCPU$' "$T/list"
+check "a seed with one suite still says it once" -- \
+	grep -q 'suite hrtick, model full, clock icount:0, 2 vCPUs$' "$T/list"
 
 "$RTGATE" reproduce 002 >/dev/null 2>"$T/err"
 is $? 3 "a seed rtgate does not know: exit 3"

@@ -14,6 +14,8 @@ usage_error "too many busy threads" --busy "$ES" --busy 65
 usage_error "bad --cpus" --cpus "$ES" --cpus 0-
 usage_error "CPU not available" --cpus "$ES" --cpus 1000
 usage_error "zero critical section" --cs-us "$ES" --cs-us 0
+usage_error "zero busy sleep" --busy-sleep-us "$ES" --busy-sleep-us 0
+usage_error "negative sleep" --sleep-us "$ES" --sleep-us -1
 usage_error "nice out of range" --lock-nice "$ES" --lock-nice 20
 usage_error "-w with -d" -w "$ES" -d -w
 usage_error "abbreviated option" --cs "$ES" --cs 5
@@ -58,6 +60,15 @@ else
 	is "$(jv '.extension_requests > 0')" true \
 		"requests made ($(jv .extension_requests), granted $(jv .extensions_granted))"
 fi
+
+# --sleep-us 0 with a 0 step: the lock thread never sleeps between grabs.
+wl_start nosleep "$ES" -d --busy 1 --cpus 0 --cs-us 5 --sleep-us 0 \
+	--sleep-step-us 0 --duration 1s
+wl_wait_exit 20
+is "$WL_RC" 0 "--sleep-us 0 --sleep-step-us 0 exits 0"
+is "$(jv '.sleep_us == 0 and .cpus == "0"')" true "the summary says sleep_us 0"
+is "$(jv '.lock_acquisitions > 1000')" true \
+	"the lock taken again at once ($(jv .lock_acquisitions) times in 1 s of 5 us sections)"
 
 # Until SIGTERM: stops all its threads and exits 0.
 wl_start stop "$ES" -d --busy 1 --cpus 0

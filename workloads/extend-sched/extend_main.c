@@ -62,7 +62,9 @@ static void usage(FILE *f)
 "  -c, --cpus LIST      CPUs to load (default: every CPU allowed)\n"
 "      --cs-us N        critical section (lock held), us (default 20)\n"
 "      --sleep-us N     sleep between lock grabs, us (default 100) ...\n"
-"      --sleep-step-us N  ... plus N us times the CPU number (default 27)\n"
+"      --sleep-step-us N  ... plus N us times the CPU number (default 27);\n"
+"                       a pause of 0 is no sleep: the lock thread grabs\n"
+"                       again at once and never leaves the CPU\n"
 "      --busy-spin-us N busy threads spin N us (default 1) ...\n"
 "      --busy-sleep-us N  ... then sleep N us (default 10)\n"
 "      --lock-nice N    nice of the lock threads (default 0)\n"
@@ -106,7 +108,7 @@ static int parse_one(int c, struct ext_params *p)
 	case OPT_CS:
 		return opt_us("--cs-us", 1, &p->cs_ns);
 	case OPT_SLEEP:
-		return opt_us("--sleep-us", 1, &p->sleep_ns);
+		return opt_us("--sleep-us", 0, &p->sleep_ns);
 	case OPT_STEP:
 		return opt_us("--sleep-step-us", 0, &p->sleep_step_ns);
 	case OPT_BSPIN:
@@ -198,6 +200,7 @@ static int print_summary(const struct ext_params *p,
 	wl_summary_str(s, "cpus", cpus);
 	wl_summary_u64(s, "busy_per_cpu", p->busy_per_cpu);
 	wl_summary_num(s, "cs_us", p->cs_ns / 1e3, 3);
+	wl_summary_num(s, "sleep_us", p->sleep_ns / 1e3, 3);
 	wl_summary_u64(s, "lock_acquisitions", st->acquisitions);
 	wl_summary_u64(s, "contended", st->contended);
 	wl_summary_u64(s, "extension_requests", st->requests);

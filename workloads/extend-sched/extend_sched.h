@@ -45,6 +45,16 @@ struct ext_lock_stats {
 
 struct ext_run;
 
+/*
+ * The lock thread's pause after each release on CPU cpu: sleep_ns plus
+ * cpu steps. 0 (--sleep-us 0 with a 0 step) means no sleep at all: it
+ * grabs the lock again at once and never blocks, always runnable.
+ */
+static inline uint64_t ext_pause_ns(const struct ext_params *p, int cpu)
+{
+	return p->sleep_ns + (uint64_t)cpu * p->sleep_step_ns;
+}
+
 /* Starts every thread; returns 0 or -errno (after stopping what started). */
 int ext_run_start(const struct ext_params *p, struct ext_run **out);
 /* True once every lock thread took the lock once (the load is running). */

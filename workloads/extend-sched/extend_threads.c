@@ -177,7 +177,7 @@ static void *lock_thread(void *arg)
 {
 	struct ext_thread *t = arg;
 	const struct ext_params *p = t->run->p;
-	uint64_t pause = p->sleep_ns + (uint64_t)t->cpu * p->sleep_step_ns;
+	uint64_t pause = ext_pause_ns(p, t->cpu);
 	int ret;
 
 	ret = set_sched(t);
@@ -195,7 +195,9 @@ static void *lock_thread(void *arg)
 		grab_once(t);
 		if (t->st.acquisitions == 1)
 			atomic_fetch_add(&t->run->warm, 1);
-		sleep_for(pause);
+		/* 0: no system call between two grabs, never off the CPU */
+		if (pause)
+			sleep_for(pause);
 	}
 	ext_rseq_thread_unregister();
 	return NULL;
