@@ -121,6 +121,20 @@ struct cJSON *lab_clock_json(const struct lab_clock *c);
 void lab_clock_guest_append(const struct lab_clock *c, const char *user,
 			    char *buf, size_t len);
 
+/**
+ * lab_guest_hostname() - the name a lab guest gives itself
+ * @host: the name of the machine that runs the emulator (gethostname())
+ * @buf: gets "HOST-lab", HOST cut so that the whole fits a hostname
+ *       (64 bytes); "lab" when @host is empty or "(none)"
+ * @len: its size
+ *
+ * A guest nobody names is "(none)" to itself, so every QEMU lab on every
+ * machine would be one host in a history and in the runs' ids; the
+ * guest's runs are the lab's on that machine, apart from the machine's
+ * own (docs/nightly.md, "The history store").
+ */
+void lab_guest_hostname(const char *host, char *buf, size_t len);
+
 /* ---- One boot, one suite ---- */
 
 /*

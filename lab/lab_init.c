@@ -228,7 +228,7 @@ static void run_plan(struct guest_status *st)
 	char suite[PATH_MAX];
 	struct json_error err;
 	cJSON *plan;
-	const char *mode;
+	const char *mode, *host;
 	char **argv = NULL;
 
 	if (json_read_file(LAB_GUEST_SHARE "/plan.json", &plan, &err)) {
@@ -236,6 +236,10 @@ static void run_plan(struct guest_status *st)
 		say("error: %s", err.msg);
 		return;
 	}
+	/* The lab's name on this machine, not "(none)" (lab_guest_hostname). */
+	host = json_get_str(plan, "hostname", "");
+	if (host[0] && sethostname(host, strlen(host)))
+		say("warning: sethostname %s: %s", host, strerror(errno));
 	mode = json_get_str(plan, "mode", "");
 	if (!strcmp(mode, "probe")) {
 		st->exit_code = 0;

@@ -319,10 +319,23 @@ static int make_initramfs(struct run_ctx *c)
 	return ret;
 }
 
+void lab_guest_hostname(const char *host, char *buf, size_t len)
+{
+	/* 64: the kernel's __NEW_UTS_LEN, what sethostname() takes. */
+	static const char suffix[] = "-lab";
+	int keep = 64 - (int)(sizeof(suffix) - 1);
+
+	if (!host || !host[0] || !strcmp(host, "(none)")) {
+		rtpaths_fmt(buf, len, "lab");
+		return;
+	}
+	rtpaths_fmt(buf, len, "%.*s%s", keep, host, suffix);
+}
+
 static int prepare_share(struct run_ctx *c)
 {
 	cJSON *plan = cJSON_CreateObject(), *arr = cJSON_CreateArray();
-	char to[PATH_MAX + 300];
+	char to[PATH_MAX + 300], host[256], guest[80];
 	const char *base;
 	int i, ret;
 
@@ -331,6 +344,11 @@ static int prepare_share(struct run_ctx *c)
 		goto out;
 	cJSON_AddStringToObject(plan, "schema", "rtgate-lab-plan/1");
 	cJSON_AddStringToObject(plan, "kernel", c->k.name);
+	if (gethostname(host, sizeof(host)))
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	lab_guest_hostname(host, guest, sizeof(guest));
+	cJSON_AddStringToObject(plan, "hostname", guest);
 	if (c->p->nr_exec) {
 		cJSON_AddStringToObject(plan, "mode", "exec");
 		for (i = 0; i < c->p->nr_exec; i++)

@@ -26,6 +26,10 @@ if "$RTGATE" help | grep -q '^  run '; then
 	check "its manifest names the lab's kernel" -- \
 		grep -q '^debian-.*-rt-amd64$' <(jget "$man" .lab.kernel)
 	is "$(jget "$man" .kernel.preempt_rt)" true "the runner saw PREEMPT_RT"
+	# The guest names itself after this machine, never "(none)", which
+	# every unnamed guest on every machine shares (lab_guest_hostname).
+	is "$(jget "$man" .host.hostname)" "$(hostname | cut -c1-60)-lab" \
+		"the guest's host name is this machine's lab"
 	# The system facts are read in the guest as on a host: every key,
 	# and QEMU's clocksource at least (docs/results.md, "system").
 	is "$(jget "$man" '.system | length')" 12 "the guest's system facts"
