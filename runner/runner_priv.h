@@ -185,6 +185,7 @@ struct runner_run_params {
 	bool have_trace;
 	bool until_decided;	/* --until-decided */
 	uint64_t budget_ns;	/* --budget; 0: the suite's, else 10 min */
+	unsigned int max_reps;	/* --max-repetitions; 0: the budget's */
 	bool json;		/* --json: report.json alone on stdout */
 	bool silent;		/* --silent: nothing leaves during a rep */
 };
@@ -267,10 +268,12 @@ int runner_shuffle_steps(struct runner_step *steps, size_t n);
 int runner_run_steps(struct runner *r);
 /*
  * --until-decided: rounds of the undecided comparisons' scenarios until
- * each is decided or budget_ns is spent, alpha spent over the looks
- * (runner_sequential.c). 0 or -errno.
+ * each is decided, or budget_ns is spent (0: no time budget), or a
+ * scenario has max_reps repetitions (0: no such bound), alpha spent over
+ * the looks (runner_sequential.c). 0 or -errno.
  */
-int runner_until_decided(struct runner *r, uint64_t budget_ns);
+int runner_until_decided(struct runner *r, uint64_t budget_ns,
+			 unsigned int max_reps);
 /*
  * Whether --until-decided runs another round for @v: every INCONCLUSIVE
  * comparison, whatever its "more repetitions" figure says (the analyzer's

@@ -47,7 +47,8 @@
 #define UNTIL_DECIDED_DEFAULT_NS	(600ULL * 1000000000ULL)
 
 enum { RUN_SCALE = 0x100, RUN_OUT, RUN_NO_HISTORY, RUN_TRACE,
-       RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON, RUN_DURATION, RUN_SILENT };
+       RUN_UNTIL_DECIDED, RUN_BUDGET, RUN_JSON, RUN_DURATION, RUN_SILENT,
+       RUN_MAX_REPS };
 
 static const struct argp_option run_opts[] = {
 	{ "duration", RUN_DURATION, "T", 0, "each repetition measures for T "
@@ -68,6 +69,9 @@ static const struct argp_option run_opts[] = {
 	  "spent over the looks (docs/statistics.md)", 0 },
 	{ "budget", RUN_BUDGET, "T", 0, "--until-decided for at most T "
 	  "(default: the suite's until_decided, else 10m)", 0 },
+	{ "max-repetitions", RUN_MAX_REPS, "N", 0, "--until-decided up to N "
+	  "repetitions a scenario, 2..1000; without --budget, no time "
+	  "budget (the lab's virtual clock is no wall clock)", 0 },
 	{ "json", RUN_JSON, NULL, 0, "report.json on stdout and nothing else: "
 	  "progress and tables go to stderr (docs/exports.md)", 0 },
 	{ "silent", RUN_SILENT, NULL, 0, "nothing leaves the machine's memory "
@@ -122,6 +126,17 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 					 "(e.g. 10m)", arg);
 		p->until_decided = true;
 		break;
+	case RUN_MAX_REPS: {
+		uint64_t n;
+		error_t e = cli_arg_number(state, "max-repetitions", arg, 2,
+					   1000, &n);
+
+		if (e)
+			return e;
+		p->max_reps = n;
+		p->until_decided = true;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		if (p->suite)
 			return cli_error(state, "one suite at a time ('%s' and "
@@ -581,6 +596,22 @@ static int judge_run(struct runner *r)
 	return code;
 }
 
+/*
+ * --until-decided's time budget: --budget, else the suite's until_decided,
+ * else 10 minutes; none when only --max-repetitions bounds the rounds (in
+ * the lab the guest's clock races while results cross to the host between
+ * repetitions, so a time budget there is spent before the first round).
+ */
+static uint64_t until_decided_budget(const struct runner *r)
+{
+	if (r->params.budget_ns)
+		return r->params.budget_ns;
+	if (r->params.max_reps)
+		return 0;
+	return r->suite.gate.until_decided_ns ? r->suite.gate.until_decided_ns :
+						UNTIL_DECIDED_DEFAULT_NS;
+}
+
 static int finish(struct runner *r, int err)
 {
 	int stop = stopsig_signal(), failed, killed, code, verdict;
@@ -896,11 +927,8 @@ int runner_cmd_run(int argc, char **argv)
 	ret = stopsig_signal() ? 0 : runner_run_steps(r);
 	if (!ret && !stopsig_signal() &&
 	    (r->params.until_decided || r->suite.gate.until_decided_ns))
-		ret = runner_until_decided(r, r->params.budget_ns ?
-					   r->params.budget_ns :
-					   r->suite.gate.until_decided_ns ?
-					   r->suite.gate.until_decided_ns :
-					   UNTIL_DECIDED_DEFAULT_NS);
+		ret = runner_until_decided(r, until_decided_budget(r),
+					   r->params.max_reps);
 	code = finish(r, ret);
 out:
 	if (jo.saved >= 0)

@@ -139,20 +139,39 @@ static int round_of(struct runner *r, const struct an_run_verdict *v,
 }
 
 static void say_waiting(struct runner *r, const struct an_run_verdict *v,
-			size_t n, int at, double left)
+			size_t n, int at, double left, double n_max)
 {
+	char bound[64];
 	size_t i;
 
+	if (isfinite(left))
+		snprintf(bound, sizeof(bound), "%.0f s of budget left", left);
+	else
+		snprintf(bound, sizeof(bound), "up to %.0f repetitions", n_max);
 	for (i = 0; i < n; i++)
 		if (runner_until_decided_open(&v[i]))
 			runner_progress_note(&r->progress, "until decided, look %d "
-					     "(%.0f s of budget left): %s vs %s is "
-					     "INCONCLUSIVE: %.200s", at, left,
+					     "(%s): %s vs %s is "
+					     "INCONCLUSIVE: %.200s", at, bound,
 					     v[i].candidate, v[i].baseline,
 					     v[i].reason);
 }
 
-int runner_until_decided(struct runner *r, uint64_t budget_ns)
+/* The most repetitions a scenario may reach: the budget's, max_reps'. */
+static double most_reps(unsigned int reps, double budget, double rep_s,
+			size_t active, unsigned int max_reps)
+{
+	double n = INFINITY;
+
+	if (budget > 0)
+		n = reps + floor(budget / (rep_s * active));
+	if (max_reps && max_reps < n)
+		n = max_reps;
+	return n < reps ? reps : n;
+}
+
+int runner_until_decided(struct runner *r, uint64_t budget_ns,
+			 unsigned int max_reps)
 {
 	double alpha = r->suite.gate.alpha, t0 = clocks_mono_s(), spent, t, left;
 	double budget = budget_ns / 1e9, rep_s, n_max;
@@ -168,9 +187,12 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 		return 0;
 	/* What a repetition costs here, from the ones run so far. */
 	rep_s = (t0 - r->started_mono) / r->run.nr_order;
-	n_max = reps + floor(budget / (rep_s * active));
+	n_max = most_reps(reps, budget, rep_s, active, max_reps);
 	seq = cJSON_CreateObject();
-	cJSON_AddNumberToObject(seq, "budget_s", budget);
+	if (budget > 0)
+		cJSON_AddNumberToObject(seq, "budget_s", budget);
+	else
+		cJSON_AddNullToObject(seq, "budget_s");
 	cJSON_AddNumberToObject(seq, "max_repetitions", n_max);
 	cJSON_AddStringToObject(seq, "spending", "pocock");
 	cJSON_AddArrayToObject(seq, "looks");
@@ -186,16 +208,23 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 		record_stops(seq, v, n, at);
 		for (i = 0; i < n; i++)
 			any |= runner_until_decided_open(&v[i]);
-		left = budget - (clocks_mono_s() - t0);
+		left = budget > 0 ? budget - (clocks_mono_s() - t0) : INFINITY;
 		if (!any)
 			break;
+		if (reps >= n_max) {
+			runner_progress_note(&r->progress, "until decided: %u "
+					     "repetitions a scenario, the most "
+					     "asked for; what is still "
+					     "INCONCLUSIVE stays so", reps);
+			break;
+		}
 		if (left < rep_s * 2) {
 			runner_progress_note(&r->progress, "until decided: the %.0f s "
 					     "budget is spent; what is still "
 					     "INCONCLUSIVE stays so", budget);
 			break;
 		}
-		say_waiting(r, v, n, at + 1, left);
+		say_waiting(r, v, n, at + 1, left, n_max);
 		ret = round_of(r, v, n, &reps);
 		free(v);
 		v = NULL;
@@ -203,8 +232,9 @@ int runner_until_decided(struct runner *r, uint64_t budget_ns)
 			break;
 		at++;
 		/* The last look the budget allows spends what is left. */
-		left = budget - (clocks_mono_s() - t0);
-		t = left < 2 * rep_s * active ? 1 : fmin(1, reps / n_max);
+		left = budget > 0 ? budget - (clocks_mono_s() - t0) : INFINITY;
+		t = left < 2 * rep_s * active || reps >= n_max ? 1 :
+			fmin(1, reps / n_max);
 		add_look(seq, reps, t, an_alpha_spent(alpha, t) - spent);
 		spent = an_alpha_spent(alpha, t);
 		ret = look(r, &v, &n);

@@ -64,5 +64,21 @@ check "... spending no more than alpha over them" -- test \
 	"$(jget "$m" '([.sequential.looks[].level] | add) <= 0.05 + 1e-12')" = true
 check "... and every comparison decided or judged at the last look" -- test \
 	"$(jget "$m" '.sequential.stopped | keys | length')" -ge 0
+
+# --max-repetitions bounds the rounds by repetitions, with no time budget
+# (the lab's clock races between repetitions): no scenario passes it, and
+# a comparison still open there stays INCONCLUSIVE, said so.
+run_suite smoke --duration-scale $S --max-repetitions 4
+is "$(jget "$m" .status)" complete "--max-repetitions 4: the run completes"
+is "$(jget "$m" .sequential.max_repetitions)" 4 "... its bound is recorded"
+is "$(jget "$m" .sequential.budget_s)" null "... and no time budget"
+is "$(jget "$m" '[.scenarios[] | .repetitions | length] | max <= 4')" true \
+	"... no scenario has more than 4 repetitions"
+is "$(jget "$m" '[.sequential.looks[].level] | add <= 0.05 + 1e-12')" true \
+	"... alpha spent within alpha"
+if [ "$(jget "$m" '[.sequential.looks[].repetitions] | max')" = 4 ]; then
+	is "$(jget "$m" '.sequential.looks[-1].t')" 1 \
+		"... the look at the bound spends what is left (t = 1)"
+fi
 check "no process of ours is left" -- test -z "$(leftover_procs)"
 done_testing
