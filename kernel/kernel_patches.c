@@ -14,6 +14,7 @@
 #include <ini.h>
 
 #include "fsio.h"
+#include "inisettings.h"
 #include "kernel_priv.h"
 #include "log.h"
 #include "parse.h"
@@ -313,6 +314,7 @@ static int load_set(const char *patches_dir, const char *name,
 	rtpaths_fmt(s->name, sizeof(s->name), "%s", name);
 	rtpaths_fmt(s->dir, sizeof(s->dir), "%s/%s", patches_dir, name);
 	rtpaths_fmt(s->manifest, sizeof(s->manifest), "%s/manifest.ini", s->dir);
+	inisettings_library_defaults();
 	ret = ini_parse(s->manifest, load_handler, &c);
 	if (ret < 0) {
 		pr_err("patch set '%s' not found (%s)", name, s->manifest);

@@ -11,6 +11,7 @@
 
 #include "analyze/analyze.h"
 #include "fsio.h"
+#include "inisettings.h"
 #include "log.h"
 #include "nightly/nightly.h"
 #include "parse.h"
@@ -298,6 +299,7 @@ int nightly_config_load(struct nightly_config *cfg, const char *file)
 	cfg->history = 7;
 	if (file) {
 		snprintf(cfg->path, sizeof(cfg->path), "%s", file);
+		inisettings_library_defaults();
 		line = ini_parse(file, handler, &cp);
 		if (line < 0) {
 			pr_err("%s: cannot read: %s", file, strerror(errno));

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef RTGATE_INISETTINGS_H
+#define RTGATE_INISETTINGS_H
+
+/*
+ * libinih's run-time settings (ini_allow_multiline and the rest) are
+ * process-wide, so a parser that sets its own leaves them set for the
+ * next. Every ini_parse() of ours first sets what it needs: the suite
+ * parser its strict ones (runner_suite.c), the others the library's own
+ * defaults through this.
+ */
+
+/*
+ * inisettings_library_defaults() - libinih's compiled-in defaults:
+ * multi-line values, a BOM, ";" and "#" comments at a line's start and
+ * ";" inline, a 200-byte line on the stack, every error reported.
+ */
+void inisettings_library_defaults(void);
+
+#endif
