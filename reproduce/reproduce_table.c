@@ -145,7 +145,11 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 				kernels ? "the base kernel" : "");
 	cJSON_AddStringToObject(o, "metric", row->metric);
 	cJSON_AddStringToObject(o, "unit", row->unit);
-	cJSON_AddNumberToObject(o, "published_before", row->before);
+	/* No figure published (a scenario of ours): null, printed "-". */
+	if (isnan(row->before))
+		cJSON_AddNullToObject(o, "published_before");
+	else
+		cJSON_AddNumberToObject(o, "published_before", row->before);
 	if (isnan(row->after))
 		cJSON_AddNullToObject(o, "published_after");
 	else
@@ -245,7 +249,10 @@ static void fmt_pair(char *buf, size_t len, const cJSON *o,
 
 	fmt_num(b, sizeof(b), o, before);
 	fmt_num(a, sizeof(a), o, after);
-	rtpaths_fmt(buf, len, "%s -> %s", b, a);
+	if (!strcmp(b, "-") && !strcmp(a, "-"))
+		rtpaths_fmt(buf, len, "-");
+	else
+		rtpaths_fmt(buf, len, "%s -> %s", b, a);
 }
 
 static void fmt_wall(char *buf, size_t len, double s)

@@ -10,11 +10,15 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "lab/lab.h"
 #include "reproduce/reproduce.h"
+#include "runner/suite/suite.h"
 
 static void test_find(void **state)
 {
@@ -73,6 +77,42 @@ static void test_every_suite_exists_with_the_seeds_vcpus(void **state)
 	}
 }
 
+/*
+ * A patch's seed is an A/B/A: every scenario of its suite is judged base
+ * against patched, and the reproduction's exit counts each verdict. The
+ * table must show each, or its rows could all read as expected while
+ * the exit says REGRESSION (seed 000's load scenarios, 2026-12-07).
+ */
+static void test_a_patch_seed_has_a_row_per_scenario(void **state)
+{
+	const struct reproduce_seed *s;
+	char path[256];
+	size_t i, j;
+
+	(void)state;
+	for (s = reproduce_seeds; s->id; s++) {
+		struct runner_suite suite;
+		struct runner_suite_error err;
+
+		if (s->kind != REPRODUCE_KERNELS)
+			continue;
+		snprintf(path, sizeof(path), "suites/%s.suite", s->suite);
+		assert_int_equal(runner_suite_load(path, &suite, &err), 0);
+		for (i = 0; i < suite.nr_scenarios; i++) {
+			bool found = false;
+
+			for (j = 0; j < REPRODUCE_MAX_ROWS; j++)
+				found |= s->rows[j].scenario &&
+					 !strcmp(s->rows[j].scenario,
+						 suite.scenarios[i].name);
+			if (!found)
+				fail_msg("seed %s: scenario %s of %s has no row",
+					 s->id, suite.scenarios[i].name, path);
+		}
+		runner_suite_free(&suite);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -80,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_004_rt_runs_its_own_suite),
 		cmocka_unit_test(test_others_run_the_seeds_suite),
 		cmocka_unit_test(test_every_suite_exists_with_the_seeds_vcpus),
+		cmocka_unit_test(test_a_patch_seed_has_a_row_per_scenario),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
