@@ -21,3 +21,18 @@ void inisettings_library_defaults(void)
 	ini_stop_on_first_error = INI_STOP_ON_FIRST_ERROR;
 	ini_allow_no_value = INI_ALLOW_NO_VALUE;
 }
+
+void inisettings_strict(int max_line)
+{
+	inisettings_library_defaults();
+	ini_allow_multiline = false;
+	ini_allow_inline_comments = true;
+	ini_inline_comment_prefixes = ";";
+	ini_start_comment_prefixes = ";#";
+	ini_use_stack = false;
+	ini_allow_realloc = false;
+	ini_max_line = max_line;
+	ini_initial_alloc = max_line;
+	ini_stop_on_first_error = true;
+	ini_allow_no_value = false;
+}

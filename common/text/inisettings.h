@@ -17,4 +17,12 @@
  */
 void inisettings_library_defaults(void);
 
+/*
+ * inisettings_strict() - the suite parser's: no multi-line values, a BOM,
+ * ";" and "#" comments at a line's start and ";" inline, no key without
+ * a value, a heap line buffer of @max_line bytes that never grows (a
+ * longer line is an error), parsing stopped at the first error.
+ */
+void inisettings_strict(int max_line);
+
 #endif

@@ -25,6 +25,7 @@
 
 #include "ctline.h"
 #include "fsio.h"
+#include "inisettings.h"
 #include "parse.h"
 #include "runner/suite/suite.h"
 #include "runner/suite/suite_priv.h"
@@ -359,22 +360,6 @@ static void set_defaults(struct runner_suite *s, const char *path)
 	free(copy);
 }
 
-/* libinih's run-time settings are process-wide: set ours for each parse. */
-static void inih_configure(void)
-{
-	ini_allow_multiline = false;
-	ini_allow_bom = true;
-	ini_allow_inline_comments = true;
-	ini_inline_comment_prefixes = ";";
-	ini_start_comment_prefixes = ";#";
-	ini_use_stack = false;
-	ini_allow_realloc = false;
-	ini_max_line = SUITE_MAX_LINE;
-	ini_initial_alloc = SUITE_MAX_LINE;
-	ini_stop_on_first_error = true;
-	ini_allow_no_value = false;
-}
-
 int runner_suite_load(const char *path, struct runner_suite *suite,
 		      struct runner_suite_error *err)
 {
@@ -409,7 +394,7 @@ int runner_suite_load(const char *path, struct runner_suite *suite,
 		runner_suite_perr(&p, 1, "out of memory");
 		goto out;
 	}
-	inih_configure();
+	inisettings_strict(SUITE_MAX_LINE);
 	ret = ini_parse_stream(suite_reader, &p, suite_handler, &p);
 	if (!p.failed && ferror(p.f))
 		runner_suite_perr(&p, p.line, "read error");
