@@ -68,6 +68,7 @@ COMMON_MODULES = {
     "cli": "cli_", "ctline": "ctline_", "debapt": "debapt_",
     "exitcode": "exitcode_",
     "filehash": "filehash_", "fsio": "fsio_", "jsonio": "json_",
+    "inisettings": "inisettings_",
     "jsonout": "jsonout_", "kconfig": "kconfig_", "log": "log_",
     "outcome": "outcome_", "parse": "parse_",
     "procstat": "procstat_", "rtpaths": "rtpaths_", "sha256": "sha256_",

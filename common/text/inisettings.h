@@ -1,7 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef RTGATE_INISETTINGS_H
-#define RTGATE_INISETTINGS_H
-
 /*
  * libinih's run-time settings (ini_allow_multiline and the rest) are
  * process-wide, so a parser that sets its own leaves them set for the
@@ -9,6 +6,8 @@
  * parser its strict ones (runner_suite.c), the others the library's own
  * defaults through this.
  */
+#ifndef RTGATE_INISETTINGS_H
+#define RTGATE_INISETTINGS_H
 
 /*
  * inisettings_library_defaults() - libinih's compiled-in defaults:
