@@ -24,15 +24,11 @@ void inisettings_library_defaults(void)
 
 void inisettings_strict(int max_line)
 {
+	/* The defaults' comments, BOM and no key without a value; then: */
 	inisettings_library_defaults();
 	ini_allow_multiline = false;
-	ini_allow_inline_comments = true;
-	ini_inline_comment_prefixes = ";";
-	ini_start_comment_prefixes = ";#";
 	ini_use_stack = false;
-	ini_allow_realloc = false;
 	ini_max_line = max_line;
 	ini_initial_alloc = max_line;
 	ini_stop_on_first_error = true;
-	ini_allow_no_value = false;
 }
