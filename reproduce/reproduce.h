@@ -86,6 +86,21 @@ const struct reproduce_seed *reproduce_seed_find(const char *id);
 const char *reproduce_seed_suite(const struct reproduce_seed *s,
 				 const char *model);
 
+/**
+ * reproduce_seed_suites() - the suites a seed's models run, as one label
+ * @s: the seed
+ * @only_model: the one model run (--model), or NULL: every model
+ * @buf: gets the suite's name when those models share it, else
+ *       "A (full), B (rt)"
+ * @len: its size
+ *
+ * What `reproduce --list` and reproduce.json's "suite" say.
+ *
+ * Return: true when the models share one suite.
+ */
+bool reproduce_seed_suites(const struct reproduce_seed *s,
+			   const char *only_model, char *buf, size_t len);
+
 struct reproduce_params {
 	const char *seed;
 	const char *src;		/* --src TREE, else --debian */

@@ -126,22 +126,15 @@ static error_t reproduce_parse(int key, char *arg, struct argp_state *st)
 /* "suite S, models full, rt", or with a model's own: "suites S (full), R (rt)" */
 static void print_suites(const struct reproduce_seed *s)
 {
-	bool own = false;
-	int i;
+	char suites[256];
 
-	for (i = 0; i < REPRODUCE_MAX_MODELS; i++)
-		own |= s->model_suites[i] != NULL;
-	if (!own) {
-		printf("suite %s, model%s %s%s%s", s->suite,
-		       s->models[1] ? "s" : "", s->models[0],
-		       s->models[1] ? ", " : "",
-		       s->models[1] ? s->models[1] : "");
+	if (!reproduce_seed_suites(s, NULL, suites, sizeof(suites))) {
+		printf("suites %s", suites);
 		return;
 	}
-	printf("suites");
-	for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++)
-		printf("%s %s (%s)", i ? "," : "",
-		       reproduce_seed_suite(s, s->models[i]), s->models[i]);
+	printf("suite %s, model%s %s%s%s", suites, s->models[1] ? "s" : "",
+	       s->models[0], s->models[1] ? ", " : "",
+	       s->models[1] ? s->models[1] : "");
 }
 
 static void list_seeds(void)

@@ -274,37 +274,13 @@ static const char *first_suite(const struct repro_ctx *c)
 	return c->s->suite;
 }
 
-/* The suites the models run: one name, or "A (full), B (rt)". */
-static void suites_label(const struct repro_ctx *c, char *buf, size_t len)
-{
-	const char *first = first_suite(c), *model, *suite;
-	bool same = true;
-	size_t n = 0;
-	int i;
-
-	for (i = 0; i < REPRODUCE_MAX_MODELS && c->s->models[i]; i++)
-		if (model_wanted(c, c->s->models[i]))
-			same &= !strcmp(first, reproduce_seed_suite(
-					c->s, c->s->models[i]));
-	snprintf(buf, len, "%s", first);
-	if (same)
-		return;
-	for (i = 0; i < REPRODUCE_MAX_MODELS && c->s->models[i]; i++) {
-		model = c->s->models[i];
-		suite = reproduce_seed_suite(c->s, model);
-		if (model_wanted(c, model) && n < len)
-			n += snprintf(buf + n, len - n, "%s%s (%s)",
-				      n ? ", " : "", suite, model);
-	}
-}
-
 static cJSON *new_doc(const struct repro_ctx *c)
 {
 	const struct reproduce_seed *s = c->s;
 	cJSON *d = cJSON_CreateObject();
 	char t[32], suites[256];
 
-	suites_label(c, suites, sizeof(suites));
+	reproduce_seed_suites(c->s, c->p->only_model, suites, sizeof(suites));
 	cJSON_AddStringToObject(d, "schema", "rtgate-reproduce/1");
 	cJSON_AddStringToObject(d, "seed", s->id);
 	cJSON_AddStringToObject(d, "title", s->title);

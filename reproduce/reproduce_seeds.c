@@ -7,6 +7,7 @@
  * those figures mean for a gate.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,4 +189,35 @@ const char *reproduce_seed_suite(const struct reproduce_seed *s,
 			return s->model_suites[i] ? s->model_suites[i] :
 			       s->suite;
 	return NULL;
+}
+
+bool reproduce_seed_suites(const struct reproduce_seed *s,
+			   const char *only_model, char *buf, size_t len)
+{
+	const char *first = NULL, *suite;
+	bool same = true;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++) {
+		if (only_model && strcmp(only_model, s->models[i]))
+			continue;
+		suite = reproduce_seed_suite(s, s->models[i]);
+		if (!first)
+			first = suite;
+		same &= !strcmp(first, suite);
+	}
+	snprintf(buf, len, "%s", first ? first : s->suite);
+	if (same)
+		return true;
+	for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++) {
+		if (only_model && strcmp(only_model, s->models[i]))
+			continue;
+		if (n < len)
+			n += snprintf(buf + n, len - n, "%s%s (%s)",
+				      n ? ", " : "",
+				      reproduce_seed_suite(s, s->models[i]),
+				      s->models[i]);
+	}
+	return false;
 }

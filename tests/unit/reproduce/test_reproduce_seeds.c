@@ -56,6 +56,25 @@ static void test_others_run_the_seeds_suite(void **state)
 	assert_null(reproduce_seed_suite(s, "rt"));
 }
 
+static void test_the_suites_label(void **state)
+{
+	const struct reproduce_seed *s = reproduce_seed_find("004");
+	char buf[256];
+
+	(void)state;
+	assert_false(reproduce_seed_suites(s, NULL, buf, sizeof(buf)));
+	assert_string_equal(buf, "slice-ext-7-solo (full), "
+			    "slice-ext-7-solo-rt (rt)");
+	assert_true(reproduce_seed_suites(s, "rt", buf, sizeof(buf)));
+	assert_string_equal(buf, "slice-ext-7-solo-rt");
+	assert_true(reproduce_seed_suites(reproduce_seed_find("000"), NULL,
+					  buf, sizeof(buf)));
+	assert_string_equal(buf, "setparam");
+	/* cut, never overrun */
+	assert_false(reproduce_seed_suites(s, NULL, buf, 10));
+	assert_int_equal(strlen(buf), 9);
+}
+
 static void test_every_suite_exists_with_the_seeds_vcpus(void **state)
 {
 	const struct reproduce_seed *s;
@@ -119,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_004_rt_runs_its_own_suite),
 		cmocka_unit_test(test_others_run_the_seeds_suite),
+		cmocka_unit_test(test_the_suites_label),
 		cmocka_unit_test(test_every_suite_exists_with_the_seeds_vcpus),
 		cmocka_unit_test(test_a_patch_seed_has_a_row_per_scenario),
 	};
