@@ -125,7 +125,9 @@ void lab_clock_guest_append(const struct lab_clock *c, const char *user,
  * lab_guest_hostname() - the name a lab guest gives itself
  * @host: the name of the machine that runs the emulator (gethostname())
  * @buf: gets "HOST-lab", HOST cut so that the whole fits a hostname
- *       (64 bytes); "lab" when @host is empty or "(none)"
+ *       (64 bytes), every byte of it but letters, digits and "._-" made
+ *       '-'; "lab" when @host is empty, "(none)", or starts with no
+ *       letter or digit
  * @len: its size
  *
  * A guest nobody names is "(none)" to itself, so every QEMU lab on every

@@ -5,6 +5,7 @@
  * results brought back from the share, a crash or a timeout recorded
  * beside them, and the reports rendered again on the host.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "lab_priv.h"
 #include "runner/runner.h"
 #include "log.h"
+#include "parse.h"
 #include "rtpaths.h"
 #include "timefmt.h"
 #include "toolrun.h"
@@ -325,11 +327,23 @@ void lab_guest_hostname(const char *host, char *buf, size_t len)
 	static const char suffix[] = "-lab";
 	int keep = 64 - (int)(sizeof(suffix) - 1);
 
+	char *p;
+
 	if (!host || !host[0] || !strcmp(host, "(none)")) {
 		rtpaths_fmt(buf, len, "lab");
 		return;
 	}
 	rtpaths_fmt(buf, len, "%.*s%s", keep, host, suffix);
+	/*
+	 * A host name is data in every output (docs/results.md: letters,
+	 * digits, "._-", a letter or digit first): any other byte of the
+	 * machine's name becomes '-', and a name that still is none is "lab".
+	 */
+	for (p = buf; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			*p = '-';
+	if (!parse_host_name(buf))
+		rtpaths_fmt(buf, len, "lab");
 }
 
 static int prepare_share(struct run_ctx *c)

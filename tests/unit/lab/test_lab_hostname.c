@@ -2,7 +2,9 @@
 /*
  * The name a lab guest gives itself (lab_guest_hostname): the machine
  * that runs the emulator, then "-lab", within a hostname's 64 bytes;
- * never "(none)", which every unnamed guest on every machine would share.
+ * never "(none)", which every unnamed guest on every machine would share,
+ * and never a byte a report, a JUnit file or a shell would read as more
+ * than a name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,12 +50,30 @@ static void test_a_long_name_is_cut_before_the_suffix(void **state)
 	assert_int_equal(strspn(buf, "a"), 60);
 }
 
+/* A machine's name is data in every output: only "._-", letters, digits. */
+static void test_a_hostile_name_stays_data(void **state)
+{
+	char buf[80];
+
+	(void)state;
+	lab_guest_hostname("a\"b;$(reboot)\n\xff", buf, sizeof(buf));
+	assert_string_equal(buf, "a-b---reboot----lab");
+	lab_guest_hostname("bench nuc.lab", buf, sizeof(buf));
+	assert_string_equal(buf, "bench-nuc.lab-lab");
+	/* a first byte that is no letter or digit: no name of its own */
+	lab_guest_hostname("-x", buf, sizeof(buf));
+	assert_string_equal(buf, "lab");
+	lab_guest_hostname("\xc3\xa9t\xc3\xa9", buf, sizeof(buf));
+	assert_string_equal(buf, "lab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_machine_then_lab),
 		cmocka_unit_test(test_unnamed_machine),
 		cmocka_unit_test(test_a_long_name_is_cut_before_the_suffix),
+		cmocka_unit_test(test_a_hostile_name_stays_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
