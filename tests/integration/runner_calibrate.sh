@@ -65,6 +65,14 @@ check "... spending no more than alpha over them" -- test \
 check "... and every comparison decided or judged at the last look" -- test \
 	"$(jget "$m" '.sequential.stopped | keys | length')" -ge 0
 
+# --max-repetitions outside 2..1000: exit 3, saying the range, nothing run.
+for v in 1 x 1001; do
+	"$RTGATE" run smoke --max-repetitions $v --no-history >"$T/mr" 2>"$T/mre"
+	is "$?" 3 "--max-repetitions $v: exit 3"
+	check "... naming the option and its range" -- \
+		grep -q -- "--max-repetitions: '$v' is not a number in 2..1000" "$T/mre"
+done
+
 # --max-repetitions bounds the rounds by repetitions, with no time budget
 # (the lab's clock races between repetitions): no scenario passes it, and
 # a comparison still open there stays INCONCLUSIVE, said so.
