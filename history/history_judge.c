@@ -1039,9 +1039,12 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 				 res.reason);
 		else if (*held)
 			snprintf(j->reason, sizeof(j->reason), "tonight "
-				 "alone: %.440s; one night is not a step (a "
-				 "burst of the host moves one night): the next "
-				 "night decides", held);
+				 "alone: %.440s; one night is not a step (%s "
+				 "moves one night): the next night decides",
+				 held, strncmp(c->clock, "icount", 6) ?
+				 "a burst of the host" :
+				 "in virtual time no host pause reaches it, "
+				 "but the kernel's own rare path");
 		else
 			snprintf(j->reason, sizeof(j->reason), "%s",
 				 res.reason);

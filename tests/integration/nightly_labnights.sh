@@ -9,7 +9,7 @@
 # (issue 36's bound; docs/nightly.md names the one that does and why); the
 # step is a REGRESSION within its two nights, named by its first night.
 source "$(dirname "$0")/../lib.sh"
-FIX=$TOP/tests/fixtures/labnights
+FIX=$TOP/tests/fixtures/labnights/${RTGATE_LABNIGHTS_SERIES:-i997}
 
 # The even boots of KERNEL/KIND, in boot order.
 validation() {

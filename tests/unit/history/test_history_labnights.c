@@ -65,6 +65,8 @@
 #include "log.h"
 
 #define FIXTURES	"tests/fixtures/labnights"
+#define NSERIES		2
+#define NHALVES		(4 * NSERIES)
 #define MAX_NIGHTS	256
 
 #include "nights_draw.h"
@@ -82,8 +84,9 @@ struct night {
 	char start[32];		/* when it was recorded (ISO 8601, UTC) */
 };
 
-/* One kernel's nights of one half. */
+/* One kernel's nights of one half, in one series. */
 struct half {
+	const char *series;	/* "i997" (today's lab-night), "i1000" */
 	const char *kernel;	/* "rt", "std" */
 	bool validate;		/* even boots; odd boots tune */
 	struct night clean[MAX_NIGHTS], step[MAX_NIGHTS];
@@ -101,38 +104,51 @@ struct tally {
 	size_t passed;		/* a step night NO CHANGE or IMPROVEMENT */
 };
 
+static const char *series;	/* -s: one series (NULL: both) */
 static size_t draws;		/* -n: random draws; 0: each night once */
 static const char *since;	/* -a: only nights recorded since judged */
 static char tmp[64];
 /*
- * A history a kernel: its nights are one board's. Two boots recorded side
- * by side (one of each kernel) can share a run id and the guest's host
- * name, and the history refuses a second run under one id and host.
+ * A history a series and kernel: its nights are one board's, measured one
+ * way. Two boots recorded side by side (one of each kernel) can share a
+ * run id and the guest's host name, and the history refuses a second run
+ * under one id and host.
  */
-static struct history dbs[2];
+static struct history dbs[NHALVES / 2];
 static struct history *h;	/* the kernel's at hand */
 
-static struct history *db_of(const char *kernel)
-{
-	return &dbs[strcmp(kernel, "rt") != 0];
-}
-static struct half halves[4] = {
-	{ .kernel = "rt", .validate = false },
-	{ .kernel = "rt", .validate = true },
-	{ .kernel = "std", .validate = false },
-	{ .kernel = "std", .validate = true },
+/*
+ * The series: i1000, the nights at `-i 1000` (first: the draws' seeds
+ * and docs/nightly.md's tables are theirs), and i997, today's
+ * suites/lab-night.suite.
+ */
+static struct half halves[NHALVES] = {
+	{ .series = "i1000", .kernel = "rt", .validate = false },
+	{ .series = "i1000", .kernel = "rt", .validate = true },
+	{ .series = "i1000", .kernel = "std", .validate = false },
+	{ .series = "i1000", .kernel = "std", .validate = true },
+	{ .series = "i997", .kernel = "rt", .validate = false },
+	{ .series = "i997", .kernel = "rt", .validate = true },
+	{ .series = "i997", .kernel = "std", .validate = false },
+	{ .series = "i997", .kernel = "std", .validate = true },
 };
 
-/* Stores FIXTURES/KERNEL/KIND/NN and returns its run id in @n. */
-static void store(const char *kernel, const char *kind, const char *nn,
-		  struct night *n)
+static struct history *db_of(const char *ser, const char *kernel)
+{
+	return &dbs[2 * !!strcmp(ser, "i1000") + !!strcmp(kernel, "rt")];
+}
+
+/* Stores FIXTURES/SERIES/KERNEL/KIND/NN and returns its run id in @n. */
+static void store(const char *ser, const char *kernel, const char *kind,
+		  const char *nn, struct night *n)
 {
 	struct history_import_stats st = { 0 };
 	struct json_error err;
 	char dir[PATH_MAX], path[PATH_MAX + 16];
 	cJSON *m;
 
-	snprintf(dir, sizeof(dir), FIXTURES "/%s/%s/%s", kernel, kind, nn);
+	snprintf(dir, sizeof(dir), FIXTURES "/%s/%s/%s/%s", ser, kernel, kind,
+		 nn);
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
 	assert_int_equal(json_read_file(path, &m, &err), 0);
 	snprintf(n->id, sizeof(n->id), "%s", json_get_str(m, "run_id", ""));
@@ -151,8 +167,8 @@ static int by_boot(const void *a, const void *b)
 	       ((const struct night *)b)->boot;
 }
 
-/* Every night of KERNEL/KIND into the half its boot number says. */
-static void load(const char *kernel, const char *kind)
+/* Every night of SERIES/KERNEL/KIND into the half its boot number says. */
+static void load(const char *ser, const char *kernel, const char *kind)
 {
 	char dir[PATH_MAX];
 	struct dirent *e;
@@ -160,19 +176,19 @@ static void load(const char *kernel, const char *kind)
 	size_t i;
 	DIR *d;
 
-	h = db_of(kernel);
-	snprintf(dir, sizeof(dir), FIXTURES "/%s/%s", kernel, kind);
+	h = db_of(ser, kernel);
+	snprintf(dir, sizeof(dir), FIXTURES "/%s/%s/%s", ser, kernel, kind);
 	d = opendir(dir);
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
-		store(kernel, kind, e->d_name, &n);
-		for (i = 0; i < 4; i++) {
+		store(ser, kernel, kind, e->d_name, &n);
+		for (i = 0; i < NHALVES; i++) {
 			struct half *x = &halves[i];
 
-			if (strcmp(x->kernel, kernel) ||
+			if (strcmp(x->series, ser) || strcmp(x->kernel, kernel) ||
 			    x->validate != !(n.boot % 2))
 				continue;
 			if (!strcmp(kind, "clean")) {
@@ -185,7 +201,7 @@ static void load(const char *kernel, const char *kind)
 		}
 	}
 	closedir(d);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < NHALVES; i++) {
 		qsort(halves[i].clean, halves[i].nclean, sizeof(n), by_boot);
 		qsort(halves[i].step, halves[i].nstep, sizeof(n), by_boot);
 	}
@@ -344,7 +360,7 @@ static void test_config(void **state)
 		       c->name, x->nclean, c->k);
 		skip();
 	}
-	h = db_of(x->kernel);
+	h = db_of(x->series, x->kernel);
 	run(c, &t);
 	/* -a: the rates rest on the nights judged, each once. */
 	if (since) {
@@ -393,34 +409,40 @@ static int setup(void **state)
 	if (!mkdtemp(tmp))
 		return -1;
 	log_set_level(LOG_LEVEL_ERR);
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s.db", tmp, i ? "std" : "rt");
+	for (i = 0; i < NHALVES / 2; i++) {
+		snprintf(path, sizeof(path), "%s/%d.db", tmp, i);
 		if (history_open(&dbs[i], path) ||
 		    history_exec(&dbs[i], "PRAGMA synchronous = OFF"))
 			return -1;
 	}
-	load("rt", "clean");
-	load("rt", "step30");
-	load("std", "clean");
-	load("std", "step30");
+	for (i = 0; i < NHALVES; i += 2) {
+		/* Only the series asked for: loading is most of the time. */
+		if (series && strcmp(series, halves[i].series))
+			continue;
+		load(halves[i].series, halves[i].kernel, "clean");
+		load(halves[i].series, halves[i].kernel, "step30");
+	}
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	char cmd[160];
+	int i;
 
 	(void)state;
-	history_close(&dbs[0]);
-	history_close(&dbs[1]);
+	for (i = 0; i < NHALVES / 2; i++)
+		history_close(&dbs[i]);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	return system(cmd) ? -1 : 0;
 }
 
-#define NCONF	(4 * K_MAX)
+#define NCONF	(NHALVES * K_MAX)
 
 /*
- * [-n DRAWS] [-k KLO-KHI] [-h tune|validate|all] [-a ISO]: K = 7, 10 and
+ * [-s i997|i1000] [-n DRAWS] [-k KLO-KHI] [-h tune|validate|all] [-a ISO]:
+ * both series unless -s names one (i997: today's suites/lab-night.suite;
+ * i1000: the nights at `-i 1000` before it moved off the tick), K = 7, 10 and
  * 14 unless -k asks for every K of a range; the validation halves unless
  * told (the default tier's replay: what is asserted); -h tune: what a
  * rule may be chosen by looking at; -a 2026-12-07T06:00:00Z: only the
@@ -437,8 +459,11 @@ int main(int argc, char **argv)
 	size_t i, n = 0;
 	int o;
 
-	while ((o = getopt(argc, argv, "n:k:h:a:")) != -1) {
-		if (o == 'a')
+	while ((o = getopt(argc, argv, "s:n:k:h:a:")) != -1) {
+		if (o == 's' && (!strcmp(optarg, "i997") ||
+				 !strcmp(optarg, "i1000")))
+			series = optarg;
+		else if (o == 'a')
 			since = optarg;
 		else if (o == 'n')
 			draws = strtoul(optarg, NULL, 10);
@@ -455,7 +480,9 @@ int main(int argc, char **argv)
 	/* -a judges each recent night once: not with random draws. */
 	if (since && draws)
 		return 3;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < NHALVES; i++) {
+		if (series && strcmp(series, halves[i].series))
+			continue;
 		if (strcmp(which, "all") &&
 		    halves[i].validate != !strcmp(which, "validate"))
 			continue;
@@ -466,7 +493,8 @@ int main(int argc, char **argv)
 			configs[n].x = &halves[i];
 			configs[n].k = k;
 			snprintf(configs[n].name, sizeof(configs[n].name),
-				 "%s, %s nights, K=%u", halves[i].kernel,
+				 "%s: %s, %s nights, K=%u", halves[i].series,
+				 halves[i].kernel,
 				 halves[i].validate ? "validation" : "tuning",
 				 k);
 			tests[n] = (struct CMUnitTest){
