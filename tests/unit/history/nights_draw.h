@@ -49,4 +49,19 @@ static void cp95(double x, double n, double *lo, double *hi)
 	*hi = x < n ? gsl_cdf_beta_Pinv(0.975, x + 1, n - x) : 1;
 }
 
+/*
+ * The one-sided 95 % Clopper-Pearson bounds: what "at most 1/30" (the
+ * upper bound below it) and "at least 95 %" (the lower bound above it)
+ * are shown by, where cp95() says only whether they are contradicted.
+ */
+static inline double cp95_upper(double x, double n)
+{
+	return x < n ? gsl_cdf_beta_Pinv(0.95, x + 1, n - x) : 1;
+}
+
+static inline double cp95_lower(double x, double n)
+{
+	return x > 0 ? gsl_cdf_beta_Pinv(0.05, x, n - x + 1) : 0;
+}
+
 #endif

@@ -352,7 +352,7 @@ static void test_config(void **state)
 	const struct config *c = *state;
 	const struct half *x = c->x;
 	struct tally t = { 0 };
-	double a, f, dt, lo, hi, flo, fhi, dlo, dhi;
+	double a, f = 0, dt = 0, lo, hi, flo, fhi, dlo, dhi, u, fl, dl;
 	double nc = (double)x->nclean, ns = (double)x->nstep;
 
 	if (x->nclean < c->k + 1) {
@@ -386,6 +386,23 @@ static void test_config(void **state)
 		       t.flagged1, t.held, t.dated, 100 * dt, 100 * dlo,
 		       100 * dhi, t.passed);
 	}
+	/*
+	 * Shown, not only not contradicted: the one-sided 95 % bounds
+	 * (docs/nightly.md quotes these lines).
+	 */
+	u = cp95_upper(a * nc, nc);
+	printf("# %s: targets: false alarms at most 1/30 %s (one-sided 95%% "
+	       "bound %.1f%%)", c->name, u <= AA_TARGET ? "shown" :
+	       "not shown", 100 * u);
+	if (t.steps) {
+		fl = cp95_lower(f * ns, ns);
+		dl = cp95_lower(dt * ns, ns);
+		printf("; flagged at least 95%% %s (%.1f%%); dated at least "
+		       "90%% %s (%.1f%%)", fl >= FLAG_TARGET ? "shown" :
+		       "not shown", 100 * fl, dl >= DATE_TARGET ? "shown" :
+		       "not shown", 100 * dl);
+	}
+	printf("\n");
 	fflush(stdout);
 	/* A step is never passed, whatever the nights say. */
 	assert_int_equal(t.passed, 0);
