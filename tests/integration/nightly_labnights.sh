@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# `rtgate nightly` on real nights of the silent lab (tests/fixtures/labnights:
-# each a fresh boot of Debian's 7.2 image on one vCPU under --clock icount:3,
+# `rtgate nightly` on real nights of the silent lab (tests/fixtures/labnights,
+# today's series i997 unless RTGATE_LABNIGHTS_SERIES names another: each a
+# fresh boot of Debian's 7.2 image on one vCPU under --clock icount:3,
 # suites/lab-night.suite), arriving one by one as a lab sends them (an import
 # suite): the validation nights (even boots) of each kernel in boot order,
 # step-free first, then the nights after the recorded step (a 30 us spinner
