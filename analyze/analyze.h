@@ -731,6 +731,15 @@ int an_profile_from_json(const char *what, const struct cJSON *o,
 void an_system_clock(const struct cJSON *m, char *name, size_t nlen,
 		     char *statement, size_t slen);
 
+/**
+ * an_system_clock_virtual() - whether a run was measured in virtual time
+ * @m: the run's manifest
+ *
+ * Return: true when its lab.clock is of kind "icount": no host pause
+ * reaches the guest's clock there.
+ */
+bool an_system_clock_virtual(const struct cJSON *m);
+
 /*
  * A series of nights (analyze/stats/analyze_nights.c): one value a night,
  * oldest first, the last one tonight; where it stepped.

@@ -1041,10 +1041,10 @@ static int judge_scenario(struct judge_ctx *c, const char *scenario,
 			snprintf(j->reason, sizeof(j->reason), "tonight "
 				 "alone: %.440s; one night is not a step (%s "
 				 "moves one night): the next night decides",
-				 held, strncmp(c->clock, "icount", 6) ?
-				 "a burst of the host" :
+				 held, an_system_clock_virtual(c->manifest) ?
 				 "in virtual time no host pause reaches it, "
-				 "but the kernel's own rare path");
+				 "but the kernel's own rare path" :
+				 "a burst of the host");
 		else
 			snprintf(j->reason, sizeof(j->reason), "%s",
 				 res.reason);

@@ -326,7 +326,6 @@ void lab_guest_hostname(const char *host, char *buf, size_t len)
 	/* 64: the kernel's __NEW_UTS_LEN, what sethostname() takes. */
 	static const char suffix[] = "-lab";
 	int keep = 64 - (int)(sizeof(suffix) - 1);
-
 	char *p;
 
 	if (!host || !host[0] || !strcmp(host, "(none)")) {

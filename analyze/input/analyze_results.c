@@ -612,9 +612,9 @@ static void first_invalid_reason(const cJSON *scen, struct an_side *side)
 }
 
 /* The manifest's lab.clock (docs/kernels.md) is of kind "icount". */
-static bool virtual_clock(const cJSON *manifest)
+bool an_system_clock_virtual(const cJSON *m)
 {
-	const cJSON *lab = cJSON_GetObjectItemCaseSensitive(manifest, "lab");
+	const cJSON *lab = cJSON_GetObjectItemCaseSensitive(m, "lab");
 	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(lab, "clock");
 
 	return !strcmp(json_get_str(clock, "kind", "host"), "icount");
@@ -649,7 +649,7 @@ int an_results_side(const struct an_results *res, const char *scenario,
 	side->incomplete = strcmp(res->status, "complete") != 0;
 	side->order_known = cJSON_IsArray(
 		cJSON_GetObjectItemCaseSensitive(res->manifest, "order"));
-	side->virtual_clock = virtual_clock(res->manifest);
+	side->virtual_clock = an_system_clock_virtual(res->manifest);
 	suite = cJSON_GetObjectItemCaseSensitive(res->manifest, "suite");
 	measure = cJSON_GetObjectItemCaseSensitive(suite, "measure");
 	how.tool = an_tool_of(res->manifest, scen);

@@ -480,6 +480,15 @@ static int teardown(void **state)
  * nights recorded since then are tonight or a step's first night, each
  * once (nights recorded after a rule was chosen check it afresh).
  */
+/* Bad arguments: what is wanted, and exit 3 (docs/exit-codes.md). */
+static int usage(void)
+{
+	fprintf(stderr, "usage: test_history_labnights [-s i997|i1000] "
+		"[-n DRAWS | -a ISO-TIME] [-k KLO-KHI, 1 <= KLO <= KHI <= %d] "
+		"[-h tune|validate|all]\n", K_MAX);
+	return 3;
+}
+
 int main(int argc, char **argv)
 {
 	static struct config configs[NCONF];
@@ -504,13 +513,13 @@ int main(int argc, char **argv)
 			which = optarg;
 		else if (o != 'k' || sscanf(optarg, "%u-%u", &klo, &khi) != 2 ||
 			 klo < 1 || klo > khi || khi > K_MAX)
-			return 3;
+			return usage();
 		else
 			every_k = true;
 	}
 	/* -a judges each recent night once: not with random draws. */
 	if (since && draws)
-		return 3;
+		return usage();
 	for (i = 0; i < NHALVES; i++) {
 		if (series && strcmp(series, halves[i].series))
 			continue;

@@ -15,26 +15,27 @@
 
 #include "lab/lab.h"
 
-static void test_the_machine_then_lab(void **state)
+/* The name a guest of machine @host gives itself is @want. */
+static void named(const char *host, const char *want)
 {
 	char buf[80];
 
+	lab_guest_hostname(host, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+static void test_the_machine_then_lab(void **state)
+{
 	(void)state;
-	lab_guest_hostname("bench-nuc-1", buf, sizeof(buf));
-	assert_string_equal(buf, "bench-nuc-1-lab");
+	named("bench-nuc-1", "bench-nuc-1-lab");
 }
 
 static void test_unnamed_machine(void **state)
 {
-	char buf[80];
-
 	(void)state;
-	lab_guest_hostname("", buf, sizeof(buf));
-	assert_string_equal(buf, "lab");
-	lab_guest_hostname("(none)", buf, sizeof(buf));
-	assert_string_equal(buf, "lab");
-	lab_guest_hostname(NULL, buf, sizeof(buf));
-	assert_string_equal(buf, "lab");
+	named("", "lab");
+	named("(none)", "lab");
+	named(NULL, "lab");
 }
 
 static void test_a_long_name_is_cut_before_the_suffix(void **state)
@@ -53,18 +54,12 @@ static void test_a_long_name_is_cut_before_the_suffix(void **state)
 /* A machine's name is data in every output: only "._-", letters, digits. */
 static void test_a_hostile_name_stays_data(void **state)
 {
-	char buf[80];
-
 	(void)state;
-	lab_guest_hostname("a\"b;$(reboot)\n\xff", buf, sizeof(buf));
-	assert_string_equal(buf, "a-b---reboot----lab");
-	lab_guest_hostname("bench nuc.lab", buf, sizeof(buf));
-	assert_string_equal(buf, "bench-nuc.lab-lab");
+	named("a\"b;$(reboot)\n\xff", "a-b---reboot----lab");
+	named("bench nuc.lab", "bench-nuc.lab-lab");
 	/* a first byte that is no letter or digit: no name of its own */
-	lab_guest_hostname("-x", buf, sizeof(buf));
-	assert_string_equal(buf, "lab");
-	lab_guest_hostname("\xc3\xa9t\xc3\xa9", buf, sizeof(buf));
-	assert_string_equal(buf, "lab");
+	named("-x", "lab");
+	named("\xc3\xa9t\xc3\xa9", "lab");
 }
 
 int main(void)
