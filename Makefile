@@ -161,6 +161,8 @@ install: all man
 	install -m 0644 kconfigs/* $(DESTDIR)$(DATADIR)/kconfigs/
 	# The suite format, where the docs are (the --help texts name it).
 	install -m 0644 suites/README.md $(DESTDIR)$(DOCDIR)/suites/
+	install -d $(DESTDIR)$(DATADIR)/lab/qemu
+	install -m 0644 lab/qemu/*.patch $(DESTDIR)$(DATADIR)/lab/qemu/
 	for d in patches/*/; do \
 		install -d $(DESTDIR)$(DATADIR)/$$d && \
 		install -m 0644 $$d* $(DESTDIR)$(DATADIR)/$$d || exit 1; \

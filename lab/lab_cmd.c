@@ -542,6 +542,34 @@ static int lab_images_cmd(int argc, char **argv)
 	return exitcode_of_errno(ret);
 }
 
+static const struct argp emulator_argp = {
+	NULL, NULL, NULL,
+	"The QEMU the lab boots several vCPUs with under --clock icount: "
+	"QEMU 10.0.2 with lab/qemu/icount-quantum.patch, which caps a vCPU's "
+	"round-robin turn, so that a wake-up on one vCPU does not wait out "
+	"another's. Built once into the cache (a few minutes; `lab run` "
+	"builds it on first need too); prints its path. RTGATE_QEMU, when "
+	"set, is what the lab runs instead. docs/kernels.md, \"The lab's "
+	"emulator\".", NULL, NULL, NULL
+};
+
+static int lab_emulator_cmd(int argc, char **argv)
+{
+	struct lab_emulator e;
+	int ret;
+
+	ret = cli_parse("lab emulator", &emulator_argp, argc, argv, 0, NULL);
+	if (ret)
+		return cli_exit(ret);
+	toolrun_catch_signals();
+	ret = lab_emulator_pick(&e, true);
+	if (ret)
+		return exitcode_of_errno(ret);
+	printf("%s\n%s (%s)%s\n", e.program, e.version, e.origin,
+	       e.takes_quantum ? ", takes icount-quantum" : "");
+	return EXITCODE_PASS;
+}
+
 /* Every scenario of the baseline's manifest (or --scenario's), compared. */
 static int compare_runs(const struct lab_cmd *lc, const char *a,
 			const char *b, const char *out)
@@ -619,6 +647,8 @@ int lab_cmd_lab(int argc, char **argv)
 		  "the initramfs a lab run boots", lab_initramfs_cmd },
 		{ "images", "[--package-list FILE] [debian:SERIES[-FLAVOUR]]",
 		  "Debian's prebuilt 7.x images on offer", lab_images_cmd },
+		{ "emulator", "", "the QEMU the lab boots several vCPUs "
+		  "with under icount, built once", lab_emulator_cmd },
 	};
 
 	return cli_dispatch("lab", "The QEMU lab: built kernels booted with "

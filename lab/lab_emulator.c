@@ -17,6 +17,14 @@
  *      private apt into CACHE/qemu/ and run from there (never installed);
  *   4. the host's older QEMU, with a warning that two-vCPU maxima under
  *      -icount are the emulator's, not the kernel's.
+ *
+ * Even QEMU 10 lets a busy vCPU's turn run up to half the distance to the
+ * next timer deadline while an interrupt for another vCPU waits: hundreds
+ * of virtual microseconds. So when the turns matter (-icount and several
+ * vCPUs) the lab runs its own QEMU instead of 2-4, one that takes -accel
+ * tcg,icount-quantum= (lab/qemu/icount-quantum.patch), built once on first
+ * need (lab_emubuild.c). Whatever runs, takes_quantum says whether it
+ * takes the quantum, asked of the program itself.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,6 +67,27 @@ static int qemu_version(const char *program, char *buf, size_t len,
 	return ret == -ENOENT ? -ENOPKG : ret;
 }
 
+/*
+ * Whether program takes -accel tcg,icount-quantum=: given a value that is
+ * not a number, one that knows the property says what it expects, one
+ * that does not says the property is not found. Nothing boots (-M none).
+ */
+static bool takes_quantum(const char *program)
+{
+	char *argv[] = { (char *)program, "-M", "none", "-display", "none",
+			 "-accel", "tcg,icount-quantum=none", NULL };
+	char *out = NULL;
+	struct toolrun t = { .argv = argv, .capture = &out,
+			     .timeout_ms = 10000 };
+	bool yes;
+	int status;
+
+	yes = !toolrun(&t, &status) && status && out &&
+	      strstr(out, "icount-quantum") && !strstr(out, "not found");
+	free(out);
+	return yes;
+}
+
 static int use(struct lab_emulator *e, const char *program,
 	       const char *origin)
 {
@@ -70,6 +99,7 @@ static int use(struct lab_emulator *e, const char *program,
 	rtpaths_fmt(e->program, sizeof(e->program), "%s", program);
 	rtpaths_fmt(e->origin, sizeof(e->origin), "%s", origin);
 	e->splits_budget = major >= LAB_QEMU_SPLIT_MAJOR;
+	e->takes_quantum = takes_quantum(program);
 	return 0;
 }
 
@@ -116,7 +146,7 @@ static int fetch_backports(const char *cache, const char *dir)
 	return ret;
 }
 
-int lab_emulator_pick(struct lab_emulator *e)
+int lab_emulator_pick(struct lab_emulator *e, bool turns)
 {
 	char cache[PATH_MAX], dir[PATH_MAX + 16], bin[PATH_MAX + 48];
 	const char *env = getenv("RTGATE_QEMU");
@@ -133,6 +163,22 @@ int lab_emulator_pick(struct lab_emulator *e)
 		if (ret)
 			pr_err("RTGATE_QEMU=%s does not run: %s", env,
 			       strerror(-ret));
+		return ret;
+	}
+	if (turns) {
+		ret = lab_emubuild(bin, sizeof(bin));
+		if (!ret)
+			ret = use(e, bin, "lab");
+		if (!ret && !e->takes_quantum) {
+			pr_err("lab: %s takes no icount-quantum: not the lab's "
+			       "QEMU (remove its folder to build it again)",
+			       bin);
+			ret = -ENOEXEC;
+		}
+		if (ret)
+			pr_err("lab: the lab's QEMU is wanted for several "
+			       "vCPUs under -icount (docs/kernels.md); set "
+			       "RTGATE_QEMU to run another");
 		return ret;
 	}
 	ret = qemu_version(HOST_QEMU, e->version, sizeof(e->version),

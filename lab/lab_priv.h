@@ -157,6 +157,7 @@ struct lab_qemu_params {
 	const char *append;		/* more kernel command line */
 	const char *accel;		/* "kvm" or "tcg" */
 	bool tcg_single;		/* -accel tcg,thread=single */
+	unsigned int quantum_ns;	/* -accel tcg,icount-quantum=; 0: none */
 	struct lab_clock clock;		/* icount: single-threaded TCG too */
 	int cpus;
 	int mem_mb;
@@ -186,20 +187,47 @@ void lab_qemu_kernel_cmdline(const struct lab_qemu_params *p, char *buf,
 /* The first QEMU that splits the -icount budget between vCPUs. */
 #define LAB_QEMU_SPLIT_MAJOR	10
 
+/*
+ * The longest round-robin turn of a vCPU the lab asks of a QEMU that
+ * takes -accel tcg,icount-quantum= (lab/qemu/icount-quantum.patch), in
+ * virtual ns: with several vCPUs under -icount, an interrupt for one
+ * waits at most this long for another busy one (docs/kernels.md).
+ */
+#define LAB_QEMU_QUANTUM_NS	20000u
+
 struct lab_emulator {
 	char program[PATH_MAX];		/* what lab_qemu_boot() runs */
 	char datadir[PATH_MAX];		/* its firmware (-L), or "" */
 	char version[128];		/* "QEMU emulator version 10.0.2 ..." */
-	char origin[32];		/* host, RTGATE_QEMU, bookworm-backports */
+	char origin[32];		/* host, RTGATE_QEMU, bookworm-backports,
+					   lab (the lab's own build) */
 	bool splits_budget;		/* >= LAB_QEMU_SPLIT_MAJOR */
+	bool takes_quantum;		/* -accel tcg,icount-quantum= */
 };
 
 /*
- * $RTGATE_QEMU, else the host's QEMU when it is new enough, else
- * bookworm-backports' (fetched once into CACHE/qemu/), else the host's
- * with a warning. -ENOPKG without any QEMU.
+ * $RTGATE_QEMU; else, when @turns matter (-icount with several vCPUs),
+ * the lab's own QEMU with the turn quantum (built once, lab_emubuild());
+ * else the host's QEMU when it is new enough, else bookworm-backports'
+ * (fetched once into CACHE/qemu/), else the host's with a warning.
+ * -ENOPKG without any QEMU; the build's error when the lab's QEMU was
+ * wanted and could not be built.
  */
-int lab_emulator_pick(struct lab_emulator *e);
+int lab_emulator_pick(struct lab_emulator *e, bool turns);
+
+/* ---- The lab's own QEMU (lab_emubuild.c) ---- */
+
+/*
+ * CACHE/qemu/icount-quantum-VERSION-SHA: where the lab's QEMU is built,
+ * SHA from the patch (@patch: its path).
+ */
+int lab_emubuild_dir(char *dir, size_t len, char *patch, size_t plen);
+
+/*
+ * Builds the lab's QEMU unless it is there (minutes, with progress);
+ * @program receives the path of its qemu-system-x86_64.
+ */
+int lab_emubuild(char *program, size_t len);
 
 /* Whether /dev/kvm can be opened at all (the probe boots a guest). */
 bool lab_qemu_kvm_device(void);

@@ -46,12 +46,10 @@ static void on_console(const char *line, void *arg)
 int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r)
 {
 	char smp[16], mem[16], cmdline[2048], virtfs[4200], icount[64];
-	const char *accel = !strcmp(p->accel, "kvm") ? "kvm" :
-			    p->tcg_single || p->clock.icount ?
-			    "tcg,thread=single" : "tcg,thread=multi";
+	char accel[64];
 	const char *cpu = !strcmp(p->accel, "kvm") ? "host" : "max";
 	char *argv[] = {
-		(char *)p->program, "-accel", (char *)accel, "-cpu", (char *)cpu,
+		(char *)p->program, "-accel", accel, "-cpu", (char *)cpu,
 		"-smp", smp, "-m", mem, "-nodefaults", "-display", "none",
 		"-no-reboot", "-serial", "stdio",
 		"-kernel", (char *)p->image, "-initrd", (char *)p->initrd,
@@ -69,6 +67,16 @@ int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
+	if (!strcmp(p->accel, "kvm"))
+		rtpaths_fmt(accel, sizeof(accel), "kvm");
+	else if (p->clock.icount && p->quantum_ns && p->cpus > 1)
+		rtpaths_fmt(accel, sizeof(accel),
+			    "tcg,thread=single,icount-quantum=%u",
+			    p->quantum_ns);
+	else
+		rtpaths_fmt(accel, sizeof(accel), "tcg,thread=%s",
+			    p->tcg_single || p->clock.icount ? "single" :
+			    "multi");
 	rtpaths_fmt(smp, sizeof(smp), "%d", p->cpus);
 	rtpaths_fmt(mem, sizeof(mem), "%d", p->mem_mb);
 	lab_qemu_kernel_cmdline(p, cmdline, sizeof(cmdline));

@@ -487,6 +487,9 @@ static cJSON *json_lab(const struct run_ctx *c)
 	cJSON_AddStringToObject(o, "qemu", c->emu.version);
 	cJSON_AddStringToObject(o, "qemu_origin", c->emu.origin);
 	cJSON_AddStringToObject(o, "qemu_program", c->emu.program);
+	cJSON_AddNumberToObject(o, "qemu_icount_quantum_ns",
+				c->p->clock.icount && c->qp.cpus > 1 ?
+				c->qp.quantum_ns : 0);
 	lab_qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
 	cJSON_AddStringToObject(o, "cmdline", cmdline);
 	cJSON_AddNumberToObject(o, "cpus", c->qp.cpus);
@@ -735,7 +738,8 @@ static int run_steps(struct run_ctx *c)
 	if (!ret)
 		ret = lab_kernel_resolve(c->p->kernel, c->p->out_dir, &c->k);
 	if (!ret)
-		ret = lab_emulator_pick(&c->emu);
+		ret = lab_emulator_pick(&c->emu,
+					c->p->clock.icount && c->cpus > 1);
 	if (!ret)
 		ret = make_initramfs(c);
 	if (!ret)
@@ -755,6 +759,13 @@ static int run_steps(struct run_ctx *c)
 	};
 	c->qp.tcg_single = c->p->tcg_single;
 	c->qp.clock = c->p->clock;
+	if (c->emu.takes_quantum)
+		c->qp.quantum_ns = LAB_QEMU_QUANTUM_NS;
+	else if (c->p->clock.icount && c->cpus > 1)
+		pr_warn("lab: %s takes no icount-quantum: with %d vCPUs under "
+			"-icount a wake-up can wait out another vCPU's whole "
+			"turn, hundreds of virtual us (docs/kernels.md, "
+			"\"The lab's emulator\")", c->emu.program, c->cpus);
 	pick_accel(c);
 	c->qp.accel = c->accel;
 	lab_clock_name(&c->qp.clock, clock, sizeof(clock));
