@@ -292,8 +292,12 @@ static int keep(struct emubuild *b)
 	rtpaths_fmt(to, sizeof(to), "%s/build.log", out);
 	if (!ret)
 		ret = fsio_copy(b->log, to);
-	if (!ret && rename(out, b->dir))
+	/* a build beside this one may have finished first: its is as good */
+	if (!ret && rename(out, b->dir)) {
 		ret = -errno;
+		if (fsio_exists(b->dir))
+			ret = 0;
+	}
 	if (!ret)
 		unlink(b->log);
 	return ret;

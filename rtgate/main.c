@@ -66,7 +66,7 @@ static const struct rtgate_command commands[] = {
 	  "build named kernels from a tree and patch sets", kernel_cmd_kernel },
 	{ "patches", "fetch|recover|check|list ...",
 	  "fetch patch sets (b4, mbox) and check they apply", kernel_cmd_patches },
-	{ "lab", "run|gate|initramfs|images ...",
+	{ "lab", "run|gate|initramfs|images|emulator ...",
 	  "boot a kernel in QEMU, run a suite inside, compare", lab_cmd_lab },
 	{ "lab-init", "", "the lab guest's /init (PID 1 only)", lab_cmd_init },
 	{ "bisect", "--base K --series SET --suite S ...",
