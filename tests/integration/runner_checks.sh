@@ -46,6 +46,28 @@ is "$rc" 0 "the real cyclictest, same suite: exit 0"
 is "$(jget "$m" '.scenarios[0].repetitions[0].status')" ok \
 	"its repetition is ok"
 
+# ---- -l: cyclictest stops every thread when the first has its loops --------
+# A thread at a longer interval (-d 500: thread 1 at 1.5 ms) or one that
+# started late has fewer: 209 of 300 here. That is a whole measurement,
+# as under -D; only a run where no thread reached -l is cut short.
+cat >"$T/loops.suite" <<EOF
+[suite]
+repetitions = 1
+[measure]
+cyclictest = --smp -p95 -m -i 1000 -d 500
+loops = 300
+[scenario idle]
+EOF
+run_suite "$T/loops.suite"
+is "$(jget "$m" '.scenarios[0].repetitions[0].status')" ok \
+	"-l: a thread at 1.5 ms that took two thirds of the loops is whole (exit $rc)"
+PATH=$T/bin:$PATH run_suite "$T/loops.suite"
+is "$(jget "$m" '.scenarios[0].repetitions[0].status')" invalid \
+	"-l: no thread took its 300 loops (stopped at 200): INVALID"
+check "... the reason names the thread that took most" -- grep -qE \
+	"no cyclictest thread took its -l 300 samples: thread 0, the most, took 200 \(the measurement was cut short\)" \
+	<<<"$(jget "$m" '.scenarios[0].repetitions[0].reason')"
+
 # ---- tunable values -------------------------------------------------------
 cat >"$T/word.suite" <<EOF
 [suite]
