@@ -89,7 +89,8 @@ struct emubuild {
 	long steps, total;
 };
 
-int lab_emubuild_dir(char *dir, size_t len, char *patch, size_t plen)
+/* CACHE/qemu/icount-quantum-VERSION-SHA, SHA from the patch (@patch). */
+static int emubuild_dir(char *dir, size_t len, char *patch, size_t plen)
 {
 	char cache[PATH_MAX], top[PATH_MAX], sha[FILEHASH_HEX_LEN + 1];
 	int ret;
@@ -110,12 +111,14 @@ int lab_emubuild_dir(char *dir, size_t len, char *patch, size_t plen)
 	return ret;
 }
 
+/* Runs argv with its output appended to the build's log; 0 when it ran. */
 static int run_logged(struct emubuild *b, char *const *argv, const char *cwd,
-		      char *const *env, const char *what)
+		      char *const *env, const char *what,
+		      void (*on_line)(const char *line, void *arg))
 {
 	struct toolrun t = {
 		.argv = argv, .cwd = cwd, .env = env, .out_path = b->log,
-		.out_append = true,
+		.out_append = true, .on_line = on_line, .arg = b,
 	};
 	int ret, status;
 
@@ -145,7 +148,7 @@ static int fetch_tarball(struct emubuild *b, const struct debapt *apt)
 	rtpaths_fmt(out, sizeof(out), "%s/" QEMU_TARBALL, b->tmp);
 	pr_info("lab: building the lab's QEMU " QEMU_VERSION " with %s "
 		"(once; docs/kernels.md): fetching %s ...", PATCH_NAME, url);
-	ret = run_logged(b, argv, NULL, NULL, "curl");
+	ret = run_logged(b, argv, NULL, NULL, "curl", NULL);
 	if (!ret)
 		ret = filehash_sha256(out, sha);
 	if (!ret && strcmp(sha, QEMU_TARBALL_SHA256)) {
@@ -158,7 +161,7 @@ static int fetch_tarball(struct emubuild *b, const struct debapt *apt)
 				"--no-same-permissions", "-xf", out, "-C",
 				b->tmp, NULL };
 
-		ret = run_logged(b, tar, NULL, NULL, "tar");
+		ret = run_logged(b, tar, NULL, NULL, "tar", NULL);
 	}
 	if (!ret)
 		unlink(out);
@@ -193,7 +196,7 @@ static int prepare_tree(struct emubuild *b)
 	size_t i;
 	int ret;
 
-	ret = run_logged(b, argv, b->src, NULL, "patch");
+	ret = run_logged(b, argv, b->src, NULL, "patch", NULL);
 	for (i = 0; !ret && i < sizeof(edk2_blobs) / sizeof(edk2_blobs[0]);
 	     i++) {
 		rtpaths_fmt(path, sizeof(path), "%s/pc-bios/%s.bz2", b->src,
@@ -229,13 +232,9 @@ static int build_tree(struct emubuild *b)
 	char *env[] = { pypath, path, NULL };
 	char *ninja[] = { "ninja", "-j", jobs, "qemu-system-x86_64", NULL };
 	const char *host_path = getenv("PATH");
-	struct toolrun t = {
-		.argv = ninja, .cwd = build, .env = env, .out_path = b->log,
-		.out_append = true, .on_line = on_ninja_line, .arg = b,
-	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t i;
-	int ret, status;
+	int ret;
 
 	rtpaths_fmt(pypath, sizeof(pypath),
 		    "PYTHONPATH=%s/usr/lib/python3/dist-packages", b->py);
@@ -253,22 +252,11 @@ static int build_tree(struct emubuild *b)
 		argv[i + 2] = (char *)configure_args[i];
 	argv[nr + 2] = NULL;
 	pr_info("lab: building QEMU: configure (x86_64-softmmu, TCG) ...");
-	ret = run_logged(b, argv, build, env, "configure");
+	ret = run_logged(b, argv, build, env, "configure", NULL);
 	if (ret)
 		return ret;
 	b->start = b->last_report = time(NULL);
-	ret = toolrun(&t, &status);
-	if (ret == -ENOENT) {
-		pr_err("lab: building QEMU needs ninja (apt-get install "
-		       "ninja-build)");
-		return -ENOPKG;
-	}
-	if (!ret && status) {
-		pr_err("lab: building QEMU: ninja failed (exit %d); its "
-		       "output: %s", status, b->log);
-		ret = -EIO;
-	}
-	return ret;
+	return run_logged(b, ninja, build, env, "ninja", on_ninja_line);
 }
 
 /* The binary, the patch and the log into tmp/out, then out becomes dir. */
@@ -313,8 +301,7 @@ int lab_emubuild(char *program, size_t len)
 
 	if (!b)
 		return -ENOMEM;
-	ret = lab_emubuild_dir(b->dir, sizeof(b->dir), b->patch,
-			       sizeof(b->patch));
+	ret = emubuild_dir(b->dir, sizeof(b->dir), b->patch, sizeof(b->patch));
 	if (!ret)
 		ret = rtpaths_fmt(program, len, "%s/qemu-system-x86_64",
 				  b->dir);

@@ -218,13 +218,8 @@ int lab_emulator_pick(struct lab_emulator *e, bool turns);
 /* ---- The lab's own QEMU (lab_emubuild.c) ---- */
 
 /*
- * CACHE/qemu/icount-quantum-VERSION-SHA: where the lab's QEMU is built,
- * SHA from the patch (@patch: its path).
- */
-int lab_emubuild_dir(char *dir, size_t len, char *patch, size_t plen);
-
-/*
- * Builds the lab's QEMU unless it is there (minutes, with progress);
+ * Builds the lab's QEMU unless it is there (minutes, with progress) into
+ * CACHE/qemu/icount-quantum-VERSION-SHA (SHA: the patch's);
  * @program receives the path of its qemu-system-x86_64.
  */
 int lab_emubuild(char *program, size_t len);
