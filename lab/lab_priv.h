@@ -157,7 +157,9 @@ struct lab_qemu_params {
 	const char *append;		/* more kernel command line */
 	const char *accel;		/* "kvm" or "tcg" */
 	bool tcg_single;		/* -accel tcg,thread=single */
-	unsigned int quantum_ns;	/* -accel tcg,icount-quantum=; 0: none */
+	unsigned int quantum_ns;	/* -accel tcg,icount-quantum=; 0: none
+					   (set only for several vCPUs under
+					   icount on a QEMU that takes it) */
 	struct lab_clock clock;		/* icount: single-threaded TCG too */
 	int cpus;
 	int mem_mb;

@@ -69,7 +69,7 @@ int lab_qemu_boot(const struct lab_qemu_params *p, struct lab_qemu_result *r)
 	r->status = -1;
 	if (!strcmp(p->accel, "kvm"))
 		rtpaths_fmt(accel, sizeof(accel), "kvm");
-	else if (p->clock.icount && p->quantum_ns && p->cpus > 1)
+	else if (p->quantum_ns)
 		rtpaths_fmt(accel, sizeof(accel),
 			    "tcg,thread=single,icount-quantum=%u",
 			    p->quantum_ns);

@@ -488,8 +488,7 @@ static cJSON *json_lab(const struct run_ctx *c)
 	cJSON_AddStringToObject(o, "qemu_origin", c->emu.origin);
 	cJSON_AddStringToObject(o, "qemu_program", c->emu.program);
 	cJSON_AddNumberToObject(o, "qemu_icount_quantum_ns",
-				c->p->clock.icount && c->qp.cpus > 1 ?
-				c->qp.quantum_ns : 0);
+				c->qp.quantum_ns);
 	lab_qemu_kernel_cmdline(&c->qp, cmdline, sizeof(cmdline));
 	cJSON_AddStringToObject(o, "cmdline", cmdline);
 	cJSON_AddNumberToObject(o, "cpus", c->qp.cpus);
@@ -729,17 +728,18 @@ static int lab_dirs(struct run_ctx *c, char *lab_root, size_t len)
 static int run_steps(struct run_ctx *c)
 {
 	char lab_root[PATH_MAX], clock[32];
+	bool turns;
 	int ret;
 
 	/* The suite first: a bad one is said before any kernel is fetched. */
 	ret = c->p->nr_exec ? 0 : find_suite(c);
 	if (!ret)
 		ret = pick_cpus(c);
+	turns = c->p->clock.icount && c->cpus > 1;
 	if (!ret)
 		ret = lab_kernel_resolve(c->p->kernel, c->p->out_dir, &c->k);
 	if (!ret)
-		ret = lab_emulator_pick(&c->emu,
-					c->p->clock.icount && c->cpus > 1);
+		ret = lab_emulator_pick(&c->emu, turns);
 	if (!ret)
 		ret = make_initramfs(c);
 	if (!ret)
@@ -759,9 +759,10 @@ static int run_steps(struct run_ctx *c)
 	};
 	c->qp.tcg_single = c->p->tcg_single;
 	c->qp.clock = c->p->clock;
-	if (c->emu.takes_quantum)
+	/* turns exist only with several vCPUs under icount: quantum or warn */
+	if (turns && c->emu.takes_quantum)
 		c->qp.quantum_ns = LAB_QEMU_QUANTUM_NS;
-	else if (c->p->clock.icount && c->cpus > 1)
+	else if (turns)
 		pr_warn("lab: %s takes no icount-quantum: with %d vCPUs under "
 			"-icount a wake-up can wait out another vCPU's whole "
 			"turn, hundreds of virtual us (docs/kernels.md, "
