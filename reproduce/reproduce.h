@@ -58,6 +58,8 @@ struct reproduce_seed {
 	/* models[i]'s own suite, where it needs another layout; NULL: .suite */
 	const char *model_suites[REPRODUCE_MAX_MODELS];
 	const char *fragments;		/* beside the lab's defaults */
+	/* models[i]'s own fragments, after .fragments; NULL: none */
+	const char *model_fragments[REPRODUCE_MAX_MODELS];
 	const char *scale;		/* --duration-scale of the runs */
 	const char *clock;		/* the lab's clock: icount:SHIFT */
 	const char *note;		/* what the lab can and cannot show */
@@ -100,6 +102,20 @@ const char *reproduce_seed_suite(const struct reproduce_seed *s,
  */
 bool reproduce_seed_suites(const struct reproduce_seed *s,
 			   const char *only_model, char *buf, size_t len);
+
+/**
+ * reproduce_seed_fragments() - the fragments a seed's kernel of one model
+ *                              is built with
+ * @s: the seed
+ * @model: one of its models
+ * @buf: gets "rseq,hrtick" and the model's own after them
+ * @len: its size
+ *
+ * What the build is given beside the lab's defaults, and what a kernel
+ * built earlier must have been built with to be used as it is.
+ */
+void reproduce_seed_fragments(const struct reproduce_seed *s,
+			      const char *model, char *buf, size_t len);
 
 struct reproduce_params {
 	const char *seed;

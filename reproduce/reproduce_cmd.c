@@ -137,6 +137,21 @@ static void print_suites(const struct reproduce_seed *s)
 	       s->models[1] ? s->models[1] : "");
 }
 
+/* "     fragments rseq,hrtick,pcp-batch (full), rseq,hrtick (rt)" */
+static void print_fragments(const struct reproduce_seed *s)
+{
+	char frags[128];
+	int i;
+
+	printf("     fragments ");
+	for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++) {
+		reproduce_seed_fragments(s, s->models[i], frags,
+					 sizeof(frags));
+		printf("%s%s (%s)", i ? ", " : "", frags, s->models[i]);
+	}
+	printf("\n");
+}
+
 static void list_seeds(void)
 {
 	const struct reproduce_seed *s;
@@ -154,6 +169,7 @@ static void list_seeds(void)
 		print_suites(s);
 		printf(", clock %s, %d vCPU%s\n", s->clock, cpus,
 		       cpus == 1 ? "" : "s");
+		print_fragments(s);
 	}
 }
 

@@ -63,7 +63,11 @@ static bool has_fragment(const cJSON *frags, const char *want)
 	return false;
 }
 
-/* A kernel built earlier from the same series, model, fragments and set. */
+/*
+ * A kernel built earlier from the same series, model, fragments and set.
+ * One built without a fragment the seed now asks for is said so, and
+ * built again.
+ */
 static bool already_built(const struct repro_ctx *c, const char *kdir,
 			  const char *model, const char *set)
 {
@@ -85,10 +89,14 @@ static bool already_built(const struct repro_ctx *c, const char *kdir,
 	     cJSON_GetArraySize(patches) == (set ? 1 : 0) &&
 	     (!set || !strcmp(json_get_str(cJSON_GetArrayItem(patches, 0),
 					   "set", ""), set));
-	rtpaths_fmt(frags, sizeof(frags), "%s", c->s->fragments);
+	reproduce_seed_fragments(c->s, model, frags, sizeof(frags));
 	for (tok = strtok_r(frags, ",", &save); ok && tok;
-	     tok = strtok_r(NULL, ",", &save))
+	     tok = strtok_r(NULL, ",", &save)) {
 		ok = has_fragment(cJSON_GetObjectItem(b, "fragments"), tok);
+		if (!ok)
+			pr_info("reproduce %s: %s was built without the "
+				"fragment %s", c->s->id, kdir, tok);
+	}
 	cJSON_Delete(b);
 	return ok;
 }
@@ -102,7 +110,7 @@ static int build_kernel(struct repro_ctx *c, const char *model,
 		.nice = 19, .out_dir = c->out, .cache_dir = c->cache,
 		.kconfigs_dir = c->kconfigs, .patches_dir = c->patches,
 	};
-	char name[128], frags[128], *tok, *save = NULL;
+	char name[128], list[128], frags[128], *tok, *save = NULL;
 	int ret;
 
 	if (!c->p->src)
@@ -112,7 +120,8 @@ static int build_kernel(struct repro_ctx *c, const char *model,
 	kp.name = name;
 	if (set)
 		kp.sets[kp.nr_sets++] = set;
-	rtpaths_fmt(frags, sizeof(frags), "%s", c->s->fragments);
+	reproduce_seed_fragments(c->s, model, list, sizeof(list));
+	rtpaths_fmt(frags, sizeof(frags), "%s", list);
 	for (tok = strtok_r(frags, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
 		kp.fragments[kp.nr_fragments++] = tok;
@@ -124,7 +133,7 @@ static int build_kernel(struct repro_ctx *c, const char *model,
 	}
 	pr_info("reproduce %s: building %s (%s, %s%s%s; ccache shares what "
 		"the seeds' kernels have in common)", c->s->id, name, model,
-		c->s->fragments, set ? ", patch set " : "", set ? set : "");
+		list, set ? ", patch set " : "", set ? set : "");
 	ret = kernel_build(&kp, kdir, len);
 	if (ret)
 		pr_err("reproduce %s: the build of %s failed (%s)", c->s->id,

@@ -18,9 +18,18 @@
  * with the same fragments, so ccache shares the kernels' objects.
  */
 #define SEED_TREE	.series = "7.3", .fragments = "rseq,hrtick"
+/*
+ * A non-RT kernel's own: without it the page allocator refills its
+ * per-CPU lists in batches of up to 2,016 pages under zone->lock with
+ * interrupts off, milliseconds in virtual time (kconfigs/pcp-batch.config,
+ * docs/kernels.md "What still breaks it on the non-RT kernel"). On
+ * PREEMPT_RT that lock sleeps with interrupts on.
+ */
+#define SEED_NON_RT	"pcp-batch"
 /* A patch's seed: its set against the base, A/B/A, on the full model. */
 #define SEED_PATCH(s)	.set = (s), .kind = REPRODUCE_KERNELS, \
-			.models = { "full" }
+			.models = { "full" }, \
+			.model_fragments = { SEED_NON_RT }
 /* The quiet lab: 8 virtual ns an instruction (lab.h). */
 #define SEED_CLOCK "icount:3"
 
@@ -128,6 +137,7 @@ const struct reproduce_seed reproduce_seeds[] = {
 		.set = NULL,	/* a feature of the base: its scenarios */
 		.kind = REPRODUCE_SCENARIOS,
 		.models = { "full", "rt" },
+		.model_fragments = { SEED_NON_RT, NULL },
 		.suite = "slice-ext-7-solo",
 		/*
 		 * RT extends only lazy reschedules: the lock thread needs a
@@ -189,6 +199,19 @@ const char *reproduce_seed_suite(const struct reproduce_seed *s,
 			return s->model_suites[i] ? s->model_suites[i] :
 			       s->suite;
 	return NULL;
+}
+
+void reproduce_seed_fragments(const struct reproduce_seed *s,
+			      const char *model, char *buf, size_t len)
+{
+	const char *own = NULL;
+	int i;
+
+	for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++)
+		if (model && !strcmp(s->models[i], model))
+			own = s->model_fragments[i];
+	snprintf(buf, len, "%s%s%s", s->fragments, own ? "," : "",
+		 own ? own : "");
 }
 
 bool reproduce_seed_suites(const struct reproduce_seed *s,

@@ -42,8 +42,10 @@ is $? 3 "model lazy on 6.12: exit 3"
 check "PREEMPT_LAZY named as unknown to 6.12" -- \
 	has 'CONFIG_PREEMPT_LAZY=y did not stick.*no Kconfig in this tree defines PREEMPT_LAZY' "$T/err"
 
-cfg --model full --fragments rseq,hrtick
-is $? 0 "model full, with rseq and hrtick"
+cfg --model full --fragments rseq,hrtick,pcp-batch
+is $? 0 "model full, with rseq, hrtick and pcp-batch (the seeds' non-RT kernels)"
+check "pcp-batch: the page allocator's batches unscaled" -- \
+	has '^CONFIG_PCP_BATCH_SCALE_MAX=0$' "$K/.config"
 check "CONFIG_PREEMPT=y" -- has '^CONFIG_PREEMPT=y$' "$K/.config"
 check "no PREEMPT_RT" -- bash -c "! grep -q '^CONFIG_PREEMPT_RT=y' '$K/.config'"
 check "no PREEMPT_DYNAMIC" -- has '^# CONFIG_PREEMPT_DYNAMIC is not set' "$K/.config"

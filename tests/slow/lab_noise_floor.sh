@@ -4,8 +4,9 @@
 # The silent lab's noise floor (docs/kernels.md, "The quiet lab"): idle
 # cyclictest through the runner (suites/lab-floor.suite, 10 x 10 virtual
 # s, `--clock icount:3`, silent) on the reproduce kernels (r7.3-full-base,
-# r7.3-rt-base: built by `rtgate reproduce` or `kernel build --debian 7.3
-# --fragments rseq,hrtick`) and Debian's 7.2-rt image:
+# r7.3-rt-base: built by `rtgate reproduce`, or `kernel build --debian 7.3
+# --fragments rseq,hrtick`, plus pcp-batch on the non-RT one) and Debian's
+# 7.2-rt image:
 #   - one vCPU: every repetition's max within 25 % of the median
 #     repetition's;
 #   - two vCPUs: every CPU's max in every repetition at most
@@ -16,8 +17,10 @@
 # `threadirqs` (RTGATE_FLOOR_APPEND): on a non-RT kernel the timer
 # softirq otherwise runs on the interrupt's way out, ahead of cyclictest,
 # and its rare long runs are the kernel's tail, not the lab's floor
-# (docs/kernels.md, "The quiet lab"); PREEMPT_RT threads them anyway. A kernel that is not built
-# is skipped, said so. ~4 minutes a kernel and layout on 2 cores.
+# (docs/kernels.md, "The quiet lab"); PREEMPT_RT threads them anyway. A kernel that is not built,
+# or a non-RT one built without pcp-batch (the page allocator's batches
+# hold interrupts off for milliseconds there; reproduce rebuilds it), is
+# skipped, said so. ~4 minutes a kernel and layout on 2 cores.
 # RTGATE_FLOOR_KERNELS picks some of them (default: all three,
 # "r7.3-full-base r7.3-rt-base debian-7.2-rt").
 source "$(dirname "$0")/../lib.sh"
@@ -84,6 +87,12 @@ floor() {	# floor LABEL KERNEL-ARGS...
 for k in ${RTGATE_FLOOR_KERNELS:-r7.3-full-base r7.3-rt-base debian-7.2-rt}; do
 	if [ "$k" = debian-7.2-rt ]; then
 		floor debian-7.2-rt --debian-kernel 7.2-rt
+	elif [ -f "$K/$k/build.json" ] && [ -f "$K/$k/bzImage" ] &&
+	     [ "$(jq '.preempt_rt == false and
+		     (.fragments | index("pcp-batch") == null)' \
+		     "$K/$k/build.json")" = true ]; then
+		skip "$k is non-RT and was built without pcp-batch (rtgate reproduce 004 --model full rebuilds it)" \
+			"$k: the noise floor"
 	elif [ -f "$K/$k/build.json" ] && [ -f "$K/$k/bzImage" ]; then
 		floor "$k" --kernel "$k"
 	else

@@ -75,6 +75,50 @@ static void test_the_suites_label(void **state)
 	assert_int_equal(strlen(buf), 9);
 }
 
+/*
+ * Every non-RT seed kernel takes pcp-batch, the page allocator's batches
+ * unscaled (interrupts off for milliseconds in the lab without it); an
+ * RT kernel does not need it, and every fragment named is in kconfigs/.
+ */
+static void test_the_kernels_fragments(void **state)
+{
+	const struct reproduce_seed *s;
+	char buf[128], path[256], *tok, *save = NULL;
+	FILE *f;
+	int i;
+
+	(void)state;
+	reproduce_seed_fragments(reproduce_seed_find("004"), "rt", buf,
+				 sizeof(buf));
+	assert_string_equal(buf, "rseq,hrtick");
+	reproduce_seed_fragments(reproduce_seed_find("004"), "full", buf,
+				 sizeof(buf));
+	assert_string_equal(buf, "rseq,hrtick,pcp-batch");
+	/* a model the seed is not judged on: the seed's own only */
+	reproduce_seed_fragments(reproduce_seed_find("000"), "rt", buf,
+				 sizeof(buf));
+	assert_string_equal(buf, "rseq,hrtick");
+	for (s = reproduce_seeds; s->id; s++) {
+		for (i = 0; i < REPRODUCE_MAX_MODELS && s->models[i]; i++) {
+			reproduce_seed_fragments(s, s->models[i], buf,
+						 sizeof(buf));
+			assert_int_equal(strcmp(s->models[i], "rt") ?
+					 !!strstr(buf, "pcp-batch") :
+					 !strstr(buf, "pcp-batch"), 1);
+			for (tok = strtok_r(buf, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				snprintf(path, sizeof(path),
+					 "kconfigs/%s.config", tok);
+				f = fopen(path, "r");
+				assert_non_null(f);
+				fclose(f);
+			}
+		}
+		for (; i < REPRODUCE_MAX_MODELS; i++)
+			assert_null(s->model_fragments[i]);
+	}
+}
+
 static void test_every_suite_exists_with_the_seeds_vcpus(void **state)
 {
 	const struct reproduce_seed *s;
@@ -139,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_004_rt_runs_its_own_suite),
 		cmocka_unit_test(test_others_run_the_seeds_suite),
 		cmocka_unit_test(test_the_suites_label),
+		cmocka_unit_test(test_the_kernels_fragments),
 		cmocka_unit_test(test_every_suite_exists_with_the_seeds_vcpus),
 		cmocka_unit_test(test_a_patch_seed_has_a_row_per_scenario),
 	};
