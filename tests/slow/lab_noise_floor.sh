@@ -58,6 +58,7 @@ floor() {	# floor LABEL KERNEL-ARGS...
 		ok $([ $rc -eq 0 ] && [ -n "$run" ]; echo $?) \
 			"$label, $cpus vCPU: the run completed (exit $rc)"
 		[ -n "$run" ] || continue
+		rm -rf "$KEEP/$label-$cpus"	# a run kept before, not nested in
 		cp -r "$run" "$KEEP/$label-$cpus"
 		is "$(jq '[.scenarios[].repetitions[] | select(.host_io.silent != true)] | length' \
 			"$run/manifest.json")" 0 \
