@@ -124,6 +124,32 @@ static double model_wall(const cJSON *m)
 	return s;
 }
 
+/*
+ * A max row's own line, as the gate judged it on each CPU: "CPU 0 typical
+ * max 53.2 -> 80.5 us REGRESSION". The comparison's verdict rests on its
+ * first deciding line, which may be a quantile; the seeds are judged on
+ * the maximum, so the table says what that line concluded.
+ */
+static void max_line_of(const cJSON *cmp, char *buf, size_t len)
+{
+	const cJSON *l;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(l, cJSON_GetObjectItem(cmp, "lines")) {
+		if (strcmp(json_get_str(l, "kind", ""), "max") ||
+		    strcmp(json_get_str(l, "metric", ""), "max") || n >= len)
+			continue;
+		n += snprintf(buf + n, len - n, "%sCPU %.0f %s %.3g -> %.3g "
+			      "%s %s", n ? "; " : "", json_get_num(l, "cpu", 0),
+			      json_get_str(l, "judged_as", "max"),
+			      json_get_num(l, "baseline", NAN),
+			      json_get_num(l, "candidate", NAN),
+			      json_get_str(l, "unit", ""),
+			      json_get_str(l, "verdict", ""));
+	}
+}
+
 static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 		       const struct reproduce_row *row)
 {
@@ -131,10 +157,12 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 	const cJSON *cmp = rep ? comparison_of(rep, row->scenario) : NULL;
 	double mb = NAN, ma = NAN, req, granted, sgrant;
 	cJSON *o = cJSON_CreateObject();
+	char line[256] = "";
 
 	if (cmp && !strcmp(row->metric, "max")) {
 		mb = scenario_max(rep, json_get_str(cmp, "baseline", ""));
 		ma = scenario_max(rep, json_get_str(cmp, "candidate", ""));
+		max_line_of(cmp, line, sizeof(line));
 	} else if (cmp) {
 		metric_line(cmp, row->metric, &mb, &ma);
 	}
@@ -169,6 +197,7 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 				json_get_str(cmp, "measured",
 					     json_get_str(cmp, "reason", "")) :
 				"");
+	cJSON_AddStringToObject(o, "max_line", line);
 	if (!kernels && rep) {
 		grants_of(json_get_str(m, "report", ""), row->scenario, &req,
 			  &granted, &sgrant);
@@ -326,6 +355,9 @@ static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 			fprintf(f, "      against %s: %s\n",
 				json_get_str(r, "against", ""),
 				json_get_str(r, "evidence", ""));
+		if (*json_get_str(r, "max_line", ""))
+			fprintf(f, "      the max line: %s\n",
+				json_get_str(r, "max_line", ""));
 	}
 	fprintf(f, "\npublished/measured: before -> after (base -> patched, "
 		"or the extension off -> on)\n");
@@ -344,7 +376,7 @@ static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 
 static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 {
-	const char *cell[9];
+	const char *cell[10];
 	const cJSON *r;
 	struct cells c;
 	size_t i;
@@ -365,8 +397,8 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 	text_md_escape(f, json_get_str(doc, "duration_scale", ""));
 	fputs(".\n\n", f);
 	fprintf(f, "| model | scenario | metric | published | measured here "
-		"| verdict | expected | grants | wall |\n");
-	fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
+		"| verdict | expected | grants | wall | the max line |\n");
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
 	/* The cells come from the runs' reports: escaped (textfmt.h). */
 	cJSON_ArrayForEach(r, rows) {
 		row_cells(r, &c);
@@ -379,7 +411,9 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 		cell[6] = json_get_str(r, "expected", "");
 		cell[7] = c.grants;
 		cell[8] = c.wall;
-		for (i = 0; i < 9; i++) {
+		cell[9] = *json_get_str(r, "max_line", "") ?
+			  json_get_str(r, "max_line", "") : "-";
+		for (i = 0; i < 10; i++) {
 			fputs("| ", f);
 			text_md_escape(f, cell[i]);
 			fputc(' ', f);

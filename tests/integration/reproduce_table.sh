@@ -80,6 +80,13 @@ is "$(jget "$rows" "$row | .requests")" 300 "requests: the same"
 is "$(jget "$rows" '.rows[] | select(.scenario == "grant-5us") | .verdict')" \
 	"not measured" "a scenario the run lacks is not measured, never a verdict"
 check "the text table has the published pair" -- grep -q 'grant-30us .*12 -> 39' "$T/table"
+want_line=$(jget "$run/report.json" '.comparisons[] | select(.candidate == "grant-30us")
+	| [.lines[] | select(.kind == "max" and .metric == "max")][0].verdict')
+check "the max line's own verdict is the row's (the seeds are judged on the maximum)" -- \
+	bash -c "jq -r '$row | .max_line' '$rows' | grep -q '^CPU 0 typical max .* us $want_line'"
+check "... printed under the row" -- grep -q "^      the max line: CPU 0 typical max .* $want_line" "$T/table"
+check "... and in the Markdown table's last column" -- \
+	grep -q "^| full | grant-30us | .* | CPU 0 typical max .* $want_line |\$" "$r/reproduce.md"
 check "and the grants, the kernel's and those seen" -- grep -q 'grant-30us .* 150 (120 seen)' "$T/table"
 check "and says what the clock was" -- grep -q 'virtual microseconds at a fixed instruction rate' "$T/table"
 check "a table from before the seeds chose vCPUs says two" -- grep -q 'the QEMU lab (2 vCPUs), clock icount' "$T/table"
