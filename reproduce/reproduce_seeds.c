@@ -22,7 +22,7 @@
  * A non-RT kernel's own: without it the page allocator refills its
  * per-CPU lists in batches of up to 2,016 pages under zone->lock with
  * interrupts off, milliseconds in virtual time (kconfigs/pcp-batch.config,
- * docs/kernels.md "What still breaks it on the non-RT kernel"). On
+ * docs/kernels.md "What broke it on the non-RT kernel"). On
  * PREEMPT_RT that lock sleeps with interrupts on.
  */
 #define SEED_NON_RT	"pcp-batch"
