@@ -62,20 +62,26 @@ static bool tested(const struct an_prep *p, size_t i)
 	       k == AN_TEST_SPIKE;
 }
 
-/* Repetitions a side that bring c * sd * sqrt(2 / n) down to target. */
+/*
+ * Repetitions to add to each side that bring c * sd * sqrt(1 / nb + 1 / nc)
+ * down to target. The sides may differ (an A/B/A pools A and A2 against
+ * B: 28 against 14), so the smaller side is what limits it; with equal
+ * sides n this is 2 * (c * sd / target)^2 - n. -1: more than
+ * REPS_PRACTICAL a side.
+ */
 static int reps_needed(const struct an_prep *p, double c, double sd,
 		       double target)
 {
-	size_t have = p->sb->nruns > p->sc->nruns ? p->sb->nruns :
-						     p->sc->nruns;
-	double n;
+	double nb = p->sb->nruns, nc = p->sc->nruns, q;
+	int k;
 
 	if (!(target > 0) || !(sd > 0))
 		return -1;
-	n = 2 * (c * sd / target) * (c * sd / target);
-	if (n > REPS_PRACTICAL)
-		return -1;
-	return n <= have ? 0 : (int)ceil(n) - (int)have;
+	q = (target / (c * sd)) * (target / (c * sd));
+	for (k = 0; fmin(nb, nc) + k <= REPS_PRACTICAL; k++)
+		if (1 / (nb + k) + 1 / (nc + k) <= q)
+			return k;
+	return -1;
 }
 
 static void judge_log(struct an_prep *p, struct an_line *l,
@@ -627,6 +633,7 @@ static void decide_unsettled(struct an_prep *p, const struct an_line *l)
 	const struct an_line_test *t = &p->tests[l - res->lines];
 	char where[24] = "", see[32], fl[32], hi[32], d[32], more[160];
 	char lead[200], name[112];
+	int n;
 
 	rest_on(res, l);
 	an_line_judged(name, sizeof(name), l);
@@ -664,16 +671,19 @@ static void decide_unsettled(struct an_prep *p, const struct an_line *l)
 			   l->unit, more);
 		return;
 	}
-	/* It could see the floor, but its estimate leaves it open. */
-	more_text(more, sizeof(more), t->kind == AN_TEST_LOG ||
-		  t->kind == AN_TEST_LINEAR ? reps_needed(p,
-		  an_t_isf(pass_level(p), t->df), t->kind == AN_TEST_LOG ?
-		  t->sd : t->se / sqrt(1.0 / p->sb->nruns +
-				       1.0 / p->sc->nruns),
-		  t->kind == AN_TEST_LOG ?
-		  log1p((l->floor - fmax(0, l->worse)) / (1 + l->base)) :
-		  l->floor - fmax(0, l->worse)) : -1,
-		  "rule it out");
+	/*
+	 * It could see the floor, but its estimate leaves it open: at least
+	 * one more repetition a side, since trimmed repetitions count less
+	 * than their number (judge_log()) and the estimate may say none.
+	 */
+	n = t->kind == AN_TEST_LOG || t->kind == AN_TEST_LINEAR ?
+	    reps_needed(p, an_t_isf(pass_level(p), t->df),
+			t->kind == AN_TEST_LOG ? t->sd :
+			t->se / sqrt(1.0 / p->sb->nruns + 1.0 / p->sc->nruns),
+			t->kind == AN_TEST_LOG ?
+			log1p((l->floor - fmax(0, l->worse)) / (1 + l->base)) :
+			l->floor - fmax(0, l->worse)) : -1;
+	more_text(more, sizeof(more), n == 0 ? 1 : n, "rule it out");
 	unsettled_lead(p, lead, sizeof(lead), true);
 	set_reason(res, "%s, but a %s%s rise of up to %s %s is not ruled out "
 		   "(it moved %s%s %s; the floor is %s %s); %s", lead, where,

@@ -391,6 +391,59 @@ static void fill_shifted(struct an_run *run, size_t ncpus, const int *shift)
 	}
 }
 
+/*
+ * An INCONCLUSIVE that asks for more repetitions asks for at least one.
+ * Seed 000's A/B/A (28 pooled base repetitions against 14) said "0 more
+ * repetitions a side would rule it out" of a p99 whose pass bound, 5.09
+ * us, was just above its 5 us floor: the estimate counted the larger
+ * side's repetitions and the trimmed ones at full weight. Unequal sides
+ * with tails that scatter by a few microseconds, the candidate shifted
+ * by 0 to 5: every reason that names a number of repetitions names one
+ * of at least 1, and some are the "rule it out" kind.
+ */
+static void test_more_repetitions_never_zero(void **state)
+{
+	static const int scatter[] = { 0, 1, 3, 0, 2, 0, 1, 0, 4, 1, 0, 2 };
+	struct an_result res;
+	struct an_gate gate;
+	int delta, r, seen = 0, sh[2];
+	unsigned int seed;
+
+	(void)state;
+	for (seed = 0; seed < 6; seed++) {
+		for (delta = 0; delta <= 5; delta++) {
+			struct an_side *b = an_side_new("base");
+			struct an_side *c = an_side_new("cand");
+
+			for (r = 0; r < 28; r++) {
+				sh[0] = sh[1] = scatter[(r * 7 + seed) % 12];
+				fill_shifted(an_side_add_run(b, "rep", 2), 2,
+					     sh);
+			}
+			for (r = 0; r < 14; r++) {
+				sh[0] = sh[1] = delta +
+					scatter[(r * 5 + seed * 3) % 12];
+				fill_shifted(an_side_add_run(c, "rep", 2), 2,
+					     sh);
+			}
+			an_gate_default(&gate);
+			gate.min_increase_us = 5;
+			gate.min_increase_pct = 10;
+			assert_int_equal(an_compare(b, c, &gate, &res), 0);
+			assert_null(strstr(res.reason,
+					   " 0 more repetitions"));
+			seen += res.verdict == AN_INCONCLUSIVE &&
+				strstr(res.reason, "would rule it out");
+			an_result_release(&res);
+			an_side_free(b);
+			an_side_free(c);
+		}
+	}
+	printf("# %d of 36 INCONCLUSIVE asking for repetitions to rule a "
+	       "rise out\n", seen);
+	assert_true(seen > 0);
+}
+
 /* CPU cpu's own p99 line of a comparison. */
 static const struct an_line *own_p99(const struct an_result *res, int cpu)
 {
@@ -1087,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_exceedance_checks),
 		cmocka_unit_test(test_interval_physical),
 		cmocka_unit_test(test_metric_names),
+		cmocka_unit_test(test_more_repetitions_never_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
