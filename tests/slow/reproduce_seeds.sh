@@ -20,9 +20,10 @@
 #        against the same thread without requests with 30 and 50 us
 #        grants; RT (slice-ext-7-solo-rt, laid out for the tick's lazy
 #        requests): grants given and NO CHANGE, a pass (7.x extends only
-#        lazy reschedules there; measured 2026-12-07 at 24 repetitions:
-#        30 and 50 us NO CHANGE, 5 us INCONCLUSIVE on one repetition's
-#        58 us wake-up, so that check fails until it is settled)
+#        lazy reschedules there; measured 2026-12-07 at 24 repetitions
+#        and -i 1000: 30 and 50 us NO CHANGE, 5 us INCONCLUSIVE on one
+#        repetition that sat on the tick's phase; the suite runs at -i 997
+#        since, every repetition through every phase)
 # Pick seeds with RTGATE_SEEDS_TO_RUN="004 000" (default: all four).
 # Needs the seed threads for 000 and 003 (RTGATE_SEEDS_DIR); the tables
 # stay in out/slow/reproduce/.
