@@ -124,6 +124,24 @@ static double model_wall(const cJSON *m)
 	return s;
 }
 
+/* 57, 53.2, 4416: whole from 100 up, never in e-notation. */
+static void fmt_value(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		rtpaths_fmt(buf, len, "-");
+	else if (fabs(v) >= 100 || v == floor(v))
+		rtpaths_fmt(buf, len, "%.0f", v);
+	else
+		rtpaths_fmt(buf, len, "%.3g", v);
+}
+
+static void fmt_num(char *buf, size_t len, const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, key);
+
+	fmt_value(buf, len, cJSON_IsNumber(v) ? v->valuedouble : NAN);
+}
+
 /*
  * A max row's own line, as the gate judged it on each CPU: "CPU 0 typical
  * max 53.2 -> 80.5 us REGRESSION". The comparison's verdict rests on its
@@ -137,14 +155,16 @@ static void max_line_of(const cJSON *cmp, char *buf, size_t len)
 
 	buf[0] = '\0';
 	cJSON_ArrayForEach(l, cJSON_GetObjectItem(cmp, "lines")) {
+		char b[32], c[32];
+
 		if (strcmp(json_get_str(l, "kind", ""), "max") ||
 		    strcmp(json_get_str(l, "metric", ""), "max") || n >= len)
 			continue;
-		n += snprintf(buf + n, len - n, "%sCPU %.0f %s %.3g -> %.3g "
-			      "%s %s", n ? "; " : "", json_get_num(l, "cpu", 0),
-			      json_get_str(l, "judged_as", "max"),
-			      json_get_num(l, "baseline", NAN),
-			      json_get_num(l, "candidate", NAN),
+		fmt_value(b, sizeof(b), json_get_num(l, "baseline", NAN));
+		fmt_value(c, sizeof(c), json_get_num(l, "candidate", NAN));
+		n += snprintf(buf + n, len - n, "%sCPU %.0f %s %s -> %s %s %s",
+			      n ? "; " : "", json_get_num(l, "cpu", 0),
+			      json_get_str(l, "judged_as", "max"), b, c,
 			      json_get_str(l, "unit", ""),
 			      json_get_str(l, "verdict", ""));
 	}
@@ -259,17 +279,6 @@ static cJSON *build_rows(const cJSON *doc, const struct reproduce_seed *s,
 	return rows;
 }
 
-static void fmt_num(char *buf, size_t len, const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	if (!cJSON_IsNumber(v))
-		rtpaths_fmt(buf, len, "-");
-	else if (v->valuedouble >= 100 || v->valuedouble == floor(v->valuedouble))
-		rtpaths_fmt(buf, len, "%.0f", v->valuedouble);
-	else
-		rtpaths_fmt(buf, len, "%.3g", v->valuedouble);
-}
 
 static void fmt_pair(char *buf, size_t len, const cJSON *o,
 		     const char *before, const char *after)

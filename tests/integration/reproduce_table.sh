@@ -142,4 +142,19 @@ mkdir -p "$T/bad" && mv "$T/bad.json" "$T/bad/reproduce.json"
 is $? 3 "a truncated reproduce.json: exit 3"
 check "names the file" -- grep -q "$T/bad/reproduce.json" "$T/err"
 
+# A max line in the milliseconds (a VM's host pauses) reads as microseconds,
+# whole, never in e-notation ("4416 -> 4629 us", not "4.42e+03").
+msrun=$T/msrun
+cp -r "$run" "$msrun"
+jq '(.comparisons[] | select(.candidate == "grant-30us") | .lines[]
+	| select(.kind == "max" and .metric == "max")) |= (.baseline = 4416.27 | .candidate = 4629.4)' \
+	"$run/report.json" >"$msrun/report.json"
+mkdir -p "$T/ms"
+jq --arg d "$msrun" '.models[0].report = $d' "$r/reproduce.json" >"$T/ms/reproduce.json"
+"$RTGATE" reproduce --table "$T/ms" >"$T/mstable" 2>"$T/err"
+check "a millisecond max line prints whole microseconds" -- \
+	grep -q "the max line: CPU 0 typical max 4416 -> 4629 us" "$T/mstable"
+check "... and no e-notation anywhere in the table" -- \
+	bash -c "! grep -q '[0-9]e[+-][0-9]' '$T/mstable'"
+
 done_testing
