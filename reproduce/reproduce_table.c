@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exitcode.h"
 #include "fsio.h"
@@ -73,6 +74,34 @@ static void metric_line(const cJSON *cmp, const char *metric, double *b,
 		*b = json_get_num(l, "baseline", NAN);
 		*a = json_get_num(l, "candidate", NAN);
 		return;
+	}
+}
+
+/*
+ * Where a path the document stored lives now. reproduce.json keeps the
+ * absolute paths of the run that wrote it; a reproduction copied, moved
+ * or renamed as a whole (lab CI keeps its artifacts elsewhere) still
+ * holds the same tree below its own folder, so a stored path that is gone
+ * is looked for under @dir: its longest tail that is there.
+ */
+static void stored_path(const char *dir, const char *stored, char *buf,
+			size_t len)
+{
+	const char *tail;
+
+	rtpaths_fmt(buf, len, "%s", stored);
+	if (!stored[0] || !access(stored, F_OK))
+		return;
+	for (tail = strchr(stored, '/'); tail; tail = strchr(tail + 1, '/')) {
+		char at[PATH_MAX];
+
+		if (!tail[1])
+			break;
+		rtpaths_fmt(at, sizeof(at), "%s/%s", dir, tail + 1);
+		if (!access(at, F_OK)) {
+			rtpaths_fmt(buf, len, "%s", at);
+			return;
+		}
 	}
 }
 
@@ -170,8 +199,8 @@ static void max_line_of(const cJSON *cmp, char *buf, size_t len)
 	}
 }
 
-static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
-		       const struct reproduce_row *row)
+static cJSON *row_json(const char *dir, const cJSON *doc, const cJSON *m,
+		       const cJSON *rep, const struct reproduce_row *row)
 {
 	bool kernels = !strcmp(json_get_str(doc, "kind", ""), "kernels");
 	const cJSON *cmp = rep ? comparison_of(rep, row->scenario) : NULL;
@@ -219,8 +248,11 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 				"");
 	cJSON_AddStringToObject(o, "max_line", line);
 	if (!kernels && rep) {
-		grants_of(json_get_str(m, "report", ""), row->scenario, &req,
-			  &granted, &sgrant);
+		char run[PATH_MAX];
+
+		stored_path(dir, json_get_str(m, "report", ""), run,
+			    sizeof(run));
+		grants_of(run, row->scenario, &req, &granted, &sgrant);
 		cJSON_AddNumberToObject(o, "requests", req);
 		cJSON_AddNumberToObject(o, "grants_seen", granted);
 		if (sgrant < 0)
@@ -236,16 +268,17 @@ static cJSON *row_json(const cJSON *doc, const cJSON *m, const cJSON *rep,
 	return o;
 }
 
-static cJSON *load_report(const cJSON *m)
+static cJSON *load_report(const char *dir, const cJSON *m)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], at[PATH_MAX];
 	struct json_error err;
-	const char *dir = json_get_str(m, "report", NULL);
+	const char *stored = json_get_str(m, "report", NULL);
 	cJSON *rep;
 
-	if (!dir)
+	if (!stored)
 		return NULL;
-	rtpaths_fmt(path, sizeof(path), "%s/report.json", dir);
+	stored_path(dir, stored, at, sizeof(at));
+	rtpaths_fmt(path, sizeof(path), "%s/report.json", at);
 	if (json_read_file(path, &rep, &err)) {
 		pr_err("%s", err.msg);
 		return NULL;
@@ -254,8 +287,8 @@ static cJSON *load_report(const cJSON *m)
 }
 
 /* *missing: models whose report the document names but cannot be read. */
-static cJSON *build_rows(const cJSON *doc, const struct reproduce_seed *s,
-			 int *missing)
+static cJSON *build_rows(const char *dir, const cJSON *doc,
+			 const struct reproduce_seed *s, int *missing)
 {
 	cJSON *rows = cJSON_CreateArray();
 	const cJSON *m;
@@ -264,7 +297,7 @@ static cJSON *build_rows(const cJSON *doc, const struct reproduce_seed *s,
 	*missing = 0;
 	cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "models")) {
 		const char *model = json_get_str(m, "model", "");
-		cJSON *rep = load_report(m);
+		cJSON *rep = load_report(dir, m);
 
 		if (!rep && json_get_str(m, "report", NULL))
 			(*missing)++;
@@ -272,8 +305,8 @@ static cJSON *build_rows(const cJSON *doc, const struct reproduce_seed *s,
 		for (i = 0; i < REPRODUCE_MAX_ROWS && s->rows[i].scenario; i++)
 			if (!s->rows[i].model ||
 			    !strcmp(s->rows[i].model, model))
-				cJSON_AddItemToArray(rows, row_json(doc, m, rep,
-							&s->rows[i]));
+				cJSON_AddItemToArray(rows, row_json(dir, doc,
+							m, rep, &s->rows[i]));
 		cJSON_Delete(rep);
 	}
 	return rows;
@@ -502,16 +535,17 @@ int reproduce_table_write(const char *dir, bool rerender, int *exit_code)
 		cJSON_Delete(doc);
 		return -EINVAL;
 	}
-	rows = build_rows(doc, s, &missing);
+	rows = build_rows(dir, doc, s, &missing);
 	/*
 	 * Nothing is rewritten unless it was rebuilt: a table printed again
 	 * from runs that are gone would turn measured rows into "not
 	 * measured". The old files stay as they were.
 	 */
 	if (rerender && missing) {
-		pr_err("%s: %d model%s' report%s cannot be read (moved or "
-		       "removed?): the table is left as it was", path, missing,
-		       missing > 1 ? "s" : "", missing > 1 ? "s" : "");
+		pr_err("%s: %d model%s report%s cannot be read, neither "
+		       "where it was written nor below %s (removed?): the "
+		       "table is left as it was", path, missing,
+		       missing > 1 ? "s'" : "'s", missing > 1 ? "s" : "", dir);
 		cJSON_Delete(rows);
 		cJSON_Delete(doc);
 		return -ENOENT;

@@ -117,6 +117,22 @@ check "... reproduce.json as it was" -- cmp -s "$T/before.json" "$r/reproduce.js
 check "... reproduce.md as it was" -- cmp -s "$T/before.md" "$r/reproduce.md"
 mv "$run.moved" "$run"
 
+# A reproduction moved and renamed as a whole (lab CI's artifacts): its
+# reports are found below the new folder, and the table is the same.
+"$RTGATE" reproduce --table "$r" >/dev/null 2>&1
+want=$?
+jq -S .rows "$r/reproduce.json" >"$T/rows.orig"
+mv "$r" "$T/elsewhere"
+mv "$run" "$T/elsewhere/${run##*/}"
+"$RTGATE" reproduce --table "$T/elsewhere" >"$T/moved.txt" 2>"$T/err"
+is $? "$want" \
+	"a reproduction moved whole: its table again, the same exit code"
+jq -S .rows "$T/elsewhere/reproduce.json" >"$T/rows.moved"
+check "... the same rows, read below the new folder" -- cmp -s "$T/rows.orig" "$T/rows.moved"
+check "... no report missing" -- sh -c "! grep -q 'cannot be read' '$T/err'"
+mv "$T/elsewhere/${run##*/}" "$run"
+mv "$T/elsewhere" "$r"
+
 # reproduce.json is read back from disk: its strings are data in the
 # Markdown table, and a vCPU count that is none is refused.
 jq '.title = "t | x\n## injected" | .source = "s`[a](b)`"' "$r/reproduce.json" >"$T/h.json" &&
