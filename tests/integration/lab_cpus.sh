@@ -25,7 +25,7 @@ is $? 3 "lab gate: the same suite, the same refusal"
 check "... naming the line" -- grep -qF "$T/zero.suite:3: lab_cpus" "$T/gerr"
 
 for s in lab-silent lab-silent-gate lab-night slice-ext-7-solo slice-ext-7-solo-rt \
-	 setparam; do
+	 setparam rt-sysctl; do
 	is "$(sed -n 's/^lab_cpus *= *//p' "$TOP/suites/$s.suite")" 1 \
 		"suites/$s.suite asks the lab for one vCPU"
 done
@@ -34,6 +34,6 @@ check "reproduce --list: 004 on the one vCPU its suite asks for" -- \
 	grep -q 'suites slice-ext-7-solo (full), slice-ext-7-solo-rt (rt), .*, 1 vCPU$' "$T/list"
 check "... 000 on one too (setparam's latency part, docs/reproducing.md)" -- \
 	grep -q 'suite setparam, .*, 1 vCPU$' "$T/list"
-check "... and 001 on the lab's default two (a domain rebuild needs CPUs)" -- \
-	grep -q 'suite rt-sysctl, .*, 2 vCPUs$' "$T/list"
+check "... and 001 on one (its bench keeps the rebuild there; suites/rt-sysctl.suite)" -- \
+	grep -q 'suite rt-sysctl, .*, 1 vCPU$' "$T/list"
 done_testing
