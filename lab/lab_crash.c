@@ -129,11 +129,28 @@ bool lab_crash_read(const char *console, bool hung, struct lab_crash *c)
 		return false;
 	c->oops = out;
 	rtpaths_fmt(c->kind, sizeof(c->kind), "%s", panic ? "panic" :
-		    crashed ? "oops" : "hang");
+		    crashed ? "oops" : "timeout");
+	/*
+	 * No crash on the console: the limit ran out. A guest that hung and
+	 * one that was only slow (a loaded host, a long --repeat) look the
+	 * same from here; lab_crash_last_sign() tells the reader how long
+	 * the guest had been silent.
+	 */
 	if (!crashed)
-		rtpaths_fmt(c->headline, sizeof(c->headline), "the guest stopped "
-			    "answering: QEMU was killed at the lab's timeout");
+		rtpaths_fmt(c->headline, sizeof(c->headline), "the lab's time "
+			    "limit ran out and QEMU was killed: the guest hung "
+			    "or was too slow for --timeout");
 	return true;
+}
+
+void lab_crash_last_sign(struct lab_crash *c, long silent_s)
+{
+	size_t n = strlen(c->headline);
+
+	if (strcmp(c->kind, "timeout") || silent_s < 0)
+		return;
+	snprintf(c->headline + n, sizeof(c->headline) - n, "; its last "
+		 "output (console or share) came %ld s before", silent_s);
 }
 
 void lab_crash_tunables(struct lab_crash *c, const char *run_dir)
@@ -215,7 +232,12 @@ static int crash_text(const struct lab_crash *c, const char *kernel,
 		return -ENOMEM;
 	where_text(c, where, sizeof(where));
 	tunables_text(c, tun, sizeof(tun));
-	fprintf(f, "guest crash (%s) on %s, %s\n", c->kind, kernel, where);
+	if (!strcmp(c->kind, "timeout"))
+		fprintf(f, "guest stopped at the time limit on %s, %s\n",
+			kernel, where);
+	else
+		fprintf(f, "guest crash (%s) on %s, %s\n", c->kind, kernel,
+			where);
 	fprintf(f, "  %s\n", c->headline);
 	fprintf(f, "  tunables of that scenario: %s\n", tun);
 	if (c->oops) {

@@ -241,7 +241,7 @@ bool lab_qemu_kvm_device(void);
  */
 
 struct lab_crash {
-	char kind[16];		/* "panic", "oops", "hang" */
+	char kind[16];		/* "panic", "oops", "timeout" */
 	char headline[256];	/* the first line of the oops, or the panic */
 	char *oops;		/* the quoted console lines, or NULL */
 	char step[160];		/* "[7/10] hrtick rep 4/5", or "" */
@@ -256,6 +256,13 @@ struct lab_crash {
  * BUG or panic), or @hung (QEMU timed out) is set, with @c filled.
  */
 bool lab_crash_read(const char *console, bool hung, struct lab_crash *c);
+
+/*
+ * A timeout's headline gains how long the guest had been silent when QEMU
+ * was killed (@silent_s; < 0: not known): seconds mean a guest still
+ * working, minutes one that hung.
+ */
+void lab_crash_last_sign(struct lab_crash *c, long silent_s);
 
 /* The scenario's tunables from a results directory's manifest. */
 void lab_crash_tunables(struct lab_crash *c, const char *run_dir);

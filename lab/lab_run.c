@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -634,14 +635,41 @@ static void judge(struct run_ctx *c)
 					   EXITCODE_INCOMPLETE);
 }
 
+static time_t newest_output;
+
+static int note_mtime(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)path;
+	(void)type;
+	(void)ftw;
+	if (st->st_mtime > newest_output)
+		newest_output = st->st_mtime;
+	return 0;
+}
+
+/* Seconds since the guest last wrote to the console or the share, or -1. */
+static long guest_silent_s(const struct run_ctx *c)
+{
+	struct stat st;
+
+	newest_output = 0;
+	if (!stat(c->console, &st))
+		newest_output = st.st_mtime;
+	nftw(c->share, note_mtime, 16, FTW_PHYS);
+	return newest_output ? (long)(time(NULL) - newest_output) : -1;
+}
+
 /*
- * A crash (an oops, BUG or panic on the console, or a guest that hung) is
- * a result: the run's exit is 5 whatever the guest managed to say.
+ * A crash (an oops, BUG or panic on the console, or a guest stopped at
+ * the time limit) is a result: the run's exit is 5 whatever the guest
+ * managed to say.
  */
 static void crash_check(struct run_ctx *c)
 {
 	if (!lab_crash_read(c->console, c->qr.timed_out, &c->crash))
 		return;
+	lab_crash_last_sign(&c->crash, guest_silent_s(c));
 	c->crashed = true;
 	lab_crash_tunables(&c->crash, c->res->run_dir);
 	c->res->crashed = true;
@@ -664,7 +692,9 @@ static void crash_record(struct run_ctx *c)
 		pr_err("%s: cannot write the crash record: %s", dir,
 		       strerror(-ret));
 	rtpaths_fmt(c->res->crash_dir, sizeof(c->res->crash_dir), "%s", dir);
-	pr_err("lab: the guest crashed (%s) %s %s rep %u: %s", c->crash.kind,
+	pr_err("lab: %s (%s) %s %s rep %u: %s",
+	       strcmp(c->crash.kind, "timeout") ? "the guest crashed" :
+	       "the guest was stopped", c->crash.kind,
 	       c->crash.step_ended ? "right after" : "during",
 	       c->crash.scenario[0] ? c->crash.scenario : "boot",
 	       c->crash.rep, c->crash.headline);

@@ -71,6 +71,11 @@ is $? 5 "a boot that does not finish in time: exit 5"
 check "says it timed out" -- grep -q 'did not finish within 3 s' "$T/err"
 check "its console log is kept (empty if it died in the firmware)" -- \
 	test -f "$(console)"
+check "... called a stop at the time limit, not a crash" -- \
+	grep -q 'the guest was stopped (timeout) .*time limit ran out' "$T/err"
+check "... with how long the guest had been silent" -- \
+	grep -Eq 'its last output \(console or share\) came [0-9]+ s before' "$T/err"
+check "... and no 'crashed' for it" -- sh -c "! grep -q 'crashed' '$T/err'"
 
 check "... and its JUnit (a crash at boot, a junit.xml of its own) validates" -- bash -c \
 	"j=\$(ls '$RTGATE_OUT_DIR'/lab/*/junit.xml | tail -1) &&

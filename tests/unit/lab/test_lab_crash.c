@@ -91,7 +91,11 @@ static void test_hang_and_clean(void **state)
 
 	(void)state;
 	assert_true(lab_crash_read(p, true, &c));
-	assert_string_equal(c.kind, "hang");
+	assert_string_equal(c.kind, "timeout");
+	assert_non_null(strstr(c.headline, "time limit ran out"));
+	lab_crash_last_sign(&c, 7);
+	assert_non_null(strstr(c.headline, "its last output (console or "
+			       "share) came 7 s before"));
 	assert_string_equal(c.scenario, "idle");
 	assert_int_equal(c.rep, 2);
 	assert_false(c.step_ended);
