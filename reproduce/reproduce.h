@@ -61,6 +61,8 @@ struct reproduce_seed {
 	/* models[i]'s own fragments, after .fragments; NULL: none */
 	const char *model_fragments[REPRODUCE_MAX_MODELS];
 	const char *scale;		/* --duration-scale of the runs */
+	/* repetitions a scenario a boot that decide its table; 0: the suite's */
+	unsigned int repeat;
 	const char *clock;		/* the lab's clock: icount:SHIFT */
 	const char *note;		/* what the lab can and cannot show */
 	struct reproduce_row rows[REPRODUCE_MAX_ROWS];

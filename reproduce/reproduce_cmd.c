@@ -170,6 +170,11 @@ static void list_seeds(void)
 		printf(", clock %s, %d vCPU%s\n", s->clock, cpus,
 		       cpus == 1 ? "" : "s");
 		print_fragments(s);
+		if (s->repeat)
+			printf("     %u repetitions a scenario a boot "
+			       "(--repeat)\n", s->repeat);
+		else
+			printf("     the suite's repetitions (--repeat)\n");
 	}
 }
 

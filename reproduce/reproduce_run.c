@@ -307,6 +307,10 @@ static cJSON *new_doc(const struct repro_ctx *c)
 	cJSON_AddStringToObject(d, "clock", c->clock);
 	cJSON_AddNumberToObject(d, "vcpus", c->vcpus);
 	cJSON_AddStringToObject(d, "duration_scale", c->scale);
+	if (c->repeat[0])
+		cJSON_AddNumberToObject(d, "repetitions", atoi(c->repeat));
+	else
+		cJSON_AddNullToObject(d, "repetitions");
 	cJSON_AddStringToObject(d, "note", s->note);
 	cJSON_AddStringToObject(d, "command", c->p->command ?
 				c->p->command : "");
@@ -421,8 +425,9 @@ int reproduce_run(const struct reproduce_params *p,
 		return ret;
 	c.scale = p->scale ? p->scale : c.s->scale;
 	c.clock = p->clock ? p->clock : c.s->clock;
-	if (p->repeat)
-		rtpaths_fmt(c.repeat, sizeof(c.repeat), "%u", p->repeat);
+	if (p->repeat || c.s->repeat)
+		rtpaths_fmt(c.repeat, sizeof(c.repeat), "%u",
+			    p->repeat ? p->repeat : c.s->repeat);
 	ret = default_dirs(&c);
 	if (!ret)
 		ret = make_dir(&c);

@@ -367,20 +367,35 @@ static int vcpus_of(const cJSON *doc)
 	return v >= 1 && v <= REPRODUCE_MAX_VCPUS ? (int)v : 0;
 }
 
+/* "16 repetitions a boot", or the suite's own count (none recorded). */
+static const char *repetitions_of(const cJSON *doc, char *buf, size_t len)
+{
+	double v = json_get_num(doc, "repetitions", 0);
+
+	if (v >= 1 && v <= 1000)
+		rtpaths_fmt(buf, len, "%.0f repetition%s a boot", v,
+			    v == 1 ? "" : "s");
+	else
+		rtpaths_fmt(buf, len, "the suite's repetitions");
+	return buf;
+}
+
 static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 {
 	const cJSON *r;
 	struct cells c;
+	char reps[48];
 
 	fprintf(f, "rtgate reproduce %s: %s\n", json_get_str(doc, "seed", ""),
 		json_get_str(doc, "title", ""));
 	fprintf(f, "published: %s\n", json_get_str(doc, "source", ""));
 	fprintf(f, "here: Linux %s (%s), the QEMU lab (%d vCPU%s), clock %s, "
-		"duration scale %s, status %s, %s\n\n",
+		"duration scale %s, %s, status %s, %s\n\n",
 		json_get_str(doc, "series", ""), json_get_str(doc, "tree", ""),
 		vcpus_of(doc), vcpus_of(doc) == 1 ? "" : "s",
 		json_get_str(doc, "clock", ""),
 		json_get_str(doc, "duration_scale", ""),
+		repetitions_of(doc, reps, sizeof(reps)),
 		json_get_str(doc, "status", ""),
 		json_get_str(doc, "suite", ""));
 	fprintf(f, "%-5s %-12s %-30s %-14s %-16s %-13s %-13s %-14s %s\n",
@@ -421,6 +436,7 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 	const char *cell[10];
 	const cJSON *r;
 	struct cells c;
+	char reps[48];
 	size_t i;
 
 	/* reproduce.json is read back from disk (--table): escaped too. */
@@ -437,7 +453,7 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 	text_md_escape(f, json_get_str(doc, "clock", ""));
 	fputs(", duration scale ", f);
 	text_md_escape(f, json_get_str(doc, "duration_scale", ""));
-	fputs(".\n\n", f);
+	fprintf(f, ", %s.\n\n", repetitions_of(doc, reps, sizeof(reps)));
 	fprintf(f, "| model | scenario | metric | published | measured here "
 		"| verdict | expected | grants | wall | the max line |\n");
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");

@@ -96,6 +96,13 @@ check "one vCPU, as the run recorded it" -- grep -q 'the QEMU lab (1 vCPU), cloc
 check "... in the Markdown table too" -- grep -q 'in the QEMU lab (1 vCPU), clock icount' "$r/reproduce.md"
 check "the Markdown table too" -- grep -q '^| full | grant-30us | max (us) | 12 -> 39 |' "$r/reproduce.md"
 
+# The repetitions a boot, as the reproduction recorded them.
+check "no count recorded: the suite's own" -- grep -q "status .*the suite's repetitions\|the suite's repetitions, status" "$T/table1"
+jq '.repetitions = 14' "$r/reproduce.json" >"$T/rp.json" && mv "$T/rp.json" "$r/reproduce.json"
+"$RTGATE" reproduce --table "$r" >"$T/table14" 2>&1
+check "a count recorded: '14 repetitions a boot' in the text table" -- grep -q '14 repetitions a boot, status' "$T/table14"
+check "... and in the Markdown one" -- grep -q 'duration scale [0-9.]*, 14 repetitions a boot\.' "$r/reproduce.md"
+
 # Its exit code is the reproduction's: never 0 for what was not judged.
 jq 'del(.models[0].exit_code)' "$r/reproduce.json" >"$T/nx.json"
 mkdir -p "$T/nx" && cp "$T/nx.json" "$T/nx/reproduce.json"

@@ -11,6 +11,9 @@
 #        control not a REGRESSION
 #   001  read of sched_rt_period_us: IMPROVEMENT; the rr_timeslice
 #        control not a REGRESSION
+#   000 and 001: their latency rows (cyclictest alone, and beside a load
+#        of calls or reads) decided, none a REGRESSION, at the seed's own
+#        repetitions (one vCPU, -i 997)
 #   003  HRTICK slice runtime max: no REGRESSION, and the patched kernel's
 #        no larger than the base's (measured 2026-12-02: NO CHANGE at
 #        five repetitions, the bug in 3 of 10 base repetitions only;
@@ -58,6 +61,19 @@ reproduce() {	# reproduce SEED: runs it, sets dir
 	check "reproduce $1 wrote its table" -- test -s "${dir:-/nonexistent}/reproduce.txt"
 }
 
+# latency_decided DIR SCENARIO...: the seed's latency rows (a load
+# beside cyclictest) end decided at the seed's repetitions, and none is a
+# REGRESSION: the patch makes the call cheaper, never a wake-up later.
+latency_decided() {
+	local d=$1 s v
+	shift
+	for s in "$@"; do
+		v=$(row "$d" full "$s" verdict)
+		check "$seed $s: decided ($v)" -- \
+			test "$v" != INCONCLUSIVE -a -n "$v"
+		check "$seed $s: no REGRESSION" -- test "$v" != REGRESSION
+	done
+}
 fetch_from_seeds() {	# fetch_from_seeds SET
 	"$RTGATE" patches fetch "$1" --seeds "$seeds" "${src[@]}" \
 		>"$T/fetch-$1" 2>&1
@@ -77,6 +93,7 @@ for seed in ${RTGATE_SEEDS_TO_RUN:-000 001 003 004}; do
 			"000: the default slice's sched_setparam() got cheaper"
 		check "000: the custom-slice control is no REGRESSION" -- \
 			test "$(row "$dir" full custom verdict)" != REGRESSION
+		latency_decided "$dir" idle default-load custom-load
 		;;
 	001)
 		reproduce 001
@@ -84,6 +101,7 @@ for seed in ${RTGATE_SEEDS_TO_RUN:-000 001 003 004}; do
 			"001: a read of sched_rt_period_us got cheaper"
 		check "001: the rr_timeslice control is no REGRESSION" -- \
 			test "$(row "$dir" full read-rr verdict)" != REGRESSION
+		latency_decided "$dir" idle period-reader rr-reader
 		;;
 	003)
 		if [ -z "$seeds" ]; then
