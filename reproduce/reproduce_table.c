@@ -367,16 +367,23 @@ static int vcpus_of(const cJSON *doc)
 	return v >= 1 && v <= REPRODUCE_MAX_VCPUS ? (int)v : 0;
 }
 
-/* "16 repetitions a boot", or the suite's own count (none recorded). */
+/*
+ * ", 16 repetitions a boot", ", the suite's repetitions" (null: no count
+ * asked for), or "" for a reproduction written before the count was
+ * recorded: not known, so not said.
+ */
 static const char *repetitions_of(const cJSON *doc, char *buf, size_t len)
 {
+	const cJSON *n = cJSON_GetObjectItem(doc, "repetitions");
 	double v = json_get_num(doc, "repetitions", 0);
 
 	if (v >= 1 && v <= 1000)
-		rtpaths_fmt(buf, len, "%.0f repetition%s a boot", v,
+		rtpaths_fmt(buf, len, ", %.0f repetition%s a boot", v,
 			    v == 1 ? "" : "s");
+	else if (cJSON_IsNull(n))
+		rtpaths_fmt(buf, len, ", the suite's repetitions");
 	else
-		rtpaths_fmt(buf, len, "the suite's repetitions");
+		buf[0] = '\0';
 	return buf;
 }
 
@@ -390,7 +397,7 @@ static void write_text(FILE *f, const cJSON *doc, const cJSON *rows)
 		json_get_str(doc, "title", ""));
 	fprintf(f, "published: %s\n", json_get_str(doc, "source", ""));
 	fprintf(f, "here: Linux %s (%s), the QEMU lab (%d vCPU%s), clock %s, "
-		"duration scale %s, %s, status %s, %s\n\n",
+		"duration scale %s%s, status %s, %s\n\n",
 		json_get_str(doc, "series", ""), json_get_str(doc, "tree", ""),
 		vcpus_of(doc), vcpus_of(doc) == 1 ? "" : "s",
 		json_get_str(doc, "clock", ""),
@@ -453,7 +460,7 @@ static void write_md(FILE *f, const cJSON *doc, const cJSON *rows)
 	text_md_escape(f, json_get_str(doc, "clock", ""));
 	fputs(", duration scale ", f);
 	text_md_escape(f, json_get_str(doc, "duration_scale", ""));
-	fprintf(f, ", %s.\n\n", repetitions_of(doc, reps, sizeof(reps)));
+	fprintf(f, "%s.\n\n", repetitions_of(doc, reps, sizeof(reps)));
 	fprintf(f, "| model | scenario | metric | published | measured here "
 		"| verdict | expected | grants | wall | the max line |\n");
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
