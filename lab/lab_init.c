@@ -162,7 +162,10 @@ static char **json_argv(const cJSON *arr, const char *const *prefix)
 #define GUEST_PATH	"PATH=" LAB_GUEST_BIN ":/usr/local/bin:/usr/bin:/bin:" \
 			"/usr/sbin:/sbin"
 
-/* What a plan runs with. */
+/*
+ * What a plan runs with. RTGATE_LAB=1: the reports leave the plots to the
+ * host, which renders them again (no "gnuplot is not installed" here).
+ */
 static char *const plan_envp[] = {
 	GUEST_PATH, "HOME=/root", "TERM=dumb", "RTGATE_LAB=1",
 	"RTGATE_RESULTS_DIR=" LAB_GUEST_SHARE "/results",

@@ -16,4 +16,12 @@ is "$(grep -c 'gnuplot is not installed' "$T/err")" 1 \
 check "the HTML report says why it has no plots" -- \
 	grep -q "No plots: gnuplot is not installed" "$T/r/report.html"
 
+# In the lab's guest (its init sets RTGATE_LAB=1) nothing is said: the
+# host renders the reports again with plots from what comes back.
+env PATH=/nonexistent RTGATE_LAB=1 "$RTGATE" report "$T/r" >"$T/out" 2>"$T/err"
+is "$(grep -c 'gnuplot is not installed' "$T/err")" 0 \
+	"in the lab's guest: no warning (the host plots)"
+check "... the guest's HTML still says why it has no plots" -- \
+	grep -q "No plots: gnuplot is not installed" "$T/r/report.html"
+
 done_testing
